@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { account, clientId, code, flag, password, realname, userId } from './fields';
+
+/** `/common/Pub/login`: by password, or by a code from sendCode type 1. */
+export const LoginBody = z
+  .object({
+    /** Account, email or phone. */
+    account,
+    /** Password; omit when logging in by code. */
+    password: password.optional(),
+    /** Six-digit code from sendCode type 1; instead of a password. */
+    code: code.optional(),
+    /** The socket's client_id, to bind it at once. */
+    client_id: clientId.optional(),
+  })
+  .refine((b) => b.password !== undefined || b.code !== undefined, {
+    path: ['password'],
+    message: 'required',
+  });
+
+/** `/common/Pub/register`. */
+export const RegisterBody = z
+  .object({
+    /** Account name, email or phone, as sysInfo.regauth requires. */
+    account,
+    password,
+    /** Must equal password when given. */
+    repassword: z.string().optional(),
+    /** Display name. */
+    realname,
+    /** Optional contact email. */
+    email: z.string().trim().max(128).optional(),
+    /** Code from sendCode type 2, when regauth asks for a phone or email. */
+    code: code.optional(),
+    /** Invite code, when sysInfo.regtype is 2. */
+    inviteCode: z.string().trim().max(64).optional(),
+  })
+  .refine((b) => b.repassword === undefined || b.repassword === b.password, {
+    path: ['repassword'],
+    message: 'mismatch',
+  });
+
+/** `/common/Pub/logout`. */
+export const LogoutBody = z.object({ client_id: clientId.optional() });
+
+/** Purposes of a verification code. */
+export const CodeType = { Login: 1, Register: 2, ChangePassword: 3, ChangeAccount: 4 } as const;
+
+/** `/common/Pub/sendCode`. */
+export const SendCodeBody = z.object({
+  /** Email or phone (or, for types 1 and 3, an account that has one). */
+  account: z.string().trim().min(1).max(128),
+  /** 1 login, 2 register, 3 change password, 4 change account. */
+  type: z.coerce.number().int().min(1).max(4),
+});
+
+/** `/common/Pub/bindUid`: join a live socket to the session's user. */
+export const BindUidBody = z.object({
+  client_id: clientId,
+  /** Must be the session's own user. */
+  user_id: userId,
+  cid: z.string().trim().max(64).optional(),
+});
+
+/** `/common/pub/checkVersion`. */
+export const CheckVersionBody = z.object({
+  /** The caller's release, e.g. "6.1.0". */
+  release: z.string().trim().max(32).default(''),
+  setupPage: flag.optional(),
+  type: z.string().trim().max(16).optional(),
+});
+
+/** `/common/Pub/checkuser`, `/common/Pub/getSystemInfo`: no body. */
+export const EmptyBody = z.object({});
+
+/** `/common/Pub/bindGroup` (kept for old clients). */
+export const BindGroupBody = z.object({
+  client_id: clientId,
+  group_id: z.string().trim().max(32),
+});
+

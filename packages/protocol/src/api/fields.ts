@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import {
+  ACCOUNT_MAX,
+  ACCOUNT_MIN,
+  CODE_LENGTH,
+  MOTTO_MAX,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  REALNAME_MAX,
+  REALNAME_MIN,
+} from '../limits';
+
+/**
+ * Field schemas shared by endpoint schemas. Strings are trimmed; numbers are coerced so that
+ * form-encoded bodies (`user_id=3`) validate like JSON ones.
+ */
+export const account = z.string().trim().min(ACCOUNT_MIN).max(ACCOUNT_MAX);
+export const password = z.string().min(PASSWORD_MIN).max(PASSWORD_MAX);
+export const realname = z.string().trim().min(REALNAME_MIN).max(REALNAME_MAX);
+export const email = z.string().trim().max(128).pipe(z.email());
+export const phone = z
+  .string()
+  .trim()
+  .regex(/^\+?[0-9]{6,15}$/);
+export const code = z
+  .string()
+  .trim()
+  .regex(new RegExp(`^[0-9]{${CODE_LENGTH}}$`));
+export const motto = z.string().trim().max(MOTTO_MAX);
+export const userId = z.coerce.number().int().positive();
+export const clientId = z.string().trim().min(1).max(64);
+export const optionalText = (max: number) => z.string().trim().max(max).optional();
+
+/** A 0/1 flag that also accepts booleans and "0"/"1". */
+export const flag = z.preprocess(
+  (v) => (v === true || v === 'true' ? 1 : v === false || v === 'false' ? 0 : v),
+  z.coerce.number().int().min(0).max(1),
+);
+
+/** True when the string looks like an email address. */
+export function isEmail(s: string): boolean {
+  return email.safeParse(s).success;
+}
+/** True when the string looks like a phone number. */
+export function isPhone(s: string): boolean {
+  return phone.safeParse(s).success;
+}

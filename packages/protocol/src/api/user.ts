@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { code, email, motto, password, realname, userId } from './fields';
+
+/** `/enterprise/im/getUserInfo`. */
+export const GetUserInfoBody = z.object({ user_id: userId });
+
+/** `/enterprise/im/updateUserInfo`: only the fields given change. */
+export const UpdateUserInfoBody = z.object({
+  /** Only when sysInfo.diyName allows. */
+  realname: realname.optional(),
+  /** Contact email; '' clears it. */
+  email: z.union([z.literal(''), email]).optional(),
+  motto: motto.optional(),
+  /** 0 female, 1 male, 2 unknown. */
+  sex: z.coerce.number().int().min(0).max(2).optional(),
+});
+
+/** `/enterprise/im/editPassword`: by the current password, or by a code from sendCode type 3. */
+export const EditPasswordBody = z
+  .object({
+    password,
+    originalPassword: z.string().min(1).max(64).optional(),
+    code: code.optional(),
+  })
+  .refine((b) => b.originalPassword !== undefined || b.code !== undefined, {
+    path: ['originalPassword'],
+    message: 'required',
+  });
+
+/** `/enterprise/im/editAccount`: bind a new email or phone as the account. */
+export const EditAccountBody = z.object({
+  /** The new account: an email or a phone. */
+  account: z.string().trim().min(1).max(128),
+  /** Code sent to the current account (only checked when it is verified). */
+  code: z.string().trim().max(6).default(''),
+  /** Code sent to the new account (sendCode type 4). */
+  newCode: code,
+});
+
+/** `/enterprise/im/searchUser`. */
+export const SearchUserBody = z.object({ keywords: z.string().trim().min(1).max(128) });
+

@@ -1,0 +1,60 @@
+/** Envelope codes (api.md §1). */
+export const Codes = {
+  Ok: 0,
+  BadRequest: 400,
+  Refused: 401,
+  Forbidden: 403,
+  NotFound: 404,
+  TooMany: 429,
+  ServerError: 502,
+  NoSession: -1,
+} as const;
+export type Code = (typeof Codes)[keyof typeof Codes];
+
+/** Socket-level client codes (spec §4, §8). */
+export const SocketCodes = {
+  SendWhileClosed: 10002,
+  ConnectFailed: 600009,
+} as const;
+
+/** Call signalling codes (api.md §5). */
+export const CallCodes = {
+  Cancelled: 902,
+  Refused: 903,
+  Ended: 906,
+  Busy: 907,
+  Unreachable: 905,
+} as const;
+
+/**
+ * Named errors: each has an envelope code and a message key (`errors.<name>` in the server
+ * message catalogue). `throw new AppError('NotMember')` on the server; one place maps it.
+ */
+export const ErrorCodes = {
+  Validation: Codes.BadRequest,
+  AccountTaken: Codes.BadRequest,
+  AccountForm: Codes.BadRequest,
+  PasswordMismatch: Codes.BadRequest,
+  LoginFailed: Codes.BadRequest,
+  OriginalPasswordWrong: Codes.BadRequest,
+  CodeInvalid: Codes.BadRequest,
+  CodeRequired: Codes.BadRequest,
+  InviteInvalid: Codes.BadRequest,
+  UserDisabled: Codes.BadRequest,
+  RenameDisabled: Codes.BadRequest,
+  NoSuchAccount: Codes.BadRequest,
+  ClientNotLive: Codes.BadRequest,
+  FileTooLarge: Codes.Refused,
+  FileTypeForbidden: Codes.Refused,
+  FileMissing: Codes.BadRequest,
+  Forbidden: Codes.Forbidden,
+  NotFound: Codes.NotFound,
+  UserNotFound: Codes.NotFound,
+  TooMany: Codes.TooMany,
+  LoginLocked: Codes.TooMany,
+  CodeThrottled: Codes.TooMany,
+  RegisterThrottled: Codes.TooMany,
+  ServerError: Codes.ServerError,
+  NoSession: Codes.NoSession,
+} as const satisfies Record<string, Code>;
+export type ErrorName = keyof typeof ErrorCodes;

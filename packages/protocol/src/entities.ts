@@ -1,0 +1,127 @@
+import { z } from 'zod';
+
+/** Per-user app settings (spec §3 App setting, §9 defaults). */
+export const AppSettingSchema = z.object({
+  /** Play a sound on incoming messages. */
+  voiceStatus: z.boolean(),
+  /** Vibrate on incoming messages. */
+  vibrateStatus: z.boolean(),
+  /** Show avatars as circles. */
+  circleAvatar: z.boolean(),
+});
+export type AppSetting = z.infer<typeof AppSettingSchema>;
+
+/** The signed-in user (api.md §2 userInfo). Never carries a password hash or salt. */
+export interface UserInfo {
+  user_id: number;
+  id: number;
+  account: string;
+  realname: string;
+  displayName: string;
+  avatar: string;
+  email: string;
+  phone: string;
+  /** 0 female, 1 male, 2 unknown. */
+  sex: 0 | 1 | 2;
+  motto: string;
+  /** 1 when the account is a verified email or phone. */
+  is_auth: 0 | 1;
+  /** 0 user, 1 system administrator. */
+  role: 0 | 1;
+  setting: AppSetting & { language: string };
+  qrUrl: string;
+}
+
+/** Public profile of another user (getUserInfo). */
+export interface UserProfile {
+  user_id: number;
+  id: number;
+  /** Masked (first 3 + `******` + last 2) unless it is me. */
+  account: string;
+  realname: string;
+  displayName: string;
+  avatar: string;
+  sex: 0 | 1 | 2;
+  motto: string;
+  /** My friendship record with this user, or null. */
+  friend: { friend_id: number; nickname: string } | null;
+  is_friend: 0 | 1;
+}
+
+/** System configuration (api.md §2 globalConfig). */
+export interface GlobalConfig {
+  sysInfo: {
+    name: string;
+    logo: string;
+    /** 1: users may change their name. */
+    diyName: 0 | 1;
+    /** 0 any account, 1 phone, 2 email, 3 phone or email. */
+    regauth: 0 | 1 | 2 | 3;
+    /** 1 open, 2 invite code. */
+    regtype: 1 | 2;
+    /** 1 everyone in the organisation is a contact, 2 friends only. */
+    runMode: 1 | 2;
+    ipregion: 0 | 1;
+    multipleLogin: 0 | 1;
+    /** Seconds between registrations from one IP; 0 = no limit. */
+    registerInterval: number;
+  };
+  chatInfo: {
+    online: 0 | 1;
+    webrtc: 0 | 1;
+    dbDelMsg: 0 | 1;
+    /** Withdraw window, s. */
+    redoTime: number;
+    groupChat: 0 | 1;
+    simpleChat: 0 | 1;
+    /** 0 = no limit. */
+    groupUserMax: number;
+    /** Minimum seconds between two sends of one user; 0 = none. */
+    sendInterval: number;
+    /** ICE servers; credentials only for a signed-in caller. */
+    stun: Array<{ urls: string | string[]; username?: string; credential?: string }>;
+  };
+  fileUpload: {
+    /** MB. */
+    size: number;
+    fileExt: string[];
+    /** MB. */
+    emojiSize: number;
+  };
+  compass: {
+    status: 0 | 1;
+    mode: 1 | 2;
+    list: Array<{ icon: string; name: string; type: 1 | 2; url: string }>;
+  };
+  demon_mode: 0 | 1;
+}
+
+/** Answer of /common/pub/checkVersion. */
+export interface VersionInfo {
+  versionName: string;
+  versionCode: number;
+  updateType: 'forcibly' | 'solicit' | 'silent';
+  versionInfo: string;
+  /** '' when the caller's release is current. */
+  downloadUrl: string;
+}
+
+/** Answer of login. */
+export interface LoginResult {
+  /** `bearer <token>`: send it back exactly as the Authorization header. */
+  authToken: string;
+  sessionId: number;
+  userInfo: UserInfo;
+}
+
+/** Answer of uploads that store a file without sending a message. */
+export interface UploadResult {
+  file_id: number;
+  src: string;
+  name: string;
+  size: number;
+  ext: string;
+  /** 1 doc, 2 image, 3 audio, 4 video, 9 other. */
+  cate: 1 | 2 | 3 | 4 | 9;
+  mime: string;
+}

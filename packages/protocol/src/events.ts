@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import type { GlobalConfig } from './entities';
+
+/** The socket path (api.md §4). */
+export const SOCKET_PATH = '/wss';
+
+/** Frames a client may send (api.md §4). Anything else is ignored and counted. */
+export const ClientFrameSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ping') }),
+  z.object({ type: z.literal('pong') }),
+  z.object({ type: z.literal('close') }),
+  z.object({
+    type: z.literal('bindUid'),
+    user_id: z.coerce.number().int().positive(),
+    token: z.string().min(1).max(200),
+  }),
+]);
+export type ClientFrame = z.infer<typeof ClientFrameSchema>;
+
+const loose = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape);
+
+/** Payload of each push event (api.md §4). */
+export interface PushPayloads {
+  isOnline: { id: number; is_online: 0 | 1 };
+  offline: { id: number; client_id: string; isMobile: boolean };
+  updateConfig: GlobalConfig;
+}
+
+/**
+ * Schemas the client parses each `{type, time, data}` frame with; one per push event. They check
+ * the fields a client relies on and let the rest through.
+ */
+export const PushEventSchemas: { [E in keyof PushPayloads]: z.ZodType } = {
+  isOnline: loose({ id: z.number(), is_online: z.union([z.literal(0), z.literal(1)]) }),
+  offline: loose({ id: z.number(), client_id: z.string(), isMobile: z.boolean() }),
+  updateConfig: loose({ sysInfo: z.looseObject({}), chatInfo: z.looseObject({}) }),
+};
+
+export type PushEventName = keyof PushPayloads;
+export type PushPayload<E extends PushEventName> = PushPayloads[E];
+export type PushEvent = {
+  [E in PushEventName]: { type: E; data: PushPayloads[E] };
+}[PushEventName];
+
+/** A push frame as it travels: `{type, time (s), data}`. */
+export type PushFrame = PushEvent & { time: number };
+
+/** Frames the server sends outside the push events: init, ping, pong. */
+export const ControlFrameSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('init'), client_id: z.string() }),
+  z.object({ type: z.literal('ping') }),
+  z.object({ type: z.literal('pong'), multiport: z.boolean().optional() }),
+]);
+export type ControlFrame = z.infer<typeof ControlFrameSchema>;
+
+const pushFrameSchemas = Object.entries(PushEventSchemas).map(([type, data]) =>
+  z.object({ type: z.literal(type), time: z.number(), data }),
+);
+
+/** Parses a server frame; null when it is neither a control frame nor a known push event. */
+export function parseServerFrame(raw: unknown): ControlFrame | PushFrame | null {
+  const control = ControlFrameSchema.safeParse(raw);
+  if (control.success) return control.data;
+  for (const schema of pushFrameSchemas) {
+    const r = schema.safeParse(raw);
+    if (r.success) return r.data as PushFrame;
+  }
+  return null;
+}

@@ -1,0 +1,137 @@
+/**
+ * Business constants and limits: spec §9 and api.md §1. Used by input boxes, schemas and the
+ * database alike, so that a limit is written once.
+ */
+
+/** Product version shown in About and compared by checkVersion (spec header). */
+export const APP_VERSION = '6.1.0';
+/** Product version code (spec header). */
+export const APP_VERSION_CODE = 20250916;
+
+export const ACCOUNT_MIN = 4;
+export const ACCOUNT_MAX = 32;
+export const PASSWORD_MIN = 6;
+export const PASSWORD_MAX = 16;
+export const REALNAME_MIN = 1;
+export const REALNAME_MAX = 32;
+export const MOTTO_MAX = 120;
+export const GROUP_NAME_MAX = 64;
+export const TEXT_MESSAGE_MAX = 2048;
+export const ANNOUNCEMENT_MAX = 5000;
+
+/** HTTP request time-out, ms (spec §9). */
+export const REQUEST_TIMEOUT_MS = 10_000;
+/** Framework default for other network use, ms (spec §9). */
+export const NETWORK_TIMEOUT_MS = 60_000;
+
+/** Socket heartbeat interval, ms (spec §4, §9). */
+export const HEARTBEAT_MS = 25_000;
+/** Wait before a reconnect attempt, ms (spec §9). */
+export const RECONNECT_WAIT_MS = 15_000;
+/** Retries after failures to open the socket (spec §9). */
+export const RECONNECT_MAX_OPEN_FAILURES = 10;
+/** Retries after an open socket closed (spec §9). */
+export const RECONNECT_MAX_CLOSES = 5;
+/** A socket not bound within this time is closed, ms (api.md §4). */
+export const SOCKET_BIND_TIMEOUT_MS = 30_000;
+/** A socket silent this long is closed, ms (api.md §4). */
+export const SOCKET_IDLE_TIMEOUT_MS = 60_000;
+
+/** Default message withdraw window, s (spec §9). */
+export const REDO_TIME_DEFAULT_S = 86_400;
+/** Forwarding targets (spec §5, §9). */
+export const FORWARD_MIN = 1;
+export const FORWARD_MAX = 5;
+/** Longest video, s (spec §9). */
+export const VIDEO_MAX_S = 60;
+/** QR code validity, ms (spec §9: 7 days). */
+export const QR_VALID_MS = 7 * 24 * 3600 * 1000;
+
+/** Group mute options: noSpeakTimer value → duration in seconds (spec §9). */
+export const MUTE_OPTIONS: Readonly<Record<1 | 2 | 3 | 4, number>> = {
+  1: 10 * 60,
+  2: 3600,
+  3: 3 * 3600,
+  4: 86_400,
+};
+
+/** Default app settings (spec §9). */
+export const DEFAULT_APP_SETTING = {
+  voiceStatus: true,
+  vibrateStatus: false,
+  circleAvatar: false,
+} as const;
+
+/** Toasts, ms (spec §8, §9). */
+export const TOAST_MS = 1500;
+export const TOAST_SERVER_MS = 2500;
+/** After code -1, wait before going to login, ms (spec §8). */
+export const RELOGIN_DELAY_MS = 1000;
+
+/** Long press (spec §9). */
+export const LONG_PRESS_MS = 350;
+export const LONG_PRESS_TOLERANCE_PX = 10;
+
+/** Tab bar (spec §9). */
+export const TAB_BAR = {
+  height: 50,
+  iconWidth: 24,
+  fontSize: 10,
+  color: '#333',
+  selectedColor: '#1AAD19',
+  pageBackground: '#F8F8F8',
+} as const;
+
+/** Layout (spec §9). */
+export const BASE_WIDTH = 375;
+export const MAX_SCALE_WIDTH = 960;
+
+/** Lazy page loading (spec §9). */
+export const LAZY_DELAY_MS = 200;
+export const LAZY_TIMEOUT_MS = 60_000;
+
+/** Location picker (spec §9). */
+export const LOCATION = {
+  pageSize: 20,
+  nearbyRadiusM: 5000,
+  searchDebounceMs: 1000,
+  refreshMs: 30_000,
+  minZoom: 5,
+  maxZoom: 18,
+  defaultZoom: 16,
+} as const;
+
+/** Rich-text editor (spec §9). */
+export const EDITOR = {
+  historyDelayMs: 1000,
+  historyMaxSteps: 100,
+  maxIndent: 8,
+  linkProtocols: ['http', 'https', 'mailto', 'tel'] as const,
+} as const;
+
+/** Date picker range, years before and after now (spec §5). */
+export const DATE_PICKER_YEARS = 150;
+
+/** Paging (api.md §1). */
+export const PAGE_LIMIT_DEFAULT = 20;
+export const PAGE_LIMIT_MAX = 100;
+
+/** Verification codes (api.md §3 sendCode). */
+export const CODE_LENGTH = 6;
+export const CODE_TTL_MS = 300_000;
+export const CODE_RESEND_MS = 60_000;
+export const CODE_MAX_TRIES = 5;
+
+/** Session lifetime, ms: 30 days, renewed on use. */
+export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
+
+/** Rate limits (api.md §1). Operators may override each in the system configuration. */
+export const RATE_LIMITS = {
+  sendMessage: { burst: 60, perSecond: 10 },
+  anyCall: { perMinute: 600 },
+  loginFailures: { max: 5, windowS: 300 },
+  sendCode: { intervalS: 60 },
+} as const;
+
+/** Avatar edge, px, after resizing. */
+export const AVATAR_SIZE = 256;

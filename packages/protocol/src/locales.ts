@@ -1,0 +1,46 @@
+/** The five interface locales (spec §1); zh-Hans is the source and default, en the fallback. */
+export const LOCALES = ['zh-Hans', 'zh-Hant', 'en', 'es', 'fr'] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = 'zh-Hans';
+export const FALLBACK_LOCALE: Locale = 'en';
+
+/** Names of the locales, each in its own language. */
+export const LOCALE_NAMES: Record<Locale, string> = {
+  'zh-Hans': '简体中文',
+  'zh-Hant': '繁體中文',
+  en: 'English',
+  es: 'Español',
+  fr: 'Français',
+};
+
+/** Maps one language tag (`zh-CN`, `zh-TW`, `en-US`, `fr`) to a supported locale, or null. */
+export function matchLocale(tag: string): Locale | null {
+  const t = tag.trim().toLowerCase();
+  if (!t) return null;
+  if (t.startsWith('zh')) {
+    return /hant|tw|hk|mo/.test(t) ? 'zh-Hant' : 'zh-Hans';
+  }
+  const base = t.split(/[-_]/)[0];
+  return (LOCALES as readonly string[]).includes(base ?? '') ? (base as Locale) : null;
+}
+
+/**
+ * The locale for an `Accept-Language` header: zh-Hans when it is absent, the best supported
+ * match when present, English when nothing matches (api.md §1).
+ */
+export function negotiateLocale(header: string | undefined | null): Locale {
+  if (!header) return DEFAULT_LOCALE;
+  const ranked = header
+    .split(',')
+    .map((part, i) => {
+      const [tag = '', ...params] = part.split(';');
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      return { tag, q: q ? Number(q.slice(2)) || 0 : 1, i };
+    })
+    .sort((a, b) => b.q - a.q || a.i - b.i);
+  for (const { tag } of ranked) {
+    const m = matchLocale(tag);
+    if (m) return m;
+  }
+  return FALLBACK_LOCALE;
+}

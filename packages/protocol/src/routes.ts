@@ -1,0 +1,102 @@
+import type { z } from 'zod';
+import {
+  BindGroupBody,
+  BindUidBody,
+  CheckVersionBody,
+  EmptyBody,
+  LoginBody,
+  LogoutBody,
+  RegisterBody,
+  SendCodeBody,
+} from './api/common';
+import {
+  EditAccountBody,
+  EditPasswordBody,
+  GetUserInfoBody,
+  SearchUserBody,
+  UpdateUserInfoBody,
+} from './api/user';
+import type {
+  GlobalConfig,
+  LoginResult,
+  UserInfo,
+  UserProfile,
+  VersionInfo,
+} from './entities';
+
+/** One endpoint: its path, its body schema, and whether it needs a session. */
+export interface RouteDef<B extends z.ZodType = z.ZodType> {
+  path: string;
+  body: B;
+  /** True when no session is needed. */
+  public: boolean;
+  /** True for multipart/form-data uploads (the body schema covers the non-file fields). */
+  multipart?: boolean;
+}
+
+const route = <B extends z.ZodType>(path: string, body: B, isPublic = false): RouteDef<B> => ({
+  path,
+  body,
+  public: isPublic,
+});
+const upload = <B extends z.ZodType>(path: string, body: B): RouteDef<B> => ({
+  path,
+  body,
+  public: false,
+  multipart: true,
+});
+
+/**
+ * The route table: every HTTP endpoint, by name. No path string is spelled anywhere else; the
+ * server registers these and the web client's typed `api` is built from them.
+ */
+export const routes = {
+  login: route('/common/Pub/login', LoginBody, true),
+  register: route('/common/Pub/register', RegisterBody, true),
+  checkuser: route('/common/Pub/checkuser', EmptyBody),
+  logout: route('/common/Pub/logout', LogoutBody),
+  sendCode: route('/common/Pub/sendCode', SendCodeBody, true),
+  bindUid: route('/common/Pub/bindUid', BindUidBody),
+  bindGroup: route('/common/Pub/bindGroup', BindGroupBody),
+  getSystemInfo: route('/common/Pub/getSystemInfo', EmptyBody, true),
+  checkVersion: route('/common/pub/checkVersion', CheckVersionBody, true),
+
+  getUserInfo: route('/enterprise/im/getUserInfo', GetUserInfoBody),
+  searchUser: route('/enterprise/im/searchUser', SearchUserBody),
+  updateUserInfo: route('/enterprise/im/updateUserInfo', UpdateUserInfoBody),
+  editPassword: route('/enterprise/im/editPassword', EditPasswordBody),
+  editAccount: route('/enterprise/im/editAccount', EditAccountBody),
+
+  uploadAvatar: upload('/common/upload/uploadAvatar', EmptyBody),
+} as const;
+
+export type RouteName = keyof typeof routes;
+
+/** Aliases: other paths that serve the same endpoint. */
+export const routeAliases: Partial<Record<RouteName, string[]>> = {
+  bindGroup: ['/common/index/bindGroup'],
+};
+
+/** What each endpoint answers in `data`. */
+export interface RouteResponses {
+  login: LoginResult;
+  register: UserInfo;
+  checkuser: UserInfo;
+  logout: null;
+  sendCode: null;
+  bindUid: null;
+  bindGroup: null;
+  getSystemInfo: GlobalConfig;
+  checkVersion: VersionInfo;
+  getUserInfo: UserProfile;
+  searchUser: UserProfile[];
+  updateUserInfo: UserInfo;
+  editPassword: null;
+  editAccount: UserInfo;
+  uploadAvatar: string;
+}
+
+/** The body a caller sends to an endpoint (before defaults and coercion). */
+export type RouteBody<N extends RouteName> = z.input<(typeof routes)[N]['body']>;
+/** The body after validation. */
+export type RouteInput<N extends RouteName> = z.output<(typeof routes)[N]['body']>;

@@ -1,0 +1,154 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import websocket from '@fastify/websocket';
+import Fastify, { type FastifyInstance } from 'fastify';
+import qs from 'qs';
+import { Codes, translate, type PushFrame } from '@sparrow/protocol';
+import type { ServerConfig } from './config';
+import type { AppContext } from './context';
+import { migrate, openDb } from './db';
+import { AppError } from './errors';
+import { localeOf, sendError } from './http/envelope';
+import { registerRoutes } from './http/route';
+import { Limits } from './lib/limits';
+import { Mailer } from './lib/mailer';
+import { MemoryRateLimiter } from './lib/rate-limit';
+import { authRoutes } from './modules/auth/routes';
+import { SessionService } from './modules/auth/session';
+import { ConfigService } from './modules/system/config-service';
+import { systemRoutes } from './modules/system/routes';
+import { uploadRoutes } from './modules/upload/routes';
+import { userRoutes } from './modules/user/routes';
+import { LocalBus } from './realtime/bus';
+import { registerGateway } from './realtime/gateway';
+import { LocalPresence } from './realtime/presence';
+import { Realtime } from './realtime/realtime';
+import { registerStorageRoutes } from './storage/routes';
+import { DiskStorage } from './storage/storage';
+
+export interface BuildOptions {
+  /** The clock, in ms; tests move it forward instead of sleeping. */
+  now?: () => number;
+  /** Socket time-outs, shortened by tests. */
+  socket?: { bindTimeoutMs?: number; idleTimeoutMs?: number };
+  logger?: boolean;
+}
+
+/** Builds the whole server without listening: tests call `app.inject()` or listen on port 0. */
+export async function buildApp(
+  env: ServerConfig,
+  opts: BuildOptions = {},
+): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+  const app = Fastify({
+    logger: opts.logger === false ? false : { level: env.logLevel },
+    routerOptions: { caseSensitive: false, ignoreDuplicateSlashes: true },
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+    genReqId: () => Math.random().toString(36).slice(2, 10),
+  });
+  const now = opts.now ?? Date.now;
+
+  const opened = openDb({ databaseUrl: env.databaseUrl, dataDir: env.dataDir });
+  await migrate(opened);
+  const config = new ConfigService(opened.db);
+  await config.load();
+  config.startPolling(env.configPollMs);
+
+  const realtime = new Realtime({
+    bus: new LocalBus(),
+    presence: new LocalPresence(),
+    log: app.log,
+    presenceVisible: () => config.get().chatInfo.online === 1,
+  });
+  const ctx: AppContext = {
+    env,
+    db: opened.db,
+    dialect: opened.dialect,
+    config,
+    sessions: new SessionService(opened.db, now),
+    realtime,
+    limits: new Limits(new MemoryRateLimiter(now), config),
+    mailer: new Mailer({ smtpUrl: env.smtpUrl, outboxDir: path.join(env.dataDir, 'outbox'), from: `Sparrow <no-reply@${new URL(env.publicUrl).hostname}>`, log: app.log }),
+    storage: new DiskStorage(path.join(env.dataDir, 'uploads')),
+    log: app.log,
+    now,
+  };
+
+  config.onChange((globalConfig) => {
+    const frame: PushFrame = { type: 'updateConfig', data: globalConfig, time: Math.floor(now() / 1000) };
+    realtime.hub.broadcast(frame);
+  });
+
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = String(body).trim();
+    if (text === '') return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new AppError('Validation', {}, { fields: ['body'] }), undefined);
+    }
+  });
+  await app.register(formbody, { parser: (s) => qs.parse(s, { depth: 4, arrayLimit: 200 }) });
+  await app.register(multipart);
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+
+  app.setErrorHandler((err, req, reply) => {
+    if (err instanceof AppError) return sendError(req, reply, err);
+    const status = (err as { statusCode?: number }).statusCode ?? 500;
+    if (status === 413) return sendError(req, reply, new AppError('FileTooLarge', { size: config.get().fileUpload.size }));
+    if (status >= 400 && status < 500) {
+      return sendError(req, reply, new AppError('Validation', {}, { fields: ['body'] }));
+    }
+    req.log.error({ err }, 'unexpected error');
+    return sendError(req, reply, new AppError('ServerError', { requestId: req.id }));
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    void reply.code(404).send({ code: Codes.NotFound, msg: translate(localeOf(req), 'errors.NotFound'), data: null });
+  });
+
+  registerGateway(app, {
+    realtime,
+    authenticate: async (token) => {
+      const s = await ctx.sessions.fromToken(token);
+      return s && { sessionId: s.id, userId: s.userId, isMobile: s.isMobile };
+    },
+    ...opts.socket,
+  });
+  registerRoutes(app, ctx, {
+    ...authRoutes(ctx),
+    ...userRoutes(ctx),
+    ...systemRoutes(ctx),
+    ...uploadRoutes(ctx),
+  });
+  registerStorageRoutes(app, ctx.storage);
+
+  if (env.webDist && fs.existsSync(path.join(env.webDist, 'index.html'))) {
+    await app.register(fastifyStatic, {
+      root: env.webDist,
+      prefix: '/',
+      wildcard: false,
+      index: ['index.html'],
+      setHeaders: (res, file) => {
+        res.setHeader('x-content-type-options', 'nosniff');
+        if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+        else res.setHeader('cache-control', 'no-cache');
+      },
+    });
+  }
+
+  app.addHook('preClose', async () => {
+    realtime.closeAll();
+  });
+  app.addHook('onClose', async () => {
+    config.stop();
+    await ctx.limits.close();
+    await opened.db.destroy();
+  });
+
+  return { app, ctx };
+}

@@ -1,0 +1,42 @@
+import path from 'node:path';
+
+/** Process configuration, from the environment (README "Configuration"). */
+export interface ServerConfig {
+  port: number;
+  host: string;
+  /** Where the SQLite file, uploads and the outbox live. */
+  dataDir: string;
+  /** PostgreSQL URL; SQLite in dataDir when absent. */
+  databaseUrl: string | undefined;
+  /** Redis URL for the cross-node bus, presence and rate limits; in-process when absent. */
+  redisUrl: string | undefined;
+  /** SMTP URL for verification codes; the log and data/outbox when absent. */
+  smtpUrl: string | undefined;
+  /** The address users reach this server at (links in QR codes and mails). */
+  publicUrl: string;
+  /** The built web client to serve at `/`; not served when absent. */
+  webDist: string | undefined;
+  logLevel: string;
+  /** How often the configuration table is checked for changes by other processes, ms. */
+  configPollMs: number;
+}
+
+const here = path.dirname(new URL(import.meta.url).pathname);
+const repoRoot = path.resolve(here, '../../..');
+
+/** Reads the configuration from environment variables, with defaults for a one-machine install. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const port = Number(env.PORT ?? 8000);
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    dataDir: path.resolve(env.DATA_DIR ?? path.join(process.cwd(), 'data')),
+    databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    smtpUrl: env.SMTP_URL || undefined,
+    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    webDist: env.WEB_DIST ?? path.join(repoRoot, 'packages/web/dist'),
+    logLevel: env.LOG_LEVEL ?? 'info',
+    configPollMs: Number(env.CONFIG_POLL_MS ?? 2000),
+  };
+}

@@ -1,0 +1,26 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { ServerConfig } from './config';
+import type { Db } from './db';
+import type { Dialect } from './db/dialect';
+import type { Limits } from './lib/limits';
+import type { Mailer } from './lib/mailer';
+import type { SessionService } from './modules/auth/session';
+import type { ConfigService } from './modules/system/config-service';
+import type { Realtime } from './realtime/realtime';
+import type { Storage } from './storage/storage';
+
+/** The shared parts a module is built from; one per process. */
+export interface AppContext {
+  env: ServerConfig;
+  db: Db;
+  dialect: Dialect;
+  config: ConfigService;
+  sessions: SessionService;
+  realtime: Realtime;
+  limits: Limits;
+  mailer: Mailer;
+  storage: Storage;
+  log: FastifyBaseLogger;
+  /** The current time in ms; tests move it forward. */
+  now: () => number;
+}

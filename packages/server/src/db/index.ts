@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
+import pg from 'pg';
+import type { Dialect } from './dialect';
+import { accounts } from './migrations/001-accounts';
+import type { Database } from './schema';
+
+export type Db = Kysely<Database>;
+export type { Database };
+
+/** Migrations in order; a new one is appended, never edited once released. */
+function migrations(dialect: Dialect): Record<string, Migration> {
+  return {
+    '001-accounts': accounts(dialect),
+  };
+}
+
+// int8 (bigint, bigserial, count(*)) as a JS number: ids and millisecond times fit in 2^53.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export interface OpenedDb {
+  db: Db;
+  dialect: Dialect;
+}
+
+/** Opens PostgreSQL when `databaseUrl` is set, else the SQLite file `<dataDir>/sparrow.db`. */
+export function openDb(opts: { databaseUrl?: string | undefined; dataDir: string }): OpenedDb {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+  }
+  fs.mkdirSync(opts.dataDir, { recursive: true });
+  const sqlite = new SQLite(path.join(opts.dataDir, 'sparrow.db'));
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite' };
+}
+
+/** Brings the schema up to date; throws with the failing migration's error. */
+export async function migrate({ db, dialect }: OpenedDb): Promise<void> {
+  const all = migrations(dialect);
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => all },
+    migrationTableName: 'sparrow_migrations',
+    migrationLockTableName: 'sparrow_migrations_lock',
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
+  }
+}

@@ -1,0 +1,117 @@
+import {
+  Codes,
+  negotiateLocale,
+  translate,
+  type Envelope,
+  type Locale,
+  type MessageKey,
+} from '@sparrow/protocol';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { AppError } from '../errors';
+
+/** The caller's language, from `Accept-Language` (zh-Hans when absent, else English fallback). */
+export function localeOf(req: FastifyRequest): Locale {
+  const header = req.headers['accept-language'];
+  return negotiateLocale(Array.isArray(header) ? header[0] : header);
+}
+
+/** What a handler may return besides bare data: a message worth a toast, a count, a page. */
+export class Ok<T> {
+  constructor(
+    readonly data: T,
+    readonly extra: { msg?: MessageKey; params?: Record<string, string | number>; count?: number; page?: number } = {},
+  ) {}
+}
+export const ok = <T>(data: T, extra?: Ok<T>['extra']) => new Ok(data, extra);
+
+export function successEnvelope(req: FastifyRequest, result: unknown): Envelope {
+  if (result instanceof Ok) {
+    const env: Envelope = {
+      code: Codes.Ok,
+      msg: result.extra.msg ? translate(localeOf(req), result.extra.msg, result.extra.params) : '',
+      data: result.data ?? null,
+    };
+    if (result.extra.count !== undefined) env.count = result.extra.count;
+    if (result.extra.page !== undefined) env.page = result.extra.page;
+    return env;
+  }
+  return { code: Codes.Ok, msg: '', data: result ?? null };
+}
+
+/** HTTP status for an envelope code: 200, except 429 and unexpected errors (500). */
+export function httpStatus(code: number): number {
+  if (code === Codes.TooMany) return 429;
+  if (code === Codes.ServerError) return 500;
+  return 200;
+}
+
+export function sendError(req: FastifyRequest, reply: FastifyReply, err: AppError): FastifyReply {
+  const locale = localeOf(req);
+  const envelope: Envelope = {
+    code: err.code,
+    msg:
+      err instanceof ValidationFailure
+        ? err.text
+        : translate(locale, `errors.${err.name}` as MessageKey, {
+            ...err.params,
+            ...Object.fromEntries(Object.entries(err.paramKeys).map(([k, key]) => [k, translate(locale, key)])),
+          }),
+    data: err.data,
+  };
+  if (err.code === Codes.TooMany && err.params.seconds !== undefined) {
+    void reply.header('retry-after', String(err.params.seconds));
+  }
+  return reply.status(httpStatus(err.code)).send(envelope);
+}
+
+const FIELD_KEYS = new Set<string>([
+  'account', 'password', 'repassword', 'originalPassword', 'realname', 'email', 'phone', 'code',
+  'newCode', 'motto', 'sex', 'user_id', 'client_id', 'type', 'keywords', 'inviteCode', 'release',
+  'group_id', 'file',
+]);
+
+/**
+ * A validation failure as an AppError: `msg` names the first bad field in the caller's words,
+ * `data.fields` lists every bad field.
+ */
+export function validationError(error: z.ZodError, locale: Locale): AppError {
+  const fields = [...new Set(error.issues.map((i) => String(i.path[0] ?? 'body')))];
+  const first = error.issues[0];
+  const name = String(first?.path[0] ?? 'body');
+  const label = translate(locale, (FIELD_KEYS.has(name) ? `field.${name}` : 'field.body') as MessageKey);
+  let text: string;
+  if (!first) text = translate(locale, 'errors.Validation');
+  else if (first.message === 'mismatch') text = translate(locale, 'validation.mismatch');
+  else if (first.code === 'invalid_type' && first.input === undefined) {
+    text = translate(locale, 'validation.required', { field: label });
+  } else if (first.code === 'too_small' || first.code === 'too_big') {
+    const shape = error.issues
+      .filter((i) => i.path[0] === first.path[0])
+      .map((i) => i as { minimum?: number | bigint; maximum?: number | bigint });
+    const min = shape.find((i) => i.minimum !== undefined)?.minimum;
+    const max = shape.find((i) => i.maximum !== undefined)?.maximum;
+    const origin = (first as { origin?: string }).origin;
+    if (origin === 'string' && first.code === 'too_small' && Number(min) === 1) {
+      text = translate(locale, 'validation.required', { field: label });
+    } else if (origin === 'string') {
+      text =
+        first.code === 'too_small'
+          ? translate(locale, 'validation.tooShort', { field: label, min: String(min) })
+          : translate(locale, 'validation.tooLong', { field: label, max: String(max) });
+    } else text = translate(locale, 'validation.invalid', { field: label });
+  } else if (first.message === 'required') {
+    text = translate(locale, 'validation.required', { field: label });
+  } else text = translate(locale, 'validation.invalid', { field: label });
+  return new ValidationFailure(text, fields);
+}
+
+/** A validation failure whose message is already in the caller's language. */
+export class ValidationFailure extends AppError {
+  constructor(
+    readonly text: string,
+    fields: string[],
+  ) {
+    super('Validation', {}, { fields });
+  }
+}

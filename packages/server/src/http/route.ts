@@ -1,0 +1,63 @@
+import {
+  routeAliases,
+  routes,
+  type RouteInput,
+  type RouteName,
+  type RouteResponses,
+} from '@sparrow/protocol';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors';
+import type { Session } from '../modules/auth/session';
+import { localeOf, Ok, successEnvelope, validationError } from './envelope';
+import type { AppContext } from '../context';
+
+/** What a handler is given: the validated body, the session (on non-public routes), the request. */
+export interface HandlerContext<N extends RouteName> {
+  body: RouteInput<N>;
+  session: N extends PublicRoute ? Session | null : Session;
+  req: FastifyRequest;
+  reply: FastifyReply;
+}
+
+type PublicRoute = {
+  [N in RouteName]: (typeof routes)[N]['public'] extends true ? N : never;
+}[RouteName];
+
+export type Handler<N extends RouteName> = (
+  ctx: HandlerContext<N>,
+) => Promise<RouteResponses[N] | Ok<RouteResponses[N]>>;
+
+export type Handlers = { [N in RouteName]?: Handler<N> };
+
+/**
+ * Registers every route of the protocol's route table. Each reads as a checklist: rate limit →
+ * session → validate → one call into the service. Refuses to start when a route has no handler.
+ */
+export function registerRoutes(app: FastifyInstance, ctx: AppContext, handlers: Handlers): void {
+  const names = Object.keys(routes) as RouteName[];
+  const missing = names.filter((n) => !handlers[n]);
+  if (missing.length) throw new Error(`routes without a handler: ${missing.join(', ')}`);
+
+  for (const name of names) {
+    const def = routes[name];
+    const handler = handlers[name] as Handler<RouteName>;
+    const paths = [def.path, ...(routeAliases[name] ?? [])];
+    for (const url of paths) {
+      app.post(url, async (req, reply) => {
+        const session = await ctx.sessions.fromRequest(req);
+        await ctx.limits.anyCall(session ? `u:${session.userId}` : `ip:${req.ip}`);
+        if (!def.public && !session) throw new AppError('NoSession');
+        const raw = def.multipart ? {} : (req.body ?? {});
+        const parsed = def.body.safeParse(raw);
+        if (!parsed.success) throw validationError(parsed.error, localeOf(req));
+        const result = await handler({
+          body: parsed.data as RouteInput<RouteName>,
+          session: session as Session,
+          req,
+          reply,
+        });
+        return successEnvelope(req, result);
+      });
+    }
+  }
+}

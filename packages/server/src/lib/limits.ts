@@ -1,0 +1,49 @@
+import { AppError } from '../errors';
+import type { ConfigService } from '../modules/system/config-service';
+import type { RateLimiter } from './rate-limit';
+
+/** The rate limits of api.md §1, read from the configuration so operators can change them. */
+export class Limits {
+  constructor(
+    private readonly limiter: RateLimiter,
+    private readonly config: ConfigService,
+  ) {}
+
+  /** Any call: 600 per minute per user (per IP before sign-in). */
+  async anyCall(key: string): Promise<void> {
+    const { perMinute } = this.config.get().rateLimits.anyCall;
+    const { count, resetS } = await this.limiter.hit(`call:${key}`, 60);
+    if (count > perMinute) throw new AppError('TooMany', { seconds: resetS });
+  }
+
+  /** Refuses a login while an account+IP pair is locked out. */
+  async assertLoginAllowed(account: string, ip: string): Promise<void> {
+    const { count, resetS } = await this.limiter.peek(`login-lock:${account}:${ip}`);
+    if (count > 0) throw new AppError('LoginLocked', { minutes: Math.max(1, Math.ceil(resetS / 60)), seconds: resetS });
+  }
+
+  /** Counts a failed login; the fifth within the window locks the pair for a whole window. */
+  async loginFailed(account: string, ip: string): Promise<void> {
+    const { max, windowS } = this.config.get().rateLimits.loginFailures;
+    const { count } = await this.limiter.hit(`login:${account}:${ip}`, windowS);
+    if (count >= max) {
+      await this.limiter.reset(`login:${account}:${ip}`);
+      await this.limiter.hit(`login-lock:${account}:${ip}`, windowS);
+    }
+  }
+
+  async loginSucceeded(account: string, ip: string): Promise<void> {
+    await this.limiter.reset(`login:${account}:${ip}`);
+  }
+
+  /** One registration per `registerInterval` seconds per IP (0: no limit). */
+  async register(ip: string, intervalS: number): Promise<void> {
+    if (intervalS <= 0) return;
+    const { count } = await this.limiter.hit(`register:${ip}`, intervalS);
+    if (count > 1) throw new AppError('RegisterThrottled');
+  }
+
+  close(): Promise<void> {
+    return this.limiter.close();
+  }
+}

@@ -1,0 +1,51 @@
+/** Counts events per key in a fixed window; the Redis implementation holds across nodes. */
+export interface RateLimiter {
+  /** Adds one event; returns how many are in the window now and the seconds until it resets. */
+  hit(key: string, windowS: number): Promise<{ count: number; resetS: number }>;
+  /** How many events are in the window now, without adding one. */
+  peek(key: string): Promise<{ count: number; resetS: number }>;
+  reset(key: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** In-process rate limiter for a single node. */
+export class MemoryRateLimiter implements RateLimiter {
+  private readonly windows = new Map<string, { count: number; resetAt: number }>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly now: () => number = Date.now) {
+    this.sweeper = setInterval(() => this.sweep(), 60_000);
+    this.sweeper.unref();
+  }
+
+  async hit(key: string, windowS: number) {
+    const t = this.now();
+    let w = this.windows.get(key);
+    if (!w || w.resetAt <= t) {
+      w = { count: 0, resetAt: t + windowS * 1000 };
+      this.windows.set(key, w);
+    }
+    w.count += 1;
+    return { count: w.count, resetS: Math.ceil((w.resetAt - t) / 1000) };
+  }
+
+  async peek(key: string) {
+    const t = this.now();
+    const w = this.windows.get(key);
+    if (!w || w.resetAt <= t) return { count: 0, resetS: 0 };
+    return { count: w.count, resetS: Math.ceil((w.resetAt - t) / 1000) };
+  }
+
+  async reset(key: string) {
+    this.windows.delete(key);
+  }
+
+  async close() {
+    clearInterval(this.sweeper);
+  }
+
+  private sweep() {
+    const t = this.now();
+    for (const [k, w] of this.windows) if (w.resetAt <= t) this.windows.delete(k);
+  }
+}

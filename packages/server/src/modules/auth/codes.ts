@@ -1,0 +1,86 @@
+import {
+  CODE_LENGTH,
+  CODE_MAX_TRIES,
+  CODE_TTL_MS,
+  translate,
+  type Locale,
+} from '@sparrow/protocol';
+import type { Db } from '../../db';
+import { AppError } from '../../errors';
+import { hmac, numericCode } from '../../lib/crypto';
+import type { Mailer } from '../../lib/mailer';
+import type { ConfigService } from '../system/config-service';
+
+/**
+ * Verification codes (api.md §3 sendCode): six digits, valid 300 s, one send per 60 s per
+ * account, five wrong tries burn it, stored as an HMAC with the instance secret.
+ */
+export class CodeService {
+  constructor(
+    private readonly db: Db,
+    private readonly config: ConfigService,
+    private readonly mailer: Mailer,
+    private readonly now: () => number,
+  ) {}
+
+  private hash(account: string, type: number, code: string): string {
+    return hmac(this.config.secret, `${account.toLowerCase()}|${type}|${code}`);
+  }
+
+  /** Creates and delivers a code for `account`; refuses a second send within the interval. */
+  async send(account: string, type: number, locale: Locale): Promise<void> {
+    const key = account.toLowerCase();
+    const now = this.now();
+    const intervalMs = this.config.get().rateLimits.sendCode.intervalS * 1000;
+    const last = await this.db
+      .selectFrom('verify_codes')
+      .select('create_time')
+      .where('account', '=', key)
+      .orderBy('create_time', 'desc')
+      .executeTakeFirst();
+    if (last && now - last.create_time < intervalMs) {
+      throw new AppError('CodeThrottled', { seconds: Math.ceil((intervalMs - (now - last.create_time)) / 1000) });
+    }
+    const code = numericCode(CODE_LENGTH);
+    await this.db
+      .insertInto('verify_codes')
+      .values({ account: key, type, code_hash: this.hash(key, type, code), tries: 0, used: 0, expires_at: now + CODE_TTL_MS, create_time: now })
+      .execute();
+    const name = this.config.get().sysInfo.name;
+    await this.mailer.deliver({
+      to: account,
+      subject: translate(locale, 'code.subject', { name }),
+      text: translate(locale, 'code.body', { code, minutes: CODE_TTL_MS / 60_000 }),
+    });
+  }
+
+  /**
+   * Consumes a code sent to one of `accounts` for `type`; throws CodeInvalid when none matches.
+   * A wrong code counts a try against the newest live code.
+   */
+  async consume(accounts: string[], type: number, code: string): Promise<string> {
+    const keys = [...new Set(accounts.filter(Boolean).map((a) => a.toLowerCase()))];
+    if (keys.length === 0) throw new AppError('CodeInvalid');
+    const now = this.now();
+    const live = await this.db
+      .selectFrom('verify_codes')
+      .selectAll()
+      .where('account', 'in', keys)
+      .where('type', '=', type)
+      .where('used', '=', 0)
+      .where('expires_at', '>', now)
+      .where('tries', '<', CODE_MAX_TRIES)
+      .orderBy('create_time', 'desc')
+      .execute();
+    const match = live.find((row) => row.code_hash === this.hash(row.account, type, code));
+    if (!match) {
+      const newest = live[0];
+      if (newest) {
+        await this.db.updateTable('verify_codes').set({ tries: newest.tries + 1 }).where('id', '=', newest.id).execute();
+      }
+      throw new AppError('CodeInvalid');
+    }
+    await this.db.updateTable('verify_codes').set({ used: 1 }).where('id', '=', match.id).execute();
+    return match.account;
+  }
+}

@@ -1,0 +1,239 @@
+import {
+  CodeType,
+  isEmail,
+  isPhone,
+  type Locale,
+  type LoginResult,
+  type RouteInput,
+  type UserInfo,
+} from '@sparrow/protocol';
+import type { AppContext } from '../../context';
+import { AppError } from '../../errors';
+import { hashPassword, verifyPassword } from '../../lib/crypto';
+import { CloseCodes } from '../../realtime/realtime';
+import { toUserInfo } from '../user/presenter';
+import { UserRepo, type UserRow } from '../user/repo';
+import type { CodeService } from './codes';
+import type { Session } from './session';
+
+/** Where a request came from, for sessions and limits. */
+export interface ClientInfo {
+  ip: string;
+  userAgent: string;
+  cid: string;
+  isMobile: boolean;
+  clientId?: string | undefined;
+}
+
+const ACCOUNT_CHARS = /^[a-zA-Z0-9_.@+-]+$/;
+
+/** Accounts and sessions (api.md §3 `/common/Pub/*`, editPassword, editAccount). */
+export class AuthService {
+  private readonly users: UserRepo;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly codes: CodeService,
+  ) {
+    this.users = new UserRepo(ctx.db);
+  }
+
+  private info(row: UserRow): UserInfo {
+    return toUserInfo(row, this.ctx.env.publicUrl);
+  }
+
+  /** The session's own user record. */
+  me(session: Session): UserInfo {
+    return this.info(session.user);
+  }
+
+  async register(body: RouteInput<'register'>, client: ClientInfo): Promise<UserInfo> {
+    const { sysInfo } = this.ctx.config.get();
+    const account = body.account.toLowerCase();
+    const form = { 1: 'form.phone', 2: 'form.email', 3: 'form.phoneOrEmail' } as const;
+    const byEmail = isEmail(account);
+    const byPhone = isPhone(account);
+    if (sysInfo.regauth === 1 && !byPhone) throw new AppError('AccountForm', {}, { fields: ['account'] }).withForm(form[1]);
+    if (sysInfo.regauth === 2 && !byEmail) throw new AppError('AccountForm', {}, { fields: ['account'] }).withForm(form[2]);
+    if (sysInfo.regauth === 3 && !byEmail && !byPhone) throw new AppError('AccountForm', {}, { fields: ['account'] }).withForm(form[3]);
+    if (sysInfo.regauth === 0 && !byEmail && !ACCOUNT_CHARS.test(account)) {
+      throw new AppError('Validation', {}, { fields: ['account'] });
+    }
+    if (await this.users.taken(account)) throw new AppError('AccountTaken', {}, { fields: ['account'] });
+    const needsCode = sysInfo.regauth !== 0;
+    if (needsCode) {
+      if (!body.code) throw new AppError('CodeRequired', {}, { fields: ['code'] });
+      await this.codes.consume([account], CodeType.Register, body.code);
+    }
+    if (sysInfo.regtype === 2) await this.useInvite(body.inviteCode);
+    await this.ctx.limits.register(client.ip, sysInfo.registerInterval);
+    const now = this.ctx.now();
+    const row = await this.users.insert({
+      account,
+      password_hash: await hashPassword(body.password),
+      realname: body.realname,
+      email: byEmail ? account : (body.email ?? '').toLowerCase(),
+      phone: byPhone ? account : '',
+      avatar: '',
+      sex: 2,
+      motto: '',
+      is_auth: needsCode ? 1 : 0,
+      role: 0,
+      status: 1,
+      language: '',
+      create_time: now,
+      update_time: now,
+    });
+    return this.info(row);
+  }
+
+  private async useInvite(code: string | undefined): Promise<void> {
+    if (!code) throw new AppError('InviteInvalid', {}, { fields: ['inviteCode'] });
+    const db = this.ctx.db;
+    const res = await db
+      .updateTable('invite_codes')
+      .set((eb) => ({ uses_left: eb('uses_left', '-', 1) }))
+      .where('code', '=', code)
+      .where('uses_left', '>', 0)
+      .where('expires_at', '>', this.ctx.now())
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) throw new AppError('InviteInvalid', {}, { fields: ['inviteCode'] });
+  }
+
+  async login(body: RouteInput<'login'>, client: ClientInfo): Promise<LoginResult> {
+    const key = body.account.toLowerCase();
+    await this.ctx.limits.assertLoginAllowed(key, client.ip);
+    const user = await this.users.byLogin(body.account);
+    let ok = false;
+    if (user && body.password !== undefined) ok = await verifyPassword(body.password, user.password_hash);
+    else if (user && body.code !== undefined) {
+      ok = await this.codes
+        .consume([body.account, user.account, user.email, user.phone], CodeType.Login, body.code)
+        .then(() => true)
+        .catch(() => false);
+    }
+    if (!user || !ok) {
+      await this.ctx.limits.loginFailed(key, client.ip);
+      throw new AppError(body.code !== undefined && body.password === undefined ? 'CodeInvalid' : 'LoginFailed');
+    }
+    if (user.status !== 1) throw new AppError('UserDisabled');
+    await this.ctx.limits.loginSucceeded(key, client.ip);
+
+    const session = await this.ctx.sessions.create(user.id, client);
+    if (this.ctx.config.get().sysInfo.multipleLogin === 0) {
+      await this.forceOffline(user.id, session.id, client.isMobile);
+    }
+    if (client.clientId) await this.bindClient(client.clientId, { id: session.id, userId: user.id, isMobile: client.isMobile, user });
+    return { authToken: `bearer ${session.token}`, sessionId: session.id, userInfo: this.info(user) };
+  }
+
+  /** Ends the other sessions of the same device class and tells their sockets why. */
+  private async forceOffline(userId: number, keepId: number, isMobile: boolean): Promise<void> {
+    const revoked = await this.ctx.sessions.revokeOthers(userId, keepId, isMobile);
+    for (const conn of this.ctx.realtime.hub.userConnections(userId)) {
+      if (conn.sessionId !== null && revoked.includes(conn.sessionId)) {
+        await this.ctx.realtime.kick(userId, [conn.sessionId], CloseCodes.SessionEnded, {
+          type: 'offline',
+          data: { id: userId, client_id: conn.clientId, isMobile },
+        });
+      }
+    }
+    const local = new Set(this.ctx.realtime.hub.userConnections(userId).map((c) => c.sessionId));
+    const remote = revoked.filter((id) => !local.has(id));
+    await this.ctx.realtime.kick(userId, remote, CloseCodes.SessionEnded, {
+      type: 'offline',
+      data: { id: userId, client_id: '', isMobile },
+    });
+  }
+
+  async logout(session: Session): Promise<void> {
+    await this.ctx.sessions.revoke(session.id);
+    await this.ctx.realtime.kick(session.userId, [session.id], CloseCodes.SessionEnded);
+  }
+
+  /** Joins a live socket of this server to the session's user (api.md bindUid, **secure**). */
+  async bindClient(clientId: string, session: Session): Promise<void> {
+    const conn = this.ctx.realtime.hub.get(clientId);
+    if (!conn) throw new AppError('ClientNotLive', {}, { fields: ['client_id'] });
+    if (conn.userId !== null && conn.userId !== session.userId) throw new AppError('Forbidden');
+    await this.ctx.realtime.bind(conn, { sessionId: session.id, userId: session.userId, isMobile: session.isMobile });
+  }
+
+  async sendCode(body: RouteInput<'sendCode'>, session: Session | null, locale: Locale): Promise<void> {
+    const { account, type } = body;
+    const sysInfo = this.ctx.config.get().sysInfo;
+    const reachable = isEmail(account) || isPhone(account);
+    switch (type) {
+      case CodeType.Login: {
+        const user = await this.users.byLogin(account);
+        if (!user || user.status !== 1) throw new AppError('NoSuchAccount', {}, { fields: ['account'] });
+        const to = reachable ? account : user.email || user.phone;
+        if (!to) throw new AppError('AccountForm', {}, { fields: ['account'] }).withForm('form.phoneOrEmail');
+        return this.codes.send(to, type, locale);
+      }
+      case CodeType.Register: {
+        const form = sysInfo.regauth === 1 ? isPhone(account) : sysInfo.regauth === 2 ? isEmail(account) : reachable;
+        if (!form) throw new AppError('AccountForm', {}, { fields: ['account'] }).withForm(regauthForm(sysInfo.regauth));
+        if (await this.users.taken(account)) throw new AppError('AccountTaken', {}, { fields: ['account'] });
+        return this.codes.send(account, type, locale);
+      }
+      case CodeType.ChangePassword: {
+        if (!session) throw new AppError('NoSession');
+        const u = session.user;
+        const mine = [u.account, u.email, u.phone].map((s) => s.toLowerCase());
+        const to = mine.includes(account.toLowerCase()) && reachable ? account : u.email || u.phone || (isPhone(u.account) || isEmail(u.account) ? u.account : '');
+        if (!to) throw new AppError('AccountForm', {}, { fields: ['account'] }).withForm('form.phoneOrEmail');
+        return this.codes.send(to, type, locale);
+      }
+      case CodeType.ChangeAccount: {
+        if (!session) throw new AppError('NoSession');
+        const u = session.user;
+        const own = [u.account, u.email, u.phone].filter(Boolean).map((s) => s.toLowerCase());
+        if (own.includes(account.toLowerCase()) && u.is_auth) return this.codes.send(account, type, locale);
+        if (!reachable) throw new AppError('AccountForm', {}, { fields: ['account'] }).withForm('form.phoneOrEmail');
+        if (await this.users.taken(account, u.id)) throw new AppError('AccountTaken', {}, { fields: ['account'] });
+        return this.codes.send(account, type, locale);
+      }
+      default:
+        throw new AppError('Validation', {}, { fields: ['type'] });
+    }
+  }
+
+  async editPassword(body: RouteInput<'editPassword'>, session: Session): Promise<void> {
+    const user = session.user;
+    if (body.originalPassword !== undefined) {
+      if (!(await verifyPassword(body.originalPassword, user.password_hash))) {
+        throw new AppError('OriginalPasswordWrong', {}, { fields: ['originalPassword'] });
+      }
+    } else {
+      await this.codes.consume([user.account, user.email, user.phone], CodeType.ChangePassword, body.code ?? '');
+    }
+    await this.users.update(user.id, { password_hash: await hashPassword(body.password), update_time: this.ctx.now() });
+    const others = await this.ctx.sessions.revokeOthers(user.id, session.id);
+    await this.ctx.realtime.kick(user.id, others, CloseCodes.SessionEnded);
+  }
+
+  async editAccount(body: RouteInput<'editAccount'>, session: Session): Promise<UserInfo> {
+    const user = session.user;
+    const next = body.account.toLowerCase();
+    const byEmail = isEmail(next);
+    if (!byEmail && !isPhone(next)) throw new AppError('AccountForm', {}, { fields: ['account'] }).withForm('form.phoneOrEmail');
+    if (await this.users.taken(next, user.id)) throw new AppError('AccountTaken', {}, { fields: ['account'] });
+    if (user.is_auth) {
+      await this.codes.consume([user.account, user.email, user.phone], CodeType.ChangeAccount, body.code);
+    }
+    await this.codes.consume([next], CodeType.ChangeAccount, body.newCode);
+    await this.users.update(user.id, {
+      account: next,
+      ...(byEmail ? { email: next } : { phone: next }),
+      is_auth: 1,
+      update_time: this.ctx.now(),
+    });
+    const row = await this.users.byId(user.id);
+    return this.info(row!);
+  }
+}
+
+function regauthForm(regauth: number) {
+  return regauth === 1 ? 'form.phone' : regauth === 2 ? 'form.email' : 'form.phoneOrEmail';
+}

@@ -1,0 +1,122 @@
+import { SESSION_TTL_MS } from '@sparrow/protocol';
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../../db';
+import { randomToken, sha256 } from '../../lib/crypto';
+import type { UserRow } from '../user/repo';
+
+/** A signed-in caller: the session and its (active) user. */
+export interface Session {
+  id: number;
+  userId: number;
+  isMobile: boolean;
+  user: UserRow;
+}
+
+const TOUCH_EVERY_MS = 60_000;
+const cache = new WeakMap<FastifyRequest, Session | null>();
+
+/** The token part of an `Authorization` value: `bearer <token>` or the bare token. */
+export function tokenOf(header: string | undefined): string | null {
+  if (!header) return null;
+  const value = header.trim().replace(/^bearer\s+/i, '');
+  return value.length >= 16 && value.length <= 200 ? value : null;
+}
+
+/** True for a phone or tablet user agent: sessions are grouped by device class for multipleLogin. */
+export function isMobileAgent(ua: string | undefined): boolean {
+  return /Mobile|Android|iPhone|iPad|HarmonyOS/i.test(ua ?? '');
+}
+
+/** Opaque, revocable sessions; tokens stored as their SHA-256. */
+export class SessionService {
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number,
+  ) {}
+
+  /** The request's session, or null when the token is missing, unknown, expired or revoked. */
+  async fromRequest(req: FastifyRequest): Promise<Session | null> {
+    if (cache.has(req)) return cache.get(req) ?? null;
+    const session = await this.fromToken(req.headers.authorization);
+    cache.set(req, session);
+    return session;
+  }
+
+  async fromToken(header: string | undefined): Promise<Session | null> {
+    const token = tokenOf(header);
+    if (!token) return null;
+    const now = this.now();
+    const row = await this.db
+      .selectFrom('sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .selectAll('u')
+      .select(['s.id as session_id', 's.is_mobile', 's.last_seen', 's.expires_at', 's.revoked_at'])
+      .where('s.token_hash', '=', sha256(token))
+      .executeTakeFirst();
+    if (!row || row.revoked_at !== null || row.expires_at <= now || row.status !== 1) return null;
+    if (now - row.last_seen > TOUCH_EVERY_MS) {
+      await this.db
+        .updateTable('sessions')
+        .set({ last_seen: now, expires_at: now + SESSION_TTL_MS })
+        .where('id', '=', row.session_id)
+        .execute();
+    }
+    const { session_id, is_mobile, last_seen: _l, expires_at: _e, revoked_at: _r, ...user } = row;
+    return { id: session_id, userId: user.id, isMobile: is_mobile === 1, user };
+  }
+
+  /** Starts a session; the token is returned once and never stored in the clear. */
+  async create(
+    userId: number,
+    info: { cid: string; isMobile: boolean; userAgent: string; ip: string },
+  ): Promise<{ id: number; token: string }> {
+    const token = randomToken(32);
+    const now = this.now();
+    const row = await this.db
+      .insertInto('sessions')
+      .values({
+        token_hash: sha256(token),
+        user_id: userId,
+        cid: info.cid.slice(0, 64),
+        is_mobile: info.isMobile ? 1 : 0,
+        user_agent: info.userAgent.slice(0, 255),
+        ip: info.ip.slice(0, 64),
+        create_time: now,
+        last_seen: now,
+        expires_at: now + SESSION_TTL_MS,
+        revoked_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { id: row.id, token };
+  }
+
+  async revoke(sessionId: number): Promise<void> {
+    await this.db.updateTable('sessions').set({ revoked_at: this.now() }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
+  }
+
+  /**
+   * Revokes a user's live sessions other than `keepId` (only those of one device class when
+   * `isMobile` is given); returns their ids.
+   */
+  async revokeOthers(userId: number, keepId: number, isMobile?: boolean): Promise<number[]> {
+    let q = this.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('id', '!=', keepId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', this.now());
+    if (isMobile !== undefined) q = q.where('is_mobile', '=', isMobile ? 1 : 0);
+    const ids = (await q.execute()).map((r) => r.id);
+    if (ids.length) {
+      await this.db.updateTable('sessions').set({ revoked_at: this.now() }).where('id', 'in', ids).execute();
+    }
+    return ids;
+  }
+
+  /** Revokes every session of a user (disabled by an operator). */
+  async revokeAll(userId: number): Promise<number[]> {
+    return this.revokeOthers(userId, 0);
+  }
+}

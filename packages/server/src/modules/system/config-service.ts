@@ -1,0 +1,186 @@
+import {
+  DEFAULT_GLOBAL_CONFIG,
+  RATE_LIMITS,
+  type GlobalConfig,
+} from '@sparrow/protocol';
+import type { Db } from '../../db';
+import { randomToken } from '../../lib/crypto';
+
+/** Rate limits an operator may change (api.md §1); not part of globalConfig. */
+export type RateLimitConfig = {
+  sendMessage: { burst: number; perSecond: number };
+  anyCall: { perMinute: number };
+  loginFailures: { max: number; windowS: number };
+  sendCode: { intervalS: number };
+};
+
+/** Everything stored in the `config` table. */
+export interface StoredConfig extends GlobalConfig {
+  rateLimits: RateLimitConfig;
+}
+
+const SECTIONS = ['sysInfo', 'chatInfo', 'fileUpload', 'compass', 'demon_mode', 'rateLimits'] as const;
+type Section = (typeof SECTIONS)[number];
+
+const defaults = (): StoredConfig =>
+  structuredClone({ ...DEFAULT_GLOBAL_CONFIG, rateLimits: RATE_LIMITS as unknown as RateLimitConfig });
+
+const VERSION_KEY = '_version';
+const SECRET_KEY = '_secret';
+
+/**
+ * The system configuration (spec §3 globalConfig): stored in the database, cached in memory, and
+ * re-read when another process (the admin command, another node) bumps its version.
+ */
+export class ConfigService {
+  private current: StoredConfig = defaults();
+  private version = '';
+  private secretValue = '';
+  private poller: NodeJS.Timeout | undefined;
+  private readonly listeners = new Set<(config: GlobalConfig) => void>();
+
+  constructor(private readonly db: Db) {}
+
+  /** Loads the stored configuration, creating the instance secret on first start. */
+  async load(): Promise<void> {
+    const rows = await this.db.selectFrom('config').select(['key', 'value']).execute();
+    const stored = new Map(rows.map((r) => [r.key, r.value]));
+    const next = defaults();
+    for (const section of SECTIONS) {
+      const raw = stored.get(section);
+      if (raw === undefined) continue;
+      const value: unknown = JSON.parse(raw);
+      if (section === 'demon_mode') next.demon_mode = value === 1 ? 1 : 0;
+      else Object.assign(next[section], value);
+    }
+    this.current = next;
+    this.version = stored.get(VERSION_KEY) ?? '';
+    let secret = stored.get(SECRET_KEY);
+    if (!secret) {
+      secret = randomToken(32);
+      await this.db.insertInto('config').values({ key: SECRET_KEY, value: secret }).onConflict((oc) => oc.column('key').doNothing()).execute();
+      const row = await this.db.selectFrom('config').select('value').where('key', '=', SECRET_KEY).executeTakeFirstOrThrow();
+      secret = row.value;
+    }
+    this.secretValue = secret;
+  }
+
+  /** The configuration as loaded. */
+  get(): StoredConfig {
+    return this.current;
+  }
+
+  /** The instance secret (HMAC of verification codes and QR tokens). */
+  get secret(): string {
+    return this.secretValue;
+  }
+
+  /** globalConfig as `getSystemInfo` answers it; ICE credentials only for a signed-in caller. */
+  publicConfig(signedIn: boolean): GlobalConfig {
+    const { rateLimits: _omit, ...config } = this.current;
+    if (signedIn) return config;
+    return {
+      ...config,
+      chatInfo: {
+        ...config.chatInfo,
+        stun: config.chatInfo.stun.map(({ urls }) => ({ urls })),
+      },
+    };
+  }
+
+  /**
+   * Sets one value by dotted path (`chatInfo.redoTime`), keeping the type of the default at that
+   * path; stores it, bumps the version and tells listeners.
+   */
+  async set(dottedPath: string, rawValue: string): Promise<StoredConfig> {
+    const [section, ...rest] = dottedPath.split('.');
+    if (!section || !(SECTIONS as readonly string[]).includes(section)) {
+      throw new Error(`unknown configuration section: ${section ?? ''} (one of ${SECTIONS.join(', ')})`);
+    }
+    const next = structuredClone(this.current);
+    if (rest.length === 0) {
+      (next as unknown as Record<string, unknown>)[section] = coerce(rawValue, next[section as Section]);
+    } else {
+      let target = next[section as Section] as unknown as Record<string, unknown>;
+      for (const key of rest.slice(0, -1)) {
+        const child = target[key];
+        if (typeof child !== 'object' || child === null) throw new Error(`no such setting: ${dottedPath}`);
+        target = child as Record<string, unknown>;
+      }
+      const last = rest[rest.length - 1]!;
+      if (!(last in target)) throw new Error(`no such setting: ${dottedPath}`);
+      target[last] = coerce(rawValue, target[last]);
+    }
+    await this.save(section as Section, next);
+    return this.current;
+  }
+
+  private async save(section: Section, next: StoredConfig): Promise<void> {
+    const value = JSON.stringify(next[section]);
+    const version = `${Date.now()}-${randomToken(6)}`;
+    await this.db.transaction().execute(async (trx) => {
+      for (const [key, v] of [
+        [section, value],
+        [VERSION_KEY, version],
+      ] as const) {
+        await trx
+          .insertInto('config')
+          .values({ key, value: v })
+          .onConflict((oc) => oc.column('key').doUpdateSet({ value: v }))
+          .execute();
+      }
+    });
+    this.current = next;
+    this.version = version;
+    this.emit();
+  }
+
+  /** Calls `listener` with the public configuration after every change, wherever it was made. */
+  onChange(listener: (config: GlobalConfig) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Re-reads the configuration when its version moved; every `ms`. */
+  startPolling(ms: number): void {
+    if (ms <= 0) return;
+    this.poller = setInterval(() => {
+      void this.checkVersion().catch(() => undefined);
+    }, ms);
+    this.poller.unref();
+  }
+
+  /** Reloads and notifies when another process changed the configuration. */
+  async checkVersion(): Promise<boolean> {
+    const row = await this.db.selectFrom('config').select('value').where('key', '=', VERSION_KEY).executeTakeFirst();
+    const version = row?.value ?? '';
+    if (version === this.version) return false;
+    await this.load();
+    this.emit();
+    return true;
+  }
+
+  stop(): void {
+    clearInterval(this.poller);
+  }
+
+  private emit(): void {
+    const config = this.publicConfig(true);
+    for (const l of this.listeners) l(config);
+  }
+}
+
+function coerce(raw: string, like: unknown): unknown {
+  if (typeof like === 'number') {
+    const n = Number(raw);
+    if (!Number.isFinite(n)) throw new Error(`expected a number, got ${raw}`);
+    return n;
+  }
+  if (typeof like === 'string') return raw;
+  if (typeof like === 'boolean') return raw === 'true' || raw === '1';
+  const parsed: unknown = JSON.parse(raw);
+  if (Array.isArray(like) !== Array.isArray(parsed) || typeof parsed !== typeof like) {
+    throw new Error(`expected ${Array.isArray(like) ? 'a JSON array' : 'a JSON object'}`);
+  }
+  return parsed;
+}

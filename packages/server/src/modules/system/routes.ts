@@ -1,0 +1,42 @@
+import { APP_VERSION, APP_VERSION_CODE, type VersionInfo } from '@sparrow/protocol';
+import type { AppContext } from '../../context';
+import { localeOf, ok } from '../../http/envelope';
+import type { Handlers } from '../../http/route';
+import { translate } from '@sparrow/protocol';
+import { AppError } from '../../errors';
+
+/** Compares dotted versions; negative when a < b. */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map((n) => Number.parseInt(n, 10) || 0);
+  const pb = b.split('.').map((n) => Number.parseInt(n, 10) || 0);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** getSystemInfo, checkVersion, bindGroup. */
+export function systemRoutes(ctx: AppContext): Handlers {
+  return {
+    getSystemInfo: async ({ session }) => ctx.config.publicConfig(session !== null),
+    checkVersion: async ({ body, req }) => {
+      const current = body.release !== '' && compareVersions(body.release, APP_VERSION) >= 0;
+      const locale = localeOf(req);
+      const info: VersionInfo = {
+        versionName: APP_VERSION,
+        versionCode: APP_VERSION_CODE,
+        updateType: 'solicit',
+        versionInfo: current
+          ? translate(locale, 'version.current')
+          : translate(locale, 'version.update', { version: APP_VERSION }),
+        downloadUrl: current ? '' : `${ctx.env.publicUrl}/`,
+      };
+      return ok(info);
+    },
+    bindGroup: async ({ body }) => {
+      if (!ctx.realtime.isLive(body.client_id)) throw new AppError('ClientNotLive', {}, { fields: ['client_id'] });
+      throw new AppError('NotFound', {}, { fields: ['group_id'] });
+    },
+  };
+}

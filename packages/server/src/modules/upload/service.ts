@@ -1,0 +1,54 @@
+import type { MultipartFile } from '@fastify/multipart';
+import { fileTypeFromBuffer } from 'file-type';
+import type { FastifyRequest } from 'fastify';
+import sharp from 'sharp';
+import { AVATAR_SIZE } from '@sparrow/protocol';
+import type { AppContext } from '../../context';
+import { AppError } from '../../errors';
+import { storageUrl } from '../../storage/storage';
+
+const IMAGE_EXT = new Set(['jpg', 'png', 'gif', 'webp', 'bmp', 'avif']);
+
+/** Reads the request's single file, refusing one over `maxMb` megabytes. */
+export async function readUpload(req: FastifyRequest, maxMb: number): Promise<{ file: MultipartFile; bytes: Buffer }> {
+  let file: MultipartFile | undefined;
+  try {
+    file = await req.file({ limits: { fileSize: Math.floor(maxMb * 1024 * 1024), files: 1 } });
+  } catch (err) {
+    if ((err as { code?: string }).code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw new AppError('FileMissing', {}, { fields: ['file'] });
+    throw err;
+  }
+  if (!file) throw new AppError('FileMissing', {}, { fields: ['file'] });
+  try {
+    const bytes = await file.toBuffer();
+    return { file, bytes };
+  } catch (err) {
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('FileTooLarge', { size: maxMb });
+    throw err;
+  }
+}
+
+/** Uploads: the file's type is judged by its bytes, never by its name. */
+export class UploadService {
+  constructor(private readonly ctx: AppContext) {}
+
+  /** An avatar: an image, squared and resized, stored content-addressed; returns its URL. */
+  async avatar(req: FastifyRequest): Promise<string> {
+    const { bytes } = await readUpload(req, this.ctx.config.get().fileUpload.size);
+    const type = await fileTypeFromBuffer(bytes);
+    if (!type || !IMAGE_EXT.has(type.ext)) throw new AppError('FileTypeForbidden');
+    let out: Buffer;
+    try {
+      out = await sharp(bytes, { animated: false }).rotate().resize(AVATAR_SIZE, AVATAR_SIZE, { fit: 'cover' }).webp({ quality: 85 }).toBuffer();
+    } catch {
+      throw new AppError('FileTypeForbidden');
+    }
+    const { key, hash } = await this.ctx.storage.put(out, 'webp');
+    await this.ctx.db
+      .insertInto('files')
+      .values({ hash, ext: 'webp', mime: 'image/webp', size: out.length, cate: 2, width: AVATAR_SIZE, height: AVATAR_SIZE, create_time: this.ctx.now() })
+      .onConflict((oc) => oc.column('hash').doNothing())
+      .execute();
+    return storageUrl(key);
+  }
+}

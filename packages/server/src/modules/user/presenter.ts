@@ -1,0 +1,53 @@
+import { DEFAULT_APP_SETTING, type UserInfo, type UserProfile } from '@sparrow/protocol';
+import type { UserRow } from './repo';
+
+/** The signed-in user's own record (api.md §2 userInfo): never a password hash. */
+export function toUserInfo(row: UserRow, publicUrl: string): UserInfo {
+  return {
+    user_id: row.id,
+    id: row.id,
+    account: row.account,
+    realname: row.realname,
+    displayName: row.realname,
+    avatar: row.avatar,
+    email: row.email,
+    phone: row.phone,
+    sex: clampSex(row.sex),
+    motto: row.motto,
+    is_auth: row.is_auth ? 1 : 0,
+    role: row.role ? 1 : 0,
+    setting: { ...DEFAULT_APP_SETTING, language: row.language },
+    qrUrl: `${publicUrl}/#/pages/contacts/detail?user_id=${row.id}`,
+  };
+}
+
+/** Masks an account as the first 3 characters + `******` + the last 2. */
+export function maskAccount(account: string): string {
+  if (account.length <= 5) return `${account.slice(0, 1)}******`;
+  return `${account.slice(0, 3)}******${account.slice(-2)}`;
+}
+
+/** Another user's profile as `viewer` may see it. */
+export function toUserProfile(
+  row: UserRow,
+  viewerId: number,
+  friend: { friend_id: number; nickname: string } | null,
+): UserProfile {
+  const me = row.id === viewerId;
+  return {
+    user_id: row.id,
+    id: row.id,
+    account: me ? row.account : maskAccount(row.account),
+    realname: row.realname,
+    displayName: friend?.nickname || row.realname,
+    avatar: row.avatar,
+    sex: clampSex(row.sex),
+    motto: row.motto,
+    friend,
+    is_friend: friend ? 1 : 0,
+  };
+}
+
+function clampSex(sex: number): 0 | 1 | 2 {
+  return sex === 0 || sex === 1 ? sex : 2;
+}

@@ -1,0 +1,59 @@
+import type { Selectable, Updateable } from 'kysely';
+import type { Db } from '../../db';
+import type { UsersTable } from '../../db/schema';
+
+export type UserRow = Selectable<UsersTable>;
+
+/** The only SQL on users. */
+export class UserRepo {
+  constructor(private readonly db: Db) {}
+
+  byId(id: number): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** A user by account, email or phone, exactly (accounts are stored lower-case). */
+  byLogin(identifier: string): Promise<UserRow | undefined> {
+    const id = identifier.trim();
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where((eb) => eb.or([eb('account', '=', id.toLowerCase()), eb('email', '=', id.toLowerCase()), eb('phone', '=', id)]))
+      .orderBy('id')
+      .executeTakeFirst();
+  }
+
+  /** True when any user already uses this identifier as account, email or phone. */
+  async taken(identifier: string, exceptUserId = 0): Promise<boolean> {
+    const found = await this.db
+      .selectFrom('users')
+      .select('id')
+      .where('id', '!=', exceptUserId)
+      .where((eb) =>
+        eb.or([eb('account', '=', identifier.toLowerCase()), eb('email', '=', identifier.toLowerCase()), eb('phone', '=', identifier)]),
+      )
+      .executeTakeFirst();
+    return found !== undefined;
+  }
+
+  async insert(values: Omit<UserRow, 'id'>): Promise<UserRow> {
+    const row = await this.db.insertInto('users').values(values).returningAll().executeTakeFirstOrThrow();
+    return row;
+  }
+
+  async update(id: number, values: Updateable<UsersTable>): Promise<void> {
+    await this.db.updateTable('users').set(values).where('id', '=', id).execute();
+  }
+
+  /** Users whose account, email or phone equals `keywords` exactly. */
+  searchExact(keywords: string): Promise<UserRow[]> {
+    const k = keywords.trim();
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('status', '=', 1)
+      .where((eb) => eb.or([eb('account', '=', k.toLowerCase()), eb('email', '=', k.toLowerCase()), eb('phone', '=', k)]))
+      .limit(10)
+      .execute();
+  }
+}

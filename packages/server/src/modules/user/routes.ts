@@ -1,0 +1,14 @@
+import type { AppContext } from '../../context';
+import { ok } from '../../http/envelope';
+import type { Handlers } from '../../http/route';
+import { UserService } from './service';
+
+/** Profiles: getUserInfo, searchUser, updateUserInfo. */
+export function userRoutes(ctx: AppContext): Handlers {
+  const users = new UserService(ctx);
+  return {
+    getUserInfo: async ({ body, session }) => users.profile(body.user_id, session),
+    searchUser: async ({ body, session }) => users.search(body.keywords, session),
+    updateUserInfo: async ({ body, session }) => ok(await users.update(body, session), { msg: 'ok.saved' }),
+  };
+}

@@ -1,0 +1,47 @@
+import type { RouteInput, UserInfo, UserProfile } from '@sparrow/protocol';
+import type { AppContext } from '../../context';
+import { AppError } from '../../errors';
+import type { Session } from '../auth/session';
+import { toUserInfo, toUserProfile } from './presenter';
+import { UserRepo } from './repo';
+
+/** Profiles of users: one's own, and others' as one may see them. */
+export class UserService {
+  private readonly users: UserRepo;
+
+  constructor(private readonly ctx: AppContext) {
+    this.users = new UserRepo(ctx.db);
+  }
+
+  async profile(userId: number, session: Session): Promise<UserProfile> {
+    const row = await this.users.byId(userId);
+    if (!row || (row.status !== 1 && row.id !== session.userId)) throw new AppError('UserNotFound');
+    return toUserProfile(row, session.userId, null);
+  }
+
+  /** Exact matches on account, email or phone: never a listing, never a partial match. */
+  async search(keywords: string, session: Session): Promise<UserProfile[]> {
+    const rows = await this.users.searchExact(keywords);
+    return rows.map((row) => toUserProfile(row, session.userId, null));
+  }
+
+  async update(body: RouteInput<'updateUserInfo'>, session: Session): Promise<UserInfo> {
+    if (body.realname !== undefined && body.realname !== session.user.realname && this.ctx.config.get().sysInfo.diyName !== 1) {
+      throw new AppError('RenameDisabled', {}, { fields: ['realname'] });
+    }
+    const values = {
+      ...(body.realname !== undefined && { realname: body.realname }),
+      ...(body.email !== undefined && { email: body.email.toLowerCase() }),
+      ...(body.motto !== undefined && { motto: body.motto }),
+      ...(body.sex !== undefined && { sex: body.sex }),
+    };
+    await this.users.update(session.userId, { ...values, update_time: this.ctx.now() });
+    const row = await this.users.byId(session.userId);
+    return toUserInfo(row!, this.ctx.env.publicUrl);
+  }
+
+  /** Sets a user's avatar URL. */
+  async setAvatar(userId: number, url: string): Promise<void> {
+    await this.users.update(userId, { avatar: url, update_time: this.ctx.now() });
+  }
+}

@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import {
+  ClientFrameSchema,
+  SOCKET_BIND_TIMEOUT_MS,
+  SOCKET_IDLE_TIMEOUT_MS,
+  SOCKET_PATH,
+} from '@sparrow/protocol';
+import type { FastifyInstance } from 'fastify';
+import type { Connection } from './hub';
+import { CloseCodes, type Realtime, type SocketSession } from './realtime';
+
+export interface GatewayOptions {
+  realtime: Realtime;
+  /** Resolves a `bearer …` token to its session, or null. */
+  authenticate: (token: string) => Promise<SocketSession | null>;
+  bindTimeoutMs?: number;
+  idleTimeoutMs?: number;
+}
+
+/** Invalid or unexpected frames a socket may send before it is closed as a flood. */
+const MAX_BAD_FRAMES = 20;
+/** Frames per 10 s before a socket is closed as a flood. */
+const MAX_FRAMES_PER_10S = 200;
+
+/** The `/wss` socket lifecycle of api.md §4: init, bindUid, heartbeat, time-outs, flood control. */
+export function registerGateway(app: FastifyInstance, opts: GatewayOptions): void {
+  const bindTimeoutMs = opts.bindTimeoutMs ?? SOCKET_BIND_TIMEOUT_MS;
+  const idleTimeoutMs = opts.idleTimeoutMs ?? SOCKET_IDLE_TIMEOUT_MS;
+  const { realtime } = opts;
+
+  app.get(SOCKET_PATH, { websocket: true }, (ws, req) => {
+    const conn: Connection = { clientId: randomUUID(), ws, userId: null, sessionId: null, isMobile: false };
+    realtime.hub.add(conn);
+    let badFrames = 0;
+    let frames = 0;
+    let windowStart = Date.now();
+
+    const bindTimer = setTimeout(() => {
+      if (conn.userId === null) ws.close(CloseCodes.BindTimeout);
+    }, bindTimeoutMs);
+    let idleTimer = setTimeout(() => ws.close(CloseCodes.Idle), idleTimeoutMs);
+    const touch = () => {
+      clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => ws.close(CloseCodes.Idle), idleTimeoutMs);
+    };
+    const reply = (frame: object) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+    };
+    const bad = () => {
+      badFrames += 1;
+      if (badFrames > MAX_BAD_FRAMES) ws.close(CloseCodes.PolicyViolation);
+    };
+
+    ws.on('message', (raw, isBinary) => {
+      touch();
+      const now = Date.now();
+      if (now - windowStart > 10_000) {
+        windowStart = now;
+        frames = 0;
+      }
+      frames += 1;
+      if (frames > MAX_FRAMES_PER_10S) {
+        ws.close(CloseCodes.PolicyViolation);
+        return;
+      }
+      if (isBinary) return bad();
+      let json: unknown;
+      try {
+        json = JSON.parse(String(raw));
+      } catch {
+        return bad();
+      }
+      const parsed = ClientFrameSchema.safeParse(json);
+      if (!parsed.success) return bad();
+      const frame = parsed.data;
+      switch (frame.type) {
+        case 'ping':
+          reply({
+            type: 'pong',
+            multiport: conn.userId !== null && realtime.hub.userConnections(conn.userId).length > 1,
+          });
+          return;
+        case 'pong':
+          return;
+        case 'close':
+          ws.close(1000);
+          return;
+        case 'bindUid':
+          void opts
+            .authenticate(frame.token)
+            .then(async (session) => {
+              if (!session || session.userId !== frame.user_id) {
+                ws.close(CloseCodes.Unauthorized);
+                return;
+              }
+              if (ws.readyState !== ws.OPEN) return;
+              clearTimeout(bindTimer);
+              const { multiport } = await realtime.bind(conn, session);
+              reply({ type: 'pong', multiport });
+            })
+            .catch((err: unknown) => {
+              req.log.error({ err }, 'socket bind failed');
+              ws.close(1011);
+            });
+          return;
+      }
+    });
+
+    ws.on('close', () => {
+      clearTimeout(bindTimer);
+      clearTimeout(idleTimer);
+      void realtime.drop(conn).catch((err: unknown) => req.log.warn({ err }, 'socket drop failed'));
+    });
+
+    reply({ type: 'init', client_id: conn.clientId });
+  });
+}

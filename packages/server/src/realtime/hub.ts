@@ -1,0 +1,83 @@
+import type { PushFrame } from '@sparrow/protocol';
+import type { WebSocket } from 'ws';
+
+/** One open socket on this node. */
+export interface Connection {
+  clientId: string;
+  ws: WebSocket;
+  userId: number | null;
+  sessionId: number | null;
+  isMobile: boolean;
+}
+
+/** The sockets this node holds: by client id, and by user once bound. */
+export class Hub {
+  private readonly byClient = new Map<string, Connection>();
+  private readonly byUser = new Map<number, Set<Connection>>();
+
+  add(conn: Connection): void {
+    this.byClient.set(conn.clientId, conn);
+  }
+
+  get(clientId: string): Connection | undefined {
+    return this.byClient.get(clientId);
+  }
+
+  /** Joins a connection to a user; true when it is the user's first socket on this node. */
+  bind(conn: Connection, userId: number, sessionId: number, isMobile: boolean): boolean {
+    if (conn.userId !== null) this.unbind(conn);
+    conn.userId = userId;
+    conn.sessionId = sessionId;
+    conn.isMobile = isMobile;
+    let set = this.byUser.get(userId);
+    if (!set) this.byUser.set(userId, (set = new Set()));
+    set.add(conn);
+    return set.size === 1;
+  }
+
+  /** Removes a connection; true when it was the user's last socket on this node. */
+  remove(conn: Connection): boolean {
+    this.byClient.delete(conn.clientId);
+    return this.unbind(conn);
+  }
+
+  private unbind(conn: Connection): boolean {
+    if (conn.userId === null) return false;
+    const set = this.byUser.get(conn.userId);
+    if (!set?.delete(conn)) return false;
+    if (set.size === 0) this.byUser.delete(conn.userId);
+    return set.size === 0;
+  }
+
+  userConnections(userId: number): Connection[] {
+    return [...(this.byUser.get(userId) ?? [])];
+  }
+
+  all(): Connection[] {
+    return [...this.byClient.values()];
+  }
+
+  get size(): number {
+    return this.byClient.size;
+  }
+
+  /** Writes a frame to every socket of the given users on this node. */
+  deliver(userIds: number[], frame: PushFrame, exceptClientId?: string): void {
+    const text = JSON.stringify(frame);
+    for (const userId of userIds) {
+      for (const conn of this.byUser.get(userId) ?? []) {
+        if (conn.clientId !== exceptClientId) send(conn, text);
+      }
+    }
+  }
+
+  broadcast(frame: PushFrame): void {
+    const text = JSON.stringify(frame);
+    for (const set of this.byUser.values()) for (const conn of set) send(conn, text);
+  }
+}
+
+/** Writes text to an open socket; a closing one is skipped (sync repairs what it misses). */
+export function send(conn: Connection, text: string): void {
+  if (conn.ws.readyState === conn.ws.OPEN) conn.ws.send(text);
+}

@@ -1,0 +1,36 @@
+/**
+ * Who is online: the set of live sockets per user, across nodes. `add` tells whether the user
+ * just came online, `remove` whether they just went offline.
+ */
+export interface Presence {
+  add(userId: number, clientId: string): Promise<boolean>;
+  remove(userId: number, clientId: string): Promise<boolean>;
+  count(userId: number): Promise<number>;
+  online(userIds: number[]): Promise<Set<number>>;
+  close(): Promise<void>;
+}
+
+/** Presence on a single node. */
+export class LocalPresence implements Presence {
+  private readonly sockets = new Map<number, Set<string>>();
+
+  async add(userId: number, clientId: string): Promise<boolean> {
+    let set = this.sockets.get(userId);
+    if (!set) this.sockets.set(userId, (set = new Set()));
+    set.add(clientId);
+    return set.size === 1;
+  }
+  async remove(userId: number, clientId: string): Promise<boolean> {
+    const set = this.sockets.get(userId);
+    if (!set?.delete(clientId)) return false;
+    if (set.size === 0) this.sockets.delete(userId);
+    return set.size === 0;
+  }
+  async count(userId: number): Promise<number> {
+    return this.sockets.get(userId)?.size ?? 0;
+  }
+  async online(userIds: number[]): Promise<Set<number>> {
+    return new Set(userIds.filter((id) => this.sockets.has(id)));
+  }
+  async close(): Promise<void> {}
+}

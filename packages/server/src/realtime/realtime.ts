@@ -1,0 +1,140 @@
+import type { PushEvent, PushFrame } from '@sparrow/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Bus, BusMessage } from './bus';
+import { type Connection, Hub, send } from './hub';
+import type { Presence } from './presence';
+
+/** Close codes of our own (4000–4999 are the application's). */
+export const CloseCodes = {
+  /** Server restarting: reconnect elsewhere. */
+  Restart: 1012,
+  PolicyViolation: 1008,
+  /** Bad or revoked token. */
+  Unauthorized: 4001,
+  /** Not bound in time. */
+  BindTimeout: 4002,
+  /** Silent too long. */
+  Idle: 4003,
+  /** Session ended (logout, password change, forced offline). */
+  SessionEnded: 4004,
+} as const;
+
+/** A signed-in socket's session, as the auth module resolves it. */
+export interface SocketSession {
+  sessionId: number;
+  userId: number;
+  isMobile: boolean;
+}
+
+export interface RealtimeOptions {
+  bus: Bus;
+  presence: Presence;
+  log: FastifyBaseLogger;
+  /** Whether presence is shown (chatInfo.online). */
+  presenceVisible: () => boolean;
+}
+
+const nowS = () => Math.floor(Date.now() / 1000);
+
+/**
+ * Pushes to users wherever their sockets are. Modules call `publish` after their transaction
+ * commits; a push is a hint, and `sync` repairs what a dropped socket missed.
+ */
+export class Realtime {
+  readonly hub = new Hub();
+  private audience: (userId: number) => Promise<number[]> = async () => [];
+
+  constructor(private readonly opts: RealtimeOptions) {
+    opts.bus.onMessage((m) => this.receive(m));
+  }
+
+  /** Who hears about a user's presence (their contacts); set by the contacts module. */
+  setAudience(fn: (userId: number) => Promise<number[]>): void {
+    this.audience = fn;
+  }
+
+  /** Pushes an event to every socket of the given users, except one client if given. */
+  async publish(userIds: number[], event: PushEvent, exceptClientId?: string): Promise<void> {
+    if (userIds.length === 0) return;
+    const frame = { ...event, time: nowS() } as PushFrame;
+    await this.opts.bus.publish({ kind: 'push', userIds: [...new Set(userIds)], frame, exceptClientId });
+  }
+
+  /** Pushes an event to every bound socket on every node. */
+  async broadcast(event: PushEvent): Promise<void> {
+    await this.opts.bus.publish({ kind: 'broadcast', frame: { ...event, time: nowS() } as PushFrame });
+  }
+
+  /** Closes the sockets of some sessions of a user, on every node, after sending `event`. */
+  async kick(userId: number, sessionIds: number[], closeCode: number, event?: PushEvent): Promise<void> {
+    if (sessionIds.length === 0) return;
+    const frame = event ? ({ ...event, time: nowS() } as PushFrame) : undefined;
+    await this.opts.bus.publish({ kind: 'kick', userId, sessionIds, frame, closeCode });
+  }
+
+  /** True when `clientId` is a live socket on this node. */
+  isLive(clientId: string): boolean {
+    return this.hub.get(clientId) !== undefined;
+  }
+
+  /** Joins a live socket to a session's user; answers whether the user has other sockets. */
+  async bind(conn: Connection, session: SocketSession): Promise<{ multiport: boolean }> {
+    const firstHere = this.hub.bind(conn, session.userId, session.sessionId, session.isMobile);
+    if (firstHere) await this.opts.bus.watch(session.userId);
+    const cameOnline = await this.opts.presence.add(session.userId, conn.clientId);
+    if (cameOnline) await this.announce(session.userId, 1);
+    const count = await this.opts.presence.count(session.userId);
+    return { multiport: count > 1 };
+  }
+
+  /** Forgets a closed socket; announces the user offline when it was their last. */
+  async drop(conn: Connection): Promise<void> {
+    const userId = conn.userId;
+    const lastHere = this.hub.remove(conn);
+    if (userId === null) return;
+    if (lastHere) await this.opts.bus.unwatch(userId);
+    const wentOffline = await this.opts.presence.remove(userId, conn.clientId);
+    if (wentOffline) await this.announce(userId, 0);
+  }
+
+  /** Which of these users have a live socket anywhere. */
+  async online(userIds: number[]): Promise<Set<number>> {
+    if (!this.opts.presenceVisible()) return new Set();
+    return this.opts.presence.online(userIds);
+  }
+
+  private async announce(userId: number, isOnline: 0 | 1): Promise<void> {
+    if (!this.opts.presenceVisible()) return;
+    try {
+      const audience = await this.audience(userId);
+      await this.publish(audience, { type: 'isOnline', data: { id: userId, is_online: isOnline } });
+    } catch (err) {
+      this.opts.log.warn({ err, userId }, 'presence announcement failed');
+    }
+  }
+
+  private receive(message: BusMessage): void {
+    switch (message.kind) {
+      case 'push':
+        this.hub.deliver(message.userIds, message.frame, message.exceptClientId);
+        return;
+      case 'broadcast':
+        this.hub.broadcast(message.frame);
+        return;
+      case 'kick': {
+        const text = message.frame ? JSON.stringify(message.frame) : undefined;
+        for (const conn of this.hub.userConnections(message.userId)) {
+          if (conn.sessionId === null || !message.sessionIds.includes(conn.sessionId)) continue;
+          if (text) send(conn, text);
+          conn.ws.close(message.closeCode);
+        }
+        return;
+      }
+    }
+  }
+
+  /** Closes every socket with 1012 so that clients reconnect elsewhere. */
+  closeAll(): void {
+    for (const conn of this.hub.all()) conn.ws.close(CloseCodes.Restart);
+  }
+}

@@ -1,0 +1,55 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+
+/** Where uploaded bytes live; local disk now, an S3-compatible store behind the same interface later. */
+export interface Storage {
+  /** Stores bytes under their SHA-256; the same bytes are stored once. Returns the key. */
+  put(bytes: Buffer, ext: string): Promise<{ key: string; hash: string }>;
+  /** Opens a stored object, or null when there is none. */
+  open(key: string): Promise<{ stream: Readable; size: number } | null>;
+  remove(key: string): Promise<void>;
+}
+
+/** The public URL path of a stored object. */
+export const storageUrl = (key: string) => `/storage/${key}`;
+
+const KEY = /^[0-9a-f]{2}\/[0-9a-f]{64}\.[a-z0-9]{1,10}$/;
+
+/** Content-addressed files under a directory: `<root>/ab/<sha256>.<ext>`. */
+export class DiskStorage implements Storage {
+  constructor(private readonly root: string) {}
+
+  async put(bytes: Buffer, ext: string) {
+    const hash = createHash('sha256').update(bytes).digest('hex');
+    const key = `${hash.slice(0, 2)}/${hash}.${ext.toLowerCase().replace(/[^a-z0-9]/g, '') || 'bin'}`;
+    const file = path.join(this.root, key);
+    try {
+      await fs.access(file);
+    } catch {
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+      await fs.writeFile(tmp, bytes);
+      await fs.rename(tmp, file);
+    }
+    return { key, hash };
+  }
+
+  async open(key: string) {
+    if (!KEY.test(key)) return null;
+    const file = path.join(this.root, key);
+    try {
+      const stat = await fs.stat(file);
+      return { stream: createReadStream(file), size: stat.size };
+    } catch {
+      return null;
+    }
+  }
+
+  async remove(key: string) {
+    if (!KEY.test(key)) return;
+    await fs.rm(path.join(this.root, key), { force: true });
+  }
+}
