@@ -117,6 +117,7 @@ export async function buildApp(
       const s = await ctx.sessions.fromToken(token);
       return s && { sessionId: s.id, userId: s.userId, isMobile: s.isMobile };
     },
+    sessionAlive: (id) => ctx.sessions.alive(id),
     ...opts.socket,
   });
   registerRoutes(app, ctx, {

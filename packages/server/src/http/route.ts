@@ -8,7 +8,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors';
 import type { Session } from '../modules/auth/session';
-import { localeOf, Ok, successEnvelope, validationError } from './envelope';
+import { localeOf, type Ok, successEnvelope, validationError } from './envelope';
 import type { AppContext } from '../context';
 
 /** What a handler is given: the validated body, the session (on non-public routes), the request. */

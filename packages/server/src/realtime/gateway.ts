@@ -13,6 +13,8 @@ export interface GatewayOptions {
   realtime: Realtime;
   /** Resolves a `bearer …` token to its session, or null. */
   authenticate: (token: string) => Promise<SocketSession | null>;
+  /** Whether a bound socket's session still holds (not revoked elsewhere, user not disabled). */
+  sessionAlive: (sessionId: number) => Promise<boolean>;
   bindTimeoutMs?: number;
   idleTimeoutMs?: number;
 }
@@ -79,6 +81,12 @@ export function registerGateway(app: FastifyInstance, opts: GatewayOptions): voi
             type: 'pong',
             multiport: conn.userId !== null && realtime.hub.userConnections(conn.userId).length > 1,
           });
+          if (conn.sessionId !== null) {
+            void opts.sessionAlive(conn.sessionId).then(
+              (alive) => alive || ws.close(CloseCodes.SessionEnded),
+              (err: unknown) => req.log.warn({ err }, 'session check failed'),
+            );
+          }
           return;
         case 'pong':
           return;

@@ -65,6 +65,17 @@ export class SessionService {
     return { id: session_id, userId: user.id, isMobile: is_mobile === 1, user };
   }
 
+  /** True while a session is live and its user active: sockets re-check it on every heartbeat. */
+  async alive(sessionId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .select(['s.revoked_at', 's.expires_at', 'u.status'])
+      .where('s.id', '=', sessionId)
+      .executeTakeFirst();
+    return row !== undefined && row.revoked_at === null && row.expires_at > this.now() && row.status === 1;
+  }
+
   /** Starts a session; the token is returned once and never stored in the clear. */
   async create(
     userId: number,

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { LOCALES, negotiateLocale } from './locales';
+import { serverMessages } from './messages/index';
+import { LoginBody, RegisterBody } from './api/common';
+import { routes } from './routes';
+
+describe('locales', () => {
+  it('negotiates Accept-Language: zh-Hans by default, English when nothing matches', () => {
+    expect(negotiateLocale(undefined)).toBe('zh-Hans');
+    expect(negotiateLocale('zh-CN,zh;q=0.9')).toBe('zh-Hans');
+    expect(negotiateLocale('zh-TW')).toBe('zh-Hant');
+    expect(negotiateLocale('zh-Hant-HK')).toBe('zh-Hant');
+    expect(negotiateLocale('fr-FR,en;q=0.5')).toBe('fr');
+    expect(negotiateLocale('de-DE,es;q=0.8,en;q=0.9')).toBe('en');
+    expect(negotiateLocale('de-DE')).toBe('en');
+  });
+
+  it('has every server message in all five locales, none empty', () => {
+    const source = Object.keys(serverMessages['zh-Hans']);
+    for (const locale of LOCALES) {
+      const catalogue = serverMessages[locale] as Record<string, string>;
+      const missing = source.filter((k) => !catalogue[k]?.trim());
+      expect(missing, `${locale} lacks keys`).toEqual([]);
+    }
+  });
+});
+
+describe('schemas', () => {
+  it('enforces the account and password lengths of spec §5', () => {
+    expect(LoginBody.safeParse({ account: 'abc', password: 'secret1' }).success).toBe(false);
+    expect(LoginBody.safeParse({ account: 'abcd', password: 'secret1' }).success).toBe(true);
+    expect(LoginBody.safeParse({ account: 'a'.repeat(33), password: 'secret1' }).success).toBe(false);
+    expect(LoginBody.safeParse({ account: 'abcd', password: '12345' }).success).toBe(false);
+    expect(LoginBody.safeParse({ account: 'abcd', password: '1'.repeat(17) }).success).toBe(false);
+    expect(LoginBody.safeParse({ account: 'abcd' }).success).toBe(false);
+  });
+
+  it('requires matching passwords on register and drops unknown keys', () => {
+    const bad = RegisterBody.safeParse({ account: 'abcd', password: 'secret1', repassword: 'secret2', realname: 'A' });
+    expect(bad.success).toBe(false);
+    const good = RegisterBody.parse({ account: ' abcd ', password: 'secret1', realname: 'A', role: 1 });
+    expect(good).toEqual({ account: 'abcd', password: 'secret1', realname: 'A' });
+  });
+
+  it('spells every route path once', () => {
+    const paths = Object.values(routes).map((r) => r.path.toLowerCase());
+    expect(new Set(paths).size).toBe(paths.length);
+  });
+});
