@@ -1,0 +1,164 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Screenshots of every page the suites visit, kept as test artefacts. */
+export const SHOTS_DIR = path.join(root, 'test-results', 'screenshots');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** A real Sparrow server process serving the built web client, on its own port and data dir. */
+export class ServerProcess {
+  private child: ChildProcess | undefined;
+  readonly log: string[] = [];
+
+  private constructor(
+    readonly port: number,
+    readonly dataDir: string,
+    private readonly extraEnv: Record<string, string>,
+  ) {}
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  static async start(extraEnv: Record<string, string> = {}): Promise<ServerProcess> {
+    if (!fs.existsSync(path.join(root, 'packages/web/dist/index.html'))) {
+      throw new Error('packages/web/dist is missing: run `npm run build -w @sparrow/web` first');
+    }
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-e2e-'));
+    const server = new ServerProcess(await freePort(), dataDir, extraEnv);
+    await server.boot();
+    return server;
+  }
+
+  /** Starts (or restarts) the process and waits until it answers. */
+  async boot(): Promise<void> {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: String(this.port),
+      HOST: '127.0.0.1',
+      DATA_DIR: this.dataDir,
+      WEB_DIST: path.join(root, 'packages/web/dist'),
+      PUBLIC_URL: this.url,
+      LOG_LEVEL: 'warn',
+      CONFIG_POLL_MS: '500',
+      ...this.extraEnv,
+    };
+    delete env.DATABASE_URL;
+    delete env.REDIS_URL;
+    Object.assign(env, this.extraEnv);
+    this.child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'packages/server/src/main.ts')], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child.stdout?.on('data', (d: Buffer) => this.log.push(String(d)));
+    this.child.stderr?.on('data', (d: Buffer) => this.log.push(String(d)));
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      try {
+        const res = await fetch(`${this.url}/common/Pub/getSystemInfo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+        if (res.ok) return;
+      } catch {
+        /* not listening yet */
+      }
+      if (Date.now() > deadline) throw new Error(`server did not start:\n${this.log.join('')}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  /** Stops the process (SIGTERM) and waits for it to exit. */
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+    this.child = undefined;
+  }
+
+  /** Runs `npm run admin -- …` against this server's data. */
+  async admin(...args: string[]): Promise<string> {
+    const out: string[] = [];
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'packages/server/src/admin.ts'), ...args], {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: this.dataDir, DATABASE_URL: '', ...this.extraEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.on('data', (d: Buffer) => out.push(String(d)));
+    child.stderr.on('data', (d: Buffer) => out.push(String(d)));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    if (code !== 0) throw new Error(`admin ${args.join(' ')} failed: ${out.join('')}`);
+    return out.join('').trim();
+  }
+
+  async dispose(): Promise<void> {
+    await this.stop();
+    fs.rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Headless Debian Chromium with the flags that work on this kind of machine. */
+export async function launchBrowser(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}`);
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+    ],
+  });
+}
+
+/** A phone-sized browser context (375×812), in Chinese unless told otherwise. */
+export async function phoneContext(browser: Browser, locale = 'zh-CN'): Promise<BrowserContext> {
+  return browser.newContext({
+    viewport: { width: 375, height: 812 },
+    deviceScaleFactor: 1,
+    locale,
+    isMobile: false,
+    hasTouch: true,
+  });
+}
+
+/** Saves a screenshot as a test artefact. */
+export async function shot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(SHOTS_DIR, { recursive: true });
+  const file = path.join(SHOTS_DIR, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: false });
+  return file;
+}
+
+/** Fails with the list of serious or critical axe-core violations on the current page. */
+export async function expectAccessible(page: Page): Promise<void> {
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  if (bad.length) {
+    const lines = bad.map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
+    throw new Error(`accessibility violations on ${page.url()}:\n${lines.join('\n')}`);
+  }
+}
