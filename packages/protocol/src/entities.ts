@@ -125,3 +125,95 @@ export interface UploadResult {
   cate: 1 | 2 | 3 | 4 | 9;
   mime: string;
 }
+
+/** The id of a contact: a user id, `group-<n>`, or a pseudo-contact. */
+export type ContactId = number | `group-${number}` | 'system' | 'admin_notice' | -1;
+
+/** A conversation or contact-list row (api.md §2 Contact, spec §3). */
+export interface Contact {
+  id: ContactId;
+  displayName: string;
+  avatar: string;
+  /** Preview of the last message, already in the reader's language. */
+  lastContent: string;
+  /** ms. */
+  lastSendTime: number;
+  /** Type of the last message. */
+  type: string;
+  /** 0 user, 1 group, 2 system or announcement, 3 my file transfer. */
+  is_group: 0 | 1 | 2 | 3;
+  unread: number;
+  is_top: 0 | 1;
+  /** 1 notify, 0 muted. */
+  is_notice: 0 | 1;
+  /** Mentions of me not yet read. */
+  is_at: number;
+  is_online: 0 | 1;
+  /** Letter group A–Z, or #. */
+  index: string;
+  notice: string;
+  setting: Record<string, unknown>;
+  /** Users only. */
+  user_id?: number;
+  realname?: string;
+  /** Masked unless a friend. */
+  account?: string;
+  motto?: string;
+  /** My friendship row, when we are friends. */
+  friend_id?: number;
+  /** Groups only. */
+  group_id?: string;
+  owner_id?: number;
+  role?: 1 | 2 | 3;
+  member_count?: number;
+}
+
+/** The sender as the server knows it (never the client's copy). */
+export interface FromUser {
+  id: number | 'system';
+  user_id: number | 'system';
+  realname: string;
+  displayName: string;
+  avatar: string;
+}
+
+/** A message (api.md §2 Message, spec §3). */
+export interface Message {
+  /** Client-made UUID: the idempotency key. */
+  id: string;
+  /** Server-assigned, grows with time: ordering and paging cursor. */
+  msg_id: number;
+  type: 'text' | 'event' | 'location' | 'contact' | 'image' | 'emoji' | 'voice' | 'video' | 'file' | 'webrtc';
+  content: string;
+  /** ms. */
+  sendTime: number;
+  toContactId: ContactId;
+  toUser?: ContactId;
+  is_group: 0 | 1 | 2 | 3;
+  status: 'succeed';
+  is_read: 0 | 1;
+  /** Mentioned user ids; 0 = everyone. */
+  at: number[];
+  /** Quoted msg_id, or 0. */
+  pid: number;
+  fromUser: FromUser;
+  role?: number;
+  extends: Record<string, unknown>;
+  fileName?: string;
+  fileSize?: number;
+  preview?: string;
+  download?: string;
+  /** On pushes: the conversation as the receiver should show it. */
+  contactInfo?: Contact;
+}
+
+/** A friend request (api.md §3 /enterprise/friend/index). */
+export interface FriendRequest {
+  friend_id: number;
+  create_user_info: { user_id: number; realname: string; displayName: string; avatar: string };
+  user_id_info: { user_id: number; realname: string; displayName: string; avatar: string };
+  remark: string;
+  /** 2 pending, 1 accepted, 0 refused. */
+  status: 0 | 1 | 2;
+  create_time: number;
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { GlobalConfig } from './entities';
+import type { Contact, GlobalConfig, Message } from './entities';
 
 /** The socket path (api.md §4). */
 export const SOCKET_PATH = '/wss';
@@ -24,6 +24,12 @@ export interface PushPayloads {
   isOnline: { id: number; is_online: 0 | 1 };
   offline: { id: number; client_id: string; isMobile: boolean };
   updateConfig: GlobalConfig;
+  /** A private message (or a notice from `system`). */
+  simple: Message;
+  /** A new friend: the contact row to add. */
+  appendContact: Contact;
+  /** A group is gone for me, or (old clients) an ex-friend with group_id = their user id. */
+  removeGroup: { group_id: string | number };
 }
 
 /**
@@ -34,6 +40,17 @@ export const PushEventSchemas: { [E in keyof PushPayloads]: z.ZodType } = {
   isOnline: loose({ id: z.number(), is_online: z.union([z.literal(0), z.literal(1)]) }),
   offline: loose({ id: z.number(), client_id: z.string(), isMobile: z.boolean() }),
   updateConfig: loose({ sysInfo: z.looseObject({}), chatInfo: z.looseObject({}) }),
+  simple: loose({
+    id: z.string(),
+    msg_id: z.number(),
+    type: z.string(),
+    content: z.string(),
+    sendTime: z.number(),
+    toContactId: z.union([z.number(), z.string()]),
+    fromUser: z.looseObject({ id: z.union([z.number(), z.string()]) }),
+  }),
+  appendContact: loose({ id: z.union([z.number(), z.string()]), displayName: z.string() }),
+  removeGroup: loose({ group_id: z.union([z.number(), z.string()]) }),
 };
 
 export type PushEventName = keyof PushPayloads;

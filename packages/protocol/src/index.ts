@@ -10,3 +10,4 @@ export * from './api/common';
 export * from './api/user';
 export * from './messages/index';
 export * from './config';
+export * from './api/friend';

@@ -16,7 +16,17 @@ import {
   SearchUserBody,
   UpdateUserInfoBody,
 } from './api/user';
+import {
+  FriendAddBody,
+  FriendDelBody,
+  FriendIndexBody,
+  FriendSetNicknameBody,
+  FriendUpdateBody,
+  GetContactsBody,
+} from './api/friend';
 import type {
+  Contact,
+  FriendRequest,
   GlobalConfig,
   LoginResult,
   UserInfo,
@@ -67,6 +77,14 @@ export const routes = {
   editPassword: route('/enterprise/im/editPassword', EditPasswordBody),
   editAccount: route('/enterprise/im/editAccount', EditAccountBody),
 
+  getContacts: route('/enterprise/im/getContacts', GetContactsBody),
+
+  friendAdd: route('/enterprise/friend/add', FriendAddBody),
+  friendIndex: route('/enterprise/friend/index', FriendIndexBody),
+  friendUpdate: route('/enterprise/friend/update', FriendUpdateBody),
+  friendDel: route('/enterprise/friend/del', FriendDelBody),
+  friendSetNickname: route('/enterprise/friend/setNickname', FriendSetNicknameBody),
+
   uploadAvatar: upload('/common/upload/uploadAvatar', EmptyBody),
 } as const;
 
@@ -94,6 +112,13 @@ export interface RouteResponses {
   editPassword: null;
   editAccount: UserInfo;
   uploadAvatar: string;
+  /** `count`: pending friend requests to me. */
+  getContacts: Contact[];
+  friendAdd: null;
+  friendIndex: FriendRequest[];
+  friendUpdate: null;
+  friendDel: null;
+  friendSetNickname: null;
 }
 
 /** The body a caller sends to an endpoint (before defaults and coercion). */

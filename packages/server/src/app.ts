@@ -17,6 +17,8 @@ import { Limits } from './lib/limits';
 import { Mailer } from './lib/mailer';
 import { MemoryRateLimiter } from './lib/rate-limit';
 import { authRoutes } from './modules/auth/routes';
+import { friendRoutes } from './modules/friend/routes';
+import { FriendService } from './modules/friend/service';
 import { SessionService } from './modules/auth/session';
 import { ConfigService } from './modules/system/config-service';
 import { systemRoutes } from './modules/system/routes';
@@ -120,7 +122,10 @@ export async function buildApp(
     sessionAlive: (id) => ctx.sessions.alive(id),
     ...opts.socket,
   });
+  const friends = new FriendService(ctx);
+  realtime.setAudience((userId) => friends.audience(userId));
   registerRoutes(app, ctx, {
+    ...friendRoutes(ctx, friends),
     ...authRoutes(ctx),
     ...userRoutes(ctx),
     ...systemRoutes(ctx),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { account, clientId, code, flag, password, realname, userId } from './fields';
+import { account, clientId, code, email, flag, password, realname, userId } from './fields';
 
 /** `/common/Pub/login`: by password, or by a code from sendCode type 1. */
 export const LoginBody = z
@@ -28,8 +28,8 @@ export const RegisterBody = z
     repassword: z.string().optional(),
     /** Display name. */
     realname,
-    /** Optional contact email. */
-    email: z.string().trim().max(128).optional(),
+    /** Optional contact email; '' for none. */
+    email: z.union([z.literal(''), email]).optional(),
     /** Code from sendCode type 2, when regauth asks for a phone or email. */
     code: code.optional(),
     /** Invite code, when sysInfo.regtype is 2. */

@@ -66,6 +66,21 @@ export const zhHans = {
   'code.body': '您的验证码是 {code}，{minutes} 分钟内有效。如非本人操作，请忽略。',
   'version.current': '已是最新版本',
   'version.update': '发现新版本 {version}，刷新页面即可更新',
+  'notice.friendRequest': '{name} 请求添加你为好友',
+  'notice.friendAccepted': '{name} 通过了你的好友请求，现在可以开始聊天了',
+  'contact.system': '新的朋友',
+  'errors.FriendSelf': '不能添加自己为好友',
+  'errors.AlreadyFriends': '你们已经是好友了',
+  'errors.RequestPending': '已发送过好友请求，请等待对方验证',
+  'errors.NotFriends': '对方不是你的好友',
+  'errors.RequestHandled': '该请求已处理',
+  'field.remark': '备注',
+  'field.nickname': '备注名',
+  'field.friend_id': '好友',
+  'field.status': '状态',
+  'field.id': '编号',
+  'ok.requestSent': '好友请求已发送',
+  'ok.friendsNow': '你们已经是好友了',
 } as const;
 
 export type MessageKey = keyof typeof zhHans;

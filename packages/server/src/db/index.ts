@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from
 import pg from 'pg';
 import type { Dialect } from './dialect';
 import { accounts } from './migrations/001-accounts';
+import { friends } from './migrations/002-friends';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -14,6 +15,7 @@ export type { Database };
 function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '001-accounts': accounts(dialect),
+    '002-friends': friends(dialect),
   };
 }
 

@@ -69,6 +69,24 @@ export interface FilesTable {
   create_time: number;
 }
 
+export interface FriendsTable {
+  id: Generated<number>;
+  user_id: number;
+  friend_user_id: number;
+  nickname: string;
+  create_time: number;
+}
+
+export interface FriendRequestsTable {
+  id: Generated<number>;
+  create_user: number;
+  user_id: number;
+  remark: string;
+  status: number;
+  create_time: number;
+  update_time: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -76,4 +94,6 @@ export interface Database {
   config: ConfigTable;
   invite_codes: InviteCodesTable;
   files: FilesTable;
+  friends: FriendsTable;
+  friend_requests: FriendRequestsTable;
 }

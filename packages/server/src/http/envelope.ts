@@ -1,6 +1,7 @@
 import {
   Codes,
   negotiateLocale,
+  serverMessages,
   translate,
   type Envelope,
   type Locale,
@@ -65,25 +66,21 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, err: AppErro
   return reply.status(httpStatus(err.code)).send(envelope);
 }
 
-const FIELD_KEYS = new Set<string>([
-  'account', 'password', 'repassword', 'originalPassword', 'realname', 'email', 'phone', 'code',
-  'newCode', 'motto', 'sex', 'user_id', 'client_id', 'type', 'keywords', 'inviteCode', 'release',
-  'group_id', 'file',
-]);
-
 /**
  * A validation failure as an AppError: `msg` names the first bad field in the caller's words,
- * `data.fields` lists every bad field.
+ * `data.fields` lists every bad field. `body` is what was sent: a field absent from it is "required",
+ * one of the wrong type "not valid" (zod's issues do not carry the input).
  */
-export function validationError(error: z.ZodError, locale: Locale): AppError {
+export function validationError(error: z.ZodError, locale: Locale, body?: unknown): AppError {
   const fields = [...new Set(error.issues.map((i) => String(i.path[0] ?? 'body')))];
   const first = error.issues[0];
   const name = String(first?.path[0] ?? 'body');
-  const label = translate(locale, (FIELD_KEYS.has(name) ? `field.${name}` : 'field.body') as MessageKey);
+  const fieldKey = `field.${name}`;
+  const label = translate(locale, (fieldKey in serverMessages[locale] ? fieldKey : 'field.body') as MessageKey);
   let text: string;
   if (!first) text = translate(locale, 'errors.Validation');
   else if (first.message === 'mismatch') text = translate(locale, 'validation.mismatch');
-  else if (first.code === 'invalid_type' && first.input === undefined) {
+  else if (first.code === 'invalid_type' && isAbsent(body, first.path[0])) {
     text = translate(locale, 'validation.required', { field: label });
   } else if (first.code === 'too_small' || first.code === 'too_big') {
     const shape = error.issues
@@ -104,6 +101,12 @@ export function validationError(error: z.ZodError, locale: Locale): AppError {
     text = translate(locale, 'validation.required', { field: label });
   } else text = translate(locale, 'validation.invalid', { field: label });
   return new ValidationFailure(text, fields);
+}
+
+function isAbsent(body: unknown, key: PropertyKey | undefined): boolean {
+  if (key === undefined || typeof body !== 'object' || body === null) return true;
+  const value = (body as Record<PropertyKey, unknown>)[key];
+  return value === undefined || value === null;
 }
 
 /** A validation failure whose message is already in the caller's language. */

@@ -23,6 +23,8 @@ export interface ClientInfo {
   cid: string;
   isMobile: boolean;
   clientId?: string | undefined;
+  /** The caller's language: notices to this user are written in it. */
+  locale: Locale;
 }
 
 const ACCOUNT_CHARS = /^[a-zA-Z0-9_.@+-]+$/;
@@ -60,13 +62,16 @@ export class AuthService {
       throw new AppError('Validation', {}, { fields: ['account'] });
     }
     if (await this.users.taken(account)) throw new AppError('AccountTaken', {}, { fields: ['account'] });
+    if (body.email && !byEmail && (await this.users.taken(body.email))) {
+      throw new AppError('AccountTaken', {}, { fields: ['email'] });
+    }
+    await this.ctx.limits.assertRegisterAllowed(client.ip, sysInfo.registerInterval);
     const needsCode = sysInfo.regauth !== 0;
     if (needsCode) {
       if (!body.code) throw new AppError('CodeRequired', {}, { fields: ['code'] });
       await this.codes.consume([account], CodeType.Register, body.code);
     }
     if (sysInfo.regtype === 2) await this.useInvite(body.inviteCode);
-    await this.ctx.limits.register(client.ip, sysInfo.registerInterval);
     const now = this.ctx.now();
     const row = await this.users.insert({
       account,
@@ -80,10 +85,11 @@ export class AuthService {
       is_auth: needsCode ? 1 : 0,
       role: 0,
       status: 1,
-      language: '',
+      language: client.locale,
       create_time: now,
       update_time: now,
     });
+    await this.ctx.limits.registered(client.ip, sysInfo.registerInterval);
     return this.info(row);
   }
 
@@ -118,6 +124,7 @@ export class AuthService {
     }
     if (user.status !== 1) throw new AppError('UserDisabled');
     await this.ctx.limits.loginSucceeded(key, client.ip);
+    if (user.language !== client.locale) await this.users.update(user.id, { language: client.locale });
 
     const session = await this.ctx.sessions.create(user.id, client);
     if (this.ctx.config.get().sysInfo.multipleLogin === 0) {

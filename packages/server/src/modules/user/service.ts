@@ -3,26 +3,35 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import type { Session } from '../auth/session';
 import { toUserInfo, toUserProfile } from './presenter';
+import { FriendRepo } from '../friend/repo';
 import { UserRepo } from './repo';
 
 /** Profiles of users: one's own, and others' as one may see them. */
 export class UserService {
   private readonly users: UserRepo;
+  private readonly friends: FriendRepo;
 
   constructor(private readonly ctx: AppContext) {
     this.users = new UserRepo(ctx.db);
+    this.friends = new FriendRepo(ctx.db);
+  }
+
+  /** My friendship record with a user, as profiles show it. */
+  private async friendOf(viewerId: number, userId: number) {
+    const row = await this.friends.row(viewerId, userId);
+    return row ? { friend_id: row.id, nickname: row.nickname } : null;
   }
 
   async profile(userId: number, session: Session): Promise<UserProfile> {
     const row = await this.users.byId(userId);
     if (!row || (row.status !== 1 && row.id !== session.userId)) throw new AppError('UserNotFound');
-    return toUserProfile(row, session.userId, null);
+    return toUserProfile(row, session.userId, await this.friendOf(session.userId, row.id));
   }
 
   /** Exact matches on account, email or phone: never a listing, never a partial match. */
   async search(keywords: string, session: Session): Promise<UserProfile[]> {
     const rows = await this.users.searchExact(keywords);
-    return rows.map((row) => toUserProfile(row, session.userId, null));
+    return Promise.all(rows.map(async (row) => toUserProfile(row, session.userId, await this.friendOf(session.userId, row.id))));
   }
 
   async update(body: RouteInput<'updateUserInfo'>, session: Session): Promise<UserInfo> {

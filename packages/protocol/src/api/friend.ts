@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, REALNAME_MAX } from '../limits';
+import { userId } from './fields';
+
+/** Paging fields (api.md §1). */
+export const paging = {
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(PAGE_LIMIT_MAX).default(PAGE_LIMIT_DEFAULT),
+};
+
+/** `/enterprise/friend/add`: ask a user to be friends, with a note. */
+export const FriendAddBody = z.object({
+  user_id: userId,
+  /** The note shown with the request. */
+  remark: z.string().trim().max(100).default(''),
+});
+
+/** `/enterprise/friend/index`: requests I received (0) or sent (1). */
+export const FriendIndexBody = z.object({
+  is_mine: z.coerce.number().int().min(0).max(1).default(0),
+  ...paging,
+});
+
+/** `/enterprise/friend/update`: the addressee accepts (1) or refuses (0) a request. */
+export const FriendUpdateBody = z.object({
+  friend_id: z.coerce.number().int().positive(),
+  status: z.coerce.number().int().min(0).max(1),
+});
+
+/** `/enterprise/friend/del`: end a friendship, both directions. */
+export const FriendDelBody = z.object({ id: userId });
+
+/** `/enterprise/friend/setNickname`: my remark name for a friend ('' clears it). */
+export const FriendSetNicknameBody = z.object({
+  friend_id: z.coerce.number().int().positive(),
+  nickname: z.string().trim().max(REALNAME_MAX),
+});
+
+/** `/enterprise/im/getContacts`. */
+export const GetContactsBody = z.object({});

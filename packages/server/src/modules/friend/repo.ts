@@ -1,0 +1,140 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db';
+import type { FriendRequestsTable, FriendsTable } from '../../db/schema';
+
+export type FriendRow = Selectable<FriendsTable>;
+export type RequestRow = Selectable<FriendRequestsTable>;
+
+export const RequestStatus = { Refused: 0, Accepted: 1, Pending: 2 } as const;
+
+/** The only SQL on friendships and friend requests. */
+export class FriendRepo {
+  constructor(private readonly db: Db) {}
+
+  /** My friendship row with `other`, if we are friends. */
+  row(userId: number, other: number): Promise<FriendRow | undefined> {
+    return this.db.selectFrom('friends').selectAll().where('user_id', '=', userId).where('friend_user_id', '=', other).executeTakeFirst();
+  }
+
+  rowById(id: number): Promise<FriendRow | undefined> {
+    return this.db.selectFrom('friends').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** My friendship rows, keyed by the friend's user id. */
+  async rowsOf(userId: number): Promise<Map<number, FriendRow>> {
+    const rows = await this.db.selectFrom('friends').selectAll().where('user_id', '=', userId).execute();
+    return new Map(rows.map((r) => [r.friend_user_id, r]));
+  }
+
+  async friendIds(userId: number): Promise<number[]> {
+    const rows = await this.db.selectFrom('friends').select('friend_user_id').where('user_id', '=', userId).execute();
+    return rows.map((r) => r.friend_user_id);
+  }
+
+  /** Makes two users friends (both directions), idempotently. */
+  async befriend(a: number, b: number, now: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      for (const [u, f] of [
+        [a, b],
+        [b, a],
+      ] as const) {
+        await trx
+          .insertInto('friends')
+          .values({ user_id: u, friend_user_id: f, nickname: '', create_time: now })
+          .onConflict((oc) => oc.columns(['user_id', 'friend_user_id']).doNothing())
+          .execute();
+      }
+      await trx
+        .updateTable('friend_requests')
+        .set({ status: RequestStatus.Accepted, update_time: now })
+        .where('status', '=', RequestStatus.Pending)
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('create_user', '=', a), eb('user_id', '=', b)]),
+            eb.and([eb('create_user', '=', b), eb('user_id', '=', a)]),
+          ]),
+        )
+        .execute();
+    });
+  }
+
+  /** Ends a friendship in both directions; true when there was one. */
+  async unfriend(a: number, b: number): Promise<boolean> {
+    const res = await this.db
+      .deleteFrom('friends')
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('user_id', '=', a), eb('friend_user_id', '=', b)]),
+          eb.and([eb('user_id', '=', b), eb('friend_user_id', '=', a)]),
+        ]),
+      )
+      .executeTakeFirst();
+    return Number(res.numDeletedRows) > 0;
+  }
+
+  async setNickname(rowId: number, nickname: string): Promise<void> {
+    await this.db.updateTable('friends').set({ nickname }).where('id', '=', rowId).execute();
+  }
+
+  pending(from: number, to: number): Promise<RequestRow | undefined> {
+    return this.db
+      .selectFrom('friend_requests')
+      .selectAll()
+      .where('create_user', '=', from)
+      .where('user_id', '=', to)
+      .where('status', '=', RequestStatus.Pending)
+      .executeTakeFirst();
+  }
+
+  request(id: number): Promise<RequestRow | undefined> {
+    return this.db.selectFrom('friend_requests').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async createRequest(from: number, to: number, remark: string, now: number): Promise<number> {
+    const row = await this.db
+      .insertInto('friend_requests')
+      .values({ create_user: from, user_id: to, remark, status: RequestStatus.Pending, create_time: now, update_time: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  /** Refreshes a pending request's note and time (asking again bumps it to the top). */
+  async renewRequest(id: number, remark: string, now: number): Promise<void> {
+    await this.db.updateTable('friend_requests').set({ remark, create_time: now, update_time: now }).where('id', '=', id).execute();
+  }
+
+  async setRequestStatus(id: number, status: number, now: number): Promise<void> {
+    await this.db.updateTable('friend_requests').set({ status, update_time: now }).where('id', '=', id).execute();
+  }
+
+  /** Requests I sent (`mine`) or received, newest first, with a total. */
+  async list(userId: number, mine: boolean, page: number, limit: number): Promise<{ rows: RequestRow[]; total: number }> {
+    const column = mine ? 'create_user' : 'user_id';
+    const rows = await this.db
+      .selectFrom('friend_requests')
+      .selectAll()
+      .where(column, '=', userId)
+      .orderBy('create_time', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset((page - 1) * limit)
+      .execute();
+    const total = await this.db
+      .selectFrom('friend_requests')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where(column, '=', userId)
+      .executeTakeFirstOrThrow();
+    return { rows, total: Number(total.n) };
+  }
+
+  async pendingCount(userId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('friend_requests')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .where('status', '=', RequestStatus.Pending)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+}

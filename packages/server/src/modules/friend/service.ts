@@ -1,0 +1,143 @@
+import type { Contact, FriendRequest, RouteInput } from '@sparrow/protocol';
+import type { AppContext } from '../../context';
+import { AppError } from '../../errors';
+import type { Session } from '../auth/session';
+import { UserRepo, type UserRow } from '../user/repo';
+import { systemNotice, toFriendRequest, toUserContact } from './presenter';
+import { FriendRepo, RequestStatus } from './repo';
+
+/** Friends and friend requests (api.md §3 `/enterprise/friend/*`), and the contact list. */
+export class FriendService {
+  readonly friends: FriendRepo;
+  private readonly users: UserRepo;
+
+  constructor(private readonly ctx: AppContext) {
+    this.friends = new FriendRepo(ctx.db);
+    this.users = new UserRepo(ctx.db);
+  }
+
+  private async activeUser(id: number): Promise<UserRow> {
+    const user = await this.users.byId(id);
+    if (!user || user.status !== 1) throw new AppError('UserNotFound', {}, { fields: ['user_id'] });
+    return user;
+  }
+
+  /** `user` as a contact row of `viewerId`'s list. */
+  async contactOf(viewerId: number, user: UserRow): Promise<Contact> {
+    const [friend, online] = await Promise.all([this.friends.row(viewerId, user.id), this.ctx.realtime.online([user.id])]);
+    return toUserContact(user, friend, online.has(user.id));
+  }
+
+  /** Tells both new friends, each with the other as a contact row. */
+  private async announceFriendship(a: UserRow, b: UserRow): Promise<void> {
+    await this.ctx.realtime.publish([a.id], { type: 'appendContact', data: await this.contactOf(a.id, b) });
+    await this.ctx.realtime.publish([b.id], { type: 'appendContact', data: await this.contactOf(b.id, a) });
+  }
+
+  /** Asks a user to be friends; if they already asked me, we become friends at once. */
+  async add(body: RouteInput<'friendAdd'>, session: Session): Promise<'requested' | 'friends'> {
+    const me = session.user;
+    if (body.user_id === me.id) throw new AppError('FriendSelf', {}, { fields: ['user_id'] });
+    const them = await this.activeUser(body.user_id);
+    if (await this.friends.row(me.id, them.id)) throw new AppError('AlreadyFriends');
+    const theirs = await this.friends.pending(them.id, me.id);
+    if (theirs) {
+      await this.friends.befriend(me.id, them.id, this.ctx.now());
+      await this.announceFriendship(me, them);
+      return 'friends';
+    }
+    if (await this.friends.pending(me.id, them.id)) throw new AppError('RequestPending');
+    const id = await this.friends.createRequest(me.id, them.id, body.remark, this.ctx.now());
+    const pending = await this.friends.pendingCount(them.id);
+    await this.ctx.realtime.publish([them.id], {
+      type: 'simple',
+      data: systemNotice(them, 'notice.friendRequest', me.realname, { friend_id: id, user_id: me.id, pending, now: this.ctx.now() }),
+    });
+    return 'requested';
+  }
+
+  async list(body: RouteInput<'friendIndex'>, session: Session): Promise<{ items: FriendRequest[]; total: number }> {
+    const { rows, total } = await this.friends.list(session.userId, body.is_mine === 1, body.page, body.limit);
+    const ids = [...new Set(rows.flatMap((r) => [r.create_user, r.user_id]))];
+    const users = new Map<number, UserRow>();
+    for (const id of ids) {
+      const u = await this.users.byId(id);
+      if (u) users.set(id, u);
+    }
+    return { items: rows.map((r) => toFriendRequest(r, users)), total };
+  }
+
+  /** The addressee accepts or refuses; anyone else is answered as if there were no such request. */
+  async answer(body: RouteInput<'friendUpdate'>, session: Session): Promise<void> {
+    const request = await this.friends.request(body.friend_id);
+    if (!request || request.user_id !== session.userId) throw new AppError('NotFound', {}, { fields: ['friend_id'] });
+    if (request.status !== RequestStatus.Pending) throw new AppError('RequestHandled');
+    const now = this.ctx.now();
+    if (body.status === 0) {
+      await this.friends.setRequestStatus(request.id, RequestStatus.Refused, now);
+      return;
+    }
+    const requester = await this.activeUser(request.create_user);
+    await this.friends.befriend(session.userId, requester.id, now);
+    await this.announceFriendship(session.user, requester);
+    await this.ctx.realtime.publish([requester.id], {
+      type: 'simple',
+      data: systemNotice(requester, 'notice.friendAccepted', session.user.realname, {
+        friend_id: request.id,
+        user_id: session.userId,
+        pending: await this.friends.pendingCount(requester.id),
+        now,
+      }),
+    });
+  }
+
+  /** Ends a friendship both ways; old clients drop the contact on `removeGroup {group_id: <id>}`. */
+  async remove(body: RouteInput<'friendDel'>, session: Session): Promise<void> {
+    const other = body.id;
+    if (!(await this.friends.unfriend(session.userId, other))) throw new AppError('NotFriends');
+    await this.ctx.realtime.publish([other], { type: 'removeGroup', data: { group_id: session.userId } });
+    await this.ctx.realtime.publish([session.userId], { type: 'removeGroup', data: { group_id: other } });
+  }
+
+  /** Sets my remark for a friend: my own friendship row, or the one my sent request led to. */
+  async setNickname(body: RouteInput<'friendSetNickname'>, session: Session): Promise<void> {
+    let row = await this.friends.rowById(body.friend_id);
+    if (row && row.user_id !== session.userId) row = undefined;
+    if (!row) {
+      const request = await this.friends.request(body.friend_id);
+      if (request && request.create_user === session.userId) row = await this.friends.row(session.userId, request.user_id);
+    }
+    if (!row) throw new AppError('NotFound', {}, { fields: ['friend_id'] });
+    await this.friends.setNickname(row.id, body.nickname);
+    const friend = await this.users.byId(row.friend_user_id);
+    if (friend) await this.ctx.realtime.publish([session.userId], { type: 'appendContact', data: await this.contactOf(session.userId, friend) });
+  }
+
+  /**
+   * My contacts: friends (runMode 2), or everyone active in the organisation (runMode 1);
+   * with presence, and the number of friend requests waiting for me.
+   */
+  async contacts(session: Session): Promise<{ items: Contact[]; pending: number }> {
+    const runMode = this.ctx.config.get().sysInfo.runMode;
+    const mine = await this.friends.rowsOf(session.userId);
+    const users =
+      runMode === 1
+        ? await this.ctx.db.selectFrom('users').selectAll().where('status', '=', 1).where('id', '!=', session.userId).execute()
+        : mine.size
+          ? await this.ctx.db.selectFrom('users').selectAll().where('id', 'in', [...mine.keys()]).where('status', '=', 1).execute()
+          : [];
+    const online = await this.ctx.realtime.online(users.map((u) => u.id));
+    const items = users.map((u) => toUserContact(u, mine.get(u.id), online.has(u.id)));
+    items.sort((a, b) => a.index.localeCompare(b.index) || a.displayName.localeCompare(b.displayName, 'zh-Hans-u-co-pinyin'));
+    return { items, pending: await this.friends.pendingCount(session.userId) };
+  }
+
+  /** Who hears a user's presence: their friends, or everyone in runMode 1. */
+  async audience(userId: number): Promise<number[]> {
+    if (this.ctx.config.get().sysInfo.runMode === 1) {
+      const rows = await this.ctx.db.selectFrom('users').select('id').where('status', '=', 1).where('id', '!=', userId).execute();
+      return rows.map((r) => r.id);
+    }
+    return this.friends.friendIds(userId);
+  }
+}
