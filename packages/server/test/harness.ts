@@ -3,12 +3,20 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { WebSocket } from 'ws';
-import { describe } from 'vitest';
-import { routes, type Envelope, type RouteBody, type RouteName } from '@sparrow/protocol';
+import { describe, expect } from 'vitest';
+import {
+  negotiateLocale,
+  routes,
+  translate,
+  type Envelope,
+  type MessageKey,
+  type RouteBody,
+  type RouteName,
+} from '@sparrow/protocol';
+import type { FastifyInstance } from 'fastify';
 import { buildApp, type BuildOptions } from '../src/app';
 import { loadConfig, type ServerConfig } from '../src/config';
 import type { AppContext } from '../src/context';
-import type { FastifyInstance } from 'fastify';
 
 export type DbTarget = 'sqlite' | 'postgres';
 
@@ -18,7 +26,8 @@ export type DbTarget = 'sqlite' | 'postgres';
  */
 export function dbTargets(): DbTarget[] {
   if (process.env.DATABASE_URL) return ['sqlite', 'postgres'];
-  if (process.env.CI === 'true') throw new Error('CI=true but DATABASE_URL is not set: the PostgreSQL suites cannot run');
+  if (process.env.CI === 'true')
+    throw new Error('CI=true but DATABASE_URL is not set: the PostgreSQL suites cannot run');
   return ['sqlite'];
 }
 
@@ -36,6 +45,13 @@ export class TestClock {
   }
 }
 
+/** A response as the test sees it: status, envelope, headers. */
+export interface RawResponse {
+  status: number;
+  json: Envelope<any>;
+  headers: Record<string, unknown>;
+}
+
 export interface TestServer {
   app: FastifyInstance;
   ctx: AppContext;
@@ -44,16 +60,54 @@ export interface TestServer {
   url: string;
   dataDir: string;
   /** Calls an endpoint by its route name with a JSON body. */
-  call<N extends RouteName>(name: N, body?: RouteBody<N> | Record<string, unknown>, opts?: CallOptions): Promise<Envelope<any>>;
+  call<N extends RouteName>(
+    name: N,
+    body?: RouteBody<N> | Record<string, unknown>,
+    opts?: CallOptions,
+  ): Promise<Envelope<any>>;
+  /** Like `call`, with the HTTP status and headers. */
+  callRaw<N extends RouteName>(
+    name: N,
+    body?: RouteBody<N> | Record<string, unknown>,
+    opts?: CallOptions,
+  ): Promise<RawResponse>;
   /** Posts raw to a path (for bad bodies, form encoding, odd paths). */
-  post(url: string, payload: string | object, headers?: Record<string, string>): Promise<{ status: number; json: Envelope<any>; headers: Record<string, unknown> }>;
+  post(url: string, payload: string | object, headers?: Record<string, string>): Promise<RawResponse>;
+  /** Uploads a file as multipart/form-data over real HTTP. */
+  upload<N extends RouteName>(name: N, file: UploadFile | null, opts?: CallOptions): Promise<RawResponse>;
+  /** A GET over real HTTP, as a browser would fetch a stored file. */
+  get(url: string): Promise<{ status: number; headers: Headers; body: Buffer }>;
+  /** The newest verification code delivered to `to` (read from `<dataDir>/outbox`). */
+  lastCode(to: string): string;
+  /** Every response body this server gave, for the leak scan. */
+  readonly bodies: string[];
+  /** Fails when any response so far carried a password hash, its salt or its key. */
+  assertNoSecretsLeaked(): Promise<void>;
   close(): Promise<void>;
 }
 
 export interface CallOptions {
   token?: string | undefined;
-  lang?: string;
+  /** `Accept-Language`; `null` sends none (the server then answers in zh-Hans). */
+  lang?: string | null;
+  /** The caller's address (X-Forwarded-For), to keep per-IP limits of one test apart. */
+  ip?: string;
   headers?: Record<string, string>;
+}
+
+export interface UploadFile {
+  name: string;
+  bytes: Buffer;
+  type?: string;
+}
+
+/** Strings that must never appear in any response (api.md §2 userInfo, **secure**). */
+const FORBIDDEN = ['password_hash', 'scrypt$'];
+
+function scanForSecrets(text: string, where: string): void {
+  for (const s of FORBIDDEN) {
+    if (text.includes(s)) throw new Error(`${where} leaked "${s}": ${text.slice(0, 500)}`);
+  }
 }
 
 async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
@@ -76,10 +130,22 @@ async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<vo
   };
 }
 
+function headersFor(o: CallOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (o.lang !== null) headers['accept-language'] = o.lang ?? 'en';
+  if (o.token) headers.authorization = o.token;
+  if (o.ip) headers['x-forwarded-for'] = o.ip;
+  return { ...headers, ...o.headers };
+}
+
 /** Starts a real server on a random port, on its own fresh database and data directory. */
 export async function startServer(
   target: DbTarget,
-  opts: BuildOptions & { env?: Partial<ServerConfig> } = {},
+  opts: BuildOptions & {
+    env?: Partial<ServerConfig>;
+    /** Routes of the test itself (e.g. an echo of the parsed body), added before the server listens. */
+    extraRoutes?: (app: FastifyInstance) => void;
+  } = {},
 ): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-test-'));
   const pgDb = target === 'postgres' ? await createPgDatabase() : undefined;
@@ -96,11 +162,19 @@ export async function startServer(
     logLevel: 'silent',
     ...opts.env,
   };
-  const { app, ctx } = await buildApp(env, { now: clock.now, logger: false, ...opts });
+  const { extraRoutes, env: _env, ...buildOpts } = opts;
+  const { app, ctx } = await buildApp(env, { now: clock.now, logger: false, ...buildOpts });
+  extraRoutes?.(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const url = `http://127.0.0.1:${port}`;
+  const bodies: string[] = [];
+
+  const record = (text: string, where: string) => {
+    bodies.push(text);
+    scanForSecrets(text, where);
+  };
 
   const post: TestServer['post'] = async (u, payload, headers = {}) => {
     const isString = typeof payload === 'string';
@@ -110,8 +184,22 @@ export async function startServer(
       headers: { ...(isString ? {} : { 'content-type': 'application/json' }), ...headers },
       payload: isString ? payload : JSON.stringify(payload),
     });
+    record(res.body, `POST ${u}`);
     return { status: res.statusCode, json: res.json(), headers: res.headers };
   };
+
+  const assertNoSecretsLeaked = async () => {
+    const hashes = await ctx.db.selectFrom('users').select('password_hash').execute();
+    const secrets = hashes.flatMap((h) => h.password_hash.split('$').slice(1)).filter((s) => s.length >= 16);
+    for (const text of bodies) {
+      scanForSecrets(text, 'a response');
+      for (const s of secrets)
+        if (text.includes(s)) throw new Error(`a response leaked a password salt or key: ${text.slice(0, 500)}`);
+    }
+  };
+
+  const callRaw: TestServer['callRaw'] = (name, body = {}, o = {}) =>
+    post(routes[name].path, body as object, headersFor(o));
 
   return {
     app,
@@ -119,16 +207,49 @@ export async function startServer(
     clock,
     url,
     dataDir,
+    bodies,
     post,
+    callRaw,
     async call(name, body = {}, o = {}) {
-      const headers: Record<string, string> = { 'accept-language': o.lang ?? 'en', ...o.headers };
-      if (o.token) headers.authorization = o.token;
-      return (await post(routes[name].path, body as object, headers)).json;
+      return (await callRaw(name, body, o)).json;
     },
+    async upload(name, file, o = {}) {
+      const form = new FormData();
+      if (file)
+        form.append(
+          'file',
+          new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'application/octet-stream' }),
+          file.name,
+        );
+      else form.append('note', 'no file');
+      const res = await fetch(`${url}${routes[name].path}`, { method: 'POST', body: form, headers: headersFor(o) });
+      const text = await res.text();
+      record(text, `upload ${name}`);
+      return { status: res.status, json: JSON.parse(text), headers: Object.fromEntries(res.headers) };
+    },
+    async get(u) {
+      const res = await fetch(`${url}${u}`);
+      return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
+    },
+    lastCode(to) {
+      const dir = path.join(dataDir, 'outbox');
+      const letters = (fs.existsSync(dir) ? fs.readdirSync(dir) : [])
+        .sort()
+        .map((f) => fs.readFileSync(path.join(dir, f), 'utf8'))
+        .filter((text) => text.startsWith(`To: ${to}\n`));
+      const code = /\b(\d{6})\b/.exec(letters.at(-1) ?? '')?.[1];
+      if (!code) throw new Error(`no code delivered to ${to}`);
+      return code;
+    },
+    assertNoSecretsLeaked,
     async close() {
-      await app.close();
-      await pgDb?.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      try {
+        await assertNoSecretsLeaked();
+      } finally {
+        await app.close();
+        await pgDb?.drop();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
     },
   };
 }
@@ -139,12 +260,65 @@ export async function signUp(
   account: string,
   password = 'secret123',
   realname = account,
+  opts: CallOptions = {},
 ): Promise<{ token: string; userId: number; account: string; password: string }> {
-  const reg = await server.call('register', { account, password, realname });
+  const reg = await server.call('register', { account, password, realname }, opts);
   if (reg.code !== 0) throw new Error(`register ${account}: ${reg.msg}`);
-  const login = await server.call('login', { account, password });
+  const login = await server.call('login', { account, password }, opts);
   if (login.code !== 0) throw new Error(`login ${account}: ${login.msg}`);
   return { token: login.data.authToken, userId: login.data.userInfo.user_id, account, password };
+}
+
+/** Logs in again; returns the new session's token. */
+export async function logIn(
+  server: TestServer,
+  account: string,
+  password: string,
+  opts: CallOptions = {},
+): Promise<string> {
+  const login = await server.call('login', { account, password }, opts);
+  if (login.code !== 0) throw new Error(`login ${account}: ${login.msg}`);
+  return login.data.authToken;
+}
+
+/** The languages bad-body checks rotate through; `null` sends no Accept-Language (zh-Hans). */
+export const LANGS = [null, 'en', 'fr', 'es', 'zh-Hant', 'zh-TW', 'en-US,en;q=0.9'] as const;
+
+/** One bad body: the field set to `value` (or left out with `MISSING`) and the message expected. */
+export interface BadCase {
+  field: string;
+  value: unknown;
+  key: MessageKey;
+  params?: Record<string, string | number>;
+}
+
+/** Leaves a field out of a bad-body case. */
+export const MISSING = Symbol('missing');
+
+/**
+ * Sends each bad body (a valid body with one field spoilt) and checks the answer: code 400,
+ * `data.fields` naming the field, and `msg` in the caller's language, rotating through LANGS.
+ */
+export async function expectBadBodies<N extends RouteName>(
+  server: TestServer,
+  name: N,
+  valid: Record<string, unknown>,
+  cases: BadCase[],
+  opts: CallOptions = {},
+): Promise<void> {
+  for (const [i, c] of cases.entries()) {
+    const lang = LANGS[i % LANGS.length]!;
+    const body: Record<string, unknown> = { ...valid };
+    if (c.value === MISSING) delete body[c.field];
+    else body[c.field] = c.value;
+    const res = await server.call(name, body, { ...opts, lang });
+    const locale = negotiateLocale(lang);
+    const label = translate(locale, `field.${c.field}` as MessageKey);
+    const what = `${name} ${c.field}=${String(c.value === MISSING ? '(missing)' : JSON.stringify(c.value))} [${lang ?? 'no Accept-Language'}]`;
+    expect(res.code, what).toBe(400);
+    expect(res.data?.fields, what).toContain(c.field);
+    expect(res.msg, what).toBe(translate(locale, c.key, { field: label, ...c.params }));
+  }
 }
 
 /** A real WebSocket client that records every frame it receives. */
@@ -156,7 +330,9 @@ export class TestSocket {
 
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data) => {
-      const frame = JSON.parse(String(data));
+      const text = String(data);
+      scanForSecrets(text, 'a socket frame');
+      const frame = JSON.parse(text);
       if (frame.type === 'init') this.clientId = frame.client_id;
       this.frames.push(frame);
       this.notify();
@@ -183,42 +359,53 @@ export class TestSocket {
   }
 
   /** Waits for a frame matching `pred` (already received or coming), or fails after `ms`. */
-  async waitFor(pred: (f: any) => boolean, ms = 3000): Promise<any> {
+  async waitFor(pred: (f: any) => boolean, ms = 3000, from = 0): Promise<any> {
     const deadline = Date.now() + ms;
     for (;;) {
-      const found = this.frames.find(pred);
+      const found = this.frames.slice(from).find(pred);
       if (found) return found;
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`no matching frame within ${ms} ms; got ${JSON.stringify(this.frames)}`);
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, left);
-        this.waiters.push(() => {
-          clearTimeout(t);
-          resolve();
-        });
-      });
+      await this.wait(left);
     }
   }
 
+  /** Waits for the socket to close; resolves with the close code. */
   async waitClosed(ms = 3000): Promise<number> {
     const deadline = Date.now() + ms;
     while (this.closeCode === null) {
       const left = deadline - Date.now();
       if (left <= 0) throw new Error('socket did not close');
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, left);
-        this.waiters.push(() => {
-          clearTimeout(t);
-          resolve();
-        });
-      });
+      await this.wait(left);
     }
     return this.closeCode;
   }
 
+  /** Sends a ping and waits for the pong that answers it: the socket is still open and served. */
+  async roundTrip(ms = 3000): Promise<any> {
+    const from = this.frames.length;
+    this.send({ type: 'ping' });
+    return this.waitFor((f) => f.type === 'pong', ms, from);
+  }
+
+  private wait(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, ms);
+      this.waiters.push(() => {
+        clearTimeout(t);
+        resolve();
+      });
+    });
+  }
+
   /** Opens a socket and binds it to a user with its token; resolves with the bind's pong. */
-  static async bound(server: TestServer, userId: number, token: string): Promise<TestSocket> {
-    const sock = await TestSocket.open(server);
+  static async bound(
+    server: TestServer,
+    userId: number,
+    token: string,
+    headers: Record<string, string> = {},
+  ): Promise<TestSocket> {
+    const sock = await TestSocket.open(server, headers);
     sock.send({ type: 'bindUid', user_id: userId, token });
     await sock.waitFor((f) => f.type === 'pong');
     return sock;

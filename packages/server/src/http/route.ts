@@ -49,7 +49,7 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext, handlers: 
         if (!def.public && !session) throw new AppError('NoSession');
         const raw = def.multipart ? {} : (req.body ?? {});
         const parsed = def.body.safeParse(raw);
-        if (!parsed.success) throw validationError(parsed.error, localeOf(req));
+        if (!parsed.success) throw validationError(parsed.error, localeOf(req), raw);
         const result = await handler({
           body: parsed.data as RouteInput<RouteName>,
           session: session as Session,

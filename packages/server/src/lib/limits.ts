@@ -36,11 +36,18 @@ export class Limits {
     await this.limiter.reset(`login:${account}:${ip}`);
   }
 
-  /** One registration per `registerInterval` seconds per IP (0: no limit). */
-  async register(ip: string, intervalS: number): Promise<void> {
+  /**
+   * One registration per `registerInterval` seconds per IP (0: no limit). Checked before any code
+   * or invite is spent, and counted only once a registration succeeded.
+   */
+  async assertRegisterAllowed(ip: string, intervalS: number): Promise<void> {
     if (intervalS <= 0) return;
-    const { count } = await this.limiter.hit(`register:${ip}`, intervalS);
-    if (count > 1) throw new AppError('RegisterThrottled');
+    const { count, resetS } = await this.limiter.peek(`register:${ip}`);
+    if (count > 0) throw new AppError('RegisterThrottled', { seconds: resetS });
+  }
+
+  async registered(ip: string, intervalS: number): Promise<void> {
+    if (intervalS > 0) await this.limiter.hit(`register:${ip}`, intervalS);
   }
 
   close(): Promise<void> {
