@@ -109,12 +109,6 @@ function isAbsent(body: unknown, key: PropertyKey | undefined): boolean {
   return value === undefined || value === null;
 }
 
-function isAbsent(body: unknown, key: PropertyKey | undefined): boolean {
-  if (key === undefined || typeof body !== 'object' || body === null) return true;
-  const value = (body as Record<PropertyKey, unknown>)[key];
-  return value === undefined || value === null;
-}
-
 /** A validation failure whose message is already in the caller's language. */
 export class ValidationFailure extends AppError {
   constructor(
