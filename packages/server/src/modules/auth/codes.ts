@@ -42,6 +42,14 @@ export class CodeService {
       throw new AppError('CodeThrottled', { seconds: Math.ceil((intervalMs - (now - last.create_time)) / 1000) });
     }
     const code = numericCode(CODE_LENGTH);
+    // A new code replaces the one sent before: only the latest message in the inbox works.
+    await this.db
+      .updateTable('verify_codes')
+      .set({ used: 1 })
+      .where('account', '=', key)
+      .where('type', '=', type)
+      .where('used', '=', 0)
+      .execute();
     await this.db
       .insertInto('verify_codes')
       .values({ account: key, type, code_hash: this.hash(key, type, code), tries: 0, used: 0, expires_at: now + CODE_TTL_MS, create_time: now })
@@ -80,7 +88,14 @@ export class CodeService {
       }
       throw new AppError('CodeInvalid');
     }
-    await this.db.updateTable('verify_codes').set({ used: 1 }).where('id', '=', match.id).execute();
+    const spent = await this.db
+      .updateTable('verify_codes')
+      .set({ used: 1 })
+      .where('id', '=', match.id)
+      .where('used', '=', 0)
+      .executeTakeFirst();
+    // Two requests racing with the same code: only the one that marked it used may go on.
+    if (Number(spent.numUpdatedRows) !== 1) throw new AppError('CodeInvalid');
     return match.account;
   }
 }
