@@ -38,6 +38,10 @@ export class UserService {
     if (body.realname !== undefined && body.realname !== session.user.realname && this.ctx.config.get().sysInfo.diyName !== 1) {
       throw new AppError('RenameDisabled', {}, { fields: ['realname'] });
     }
+    // An address one can log in with must not be claimable by another user.
+    if (body.email && (await this.users.taken(body.email, session.userId))) {
+      throw new AppError('AccountTaken', {}, { fields: ['email'] });
+    }
     const values = {
       ...(body.realname !== undefined && { realname: body.realname }),
       ...(body.email !== undefined && { email: body.email.toLowerCase() }),
