@@ -39,6 +39,8 @@ export function negotiateLocale(header: string | undefined | null): Locale {
     })
     .sort((a, b) => b.q - a.q || a.i - b.i);
   for (const { tag } of ranked) {
+    // `*` is "any language": HTTP clients send it by default, so it means ours.
+    if (tag.trim() === '*') return DEFAULT_LOCALE;
     const m = matchLocale(tag);
     if (m) return m;
   }

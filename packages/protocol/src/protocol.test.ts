@@ -13,6 +13,8 @@ describe('locales', () => {
     expect(negotiateLocale('fr-FR,en;q=0.5')).toBe('fr');
     expect(negotiateLocale('de-DE,es;q=0.8,en;q=0.9')).toBe('en');
     expect(negotiateLocale('de-DE')).toBe('en');
+    expect(negotiateLocale('*')).toBe('zh-Hans');
+    expect(negotiateLocale('es, *;q=0.5')).toBe('es');
   });
 
   it('has every server message in all five locales, none empty', () => {
