@@ -96,7 +96,16 @@ export async function buildApp(
   });
   await app.register(formbody, { parser: (s) => qs.parse(s, { depth: 4, arrayLimit: 200 }) });
   await app.register(multipart);
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(websocket, {
+    options: { maxPayload: 64 * 1024 },
+    // The plugin's own preClose runs first and closes sockets without a code; ours says 1012 so
+    // that clients reconnect elsewhere.
+    preClose(done) {
+      realtime.closeAll();
+      this.websocketServer.close();
+      done();
+    },
+  });
 
   app.setErrorHandler((err, req, reply) => {
     if (err instanceof AppError) return sendError(req, reply, err);

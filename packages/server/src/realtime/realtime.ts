@@ -65,7 +65,10 @@ export class Realtime {
     await this.opts.bus.publish({ kind: 'broadcast', frame: { ...event, time: nowS() } as PushFrame });
   }
 
-  /** Closes the sockets of some sessions of a user, on every node, after sending `event`. */
+  /**
+   * Closes the sockets of some sessions of a user, on every node, after sending `event` (an
+   * `offline` event gets each socket's own client_id).
+   */
   async kick(userId: number, sessionIds: number[], closeCode: number, event?: PushEvent): Promise<void> {
     if (sessionIds.length === 0) return;
     const frame = event ? ({ ...event, time: nowS() } as PushFrame) : undefined;
@@ -122,10 +125,13 @@ export class Realtime {
         this.hub.broadcast(message.frame);
         return;
       case 'kick': {
-        const text = message.frame ? JSON.stringify(message.frame) : undefined;
+        const { frame } = message;
         for (const conn of this.hub.userConnections(message.userId)) {
           if (conn.sessionId === null || !message.sessionIds.includes(conn.sessionId)) continue;
-          if (text) send(conn, text);
+          // `offline` names the socket it ends, and only the node holding the socket knows its id.
+          if (frame?.type === 'offline') {
+            send(conn, JSON.stringify({ ...frame, data: { ...frame.data, client_id: conn.clientId } }));
+          } else if (frame) send(conn, JSON.stringify(frame));
           conn.ws.close(message.closeCode);
         }
         return;

@@ -137,17 +137,7 @@ export class AuthService {
   /** Ends the other sessions of the same device class and tells their sockets why. */
   private async forceOffline(userId: number, keepId: number, isMobile: boolean): Promise<void> {
     const revoked = await this.ctx.sessions.revokeOthers(userId, keepId, isMobile);
-    for (const conn of this.ctx.realtime.hub.userConnections(userId)) {
-      if (conn.sessionId !== null && revoked.includes(conn.sessionId)) {
-        await this.ctx.realtime.kick(userId, [conn.sessionId], CloseCodes.SessionEnded, {
-          type: 'offline',
-          data: { id: userId, client_id: conn.clientId, isMobile },
-        });
-      }
-    }
-    const local = new Set(this.ctx.realtime.hub.userConnections(userId).map((c) => c.sessionId));
-    const remote = revoked.filter((id) => !local.has(id));
-    await this.ctx.realtime.kick(userId, remote, CloseCodes.SessionEnded, {
+    await this.ctx.realtime.kick(userId, revoked, CloseCodes.SessionEnded, {
       type: 'offline',
       data: { id: userId, client_id: '', isMobile },
     });

@@ -1,0 +1,330 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdminService } from '../src/modules/system/admin';
+import {
+  describeEachDb,
+  expectBadBodies,
+  logIn,
+  MISSING,
+  signUp,
+  startServer,
+  TestSocket,
+  type TestServer,
+} from './harness';
+
+const MOBILE = {
+  'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148',
+};
+const DESKTOP = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/126.0 Safari/537.36' };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describeEachDb('socket /wss', (target) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer(target);
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('init → bindUid → pong; multiport once the user has a second socket', async () => {
+    const ann = await signUp(server, 'ann_ws');
+    const first = await TestSocket.open(server);
+    expect(first.frames[0]).toEqual({ type: 'init', client_id: first.clientId });
+    expect(first.clientId).toMatch(/^[0-9a-f-]{36}$/);
+    first.send({ type: 'bindUid', user_id: ann.userId, token: ann.token });
+    expect(await first.waitFor((f) => f.type === 'pong')).toEqual({ type: 'pong', multiport: false });
+
+    const second = await TestSocket.open(server);
+    expect(second.clientId).not.toBe(first.clientId);
+    second.send({ type: 'bindUid', user_id: String(ann.userId), token: ann.token });
+    expect(await second.waitFor((f) => f.type === 'pong')).toEqual({ type: 'pong', multiport: true });
+    expect(await first.roundTrip()).toEqual({ type: 'pong', multiport: true });
+
+    second.close();
+    await second.waitClosed();
+    await sleep(50);
+    expect(await first.roundTrip()).toEqual({ type: 'pong', multiport: false });
+    first.close();
+  });
+
+  it('answers ping with pong before binding too', async () => {
+    const sock = await TestSocket.open(server);
+    expect(await sock.roundTrip()).toEqual({ type: 'pong', multiport: false });
+    sock.close();
+  });
+
+  it('closes on a bad, revoked or foreign token (4001)', async () => {
+    const ben = await signUp(server, 'ben_ws');
+    const cat = await signUp(server, 'cat_ws');
+
+    const bad = await TestSocket.open(server);
+    bad.send({ type: 'bindUid', user_id: ben.userId, token: 'bearer this-is-not-a-token-at-all' });
+    expect(await bad.waitClosed()).toBe(4001);
+
+    const old = await logIn(server, 'ben_ws', ben.password);
+    await server.call('logout', {}, { token: old });
+    const revoked = await TestSocket.open(server);
+    revoked.send({ type: 'bindUid', user_id: ben.userId, token: old });
+    expect(await revoked.waitClosed()).toBe(4001);
+
+    const foreign = await TestSocket.open(server);
+    foreign.send({ type: 'bindUid', user_id: cat.userId, token: ben.token });
+    expect(await foreign.waitClosed()).toBe(4001);
+    expect(foreign.frames.some((f) => f.type === 'pong')).toBe(false);
+  });
+
+  it('ignores invalid frames, and closes a flood of them (1008)', async () => {
+    const sock = await TestSocket.open(server);
+    sock.send('not json');
+    sock.send({ type: 'sendMessage', content: 'hi' });
+    sock.send({ type: 'bindUid', user_id: 1 });
+    sock.ws.send(Buffer.from([1, 2, 3]));
+    sock.send('"just a string"');
+    expect(await sock.roundTrip()).toEqual({ type: 'pong', multiport: false });
+    expect(sock.closeCode).toBeNull();
+
+    const flood = await TestSocket.open(server);
+    for (let i = 0; i < 30; i++) flood.send({ type: 'nonsense', i });
+    expect(await flood.waitClosed()).toBe(1008);
+    sock.close();
+  });
+
+  it('closes a socket that sends too many frames, even valid ones (1008)', async () => {
+    const sock = await TestSocket.open(server);
+    for (let i = 0; i < 250; i++) sock.send({ type: 'pong' });
+    expect(await sock.waitClosed()).toBe(1008);
+  });
+
+  describe('HTTP bindUid', () => {
+    it('binds a live socket of mine: it then receives my pushes', async () => {
+      const dan = await signUp(server, 'dan_ws');
+      const sock = await TestSocket.open(server);
+      const res = await server.call('bindUid', { client_id: sock.clientId, user_id: dan.userId }, { token: dan.token });
+      expect(res).toEqual({ code: 0, msg: '', data: null });
+      await server.ctx.config.set('chatInfo.sendInterval', '0');
+      expect((await sock.waitFor((f) => f.type === 'updateConfig')).data.chatInfo.sendInterval).toBe(0);
+      sock.close();
+    });
+
+    it('refuses an unknown client_id, another user’s socket, and another user’s id', async () => {
+      const eve = await signUp(server, 'eve_ws');
+      const fay = await signUp(server, 'fay_ws');
+      const unknown = await server.call(
+        'bindUid',
+        { client_id: '00000000-0000-4000-8000-000000000000', user_id: eve.userId },
+        { token: eve.token },
+      );
+      expect(unknown).toMatchObject({
+        code: 400,
+        msg: 'That connection does not exist or has closed',
+        data: { fields: ['client_id'] },
+      });
+
+      const faysSocket = await TestSocket.bound(server, fay.userId, fay.token);
+      const stolen = await server.call(
+        'bindUid',
+        { client_id: faysSocket.clientId, user_id: eve.userId },
+        { token: eve.token },
+      );
+      expect(stolen.code).toBe(403);
+
+      const mine = await TestSocket.open(server);
+      const asFay = await server.call(
+        'bindUid',
+        { client_id: mine.clientId, user_id: fay.userId },
+        { token: eve.token },
+      );
+      expect(asFay.code).toBe(403);
+
+      const closed = await TestSocket.open(server);
+      closed.close();
+      await closed.waitClosed();
+      await sleep(50);
+      const gone = await server.call(
+        'bindUid',
+        { client_id: closed.clientId, user_id: eve.userId },
+        { token: eve.token },
+      );
+      expect(gone.code).toBe(400);
+
+      expect((await server.call('bindUid', { client_id: mine.clientId, user_id: eve.userId })).code).toBe(-1);
+      expect(await faysSocket.roundTrip()).toEqual({ type: 'pong', multiport: false });
+      faysSocket.close();
+      mine.close();
+    });
+
+    it('refuses a bad body', async () => {
+      const gus = await signUp(server, 'gus_ws');
+      await expectBadBodies(
+        server,
+        'bindUid',
+        { client_id: 'x', user_id: gus.userId },
+        [
+          { field: 'client_id', value: MISSING, key: 'validation.required' },
+          { field: 'client_id', value: '', key: 'validation.required' },
+          { field: 'client_id', value: 'c'.repeat(65), key: 'validation.tooLong', params: { max: 64 } },
+          { field: 'user_id', value: MISSING, key: 'validation.required' },
+          { field: 'user_id', value: 'me', key: 'validation.invalid' },
+        ],
+        { token: gus.token },
+      );
+    });
+
+    it('login with client_id binds that socket', async () => {
+      const hal = await signUp(server, 'hal_ws');
+      const sock = await TestSocket.open(server);
+      const login = await server.call('login', { account: 'hal_ws', password: hal.password, client_id: sock.clientId });
+      expect(login.code).toBe(0);
+      await server.ctx.config.set('chatInfo.sendInterval', '0');
+      await sock.waitFor((f) => f.type === 'updateConfig');
+      await server.call('logout', {}, { token: login.data.authToken });
+      expect(await sock.waitClosed()).toBe(4004);
+    });
+  });
+
+  it('pushes updateConfig to bound sockets on every change, not to unbound ones', async () => {
+    const ivy = await signUp(server, 'ivy_ws');
+    const bound = await TestSocket.bound(server, ivy.userId, ivy.token);
+    const loose = await TestSocket.open(server);
+    await server.ctx.config.set('chatInfo.redoTime', '600');
+    const frame = await bound.waitFor((f) => f.type === 'updateConfig' && f.data.chatInfo.redoTime === 600);
+    expect(Number.isInteger(frame.time)).toBe(true);
+    expect(frame.time).toBeLessThan(1e11);
+    expect(frame.data).toMatchObject({ sysInfo: { name: 'Sparrow' }, fileUpload: { size: 50 } });
+    expect(frame.data.rateLimits).toBeUndefined();
+    expect(await loose.roundTrip()).toBeTruthy();
+    expect(loose.frames.some((f) => f.type === 'updateConfig')).toBe(false);
+    await server.ctx.config.set('chatInfo.redoTime', '86400');
+    bound.close();
+    loose.close();
+  });
+
+  it('logout closes that session’s socket (4004), not another session’s', async () => {
+    const jo = await signUp(server, 'jo_ws');
+    const other = await logIn(server, 'jo_ws', jo.password);
+    const a = await TestSocket.bound(server, jo.userId, jo.token);
+    const b = await TestSocket.bound(server, jo.userId, other);
+    expect((await server.call('logout', { client_id: a.clientId }, { token: jo.token })).code).toBe(0);
+    expect(await a.waitClosed()).toBe(4004);
+    expect(await b.roundTrip()).toEqual({ type: 'pong', multiport: false });
+    b.close();
+  });
+
+  it('closes a bound socket on its next heartbeat once its user is disabled elsewhere', async () => {
+    const kit = await signUp(server, 'kit_ws');
+    const sock = await TestSocket.bound(server, kit.userId, kit.token);
+    await new AdminService(server.ctx.db, server.ctx.config, server.clock.now).setStatus('kit_ws', false);
+    sock.send({ type: 'ping' });
+    expect(await sock.waitClosed()).toBe(4004);
+  });
+
+  describe('forced offline (multipleLogin 0)', () => {
+    afterAll(async () => {
+      await server.ctx.config.set('sysInfo.multipleLogin', '1');
+    });
+
+    it('a second mobile login sends offline to the first mobile session, closes it and revokes it; desktop stays', async () => {
+      const lea = await signUp(server, 'lea_ws');
+      await server.ctx.config.set('sysInfo.multipleLogin', '0');
+      const phone1 = await logIn(server, 'lea_ws', lea.password, { headers: MOBILE });
+      const desk = await logIn(server, 'lea_ws', lea.password, { headers: DESKTOP });
+      const phoneSock = await TestSocket.bound(server, lea.userId, phone1, MOBILE);
+      const deskSock = await TestSocket.bound(server, lea.userId, desk, DESKTOP);
+
+      const phone2 = await logIn(server, 'lea_ws', lea.password, { headers: MOBILE });
+      const offline = await phoneSock.waitFor((f) => f.type === 'offline');
+      expect(offline.data).toEqual({ id: lea.userId, client_id: phoneSock.clientId, isMobile: true });
+      expect(await phoneSock.waitClosed()).toBe(4004);
+      expect((await server.call('checkuser', {}, { token: phone1 })).code).toBe(-1);
+
+      expect(deskSock.frames.some((f) => f.type === 'offline')).toBe(false);
+      expect(await deskSock.roundTrip()).toMatchObject({ type: 'pong' });
+      expect((await server.call('checkuser', {}, { token: desk })).code).toBe(0);
+      expect((await server.call('checkuser', {}, { token: phone2 })).code).toBe(0);
+      deskSock.close();
+    });
+
+    it('tells each socket of the ended session its own client_id', async () => {
+      const ned = await signUp(server, 'ned_ws');
+      await server.ctx.config.set('sysInfo.multipleLogin', '0');
+      const phone = await logIn(server, 'ned_ws', ned.password, { headers: MOBILE });
+      const a = await TestSocket.bound(server, ned.userId, phone, MOBILE);
+      const b = await TestSocket.bound(server, ned.userId, phone, MOBILE);
+      await logIn(server, 'ned_ws', ned.password, { headers: MOBILE });
+      for (const sock of [a, b]) {
+        expect((await sock.waitFor((f) => f.type === 'offline')).data.client_id).toBe(sock.clientId);
+        expect(await sock.waitClosed()).toBe(4004);
+      }
+    });
+
+    it('with multipleLogin 1, two mobile sessions live side by side', async () => {
+      await server.ctx.config.set('sysInfo.multipleLogin', '1');
+      const max = await signUp(server, 'max_ws');
+      const p1 = await logIn(server, 'max_ws', max.password, { headers: MOBILE });
+      const sock = await TestSocket.bound(server, max.userId, p1, MOBILE);
+      const p2 = await logIn(server, 'max_ws', max.password, { headers: MOBILE });
+      expect(await sock.roundTrip()).toMatchObject({ type: 'pong' });
+      expect(sock.frames.some((f) => f.type === 'offline')).toBe(false);
+      expect((await server.call('checkuser', {}, { token: p1 })).code).toBe(0);
+      expect((await server.call('checkuser', {}, { token: p2 })).code).toBe(0);
+      sock.close();
+    });
+  });
+});
+
+describeEachDb('socket time-outs', (target) => {
+  let server: TestServer;
+  let user: Awaited<ReturnType<typeof signUp>>;
+  beforeAll(async () => {
+    server = await startServer(target, { socket: { bindTimeoutMs: 200, idleTimeoutMs: 500 } });
+    user = await signUp(server, 'timeout_user');
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('closes a socket not bound in time (4002), even if it pings', async () => {
+    const sock = await TestSocket.open(server);
+    sock.send({ type: 'ping' });
+    const started = Date.now();
+    expect(await sock.waitClosed(2000)).toBe(4002);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(100);
+  });
+
+  it('keeps a socket bound in time, over HTTP too', async () => {
+    const byFrame = await TestSocket.bound(server, user.userId, user.token);
+    const byHttp = await TestSocket.open(server);
+    await server.call('bindUid', { client_id: byHttp.clientId, user_id: user.userId }, { token: user.token });
+    await sleep(300);
+    expect(byFrame.closeCode).toBeNull();
+    expect(byHttp.closeCode).toBeNull();
+    expect(await byFrame.roundTrip()).toMatchObject({ type: 'pong', multiport: true });
+    byFrame.close();
+    byHttp.close();
+  });
+
+  it('closes a silent socket (4003); a pinging one stays', async () => {
+    const silent = await TestSocket.bound(server, user.userId, user.token);
+    const chatty = await TestSocket.bound(server, user.userId, user.token);
+    const timer = setInterval(() => chatty.send({ type: 'ping' }), 150);
+    try {
+      expect(await silent.waitClosed(2000)).toBe(4003);
+      await sleep(400);
+      expect(chatty.closeCode).toBeNull();
+    } finally {
+      clearInterval(timer);
+    }
+    expect(await chatty.waitClosed(2000)).toBe(4003);
+  });
+
+  it('closes every socket with 1012 when the server shuts down', async () => {
+    const own = await startServer(target);
+    const u = await signUp(own, 'shutdown_user');
+    const bound = await TestSocket.bound(own, u.userId, u.token);
+    const loose = await TestSocket.open(own);
+    await own.close();
+    expect(await bound.waitClosed()).toBe(1012);
+    expect(await loose.waitClosed()).toBe(1012);
+  });
+});
