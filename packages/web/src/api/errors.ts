@@ -1,0 +1,35 @@
+/**
+ * How a call failed, one kind per row of the error catalogue (spec §8):
+ * `server` envelope code ≠ 0 · `session` code -1 · `unauthorized` HTTP 401 · `server-status`
+ * HTTP 500 · `network` anything else (the time-out included) · `offline` no network before the
+ * call · `setup` the request could not be built.
+ */
+export type ApiErrorKind =
+  | 'server'
+  | 'session'
+  | 'unauthorized'
+  | 'server-status'
+  | 'network'
+  | 'offline'
+  | 'setup';
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly kind: ApiErrorKind,
+    message: string,
+    readonly code?: number,
+    readonly data?: unknown,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+
+  /** Field names the server rejected (code 400 with `data.fields`). */
+  get fields(): string[] {
+    const d = this.data as { fields?: unknown } | undefined;
+    return Array.isArray(d?.fields)
+      ? d.fields.filter((f): f is string => typeof f === 'string')
+      : [];
+  }
+}

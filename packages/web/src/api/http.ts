@@ -1,0 +1,252 @@
+import {
+  Codes,
+  NETWORK_TIMEOUT_MS,
+  RELOGIN_DELAY_MS,
+  REQUEST_TIMEOUT_MS,
+  TOAST_SERVER_MS,
+  routes,
+  type Envelope,
+  type RouteBody,
+  type RouteName,
+  type RouteResponses,
+} from '@sparrow/protocol';
+import { ApiError, type ApiErrorKind } from './errors';
+
+export { ApiError, type ApiErrorKind };
+
+/** The texts of the error catalogue (spec §8) the request layer shows itself. */
+export type ErrorText =
+  | 'errors.tip'
+  | 'errors.authExpired'
+  | 'errors.serverError'
+  | 'errors.noNetwork'
+  | 'errors.networkDisconnected'
+  | 'errors.networkExpire'
+  | 'errors.goLogin';
+
+/** What the request layer needs from the screen: toasts, a loading indicator and a dialog. */
+export interface FeedbackUi {
+  toast(text: string, durationMs?: number): void;
+  showLoading(): void;
+  hideLoading(): void;
+  /** A modal alert; resolves when the user confirms. */
+  alert(options: { title: string; content: string; confirmText: string }): Promise<void>;
+}
+
+export interface HttpDeps {
+  fetch: (request: Request) => Promise<Response>;
+  ui: FeedbackUi;
+  t: (key: ErrorText) => string;
+  getToken(): string | null;
+  getClientId(): string | null;
+  getCid(): string;
+  getLanguage(): string;
+  isOnline(): boolean;
+  /** Drops the session and shows the login page (code -1, HTTP 401). */
+  onSessionInvalid(): void;
+  /** What route paths resolve against; the page's own address by default. */
+  baseUrl?: string;
+  setTimeout?: (fn: () => void, ms: number) => unknown;
+  clearTimeout?: (handle: unknown) => void;
+}
+
+export interface RequestOptions {
+  /** Show no toast, dialog or redirect at all; the caller handles the thrown ApiError. */
+  silent?: boolean;
+  /** Do not toast the server's `msg` on success. */
+  quiet?: boolean;
+  /** Show the loading indicator until the call settles. */
+  loading?: boolean;
+}
+
+/** A successful call's envelope minus the code. */
+export interface ApiResult<T> {
+  data: T;
+  msg: string;
+  count?: number;
+  page?: number;
+}
+
+/** The body a route takes: FormData for uploads, the route's schema input otherwise. */
+export type ApiBody<N extends RouteName> = (typeof routes)[N] extends { multipart: true }
+  ? FormData
+  : RouteBody<N> | FormData;
+
+function isEnvelope(v: unknown): v is Envelope {
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof (v as { code?: unknown }).code === 'number' &&
+    'msg' in v
+  );
+}
+
+async function readEnvelope(res: Response): Promise<Envelope | null> {
+  try {
+    const body: unknown = await res.json();
+    return isEnvelope(body) ? body : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The HTTP client of spec §7/§8: POST with JSON (or multipart for uploads), the four headers, the
+ * time-out, and every row of the error catalogue turned into the same feedback on every page.
+ */
+export function createHttpClient(deps: HttpDeps) {
+  const setTimer = deps.setTimeout ?? ((fn: () => void, ms: number) => setTimeout(fn, ms));
+  const clearTimer =
+    deps.clearTimeout ?? ((h: unknown) => clearTimeout(h as ReturnType<typeof setTimeout>));
+
+  /** Feedback decided while the call runs, shown once the loading indicator is gone. */
+  type Feedback = { toast: string; ms?: number } | { relogin: string } | { dialog: true } | null;
+
+  class Failure {
+    constructor(
+      readonly error: ApiError,
+      readonly feedback: Feedback,
+    ) {}
+  }
+
+  function fail(
+    kind: ApiErrorKind,
+    text: string,
+    extra: { code?: number; data?: unknown; status?: number; toastMs?: number } = {},
+  ): never {
+    const feedback = text ? { toast: text, ms: extra.toastMs } : null;
+    throw new Failure(new ApiError(kind, text, extra.code, extra.data, extra.status), feedback);
+  }
+
+  function show(feedback: Feedback): void {
+    if (!feedback) return;
+    if ('toast' in feedback) {
+      deps.ui.toast(feedback.toast, feedback.ms);
+    } else if ('relogin' in feedback) {
+      if (feedback.relogin) deps.ui.toast(feedback.relogin, TOAST_SERVER_MS);
+      setTimer(() => deps.onSessionInvalid(), RELOGIN_DELAY_MS);
+    } else {
+      void deps.ui
+        .alert({
+          title: deps.t('errors.tip'),
+          content: deps.t('errors.authExpired'),
+          confirmText: deps.t('errors.goLogin'),
+        })
+        .then(() => deps.onSessionInvalid());
+    }
+  }
+
+  function buildRequest(path: string, body: unknown, signal: AbortSignal): Request {
+    const headers = new Headers();
+    const token = deps.getToken();
+    if (token) headers.set('Authorization', token);
+    const clientId = deps.getClientId();
+    if (clientId) headers.set('clientId', clientId);
+    headers.set('cid', deps.getCid());
+    headers.set('Accept-Language', deps.getLanguage());
+    let payload: BodyInit;
+    if (body instanceof FormData) {
+      payload = body;
+    } else {
+      headers.set('Content-Type', 'application/json');
+      payload = JSON.stringify(body ?? {});
+    }
+    const base = deps.baseUrl ?? globalThis.location?.href;
+    return new Request(new URL(path, base), { method: 'POST', headers, body: payload, signal });
+  }
+
+  function handleEnvelope<T>(env: Envelope): { result: ApiResult<T>; msg: string } {
+    const msg = typeof env.msg === 'string' ? env.msg : '';
+    if (env.code === Codes.Ok) {
+      const result: ApiResult<T> = { data: env.data as T, msg };
+      if (env.count !== undefined) result.count = env.count;
+      if (env.page !== undefined) result.page = env.page;
+      return { result, msg };
+    }
+    if (env.code === Codes.NoSession) {
+      throw new Failure(new ApiError('session', msg, env.code, env.data), { relogin: msg });
+    }
+    return fail('server', msg || deps.t('errors.noNetwork'), {
+      code: env.code,
+      data: env.data,
+      toastMs: TOAST_SERVER_MS,
+    });
+  }
+
+  async function send<T>(
+    path: string,
+    body: unknown,
+    timeoutMs: number,
+  ): Promise<{ result: ApiResult<T>; msg: string }> {
+    if (!deps.isOnline()) {
+      return fail('offline', deps.t('errors.networkDisconnected'));
+    }
+    const controller = new AbortController();
+    let request: Request;
+    try {
+      request = buildRequest(path, body, controller.signal);
+    } catch {
+      return fail('setup', deps.t('errors.networkExpire'));
+    }
+    const timer = setTimer(() => controller.abort(), timeoutMs);
+    let res: Response;
+    try {
+      res = await deps.fetch(request);
+    } catch {
+      return fail('network', deps.t('errors.noNetwork'));
+    } finally {
+      clearTimer(timer);
+    }
+    if (res.status === 401) {
+      const error = new ApiError('unauthorized', deps.t('errors.authExpired'), undefined, undefined, 401);
+      throw new Failure(error, { dialog: true });
+    }
+    if (res.status === 500) {
+      return fail('server-status', deps.t('errors.serverError'), { status: 500 });
+    }
+    const env = await readEnvelope(res);
+    if (!env) {
+      return fail('network', deps.t('errors.noNetwork'), { status: res.status });
+    }
+    return handleEnvelope<T>(env);
+  }
+
+  /** Calls a route and answers its whole result (`data`, `msg`, `count`, `page`). */
+  async function request<N extends RouteName>(
+    name: N,
+    body?: ApiBody<N>,
+    opts: RequestOptions = {},
+  ): Promise<ApiResult<RouteResponses[N]>> {
+    const route = routes[name];
+    const timeout = 'multipart' in route && route.multipart ? NETWORK_TIMEOUT_MS : REQUEST_TIMEOUT_MS;
+    const showLoading = opts.loading === true && !opts.silent;
+    if (showLoading) deps.ui.showLoading();
+    let outcome: { result: ApiResult<RouteResponses[N]>; msg: string };
+    try {
+      outcome = await send<RouteResponses[N]>(route.path, body, timeout);
+    } catch (e) {
+      if (showLoading) deps.ui.hideLoading();
+      if (!(e instanceof Failure)) throw e;
+      if (!opts.silent) show(e.feedback);
+      throw e.error;
+    }
+    if (showLoading) deps.ui.hideLoading();
+    if (outcome.msg && !opts.silent && !opts.quiet) deps.ui.toast(outcome.msg, TOAST_SERVER_MS);
+    return outcome.result;
+  }
+
+  type Api = {
+    [N in RouteName]: (body?: ApiBody<N>, opts?: RequestOptions) => Promise<RouteResponses[N]>;
+  };
+  const api = Object.fromEntries(
+    (Object.keys(routes) as RouteName[]).map((name) => [
+      name,
+      async (body?: unknown, opts?: RequestOptions) =>
+        (await request(name, body as ApiBody<typeof name>, opts)).data,
+    ]),
+  ) as Api;
+
+  return { request, api };
+}
+
+export type HttpClient = ReturnType<typeof createHttpClient>;

@@ -1,0 +1,307 @@
+import {
+  HEARTBEAT_MS,
+  RECONNECT_MAX_CLOSES,
+  RECONNECT_MAX_OPEN_FAILURES,
+  RECONNECT_WAIT_MS,
+  SocketCodes,
+} from '@sparrow/protocol';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SocketClient, SocketError, socketUrl, type SocketState, type WebSocketLike } from './socket';
+
+/** A WebSocket stand-in the test drives by hand: open, receive, close. */
+class FakeSocket implements WebSocketLike {
+  readyState = 0;
+  sent: unknown[] = [];
+  closedWith: number | undefined;
+  onopen: ((ev: unknown) => void) | null = null;
+  onclose: ((ev: unknown) => void) | null = null;
+  onerror: ((ev: unknown) => void) | null = null;
+  onmessage: ((ev: { data: unknown }) => void) | null = null;
+
+  constructor(readonly url: string) {}
+
+  send(data: string): void {
+    if (this.readyState !== 1) throw new Error('InvalidStateError');
+    this.sent.push(JSON.parse(data));
+  }
+  close(code?: number): void {
+    this.closedWith = code;
+    this.readyState = 3;
+  }
+  /** The server accepted the connection. */
+  open(): void {
+    this.readyState = 1;
+    this.onopen?.({});
+  }
+  /** The connection failed before opening, as a browser reports it: error, then close. */
+  fail(): void {
+    this.readyState = 3;
+    this.onerror?.({});
+    this.onclose?.({ code: 1006 });
+  }
+  /** The server closed an open connection. */
+  drop(): void {
+    this.readyState = 3;
+    this.onclose?.({ code: 1006 });
+  }
+  receive(frame: unknown): void {
+    this.onmessage?.({ data: typeof frame === 'string' ? frame : JSON.stringify(frame) });
+  }
+}
+
+class FakePage extends EventTarget {
+  visibilityState = 'visible';
+}
+
+function setup(auth: { user_id: number; token: string } | null = { user_id: 7, token: 'bearer abc' }) {
+  const sockets: FakeSocket[] = [];
+  const network = new EventTarget();
+  const page = new FakePage();
+  const warn = vi.fn();
+  const client = new SocketClient({
+    url: 'ws://example.test/wss',
+    createSocket: (url) => {
+      const s = new FakeSocket(url);
+      sockets.push(s);
+      return s;
+    },
+    timers: {
+      setTimeout: (fn, ms) => setTimeout(fn, ms),
+      clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+      setInterval: (fn, ms) => setInterval(fn, ms),
+      clearInterval: (h) => clearInterval(h as ReturnType<typeof setInterval>),
+    },
+    getAuth: () => auth,
+    network,
+    page,
+    warn,
+  });
+  const states: SocketState[] = [];
+  const errors: SocketError[] = [];
+  client.on('state', (s) => states.push(s));
+  client.on('error', (e) => errors.push(e));
+  const last = () => sockets[sockets.length - 1]!;
+  return { client, sockets, last, network, page, states, errors, warn };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('SocketClient', () => {
+  it('builds the URL on the page origin, wss on https', () => {
+    expect(socketUrl({ protocol: 'http:', host: 'a.test:8000' })).toBe('ws://a.test:8000/wss');
+    expect(socketUrl({ protocol: 'https:', host: 'a.test' })).toBe('wss://a.test/wss');
+  });
+
+  it('pings on open and every 25 s', () => {
+    const { client, last } = setup();
+    client.start();
+    last().open();
+    expect(last().sent).toEqual([{ type: 'ping' }]);
+    vi.advanceTimersByTime(HEARTBEAT_MS - 1);
+    expect(last().sent).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(last().sent).toEqual([{ type: 'ping' }, { type: 'ping' }]);
+    vi.advanceTimersByTime(HEARTBEAT_MS * 2);
+    expect(last().sent).toHaveLength(4);
+  });
+
+  it('stores the client id on init and binds the user with the token', () => {
+    const { client, last } = setup();
+    const inits: string[] = [];
+    client.on('init', ({ client_id }) => inits.push(client_id));
+    client.start();
+    last().open();
+    last().receive({ type: 'init', client_id: 'c-1' });
+    expect(client.clientId).toBe('c-1');
+    expect(inits).toEqual(['c-1']);
+    expect(last().sent).toContainEqual({ type: 'bindUid', user_id: 7, token: 'bearer abc' });
+  });
+
+  it('answers a server ping with pong and records the multiport flag of a pong', () => {
+    const { client, last } = setup();
+    client.start();
+    last().open();
+    last().receive({ type: 'ping' });
+    expect(last().sent).toContainEqual({ type: 'pong' });
+    last().receive({ type: 'pong', multiport: true });
+    expect(client.multiport).toBe(true);
+  });
+
+  it('emits typed push events and drops frames that do not parse', () => {
+    const { client, last, warn } = setup();
+    const online: unknown[] = [];
+    const offline: unknown[] = [];
+    client.on('isOnline', (d) => online.push(d));
+    client.on('offline', (d) => offline.push(d));
+    client.start();
+    last().open();
+    last().receive({ type: 'isOnline', time: 1, data: { id: 3, is_online: 1 } });
+    last().receive({ type: 'offline', time: 1, data: { id: 7, client_id: 'c-1', isMobile: true } });
+    last().receive('not json');
+    last().receive({ type: 'isOnline', time: 1, data: { id: 'x' } });
+    last().receive({ type: 'nonsense' });
+    expect(online).toEqual([{ id: 3, is_online: 1 }]);
+    expect(offline).toEqual([{ id: 7, client_id: 'c-1', isMobile: true }]);
+    expect(warn).toHaveBeenCalledTimes(3);
+  });
+
+  it('fails a send while not open with code 10002', () => {
+    const { client, last } = setup();
+    expect(() => client.send({ type: 'ping' })).toThrow(SocketError);
+    client.start();
+    try {
+      client.send({ type: 'ping' });
+      expect.unreachable();
+    } catch (e) {
+      expect((e as SocketError).code).toBe(SocketCodes.SendWhileClosed);
+      expect((e as SocketError).code).toBe(10002);
+    }
+    last().open();
+    expect(() => client.send({ type: 'ping' })).not.toThrow();
+  });
+
+  it('reports 600009 when a connection cannot be opened, and retries after 15 s', () => {
+    const { client, sockets, last, errors, states } = setup();
+    client.start();
+    last().fail();
+    expect(errors.map((e) => e.code)).toEqual([600009]);
+    expect(errors[0]!.code).toBe(SocketCodes.ConnectFailed);
+    expect(client.state).toBe('waiting');
+    vi.advanceTimersByTime(RECONNECT_WAIT_MS - 1);
+    expect(sockets).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(sockets).toHaveLength(2);
+    expect(states).toEqual(['connecting', 'waiting', 'connecting']);
+  });
+
+  it('treats a socket that cannot even be constructed as a failed connect', () => {
+    const errors: number[] = [];
+    const client = new SocketClient({
+      url: 'ws://bad',
+      createSocket: () => {
+        throw new SyntaxError('bad url');
+      },
+      getAuth: () => null,
+    });
+    client.on('error', (e) => errors.push(e.code));
+    client.start();
+    expect(errors).toEqual([600009]);
+    expect(client.state).toBe('waiting');
+    client.stop();
+  });
+
+  it('retries at most 10 times on open failures, then waits for the network', () => {
+    const { client, sockets, last, errors, network } = setup();
+    client.start();
+    for (let i = 0; i <= RECONNECT_MAX_OPEN_FAILURES; i++) {
+      last().fail();
+      vi.advanceTimersByTime(RECONNECT_WAIT_MS);
+    }
+    expect(sockets).toHaveLength(1 + RECONNECT_MAX_OPEN_FAILURES);
+    expect(errors).toHaveLength(1 + RECONNECT_MAX_OPEN_FAILURES);
+    expect(client.state).toBe('error');
+    vi.advanceTimersByTime(RECONNECT_WAIT_MS * 10);
+    expect(sockets).toHaveLength(11);
+
+    network.dispatchEvent(new Event('online'));
+    expect(sockets).toHaveLength(12);
+    expect(client.state).toBe('connecting');
+    last().open();
+    expect(client.state).toBe('open');
+  });
+
+  it('retries at most 5 times after an open socket closes', () => {
+    const { client, sockets, last } = setup();
+    client.start();
+    for (let i = 0; i <= RECONNECT_MAX_CLOSES; i++) {
+      last().open();
+      last().drop();
+      vi.advanceTimersByTime(RECONNECT_WAIT_MS);
+    }
+    expect(sockets).toHaveLength(1 + RECONNECT_MAX_CLOSES);
+    expect(client.state).toBe('error');
+  });
+
+  it('starts the close count afresh after a connection stayed up a whole heartbeat', () => {
+    const { client, last } = setup();
+    const quickClose = () => {
+      last().open();
+      last().drop();
+      vi.advanceTimersByTime(RECONNECT_WAIT_MS);
+    };
+    client.start();
+    for (let i = 0; i < RECONNECT_MAX_CLOSES; i++) quickClose();
+    expect(client.state).toBe('connecting');
+
+    last().open();
+    vi.advanceTimersByTime(HEARTBEAT_MS);
+    last().drop();
+    vi.advanceTimersByTime(RECONNECT_WAIT_MS);
+    for (let i = 1; i < RECONNECT_MAX_CLOSES; i++) quickClose();
+    expect(client.state).toBe('connecting');
+
+    quickClose();
+    expect(client.state).toBe('error');
+  });
+
+  it('reconnects at once when the page is shown and it is not connected', () => {
+    const { client, sockets, last, page } = setup();
+    client.start();
+    last().open();
+    page.dispatchEvent(new Event('visibilitychange'));
+    expect(sockets).toHaveLength(1);
+
+    last().drop();
+    expect(client.state).toBe('waiting');
+    page.visibilityState = 'hidden';
+    page.dispatchEvent(new Event('visibilitychange'));
+    expect(sockets).toHaveLength(1);
+    page.visibilityState = 'visible';
+    page.dispatchEvent(new Event('visibilitychange'));
+    expect(sockets).toHaveLength(2);
+    expect(client.state).toBe('connecting');
+    vi.advanceTimersByTime(RECONNECT_WAIT_MS);
+    expect(sockets).toHaveLength(2);
+  });
+
+  it('reconnects on page show after giving up too', () => {
+    const { client, sockets, last, page } = setup();
+    client.start();
+    for (let i = 0; i <= RECONNECT_MAX_OPEN_FAILURES; i++) {
+      last().fail();
+      vi.advanceTimersByTime(RECONNECT_WAIT_MS);
+    }
+    expect(client.state).toBe('error');
+    page.dispatchEvent(new Event('visibilitychange'));
+    expect(sockets).toHaveLength(RECONNECT_MAX_OPEN_FAILURES + 2);
+  });
+
+  it('stops for good: says close, ends the heartbeat, no retry, ignores online and show', () => {
+    const { client, sockets, last, network, page } = setup();
+    client.start();
+    const ws = last();
+    ws.open();
+    client.stop();
+    expect(ws.sent).toContainEqual({ type: 'close' });
+    expect(ws.closedWith).toBe(1000);
+    expect(client.state).toBe('stopped');
+    vi.advanceTimersByTime(HEARTBEAT_MS * 4 + RECONNECT_WAIT_MS * 4);
+    network.dispatchEvent(new Event('online'));
+    page.dispatchEvent(new Event('visibilitychange'));
+    expect(sockets).toHaveLength(1);
+    expect(ws.sent.filter((f) => (f as { type: string }).type === 'ping')).toHaveLength(1);
+  });
+
+  it('binds nobody while signed out', () => {
+    const { client, last } = setup(null);
+    client.start();
+    last().open();
+    last().receive({ type: 'init', client_id: 'c-2' });
+    expect(last().sent).toEqual([{ type: 'ping' }]);
+  });
+});

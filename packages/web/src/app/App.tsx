@@ -1,0 +1,65 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { HashRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
+import { useSession } from '../stores/session';
+import { setNavigator } from './navigation';
+import { paths } from './paths';
+import { appRoutes, findRoute } from './routes';
+
+/** Hands the router's navigate to code outside React (request layer, socket events). */
+function NavigatorBridge() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    setNavigator(navigate);
+    return () => setNavigator(null);
+  }, [navigate]);
+  return null;
+}
+
+/** document.title follows the route's title (spec §2) in the current language. */
+function TitleSync() {
+  const { pathname } = useLocation();
+  const { t } = useTranslation();
+  const route = findRoute(pathname);
+  useEffect(() => {
+    if (route) document.title = t(route.title);
+  }, [route, t]);
+  return null;
+}
+
+function RequireAuth({ children }: { children: React.ReactNode }) {
+  const signedIn = useSession((s) => s.token !== null);
+  return signedIn ? children : <Navigate to={paths.login} replace />;
+}
+
+function UnknownRoute() {
+  const signedIn = useSession((s) => s.token !== null);
+  return <Navigate to={signedIn ? paths.home : paths.login} replace />;
+}
+
+export function App() {
+  return (
+    <HashRouter>
+      <NavigatorBridge />
+      <TitleSync />
+      <Routes>
+        {appRoutes.map(({ path, page: Page, auth }) => (
+          <Route
+            key={path}
+            path={path}
+            element={
+              auth ? (
+                <RequireAuth>
+                  <Page />
+                </RequireAuth>
+              ) : (
+                <Page />
+              )
+            }
+          />
+        ))}
+        <Route path="*" element={<UnknownRoute />} />
+      </Routes>
+    </HashRouter>
+  );
+}

@@ -1,0 +1,74 @@
+import type { LoginResult } from '@sparrow/protocol';
+import { api } from '../api';
+import { i18next } from '../i18n';
+import { storage } from '../lib/storage';
+import { presence } from '../stores/presence';
+import { session, sessionStore } from '../stores/session';
+import { feedback } from './feedback';
+import { navigateTo } from './navigation';
+import { paths } from './paths';
+
+type Realtime = typeof import('../api/realtime');
+let realtime: Promise<Realtime> | null = null;
+
+/** The socket module, loaded on first use (it parses frames with protocol's zod schemas). */
+export function loadRealtime(): Promise<Realtime> {
+  realtime ??= import('../api/realtime').catch((error: unknown) => {
+    realtime = null;
+    throw error;
+  });
+  return realtime;
+}
+
+/** After login: keep the token and user, then open home. */
+export function signIn(result: LoginResult): void {
+  session.signIn(result.authToken, result.userInfo);
+  navigateTo(paths.home, { replace: true });
+}
+
+function dropSession(): void {
+  session.clear();
+  presence.clear();
+}
+
+/** Logout (spec §4): revoke the token on the server, clear what is stored, go to login. */
+export async function signOut(): Promise<void> {
+  const clientId = storage.get('client_id');
+  try {
+    await api.logout(clientId ? { client_id: clientId } : {}, { loading: true, quiet: true });
+  } catch {
+    // Signing out on this device must work even when the server cannot be reached.
+  }
+  dropSession();
+  navigateTo(paths.login, { replace: true });
+}
+
+/** Another device took over this account (socket `offline`): the session is already revoked. */
+export function forcedOffline(): void {
+  dropSession();
+  navigateTo(paths.login, { replace: true });
+  void feedback.alert({
+    title: i18next.t('errors.tip'),
+    content: i18next.t('errors.forcedOffline'),
+    confirmText: i18next.t('common.confirm'),
+  });
+}
+
+/** Runs the socket while someone is signed in: start on sign-in, stop on sign-out. */
+export function followSession(): void {
+  const follow = (token: string | null, previous: string | null | undefined) => {
+    if (!token) {
+      if (realtime) void realtime.then(({ socket }) => socket.stop());
+      return;
+    }
+    void loadRealtime().then(({ socket }) => {
+      if (sessionStore.getState().token !== token) return;
+      if (socket.state === 'open' && previous) socket.bind();
+      else socket.start();
+    });
+  };
+  follow(sessionStore.getState().token, undefined);
+  sessionStore.subscribe((s, prev) => {
+    if (s.token !== prev.token) follow(s.token, prev.token);
+  });
+}

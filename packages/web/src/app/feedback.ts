@@ -1,0 +1,80 @@
+import { TOAST_MS } from '@sparrow/protocol';
+import type { FeedbackUi } from '../api/http';
+import { i18next } from '../i18n';
+
+type Antd = typeof import('./antd');
+let antd: Promise<Antd> | null = null;
+
+/** antd-mobile (and its animation library) arrive with the first toast or dialog, not before. */
+function ui(): Promise<Antd> {
+  antd ??= import('./antd').catch((error: unknown) => {
+    antd = null;
+    throw error;
+  });
+  return antd;
+}
+
+/** Runs fn once antd-mobile is in; calls keep their order because they chain on one promise. */
+function withUi(fn: (m: Antd) => void): void {
+  ui().then(fn, () => {
+    // Without the UI chunk (offline on first use) there is no way to show feedback.
+  });
+}
+
+let loadingCount = 0;
+let loadingShown = false;
+
+/**
+ * Toasts, the loading indicator and alerts (spec §4 "Generic", §9 toast 1500 ms). antd-mobile
+ * shows one toast at a time, so a toast replaces the loading indicator and hiding the indicator
+ * must not close a toast shown after it.
+ */
+export const feedback: FeedbackUi & {
+  confirm(options: {
+    title?: string;
+    content: string;
+    confirmText: string;
+    cancelText: string;
+  }): Promise<boolean>;
+} = {
+  toast(text, durationMs = TOAST_MS) {
+    loadingShown = false;
+    withUi(({ Toast }) => Toast.show({ content: text, duration: durationMs }));
+  },
+  showLoading() {
+    loadingCount += 1;
+    if (loadingShown) return;
+    loadingShown = true;
+    withUi(({ Toast }) => {
+      if (!loadingShown) return;
+      Toast.show({
+        icon: 'loading',
+        content: i18next.t('common.loading'),
+        duration: 0,
+        maskClickable: false,
+      });
+    });
+  },
+  hideLoading() {
+    loadingCount = Math.max(0, loadingCount - 1);
+    if (loadingCount === 0 && loadingShown) {
+      loadingShown = false;
+      withUi(({ Toast }) => Toast.clear());
+    }
+  },
+  async alert({ title, content, confirmText }) {
+    const { Dialog } = await ui();
+    await Dialog.alert({ title, content, confirmText });
+  },
+  async confirm({ title, content, confirmText, cancelText }) {
+    const { Dialog } = await ui();
+    return Dialog.confirm({ title, content, confirmText, cancelText });
+  },
+};
+
+/** Fetches the UI chunk ahead of its first use. */
+export function preloadFeedback(): void {
+  ui().catch(() => {
+    // Retried on first use.
+  });
+}

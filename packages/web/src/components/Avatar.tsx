@@ -1,0 +1,42 @@
+import { useState } from 'react';
+import { useSettings } from '../stores/settings';
+
+interface Props {
+  src: string | null | undefined;
+  /** The person's name: the alt text's subject and the fallback initial. */
+  name: string;
+  /** Accessible description; empty when the name is already next to the picture. */
+  alt: string;
+  size?: number;
+}
+
+/** A profile photo, round when the circleAvatar setting is on, with the initial as fallback. */
+export function Avatar({ src, name, alt, size = 48 }: Props) {
+  const circle = useSettings((s) => s.appSetting.circleAvatar);
+  const [failed, setFailed] = useState<string | null>(null);
+  const style = { width: size, height: size, fontSize: Math.round(size * 0.42) };
+  const className = `avatar${circle ? ' avatar-circle' : ''}`;
+  if (src && failed !== src) {
+    return (
+      <img
+        className={className}
+        style={style}
+        src={src}
+        alt={alt}
+        onError={() => setFailed(src)}
+      />
+    );
+  }
+  const initial = Array.from(name.trim())[0]?.toUpperCase() ?? '?';
+  return (
+    <span
+      className={`${className} avatar-fallback`}
+      style={style}
+      role={alt ? 'img' : undefined}
+      aria-label={alt || undefined}
+      aria-hidden={alt ? undefined : true}
+    >
+      {initial}
+    </span>
+  );
+}

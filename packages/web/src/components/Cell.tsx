@@ -1,0 +1,114 @@
+import { RightOutline } from 'antd-mobile-icons';
+import { useId, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { Switch } from './Switch';
+
+interface GroupProps {
+  /** A visible heading for the group. */
+  title?: string;
+  children: ReactNode;
+}
+
+/** A white block of list rows, WeChat style. */
+export function CellGroup({ title, children }: GroupProps) {
+  const headingId = useId();
+  return (
+    <section className="cell-group" aria-labelledby={title ? headingId : undefined}>
+      {title && (
+        <h2 className="cell-group-title" id={headingId}>
+          {title}
+        </h2>
+      )}
+      <ul className="cells">{children}</ul>
+    </section>
+  );
+}
+
+interface CellProps {
+  title: ReactNode;
+  icon?: ReactNode;
+  /** Shown on the right in grey. */
+  value?: ReactNode;
+  /** Opens a route (a link). */
+  to?: string;
+  /** Runs an action (a button). */
+  onClick?: () => void;
+  /** Extra content between value and arrow, e.g. an avatar. */
+  extra?: ReactNode;
+  /** Accessible name when the visible content is not enough. */
+  label?: string;
+  disabled?: boolean;
+  /** Marks the row as the current choice. */
+  checked?: boolean;
+}
+
+function CellBody({ title, icon, value, extra, arrow }: CellProps & { arrow: boolean }) {
+  return (
+    <>
+      {icon && (
+        <span className="cell-icon" aria-hidden="true">
+          {icon}
+        </span>
+      )}
+      <span className="cell-title">{title}</span>
+      {value !== undefined && <span className="cell-value">{value}</span>}
+      {extra}
+      {arrow && <RightOutline className="cell-arrow" aria-hidden="true" />}
+    </>
+  );
+}
+
+export function Cell(props: CellProps) {
+  const { to, onClick, label, disabled } = props;
+  if (to && !disabled) {
+    return (
+      <li>
+        <Link className="cell cell-action" to={to} aria-label={label}>
+          <CellBody {...props} arrow />
+        </Link>
+      </li>
+    );
+  }
+  if (onClick) {
+    return (
+      <li>
+        <button
+          type="button"
+          className="cell cell-action"
+          onClick={onClick}
+          aria-label={label}
+          disabled={disabled}
+        >
+          <CellBody {...props} arrow={!disabled} />
+        </button>
+      </li>
+    );
+  }
+  return (
+    <li>
+      <div className="cell">
+        <CellBody {...props} arrow={false} />
+      </div>
+    </li>
+  );
+}
+
+interface SwitchCellProps {
+  title: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}
+
+export function SwitchCell({ title, checked, onChange }: SwitchCellProps) {
+  const labelId = useId();
+  return (
+    <li>
+      <div className="cell">
+        <span className="cell-title" id={labelId}>
+          {title}
+        </span>
+        <Switch checked={checked} onChange={onChange} labelledBy={labelId} />
+      </div>
+    </li>
+  );
+}

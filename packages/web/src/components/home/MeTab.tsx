@@ -1,0 +1,50 @@
+import {
+  InformationCircleOutline,
+  LockOutline,
+  QuestionCircleOutline,
+  SetOutline,
+  UserOutline,
+} from 'antd-mobile-icons';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { api } from '../../api';
+import { paths } from '../../app/paths';
+import { session, useSession } from '../../stores/session';
+import { Avatar } from '../Avatar';
+import { Cell, CellGroup } from '../Cell';
+
+/** The Me tab: who I am, and the way to profile, security, settings, about and help. */
+export function MeTab() {
+  const { t } = useTranslation();
+  const user = useSession((s) => s.user);
+
+  useEffect(() => {
+    // Another device may have changed the profile; the stored copy is shown meanwhile.
+    api.checkuser({}, { quiet: true }).then(session.setUser, () => {});
+  }, []);
+
+  const name = user?.realname || user?.displayName || user?.account || '';
+  return (
+    <>
+      <Link className="me-card" to={paths.profile} aria-label={`${t('me.profile')}: ${name}`}>
+        <Avatar src={user?.avatar} name={name} alt="" size={64} />
+        <div className="me-card-text">
+          <p className="me-name">{name}</p>
+          <p className="me-account">{t('me.account', { account: user?.account ?? '' })}</p>
+        </div>
+      </Link>
+      <CellGroup>
+        <Cell icon={<UserOutline />} title={t('me.profile')} to={paths.profile} />
+        <Cell icon={<LockOutline />} title={t('me.secure')} to={paths.secure} />
+      </CellGroup>
+      <CellGroup>
+        <Cell icon={<SetOutline />} title={t('me.setting')} to={paths.setting} />
+      </CellGroup>
+      <CellGroup>
+        <Cell icon={<InformationCircleOutline />} title={t('me.about')} to={paths.about} />
+        <Cell icon={<QuestionCircleOutline />} title={t('me.doc')} to={paths.doc} />
+      </CellGroup>
+    </>
+  );
+}

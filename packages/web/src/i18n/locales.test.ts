@@ -1,0 +1,67 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { LOCALES } from '@sparrow/protocol';
+import { describe, expect, it } from 'vitest';
+
+const dir = fileURLToPath(new URL('./locales/', import.meta.url));
+const read = (locale: string): unknown =>
+  JSON.parse(readFileSync(`${dir}${locale}.json`, 'utf8')) as unknown;
+
+/** Every leaf of a messages object as `a.b.c` → value. */
+function leaves(value: unknown, prefix = ''): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [k, v] of Object.entries(value)) {
+      for (const [path, leaf] of leaves(v, prefix ? `${prefix}.${k}` : k)) out.set(path, leaf);
+    }
+  } else {
+    out.set(prefix, value);
+  }
+  return out;
+}
+
+/** Keys of the source that the other locale lacks or leaves empty. */
+export function missingKeys(source: unknown, target: unknown): string[] {
+  const have = leaves(target);
+  return [...leaves(source).keys()].filter((key) => {
+    const v = have.get(key);
+    return typeof v !== 'string' || v.trim() === '';
+  });
+}
+
+const placeholders = (s: unknown) =>
+  typeof s === 'string' ? [...s.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort() : [];
+
+describe('locale files', () => {
+  const source = read('zh-Hans');
+
+  it('has exactly one file per supported locale', () => {
+    const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+    expect(files.map((f) => f.replace(/\.json$/, '')).sort()).toEqual([...LOCALES].sort());
+  });
+
+  it('has no empty value in the source locale', () => {
+    expect(missingKeys(source, source)).toEqual([]);
+  });
+
+  for (const locale of LOCALES.filter((l) => l !== 'zh-Hans')) {
+    it(`${locale} has every key of zh-Hans, none empty`, () => {
+      expect(missingKeys(source, read(locale))).toEqual([]);
+    });
+
+    it(`${locale} has no key zh-Hans lacks, and the same {{placeholders}}`, () => {
+      const target = leaves(read(locale));
+      const src = leaves(source);
+      expect([...target.keys()].filter((k) => !src.has(k))).toEqual([]);
+      for (const [key, value] of src) {
+        expect(placeholders(target.get(key)), `${locale} ${key}`).toEqual(placeholders(value));
+      }
+    });
+  }
+
+  it('flags a locale that lacks a key or leaves one empty', () => {
+    expect(missingKeys({ a: { b: 'x', c: 'y' } }, { a: { b: 'x' } })).toEqual(['a.c']);
+    expect(missingKeys({ a: 'x' }, { a: '  ' })).toEqual(['a']);
+    expect(missingKeys({ a: 'x' }, { a: { nested: 'x' } })).toEqual(['a']);
+  });
+});

@@ -1,0 +1,100 @@
+import {
+  DEFAULT_APP_SETTING,
+  LOCALES,
+  type AppSetting,
+  type GlobalConfig,
+  type Locale,
+  type UserInfo,
+} from '@sparrow/protocol';
+
+/**
+ * The items kept in localStorage (spec §3 "Locally stored items"). Strings are stored as they
+ * are, objects as JSON. allContacts, mainContacts and per-contact drafts join this list with the
+ * contacts and chat features.
+ */
+export interface StoredItems {
+  userInfo: UserInfo;
+  /** `bearer <token>`, exactly as login returned it. */
+  authToken: string;
+  /** The socket's client_id from its `init` frame. */
+  client_id: string;
+  /** Per-install id, generated once. */
+  cid: string;
+  language: Locale;
+  appSetting: AppSetting;
+  globalConfig: GlobalConfig;
+}
+export type StorageKey = keyof StoredItems;
+
+type Backend = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
+const stringKeys: ReadonlySet<StorageKey> = new Set(['authToken', 'client_id', 'cid', 'language']);
+
+function isLocale(v: string): v is Locale {
+  return (LOCALES as readonly string[]).includes(v);
+}
+
+function decode<K extends StorageKey>(key: K, raw: string): StoredItems[K] | null {
+  if (stringKeys.has(key)) {
+    if (key === 'language' && !isLocale(raw)) return null;
+    return raw as StoredItems[K];
+  }
+  const value: unknown = JSON.parse(raw);
+  if (value === null || typeof value !== 'object') return null;
+  if (key === 'appSetting') {
+    const merged: Record<string, unknown> = { ...DEFAULT_APP_SETTING, ...value };
+    const flags = Object.keys(DEFAULT_APP_SETTING);
+    return flags.every((k) => typeof merged[k] === 'boolean')
+      ? (Object.fromEntries(flags.map((k) => [k, merged[k]])) as StoredItems[K])
+      : null;
+  }
+  return value as StoredItems[K];
+}
+
+/** Typed access to the stored items; a broken or unreadable item reads as absent. */
+export function createStorage(backend: () => Backend | undefined) {
+  return {
+    get<K extends StorageKey>(key: K): StoredItems[K] | null {
+      try {
+        const raw = backend()?.getItem(key);
+        return raw == null ? null : decode(key, raw);
+      } catch {
+        return null;
+      }
+    },
+    set<K extends StorageKey>(key: K, value: StoredItems[K]): void {
+      try {
+        backend()?.setItem(key, typeof value === 'string' ? value : JSON.stringify(value));
+      } catch {
+        // Storage can be full or disabled (private mode); the app keeps working from memory.
+      }
+    },
+    remove(key: StorageKey): void {
+      try {
+        backend()?.removeItem(key);
+      } catch {
+        // Same as above: nothing to clean when storage is unavailable.
+      }
+    },
+  };
+}
+
+export const storage = createStorage(() =>
+  typeof localStorage === 'undefined' ? undefined : localStorage,
+);
+
+/** A random hex id; crypto.randomUUID is missing on plain-http origins, getRandomValues is not. */
+export function randomId(bytes = 16): string {
+  const buf = new Uint8Array(bytes);
+  crypto.getRandomValues(buf);
+  return Array.from(buf, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The per-install id sent as the `cid` header; created on first use. */
+export function installId(): string {
+  const existing = storage.get('cid');
+  if (existing) return existing;
+  const id = randomId();
+  storage.set('cid', id);
+  return id;
+}

@@ -1,0 +1,28 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/App';
+import { followSession } from './app/account';
+import { checkForUpdate, loadSystemInfo } from './app/system';
+import { applyTheme } from './app/theme';
+import './app/styles.css';
+import { initI18n } from './i18n';
+import { installId } from './lib/storage';
+import { settingsStore } from './stores/settings';
+
+async function start(): Promise<void> {
+  applyTheme(document.documentElement);
+  installId();
+  await initI18n(settingsStore.getState().language);
+  const container = document.getElementById('root');
+  if (!container) throw new Error('#root is missing from index.html');
+  createRoot(container).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+  followSession();
+  await loadSystemInfo();
+  await checkForUpdate(false);
+}
+
+void start();

@@ -1,0 +1,105 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { api, sendCode } from '../../api';
+import { signIn } from '../../app/account';
+import { feedback } from '../../app/feedback';
+import { paths } from '../../app/paths';
+import { preloadRoute } from '../../app/routes';
+import logo from '../../assets/logo.svg';
+import { Field, PasswordField } from '../../components/Field';
+import { Page } from '../../components/Page';
+import { SendCodeButton } from '../../components/SendCodeButton';
+import { useForm } from '../../lib/use-form';
+import { checkAccount, checkCode, checkPassword } from '../../lib/validation';
+import { useConfig } from '../../stores/config';
+
+type Mode = 'password' | 'code';
+
+/** Login by account and password, or by a code sent to the account's email or phone. */
+export default function LoginPage() {
+  const { t } = useTranslation();
+  const sysInfo = useConfig((s) => s.config?.sysInfo);
+  const [mode, setMode] = useState<Mode>('password');
+  const form = useForm({ account: '', password: '', code: '' }, (v) => ({
+    account: checkAccount(v.account),
+    password: mode === 'password' ? checkPassword(v.password) : null,
+    code: mode === 'code' ? checkCode(v.code) : null,
+  }));
+
+  useEffect(() => {
+    // The next screen after a login; fetched while the user types.
+    preloadRoute(paths.home);
+  }, []);
+
+  const handleSubmit = form.submit(async ({ account, password, code }) => {
+    const body = mode === 'password' ? { account, password } : { account, code };
+    signIn(await api.login(body, { loading: true }));
+  });
+
+  const handleSendCode = async () => {
+    if (checkAccount(form.values.account)) {
+      feedback.toast(t('validation.accountFirst'));
+      return false;
+    }
+    await sendCode(form.values.account.trim(), 'Login', { loading: true });
+    return true;
+  };
+
+  const name = sysInfo?.name || t('app.name');
+  return (
+    <Page title={t('routes.login')} back={false} className="auth">
+      <div className="auth-hero">
+        <img className="auth-logo" src={sysInfo?.logo || logo} alt="" />
+        <h2 className="auth-heading">{t('login.heading', { name })}</h2>
+        <p className="auth-sub">{t('login.subheading')}</p>
+      </div>
+      <form className="form" onSubmit={(e) => void handleSubmit(e)} noValidate>
+        <Field
+          label={t('login.account')}
+          placeholder={t('login.accountPlaceholder')}
+          autoComplete="username"
+          autoCapitalize="off"
+          name="account"
+          {...form.bind('account')}
+        />
+        {mode === 'password' ? (
+          <PasswordField
+            label={t('login.password')}
+            placeholder={t('login.passwordPlaceholder')}
+            autoComplete="current-password"
+            name="password"
+            {...form.bind('password')}
+          />
+        ) : (
+          <Field
+            label={t('login.code')}
+            placeholder={t('login.codePlaceholder')}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            name="code"
+            {...form.bind('code')}
+            trailing={<SendCodeButton onSend={handleSendCode} />}
+          />
+        )}
+        <div className="actions">
+          <button type="submit" className="button button-primary" disabled={form.busy}>
+            {t('login.submit')}
+          </button>
+        </div>
+        <div className="auth-switch">
+          <button
+            type="button"
+            className="button button-link"
+            onClick={() => setMode(mode === 'password' ? 'code' : 'password')}
+          >
+            {mode === 'password' ? t('login.useCode') : t('login.usePassword')}
+          </button>
+          <span>
+            {t('login.noAccount')} <Link to={paths.register}>{t('login.register')}</Link>
+          </span>
+        </div>
+      </form>
+    </Page>
+  );
+}

@@ -1,0 +1,218 @@
+import type { UserInfo } from '@sparrow/protocol';
+import { CheckOutline, RightOutline } from 'antd-mobile-icons';
+import { useState, type ChangeEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { api } from '../../api';
+import { feedback } from '../../app/feedback';
+import { useBackTo } from '../../app/navigation';
+import { paths } from '../../app/paths';
+import { Avatar } from '../../components/Avatar';
+import { Cell, CellGroup } from '../../components/Cell';
+import { Field } from '../../components/Field';
+import { Page } from '../../components/Page';
+import type { MessageKey } from '../../i18n/keys';
+import { useForm } from '../../lib/use-form';
+import { checkMotto, checkOptionalEmail, checkRealname, type Problem } from '../../lib/validation';
+import { useConfig } from '../../stores/config';
+import { session, useSession } from '../../stores/session';
+
+const SEXES = [1, 0, 2] as const;
+const sexKey = (sex: 0 | 1 | 2): MessageKey => `profile.sex${sex}`;
+
+type TextEdit = 'name' | 'motto' | 'email';
+
+const textEdits: Record<
+  TextEdit,
+  {
+    title: MessageKey;
+    label: MessageKey;
+    field: 'realname' | 'motto' | 'email';
+    check: (v: string) => Problem;
+    placeholder?: MessageKey;
+    hint?: MessageKey;
+    type?: string;
+  }
+> = {
+  name: { title: 'profile.editName', label: 'profile.name', field: 'realname', check: checkRealname },
+  motto: {
+    title: 'profile.editMotto',
+    label: 'profile.motto',
+    field: 'motto',
+    check: checkMotto,
+    placeholder: 'profile.mottoPlaceholder',
+  },
+  email: {
+    title: 'profile.editEmail',
+    label: 'profile.email',
+    field: 'email',
+    check: checkOptionalEmail,
+    placeholder: 'profile.emailPlaceholder',
+    hint: 'profile.emailHint',
+    type: 'email',
+  },
+};
+
+async function save(patch: Parameters<typeof api.updateUserInfo>[0]): Promise<void> {
+  session.setUser(await api.updateUserInfo(patch, { loading: true }));
+}
+
+function TextEditor({ edit, user }: { edit: TextEdit; user: UserInfo }) {
+  const { t } = useTranslation();
+  const back = useBackTo(paths.profile);
+  const spec = textEdits[edit];
+  const form = useForm({ value: user[spec.field] ?? '' }, (v) => ({ value: spec.check(v.value) }));
+  const handleSubmit = form.submit(async ({ value }) => {
+    await save({ [spec.field]: value.trim() });
+    back();
+  });
+  return (
+    <Page title={t(spec.title)} onBack={back}>
+      <form onSubmit={(e) => void handleSubmit(e)} noValidate>
+        <div className="form cell-group">
+          <Field
+            label={t(spec.label)}
+            type={spec.type ?? 'text'}
+            placeholder={spec.placeholder ? t(spec.placeholder) : undefined}
+            hint={spec.hint ? t(spec.hint) : undefined}
+            autoFocus
+            {...form.bind('value')}
+          />
+        </div>
+        <div className="actions">
+          <button type="submit" className="button button-primary" disabled={form.busy}>
+            {t('common.save')}
+          </button>
+        </div>
+      </form>
+    </Page>
+  );
+}
+
+function SexEditor({ user }: { user: UserInfo }) {
+  const { t } = useTranslation();
+  const back = useBackTo(paths.profile);
+  const [sex, setSex] = useState<0 | 1 | 2>(user.sex);
+  const [busy, setBusy] = useState(false);
+  const handleSave = async () => {
+    setBusy(true);
+    try {
+      await save({ sex });
+      back();
+    } catch {
+      // The request layer has shown why.
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Page title={t('profile.editSex')} onBack={back}>
+      <fieldset className="cell-group option-list">
+        <legend className="visually-hidden">{t('profile.sex')}</legend>
+        <ul className="cells">
+          {SEXES.map((value) => (
+            <li key={value}>
+              <label className="cell">
+                <input
+                  type="radio"
+                  name="sex"
+                  value={value}
+                  checked={sex === value}
+                  onChange={() => setSex(value)}
+                />
+                <span className="cell-title">{t(sexKey(value))}</span>
+                {sex === value && <CheckOutline className="cell-check" aria-hidden="true" />}
+              </label>
+            </li>
+          ))}
+        </ul>
+      </fieldset>
+      <div className="actions">
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={busy}
+          onClick={() => void handleSave()}
+        >
+          {t('common.save')}
+        </button>
+      </div>
+    </Page>
+  );
+}
+
+function AvatarRow({ user, name }: { user: UserInfo; name: string }) {
+  const { t } = useTranslation();
+  const handleFile = async (e: ChangeEvent<HTMLInputElement>) => {
+    const input = e.currentTarget;
+    const file = input.files?.[0];
+    input.value = '';
+    if (!file) return;
+    if (!file.type.startsWith('image/')) {
+      feedback.toast(t('profile.avatarType'));
+      return;
+    }
+    const body = new FormData();
+    body.append('file', file);
+    try {
+      const avatar = await api.uploadAvatar(body, { loading: true, quiet: true });
+      session.patchUser({ avatar });
+      feedback.toast(t('profile.avatarUpdated'));
+    } catch {
+      // The request layer has shown why.
+    }
+  };
+  return (
+    <li className="avatar-upload">
+      <label className="cell cell-action">
+        <span className="cell-title">{t('profile.avatar')}</span>
+        <Avatar src={user.avatar} name={name} alt={t('me.avatarOf', { name })} size={56} />
+        <RightOutline className="cell-arrow" aria-hidden="true" />
+        <input
+          type="file"
+          accept="image/*"
+          aria-label={t('profile.changeAvatar')}
+          onChange={(e) => void handleFile(e)}
+        />
+      </label>
+    </li>
+  );
+}
+
+/** Personal info: avatar upload, name (when sysInfo.diyName allows), motto, gender, email. */
+export default function ProfilePage() {
+  const { t } = useTranslation();
+  const user = useSession((s) => s.user);
+  const canRename = useConfig((s) => s.config?.sysInfo.diyName ?? 1) === 1;
+  const [params] = useSearchParams();
+  const edit = params.get('edit');
+
+  if (!user) return null;
+  if (edit === 'sex') return <SexEditor user={user} />;
+  if ((edit === 'name' && canRename) || edit === 'motto' || edit === 'email') {
+    return <TextEditor edit={edit} user={user} />;
+  }
+
+  const name = user.realname || user.displayName || user.account;
+  const editPath = (what: string) => `${paths.profile}?edit=${what}`;
+  const notSet = t('common.notSet');
+  return (
+    <Page title={t('routes.profile')}>
+      <CellGroup>
+        <AvatarRow user={user} name={name} />
+        {canRename ? (
+          <Cell title={t('profile.name')} value={name} to={editPath('name')} />
+        ) : (
+          <Cell title={t('profile.name')} value={name} />
+        )}
+        <Cell title={t('profile.account')} value={user.account} />
+      </CellGroup>
+      {!canRename && <p className="form-note">{t('profile.nameLocked')}</p>}
+      <CellGroup>
+        <Cell title={t('profile.motto')} value={user.motto || notSet} to={editPath('motto')} />
+        <Cell title={t('profile.sex')} value={t(sexKey(user.sex))} to={editPath('sex')} />
+        <Cell title={t('profile.email')} value={user.email || notSet} to={editPath('email')} />
+      </CellGroup>
+    </Page>
+  );
+}

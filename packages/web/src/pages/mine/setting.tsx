@@ -1,0 +1,103 @@
+import { APP_VERSION, LOCALE_NAMES, LOCALES, type Locale } from '@sparrow/protocol';
+import { CheckOutline } from 'antd-mobile-icons';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { signOut } from '../../app/account';
+import { feedback } from '../../app/feedback';
+import { useBackTo } from '../../app/navigation';
+import { paths } from '../../app/paths';
+import { checkForUpdate } from '../../app/system';
+import { Cell, CellGroup, SwitchCell } from '../../components/Cell';
+import { Page } from '../../components/Page';
+import { changeLocale } from '../../i18n';
+import { settings, useSettings } from '../../stores/settings';
+
+function LanguagePicker() {
+  const { t } = useTranslation();
+  const back = useBackTo(paths.setting);
+  const language = useSettings((s) => s.language);
+  return (
+    <Page title={t('setting.language')} onBack={back}>
+      <fieldset className="cell-group option-list">
+        <legend className="visually-hidden">{t('setting.language')}</legend>
+        <ul className="cells">
+          {LOCALES.map((locale: Locale) => (
+            <li key={locale}>
+              <label className="cell" lang={locale}>
+                <input
+                  type="radio"
+                  name="language"
+                  value={locale}
+                  checked={language === locale}
+                  onChange={() => void changeLocale(locale)}
+                />
+                <span className="cell-title">{LOCALE_NAMES[locale]}</span>
+                {language === locale && <CheckOutline className="cell-check" aria-hidden="true" />}
+              </label>
+            </li>
+          ))}
+        </ul>
+      </fieldset>
+    </Page>
+  );
+}
+
+/** Settings: language, message alerts, round avatars, updates, logout. */
+export default function SettingPage() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const language = useSettings((s) => s.language);
+  const appSetting = useSettings((s) => s.appSetting);
+
+  if (params.get('action') === 'language') return <LanguagePicker />;
+
+  const handleLogout = async () => {
+    const ok = await feedback.confirm({
+      content: t('setting.logoutConfirm'),
+      confirmText: t('setting.logout'),
+      cancelText: t('common.cancel'),
+    });
+    if (ok) await signOut();
+  };
+
+  return (
+    <Page title={t('routes.setting')}>
+      <CellGroup>
+        <Cell
+          title={t('setting.language')}
+          value={LOCALE_NAMES[language]}
+          to={`${paths.setting}?action=language`}
+        />
+      </CellGroup>
+      <CellGroup title={t('setting.notifications')}>
+        <SwitchCell
+          title={t('setting.voice')}
+          checked={appSetting.voiceStatus}
+          onChange={(voiceStatus) => settings.setAppSetting({ voiceStatus })}
+        />
+        <SwitchCell
+          title={t('setting.vibrate')}
+          checked={appSetting.vibrateStatus}
+          onChange={(vibrateStatus) => settings.setAppSetting({ vibrateStatus })}
+        />
+      </CellGroup>
+      <CellGroup title={t('setting.general')}>
+        <SwitchCell
+          title={t('setting.circleAvatar')}
+          checked={appSetting.circleAvatar}
+          onChange={(circleAvatar) => settings.setAppSetting({ circleAvatar })}
+        />
+        <Cell
+          title={t('setting.checkUpdate')}
+          value={`v${APP_VERSION}`}
+          onClick={() => void checkForUpdate(true)}
+        />
+      </CellGroup>
+      <div className="actions">
+        <button type="button" className="button button-danger" onClick={() => void handleLogout()}>
+          {t('setting.logout')}
+        </button>
+      </div>
+    </Page>
+  );
+}

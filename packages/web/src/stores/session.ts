@@ -1,0 +1,46 @@
+import type { UserInfo } from '@sparrow/protocol';
+import { useStore } from 'zustand';
+import { createStore } from 'zustand/vanilla';
+import { storage } from '../lib/storage';
+
+export interface SessionState {
+  /** `bearer <token>` as login returned it; null when signed out. */
+  token: string | null;
+  user: UserInfo | null;
+}
+
+/** The signed-in user and their token, mirrored to localStorage (userInfo, authToken). */
+export const sessionStore = createStore<SessionState>()(() => ({
+  token: storage.get('authToken'),
+  user: storage.get('userInfo'),
+}));
+
+export function useSession<T>(selector: (s: SessionState) => T): T {
+  return useStore(sessionStore, selector);
+}
+
+export const session = {
+  signIn(token: string, user: UserInfo): void {
+    storage.set('authToken', token);
+    storage.set('userInfo', user);
+    sessionStore.setState({ token, user });
+  },
+  setUser(user: UserInfo): void {
+    storage.set('userInfo', user);
+    sessionStore.setState({ user });
+  },
+  patchUser(patch: Partial<UserInfo>): void {
+    const user = sessionStore.getState().user;
+    if (user) session.setUser({ ...user, ...patch });
+  },
+  /** Logout (spec §4): user info, token and the socket's client id go. */
+  clear(): void {
+    storage.remove('authToken');
+    storage.remove('userInfo');
+    storage.remove('client_id');
+    sessionStore.setState({ token: null, user: null });
+  },
+  isSignedIn(): boolean {
+    return sessionStore.getState().token !== null;
+  },
+};
