@@ -217,3 +217,59 @@ export interface FriendRequest {
   status: 0 | 1 | 2;
   create_time: number;
 }
+
+/** Group settings (api.md §2). */
+export interface GroupSetting {
+  /** Members may invite others; QR joining allowed. */
+  invite: 0 | 1;
+  /** New members see earlier history. */
+  history: 0 | 1;
+  /** Members may view each other's profiles and add each other. */
+  profile: 0 | 1;
+  /** 0 all speak, 1 only owner and admins, 2 only owner. */
+  nospeak: 0 | 1 | 2;
+  manage: 0 | 1;
+}
+
+/** A group's own record, for members (groupInfo). */
+export interface GroupInfo {
+  group_id: string;
+  id: string;
+  displayName: string;
+  name: string;
+  avatar: string;
+  owner_id: number;
+  owner: { user_id: number; realname: string; avatar: string } | null;
+  notice: string;
+  setting: GroupSetting;
+  member_count: number;
+  /** My role: 1 owner, 2 admin, 3 member; 0 not a member. */
+  isJoin: 0 | 1 | 2 | 3;
+  /** My nickname in the group. */
+  nickname: string;
+  /** When my mute ends, ms; 0 when not muted. */
+  no_speak_until: number;
+  create_time: number;
+  qrUrl: string;
+  qrExpire: number;
+}
+
+/** A member of a group (groupUserList). */
+export interface GroupMember {
+  user_id: number;
+  /** 1 owner, 2 admin, 3 member. */
+  role: 1 | 2 | 3;
+  nickname: string;
+  /** ms; 0 when not muted. */
+  no_speak_until: number;
+  join_time: number;
+  userInfo: { user_id: number; realname: string; displayName: string; avatar: string; account: string };
+}
+
+/** A system announcement (getAdminNotice). */
+export interface AdminNotice {
+  id: number;
+  title: string;
+  notice: string;
+  create_time: number;
+}

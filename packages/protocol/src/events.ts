@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Contact, GlobalConfig, Message } from './entities';
+import type { Contact, ContactId, GlobalConfig, Message } from './entities';
 
 /** The socket path (api.md §4). */
 export const SOCKET_PATH = '/wss';
@@ -30,6 +30,22 @@ export interface PushPayloads {
   appendContact: Contact;
   /** A group is gone for me, or (old clients) an ex-friend with group_id = their user id. */
   removeGroup: { group_id: string | number };
+  /** A group message. */
+  group: Message;
+  setChatTop: { id: ContactId; is_top: 0 | 1; is_group: number };
+  setIsNotice: { id: ContactId; is_notice: 0 | 1; is_group: number };
+  /** I joined a group: its contact row. */
+  addGroup: Contact;
+  addGroupUser: { group_id: string; user_ids: number[]; avatar: string };
+  /** A message was withdrawn: it is now an `event` line. */
+  undoMessage: Message;
+  delMessage: { id: string; msg_id: number; toContactId: ContactId };
+  /** The peer read my messages up to msg_id. */
+  isRead: { toContactId: ContactId; msg_id: number };
+  /** I read a conversation on another device. */
+  readAll: { toContactId: ContactId; msg_id: number; is_group: number };
+  /** A new system announcement. */
+  adminNotice: { id: number; title: string; notice: string; create_time: number };
 }
 
 /**
@@ -51,6 +67,16 @@ export const PushEventSchemas: { [E in keyof PushPayloads]: z.ZodType } = {
   }),
   appendContact: loose({ id: z.union([z.number(), z.string()]), displayName: z.string() }),
   removeGroup: loose({ group_id: z.union([z.number(), z.string()]) }),
+  group: loose({ id: z.string(), msg_id: z.number(), type: z.string(), toContactId: z.string(), fromUser: z.looseObject({}) }),
+  setChatTop: loose({ id: z.union([z.number(), z.string()]), is_top: z.number() }),
+  setIsNotice: loose({ id: z.union([z.number(), z.string()]), is_notice: z.number() }),
+  addGroup: loose({ id: z.string(), displayName: z.string() }),
+  addGroupUser: loose({ group_id: z.string(), user_ids: z.array(z.number()) }),
+  undoMessage: loose({ id: z.string(), msg_id: z.number(), type: z.literal('event') }),
+  delMessage: loose({ id: z.string(), msg_id: z.number(), toContactId: z.union([z.number(), z.string()]) }),
+  isRead: loose({ toContactId: z.union([z.number(), z.string()]), msg_id: z.number() }),
+  readAll: loose({ toContactId: z.union([z.number(), z.string()]), msg_id: z.number() }),
+  adminNotice: loose({ id: z.number(), title: z.string() }),
 };
 
 export type PushEventName = keyof PushPayloads;

@@ -11,3 +11,5 @@ export * from './api/user';
 export * from './messages/index';
 export * from './config';
 export * from './api/friend';
+export * from './api/im';
+export * from './api/group';

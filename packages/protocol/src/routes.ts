@@ -24,8 +24,34 @@ import {
   FriendUpdateBody,
   GetContactsBody,
 } from './api/friend';
+import {
+  AddGroupUserBody,
+  GetAllGroupBody,
+  GetAllUserBody,
+  GroupAddBody,
+  GroupInfoBody,
+  GroupUserListBody,
+} from './api/group';
+import {
+  DelChatBody,
+  ForwardMessageBody,
+  GetAdminNoticeBody,
+  GetContactInfoBody,
+  GetMessageListBody,
+  IsNoticeBody,
+  MessageRefBody,
+  ReadAtMsgBody,
+  SendMessageBody,
+  SetChatTopBody,
+  SetMsgIsReadBody,
+  SyncBody,
+} from './api/im';
 import type {
+  AdminNotice,
   Contact,
+  GroupInfo,
+  GroupMember,
+  Message,
   FriendRequest,
   GlobalConfig,
   LoginResult,
@@ -78,6 +104,27 @@ export const routes = {
   editAccount: route('/enterprise/im/editAccount', EditAccountBody),
 
   getContacts: route('/enterprise/im/getContacts', GetContactsBody),
+  getContactInfo: route('/enterprise/im/getContactInfo', GetContactInfoBody),
+  getMessageList: route('/enterprise/im/getMessageList', GetMessageListBody),
+  sync: route('/enterprise/im/sync', SyncBody),
+  sendMessage: route('/enterprise/im/sendMessage', SendMessageBody),
+  forwardMessage: route('/enterprise/im/forwardMessage', ForwardMessageBody),
+  setMsgIsRead: route('/enterprise/im/setMsgIsRead', SetMsgIsReadBody),
+  readAtMsg: route('/enterprise/im/readAtMsg', ReadAtMsgBody),
+  undoMessage: route('/enterprise/im/undoMessage', MessageRefBody),
+  delMessage: route('/enterprise/im/delMessage', MessageRefBody),
+  removeMessage: route('/enterprise/im/removeMessage', MessageRefBody),
+  delChat: route('/enterprise/im/delChat', DelChatBody),
+  setChatTop: route('/enterprise/im/setChatTop', SetChatTopBody),
+  isNotice: route('/enterprise/im/isNotice', IsNoticeBody),
+  getAdminNotice: route('/enterprise/im/getAdminNotice', GetAdminNoticeBody),
+
+  groupAdd: route('/enterprise/group/add', GroupAddBody),
+  groupInfo: route('/enterprise/group/groupInfo', GroupInfoBody),
+  groupUserList: route('/enterprise/group/groupUserList', GroupUserListBody),
+  getAllUser: route('/enterprise/group/getAllUser', GetAllUserBody),
+  getAllGroup: route('/enterprise/group/getallgroup', GetAllGroupBody),
+  addGroupUser: route('/enterprise/group/addGroupUser', AddGroupUserBody),
 
   friendAdd: route('/enterprise/friend/add', FriendAddBody),
   friendIndex: route('/enterprise/friend/index', FriendIndexBody),
@@ -119,6 +166,28 @@ export interface RouteResponses {
   friendUpdate: null;
   friendDel: null;
   friendSetNickname: null;
+  getContactInfo: Contact;
+  /** Oldest → newest; `count`: how many match in all. */
+  getMessageList: Message[];
+  /** Ascending; `count`: how many remain after these. */
+  sync: Message[];
+  sendMessage: Message;
+  forwardMessage: null;
+  setMsgIsRead: null;
+  readAtMsg: null;
+  undoMessage: null;
+  delMessage: null;
+  removeMessage: null;
+  delChat: null;
+  setChatTop: null;
+  isNotice: null;
+  getAdminNotice: AdminNotice | null;
+  groupAdd: Contact;
+  groupInfo: GroupInfo;
+  groupUserList: GroupMember[];
+  getAllUser: Contact[];
+  getAllGroup: Contact[];
+  addGroupUser: null;
 }
 
 /** The body a caller sends to an endpoint (before defaults and coercion). */

@@ -18,6 +18,11 @@ import { Mailer } from './lib/mailer';
 import { MemoryRateLimiter } from './lib/rate-limit';
 import { authRoutes } from './modules/auth/routes';
 import { friendRoutes } from './modules/friend/routes';
+import { groupRoutes } from './modules/group/routes';
+import { GroupService } from './modules/group/service';
+import { ContactService } from './modules/im/contacts';
+import { imRoutes } from './modules/im/routes';
+import { MessageService } from './modules/im/service';
 import { FriendService } from './modules/friend/service';
 import { SessionService } from './modules/auth/session';
 import { ConfigService } from './modules/system/config-service';
@@ -133,8 +138,12 @@ export async function buildApp(
   });
   const friends = new FriendService(ctx);
   realtime.setAudience((userId) => friends.audience(userId));
+  const messages = new MessageService(ctx);
+  const contacts = new ContactService(ctx, friends, messages);
   registerRoutes(app, ctx, {
     ...friendRoutes(ctx, friends),
+    ...imRoutes(ctx, messages, contacts),
+    ...groupRoutes(ctx, new GroupService(ctx, messages)),
     ...authRoutes(ctx),
     ...userRoutes(ctx),
     ...systemRoutes(ctx),
@@ -156,9 +165,6 @@ export async function buildApp(
     });
   }
 
-  app.addHook('preClose', async () => {
-    realtime.closeAll();
-  });
   app.addHook('onClose', async () => {
     config.stop();
     await ctx.limits.close();

@@ -3,6 +3,9 @@ import { describeEachDb, signUp, startServer, TestSocket, type TestServer } from
 
 type User = Awaited<ReturnType<typeof signUp>>;
 
+/** The user rows of a getContacts answer (groups and pseudo-contacts follow them). */
+const userRows = (res: { data: any[] }) => res.data.filter((c) => c.is_group === 0);
+
 describeEachDb('friends and contacts', (target) => {
   let server: TestServer;
   let n = 0;
@@ -42,18 +45,19 @@ describeEachDb('friends and contacts', (target) => {
 
     const badge = await server.call('getContacts', {}, { token: b.token });
     expect(badge.count).toBe(1);
-    expect(badge.data).toEqual([]);
+    expect(userRows(badge)).toEqual([]);
+    expect(badge.data.find((c: any) => c.id === 'system')).toMatchObject({ is_group: 2, unread: 1 });
 
     const accepted = await server.call('friendUpdate', { friend_id: received.data[0].friend_id, status: 1 }, { token: b.token });
     expect(accepted.code).toBe(0);
 
-    const aContacts = await server.call('getContacts', {}, { token: a.token });
+    const aContacts = { data: userRows(await server.call('getContacts', {}, { token: a.token })) };
     expect(aContacts.data.map((c: any) => c.id)).toEqual([b.userId]);
     expect(aContacts.data[0]).toMatchObject({ displayName: 'Bob', index: 'B', is_group: 0, account: b.account });
     expect(aContacts.data[0].friend_id).toBeGreaterThan(0);
     const bContacts = await server.call('getContacts', {}, { token: b.token });
     expect(bContacts.count).toBe(0);
-    expect(bContacts.data[0]).toMatchObject({ id: a.userId, displayName: '安娜', index: 'A' });
+    expect(userRows(bContacts)[0]).toMatchObject({ id: a.userId, displayName: '安娜', index: 'A' });
 
     const again = await server.call('friendIndex', { is_mine: 1 }, { token: a.token });
     expect(again.data[0].status).toBe(1);
@@ -95,12 +99,12 @@ describeEachDb('friends and contacts', (target) => {
       const res = await server.call('friendUpdate', { friend_id: req.friend_id, status: 1 }, { token: who.token });
       expect(res.code).toBe(404);
     }
-    expect((await server.call('getContacts', {}, { token: a.token })).data).toEqual([]);
+    expect(userRows(await server.call('getContacts', {}, { token: a.token }))).toEqual([]);
     expect((await server.call('friendUpdate', { friend_id: req.friend_id, status: 0 }, { token: b.token })).code).toBe(0);
     const again = await server.call('friendUpdate', { friend_id: req.friend_id, status: 1 }, { token: b.token });
     expect(again.code).toBe(400);
     expect((await server.call('friendIndex', { is_mine: 1 }, { token: a.token })).data[0].status).toBe(0);
-    expect((await server.call('getContacts', {}, { token: a.token })).data).toEqual([]);
+    expect(userRows(await server.call('getContacts', {}, { token: a.token }))).toEqual([]);
   });
 
   it('sets a remark only on my own friendship row', async () => {
@@ -108,18 +112,18 @@ describeEachDb('friends and contacts', (target) => {
     const b = await fresh('kim', '金');
     const c = await fresh('lee');
     await befriend(a, b);
-    const [row] = (await server.call('getContacts', {}, { token: a.token })).data;
+    const [row] = userRows(await server.call('getContacts', {}, { token: a.token }));
     expect((await server.call('friendSetNickname', { friend_id: row.friend_id, nickname: 'Zed' }, { token: a.token })).code).toBe(0);
-    const after = (await server.call('getContacts', {}, { token: a.token })).data[0];
+    const after = userRows(await server.call('getContacts', {}, { token: a.token }))[0];
     expect(after).toMatchObject({ displayName: 'Zed', realname: '金', index: 'Z' });
     const profile = await server.call('getUserInfo', { user_id: b.userId }, { token: a.token });
     expect(profile.data).toMatchObject({ displayName: 'Zed', is_friend: 1, friend: { friend_id: row.friend_id, nickname: 'Zed' } });
 
     const theirs = await server.call('friendSetNickname', { friend_id: row.friend_id, nickname: 'x' }, { token: c.token });
     expect(theirs.code).toBe(404);
-    const bRow = (await server.call('getContacts', {}, { token: b.token })).data[0];
+    const bRow = userRows(await server.call('getContacts', {}, { token: b.token }))[0];
     await server.call('friendSetNickname', { friend_id: bRow.friend_id, nickname: 'x' }, { token: a.token });
-    expect((await server.call('getContacts', {}, { token: b.token })).data[0].displayName).toBe(bRow.displayName);
+    expect(userRows(await server.call('getContacts', {}, { token: b.token }))[0].displayName).toBe(bRow.displayName);
     const bad = await server.call('friendSetNickname', { friend_id: row.friend_id, nickname: 'n'.repeat(33) }, { token: a.token });
     expect(bad.code).toBe(400);
     expect(bad.data.fields).toEqual(['nickname']);
@@ -132,8 +136,8 @@ describeEachDb('friends and contacts', (target) => {
     const notFriend = await fresh('oli');
     expect((await server.call('friendDel', { id: notFriend.userId }, { token: a.token })).code).toBe(403);
     expect((await server.call('friendDel', { id: b.userId }, { token: a.token })).code).toBe(0);
-    expect((await server.call('getContacts', {}, { token: a.token })).data).toEqual([]);
-    expect((await server.call('getContacts', {}, { token: b.token })).data).toEqual([]);
+    expect(userRows(await server.call('getContacts', {}, { token: a.token }))).toEqual([]);
+    expect(userRows(await server.call('getContacts', {}, { token: b.token }))).toEqual([]);
     expect((await server.call('getUserInfo', { user_id: b.userId }, { token: a.token })).data.is_friend).toBe(0);
   });
 
@@ -142,12 +146,12 @@ describeEachDb('friends and contacts', (target) => {
     const b = await fresh('quin', 'Émile');
     const c = await fresh('ray', '123');
     await befriend(a, b);
-    const two = (await server.call('getContacts', {}, { token: a.token })).data;
+    const two = userRows(await server.call('getContacts', {}, { token: a.token }));
     expect(two.map((x: any) => x.id)).toEqual([b.userId]);
     expect(two[0].index).toBe('E');
 
     await server.ctx.config.set('sysInfo.runMode', '1');
-    const one = (await server.call('getContacts', {}, { token: a.token })).data;
+    const one = userRows(await server.call('getContacts', {}, { token: a.token }));
     const ids = one.map((x: any) => x.id);
     expect(ids).toContain(b.userId);
     expect(ids).toContain(c.userId);
@@ -158,7 +162,7 @@ describeEachDb('friends and contacts', (target) => {
     expect(cRow.friend_id).toBeUndefined();
     const letters = one.map((x: any) => x.index);
     expect(letters).toEqual([...letters].sort());
-    const fromC = (await server.call('getContacts', {}, { token: c.token })).data.find((x: any) => x.id === a.userId);
+    const fromC = userRows(await server.call('getContacts', {}, { token: c.token })).find((x: any) => x.id === a.userId);
     expect(fromC).toMatchObject({ displayName: '张三', index: 'Z' });
   });
 
@@ -182,7 +186,9 @@ describeEachDb('friends and contacts', (target) => {
     const a = await fresh('uma');
     const b = await fresh('vic');
     const c = await fresh('wes');
-    const [sa, sb, sc] = await Promise.all([a, b, c].map((u) => TestSocket.bound(server, u.userId, u.token)));
+    const sa = await TestSocket.bound(server, a.userId, a.token);
+    const sb = await TestSocket.bound(server, b.userId, b.token);
+    const sc = await TestSocket.bound(server, c.userId, c.token);
 
     await server.call('friendAdd', { user_id: b.userId, remark: 'hello' }, { token: a.token });
     const notice = await sb.waitFor((f) => f.type === 'simple');
@@ -216,7 +222,7 @@ describeEachDb('friends and contacts', (target) => {
     await watcher.waitFor((f) => f.type === 'isOnline' && f.data.id === b.userId && f.data.is_online === 1);
     const second = await TestSocket.bound(server, b.userId, b.token);
     expect(second.frames.find((f) => f.type === 'pong').multiport).toBe(true);
-    expect((await server.call('getContacts', {}, { token: a.token })).data[0].is_online).toBe(1);
+    expect(userRows(await server.call('getContacts', {}, { token: a.token }))[0].is_online).toBe(1);
 
     first.close();
     await first.waitClosed();
@@ -225,13 +231,13 @@ describeEachDb('friends and contacts', (target) => {
 
     second.close();
     await watcher.waitFor((f) => f.type === 'isOnline' && f.data.id === b.userId && f.data.is_online === 0);
-    expect((await server.call('getContacts', {}, { token: a.token })).data[0].is_online).toBe(0);
+    expect(userRows(await server.call('getContacts', {}, { token: a.token }))[0].is_online).toBe(0);
 
     await server.ctx.config.set('chatInfo.online', '0');
     const third = await TestSocket.bound(server, b.userId, b.token);
     await new Promise((r) => setTimeout(r, 150));
     expect(watcher.frames.filter((f) => f.type === 'isOnline' && f.data.is_online === 1)).toHaveLength(1);
-    expect((await server.call('getContacts', {}, { token: a.token })).data[0].is_online).toBe(0);
+    expect(userRows(await server.call('getContacts', {}, { token: a.token }))[0].is_online).toBe(0);
     await server.ctx.config.set('chatInfo.online', '1');
     third.close();
     watcher.close();

@@ -17,11 +17,7 @@ export const serverMessages: Record<Locale, Record<MessageKey, string>> = {
 };
 
 /** A server message in a locale, with `{name}` placeholders filled. */
-export function translate(
-  locale: Locale,
-  key: MessageKey,
-  params: Record<string, string | number> = {},
-): string {
+export function translate(locale: Locale, key: MessageKey, params: Record<string, string | number> = {}): string {
   const text = serverMessages[locale][key] ?? serverMessages.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? `{${name}}`));
 }

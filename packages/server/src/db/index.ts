@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { Dialect } from './dialect';
 import { accounts } from './migrations/001-accounts';
 import { friends } from './migrations/002-friends';
+import { chat } from './migrations/003-chat';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -16,6 +17,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '001-accounts': accounts(dialect),
     '002-friends': friends(dialect),
+    '003-chat': chat(dialect),
   };
 }
 

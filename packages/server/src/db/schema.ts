@@ -87,6 +87,79 @@ export interface FriendRequestsTable {
   update_time: number;
 }
 
+export interface GroupsTable {
+  id: Generated<number>;
+  name: string;
+  avatar: string;
+  owner_id: number;
+  notice: string;
+  /** JSON of GroupSetting. */
+  setting: string;
+  status: number;
+  create_time: number;
+  update_time: number;
+}
+
+export interface GroupMembersTable {
+  id: Generated<number>;
+  group_id: number;
+  user_id: number;
+  role: number;
+  nickname: string;
+  no_speak_until: number;
+  join_time: number;
+  /** The newest msg_id when the member joined: without `history`, they see only later ones. */
+  join_msg_id: number;
+}
+
+export interface MessagesTable {
+  id: Generated<number>;
+  client_id: string;
+  from_user: number;
+  /** 0 private, 1 group, 3 my file transfer. */
+  chat_type: number;
+  /** Recipient user, group, or (file transfer) the sender. */
+  to_id: number;
+  /** `p:<low>:<high>` for a private pair, `g:<id>`, or `s:<user>`. */
+  chat_key: string;
+  type: string;
+  content: string;
+  extends: string;
+  at: string;
+  pid: number;
+  file_id: number;
+  is_undo: number;
+  is_deleted: number;
+  create_time: number;
+}
+
+export interface MessageHiddenTable {
+  user_id: number;
+  msg_id: number;
+}
+
+export interface ConversationsTable {
+  id: Generated<number>;
+  user_id: number;
+  chat_key: string;
+  last_msg_id: Generated<number>;
+  last_time: Generated<number>;
+  unread: Generated<number>;
+  is_at: Generated<number>;
+  is_top: Generated<number>;
+  is_notice: Generated<number>;
+  hidden: Generated<number>;
+  read_msg_id: Generated<number>;
+  clear_msg_id: Generated<number>;
+}
+
+export interface AnnouncementsTable {
+  id: Generated<number>;
+  title: string;
+  notice: string;
+  create_time: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -96,4 +169,10 @@ export interface Database {
   files: FilesTable;
   friends: FriendsTable;
   friend_requests: FriendRequestsTable;
+  groups: GroupsTable;
+  group_members: GroupMembersTable;
+  messages: MessagesTable;
+  message_hidden: MessageHiddenTable;
+  conversations: ConversationsTable;
+  announcements: AnnouncementsTable;
 }

@@ -50,6 +50,20 @@ export class Limits {
     if (intervalS > 0) await this.limiter.hit(`register:${ip}`, intervalS);
   }
 
+  /**
+   * sendMessage: a burst of 60, then 10 per second (a token bucket), and at least `intervalS`
+   * seconds between two sends when the operator sets sendInterval.
+   */
+  async sendMessage(userId: number, intervalS: number): Promise<void> {
+    if (intervalS > 0) {
+      const { count, resetS } = await this.limiter.hit(`send-interval:${userId}`, intervalS);
+      if (count > 1) throw new AppError('SendTooFast', { seconds: resetS });
+    }
+    const { burst, perSecond } = this.config.get().rateLimits.sendMessage;
+    const { ok, retryS } = await this.limiter.take(`send:${userId}`, burst, perSecond);
+    if (!ok) throw new AppError('TooMany', { seconds: retryS });
+  }
+
   close(): Promise<void> {
     return this.limiter.close();
   }

@@ -5,12 +5,15 @@ export interface RateLimiter {
   /** How many events are in the window now, without adding one. */
   peek(key: string): Promise<{ count: number; resetS: number }>;
   reset(key: string): Promise<void>;
+  /** Takes one token from a bucket of `capacity` refilled at `perSecond`; false when empty. */
+  take(key: string, capacity: number, perSecond: number): Promise<{ ok: boolean; retryS: number }>;
   close(): Promise<void>;
 }
 
 /** In-process rate limiter for a single node. */
 export class MemoryRateLimiter implements RateLimiter {
   private readonly windows = new Map<string, { count: number; resetAt: number }>();
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly now: () => number = Date.now) {
@@ -40,6 +43,17 @@ export class MemoryRateLimiter implements RateLimiter {
     this.windows.delete(key);
   }
 
+  async take(key: string, capacity: number, perSecond: number) {
+    const t = this.now();
+    const b = this.buckets.get(key) ?? { tokens: capacity, at: t };
+    b.tokens = Math.min(capacity, b.tokens + ((t - b.at) / 1000) * perSecond);
+    b.at = t;
+    this.buckets.set(key, b);
+    if (b.tokens < 1) return { ok: false, retryS: Math.max(1, Math.ceil((1 - b.tokens) / perSecond)) };
+    b.tokens -= 1;
+    return { ok: true, retryS: 0 };
+  }
+
   async close() {
     clearInterval(this.sweeper);
   }
@@ -47,5 +61,6 @@ export class MemoryRateLimiter implements RateLimiter {
   private sweep() {
     const t = this.now();
     for (const [k, w] of this.windows) if (w.resetAt <= t) this.windows.delete(k);
+    for (const [k, b] of this.buckets) if (t - b.at > 600_000) this.buckets.delete(k);
   }
 }

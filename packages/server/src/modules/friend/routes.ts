@@ -26,9 +26,5 @@ export function friendRoutes(ctx: AppContext, friends: FriendService): Handlers 
       await friends.setNickname(body, session);
       return ok(null, { msg: 'ok.saved' });
     },
-    getContacts: async ({ session }) => {
-      const { items, pending } = await friends.contacts(session);
-      return ok(items, { count: pending });
-    },
   };
 }

@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { FORWARD_MAX, FORWARD_MIN, PAGE_LIMIT_MAX, TEXT_MESSAGE_MAX } from '../limits';
+import { flag } from './fields';
+import { paging } from './friend';
+
+/** Counts characters as a person does: one grapheme per visible character, emoji included. */
+export function graphemeLength(text: string): number {
+  let n = 0;
+  for (const _ of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)) n += 1;
+  return n;
+}
+
+/** A contact id as the client sends it: a user id, `group-<n>`, `system`, `admin_notice`, or -1. */
+export const contactId = z.union([
+  z
+    .string()
+    .trim()
+    .regex(/^group-[1-9][0-9]*$/),
+  z.enum(['system', 'admin_notice']),
+  z.coerce.number().int().min(-1).refine((n) => n !== 0),
+]);
+
+/** A message as the client refers to it: its server `msg_id`, or its client-made `id`. */
+export const messageRef = z.union([z.coerce.number().int().positive(), z.string().trim().min(8).max(64)]);
+
+/** Kinds of message a client may send through sendMessage. */
+export const SendableType = z.enum(['text', 'emoji', 'image', 'voice', 'video', 'file', 'location', 'contact']);
+
+/** `/enterprise/im/sendMessage`. */
+export const SendMessageBody = z
+  .object({
+    /** Client-made UUID: retrying with the same id never duplicates. */
+    id: z.string().trim().min(8).max(64),
+    toContactId: contactId,
+    is_group: z.coerce.number().int().min(0).max(3).default(0),
+    type: SendableType.default('text'),
+    content: z.string().max(TEXT_MESSAGE_MAX * 16),
+    /** Mentioned user ids; 0 = everyone. */
+    at: z.array(z.coerce.number().int().min(0)).max(500).default([]),
+    /** Quoted msg_id. */
+    pid: z.coerce.number().int().min(0).default(0),
+    extends: z.record(z.string(), z.unknown()).default({}),
+    file_id: z.coerce.number().int().positive().optional(),
+  })
+  .refine((b) => b.type !== 'text' || (b.content.trim().length > 0 && graphemeLength(b.content) <= TEXT_MESSAGE_MAX), {
+    path: ['content'],
+    message: 'length',
+  });
+
+/** `/enterprise/im/getMessageList`. */
+export const GetMessageListBody = z.object({
+  toContactId: contactId,
+  is_group: z.coerce.number().int().min(0).max(3).default(0),
+  ...paging,
+  /** Older than this msg_id. */
+  last_id: z.coerce.number().int().min(0).optional(),
+  /** Newer than this msg_id. */
+  after_id: z.coerce.number().int().min(0).optional(),
+  /** `media` (images and videos), `file`, or any message type. */
+  type: z.string().trim().max(16).optional(),
+  keywords: z.string().trim().max(100).optional(),
+  /** Only messages mentioning me. */
+  is_at: flag.optional(),
+  /** Only messages from this user (chat history by member). */
+  from_user: z.coerce.number().int().positive().optional(),
+});
+
+/** `/enterprise/im/sync`: what I missed since a msg_id, across all conversations. */
+export const SyncBody = z.object({
+  after_id: z.coerce.number().int().min(0),
+  limit: z.coerce.number().int().min(1).max(PAGE_LIMIT_MAX * 5).default(200),
+});
+
+/** `/enterprise/im/getContactInfo`. */
+export const GetContactInfoBody = z.object({ id: contactId });
+
+/** `/enterprise/im/setMsgIsRead`. */
+export const SetMsgIsReadBody = z.object({
+  toContactId: contactId,
+  is_group: z.coerce.number().int().min(0).max(3).default(0),
+  msg_id: z.coerce.number().int().min(0).optional(),
+});
+
+/** `/enterprise/im/readAtMsg`. */
+export const ReadAtMsgBody = z.object({ toContactId: contactId });
+
+/** `/enterprise/im/undoMessage`, `delMessage`, `removeMessage`. */
+export const MessageRefBody = z.object({ id: messageRef });
+
+/** `/enterprise/im/delChat`. */
+export const DelChatBody = z.object({ id: contactId, is_group: z.coerce.number().int().min(0).max(3).default(0) });
+
+/** `/enterprise/im/setChatTop`. */
+export const SetChatTopBody = z.object({ id: contactId, is_group: z.coerce.number().int().min(0).max(3).default(0), is_top: flag });
+
+/** `/enterprise/im/isNotice`. */
+export const IsNoticeBody = z.object({ id: contactId, is_group: z.coerce.number().int().min(0).max(3).default(0), is_notice: flag });
+
+/** `/enterprise/im/forwardMessage`: to 1–5 users or groups. */
+export const ForwardMessageBody = z.object({
+  msg_id: z.coerce.number().int().positive(),
+  user_ids: z.array(contactId).min(FORWARD_MIN).max(FORWARD_MAX),
+});
+
+/** `/enterprise/im/getAdminNotice`. */
+export const GetAdminNoticeBody = z.object({});

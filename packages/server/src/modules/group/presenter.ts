@@ -1,0 +1,35 @@
+import type { Contact, GroupSetting } from '@sparrow/protocol';
+import { indexLetter } from '../../lib/letter';
+import { parseJson } from '../im/presenter';
+import type { GroupRow } from './repo';
+
+export const DEFAULT_GROUP_SETTING: GroupSetting = { invite: 1, history: 1, profile: 1, nospeak: 0, manage: 0 };
+
+export function groupSetting(row: GroupRow): GroupSetting {
+  return { ...DEFAULT_GROUP_SETTING, ...(parseJson(row.setting) as Partial<GroupSetting>) };
+}
+
+/** A group as a row of my contact list. */
+export function toGroupContact(group: GroupRow, role: number, memberCount: number): Contact {
+  return {
+    id: `group-${group.id}`,
+    group_id: `group-${group.id}`,
+    displayName: group.name,
+    avatar: group.avatar,
+    owner_id: group.owner_id,
+    role: role === 1 || role === 2 ? role : 3,
+    member_count: memberCount,
+    lastContent: '',
+    lastSendTime: group.create_time,
+    type: '',
+    is_group: 1,
+    unread: 0,
+    is_top: 0,
+    is_notice: 1,
+    is_at: 0,
+    is_online: 0,
+    index: indexLetter(group.name),
+    notice: group.notice,
+    setting: { ...groupSetting(group) },
+  };
+}

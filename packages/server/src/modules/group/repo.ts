@@ -1,0 +1,107 @@
+import type { Selectable, Transaction } from 'kysely';
+import type { Database, Db } from '../../db';
+import type { GroupMembersTable, GroupsTable } from '../../db/schema';
+
+export type GroupRow = Selectable<GroupsTable>;
+export type MemberRow = Selectable<GroupMembersTable>;
+
+export const Role = { Owner: 1, Admin: 2, Member: 3 } as const;
+
+/** `g:<id>`: the chat key of a group's messages and its members' conversation rows. */
+export const groupKey = (groupId: number) => `g:${groupId}`;
+
+/** The only SQL on groups and their members. */
+export class GroupRepo {
+  constructor(private readonly db: Db) {}
+
+  byId(id: number): Promise<GroupRow | undefined> {
+    return this.db.selectFrom('groups').selectAll().where('id', '=', id).where('status', '=', 1).executeTakeFirst();
+  }
+
+  member(groupId: number, userId: number): Promise<MemberRow | undefined> {
+    return this.db.selectFrom('group_members').selectAll().where('group_id', '=', groupId).where('user_id', '=', userId).executeTakeFirst();
+  }
+
+  /** Members, owner first, then admins, then by join time. */
+  members(groupId: number, limit = 100_000, offset = 0): Promise<MemberRow[]> {
+    return this.db
+      .selectFrom('group_members')
+      .selectAll()
+      .where('group_id', '=', groupId)
+      .orderBy('role')
+      .orderBy('join_time')
+      .orderBy('id')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+  }
+
+  async memberIds(groupId: number): Promise<number[]> {
+    const rows = await this.db.selectFrom('group_members').select('user_id').where('group_id', '=', groupId).execute();
+    return rows.map((r) => r.user_id);
+  }
+
+  async count(groupId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('group_members')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('group_id', '=', groupId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** My memberships with their groups, optionally of one role. */
+  mine(userId: number, role?: number) {
+    let q = this.db
+      .selectFrom('group_members as m')
+      .innerJoin('groups as g', 'g.id', 'm.group_id')
+      .selectAll('g')
+      .select(['m.role', 'm.nickname as my_nickname', 'm.no_speak_until', 'm.join_time'])
+      .where('m.user_id', '=', userId)
+      .where('g.status', '=', 1);
+    if (role !== undefined) q = q.where('m.role', '=', role);
+    return q.orderBy('g.id').execute();
+  }
+
+  async create(trx: Transaction<Database>, name: string, ownerId: number, setting: string, now: number): Promise<GroupRow> {
+    return trx
+      .insertInto('groups')
+      .values({ name, avatar: '', owner_id: ownerId, notice: '', setting, status: 1, create_time: now, update_time: now })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  /**
+   * Adds members with their conversation rows; a member joining now sees messages after
+   * `joinMsgId` only when the group hides history.
+   */
+  async addMembers(
+    trx: Transaction<Database>,
+    groupId: number,
+    members: Array<{ userId: number; role: number }>,
+    now: number,
+    joinMsgId: number,
+  ): Promise<void> {
+    if (members.length === 0) return;
+    await trx
+      .insertInto('group_members')
+      .values(members.map((m) => ({ group_id: groupId, user_id: m.userId, role: m.role, nickname: '', no_speak_until: 0, join_time: now, join_msg_id: joinMsgId })))
+      .onConflict((oc) => oc.columns(['group_id', 'user_id']).doNothing())
+      .execute();
+    await trx
+      .insertInto('conversations')
+      .values(members.map((m) => ({ user_id: m.userId, chat_key: groupKey(groupId), last_msg_id: 0, last_time: now, read_msg_id: joinMsgId, clear_msg_id: 0 })))
+      .onConflict((oc) => oc.columns(['user_id', 'chat_key']).doUpdateSet({ hidden: 0, last_time: now, read_msg_id: joinMsgId }))
+      .execute();
+  }
+
+  /** The newest msg_id of a group, or 0. */
+  async lastMsgId(trx: Transaction<Database> | Db, groupId: number): Promise<number> {
+    const row = await trx
+      .selectFrom('messages')
+      .select((eb) => eb.fn.max('id').as('m'))
+      .where('chat_key', '=', groupKey(groupId))
+      .executeTakeFirst();
+    return Number(row?.m ?? 0);
+  }
+}

@@ -1,0 +1,191 @@
+import { randomUUID } from 'node:crypto';
+import { groupNumber, QR_VALID_MS, type Contact, type GroupInfo, type GroupMember, type RouteInput } from '@sparrow/protocol';
+import type { AppContext } from '../../context';
+import { AppError } from '../../errors';
+import { hmac } from '../../lib/crypto';
+import { Access } from '../access';
+import type { Session } from '../auth/session';
+import { toUserContact } from '../friend/presenter';
+import { FriendRepo } from '../friend/repo';
+import type { MessageService } from '../im/service';
+import { UserRepo, type UserRow } from '../user/repo';
+import { DEFAULT_GROUP_SETTING, groupSetting, toGroupContact } from './presenter';
+import { GroupRepo, Role, type GroupRow } from './repo';
+
+/** Groups as far as chatting needs them: create, invite, members, my groups, info. */
+export class GroupService {
+  readonly groups: GroupRepo;
+  private readonly users: UserRepo;
+  private readonly friends: FriendRepo;
+  private readonly access: Access;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly messages: MessageService,
+  ) {
+    this.groups = new GroupRepo(ctx.db);
+    this.users = new UserRepo(ctx.db);
+    this.friends = new FriendRepo(ctx.db);
+    this.access = new Access(ctx);
+  }
+
+  /** The users `inviter` may bring into a group: active, and friends unless everyone is a contact. */
+  private async invitable(inviter: Session, ids: number[]): Promise<UserRow[]> {
+    const runMode = this.ctx.config.get().sysInfo.runMode;
+    const friendIds = runMode === 1 ? null : new Set(await this.friends.friendIds(inviter.userId));
+    const found: UserRow[] = [];
+    for (const id of new Set(ids)) {
+      if (id === inviter.userId) continue;
+      const user = await this.users.byId(id);
+      if (!user || user.status !== 1) throw new AppError('UserNotFound', {}, { fields: ['user_ids'] });
+      if (friendIds && !friendIds.has(id)) throw new AppError('NotFriendChat', {}, { fields: ['user_ids'] });
+      found.push(user);
+    }
+    return found;
+  }
+
+  private checkSize(current: number, adding: number): void {
+    const max = this.ctx.config.get().chatInfo.groupUserMax;
+    if (max > 0 && current + adding > max) throw new AppError('GroupFull', { max });
+  }
+
+  /** Posts an event line to a group (creation, invitation) and pushes it. */
+  private async event(group: GroupRow, actor: Session, ext: Record<string, unknown>, content: string): Promise<void> {
+    const target = await this.messages.resolve(actor, `group-${group.id}`);
+    const stored = await this.messages.store(actor.userId, target, { clientId: randomUUID(), type: 'event', content, extends: ext, at: [], pid: 0, fileId: 0 });
+    await this.messages.publish(stored.row, target, actor.userId);
+  }
+
+  async create(session: Session, body: RouteInput<'groupAdd'>): Promise<Contact> {
+    if (this.ctx.config.get().chatInfo.groupChat !== 1) throw new AppError('GroupChatDisabled');
+    const others = await this.invitable(session, body.user_ids);
+    if (others.length < 2) throw new AppError('GroupTooSmall', {}, { fields: ['user_ids'] });
+    this.checkSize(1, others.length);
+    const now = this.ctx.now();
+    const name = body.name || [session.user, ...others].slice(0, 4).map((u) => u.realname).join('、').slice(0, 64);
+    const group = await this.ctx.db.transaction().execute(async (trx) => {
+      const g = await this.groups.create(trx, name, session.userId, JSON.stringify(DEFAULT_GROUP_SETTING), now);
+      await this.groups.addMembers(trx, g.id, [{ userId: session.userId, role: Role.Owner }, ...others.map((u) => ({ userId: u.id, role: Role.Member }))], now, 0);
+      return g;
+    });
+    const count = others.length + 1;
+    for (const user of [session.user, ...others]) {
+      await this.ctx.realtime.publish([user.id], { type: 'addGroup', data: toGroupContact(group, user.id === session.userId ? Role.Owner : Role.Member, count) });
+    }
+    await this.event(group, session, { event: 'create', user_id: session.userId, name: session.user.realname }, `${session.user.realname} 创建了群聊`);
+    await this.event(
+      group,
+      session,
+      { event: 'invite', user_id: session.userId, name: session.user.realname, user_ids: others.map((u) => u.id), names: others.map((u) => u.realname) },
+      `${session.user.realname} 邀请 ${others.map((u) => u.realname).join('、')} 加入了群聊`,
+    );
+    return toGroupContact(group, Role.Owner, count);
+  }
+
+  /** Invites users: owner and admins, or any member while `invite` is on. */
+  async addUsers(session: Session, body: RouteInput<'addGroupUser'>): Promise<void> {
+    const { group, member } = await this.access.requireMember(session.userId, groupNumber(body.id));
+    if (member.role === Role.Member && !groupSetting(group).invite) throw new AppError('InviteForbidden');
+    const existing = new Set(await this.groups.memberIds(group.id));
+    const newcomers = (await this.invitable(session, body.user_ids)).filter((u) => !existing.has(u.id));
+    if (newcomers.length === 0) throw new AppError('AlreadyMember', {}, { fields: ['user_ids'] });
+    this.checkSize(existing.size, newcomers.length);
+    const now = this.ctx.now();
+    await this.ctx.db.transaction().execute(async (trx) => {
+      const joinMsgId = await this.groups.lastMsgId(trx, group.id);
+      await this.groups.addMembers(trx, group.id, newcomers.map((u) => ({ userId: u.id, role: Role.Member })), now, joinMsgId);
+    });
+    const count = existing.size + newcomers.length;
+    for (const user of newcomers) {
+      await this.ctx.realtime.publish([user.id], { type: 'addGroup', data: toGroupContact(group, Role.Member, count) });
+    }
+    await this.ctx.realtime.publish([...existing], {
+      type: 'addGroupUser',
+      data: { group_id: `group-${group.id}`, user_ids: newcomers.map((u) => u.id), avatar: group.avatar },
+    });
+    await this.event(
+      group,
+      session,
+      { event: 'invite', user_id: session.userId, name: session.user.realname, user_ids: newcomers.map((u) => u.id), names: newcomers.map((u) => u.realname) },
+      `${session.user.realname} 邀请 ${newcomers.map((u) => u.realname).join('、')} 加入了群聊`,
+    );
+  }
+
+  async members(session: Session, body: RouteInput<'groupUserList'>): Promise<{ items: GroupMember[]; total: number }> {
+    const { group } = await this.access.requireMember(session.userId, groupNumber(body.group_id));
+    const rows = await this.groups.members(group.id, body.limit, (body.page - 1) * body.limit);
+    const items: GroupMember[] = [];
+    for (const m of rows) {
+      const u = await this.users.byId(m.user_id);
+      if (!u) continue;
+      items.push({
+        user_id: m.user_id,
+        role: m.role === 1 || m.role === 2 ? m.role : 3,
+        nickname: m.nickname,
+        no_speak_until: m.no_speak_until > this.ctx.now() ? m.no_speak_until : 0,
+        join_time: m.join_time,
+        userInfo: { user_id: u.id, realname: u.realname, displayName: m.nickname || u.realname, avatar: u.avatar, account: u.id === session.userId ? u.account : '' },
+      });
+    }
+    return { items, total: await this.groups.count(group.id) };
+  }
+
+  async mine(session: Session, role?: number): Promise<Contact[]> {
+    const rows = await this.groups.mine(session.userId, role);
+    const out: Contact[] = [];
+    for (const r of rows) out.push(toGroupContact(r, r.role, await this.groups.count(r.id)));
+    return out;
+  }
+
+  /** Users I may add: to a group (not yet in it), or to a new one. */
+  async candidates(session: Session, body: RouteInput<'getAllUser'>): Promise<Contact[]> {
+    const exclude = new Set<number>([session.userId, ...(body.user_ids ?? [])]);
+    if (body.group_id) {
+      const { group } = await this.access.requireMember(session.userId, groupNumber(body.group_id));
+      for (const id of await this.groups.memberIds(group.id)) exclude.add(id);
+    }
+    const runMode = this.ctx.config.get().sysInfo.runMode;
+    const mine = await this.friends.rowsOf(session.userId);
+    const users =
+      runMode === 1
+        ? await this.ctx.db.selectFrom('users').selectAll().where('status', '=', 1).execute()
+        : mine.size
+          ? await this.ctx.db.selectFrom('users').selectAll().where('id', 'in', [...mine.keys()]).where('status', '=', 1).execute()
+          : [];
+    const rows = users.filter((u) => !exclude.has(u.id));
+    const online = await this.ctx.realtime.online(rows.map((u) => u.id));
+    return rows
+      .map((u) => toUserContact(u, mine.get(u.id), online.has(u.id)))
+      .sort((a, b) => a.index.localeCompare(b.index) || a.displayName.localeCompare(b.displayName, 'zh-Hans-u-co-pinyin'));
+  }
+
+  /** A signed token for the group's QR code, valid seven days (spec §9). */
+  qrToken(groupId: number, expires: number): string {
+    return `${groupId}.${expires}.${hmac(this.ctx.config.secret, `group-qr|${groupId}|${expires}`).slice(0, 32)}`;
+  }
+
+  async info(session: Session, groupIdText: string): Promise<GroupInfo> {
+    const { group, member } = await this.access.requireMember(session.userId, groupNumber(groupIdText));
+    const owner = await this.users.byId(group.owner_id);
+    const qrExpire = this.ctx.now() + QR_VALID_MS;
+    const token = this.qrToken(group.id, qrExpire);
+    return {
+      group_id: `group-${group.id}`,
+      id: `group-${group.id}`,
+      displayName: group.name,
+      name: group.name,
+      avatar: group.avatar,
+      owner_id: group.owner_id,
+      owner: owner ? { user_id: owner.id, realname: owner.realname, avatar: owner.avatar } : null,
+      notice: group.notice,
+      setting: groupSetting(group),
+      member_count: await this.groups.count(group.id),
+      isJoin: member.role === 1 || member.role === 2 ? member.role : 3,
+      nickname: member.nickname,
+      no_speak_until: member.no_speak_until > this.ctx.now() ? member.no_speak_until : 0,
+      create_time: group.create_time,
+      qrUrl: `${this.ctx.env.publicUrl}/#/pages/index/qqrcode?token=${encodeURIComponent(token)}`,
+      qrExpire,
+    };
+  }
+}

@@ -1,0 +1,156 @@
+import { translate, type AdminNotice, type Contact, type ContactId } from '@sparrow/protocol';
+import type { AppContext } from '../../context';
+import { AppError } from '../../errors';
+import type { Session } from '../auth/session';
+import type { FriendService } from '../friend/service';
+import { systemContact } from '../friend/presenter';
+import { toGroupContact } from '../group/presenter';
+import { GroupRepo, groupKey } from '../group/repo';
+import { previewOf } from './presenter';
+import { pairKey, selfKey, type ConversationRow, type MessageRow } from './repo';
+import type { MessageService } from './service';
+
+/**
+ * The conversation list (getContacts): my contacts and groups with each conversation's last
+ * message, unread and mention counts, then `system`, `admin_notice` and my file transfer (-1).
+ * Counters live on per-user conversation rows, so the list costs the same at any history size.
+ */
+export class ContactService {
+  private readonly groups: GroupRepo;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly friends: FriendService,
+    private readonly messages: MessageService,
+  ) {
+    this.groups = new GroupRepo(ctx.db);
+  }
+
+  private async merge(session: Session, contact: Contact, conv: ConversationRow | undefined, lastById: Map<number, MessageRow>): Promise<Contact> {
+    if (!conv) return contact;
+    const reader = this.messages.reader(session.user);
+    const last = lastById.get(conv.last_msg_id);
+    const visible = last && !conv.hidden && last.id > conv.clear_msg_id && !last.is_deleted;
+    return {
+      ...contact,
+      lastContent: visible ? previewOf(last, reader) : '',
+      lastSendTime: conv.hidden ? 0 : visible ? last.create_time : contact.is_group === 1 ? conv.last_time : 0,
+      type: visible ? last.type : '',
+      unread: conv.hidden ? 0 : conv.unread,
+      is_at: conv.hidden ? 0 : conv.is_at,
+      is_top: conv.is_top ? 1 : 0,
+      is_notice: conv.is_notice ? 1 : 0,
+    };
+  }
+
+  async list(session: Session): Promise<{ items: Contact[]; pending: number }> {
+    const me = session.userId;
+    const [{ items: users, pending }, groups, convs] = await Promise.all([
+      this.friends.contacts(session),
+      this.groups.mine(me),
+      this.messages.messages.conversationsOf(me),
+    ]);
+    const byKey = new Map(convs.map((c) => [c.chat_key, c]));
+    const lastById = await this.messages.messages.byIds(convs.map((c) => c.last_msg_id).filter(Boolean));
+    const out: Contact[] = [];
+    for (const u of users) out.push(await this.merge(session, u, byKey.get(pairKey(me, u.user_id!)), lastById));
+    for (const g of groups) {
+      out.push(await this.merge(session, toGroupContact(g, g.role, await this.groups.count(g.id)), byKey.get(groupKey(g.id)), lastById));
+    }
+    out.push(await this.systemRow(session, pending));
+    out.push(await this.adminNoticeRow(session, byKey.get('admin_notice')));
+    out.push(await this.merge(session, this.selfRow(session), byKey.get(selfKey(me)), lastById));
+    return { items: out, pending };
+  }
+
+  private async systemRow(session: Session, pending: number): Promise<Contact> {
+    const newest = await this.ctx.db
+      .selectFrom('friend_requests')
+      .select(['create_time', 'create_user'])
+      .where('user_id', '=', session.userId)
+      .where('status', '=', 2)
+      .orderBy('create_time', 'desc')
+      .executeTakeFirst();
+    let lastContent = '';
+    if (newest) {
+      const from = await this.ctx.db.selectFrom('users').select('realname').where('id', '=', newest.create_user).executeTakeFirst();
+      lastContent = translate(this.messages.reader(session.user).locale, 'notice.friendRequest', { name: from?.realname ?? '' });
+    }
+    return systemContact(session.user, pending, lastContent, newest?.create_time ?? 0);
+  }
+
+  private async adminNoticeRow(session: Session, conv: ConversationRow | undefined): Promise<Contact> {
+    const locale = this.messages.reader(session.user).locale;
+    const newest = await this.newestAnnouncement();
+    const unreadRow = await this.ctx.db
+      .selectFrom('announcements')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('id', '>', conv?.read_msg_id ?? 0)
+      .where('create_time', '>=', session.user.create_time)
+      .executeTakeFirstOrThrow();
+    return {
+      id: 'admin_notice',
+      displayName: translate(locale, 'contact.adminNotice'),
+      avatar: '',
+      lastContent: newest?.title ?? '',
+      lastSendTime: newest?.create_time ?? 0,
+      type: 'text',
+      is_group: 2,
+      unread: Number(unreadRow.n),
+      is_top: conv?.is_top ? 1 : 0,
+      is_notice: conv && !conv.is_notice ? 0 : 1,
+      is_at: 0,
+      is_online: 0,
+      index: '#',
+      notice: newest?.notice ?? '',
+      setting: {},
+    };
+  }
+
+  private selfRow(session: Session): Contact {
+    return {
+      id: -1,
+      displayName: translate(this.messages.reader(session.user).locale, 'contact.self'),
+      avatar: '',
+      lastContent: '',
+      lastSendTime: 0,
+      type: '',
+      is_group: 3,
+      unread: 0,
+      is_top: 0,
+      is_notice: 1,
+      is_at: 0,
+      is_online: 0,
+      index: '#',
+      notice: '',
+      setting: {},
+    };
+  }
+
+  /** One row of my list: a user, a group I am in, or a pseudo-contact. */
+  async info(session: Session, id: ContactId | string | number): Promise<Contact> {
+    const { items } = await this.list(session);
+    const found = items.find((c) => String(c.id) === String(id));
+    if (found) return found;
+    const target = await this.messages.resolve(session, id);
+    if (target.kind !== 'private') throw new AppError('NotFound');
+    const contact = await this.friends.contactOf(session.userId, target.peer);
+    const conv = await this.messages.messages.conversation(session.userId, target.chatKey);
+    return this.merge(session, contact, conv, await this.messages.messages.byIds(conv?.last_msg_id ? [conv.last_msg_id] : []));
+  }
+
+  newestAnnouncement(): Promise<AdminNotice | undefined> {
+    return this.ctx.db.selectFrom('announcements').selectAll().orderBy('id', 'desc').executeTakeFirst();
+  }
+
+  /** Publishes a system announcement to everyone (`npm run admin -- announce`). */
+  async announce(title: string, notice: string): Promise<AdminNotice> {
+    const row = await this.ctx.db
+      .insertInto('announcements')
+      .values({ title, notice, create_time: this.ctx.now() })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await this.ctx.realtime.broadcast({ type: 'adminNotice', data: row });
+    return row;
+  }
+}

@@ -1,0 +1,236 @@
+import type { Selectable, Transaction } from 'kysely';
+import type { Database, Db } from '../../db';
+import type { ConversationsTable, MessagesTable } from '../../db/schema';
+
+export type MessageRow = Selectable<MessagesTable>;
+export type ConversationRow = Selectable<ConversationsTable>;
+
+export const ChatType = { Private: 0, Group: 1, Self: 3 } as const;
+
+/** The chat key of a private pair (the same for both sides). */
+export const pairKey = (a: number, b: number) => `p:${Math.min(a, b)}:${Math.max(a, b)}`;
+/** The chat key of my file-transfer chat. */
+export const selfKey = (userId: number) => `s:${userId}`;
+
+/** What a reader may see of one chat: messages after these ids, minus the hidden ones. */
+export interface Visibility {
+  userId: number;
+  chatKey: string;
+  /** Messages up to this id are not shown (cleared history, or joined without history). */
+  floor: number;
+}
+
+type Exec = Db | Transaction<Database>;
+
+/** The only SQL on messages and conversation rows. */
+export class MessageRepo {
+  constructor(private readonly db: Db) {}
+
+  byId(id: number, exec: Exec = this.db): Promise<MessageRow | undefined> {
+    return exec.selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  bySender(fromUser: number, clientId: string, exec: Exec = this.db): Promise<MessageRow | undefined> {
+    return exec.selectFrom('messages').selectAll().where('from_user', '=', fromUser).where('client_id', '=', clientId).executeTakeFirst();
+  }
+
+  /** Messages with this client id, newest first (client ids are unique per sender only). */
+  byClientId(clientId: string): Promise<MessageRow[]> {
+    return this.db.selectFrom('messages').selectAll().where('client_id', '=', clientId).orderBy('id', 'desc').limit(50).execute();
+  }
+
+  async insert(exec: Exec, row: Omit<MessageRow, 'id'>): Promise<MessageRow> {
+    return exec.insertInto('messages').values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  async update(id: number, values: Partial<Omit<MessageRow, 'id'>>): Promise<void> {
+    await this.db.updateTable('messages').set(values).where('id', '=', id).execute();
+  }
+
+  conversation(userId: number, chatKey: string, exec: Exec = this.db): Promise<ConversationRow | undefined> {
+    return exec.selectFrom('conversations').selectAll().where('user_id', '=', userId).where('chat_key', '=', chatKey).executeTakeFirst();
+  }
+
+  conversationsOf(userId: number): Promise<ConversationRow[]> {
+    return this.db.selectFrom('conversations').selectAll().where('user_id', '=', userId).execute();
+  }
+
+  /** Creates or updates a user's conversation row. */
+  async upsertConversation(
+    exec: Exec,
+    userId: number,
+    chatKey: string,
+    values: Partial<Pick<ConversationRow, 'is_top' | 'is_notice' | 'hidden' | 'read_msg_id' | 'clear_msg_id' | 'unread' | 'is_at'>>,
+  ): Promise<void> {
+    await exec
+      .insertInto('conversations')
+      .values({ user_id: userId, chat_key: chatKey, ...values })
+      .onConflict((oc) => oc.columns(['user_id', 'chat_key']).doUpdateSet(values))
+      .execute();
+  }
+
+  /**
+   * Records a new message on every conversation row of its chat: the last message, unread for
+   * everyone but the sender, a mention for those named, and the chat shown again.
+   */
+  async touchConversations(
+    exec: Exec,
+    message: MessageRow,
+    recipients: number[],
+    mentioned: number[],
+  ): Promise<void> {
+    for (const userId of [message.from_user, ...recipients]) {
+      await exec
+        .insertInto('conversations')
+        .values({ user_id: userId, chat_key: message.chat_key, last_msg_id: 0, last_time: 0 })
+        .onConflict((oc) => oc.columns(['user_id', 'chat_key']).doNothing())
+        .execute();
+    }
+    await exec
+      .updateTable('conversations')
+      .set({ last_msg_id: message.id, last_time: message.create_time, hidden: 0 })
+      .where('chat_key', '=', message.chat_key)
+      .where('user_id', 'in', [message.from_user, ...recipients])
+      .execute();
+    const others = recipients.filter((id) => id !== message.from_user);
+    if (others.length) {
+      await exec
+        .updateTable('conversations')
+        .set((eb) => ({ unread: eb('unread', '+', 1) }))
+        .where('chat_key', '=', message.chat_key)
+        .where('user_id', 'in', others)
+        .execute();
+    }
+    const named = mentioned.filter((id) => id !== message.from_user);
+    if (named.length) {
+      await exec
+        .updateTable('conversations')
+        .set((eb) => ({ is_at: eb('is_at', '+', 1) }))
+        .where('chat_key', '=', message.chat_key)
+        .where('user_id', 'in', named)
+        .execute();
+    }
+    await exec
+      .updateTable('conversations')
+      .set({ read_msg_id: message.id })
+      .where('chat_key', '=', message.chat_key)
+      .where('user_id', '=', message.from_user)
+      .execute();
+  }
+
+  /** Marks a conversation read up to `msgId`: unread becomes what lies after it. */
+  async markRead(userId: number, chatKey: string, msgId: number): Promise<void> {
+    const conv = await this.conversation(userId, chatKey);
+    if (!conv) return;
+    const readTo = Math.max(conv.read_msg_id, msgId);
+    const unread = await this.db
+      .selectFrom('messages')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('chat_key', '=', chatKey)
+      .where('id', '>', Math.max(readTo, conv.clear_msg_id))
+      .where('from_user', '!=', userId)
+      .where('is_deleted', '=', 0)
+      .executeTakeFirstOrThrow();
+    const left = Number(unread.n);
+    await this.db
+      .updateTable('conversations')
+      .set({ read_msg_id: readTo, unread: left, ...(left === 0 && { is_at: 0 }) })
+      .where('id', '=', conv.id)
+      .execute();
+  }
+
+  async newestId(chatKey: string): Promise<number> {
+    const row = await this.db.selectFrom('messages').select((eb) => eb.fn.max('id').as('m')).where('chat_key', '=', chatKey).executeTakeFirst();
+    return Number(row?.m ?? 0);
+  }
+
+  async hide(userId: number, msgId: number): Promise<void> {
+    await this.db
+      .insertInto('message_hidden')
+      .values({ user_id: userId, msg_id: msgId })
+      .onConflict((oc) => oc.columns(['user_id', 'msg_id']).doNothing())
+      .execute();
+  }
+
+  async isHidden(userId: number, msgId: number): Promise<boolean> {
+    const row = await this.db.selectFrom('message_hidden').select('msg_id').where('user_id', '=', userId).where('msg_id', '=', msgId).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** A page of one chat as a reader sees it, newest `limit` before `lastId` (or after `afterId`), ascending. */
+  async list(
+    v: Visibility,
+    opts: {
+      limit: number;
+      offset: number;
+      lastId?: number | undefined;
+      afterId?: number | undefined;
+      types?: string[] | undefined;
+      keywords?: string | undefined;
+      mentioning?: number | undefined;
+      fromUser?: number | undefined;
+    },
+  ): Promise<{ rows: MessageRow[]; total: number }> {
+    let q = this.db
+      .selectFrom('messages as m')
+      .where('m.chat_key', '=', v.chatKey)
+      .where('m.id', '>', v.floor)
+      .where('m.is_deleted', '=', 0)
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('message_hidden as h').select('h.msg_id').whereRef('h.msg_id', '=', 'm.id').where('h.user_id', '=', v.userId))),
+      );
+    if (opts.types?.length) q = q.where('m.type', 'in', opts.types).where('m.is_undo', '=', 0);
+    if (opts.keywords) {
+      const like = `%${opts.keywords.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      q = q.where('m.type', '=', 'text').where('m.is_undo', '=', 0).where((eb) => eb('m.content', 'like', eb.val(like)));
+    }
+    if (opts.mentioning !== undefined) {
+      q = q.where((eb) => eb.or([eb('m.at', 'like', `%,${opts.mentioning},%`), eb('m.at', 'like', '%,0,%')]));
+    }
+    if (opts.fromUser !== undefined) q = q.where('m.from_user', '=', opts.fromUser);
+    const totalRow = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    let page = q.selectAll('m');
+    if (opts.afterId !== undefined) {
+      page = page.where('m.id', '>', opts.afterId).orderBy('m.id', 'asc').limit(opts.limit);
+      return { rows: await page.execute(), total: Number(totalRow.n) };
+    }
+    if (opts.lastId !== undefined && opts.lastId > 0) page = page.where('m.id', '<', opts.lastId);
+    const rows = await page.orderBy('m.id', 'desc').limit(opts.limit).offset(opts.lastId ? 0 : opts.offset).execute();
+    return { rows: rows.reverse(), total: Number(totalRow.n) };
+  }
+
+  /**
+   * Everything addressed to me or sent by me after `afterId`, across chats, ascending: private
+   * and file-transfer chats, and the groups I am in (from my join on when they hide history).
+   */
+  async since(userId: number, afterId: number, limit: number): Promise<{ rows: MessageRow[]; remaining: number }> {
+    const base = this.db
+      .selectFrom('messages as m')
+      .leftJoin('group_members as gm', (join) => join.on('gm.user_id', '=', userId).onRef('gm.group_id', '=', 'm.to_id'))
+      .leftJoin('conversations as c', (join) => join.on('c.user_id', '=', userId).onRef('c.chat_key', '=', 'm.chat_key'))
+      .where('m.id', '>', afterId)
+      .where('m.is_deleted', '=', 0)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('m.chat_type', '=', ChatType.Private), eb.or([eb('m.to_id', '=', userId), eb('m.from_user', '=', userId)])]),
+          eb.and([eb('m.chat_type', '=', ChatType.Self), eb('m.from_user', '=', userId)]),
+          eb.and([eb('m.chat_type', '=', ChatType.Group), eb('gm.user_id', 'is not', null), eb('m.id', '>', eb.ref('gm.join_msg_id'))]),
+        ]),
+      )
+      .where((eb) => eb.or([eb('c.clear_msg_id', 'is', null), eb('m.id', '>', eb.ref('c.clear_msg_id'))]))
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('message_hidden as h').select('h.msg_id').whereRef('h.msg_id', '=', 'm.id').where('h.user_id', '=', userId))),
+      );
+    const rows = await base.selectAll('m').orderBy('m.id', 'asc').limit(limit + 1).execute();
+    if (rows.length <= limit) return { rows, remaining: 0 };
+    const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return { rows: rows.slice(0, limit), remaining: Number(total.n) - limit };
+  }
+
+  /** The messages of a chat's conversation rows' last ids, by id. */
+  async byIds(ids: number[]): Promise<Map<number, MessageRow>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.selectFrom('messages').selectAll().where('id', 'in', ids).execute();
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+}

@@ -1,0 +1,69 @@
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context';
+import { ok } from '../../http/envelope';
+import type { Handlers } from '../../http/route';
+import type { ContactService } from './contacts';
+import type { MessageService } from './service';
+
+/** The caller's socket, so that its own pushes skip it. */
+function socketOf(req: FastifyRequest): string | undefined {
+  const v = req.headers.clientid;
+  return (Array.isArray(v) ? v[0] : v) || undefined;
+}
+
+/** `/enterprise/im/*`: conversations and messages. */
+export function imRoutes(_ctx: AppContext, messages: MessageService, contacts: ContactService): Handlers {
+  return {
+    getContacts: async ({ session }) => {
+      const { items, pending } = await contacts.list(session);
+      return ok(items, { count: pending });
+    },
+    getContactInfo: async ({ body, session }) => contacts.info(session, body.id),
+    getMessageList: async ({ body, session }) => {
+      const { items, total } = await messages.list(session, body);
+      return ok(items, { count: total, page: body.page });
+    },
+    sync: async ({ body, session }) => {
+      const { items, remaining } = await messages.sync(session, body);
+      return ok(items, { count: remaining });
+    },
+    sendMessage: async ({ body, session, req }) => messages.send(session, body, socketOf(req)),
+    forwardMessage: async ({ body, session }) => {
+      await messages.forward(session, body);
+      return ok(null, { msg: 'ok.forwarded' });
+    },
+    setMsgIsRead: async ({ body, session, req }) => {
+      await messages.markRead(session, body, socketOf(req));
+      return null;
+    },
+    readAtMsg: async ({ body, session }) => {
+      await messages.readAt(session, body.toContactId);
+      return null;
+    },
+    undoMessage: async ({ body, session }) => {
+      await messages.undo(session, body.id);
+      return null;
+    },
+    delMessage: async ({ body, session }) => {
+      await messages.deleteForAll(session, body.id);
+      return null;
+    },
+    removeMessage: async ({ body, session }) => {
+      await messages.hide(session, body.id);
+      return null;
+    },
+    delChat: async ({ body, session }) => {
+      await messages.deleteChat(session, body.id);
+      return null;
+    },
+    setChatTop: async ({ body, session }) => {
+      await messages.setTop(session, body);
+      return null;
+    },
+    isNotice: async ({ body, session }) => {
+      await messages.setNotice(session, body);
+      return null;
+    },
+    getAdminNotice: async () => (await contacts.newestAnnouncement()) ?? null,
+  };
+}

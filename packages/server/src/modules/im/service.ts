@@ -1,0 +1,447 @@
+import {
+  graphemeLength,
+  groupNumber,
+  negotiateLocale,
+  TEXT_MESSAGE_MAX,
+  type ContactId,
+  type Message,
+  type RouteInput,
+} from '@sparrow/protocol';
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../../context';
+import { AppError } from '../../errors';
+import { Access } from '../access';
+import type { Session } from '../auth/session';
+import { FriendRepo } from '../friend/repo';
+import { toUserContact } from '../friend/presenter';
+import { groupSetting, toGroupContact } from '../group/presenter';
+import { GroupRepo, groupKey, Role, type GroupRow, type MemberRow } from '../group/repo';
+import { UserRepo, type UserRow } from '../user/repo';
+import { decodeAt, encodeAt, parseJson, plainText, toMessage, type MessageContext, type Reader } from './presenter';
+import { ChatType, MessageRepo, pairKey, selfKey, type MessageRow } from './repo';
+
+/** Where a message goes, resolved from `toContactId` and checked. */
+export type Target =
+  | { kind: 'private'; chatKey: string; peer: UserRow }
+  | { kind: 'group'; chatKey: string; group: GroupRow; member: MemberRow }
+  | { kind: 'self'; chatKey: string };
+
+/** A message ready to store: content cleaned, mentions and quote checked. */
+interface Draft {
+  clientId: string;
+  type: string;
+  content: string;
+  extends: Record<string, unknown>;
+  at: number[];
+  pid: number;
+  fileId: number;
+}
+
+const isUniqueViolation = (err: unknown) => /unique|duplicate key/i.test(String((err as Error)?.message ?? err));
+
+/** Messages and conversations (api.md §3 `/enterprise/im/*`). */
+export class MessageService {
+  readonly messages: MessageRepo;
+  private readonly users: UserRepo;
+  private readonly groups: GroupRepo;
+  private readonly friends: FriendRepo;
+  private readonly access: Access;
+
+  constructor(private readonly ctx: AppContext) {
+    this.messages = new MessageRepo(ctx.db);
+    this.users = new UserRepo(ctx.db);
+    this.groups = new GroupRepo(ctx.db);
+    this.friends = new FriendRepo(ctx.db);
+    this.access = new Access(ctx);
+  }
+
+  reader(user: UserRow): Reader {
+    return { userId: user.id, locale: negotiateLocale(user.language || undefined) };
+  }
+
+  /** Resolves a conversation for reading: private with anyone known, a group I am in, my own. */
+  async resolve(session: Session, toContactId: ContactId | string | number): Promise<Target> {
+    if (toContactId === -1 || toContactId === '-1') return { kind: 'self', chatKey: selfKey(session.userId) };
+    if (typeof toContactId === 'string' && toContactId.startsWith('group-')) {
+      const { group, member } = await this.access.requireMember(session.userId, groupNumber(toContactId));
+      return { kind: 'group', chatKey: groupKey(group.id), group, member };
+    }
+    const peerId = Number(toContactId);
+    if (!Number.isInteger(peerId) || peerId <= 0) throw new AppError('NotAllowedTarget');
+    if (peerId === session.userId) return { kind: 'self', chatKey: selfKey(session.userId) };
+    const peer = await this.users.byId(peerId);
+    if (!peer) throw new AppError('UserNotFound');
+    return { kind: 'private', chatKey: pairKey(session.userId, peerId), peer };
+  }
+
+  /** The first message id a reader may see in a chat (cleared history, joined without history). */
+  private async floor(session: Session, target: Target): Promise<number> {
+    const conv = await this.messages.conversation(session.userId, target.chatKey);
+    let floor = conv?.clear_msg_id ?? 0;
+    if (target.kind === 'group' && !groupSetting(target.group).history) floor = Math.max(floor, target.member.join_msg_id);
+    return floor;
+  }
+
+  /** The rules of sendMessage, in api.md's order; throws the first that refuses. */
+  async authorize(session: Session, target: Target): Promise<void> {
+    const { chatInfo, sysInfo } = this.ctx.config.get();
+    if (target.kind === 'private') {
+      if (chatInfo.simpleChat !== 1) throw new AppError('PrivateChatDisabled');
+      if (target.peer.status !== 1) throw new AppError('UserNotFound');
+      if (sysInfo.runMode === 2 && !(await this.friends.row(session.userId, target.peer.id))) throw new AppError('NotFriendChat');
+    }
+    if (target.kind === 'group') {
+      const { nospeak } = groupSetting(target.group);
+      if (nospeak === 1 && target.member.role === Role.Member) throw new AppError('GroupNoSpeakAdmins');
+      if (nospeak === 2 && target.member.role !== Role.Owner) throw new AppError('GroupNoSpeakOwner');
+      if (target.member.no_speak_until > this.ctx.now()) {
+        const until = target.member.no_speak_until;
+        const locale = negotiateLocale(session.user.language || undefined);
+        throw new AppError('Muted', { until: new Date(until).toLocaleString(locale, { dateStyle: 'short', timeStyle: 'short' }) }, { no_speak_until: until });
+      }
+    }
+    await this.ctx.limits.sendMessage(session.userId, chatInfo.sendInterval);
+  }
+
+  /** Cleans what the client sent into what is stored. */
+  private async draft(session: Session, target: Target, body: RouteInput<'sendMessage'>): Promise<Draft> {
+    let content = body.content;
+    if (body.type === 'text') {
+      content = plainText(content);
+      if (!content.trim() || graphemeLength(content) > TEXT_MESSAGE_MAX) {
+        throw new AppError('Validation', {}, { fields: ['content'] });
+      }
+    } else if (body.type === 'emoji') {
+      if (!/^(\/storage\/|https?:\/\/)\S{1,500}$/.test(content.trim())) throw new AppError('Validation', {}, { fields: ['content'] });
+      content = content.trim();
+    } else {
+      throw new AppError('Validation', {}, { fields: ['type'] });
+    }
+    let at: number[] = [];
+    if (target.kind === 'group' && body.at.length) {
+      const members = new Set(await this.groups.memberIds(target.group.id));
+      const mayAll = target.member.role !== Role.Member;
+      at = body.at.filter((id) => (id === 0 ? mayAll : members.has(id)));
+    }
+    let pid = 0;
+    if (body.pid) {
+      const quoted = await this.messages.byId(body.pid);
+      if (quoted && quoted.chat_key === target.chatKey && !quoted.is_deleted && quoted.id > (await this.floor(session, target))) pid = quoted.id;
+    }
+    const ext: Record<string, unknown> = body.type === 'emoji' && typeof body.extends.file_id === 'number' ? { file_id: body.extends.file_id } : {};
+    return { clientId: body.id, type: body.type, content, extends: ext, at, pid, fileId: 0 };
+  }
+
+  /** sendMessage: idempotent on (sender, id); commit, then publish. */
+  async send(session: Session, body: RouteInput<'sendMessage'>, socketClientId?: string): Promise<Message> {
+    const existing = await this.messages.bySender(session.userId, body.id);
+    if (existing) return this.present(existing, session.user);
+    const target = await this.resolve(session, body.toContactId);
+    await this.authorize(session, target);
+    const draft = await this.draft(session, target, body);
+    const row = await this.store(session.userId, target, draft);
+    if (!row.fresh) return this.present(row.row, session.user);
+    await this.publish(row.row, target, session.userId, socketClientId);
+    return this.present(row.row, session.user);
+  }
+
+  /** Stores a message and updates every conversation row of its chat, in one transaction. */
+  async store(senderId: number, target: Target, draft: Draft): Promise<{ row: MessageRow; fresh: boolean }> {
+    const now = this.ctx.now();
+    const recipients =
+      target.kind === 'private' ? [target.peer.id] : target.kind === 'group' ? await this.groups.memberIds(target.group.id) : [];
+    const mentioned = draft.at.includes(0) ? recipients : draft.at;
+    try {
+      const row = await this.ctx.db.transaction().execute(async (trx) => {
+        const inserted = await this.messages.insert(trx, {
+          client_id: draft.clientId,
+          from_user: senderId,
+          chat_type: target.kind === 'private' ? ChatType.Private : target.kind === 'group' ? ChatType.Group : ChatType.Self,
+          to_id: target.kind === 'private' ? target.peer.id : target.kind === 'group' ? target.group.id : senderId,
+          chat_key: target.chatKey,
+          type: draft.type,
+          content: draft.content,
+          extends: JSON.stringify(draft.extends),
+          at: encodeAt(draft.at),
+          pid: draft.pid,
+          file_id: draft.fileId,
+          is_undo: 0,
+          is_deleted: 0,
+          create_time: now,
+        });
+        await this.messages.touchConversations(trx, inserted, recipients, mentioned);
+        return inserted;
+      });
+      return { row, fresh: true };
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      const row = await this.messages.bySender(senderId, draft.clientId);
+      if (!row) throw err;
+      return { row, fresh: false };
+    }
+  }
+
+  /** Who holds a message: the pair, the group's members, or me. */
+  async holders(row: MessageRow): Promise<number[]> {
+    if (row.chat_type === ChatType.Group) return this.groups.memberIds(row.to_id);
+    if (row.chat_type === ChatType.Private) return [row.from_user, row.to_id];
+    return [row.from_user];
+  }
+
+  /** Pushes a new message: `simple` to the peer and my other sockets, `group` to the members. */
+  async publish(row: MessageRow, target: Target, senderId: number, exceptClientId?: string): Promise<void> {
+    const sender = await this.users.byId(senderId);
+    if (!sender) return;
+    if (target.kind === 'private') {
+      const peer = target.peer;
+      const toPeer = await this.present(row, peer, { contactInfo: await this.contactFor(peer, sender) });
+      await this.ctx.realtime.publish([peer.id], { type: 'simple', data: toPeer });
+      const toMe = await this.present(row, sender, { contactInfo: await this.contactFor(sender, peer) });
+      await this.ctx.realtime.publish([senderId], { type: 'simple', data: toMe }, exceptClientId);
+      return;
+    }
+    if (target.kind === 'self') {
+      await this.ctx.realtime.publish([senderId], { type: 'simple', data: await this.present(row, sender) }, exceptClientId);
+      return;
+    }
+    const members = await this.groups.memberIds(target.group.id);
+    const contactInfo = toGroupContact(target.group, Role.Member, members.length);
+    if (row.type === 'event') {
+      for (const id of members) {
+        const user = id === senderId ? sender : await this.users.byId(id);
+        if (!user) continue;
+        const data = await this.present(row, user, { contactInfo });
+        await this.ctx.realtime.publish([id], { type: 'group', data }, id === senderId ? exceptClientId : undefined);
+      }
+      return;
+    }
+    const data = await this.present(row, sender, { contactInfo });
+    await this.ctx.realtime.publish(members.filter((id) => id !== senderId), { type: 'group', data });
+    await this.ctx.realtime.publish([senderId], { type: 'group', data }, exceptClientId);
+  }
+
+  /** `other` as a contact row of `viewer`'s list, with the conversation's counters. */
+  private async contactFor(viewer: UserRow, other: UserRow) {
+    const friend = await this.friends.row(viewer.id, other.id);
+    const conv = await this.messages.conversation(viewer.id, pairKey(viewer.id, other.id));
+    const contact = toUserContact(other, friend, (await this.ctx.realtime.online([other.id])).has(other.id));
+    if (conv) Object.assign(contact, { unread: conv.unread, is_top: conv.is_top, is_notice: conv.is_notice, is_at: conv.is_at });
+    return contact;
+  }
+
+  /** Presents rows for one reader, loading senders, group roles, quotes and read marks in bulk. */
+  async presentMany(rows: MessageRow[], readerRow: UserRow, extra: Partial<MessageContext> = {}): Promise<Message[]> {
+    const ids = new Set<number>();
+    const quoteIds = rows.map((r) => r.pid).filter(Boolean);
+    const quotes = await this.messages.byIds(quoteIds);
+    for (const r of [...rows, ...quotes.values()]) ids.add(r.from_user);
+    const users = new Map<number, UserRow>();
+    for (const id of ids) {
+      const u = id === readerRow.id ? readerRow : await this.users.byId(id);
+      if (u) users.set(id, u);
+    }
+    const groupIds = [...new Set(rows.filter((r) => r.chat_type === ChatType.Group).map((r) => r.to_id))];
+    const membersByGroup = new Map<number, Map<number, { role: number; nickname: string }>>();
+    for (const gid of groupIds) {
+      const rowsM = await this.ctx.db.selectFrom('group_members').select(['user_id', 'role', 'nickname']).where('group_id', '=', gid).where('user_id', 'in', [...ids]).execute();
+      membersByGroup.set(gid, new Map(rowsM.map((m) => [m.user_id, { role: m.role, nickname: m.nickname }])));
+    }
+    const peerRead = new Map<string, number>();
+    for (const r of rows) {
+      if (r.chat_type !== ChatType.Private || r.from_user !== readerRow.id || peerRead.has(r.chat_key)) continue;
+      const peerConv = await this.messages.conversation(r.to_id, r.chat_key);
+      peerRead.set(r.chat_key, peerConv?.read_msg_id ?? 0);
+    }
+    const reader = this.reader(readerRow);
+    return rows.map((r) =>
+      toMessage(r, {
+        reader,
+        users,
+        quotes,
+        ...(r.chat_type === ChatType.Group && { members: membersByGroup.get(r.to_id) }),
+        ...(peerRead.has(r.chat_key) && { peerReadTo: peerRead.get(r.chat_key) }),
+        ...extra,
+      }),
+    );
+  }
+
+  async present(row: MessageRow, readerRow: UserRow, extra: Partial<MessageContext> = {}): Promise<Message> {
+    const [message] = await this.presentMany([row], readerRow, extra);
+    return message!;
+  }
+
+  async list(session: Session, body: RouteInput<'getMessageList'>): Promise<{ items: Message[]; total: number }> {
+    if (body.toContactId === 'system' || body.toContactId === 'admin_notice') return { items: [], total: 0 };
+    const target = await this.resolve(session, body.toContactId);
+    const floor = await this.floor(session, target);
+    const types = body.type === 'media' ? ['image', 'video'] : body.type ? [body.type] : undefined;
+    const { rows, total } = await this.messages.list(
+      { userId: session.userId, chatKey: target.chatKey, floor },
+      {
+        limit: body.limit,
+        offset: (body.page - 1) * body.limit,
+        lastId: body.last_id,
+        afterId: body.after_id,
+        types,
+        keywords: body.keywords,
+        mentioning: body.is_at ? session.userId : undefined,
+        fromUser: body.from_user,
+      },
+    );
+    return { items: await this.presentMany(rows, session.user), total };
+  }
+
+  async sync(session: Session, body: RouteInput<'sync'>): Promise<{ items: Message[]; remaining: number }> {
+    const { rows, remaining } = await this.messages.since(session.userId, body.after_id, body.limit);
+    return { items: await this.presentMany(rows, session.user), remaining };
+  }
+
+  /** A message I can see, by msg_id or by client id; refused alike when missing or not mine to see. */
+  async visible(session: Session, ref: number | string): Promise<{ row: MessageRow; target: Target }> {
+    const candidates = typeof ref === 'number' ? [await this.messages.byId(ref)] : await this.messages.byClientId(ref);
+    const ordered = candidates.filter((r): r is MessageRow => r !== undefined).sort((a, b) => Number(b.from_user === session.userId) - Number(a.from_user === session.userId));
+    for (const row of ordered) {
+      if (row.is_deleted) continue;
+      const holders = await this.holders(row);
+      if (!holders.includes(session.userId)) continue;
+      const target = await this.resolve(session, row.chat_type === ChatType.Group ? `group-${row.to_id}` : row.chat_type === ChatType.Self ? -1 : row.from_user === session.userId ? row.to_id : row.from_user);
+      if (row.id <= (await this.floor(session, target))) continue;
+      if (await this.messages.isHidden(session.userId, row.id)) continue;
+      return { row, target };
+    }
+    throw new AppError('MessageNotFound');
+  }
+
+  async markRead(session: Session, body: RouteInput<'setMsgIsRead'>, socketClientId?: string): Promise<void> {
+    if (body.toContactId === 'system' || body.toContactId === 'admin_notice') return this.markPseudoRead(session, body.toContactId);
+    const target = await this.resolve(session, body.toContactId);
+    const msgId = body.msg_id || (await this.messages.newestId(target.chatKey));
+    await this.messages.markRead(session.userId, target.chatKey, msgId);
+    if (target.kind === 'private') {
+      await this.ctx.realtime.publish([target.peer.id], { type: 'isRead', data: { toContactId: session.userId, msg_id: msgId } });
+    }
+    await this.ctx.realtime.publish(
+      [session.userId],
+      { type: 'readAll', data: { toContactId: body.toContactId as ContactId, msg_id: msgId, is_group: body.is_group } },
+      socketClientId,
+    );
+  }
+
+  private async markPseudoRead(session: Session, key: 'system' | 'admin_notice'): Promise<void> {
+    if (key === 'admin_notice') {
+      const newest = await this.ctx.db.selectFrom('announcements').select((eb) => eb.fn.max('id').as('m')).executeTakeFirst();
+      await this.messages.upsertConversation(this.ctx.db, session.userId, 'admin_notice', { read_msg_id: Number(newest?.m ?? 0), unread: 0 });
+    }
+  }
+
+  async readAt(session: Session, toContactId: ContactId | string | number): Promise<void> {
+    const target = await this.resolve(session, toContactId);
+    await this.messages.upsertConversation(this.ctx.db, session.userId, target.chatKey, { is_at: 0 });
+  }
+
+  /** Withdraws a message: the sender within redoTime; in groups admins over members, the owner over all. */
+  async undo(session: Session, ref: number | string): Promise<void> {
+    const { row, target } = await this.visible(session, ref);
+    if (row.type === 'event' || row.is_undo) throw new AppError('MessageNotFound');
+    const mine = row.from_user === session.userId;
+    let privileged = false;
+    if (target.kind === 'group' && !mine) {
+      const author = await this.groups.member(target.group.id, row.from_user);
+      const myRole = target.member.role;
+      privileged = myRole === Role.Owner || (myRole === Role.Admin && (author?.role ?? Role.Member) === Role.Member);
+    }
+    if (!mine && !privileged) throw new AppError('NotYourMessage');
+    const redoS = this.ctx.config.get().chatInfo.redoTime;
+    if (mine && !(target.kind === 'group' && target.member.role !== Role.Member) && this.ctx.now() - row.create_time > redoS * 1000) {
+      throw new AppError('UndoTooLate', { minutes: Math.round(redoS / 60) });
+    }
+    const author = await this.users.byId(row.from_user);
+    const ext = {
+      event: 'undo',
+      user_id: row.from_user,
+      name: author?.realname ?? '',
+      by: session.userId,
+      by_name: session.user.realname,
+      original_type: row.type,
+      ...(mine && row.type === 'text' && { original: row.content }),
+    };
+    await this.messages.update(row.id, { is_undo: 1, type: 'event', content: `${author?.realname ?? ''} 撤回了一条消息`, extends: JSON.stringify(ext), at: '' });
+    const updated = (await this.messages.byId(row.id))!;
+    for (const id of await this.holders(updated)) {
+      const user = id === session.userId ? session.user : await this.users.byId(id);
+      if (!user) continue;
+      const data = await this.present(updated, user);
+      if (id !== session.userId) delete data.extends.original;
+      await this.ctx.realtime.publish([id], { type: 'undoMessage', data });
+    }
+  }
+
+  /** Deletes a message for everyone (the sender, when dbDelMsg is on). */
+  async deleteForAll(session: Session, ref: number | string): Promise<void> {
+    if (this.ctx.config.get().chatInfo.dbDelMsg !== 1) throw new AppError('DeleteDisabled');
+    const { row } = await this.visible(session, ref);
+    if (row.from_user !== session.userId) throw new AppError('NotYourMessage');
+    await this.messages.update(row.id, { is_deleted: 1 });
+    const holders = await this.holders(row);
+    for (const id of holders) {
+      const toContactId: ContactId =
+        row.chat_type === ChatType.Group ? `group-${row.to_id}` : row.chat_type === ChatType.Self ? -1 : id === row.from_user ? row.to_id : row.from_user;
+      await this.ctx.realtime.publish([id], { type: 'delMessage', data: { id: row.client_id, msg_id: row.id, toContactId } });
+    }
+  }
+
+  /** Hides a message for me only. */
+  async hide(session: Session, ref: number | string): Promise<void> {
+    const { row } = await this.visible(session, ref);
+    await this.messages.hide(session.userId, row.id);
+  }
+
+  async deleteChat(session: Session, id: ContactId | string | number): Promise<void> {
+    const target = await this.resolve(session, id);
+    await this.messages.upsertConversation(this.ctx.db, session.userId, target.chatKey, { hidden: 1, unread: 0, is_at: 0 });
+  }
+
+  async setTop(session: Session, body: RouteInput<'setChatTop'>): Promise<void> {
+    const target = await this.resolve(session, body.id);
+    await this.messages.upsertConversation(this.ctx.db, session.userId, target.chatKey, { is_top: body.is_top });
+    await this.ctx.realtime.publish([session.userId], { type: 'setChatTop', data: { id: body.id as ContactId, is_top: body.is_top ? 1 : 0, is_group: body.is_group } });
+  }
+
+  async setNotice(session: Session, body: RouteInput<'isNotice'>): Promise<void> {
+    const target = await this.resolve(session, body.id);
+    await this.messages.upsertConversation(this.ctx.db, session.userId, target.chatKey, { is_notice: body.is_notice });
+    await this.ctx.realtime.publish([session.userId], { type: 'setIsNotice', data: { id: body.id as ContactId, is_notice: body.is_notice ? 1 : 0, is_group: body.is_group } });
+  }
+
+  /** Forwards a message I can see to 1–5 users or groups; every copy obeys the rules of sendMessage. */
+  async forward(session: Session, body: RouteInput<'forwardMessage'>): Promise<void> {
+    const { row } = await this.visible(session, body.msg_id);
+    if (row.type === 'event' || row.type === 'webrtc') throw new AppError('NotAllowedTarget');
+    const targets: Target[] = [];
+    for (const to of new Set(body.user_ids.map(String))) {
+      const target = await this.resolve(session, /^-?\d+$/.test(to) ? Number(to) : to);
+      await this.authorize(session, target);
+      targets.push(target);
+    }
+    const ext = parseJson(row.extends);
+    delete ext.quote;
+    for (const target of targets) {
+      const stored = await this.store(session.userId, target, {
+        clientId: randomUUID(),
+        type: row.type,
+        content: row.content,
+        extends: ext,
+        at: [],
+        pid: 0,
+        fileId: row.file_id,
+      });
+      await this.publish(stored.row, target, session.userId);
+    }
+  }
+
+  /** Mentions of me in a message, as the client shows "[有人@我]". */
+  mentions(row: MessageRow, userId: number): boolean {
+    const at = decodeAt(row.at);
+    return at.includes(0) || at.includes(userId);
+  }
+}

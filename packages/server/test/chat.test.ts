@@ -1,0 +1,333 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { describeEachDb, signUp, startServer, TestSocket, type TestServer } from './harness';
+
+type User = Awaited<ReturnType<typeof signUp>>;
+
+describeEachDb('chat', (target) => {
+  let server: TestServer;
+  let n = 0;
+  const fresh = (name: string) => signUp(server, `${name}${++n}c`, 'secret123', `${name}${n}`);
+
+  beforeAll(async () => {
+    server = await startServer(target);
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+  beforeEach(async () => {
+    for (const [k, v] of [
+      ['sysInfo.runMode', '2'],
+      ['chatInfo.simpleChat', '1'],
+      ['chatInfo.redoTime', '86400'],
+      ['chatInfo.dbDelMsg', '1'],
+      ['chatInfo.sendInterval', '0'],
+    ] as const) {
+      await server.ctx.config.set(k, v);
+    }
+  });
+
+  async function friends(a: User, b: User) {
+    await server.call('friendAdd', { user_id: b.userId }, { token: a.token });
+    await server.call('friendAdd', { user_id: a.userId }, { token: b.token });
+  }
+  const send = (from: User, to: number | string, content: string, extra: Record<string, unknown> = {}) =>
+    server.call('sendMessage', { id: randomUUID(), toContactId: to, is_group: typeof to === 'string' ? 1 : 0, type: 'text', content, ...extra }, { token: from.token });
+  const contact = async (u: User, id: number | string) =>
+    (await server.call('getContacts', {}, { token: u.token })).data.find((c: any) => String(c.id) === String(id));
+
+  async function group(owner: User, members: User[]) {
+    for (const m of members) await friends(owner, m);
+    const res = await server.call('groupAdd', { user_ids: members.map((m) => m.userId) }, { token: owner.token });
+    expect(res.code).toBe(0);
+    return res.data.id as string;
+  }
+
+  it('sends a private message, pushes it, counts unread, and clears it on read', async () => {
+    const a = await fresh('amy');
+    const b = await fresh('ben');
+    await friends(a, b);
+    const sb = await TestSocket.bound(server, b.userId, b.token);
+    const sa2 = await TestSocket.bound(server, a.userId, a.token);
+    const res = await send(a, b.userId, '你好 👋🏽');
+    expect(res.code).toBe(0);
+    expect(res.data).toMatchObject({ type: 'text', content: '你好 👋🏽', toContactId: b.userId, is_group: 0, fromUser: { id: a.userId } });
+    const pushed = await sb.waitFor((f) => f.type === 'simple' && f.data.msg_id === res.data.msg_id);
+    expect(pushed.data.contactInfo).toMatchObject({ id: a.userId, unread: 1 });
+    await sa2.waitFor((f) => f.type === 'simple' && f.data.msg_id === res.data.msg_id);
+
+    expect(await contact(b, a.userId)).toMatchObject({ unread: 1, lastContent: '你好 👋🏽', type: 'text' });
+    expect((await contact(a, b.userId)).unread).toBe(0);
+
+    await server.call('setMsgIsRead', { toContactId: a.userId, is_group: 0 }, { token: b.token });
+    expect((await contact(b, a.userId)).unread).toBe(0);
+    const receipt = await sa2.waitFor((f) => f.type === 'isRead');
+    expect(receipt.data).toEqual({ toContactId: b.userId, msg_id: res.data.msg_id });
+    const list = await server.call('getMessageList', { toContactId: b.userId, is_group: 0 }, { token: a.token });
+    expect(list.data.at(-1)).toMatchObject({ msg_id: res.data.msg_id, is_read: 1 });
+    sb.close();
+    sa2.close();
+  });
+
+  it('returns the same message when a send is retried with the same id', async () => {
+    const a = await fresh('cal');
+    const b = await fresh('dee');
+    await friends(a, b);
+    const id = randomUUID();
+    const body = { id, toContactId: b.userId, is_group: 0, type: 'text', content: 'once' };
+    const [r1, r2] = await Promise.all([server.call('sendMessage', body, { token: a.token }), server.call('sendMessage', body, { token: a.token })]);
+    const r3 = await server.call('sendMessage', body, { token: a.token });
+    expect(r1.data.msg_id).toBe(r2.data.msg_id);
+    expect(r3.data.msg_id).toBe(r1.data.msg_id);
+    const list = await server.call('getMessageList', { toContactId: a.userId }, { token: b.token });
+    expect(list.data.filter((m: any) => m.content === 'once')).toHaveLength(1);
+    expect((await contact(b, a.userId)).unread).toBe(1);
+  });
+
+  it('refuses text over 2048 characters, counting emoji as one, and empty text', async () => {
+    const a = await fresh('eli');
+    const b = await fresh('fox');
+    await friends(a, b);
+    expect((await send(a, b.userId, '字'.repeat(2048))).code).toBe(0);
+    expect((await send(a, b.userId, '👨‍👩‍👧'.repeat(2048))).code).toBe(0);
+    const long = await send(a, b.userId, '字'.repeat(2049));
+    expect(long.code).toBe(400);
+    expect(long.data.fields).toEqual(['content']);
+    expect((await send(a, b.userId, '   ')).code).toBe(400);
+    const html = await send(a, b.userId, '<p>line one</p><p>two &amp; <b>three</b></p>');
+    expect(html.data.content).toBe('line one\ntwo & three');
+  });
+
+  it('applies simpleChat, friends-only, and sendInterval', async () => {
+    const a = await fresh('gil');
+    const b = await fresh('hue');
+    const notFriend = await send(a, b.userId, 'hi');
+    expect(notFriend.code).toBe(401);
+    await server.ctx.config.set('sysInfo.runMode', '1');
+    expect((await send(a, b.userId, 'hi')).code).toBe(0);
+    await server.ctx.config.set('chatInfo.simpleChat', '0');
+    const off = await send(a, b.userId, 'hi');
+    expect(off).toMatchObject({ code: 401, msg: 'Private chat is turned off' });
+    await server.ctx.config.set('chatInfo.simpleChat', '1');
+    await server.ctx.config.set('chatInfo.sendInterval', '5');
+    expect((await send(a, b.userId, 'one')).code).toBe(0);
+    expect((await send(a, b.userId, 'two')).code).toBe(429);
+    server.clock.advance(6000);
+    expect((await send(a, b.userId, 'three')).code).toBe(0);
+  });
+
+  it('runs a group: members, mentions, history visibility, and refusals', async () => {
+    const owner = await fresh('ida');
+    const m1 = await fresh('jon');
+    const m2 = await fresh('kai');
+    const gid = await group(owner, [m1, m2]);
+    const created = await server.call('getMessageList', { toContactId: gid, is_group: 1 }, { token: m1.token, lang: 'en' });
+    expect(created.data.map((m: any) => m.type)).toEqual(['event', 'event']);
+    expect(created.data[0].content).toMatch(/created the group$/);
+    expect(created.data[1].content).toMatch(/invited/);
+
+    const s1 = await TestSocket.bound(server, m1.userId, m1.token);
+    const hi = await send(owner, gid, '@jon hello', { at: [m1.userId] });
+    expect(hi.code).toBe(0);
+    await s1.waitFor((f) => f.type === 'group' && f.data.msg_id === hi.data.msg_id);
+    expect(await contact(m1, gid)).toMatchObject({ is_at: 1, unread: 3 });
+    expect((await contact(m2, gid)).is_at).toBe(0);
+    const atList = await server.call('getMessageList', { toContactId: gid, is_at: 1 }, { token: m1.token });
+    expect(atList.data.map((m: any) => m.msg_id)).toEqual([hi.data.msg_id]);
+    await server.call('readAtMsg', { toContactId: gid }, { token: m1.token });
+    expect((await contact(m1, gid)).is_at).toBe(0);
+
+    const everyoneByMember = await send(m1, gid, 'all?', { at: [0] });
+    expect(everyoneByMember.data.at).toEqual([]);
+    const everyone = await send(owner, gid, 'all!', { at: [0] });
+    expect(everyone.data.at).toEqual([0]);
+    expect((await contact(m2, gid)).is_at).toBeGreaterThan(0);
+
+    const outsider = await fresh('lou');
+    expect((await send(outsider, gid, 'let me in')).code).toBe(403);
+    expect((await server.call('getMessageList', { toContactId: gid }, { token: outsider.token })).code).toBe(403);
+    expect((await send(outsider, 'group-999999', 'x')).code).toBe(404);
+
+    await friends(owner, outsider);
+    await server.ctx.db.updateTable('groups').set({ setting: JSON.stringify({ invite: 1, history: 0, profile: 1, nospeak: 0, manage: 0 }) }).execute();
+    expect((await server.call('addGroupUser', { id: gid, user_ids: [outsider.userId] }, { token: owner.token })).code).toBe(0);
+    const seen = await server.call('getMessageList', { toContactId: gid }, { token: outsider.token });
+    expect(seen.data.map((m: any) => m.type)).toEqual(['event']);
+    expect(seen.data[0].content).toMatch(/You/);
+    await server.ctx.db.updateTable('groups').set({ setting: JSON.stringify({ invite: 1, history: 1, profile: 1, nospeak: 0, manage: 0 }) }).execute();
+    const all = await server.call('getMessageList', { toContactId: gid }, { token: outsider.token });
+    expect(all.data.length).toBeGreaterThan(4);
+    s1.close();
+  });
+
+  it('enforces nospeak and personal mutes with code 401 and the end time', async () => {
+    const owner = await fresh('mia');
+    const m1 = await fresh('nia');
+    const m2 = await fresh('ola');
+    const gid = await group(owner, [m1, m2]);
+    const gidNum = Number(gid.slice(6));
+    await server.ctx.db.updateTable('group_members').set({ role: 2 }).where('group_id', '=', gidNum).where('user_id', '=', m1.userId).execute();
+    await server.ctx.db.updateTable('groups').set({ setting: JSON.stringify({ nospeak: 1 }) }).where('id', '=', gidNum).execute();
+    expect((await send(m2, gid, 'x')).code).toBe(401);
+    expect((await send(m1, gid, 'x')).code).toBe(0);
+    await server.ctx.db.updateTable('groups').set({ setting: JSON.stringify({ nospeak: 2 }) }).where('id', '=', gidNum).execute();
+    expect((await send(m1, gid, 'x')).code).toBe(401);
+    expect((await send(owner, gid, 'x')).code).toBe(0);
+    await server.ctx.db.updateTable('groups').set({ setting: JSON.stringify({ nospeak: 0 }) }).where('id', '=', gidNum).execute();
+    const until = server.clock.now() + 600_000;
+    await server.ctx.db.updateTable('group_members').set({ no_speak_until: until }).where('group_id', '=', gidNum).where('user_id', '=', m2.userId).execute();
+    const muted = await send(m2, gid, 'x');
+    expect(muted.code).toBe(401);
+    expect(muted.data).toEqual({ no_speak_until: until });
+    expect(muted.msg).toMatch(/muted until/);
+    server.clock.advance(600_001);
+    expect((await send(m2, gid, 'x')).code).toBe(0);
+  });
+
+  it('withdraws within redoTime, lets admins and owners withdraw others, and pushes it', async () => {
+    const owner = await fresh('pia');
+    const admin = await fresh('quo');
+    const m = await fresh('rex');
+    const gid = await group(owner, [admin, m]);
+    const gidNum = Number(gid.slice(6));
+    await server.ctx.db.updateTable('group_members').set({ role: 2 }).where('group_id', '=', gidNum).where('user_id', '=', admin.userId).execute();
+    const sm = await TestSocket.bound(server, m.userId, m.token);
+
+    const mine = await send(m, gid, 'oops');
+    expect((await server.call('undoMessage', { id: mine.data.id }, { token: m.token })).code).toBe(0);
+    const undone = await sm.waitFor((f) => f.type === 'undoMessage' && f.data.msg_id === mine.data.msg_id);
+    expect(undone.data).toMatchObject({ type: 'event', content: 'You withdrew a message' });
+
+    const late = await send(m, gid, 'late');
+    server.clock.advance(86_400_001);
+    expect((await server.call('undoMessage', { id: late.data.msg_id }, { token: m.token })).code).toBe(400);
+    expect((await server.call('undoMessage', { id: late.data.msg_id }, { token: admin.token })).code).toBe(0);
+    const byOwner = await send(admin, gid, 'admin says');
+    expect((await server.call('undoMessage', { id: byOwner.data.msg_id }, { token: m.token })).code).toBe(403);
+    const adminOnAdmin = await send(owner, gid, 'owner says');
+    expect((await server.call('undoMessage', { id: adminOnAdmin.data.msg_id }, { token: admin.token })).code).toBe(403);
+    expect((await server.call('undoMessage', { id: byOwner.data.msg_id }, { token: owner.token })).code).toBe(0);
+    const list = await server.call('getMessageList', { toContactId: gid }, { token: owner.token });
+    const ev = list.data.find((x: any) => x.msg_id === byOwner.data.msg_id);
+    const adminName = (await server.call('checkuser', {}, { token: admin.token })).data.realname;
+    expect(ev.content).toBe(`You withdrew a message from ${adminName}`);
+    sm.close();
+  });
+
+  it('deletes for everyone, hides for me, forwards to 1–5 targets, pins and mutes', async () => {
+    const a = await fresh('sal');
+    const b = await fresh('tia');
+    const c = await fresh('ulf');
+    await friends(a, b);
+    await friends(a, c);
+    const sb = await TestSocket.bound(server, b.userId, b.token);
+    const m1 = await send(a, b.userId, 'delete me');
+    expect((await server.call('delMessage', { id: m1.data.msg_id }, { token: b.token })).code).toBe(403);
+    expect((await server.call('delMessage', { id: m1.data.id }, { token: a.token })).code).toBe(0);
+    const del = await sb.waitFor((f) => f.type === 'delMessage');
+    expect(del.data).toEqual({ id: m1.data.id, msg_id: m1.data.msg_id, toContactId: a.userId });
+    expect((await server.call('getMessageList', { toContactId: a.userId }, { token: b.token })).data).toEqual([]);
+    await server.ctx.config.set('chatInfo.dbDelMsg', '0');
+    const m2 = await send(a, b.userId, 'keep');
+    expect((await server.call('delMessage', { id: m2.data.msg_id }, { token: a.token })).code).toBe(403);
+
+    expect((await server.call('removeMessage', { id: m2.data.msg_id }, { token: b.token })).code).toBe(0);
+    expect((await server.call('getMessageList', { toContactId: a.userId }, { token: b.token })).data).toEqual([]);
+    expect((await server.call('getMessageList', { toContactId: b.userId }, { token: a.token })).data).toHaveLength(1);
+
+    expect((await server.call('forwardMessage', { msg_id: m2.data.msg_id, user_ids: [] }, { token: a.token })).code).toBe(400);
+    const six = await server.call('forwardMessage', { msg_id: m2.data.msg_id, user_ids: [1, 2, 3, 4, 5, 6] }, { token: a.token });
+    expect(six.code).toBe(400);
+    const fw = await server.call('forwardMessage', { msg_id: m2.data.msg_id, user_ids: [c.userId, -1] }, { token: a.token });
+    expect(fw).toMatchObject({ code: 0, msg: 'Forwarded' });
+    expect((await server.call('getMessageList', { toContactId: a.userId }, { token: c.token })).data.map((m: any) => m.content)).toEqual(['keep']);
+    expect((await server.call('getMessageList', { toContactId: -1 }, { token: a.token })).data.map((m: any) => m.content)).toEqual(['keep']);
+    const stranger = await fresh('vin');
+    expect((await server.call('forwardMessage', { msg_id: m2.data.msg_id, user_ids: [stranger.userId] }, { token: a.token })).code).toBe(401);
+    expect((await server.call('forwardMessage', { msg_id: m2.data.msg_id, user_ids: [c.userId] }, { token: stranger.token })).code).toBe(404);
+
+    const sa = await TestSocket.bound(server, a.userId, a.token);
+    await server.call('setChatTop', { id: b.userId, is_top: 1 }, { token: a.token });
+    await server.call('isNotice', { id: b.userId, is_notice: 0 }, { token: a.token });
+    expect(await contact(a, b.userId)).toMatchObject({ is_top: 1, is_notice: 0 });
+    await sa.waitFor((f) => f.type === 'setChatTop' && f.data.is_top === 1);
+    await sa.waitFor((f) => f.type === 'setIsNotice' && f.data.is_notice === 0);
+    await server.call('delChat', { id: b.userId }, { token: a.token });
+    expect((await contact(a, b.userId)).lastSendTime).toBe(0);
+    await send(b, a.userId, 'back');
+    expect((await contact(a, b.userId)).lastContent).toBe('back');
+    sa.close();
+    sb.close();
+  });
+
+  it('pages with last_id and after_id, filters by keyword, and syncs what was missed exactly once', async () => {
+    const a = await fresh('wyn');
+    const b = await fresh('xan');
+    await friends(a, b);
+    const sent: number[] = [];
+    for (let i = 0; i < 25; i++) sent.push((await send(a, b.userId, `msg ${i}${i === 7 ? ' needle' : ''}`)).data.msg_id);
+    const first = await server.call('getMessageList', { toContactId: a.userId, limit: 10 }, { token: b.token });
+    expect(first.count).toBe(25);
+    expect(first.data.map((m: any) => m.msg_id)).toEqual(sent.slice(15));
+    const older = await server.call('getMessageList', { toContactId: a.userId, limit: 10, last_id: sent[15] }, { token: b.token });
+    expect(older.data.map((m: any) => m.msg_id)).toEqual(sent.slice(5, 15));
+    const newer = await server.call('getMessageList', { toContactId: a.userId, limit: 5, after_id: sent[9] }, { token: b.token });
+    expect(newer.data.map((m: any) => m.msg_id)).toEqual(sent.slice(10, 15));
+    const found = await server.call('getMessageList', { toContactId: a.userId, keywords: 'needle' }, { token: b.token });
+    expect(found.data.map((m: any) => m.msg_id)).toEqual([sent[7]]);
+    const pct = await server.call('getMessageList', { toContactId: a.userId, keywords: '%' }, { token: b.token });
+    expect(pct.data).toEqual([]);
+
+    const synced: number[] = [];
+    let after = sent[4]!;
+    for (;;) {
+      const page = await server.call('sync', { after_id: after, limit: 7 }, { token: b.token });
+      synced.push(...page.data.map((m: any) => m.msg_id));
+      if (page.count === 0) break;
+      after = page.data.at(-1).msg_id;
+    }
+    expect(synced).toEqual(sent.slice(5));
+    const strangerSync = await server.call('sync', { after_id: 0 }, { token: (await fresh('yul')).token });
+    expect(strangerSync.data).toEqual([]);
+  });
+
+  it('quotes a message of the same chat only', async () => {
+    const a = await fresh('zed');
+    const b = await fresh('zoe');
+    await friends(a, b);
+    const orig = await send(a, b.userId, 'original');
+    const reply = await send(b, a.userId, 'reply', { pid: orig.data.msg_id });
+    expect(reply.data.pid).toBe(orig.data.msg_id);
+    expect(reply.data.extends.quote).toMatchObject({ msg_id: orig.data.msg_id, content: 'original', user_id: a.userId });
+    const c = await fresh('zia');
+    await friends(c, b);
+    const foreign = await send(c, b.userId, 'elsewhere');
+    const bad = await send(b, a.userId, 'reply', { pid: foreign.data.msg_id });
+    expect(bad.data.pid).toBe(0);
+  });
+
+  it('lists groups by role and the users I may add', async () => {
+    const owner = await fresh('abe');
+    const m1 = await fresh('bea');
+    const m2 = await fresh('cid');
+    const gid = await group(owner, [m1, m2]);
+    expect((await server.call('getAllGroup', { role: 1 }, { token: owner.token })).data.map((g: any) => g.id)).toEqual([gid]);
+    expect((await server.call('getAllGroup', { role: 1 }, { token: m1.token })).data).toEqual([]);
+    expect((await server.call('getAllGroup', { role: 3 }, { token: m1.token })).data.map((g: any) => g.id)).toEqual([gid]);
+    const members = await server.call('groupUserList', { group_id: gid }, { token: m1.token });
+    expect(members.data.map((m: any) => [m.user_id, m.role])).toEqual([
+      [owner.userId, 1],
+      [m1.userId, 3],
+      [m2.userId, 3],
+    ]);
+    const m3 = await fresh('dot');
+    await friends(owner, m3);
+    const addable = await server.call('getAllUser', { group_id: gid }, { token: owner.token });
+    expect(addable.data.map((u: any) => u.id)).toEqual([m3.userId]);
+    const info = await server.call('groupInfo', { group_id: gid }, { token: m1.token });
+    expect(info.data).toMatchObject({ member_count: 3, isJoin: 3, owner_id: owner.userId, setting: { invite: 1, history: 1, nospeak: 0 } });
+    expect(info.data.qrUrl).toContain('token=');
+    expect((await server.call('groupInfo', { group_id: gid }, { token: m3.token })).code).toBe(403);
+    expect((await server.call('groupAdd', { user_ids: [m1.userId] }, { token: owner.token })).code).toBe(400);
+  });
+});
