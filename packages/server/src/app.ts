@@ -32,6 +32,7 @@ import { userRoutes } from './modules/user/routes';
 import { LocalBus } from './realtime/bus';
 import { registerGateway } from './realtime/gateway';
 import { LocalPresence } from './realtime/presence';
+import { RedisBus, RedisPresence, RedisRateLimiter } from './realtime/redis';
 import { Realtime } from './realtime/realtime';
 import { registerStorageRoutes } from './storage/routes';
 import { DiskStorage } from './storage/storage';
@@ -64,12 +65,19 @@ export async function buildApp(
   await config.load();
   config.startPolling(env.configPollMs);
 
+  let localSockets: () => Array<{ userId: number; clientId: string }> = () => [];
+  const redis = env.redisUrl;
+  const bus = redis ? new RedisBus(redis, env.redisPrefix) : new LocalBus();
+  if (bus instanceof RedisBus) await bus.ready();
+  const presence = redis ? new RedisPresence(redis, env.redisPrefix, () => localSockets(), now) : new LocalPresence();
   const realtime = new Realtime({
-    bus: new LocalBus(),
-    presence: new LocalPresence(),
+    bus,
+    presence,
     log: app.log,
     presenceVisible: () => config.get().chatInfo.online === 1,
   });
+  localSockets = () =>
+    realtime.hub.all().flatMap((c) => (c.userId === null ? [] : [{ userId: c.userId, clientId: c.clientId }]));
   const ctx: AppContext = {
     env,
     db: opened.db,
@@ -77,7 +85,7 @@ export async function buildApp(
     config,
     sessions: new SessionService(opened.db, now),
     realtime,
-    limits: new Limits(new MemoryRateLimiter(now), config),
+    limits: new Limits(redis ? new RedisRateLimiter(redis, env.redisPrefix, now) : new MemoryRateLimiter(now), config),
     mailer: new Mailer({ smtpUrl: env.smtpUrl, outboxDir: path.join(env.dataDir, 'outbox'), from: `Sparrow <no-reply@${new URL(env.publicUrl).hostname}>`, log: app.log }),
     storage: new DiskStorage(path.join(env.dataDir, 'uploads')),
     log: app.log,
@@ -168,6 +176,8 @@ export async function buildApp(
   app.addHook('onClose', async () => {
     config.stop();
     await ctx.limits.close();
+    await bus.close();
+    await presence.close();
     await opened.db.destroy();
   });
 

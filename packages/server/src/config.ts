@@ -10,6 +10,8 @@ export interface ServerConfig {
   databaseUrl: string | undefined;
   /** Redis URL for the cross-node bus, presence and rate limits; in-process when absent. */
   redisUrl: string | undefined;
+  /** Prefix of every Redis key and channel, so deployments sharing one Redis stay apart. */
+  redisPrefix: string;
   /** SMTP URL for verification codes; the log and data/outbox when absent. */
   smtpUrl: string | undefined;
   /** The address users reach this server at (links in QR codes and mails). */
@@ -33,6 +35,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     dataDir: path.resolve(env.DATA_DIR ?? path.join(process.cwd(), 'data')),
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
+    redisPrefix: env.REDIS_PREFIX ?? 'sparrow:',
     smtpUrl: env.SMTP_URL || undefined,
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
     webDist: env.WEB_DIST ?? path.join(repoRoot, 'packages/web/dist'),

@@ -1,9 +1,13 @@
-import type { Selectable, Transaction } from 'kysely';
+import { sql, type Selectable, type Transaction } from 'kysely';
+import type { Dialect } from '../../db/dialect';
 import type { Database, Db } from '../../db';
 import type { ConversationsTable, MessagesTable } from '../../db/schema';
 
 export type MessageRow = Selectable<MessagesTable>;
 export type ConversationRow = Selectable<ConversationsTable>;
+
+/** The advisory lock that orders message inserts on PostgreSQL. */
+const MESSAGE_SEQUENCE_LOCK = 7_243_001;
 
 export const ChatType = { Private: 0, Group: 1, Self: 3 } as const;
 
@@ -37,6 +41,15 @@ export class MessageRepo {
   /** Messages with this client id, newest first (client ids are unique per sender only). */
   byClientId(clientId: string): Promise<MessageRow[]> {
     return this.db.selectFrom('messages').selectAll().where('client_id', '=', clientId).orderBy('id', 'desc').limit(50).execute();
+  }
+
+  /**
+   * Makes message ids commit in the order they are given (held until the transaction ends), so
+   * that a `sync` cursor never passes an id whose transaction has yet to commit. SQLite already
+   * writes one transaction at a time.
+   */
+  async lockSequence(trx: Transaction<Database>, dialect: Dialect): Promise<void> {
+    if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${MESSAGE_SEQUENCE_LOCK})`.execute(trx);
   }
 
   async insert(exec: Exec, row: Omit<MessageRow, 'id'>): Promise<MessageRow> {

@@ -153,6 +153,7 @@ export class MessageService {
     const mentioned = draft.at.includes(0) ? recipients : draft.at;
     try {
       const row = await this.ctx.db.transaction().execute(async (trx) => {
+        await this.messages.lockSequence(trx, this.ctx.dialect);
         const inserted = await this.messages.insert(trx, {
           client_id: draft.clientId,
           from_user: senderId,

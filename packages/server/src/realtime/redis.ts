@@ -1,0 +1,209 @@
+import { Redis } from 'ioredis';
+import type { Bus, BusMessage } from './bus';
+import type { Presence } from './presence';
+import type { RateLimiter } from '../lib/rate-limit';
+
+
+/**
+ * The bus across nodes: one Redis channel per user, subscribed by the nodes holding that user's
+ * sockets, and one channel for everyone. A message for many users is published once per user so
+ * that a node holding several of them delivers each exactly once.
+ */
+export class RedisBus implements Bus {
+  private readonly pub: Redis;
+  private readonly sub: Redis;
+  private handler: (message: BusMessage) => void = () => undefined;
+  private readonly all: string;
+
+  /** `prefix` keeps deployments (and test runs) that share one Redis apart. */
+  constructor(
+    url: string,
+    private readonly prefix: string,
+  ) {
+    this.all = `${prefix}all`;
+    this.pub = new Redis(url, { maxRetriesPerRequest: 2 });
+    this.sub = new Redis(url, { maxRetriesPerRequest: 2 });
+    this.sub.on('message', (_channel: string, text: string) => {
+      try {
+        this.handler(JSON.parse(text) as BusMessage);
+      } catch {
+        /* a malformed bus message concerns no socket */
+      }
+    });
+  }
+
+  private channel(userId: number): string {
+    return `${this.prefix}u:${userId}`;
+  }
+
+  async ready(): Promise<void> {
+    await Promise.all([this.pub.ping(), this.sub.subscribe(this.all)]);
+  }
+
+  async publish(message: BusMessage): Promise<void> {
+    if (message.kind === 'broadcast') {
+      await this.pub.publish(this.all, JSON.stringify(message));
+      return;
+    }
+    if (message.kind === 'kick') {
+      await this.pub.publish(this.channel(message.userId), JSON.stringify(message));
+      return;
+    }
+    const frame = JSON.stringify(message.frame);
+    const except = message.exceptClientId === undefined ? '' : `,"exceptClientId":${JSON.stringify(message.exceptClientId)}`;
+    const pipeline = this.pub.pipeline();
+    for (const id of message.userIds) {
+      pipeline.publish(this.channel(id), `{"kind":"push","userIds":[${id}]${except},"frame":${frame}}`);
+    }
+    await pipeline.exec();
+  }
+
+  onMessage(handler: (message: BusMessage) => void): void {
+    this.handler = handler;
+  }
+
+  async watch(userId: number): Promise<void> {
+    await this.sub.subscribe(this.channel(userId));
+  }
+
+  async unwatch(userId: number): Promise<void> {
+    await this.sub.unsubscribe(this.channel(userId));
+  }
+
+  async close(): Promise<void> {
+    this.sub.disconnect();
+    this.pub.disconnect();
+  }
+}
+
+/** Seconds a socket's presence entry lives without a refresh (a crashed node's sockets age out). */
+const PRESENCE_TTL_MS = 90_000;
+const PRESENCE_REFRESH_MS = 30_000;
+
+/**
+ * Presence across nodes: a sorted set per user of live client ids scored by their last refresh;
+ * each node refreshes its own sockets, so entries of a node that died expire on their own.
+ */
+export class RedisPresence implements Presence {
+  private readonly redis: Redis;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    url: string,
+    private readonly prefix: string,
+    private readonly localSockets: () => Array<{ userId: number; clientId: string }>,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.redis = new Redis(url, { maxRetriesPerRequest: 2 });
+    this.timer = setInterval(() => void this.refresh().catch(() => undefined), PRESENCE_REFRESH_MS);
+    this.timer.unref();
+  }
+
+  private key(userId: number) {
+    return `${this.prefix}presence:${userId}`;
+  }
+
+  private async live(userId: number): Promise<number> {
+    return this.redis.zcount(this.key(userId), this.now() - PRESENCE_TTL_MS, '+inf');
+  }
+
+  async add(userId: number, clientId: string): Promise<boolean> {
+    const before = await this.live(userId);
+    await this.redis
+      .multi()
+      .zadd(this.key(userId), this.now(), clientId)
+      .zremrangebyscore(this.key(userId), '-inf', this.now() - PRESENCE_TTL_MS)
+      .pexpire(this.key(userId), PRESENCE_TTL_MS * 2)
+      .exec();
+    return before === 0;
+  }
+
+  async remove(userId: number, clientId: string): Promise<boolean> {
+    const removed = await this.redis.zrem(this.key(userId), clientId);
+    if (!removed) return false;
+    return (await this.live(userId)) === 0;
+  }
+
+  count(userId: number): Promise<number> {
+    return this.live(userId);
+  }
+
+  async online(userIds: number[]): Promise<Set<number>> {
+    if (userIds.length === 0) return new Set();
+    const pipeline = this.redis.pipeline();
+    const since = this.now() - PRESENCE_TTL_MS;
+    for (const id of userIds) pipeline.zcount(this.key(id), since, '+inf');
+    const results = (await pipeline.exec()) ?? [];
+    return new Set(userIds.filter((_, i) => Number(results[i]?.[1] ?? 0) > 0));
+  }
+
+  private async refresh(): Promise<void> {
+    const sockets = this.localSockets();
+    if (sockets.length === 0) return;
+    const pipeline = this.redis.pipeline();
+    for (const s of sockets) pipeline.zadd(this.key(s.userId), this.now(), s.clientId).pexpire(this.key(s.userId), PRESENCE_TTL_MS * 2);
+    await pipeline.exec();
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    this.redis.disconnect();
+  }
+}
+
+const TAKE = `
+local tokens = tonumber(redis.call('HGET', KEYS[1], 't'))
+local at = tonumber(redis.call('HGET', KEYS[1], 'a'))
+local cap, rate, now = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+if tokens == nil then tokens = cap; at = now end
+tokens = math.min(cap, tokens + (now - at) / 1000 * rate)
+local ok = 0
+if tokens >= 1 then tokens = tokens - 1; ok = 1 end
+redis.call('HSET', KEYS[1], 't', tokens, 'a', now)
+redis.call('PEXPIRE', KEYS[1], math.ceil(cap / rate * 1000) + 1000)
+return {ok, math.ceil((1 - tokens) / rate)}
+`;
+
+/** Rate limits that hold across nodes. */
+export class RedisRateLimiter implements RateLimiter {
+  private readonly redis: Redis;
+
+  constructor(
+    url: string,
+    private readonly prefix: string,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.redis = new Redis(url, { maxRetriesPerRequest: 2 });
+  }
+
+  async hit(key: string, windowS: number) {
+    const k = `${this.prefix}rl:${key}`;
+    const res = await this.redis.multi().incr(k).pttl(k).exec();
+    const count = Number(res?.[0]?.[1] ?? 0);
+    let ttl = Number(res?.[1]?.[1] ?? -1);
+    if (ttl < 0) {
+      await this.redis.pexpire(k, windowS * 1000);
+      ttl = windowS * 1000;
+    }
+    return { count, resetS: Math.ceil(ttl / 1000) };
+  }
+
+  async peek(key: string) {
+    const k = `${this.prefix}rl:${key}`;
+    const [count, ttl] = await Promise.all([this.redis.get(k), this.redis.pttl(k)]);
+    return { count: Number(count ?? 0), resetS: ttl > 0 ? Math.ceil(ttl / 1000) : 0 };
+  }
+
+  async reset(key: string) {
+    await this.redis.del(`${this.prefix}rl:${key}`);
+  }
+
+  async take(key: string, capacity: number, perSecond: number) {
+    const [ok, retry] = (await this.redis.eval(TAKE, 1, `${this.prefix}tb:${key}`, capacity, perSecond, this.now())) as [number, number];
+    return { ok: ok === 1, retryS: Math.max(1, retry) };
+  }
+
+  async close() {
+    this.redis.disconnect();
+  }
+}

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openDb } from '../src/db';
+import { ConfigService } from '../src/modules/system/config-service';
+import { Cluster, describeWithRedis, ReliableClient } from './cluster';
+import { dbTargets } from './harness';
+
+const TOTAL = 1000;
+
+describeWithRedis('two server processes with Redis', (redisUrl) => {
+  for (const target of dbTargets()) {
+    describe_(target);
+  }
+
+  function describe_(target: 'sqlite' | 'postgres') {
+    let cluster: Cluster;
+    beforeAll(async () => {
+      cluster = await Cluster.start(target, redisUrl, 2);
+      await cluster.nodes[0]!.call('getSystemInfo', {});
+    }, 60_000);
+    afterAll(async () => {
+      await cluster.stop();
+    });
+
+    it(`[${target}] delivers ${TOTAL} messages exactly once across nodes, socket drops and a restart`, async () => {
+      const a = cluster.nodes[0]!;
+      const b = cluster.nodes[1]!;
+      const users: Array<{ userId: number; token: string }> = [];
+      for (let i = 0; i < 4; i++) {
+        const account = `node${i}user`;
+        await a.call('register', { account, password: 'secret123', realname: `N${i}` });
+        const login = await a.call('login', { account, password: 'secret123' });
+        users.push({ userId: login.data.userInfo.user_id, token: login.data.authToken });
+      }
+      for (const x of users) for (const y of users) if (x.userId < y.userId) {
+        await a.call('friendAdd', { user_id: y.userId }, x.token);
+        await a.call('friendAdd', { user_id: x.userId }, y.token);
+      }
+      const opened = openDb({ databaseUrl: cluster.databaseUrl, dataDir: cluster.dataDir });
+      const config = new ConfigService(opened.db);
+      await config.load();
+      await config.set('rateLimits.anyCall.perMinute', '100000');
+      await config.set('rateLimits.sendMessage.perSecond', '1000');
+      await new Promise((r) => setTimeout(r, 1200));
+      const clients = users.map((u, i) => new ReliableClient(i < 2 ? a : b, u.userId, u.token));
+      await Promise.all(clients.map((c) => c.connect()));
+
+      const flaky = clients[1]!;
+      let chaos = true;
+      const dropper = (async () => {
+        while (chaos) {
+          await new Promise((r) => setTimeout(r, 120));
+          flaky.drop();
+        }
+      })();
+
+      let sent = 0;
+      let restarted = false;
+      const perUser = TOTAL / clients.length;
+      await Promise.all(
+        clients.map(async (c, i) => {
+          for (let k = 0; k < perUser; k++) {
+            const to = users[(i + 1 + (k % 3)) % users.length]!.userId;
+            await c.send(to, `m${i}-${k}`);
+            sent += 1;
+            if (!restarted && sent >= TOTAL / 2) {
+              restarted = true;
+              await b.stop();
+              await b.start();
+            }
+          }
+        }),
+      );
+      chaos = false;
+      await dropper;
+      await new Promise((r) => setTimeout(r, 300));
+      await Promise.all(clients.map((c) => c.catchUp()));
+
+      try {
+        const rows = await opened.db.selectFrom('messages').select(['id', 'from_user', 'to_id', 'client_id']).where('chat_type', '=', 0).orderBy('id').execute();
+        expect(rows).toHaveLength(TOTAL);
+        expect(new Set(rows.map((r) => `${r.from_user}:${r.client_id}`)).size).toBe(TOTAL);
+        for (const c of clients) {
+          const expected = rows.filter((r) => r.from_user === c.userId || r.to_id === c.userId).map((r) => r.id);
+          const held = [...c.messages.keys()].sort((x, y) => x - y);
+          expect(held).toEqual(expected);
+        }
+        const stable = clients[0]!;
+        const toStable = rows.filter((r) => r.to_id === stable.userId && r.from_user >= users[2]!.userId).length;
+        expect(toStable).toBeGreaterThan(0);
+        expect(stable.pushes).toBeGreaterThanOrEqual(toStable * 0.9);
+      } finally {
+        await opened.db.destroy();
+        clients.forEach((c) => c.close());
+      }
+    }, 180_000);
+  }
+});
