@@ -58,9 +58,7 @@ export function firstScreenFiles(manifest: Manifest, distDir: string): string[] 
   const locales = Object.keys(manifest).filter((k) => LOCALE_SOURCE.test(k));
   if (manifest[FALLBACK_LOCALE_SOURCE]) staticClosure(manifest, FALLBACK_LOCALE_SOURCE, keys);
   const others = locales.filter((k) => k !== FALLBACK_LOCALE_SOURCE);
-  const largest = others.sort(
-    (a, b) => gzipSize(distDir, manifest[b]!.file) - gzipSize(distDir, manifest[a]!.file),
-  )[0];
+  const largest = others.sort((a, b) => gzipSize(distDir, manifest[b]!.file) - gzipSize(distDir, manifest[a]!.file))[0];
   if (largest) staticClosure(manifest, largest, keys);
 
   const files = new Set([...keys].map((k) => manifest[k]!.file));
@@ -68,13 +66,8 @@ export function firstScreenFiles(manifest: Manifest, distDir: string): string[] 
 }
 
 /** Measures the first screen's gzipped JavaScript in a built dist/ against a budget. */
-export function measureFirstScreen(
-  distDir: string,
-  budgetBytes: number = FIRST_SCREEN_BUDGET_BYTES,
-): BudgetReport {
-  const manifest = JSON.parse(
-    readFileSync(join(distDir, '.vite', 'manifest.json'), 'utf8'),
-  ) as Manifest;
+export function measureFirstScreen(distDir: string, budgetBytes: number = FIRST_SCREEN_BUDGET_BYTES): BudgetReport {
+  const manifest = JSON.parse(readFileSync(join(distDir, '.vite', 'manifest.json'), 'utf8')) as Manifest;
   const files = firstScreenFiles(manifest, distDir).map((file) => ({
     file,
     gzipBytes: gzipSize(distDir, file),

@@ -25,10 +25,6 @@ export const client = createHttpClient({
 });
 
 /** Sends a verification code for a purpose of protocol's CodeType (api.md §3 sendCode). */
-export function sendCode(
-  account: string,
-  purpose: keyof typeof CodeType,
-  opts?: RequestOptions,
-): Promise<null> {
+export function sendCode(account: string, purpose: keyof typeof CodeType, opts?: RequestOptions): Promise<null> {
   return client.api.sendCode({ account, type: CodeType[purpose] }, opts);
 }

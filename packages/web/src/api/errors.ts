@@ -4,14 +4,7 @@
  * HTTP 500 · `network` anything else (the time-out included) · `offline` no network before the
  * call · `setup` the request could not be built.
  */
-export type ApiErrorKind =
-  | 'server'
-  | 'session'
-  | 'unauthorized'
-  | 'server-status'
-  | 'network'
-  | 'offline'
-  | 'setup';
+export type ApiErrorKind = 'server' | 'session' | 'unauthorized' | 'server-status' | 'network' | 'offline' | 'setup';
 
 export class ApiError extends Error {
   override readonly name = 'ApiError';
@@ -28,8 +21,6 @@ export class ApiError extends Error {
   /** Field names the server rejected (code 400 with `data.fields`). */
   get fields(): string[] {
     const d = this.data as { fields?: unknown } | undefined;
-    return Array.isArray(d?.fields)
-      ? d.fields.filter((f): f is string => typeof f === 'string')
-      : [];
+    return Array.isArray(d?.fields) ? d.fields.filter((f): f is string => typeof f === 'string') : [];
   }
 }

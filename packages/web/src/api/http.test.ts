@@ -1,10 +1,4 @@
-import {
-  NETWORK_TIMEOUT_MS,
-  RELOGIN_DELAY_MS,
-  REQUEST_TIMEOUT_MS,
-  TOAST_SERVER_MS,
-  routes,
-} from '@sparrow/protocol';
+import { NETWORK_TIMEOUT_MS, RELOGIN_DELAY_MS, REQUEST_TIMEOUT_MS, TOAST_SERVER_MS, routes } from '@sparrow/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import en from '../i18n/locales/en.json';
 import { ApiError, createHttpClient, type ErrorText } from './http';
@@ -68,9 +62,7 @@ afterEach(() => {
 
 describe('request layer', () => {
   it('POSTs JSON to the route path with the four headers and answers data', async () => {
-    const { api, calls, events } = setup(() =>
-      json({ code: 0, msg: '', data: { user_id: 1, account: 'alice' } }),
-    );
+    const { api, calls, events } = setup(() => json({ code: 0, msg: '', data: { user_id: 1, account: 'alice' } }));
     const user = await api.checkuser({});
     expect(user).toEqual({ user_id: 1, account: 'alice' });
     const req = calls[0]!;
@@ -110,9 +102,7 @@ describe('request layer', () => {
 
   for (const code of [400, 401, 402, 403, 404, 405, 429, 500, 502]) {
     it(`toasts the server msg for 2.5 s on envelope code ${code}`, async () => {
-      const { api, events } = setup(() =>
-        json({ code, msg: `refused ${code}`, data: { fields: ['account'] } }),
-      );
+      const { api, events } = setup(() => json({ code, msg: `refused ${code}`, data: { fields: ['account'] } }));
       const e = await failure(api.login({ account: 'alice', password: 'secret1' }));
       expect(e.kind).toBe('server');
       expect(e.code).toBe(code);
@@ -130,9 +120,7 @@ describe('request layer', () => {
   });
 
   it('code -1: shows msg, then after 1 s drops the session and goes to login', async () => {
-    const { api, events, onSessionInvalid } = setup(() =>
-      json({ code: -1, msg: 'Session expired', data: null }),
-    );
+    const { api, events, onSessionInvalid } = setup(() => json({ code: -1, msg: 'Session expired', data: null }));
     const e = await failure(api.checkuser({}));
     expect(e.kind).toBe('session');
     expect(events).toEqual([`toast:Session expired:${TOAST_SERVER_MS}`]);
@@ -148,10 +136,7 @@ describe('request layer', () => {
     expect(e.kind).toBe('unauthorized');
     expect(e.status).toBe(401);
     await vi.runAllTimersAsync();
-    expect(events).toEqual([
-      'alert:Tip:The authorization information has expired. Please log in again!',
-      'relogin',
-    ]);
+    expect(events).toEqual(['alert:Tip:The authorization information has expired. Please log in again!', 'relogin']);
     expect(onSessionInvalid).toHaveBeenCalledTimes(1);
   });
 
@@ -270,8 +255,7 @@ describe('request layer', () => {
       noNetwork: 'No network',
       networkDisconnected: 'Your network has been disconnected, please check!',
       networkExpire: 'Network Expire',
-      forcedOffline:
-        'Your account was logged in on another device and has been forced to go offline!',
+      forcedOffline: 'Your account was logged in on another device and has been forced to go offline!',
     });
   });
 });

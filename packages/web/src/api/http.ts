@@ -73,12 +73,7 @@ export type ApiBody<N extends RouteName> = (typeof routes)[N] extends { multipar
   : RouteBody<N> | FormData;
 
 function isEnvelope(v: unknown): v is Envelope {
-  return (
-    typeof v === 'object' &&
-    v !== null &&
-    typeof (v as { code?: unknown }).code === 'number' &&
-    'msg' in v
-  );
+  return typeof v === 'object' && v !== null && typeof (v as { code?: unknown }).code === 'number' && 'msg' in v;
 }
 
 async function readEnvelope(res: Response): Promise<Envelope | null> {
@@ -96,8 +91,7 @@ async function readEnvelope(res: Response): Promise<Envelope | null> {
  */
 export function createHttpClient(deps: HttpDeps) {
   const setTimer = deps.setTimeout ?? ((fn: () => void, ms: number) => setTimeout(fn, ms));
-  const clearTimer =
-    deps.clearTimeout ?? ((h: unknown) => clearTimeout(h as ReturnType<typeof setTimeout>));
+  const clearTimer = deps.clearTimeout ?? ((h: unknown) => clearTimeout(h as ReturnType<typeof setTimeout>));
 
   /** Feedback decided while the call runs, shown once the loading indicator is gone. */
   type Feedback = { toast: string; ms?: number } | { relogin: string } | { dialog: true } | null;
@@ -241,8 +235,7 @@ export function createHttpClient(deps: HttpDeps) {
   const api = Object.fromEntries(
     (Object.keys(routes) as RouteName[]).map((name) => [
       name,
-      async (body?: unknown, opts?: RequestOptions) =>
-        (await request(name, body as ApiBody<typeof name>, opts)).data,
+      async (body?: unknown, opts?: RequestOptions) => (await request(name, body as ApiBody<typeof name>, opts)).data,
     ]),
   ) as Api;
 

@@ -1,4 +1,5 @@
 import type { CodeType, RouteName, RouteResponses } from '@sparrow/protocol';
+import type * as ClientModule from './client';
 import type { ApiBody, ApiResult, RequestOptions } from './http';
 
 export { ApiError } from './errors';
@@ -8,7 +9,7 @@ export type { ApiBody, ApiResult, RequestOptions } from './http';
  * The route table carries every endpoint's zod schema, so the client built from it is its own
  * chunk: the first screen paints without zod, and the chunk arrives with the first call.
  */
-let client: Promise<typeof import('./client')['client']> | null = null;
+let client: Promise<(typeof ClientModule)['client']> | null = null;
 function loadClient() {
   client ??= import('./client').then(
     (m) => m.client,
@@ -39,8 +40,7 @@ export const api = new Proxy({} as Api, {
     // Not thenable: `await api` or Promise.resolve(api) must not turn into a call.
     typeof name !== 'string' || name === 'then'
       ? undefined
-      : async (body?: unknown, opts?: RequestOptions) =>
-          (await request(name as RouteName, body as never, opts)).data,
+      : async (body?: unknown, opts?: RequestOptions) => (await request(name as RouteName, body as never, opts)).data,
 });
 
 /** Starts fetching the client early, e.g. while the login form is being filled in. */
@@ -51,11 +51,7 @@ export function preloadApi(): void {
 }
 
 /** Sends a verification code; `purpose` names a CodeType (Login, Register, ChangePassword…). */
-export async function sendCode(
-  account: string,
-  purpose: keyof typeof CodeType,
-  opts?: RequestOptions,
-): Promise<null> {
+export async function sendCode(account: string, purpose: keyof typeof CodeType, opts?: RequestOptions): Promise<null> {
   const { sendCode: send } = await import('./client');
   return send(account, purpose, opts);
 }

@@ -113,8 +113,7 @@ export class SocketClient {
 
   constructor(private readonly deps: SocketDeps) {
     this.timers = deps.timers ?? defaultTimers;
-    this.createSocket =
-      deps.createSocket ?? ((url) => new WebSocket(url) as unknown as WebSocketLike);
+    this.createSocket = deps.createSocket ?? ((url) => new WebSocket(url) as unknown as WebSocketLike);
   }
 
   get state(): SocketState {
@@ -309,21 +308,17 @@ export class SocketClient {
       (this.deps.warn ?? console.warn)('socket: dropped a frame that does not parse', data);
       return;
     }
-    switch (frame.type) {
-      case 'init':
-        this.clientId = frame.client_id;
-        this.emit('init', { client_id: frame.client_id });
-        this.bind();
-        return;
-      case 'ping':
-        this.send({ type: 'pong' });
-        return;
-      case 'pong':
-        this.multiport = frame.multiport ?? false;
-        this.emit('pong', { multiport: this.multiport });
-        return;
-      default:
-        this.emit(frame.type, frame.data as never);
+    if (frame.type === 'init') {
+      this.clientId = frame.client_id;
+      this.emit('init', { client_id: frame.client_id });
+      this.bind();
+    } else if (frame.type === 'ping') {
+      this.send({ type: 'pong' });
+    } else if (frame.type === 'pong') {
+      this.multiport = frame.multiport ?? false;
+      this.emit('pong', { multiport: this.multiport });
+    } else {
+      this.emit(frame.type, frame.data as never);
     }
   }
 }

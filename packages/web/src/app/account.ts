@@ -1,4 +1,5 @@
 import type { LoginResult } from '@sparrow/protocol';
+import type * as RealtimeModule from '../api/realtime';
 import { api } from '../api';
 import { i18next } from '../i18n';
 import { storage } from '../lib/storage';
@@ -8,7 +9,7 @@ import { feedback } from './feedback';
 import { navigateTo } from './navigation';
 import { paths } from './paths';
 
-type Realtime = typeof import('../api/realtime');
+type Realtime = typeof RealtimeModule;
 let realtime: Promise<Realtime> | null = null;
 
 /** The socket module, loaded on first use (it parses frames with protocol's zod schemas). */

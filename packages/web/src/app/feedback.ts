@@ -1,8 +1,9 @@
 import { TOAST_MS } from '@sparrow/protocol';
 import type { FeedbackUi } from '../api/http';
+import type * as AntdModule from './antd';
 import { i18next } from '../i18n';
 
-type Antd = typeof import('./antd');
+type Antd = typeof AntdModule;
 let antd: Promise<Antd> | null = null;
 
 /** antd-mobile (and its animation library) arrive with the first toast or dialog, not before. */
@@ -30,12 +31,7 @@ let loadingShown = false;
  * must not close a toast shown after it.
  */
 export const feedback: FeedbackUi & {
-  confirm(options: {
-    title?: string;
-    content: string;
-    confirmText: string;
-    cancelText: string;
-  }): Promise<boolean>;
+  confirm(options: { title?: string; content: string; confirmText: string; cancelText: string }): Promise<boolean>;
 } = {
   toast(text, durationMs = TOAST_MS) {
     loadingShown = false;

@@ -87,7 +87,9 @@ export function findRoute(pathname: string): AppRoute | undefined {
 
 /** Fetches the chunk of the page a path opens, so following a link shows it at once. */
 export function preloadRoute(path: string): void {
-  void findRoute(path)?.page.preload().catch(() => {
-    // A failed preload is retried, with its own error screen, when the page is opened.
-  });
+  void findRoute(path)
+    ?.page.preload()
+    .catch(() => {
+      // A failed preload is retried, with its own error screen, when the page is opened.
+    });
 }

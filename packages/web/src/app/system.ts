@@ -34,9 +34,7 @@ export async function checkForUpdate(interactive: boolean): Promise<void> {
     return;
   }
   if (info.updateType === 'silent' && !interactive) return;
-  const content = [t('setting.newVersion', { version: info.versionName }), info.versionInfo]
-    .filter(Boolean)
-    .join('\n');
+  const content = [t('setting.newVersion', { version: info.versionName }), info.versionInfo].filter(Boolean).join('\n');
   if (info.updateType === 'forcibly') {
     await feedback.alert({ title: t('errors.tip'), content, confirmText: t('setting.reloadNow') });
     window.location.reload();

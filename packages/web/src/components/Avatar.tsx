@@ -17,15 +17,7 @@ export function Avatar({ src, name, alt, size = 48 }: Props) {
   const style = { width: size, height: size, fontSize: Math.round(size * 0.42) };
   const className = `avatar${circle ? ' avatar-circle' : ''}`;
   if (src && failed !== src) {
-    return (
-      <img
-        className={className}
-        style={style}
-        src={src}
-        alt={alt}
-        onError={() => setFailed(src)}
-      />
-    );
+    return <img className={className} style={style} src={src} alt={alt} onError={() => setFailed(src)} />;
   }
   const initial = Array.from(name.trim())[0]?.toUpperCase() ?? '?';
   return (

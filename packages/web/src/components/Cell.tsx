@@ -72,13 +72,7 @@ export function Cell(props: CellProps) {
   if (onClick) {
     return (
       <li>
-        <button
-          type="button"
-          className="cell cell-action"
-          onClick={onClick}
-          aria-label={label}
-          disabled={disabled}
-        >
+        <button type="button" className="cell cell-action" onClick={onClick} aria-label={label} disabled={disabled}>
           <CellBody {...props} arrow={!disabled} />
         </button>
       </li>

@@ -19,12 +19,7 @@ export function NavBar({ title, back = true, onBack, right }: Props) {
     <header className="navbar">
       <div className="navbar-side">
         {back && (
-          <button
-            type="button"
-            className="navbar-back"
-            aria-label={t('common.back')}
-            onClick={onBack ?? goBack}
-          >
+          <button type="button" className="navbar-back" aria-label={t('common.back')} onClick={onBack ?? goBack}>
             <LeftOutline aria-hidden="true" />
           </button>
         )}

@@ -4,8 +4,7 @@ import { LOCALES } from '@sparrow/protocol';
 import { describe, expect, it } from 'vitest';
 
 const dir = fileURLToPath(new URL('./locales/', import.meta.url));
-const read = (locale: string): unknown =>
-  JSON.parse(readFileSync(`${dir}${locale}.json`, 'utf8')) as unknown;
+const read = (locale: string): unknown => JSON.parse(readFileSync(`${dir}${locale}.json`, 'utf8')) as unknown;
 
 /** Every leaf of a messages object as `a.b.c` → value. */
 function leaves(value: unknown, prefix = ''): Map<string, unknown> {

@@ -22,10 +22,7 @@ export function loadWithTimeout<T>(
   timers: TimerFns = realTimers,
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = timers.setTimeout(
-      () => reject(new LoadTimeoutError(`not loaded within ${timeoutMs} ms`)),
-      timeoutMs,
-    );
+    const timer = timers.setTimeout(() => reject(new LoadTimeoutError(`not loaded within ${timeoutMs} ms`)), timeoutMs);
     loader().then(
       (value) => {
         timers.clearTimeout(timer);

@@ -79,9 +79,7 @@ export function createStorage(backend: () => Backend | undefined) {
   };
 }
 
-export const storage = createStorage(() =>
-  typeof localStorage === 'undefined' ? undefined : localStorage,
-);
+export const storage = createStorage(() => (typeof localStorage === 'undefined' ? undefined : localStorage));
 
 /** A random hex id; crypto.randomUUID is missing on plain-http origins, getRandomValues is not. */
 export function randomId(bytes = 16): string {

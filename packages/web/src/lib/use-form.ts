@@ -48,28 +48,27 @@ export function useForm<F extends string>(
     return true;
   };
 
-  const submit =
-    (action: (values: Record<F, string>) => Promise<void>) => async (e: FormEvent<HTMLFormElement>) => {
-      e.preventDefault();
-      const form = e.currentTarget;
-      setSubmitted(true);
-      if (hasProblems(problems)) {
-        requestAnimationFrame(() => {
-          form.querySelector<HTMLInputElement>('[aria-invalid="true"]')?.focus();
-        });
-        return;
-      }
-      if (busy) return;
-      setBusy(true);
-      try {
-        await action(values);
-      } catch (err) {
-        // ApiErrors were already shown by the request layer; anything else is a bug to surface.
-        if (!applyServerError(err) && !(err instanceof ApiError)) throw err;
-      } finally {
-        setBusy(false);
-      }
-    };
+  const submit = (action: (values: Record<F, string>) => Promise<void>) => async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    setSubmitted(true);
+    if (hasProblems(problems)) {
+      requestAnimationFrame(() => {
+        form.querySelector<HTMLInputElement>('[aria-invalid="true"]')?.focus();
+      });
+      return;
+    }
+    if (busy) return;
+    setBusy(true);
+    try {
+      await action(values);
+    } catch (err) {
+      // ApiErrors were already shown by the request layer; anything else is a bug to surface.
+      if (!applyServerError(err) && !(err instanceof ApiError)) throw err;
+    } finally {
+      setBusy(false);
+    }
+  };
 
   const reset = (next: Record<F, string> = initial) => {
     setValues(next);

@@ -66,15 +66,11 @@ export function checkRealname(value: string): Problem {
 }
 
 export function checkCode(value: string): Problem {
-  return CODE.test(value.trim())
-    ? null
-    : { key: 'validation.code', params: { length: CODE_LENGTH } };
+  return CODE.test(value.trim()) ? null : { key: 'validation.code', params: { length: CODE_LENGTH } };
 }
 
 export function checkMotto(value: string): Problem {
-  return value.trim().length <= MOTTO_MAX
-    ? null
-    : { key: 'validation.mottoLength', params: { max: MOTTO_MAX } };
+  return value.trim().length <= MOTTO_MAX ? null : { key: 'validation.mottoLength', params: { max: MOTTO_MAX } };
 }
 
 /** An optional email: empty clears it, otherwise it must be valid. */

@@ -9,10 +9,12 @@ export function ConnectionBanner() {
   if (state !== 'error' && state !== 'waiting') return null;
   return (
     <div className="banner" role="status">
-      <span className="banner-text">
-        {state === 'error' ? t('home.connectionError') : t('home.connecting')}
-      </span>
-      <button type="button" className="button button-link" onClick={() => void loadRealtime().then(({ socket }) => socket.reconnectNow())}>
+      <span className="banner-text">{state === 'error' ? t('home.connectionError') : t('home.connecting')}</span>
+      <button
+        type="button"
+        className="button button-link"
+        onClick={() => void loadRealtime().then(({ socket }) => socket.reconnectNow())}
+      >
         {t('home.reconnect')}
       </button>
     </div>

@@ -54,34 +54,36 @@ export default function LoginPage() {
         <h2 className="auth-heading">{t('login.heading', { name })}</h2>
         <p className="auth-sub">{t('login.subheading')}</p>
       </div>
-      <form className="form" onSubmit={(e) => void handleSubmit(e)} noValidate>
-        <Field
-          label={t('login.account')}
-          placeholder={t('login.accountPlaceholder')}
-          autoComplete="username"
-          autoCapitalize="off"
-          name="account"
-          {...form.bind('account')}
-        />
-        {mode === 'password' ? (
-          <PasswordField
-            label={t('login.password')}
-            placeholder={t('login.passwordPlaceholder')}
-            autoComplete="current-password"
-            name="password"
-            {...form.bind('password')}
-          />
-        ) : (
+      <form onSubmit={(e) => void handleSubmit(e)} noValidate>
+        <div className="form">
           <Field
-            label={t('login.code')}
-            placeholder={t('login.codePlaceholder')}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            name="code"
-            {...form.bind('code')}
-            trailing={<SendCodeButton onSend={handleSendCode} />}
+            label={t('login.account')}
+            placeholder={t('login.accountPlaceholder')}
+            autoComplete="username"
+            autoCapitalize="off"
+            name="account"
+            {...form.bind('account')}
           />
-        )}
+          {mode === 'password' ? (
+            <PasswordField
+              label={t('login.password')}
+              placeholder={t('login.passwordPlaceholder')}
+              autoComplete="current-password"
+              name="password"
+              {...form.bind('password')}
+            />
+          ) : (
+            <Field
+              label={t('login.code')}
+              placeholder={t('login.codePlaceholder')}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              name="code"
+              {...form.bind('code')}
+              trailing={<SendCodeButton onSend={handleSendCode} />}
+            />
+          )}
+        </div>
         <div className="actions">
           <button type="submit" className="button button-primary" disabled={form.busy}>
             {t('login.submit')}

@@ -46,17 +46,14 @@ export default function RegisterPage() {
     void loadSystemInfo();
   }, []);
 
-  const form = useForm(
-    { account: '', code: '', realname: '', password: '', repassword: '', inviteCode: '' },
-    (v) => ({
-      account: checkAccount(v.account, regauth),
-      code: needsCode ? checkCode(v.code) : null,
-      realname: checkRealname(v.realname),
-      password: checkPassword(v.password),
-      repassword: checkRepeat(v.password, v.repassword),
-      inviteCode: needsInvite ? checkRequired(v.inviteCode, 'validation.inviteCode') : null,
-    }),
-  );
+  const form = useForm({ account: '', code: '', realname: '', password: '', repassword: '', inviteCode: '' }, (v) => ({
+    account: checkAccount(v.account, regauth),
+    code: needsCode ? checkCode(v.code) : null,
+    realname: checkRealname(v.realname),
+    password: checkPassword(v.password),
+    repassword: checkRepeat(v.password, v.repassword),
+    inviteCode: needsInvite ? checkRequired(v.inviteCode, 'validation.inviteCode') : null,
+  }));
 
   const handleSendCode = async () => {
     const problem = checkAccount(form.values.account, regauth);
@@ -87,61 +84,63 @@ export default function RegisterPage() {
   const lengths = { min: ACCOUNT_MIN, max: ACCOUNT_MAX };
   return (
     <Page title={t('routes.register')} className="auth">
-      <div className="auth-hero">
+      <div className="auth-hero auth-hero-compact">
         <h2 className="auth-heading">{t('register.heading')}</h2>
         {needsInvite && <p className="auth-sub">{t('register.inviteOnly')}</p>}
       </div>
-      <form className="form" onSubmit={(e) => void handleSubmit(e)} noValidate>
-        <Field
-          label={t(accountLabel[regauth])}
-          placeholder={regauth === 0 ? t('register.accountPlaceholder', lengths) : undefined}
-          autoComplete="username"
-          autoCapitalize="off"
-          inputMode={regauth === 1 ? 'tel' : regauth === 2 ? 'email' : undefined}
-          name="account"
-          {...form.bind('account')}
-        />
-        {needsCode && (
+      <form onSubmit={(e) => void handleSubmit(e)} noValidate>
+        <div className="form">
           <Field
-            label={t('register.code')}
-            placeholder={t('register.codePlaceholder')}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            name="code"
-            {...form.bind('code')}
-            trailing={<SendCodeButton onSend={handleSendCode} />}
-          />
-        )}
-        <Field
-          label={t('register.realname')}
-          placeholder={t('register.realnamePlaceholder')}
-          autoComplete="nickname"
-          name="realname"
-          {...form.bind('realname')}
-        />
-        <PasswordField
-          label={t('register.password')}
-          placeholder={t('register.passwordPlaceholder', { min: PASSWORD_MIN, max: PASSWORD_MAX })}
-          autoComplete="new-password"
-          name="password"
-          {...form.bind('password')}
-        />
-        <PasswordField
-          label={t('register.repassword')}
-          placeholder={t('register.repasswordPlaceholder')}
-          autoComplete="new-password"
-          name="repassword"
-          {...form.bind('repassword')}
-        />
-        {needsInvite && (
-          <Field
-            label={t('register.inviteCode')}
-            placeholder={t('register.inviteCodePlaceholder')}
+            label={t(accountLabel[regauth])}
+            placeholder={regauth === 0 ? t('register.accountPlaceholder', lengths) : undefined}
+            autoComplete="username"
             autoCapitalize="off"
-            name="inviteCode"
-            {...form.bind('inviteCode')}
+            inputMode={regauth === 1 ? 'tel' : regauth === 2 ? 'email' : undefined}
+            name="account"
+            {...form.bind('account')}
           />
-        )}
+          {needsCode && (
+            <Field
+              label={t('register.code')}
+              placeholder={t('register.codePlaceholder')}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              name="code"
+              {...form.bind('code')}
+              trailing={<SendCodeButton onSend={handleSendCode} />}
+            />
+          )}
+          <Field
+            label={t('register.realname')}
+            placeholder={t('register.realnamePlaceholder')}
+            autoComplete="nickname"
+            name="realname"
+            {...form.bind('realname')}
+          />
+          <PasswordField
+            label={t('register.password')}
+            placeholder={t('register.passwordPlaceholder', { min: PASSWORD_MIN, max: PASSWORD_MAX })}
+            autoComplete="new-password"
+            name="password"
+            {...form.bind('password')}
+          />
+          <PasswordField
+            label={t('register.repassword')}
+            placeholder={t('register.repasswordPlaceholder')}
+            autoComplete="new-password"
+            name="repassword"
+            {...form.bind('repassword')}
+          />
+          {needsInvite && (
+            <Field
+              label={t('register.inviteCode')}
+              placeholder={t('register.inviteCodePlaceholder')}
+              autoCapitalize="off"
+              name="inviteCode"
+              {...form.bind('inviteCode')}
+            />
+          )}
+        </div>
         <div className="actions">
           <button type="submit" className="button button-primary" disabled={form.busy}>
             {t('register.submit')}

@@ -23,9 +23,7 @@ export default function AboutPage() {
       <div className="about-hero">
         <img className="about-logo" src={sysInfo?.logo || logo} alt={t('about.logo', { name })} />
         <h2 className="about-name">{name}</h2>
-        <p className="about-version">
-          {t('about.version', { version: APP_VERSION, code: APP_VERSION_CODE })}
-        </p>
+        <p className="about-version">{t('about.version', { version: APP_VERSION, code: APP_VERSION_CODE })}</p>
         <p className="about-intro">{t('about.intro')}</p>
       </div>
       <CellGroup>

@@ -1,25 +1,9 @@
-import {
-  ACCOUNT_MAX,
-  ACCOUNT_MIN,
-  CODE_LENGTH,
-  PASSWORD_MAX,
-  PASSWORD_MIN,
-  RATE_LIMITS,
-} from '@sparrow/protocol';
+import { ACCOUNT_MAX, ACCOUNT_MIN, CODE_LENGTH, PASSWORD_MAX, PASSWORD_MIN, RATE_LIMITS } from '@sparrow/protocol';
 import { useTranslation } from 'react-i18next';
 import { Page } from '../../components/Page';
 import type { MessageKey } from '../../i18n/keys';
 
-const SECTIONS = [
-  'register',
-  'login',
-  'profile',
-  'security',
-  'language',
-  'settings',
-  'offline',
-  'update',
-] as const;
+const SECTIONS = ['register', 'login', 'profile', 'security', 'language', 'settings', 'offline', 'update'] as const;
 
 /** Help: how to register, log in, edit the profile, keep the account safe, and more. */
 export default function DocPage() {

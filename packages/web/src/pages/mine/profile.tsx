@@ -113,13 +113,7 @@ function SexEditor({ user }: { user: UserInfo }) {
           {SEXES.map((value) => (
             <li key={value}>
               <label className="cell">
-                <input
-                  type="radio"
-                  name="sex"
-                  value={value}
-                  checked={sex === value}
-                  onChange={() => setSex(value)}
-                />
+                <input type="radio" name="sex" value={value} checked={sex === value} onChange={() => setSex(value)} />
                 <span className="cell-title">{t(sexKey(value))}</span>
                 {sex === value && <CheckOutline className="cell-check" aria-hidden="true" />}
               </label>
@@ -128,12 +122,7 @@ function SexEditor({ user }: { user: UserInfo }) {
         </ul>
       </fieldset>
       <div className="actions">
-        <button
-          type="button"
-          className="button button-primary"
-          disabled={busy}
-          onClick={() => void handleSave()}
-        >
+        <button type="button" className="button button-primary" disabled={busy} onClick={() => void handleSave()}>
           {t('common.save')}
         </button>
       </div>

@@ -1,4 +1,4 @@
-import type { UserInfo } from '@sparrow/protocol';
+import { PASSWORD_MAX, PASSWORD_MIN, type UserInfo } from '@sparrow/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -11,13 +11,7 @@ import { Field, PasswordField } from '../../components/Field';
 import { Page } from '../../components/Page';
 import { SendCodeButton } from '../../components/SendCodeButton';
 import { useForm } from '../../lib/use-form';
-import {
-  checkCode,
-  checkEmailOrPhone,
-  checkPassword,
-  checkRepeat,
-  checkRequired,
-} from '../../lib/validation';
+import { checkCode, checkEmailOrPhone, checkPassword, checkRepeat, checkRequired } from '../../lib/validation';
 import { session, useSession } from '../../stores/session';
 
 type Method = 'original' | 'code';
@@ -27,16 +21,12 @@ function PasswordForm({ user }: { user: UserInfo }) {
   const back = useBackTo(paths.secure);
   const canUseCode = user.is_auth === 1;
   const [method, setMethod] = useState<Method>('original');
-  const form = useForm(
-    { originalPassword: '', code: '', password: '', repassword: '' },
-    (v) => ({
-      originalPassword:
-        method === 'original' ? checkRequired(v.originalPassword, 'validation.originalPassword') : null,
-      code: method === 'code' ? checkCode(v.code) : null,
-      password: checkPassword(v.password),
-      repassword: checkRepeat(v.password, v.repassword),
-    }),
-  );
+  const form = useForm({ originalPassword: '', code: '', password: '', repassword: '' }, (v) => ({
+    originalPassword: method === 'original' ? checkRequired(v.originalPassword, 'validation.originalPassword') : null,
+    code: method === 'code' ? checkCode(v.code) : null,
+    password: checkPassword(v.password),
+    repassword: checkRepeat(v.password, v.repassword),
+  }));
 
   const handleSendCode = async () => {
     await sendCode(user.account, 'ChangePassword', { loading: true });
@@ -44,8 +34,7 @@ function PasswordForm({ user }: { user: UserInfo }) {
   };
 
   const handleSubmit = form.submit(async (v) => {
-    const proof =
-      method === 'original' ? { originalPassword: v.originalPassword } : { code: v.code.trim() };
+    const proof = method === 'original' ? { originalPassword: v.originalPassword } : { code: v.code.trim() };
     await api.editPassword({ password: v.password, ...proof }, { loading: true, quiet: true });
     feedback.toast(t('secure.passwordDone'));
     back();
@@ -58,13 +47,7 @@ function PasswordForm({ user }: { user: UserInfo }) {
           <legend>{t('secure.method')}</legend>
           {(['original', 'code'] as const).map((m) => (
             <label key={m}>
-              <input
-                type="radio"
-                name="method"
-                value={m}
-                checked={method === m}
-                onChange={() => setMethod(m)}
-              />
+              <input type="radio" name="method" value={m} checked={method === m} onChange={() => setMethod(m)} />
               {m === 'original' ? t('secure.byOriginal') : t('secure.byCode')}
             </label>
           ))}
@@ -97,6 +80,7 @@ function PasswordForm({ user }: { user: UserInfo }) {
               )}
               <PasswordField
                 label={t('secure.newPassword')}
+                placeholder={t('register.passwordPlaceholder', { min: PASSWORD_MIN, max: PASSWORD_MAX })}
                 autoComplete="new-password"
                 name="password"
                 {...form.bind('password')}

@@ -63,11 +63,7 @@ export default function SettingPage() {
   return (
     <Page title={t('routes.setting')}>
       <CellGroup>
-        <Cell
-          title={t('setting.language')}
-          value={LOCALE_NAMES[language]}
-          to={`${paths.setting}?action=language`}
-        />
+        <Cell title={t('setting.language')} value={LOCALE_NAMES[language]} to={`${paths.setting}?action=language`} />
       </CellGroup>
       <CellGroup title={t('setting.notifications')}>
         <SwitchCell
@@ -87,11 +83,7 @@ export default function SettingPage() {
           checked={appSetting.circleAvatar}
           onChange={(circleAvatar) => settings.setAppSetting({ circleAvatar })}
         />
-        <Cell
-          title={t('setting.checkUpdate')}
-          value={`v${APP_VERSION}`}
-          onClick={() => void checkForUpdate(true)}
-        />
+        <Cell title={t('setting.checkUpdate')} value={`v${APP_VERSION}`} onClick={() => void checkForUpdate(true)} />
       </CellGroup>
       <div className="actions">
         <button type="button" className="button button-danger" onClick={() => void handleLogout()}>
