@@ -2,16 +2,17 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { followSession } from './app/account';
-import { checkForUpdate, loadSystemInfo } from './app/system';
+import { checkForUpdate, loadSystemInfo, verifySession } from './app/system';
 import { applyTheme } from './app/theme';
 import './app/styles.css';
 import { initI18n } from './i18n';
 import { installId } from './lib/storage';
-import { settingsStore } from './stores/settings';
+import { settings, settingsStore } from './stores/settings';
 
 async function start(): Promise<void> {
   applyTheme(document.documentElement);
   installId();
+  settings.persist();
   await initI18n(settingsStore.getState().language);
   const container = document.getElementById('root');
   if (!container) throw new Error('#root is missing from index.html');
@@ -21,7 +22,7 @@ async function start(): Promise<void> {
     </StrictMode>,
   );
   followSession();
-  await loadSystemInfo();
+  await Promise.all([loadSystemInfo(), verifySession()]);
   await checkForUpdate(false);
 }
 

@@ -2,6 +2,7 @@ import { APP_VERSION } from '@sparrow/protocol';
 import { api } from '../api';
 import { i18next } from '../i18n';
 import { config } from '../stores/config';
+import { session, sessionStore } from '../stores/session';
 import { feedback } from './feedback';
 
 /** Refreshes the system configuration (sysInfo, chatInfo…) kept in the config store. */
@@ -47,4 +48,17 @@ export async function checkForUpdate(interactive: boolean): Promise<void> {
     cancelText: t('setting.later'),
   });
   if (reload) window.location.reload();
+}
+
+/**
+ * Checks a stored session once per start, whatever page was opened: a revoked or expired token
+ * then leads to the login page by the request layer's code -1 / HTTP 401 handling.
+ */
+export async function verifySession(): Promise<void> {
+  if (!sessionStore.getState().token || !navigator.onLine) return;
+  try {
+    session.setUser(await api.checkuser({}, { quiet: true }));
+  } catch {
+    // The request layer has shown what went wrong and, for a dead session, opens the login page.
+  }
 }

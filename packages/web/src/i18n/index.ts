@@ -32,6 +32,7 @@ export async function initI18n(locale: Locale): Promise<void> {
     resources: { [locale]: { translation: messages } },
     interpolation: { escapeValue: false },
     returnNull: false,
+    showSupportNotice: false,
   });
   applyDocumentLanguage(locale);
   if (locale !== FALLBACK_LOCALE) {

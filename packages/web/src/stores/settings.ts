@@ -19,6 +19,12 @@ export function useSettings<T>(selector: (s: SettingsState) => T): T {
 }
 
 export const settings = {
+  /** Writes the settings in use to storage, so a first visit records the defaults too. */
+  persist(): void {
+    const { language, appSetting } = settingsStore.getState();
+    storage.set('language', language);
+    storage.set('appSetting', appSetting);
+  },
   setLanguage(language: Locale): void {
     storage.set('language', language);
     settingsStore.setState({ language });
