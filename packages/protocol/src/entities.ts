@@ -273,3 +273,13 @@ export interface AdminNotice {
   notice: string;
   create_time: number;
 }
+
+/** A group as a scanned QR code shows it (groupInfoqq). */
+export interface GroupPreview {
+  group_id: string;
+  displayName: string;
+  avatar: string;
+  member_count: number;
+  /** My role when I am already in it, else 0. */
+  isJoin: 0 | 1 | 2 | 3;
+}

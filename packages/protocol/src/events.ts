@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Contact, ContactId, GlobalConfig, Message } from './entities';
+import type { Contact, ContactId, GlobalConfig, GroupSetting, Message } from './entities';
 
 /** The socket path (api.md §4). */
 export const SOCKET_PATH = '/wss';
@@ -44,6 +44,14 @@ export interface PushPayloads {
   isRead: { toContactId: ContactId; msg_id: number };
   /** I read a conversation on another device. */
   readAll: { toContactId: ContactId; msg_id: number; is_group: number };
+  setManager: { group_id: string; user_id: number; role: number; avatar?: string };
+  removeUser: { group_id: string; user_id: number; avatar?: string };
+  setNoSpeak: { group_id: string; user_id: number; no_speak_until: number };
+  editGroupName: { id: string; displayName: string; editUserName: string };
+  setNotice: { group_id: string; notice: string };
+  groupSetting: { group_id: string; setting: GroupSetting };
+  changeOwner: { group_id: string; user_id: number };
+  clearMessage: { group_id: string };
   /** A new system announcement. */
   adminNotice: { id: number; title: string; notice: string; create_time: number };
 }
@@ -77,6 +85,14 @@ export const PushEventSchemas: { [E in keyof PushPayloads]: z.ZodType } = {
   isRead: loose({ toContactId: z.union([z.number(), z.string()]), msg_id: z.number() }),
   readAll: loose({ toContactId: z.union([z.number(), z.string()]), msg_id: z.number() }),
   adminNotice: loose({ id: z.number(), title: z.string() }),
+  setManager: loose({ group_id: z.string(), user_id: z.number(), role: z.number() }),
+  removeUser: loose({ group_id: z.string(), user_id: z.number() }),
+  setNoSpeak: loose({ group_id: z.string(), user_id: z.number(), no_speak_until: z.number() }),
+  editGroupName: loose({ id: z.string(), displayName: z.string() }),
+  setNotice: loose({ group_id: z.string(), notice: z.string() }),
+  groupSetting: loose({ group_id: z.string(), setting: z.looseObject({}) }),
+  changeOwner: loose({ group_id: z.string(), user_id: z.number() }),
+  clearMessage: loose({ group_id: z.string() }),
 };
 
 export type PushEventName = keyof PushPayloads;

@@ -25,6 +25,18 @@ import {
   GetContactsBody,
 } from './api/friend';
 import {
+  ChangeOwnerBody,
+  EditGroupNameBody,
+  GroupIdBody,
+  GroupQrBody,
+  GroupSettingBody,
+  JoinGroupBody,
+  RemoveUserBody,
+  SetManagerBody,
+  SetNoSpeakBody,
+  SetNoticeBody,
+  UpdateCardBody,
+  UploadGroupAvatarFields,
   AddGroupUserBody,
   GetAllGroupBody,
   GetAllUserBody,
@@ -51,6 +63,7 @@ import type {
   Contact,
   GroupInfo,
   GroupMember,
+  GroupPreview,
   Message,
   FriendRequest,
   GlobalConfig,
@@ -125,6 +138,19 @@ export const routes = {
   getAllUser: route('/enterprise/group/getAllUser', GetAllUserBody),
   getAllGroup: route('/enterprise/group/getallgroup', GetAllGroupBody),
   addGroupUser: route('/enterprise/group/addGroupUser', AddGroupUserBody),
+  removeUser: route('/enterprise/group/removeUser', RemoveUserBody),
+  setManager: route('/enterprise/group/setManager', SetManagerBody),
+  changeOwner: route('/enterprise/group/changeOwner', ChangeOwnerBody),
+  setNoSpeak: route('/enterprise/group/setNoSpeak', SetNoSpeakBody),
+  groupSetting: route('/enterprise/group/groupSetting', GroupSettingBody),
+  editGroupName: route('/enterprise/group/editGroupName', EditGroupNameBody),
+  setNotice: route('/enterprise/group/setNotice', SetNoticeBody),
+  removeGroup: route('/enterprise/group/removeGroup', GroupIdBody),
+  clearMessage: route('/enterprise/group/clearMessage', GroupIdBody),
+  groupInfoqq: route('/enterprise/group/groupInfoqq', GroupQrBody),
+  joinGroup: route('/enterprise/group/joinGroup', JoinGroupBody),
+  updateCard: route('/enterprise/im/updateCard', UpdateCardBody),
+  uploadGroupAvatar: upload('/common/upload/uploadGroupAvatar', UploadGroupAvatarFields),
 
   friendAdd: route('/enterprise/friend/add', FriendAddBody),
   friendIndex: route('/enterprise/friend/index', FriendIndexBody),
@@ -188,6 +214,19 @@ export interface RouteResponses {
   getAllUser: Contact[];
   getAllGroup: Contact[];
   addGroupUser: null;
+  removeUser: null;
+  setManager: null;
+  changeOwner: null;
+  setNoSpeak: null;
+  groupSetting: null;
+  editGroupName: null;
+  setNotice: null;
+  removeGroup: null;
+  clearMessage: null;
+  groupInfoqq: GroupPreview;
+  joinGroup: Contact;
+  updateCard: null;
+  uploadGroupAvatar: string;
 }
 
 /** The body a caller sends to an endpoint (before defaults and coercion). */

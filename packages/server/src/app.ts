@@ -19,6 +19,7 @@ import { MemoryRateLimiter } from './lib/rate-limit';
 import { authRoutes } from './modules/auth/routes';
 import { friendRoutes } from './modules/friend/routes';
 import { groupRoutes } from './modules/group/routes';
+import { GroupAdminService } from './modules/group/manage';
 import { GroupService } from './modules/group/service';
 import { ContactService } from './modules/im/contacts';
 import { imRoutes } from './modules/im/routes';
@@ -148,10 +149,11 @@ export async function buildApp(
   realtime.setAudience((userId) => friends.audience(userId));
   const messages = new MessageService(ctx);
   const contacts = new ContactService(ctx, friends, messages);
+  const groupService = new GroupService(ctx, messages);
   registerRoutes(app, ctx, {
     ...friendRoutes(ctx, friends),
     ...imRoutes(ctx, messages, contacts),
-    ...groupRoutes(ctx, new GroupService(ctx, messages)),
+    ...groupRoutes(ctx, groupService, new GroupAdminService(ctx, groupService, messages)),
     ...authRoutes(ctx),
     ...userRoutes(ctx),
     ...systemRoutes(ctx),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GROUP_NAME_MAX } from '../limits';
+import { ANNOUNCEMENT_MAX, GROUP_NAME_MAX, REALNAME_MAX } from '../limits';
 import { paging } from './friend';
 import { userId } from './fields';
 
@@ -44,3 +44,48 @@ export const GetAllGroupBody = z.object({ role: z.coerce.number().int().min(1).m
 
 /** `/enterprise/group/addGroupUser`. */
 export const AddGroupUserBody = z.object({ id: groupId, user_ids: z.array(userId).min(1).max(ADD_GROUP_USER_MAX) });
+
+/** `/enterprise/group/removeUser`: remove a member, or leave (my own id). */
+export const RemoveUserBody = z.object({ id: groupId, user_id: userId });
+
+/** `/enterprise/group/setManager`: role 2 makes an administrator, 3 unmakes one. */
+export const SetManagerBody = z.object({ id: groupId, user_id: userId, role: z.coerce.number().int().min(2).max(3) });
+
+/** `/enterprise/group/changeOwner`: hand the group over; the old owner becomes an administrator. */
+export const ChangeOwnerBody = z.object({ id: groupId, user_id: userId });
+
+/** Mute options (spec §9): 1 ten minutes, 2 one hour, 3 three hours, 4 one day, 0 lift. */
+export const SetNoSpeakBody = z.object({ id: groupId, user_id: userId, noSpeakTimer: z.coerce.number().int().min(0).max(4) });
+
+/** `/enterprise/group/groupSetting`: only the keys given change. */
+export const GroupSettingBody = z.object({
+  id: groupId,
+  setting: z.object({
+    invite: z.coerce.number().int().min(0).max(1).optional(),
+    history: z.coerce.number().int().min(0).max(1).optional(),
+    profile: z.coerce.number().int().min(0).max(1).optional(),
+    nospeak: z.coerce.number().int().min(0).max(2).optional(),
+    manage: z.coerce.number().int().min(0).max(1).optional(),
+  }),
+});
+
+/** `/enterprise/group/editGroupName`. */
+export const EditGroupNameBody = z.object({ id: groupId, displayName: z.string().trim().min(1).max(GROUP_NAME_MAX) });
+
+/** `/enterprise/group/setNotice`: the announcement, rich text from the editor (sanitized by the server). */
+export const SetNoticeBody = z.object({ id: groupId, notice: z.string().max(ANNOUNCEMENT_MAX * 4) });
+
+/** `/enterprise/group/removeGroup` (disband) and `/enterprise/group/clearMessage`. */
+export const GroupIdBody = z.object({ id: groupId });
+
+/** `/enterprise/im/updateCard`: my nickname in a group ('' clears it). */
+export const UpdateCardBody = z.object({ group_id: groupId, nickname: z.string().trim().max(REALNAME_MAX) });
+
+/** `/enterprise/group/groupInfoqq`: preview a group from a scanned QR token. */
+export const GroupQrBody = z.object({ token: z.string().trim().min(10).max(200) });
+
+/** `/enterprise/group/joinGroup`: join by a QR token. */
+export const JoinGroupBody = z.object({ group_id: groupId, token: z.string().trim().min(10).max(200) });
+
+/** `/common/upload/uploadGroupAvatar` fields besides the file. */
+export const UploadGroupAvatarFields = z.object({ group_id: groupId });

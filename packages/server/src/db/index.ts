@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import type { Dialect } from './dialect';
 import { accounts } from './migrations/001-accounts';
 import { friends } from './migrations/002-friends';
 import { chat } from './migrations/003-chat';
+import { groupAvatar } from './migrations/004-group-avatar';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -18,6 +19,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '001-accounts': accounts(dialect),
     '002-friends': friends(dialect),
     '003-chat': chat(dialect),
+    '004-group-avatar': groupAvatar(),
   };
 }
 
@@ -41,7 +43,33 @@ export function openDb(opts: { databaseUrl?: string | undefined; dataDir: string
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite' };
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }) }), dialect: 'sqlite' };
+}
+
+/** Distinct SQL texts kept prepared; `in (…)` lists of every length make the set open-ended. */
+const STATEMENT_CACHE_SIZE = 1000;
+
+/**
+ * Kysely prepares every query anew, and on SQLite preparing costs as much as running a small
+ * query: keep the most recently used statements prepared (a busy one, mid-iteration, is not shared).
+ */
+function reusingStatements(sqlite: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let stmt = cache.get(sql);
+      if (stmt && !stmt.busy) {
+        cache.delete(sql);
+        cache.set(sql, stmt);
+        return stmt;
+      }
+      stmt = sqlite.prepare(sql);
+      cache.set(sql, stmt);
+      if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      return stmt;
+    },
+  };
 }
 
 /** Brings the schema up to date; throws with the failing migration's error. */

@@ -95,6 +95,8 @@ export interface GroupsTable {
   notice: string;
   /** JSON of GroupSetting. */
   setting: string;
+  /** 1 when the avatar was uploaded; 0 when it is drawn from the members' avatars. */
+  avatar_custom: Generated<number>;
   status: number;
   create_time: number;
   update_time: number;

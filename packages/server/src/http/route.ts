@@ -47,11 +47,16 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext, handlers: 
         const session = await ctx.sessions.fromRequest(req);
         await ctx.limits.anyCall(session ? `u:${session.userId}` : `ip:${req.ip}`);
         if (!def.public && !session) throw new AppError('NoSession');
-        const raw = def.multipart ? {} : (req.body ?? {});
-        const parsed = def.body.safeParse(raw);
-        if (!parsed.success) throw validationError(parsed.error, localeOf(req), raw);
+        // Multipart fields arrive with the file stream; those handlers validate them with the same schema.
+        let body: unknown = {};
+        if (!def.multipart) {
+          const raw = req.body ?? {};
+          const parsed = def.body.safeParse(raw);
+          if (!parsed.success) throw validationError(parsed.error, localeOf(req), raw);
+          body = parsed.data;
+        }
         const result = await handler({
-          body: parsed.data as RouteInput<RouteName>,
+          body: body as RouteInput<RouteName>,
           session: session as Session,
           req,
           reply,

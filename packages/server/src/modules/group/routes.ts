@@ -1,10 +1,11 @@
 import type { AppContext } from '../../context';
 import { ok } from '../../http/envelope';
 import type { Handlers } from '../../http/route';
+import type { GroupAdminService } from './manage';
 import type { GroupService } from './service';
 
 /** `/enterprise/group/*`. */
-export function groupRoutes(_ctx: AppContext, groups: GroupService): Handlers {
+export function groupRoutes(_ctx: AppContext, groups: GroupService, admin: GroupAdminService): Handlers {
   return {
     groupAdd: async ({ body, session }) => ok(await groups.create(session, body), { msg: 'ok.created' }),
     groupInfo: async ({ body, session }) => groups.info(session, body.group_id),
@@ -18,5 +19,48 @@ export function groupRoutes(_ctx: AppContext, groups: GroupService): Handlers {
       await groups.addUsers(session, body);
       return ok(null, { msg: 'ok.invited' });
     },
+    removeUser: async ({ body, session }) => {
+      await admin.removeUser(session, body);
+      return null;
+    },
+    setManager: async ({ body, session }) => {
+      await admin.setManager(session, body);
+      return ok(null, { msg: 'ok.saved' });
+    },
+    changeOwner: async ({ body, session }) => {
+      await admin.changeOwner(session, body);
+      return ok(null, { msg: 'ok.saved' });
+    },
+    setNoSpeak: async ({ body, session }) => {
+      await admin.setNoSpeak(session, body);
+      return ok(null, { msg: 'ok.saved' });
+    },
+    groupSetting: async ({ body, session }) => {
+      await admin.setting(session, body);
+      return ok(null, { msg: 'ok.saved' });
+    },
+    editGroupName: async ({ body, session }) => {
+      await admin.rename(session, body);
+      return ok(null, { msg: 'ok.saved' });
+    },
+    setNotice: async ({ body, session }) => {
+      await admin.setNotice(session, body);
+      return ok(null, { msg: 'ok.saved' });
+    },
+    removeGroup: async ({ body, session }) => {
+      await admin.disband(session, body.id);
+      return null;
+    },
+    clearMessage: async ({ body, session }) => {
+      await admin.clear(session, body.id);
+      return null;
+    },
+    groupInfoqq: async ({ body, session }) => admin.preview(session, body.token),
+    joinGroup: async ({ body, session }) => admin.join(session, body),
+    updateCard: async ({ body, session }) => {
+      await admin.updateCard(session, body);
+      return ok(null, { msg: 'ok.saved' });
+    },
+    uploadGroupAvatar: async ({ req, session }) => ok(await admin.uploadAvatar(session, req), { msg: 'ok.saved' }),
   };
 }

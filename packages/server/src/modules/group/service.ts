@@ -9,8 +9,10 @@ import { toUserContact } from '../friend/presenter';
 import { FriendRepo } from '../friend/repo';
 import type { MessageService } from '../im/service';
 import { UserRepo, type UserRow } from '../user/repo';
+import { storageUrl } from '../../storage/storage';
+import { composeGroupAvatar } from './avatar';
 import { DEFAULT_GROUP_SETTING, groupSetting, toGroupContact } from './presenter';
-import { GroupRepo, Role, type GroupRow } from './repo';
+import { GroupRepo, groupKey, Role, type GroupRow } from './repo';
 
 /** Groups as far as chatting needs them: create, invite, members, my groups, info. */
 export class GroupService {
@@ -27,6 +29,27 @@ export class GroupService {
     this.users = new UserRepo(ctx.db);
     this.friends = new FriendRepo(ctx.db);
     this.access = new Access(ctx);
+  }
+
+  /**
+   * Redraws a group's avatar from its first nine members, unless one was uploaded; returns the
+   * avatar URL (unchanged when uploaded).
+   */
+  async refreshAvatar(groupId: number): Promise<string> {
+    const group = await this.groups.byId(groupId);
+    if (!group) return '';
+    if (group.avatar_custom) return group.avatar;
+    const members = await this.groups.members(groupId, 9);
+    const faces: Array<{ avatar: string; name: string }> = [];
+    for (const m of members) {
+      const u = await this.users.byId(m.user_id);
+      faces.push({ avatar: u?.avatar ?? '', name: u?.realname ?? '' });
+    }
+    const bytes = await composeGroupAvatar(this.ctx.storage, faces);
+    const { key } = await this.ctx.storage.put(bytes, 'webp');
+    const url = storageUrl(key);
+    await this.ctx.db.updateTable('groups').set({ avatar: url }).where('id', '=', groupId).execute();
+    return url;
   }
 
   /** The users `inviter` may bring into a group: active, and friends unless everyone is a contact. */
@@ -49,9 +72,12 @@ export class GroupService {
     if (max > 0 && current + adding > max) throw new AppError('GroupFull', { max });
   }
 
-  /** Posts an event line to a group (creation, invitation) and pushes it. */
-  private async event(group: GroupRow, actor: Session, ext: Record<string, unknown>, content: string): Promise<void> {
-    const target = await this.messages.resolve(actor, `group-${group.id}`);
+  /** Posts an event line to a group (creation, invitation, role changes…) and pushes it. */
+  async event(group: GroupRow, actor: Session, ext: Record<string, unknown>, content: string): Promise<void> {
+    // The actor may have just left or been removed: event lines need no membership of their own.
+    const member = (await this.groups.member(group.id, actor.userId)) ?? (await this.groups.member(group.id, group.owner_id));
+    if (!member) return;
+    const target = { kind: 'group' as const, chatKey: groupKey(group.id), group, member };
     const stored = await this.messages.store(actor.userId, target, { clientId: randomUUID(), type: 'event', content, extends: ext, at: [], pid: 0, fileId: 0 });
     await this.messages.publish(stored.row, target, actor.userId);
   }
@@ -68,6 +94,7 @@ export class GroupService {
       await this.groups.addMembers(trx, g.id, [{ userId: session.userId, role: Role.Owner }, ...others.map((u) => ({ userId: u.id, role: Role.Member }))], now, 0);
       return g;
     });
+    group.avatar = await this.refreshAvatar(group.id);
     const count = others.length + 1;
     for (const user of [session.user, ...others]) {
       await this.ctx.realtime.publish([user.id], { type: 'addGroup', data: toGroupContact(group, user.id === session.userId ? Role.Owner : Role.Member, count) });
@@ -96,6 +123,7 @@ export class GroupService {
       await this.groups.addMembers(trx, group.id, newcomers.map((u) => ({ userId: u.id, role: Role.Member })), now, joinMsgId);
     });
     const count = existing.size + newcomers.length;
+    group.avatar = await this.refreshAvatar(group.id);
     for (const user of newcomers) {
       await this.ctx.realtime.publish([user.id], { type: 'addGroup', data: toGroupContact(group, Role.Member, count) });
     }

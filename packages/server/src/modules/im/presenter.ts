@@ -69,6 +69,25 @@ export function eventText(ext: Record<string, unknown>, reader: Reader, fallback
       const list = ids.map((id, i) => nameOf(id, names[i])).join(reader.locale.startsWith('zh') ? '、' : ', ');
       return translate(reader.locale, 'event.invite', { name: nameOf(ext.user_id, ext.name), names: list });
     }
+    case 'remove':
+    case 'setManager':
+    case 'unsetManager':
+    case 'changeOwner':
+    case 'unmute':
+    case 'mute': {
+      const ids = Array.isArray(ext.user_ids) ? ext.user_ids : [];
+      const names = Array.isArray(ext.names) ? ext.names : [];
+      const list = ids.map((id, i) => nameOf(id, names[i])).join(reader.locale.startsWith('zh') ? '、' : ', ');
+      const timer = Number(ext.timer);
+      const duration = timer >= 1 && timer <= 4 ? translate(reader.locale, `mute.${timer}` as MessageKey) : '';
+      return translate(reader.locale, `event.${ext.event}` as MessageKey, { name: nameOf(ext.user_id, ext.name), names: list, duration });
+    }
+    case 'leave':
+    case 'join':
+    case 'notice':
+      return translate(reader.locale, `event.${ext.event}` as MessageKey, { name: nameOf(ext.user_id, ext.name) });
+    case 'rename':
+      return translate(reader.locale, 'event.rename', { name: nameOf(ext.user_id, ext.name), title: String(ext.title ?? '') });
     default:
       return fallback;
   }

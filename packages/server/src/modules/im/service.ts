@@ -1,11 +1,11 @@
 import {
-  graphemeLength,
   groupNumber,
   negotiateLocale,
   TEXT_MESSAGE_MAX,
   type ContactId,
   type Message,
   type RouteInput,
+  withinGraphemes,
 } from '@sparrow/protocol';
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../context';
@@ -108,7 +108,7 @@ export class MessageService {
     let content = body.content;
     if (body.type === 'text') {
       content = plainText(content);
-      if (!content.trim() || graphemeLength(content) > TEXT_MESSAGE_MAX) {
+      if (!content.trim() || !withinGraphemes(content, TEXT_MESSAGE_MAX)) {
         throw new AppError('Validation', {}, { fields: ['content'] });
       }
     } else if (body.type === 'emoji') {

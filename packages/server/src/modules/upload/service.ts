@@ -10,7 +10,12 @@ import { storageUrl } from '../../storage/storage';
 const IMAGE_EXT = new Set(['jpg', 'png', 'gif', 'webp', 'bmp', 'avif']);
 
 /** Reads the request's single file, refusing one over `maxMb` megabytes. */
-export async function readUpload(req: FastifyRequest, maxMb: number): Promise<{ file: MultipartFile; bytes: Buffer }> {
+export async function readUpload(
+  req: FastifyRequest,
+  maxMb: number,
+  /** Runs on the fields sent before the file, before any byte of it is read (permission checks). */
+  before?: (file: MultipartFile) => Promise<void>,
+): Promise<{ file: MultipartFile; bytes: Buffer }> {
   let file: MultipartFile | undefined;
   try {
     file = await req.file({ limits: { fileSize: Math.floor(maxMb * 1024 * 1024), files: 1 } });
@@ -19,6 +24,7 @@ export async function readUpload(req: FastifyRequest, maxMb: number): Promise<{ 
     throw err;
   }
   if (!file) throw new AppError('FileMissing', {}, { fields: ['file'] });
+  if (before) await before(file);
   try {
     const bytes = await file.toBuffer();
     return { file, bytes };
@@ -34,7 +40,16 @@ export class UploadService {
 
   /** An avatar: an image, squared and resized, stored content-addressed; returns its URL. */
   async avatar(req: FastifyRequest): Promise<string> {
-    const { bytes } = await readUpload(req, this.ctx.config.get().fileUpload.size);
+    return (await this.avatarWithFields(req)).url;
+  }
+
+  /** As `avatar`, first handing the form fields sent before the file to `before`. */
+  async avatarWithFields(req: FastifyRequest, before?: (file: MultipartFile) => Promise<void>): Promise<{ file: MultipartFile; url: string }> {
+    const { file, bytes } = await readUpload(req, this.ctx.config.get().fileUpload.size, before);
+    return { file, url: await this.storeAvatar(bytes) };
+  }
+
+  private async storeAvatar(bytes: Buffer): Promise<string> {
     const type = await fileTypeFromBuffer(bytes);
     if (!type || !IMAGE_EXT.has(type.ext)) throw new AppError('FileTypeForbidden');
     let out: Buffer;
