@@ -26,4 +26,6 @@ async function start(): Promise<void> {
   await checkForUpdate(false);
 }
 
-void start();
+start().catch((error: unknown) => {
+  console.error('Sparrow could not start', error);
+});

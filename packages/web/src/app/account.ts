@@ -62,11 +62,16 @@ export function followSession(): void {
       if (realtime) void realtime.then(({ socket }) => socket.stop());
       return;
     }
-    void loadRealtime().then(({ socket }) => {
-      if (sessionStore.getState().token !== token) return;
-      if (socket.state === 'open' && previous) socket.bind();
-      else socket.start();
-    });
+    loadRealtime().then(
+      ({ socket }) => {
+        if (sessionStore.getState().token !== token) return;
+        if (socket.state === 'open' && previous) socket.bind();
+        else socket.start();
+      },
+      () => {
+        // Offline at start: the HTTP pages still work; pushes begin with the next sign-in or start.
+      },
+    );
   };
   follow(sessionStore.getState().token, undefined);
   sessionStore.subscribe((s, prev) => {

@@ -60,11 +60,11 @@ export const feedback: FeedbackUi & {
   },
   async alert({ title, content, confirmText }) {
     const { Dialog } = await ui();
-    await Dialog.alert({ title, content, confirmText });
+    await Dialog.alert({ title, content, confirmText, 'aria-label': title });
   },
   async confirm({ title, content, confirmText, cancelText }) {
     const { Dialog } = await ui();
-    return Dialog.confirm({ title, content, confirmText, cancelText });
+    return Dialog.confirm({ title, content, confirmText, cancelText, 'aria-label': title ?? content });
   },
 };
 

@@ -37,16 +37,13 @@ export async function checkForUpdate(interactive: boolean): Promise<void> {
   if (info.updateType === 'silent' && !interactive) return;
   const content = [t('setting.newVersion', { version: info.versionName }), info.versionInfo].filter(Boolean).join('\n');
   if (info.updateType === 'forcibly') {
-    await feedback.alert({ title: t('errors.tip'), content, confirmText: t('setting.reloadNow') });
+    await feedback.alert({ title: t('errors.tip'), content, confirmText: t('setting.reloadNow') }).catch(() => {});
     window.location.reload();
     return;
   }
-  const reload = await feedback.confirm({
-    title: t('errors.tip'),
-    content,
-    confirmText: t('setting.reloadNow'),
-    cancelText: t('setting.later'),
-  });
+  const reload = await feedback
+    .confirm({ title: t('errors.tip'), content, confirmText: t('setting.reloadNow'), cancelText: t('setting.later') })
+    .catch(() => false);
   if (reload) window.location.reload();
 }
 

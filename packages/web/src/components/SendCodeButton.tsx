@@ -30,6 +30,8 @@ export function SendCodeButton({ onSend, disabled }: Props) {
         setNow(start);
         setUntil(start + CODE_RESEND_MS);
       }
+    } catch {
+      // The request layer has shown why (throttled, unknown account…); the button stays ready.
     } finally {
       setBusy(false);
     }

@@ -7,14 +7,18 @@ export function ConnectionBanner() {
   const { t } = useTranslation();
   const state = useConfig((s) => s.socket);
   if (state !== 'error' && state !== 'waiting') return null;
+  const handleReconnect = () => {
+    loadRealtime().then(
+      ({ socket }) => socket.reconnectNow(),
+      () => {
+        // The socket module itself did not load: the network is still down, the banner stays.
+      },
+    );
+  };
   return (
     <div className="banner" role="status">
       <span className="banner-text">{state === 'error' ? t('home.connectionError') : t('home.connecting')}</span>
-      <button
-        type="button"
-        className="button button-link"
-        onClick={() => void loadRealtime().then(({ socket }) => socket.reconnectNow())}
-      >
+      <button type="button" className="button button-link" onClick={handleReconnect}>
         {t('home.reconnect')}
       </button>
     </div>

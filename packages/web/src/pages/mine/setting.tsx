@@ -16,6 +16,9 @@ function LanguagePicker() {
   const { t } = useTranslation();
   const back = useBackTo(paths.setting);
   const language = useSettings((s) => s.language);
+  const handleChange = (locale: Locale) => {
+    changeLocale(locale).catch(() => feedback.toast(t('errors.noNetwork')));
+  };
   return (
     <Page title={t('setting.language')} onBack={back}>
       <fieldset className="cell-group option-list">
@@ -29,7 +32,7 @@ function LanguagePicker() {
                   name="language"
                   value={locale}
                   checked={language === locale}
-                  onChange={() => void changeLocale(locale)}
+                  onChange={() => handleChange(locale)}
                 />
                 <span className="cell-title">{LOCALE_NAMES[locale]}</span>
                 {language === locale && <CheckOutline className="cell-check" aria-hidden="true" />}
@@ -52,11 +55,14 @@ export default function SettingPage() {
   if (params.get('action') === 'language') return <LanguagePicker />;
 
   const handleLogout = async () => {
-    const ok = await feedback.confirm({
-      content: t('setting.logoutConfirm'),
-      confirmText: t('setting.logout'),
-      cancelText: t('common.cancel'),
-    });
+    const ok = await feedback
+      .confirm({
+        content: t('setting.logoutConfirm'),
+        confirmText: t('setting.logout'),
+        cancelText: t('common.cancel'),
+      })
+      // Without the dialog (its chunk could not load) the user still gets signed out.
+      .catch(() => true);
     if (ok) await signOut();
   };
 
@@ -83,7 +89,7 @@ export default function SettingPage() {
           checked={appSetting.circleAvatar}
           onChange={(circleAvatar) => settings.setAppSetting({ circleAvatar })}
         />
-        <Cell title={t('setting.checkUpdate')} value={`v${APP_VERSION}`} onClick={() => void checkForUpdate(true)} />
+        <Cell title={t('setting.checkUpdate')} value={APP_VERSION} onClick={() => void checkForUpdate(true)} />
       </CellGroup>
       <div className="actions">
         <button type="button" className="button button-danger" onClick={() => void handleLogout()}>
