@@ -54,13 +54,17 @@ export async function buildApp(
   const app = Fastify({
     logger: opts.logger === false ? false : { level: env.logLevel },
     routerOptions: { caseSensitive: false, ignoreDuplicateSlashes: true },
-    trustProxy: true,
+    trustProxy: env.trustProxy,
     bodyLimit: 1024 * 1024,
     genReqId: () => Math.random().toString(36).slice(2, 10),
   });
   const now = opts.now ?? Date.now;
 
-  const opened = openDb({ databaseUrl: env.databaseUrl, dataDir: env.dataDir });
+  const opened = openDb({
+    databaseUrl: env.databaseUrl,
+    dataDir: env.dataDir,
+    onIdleError: (err) => app.log.warn({ err }, 'idle database connection lost'),
+  });
   await migrate(opened);
   const config = new ConfigService(opened.db);
   await config.load();

@@ -21,10 +21,22 @@ export interface ServerConfig {
   logLevel: string;
   /** How often the configuration table is checked for changes by other processes, ms. */
   configPollMs: number;
+  /**
+   * Which peers may set X-Forwarded-For (true: any). Per-IP limits (login lockout, registration
+   * interval) hold only when a client cannot choose its own address.
+   */
+  trustProxy: boolean | string;
 }
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const repoRoot = path.resolve(here, '../../..');
+
+/** TRUST_PROXY: "true", "false", or addresses and ranges; by default proxies on this host or a private network. */
+function trustProxyOf(value: string | undefined): boolean | string {
+  if (value === undefined || value === '') return 'loopback, linklocal, uniquelocal';
+  if (value === 'true' || value === 'false') return value === 'true';
+  return value;
+}
 
 /** Reads the configuration from environment variables, with defaults for a one-machine install. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -41,5 +53,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     webDist: env.WEB_DIST ?? path.join(repoRoot, 'packages/web/dist'),
     logLevel: env.LOG_LEVEL ?? 'info',
     configPollMs: Number(env.CONFIG_POLL_MS ?? 2000),
+    trustProxy: trustProxyOf(env.TRUST_PROXY),
   };
 }

@@ -386,6 +386,22 @@ describeEachDb('login, checkuser, logout', (target) => {
     expect((await server.call('login', { account: 'bob_lock', password: bob.password }, { ip })).code).toBe(0);
   });
 
+  it('does not let a client off the lockout by forging X-Forwarded-For', async () => {
+    const eve = await signUp(server, 'eve_forger');
+    const attempt = (password: string, i: number) =>
+      server.app.inject({
+        method: 'POST',
+        url: '/common/Pub/login',
+        remoteAddress: '203.0.113.9',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${i}` },
+        payload: JSON.stringify({ account: 'eve_forger', password }),
+      });
+    for (let i = 0; i < 5; i++) expect((await attempt('wrong-pass', i)).json().code).toBe(400);
+    const locked = await attempt(eve.password, 99);
+    expect(locked.statusCode).toBe(429);
+    server.bodies.push(locked.body);
+  });
+
   it('forgets earlier failures after a successful login', async () => {
     const ip = '10.3.0.3';
     for (let i = 0; i < 4; i++) await server.call('login', { account: 'alice', password: 'wrong-pass' }, { ip });

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDb, signUp, startServer, type TestServer } from './harness';
 
@@ -214,6 +215,23 @@ describeEachDb('unexpected errors', (target) => {
     } finally {
       await sql`ALTER TABLE users_gone RENAME TO users`.execute(server.ctx.db);
     }
+    expect((await server.call('checkuser', {}, { token })).code).toBe(0);
+  });
+
+  it.runIf(target === 'postgres')('survive the database killing idle connections', async () => {
+    const { token } = await signUp(server, 'err_user2');
+    const name = new URL(server.ctx.env.databaseUrl!).pathname.slice(1);
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    try {
+      const killed = await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [
+        name,
+      ]);
+      expect(killed.rowCount).toBeGreaterThan(0);
+    } finally {
+      await admin.end();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
     expect((await server.call('checkuser', {}, { token })).code).toBe(0);
   });
 });

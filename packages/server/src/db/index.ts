@@ -32,9 +32,17 @@ export interface OpenedDb {
 }
 
 /** Opens PostgreSQL when `databaseUrl` is set, else the SQLite file `<dataDir>/sparrow.db`. */
-export function openDb(opts: { databaseUrl?: string | undefined; dataDir: string }): OpenedDb {
+export function openDb(opts: {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  /** Told when an idle PostgreSQL connection dies (database restarted, connection killed). */
+  onIdleError?: (err: Error) => void;
+}): OpenedDb {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // Without a listener the pool's 'error' event would end the process; the pool has already
+    // dropped the dead connection and the next query opens a new one.
+    pool.on('error', (err) => opts.onIdleError?.(err));
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
