@@ -1,5 +1,5 @@
 import { TOAST_MS } from '@sparrow/protocol';
-import { Dialog, Toast, unstableSetRender } from 'antd-mobile';
+import { Dialog, Toast, reduceMotion, unstableSetRender } from 'antd-mobile';
 import { createRoot, type Root } from 'react-dom/client';
 
 // antd-mobile renders Toast and Dialog with the legacy ReactDOM.render, which React 19 removed.
@@ -15,5 +15,8 @@ unstableSetRender((node, container) => {
   };
 });
 Toast.config({ duration: TOAST_MS });
+
+// People who ask their system for less motion get toasts and dialogs without fades.
+if (window.matchMedia('(prefers-reduced-motion: reduce)').matches) reduceMotion();
 
 export { Dialog, Toast };
