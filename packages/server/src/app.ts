@@ -169,7 +169,8 @@ export async function buildApp(
     await app.register(fastifyStatic, {
       root: env.webDist,
       prefix: '/',
-      wildcard: false,
+      // Files are looked up per request, so a rebuilt client is served without a restart.
+      wildcard: true,
       index: ['index.html'],
       setHeaders: (res, file) => {
         res.setHeader('x-content-type-options', 'nosniff');
