@@ -71,6 +71,7 @@ export const ErrorCodes = {
   QrInvalid: Codes.BadRequest,
   QrJoinClosed: Codes.Forbidden,
   CannotActOnSelf: Codes.BadRequest,
+  VideoTooLong: Codes.Refused,
   FileTooLarge: Codes.Refused,
   FileTypeForbidden: Codes.Refused,
   FileMissing: Codes.BadRequest,

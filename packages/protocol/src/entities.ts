@@ -283,3 +283,26 @@ export interface GroupPreview {
   /** My role when I am already in it, else 0. */
   isJoin: 0 | 1 | 2 | 3;
 }
+
+/** A sticker of my collection. */
+export interface EmojiItem {
+  id: number;
+  src: string;
+  file_id: number;
+  name: string;
+}
+
+/** A file I sent or received (file management). */
+export interface FileItem {
+  msg_id: number;
+  file_id: number;
+  name: string;
+  size: number;
+  ext: string;
+  /** 1 doc, 2 image, 3 audio, 4 video, 9 other. */
+  cate: 1 | 2 | 3 | 4 | 9;
+  src: string;
+  create_time: number;
+  fromUser: FromUser;
+  toContactId: ContactId;
+}

@@ -13,3 +13,4 @@ export * from './config';
 export * from './api/friend';
 export * from './api/im';
 export * from './api/group';
+export * from './api/files';

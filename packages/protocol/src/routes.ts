@@ -25,6 +25,14 @@ import {
   GetContactsBody,
 } from './api/friend';
 import {
+  EmojiAddBody,
+  EmojiIdsBody,
+  EmojiIndexBody,
+  FileListBody,
+  UploadEmojiFields,
+  UploadFileFields,
+} from './api/files';
+import {
   ChangeOwnerBody,
   EditGroupNameBody,
   GroupIdBody,
@@ -61,6 +69,9 @@ import {
 import type {
   AdminNotice,
   Contact,
+  EmojiItem,
+  FileItem,
+  UploadResult,
   GroupInfo,
   GroupMember,
   GroupPreview,
@@ -151,6 +162,13 @@ export const routes = {
   joinGroup: route('/enterprise/group/joinGroup', JoinGroupBody),
   updateCard: route('/enterprise/im/updateCard', UpdateCardBody),
   uploadGroupAvatar: upload('/common/upload/uploadGroupAvatar', UploadGroupAvatarFields),
+  uploadFile: upload('/common/upload/uploadFile', UploadFileFields),
+  uploadEmoji: upload('/common/upload/uploadEmoji', UploadEmojiFields),
+  emojiIndex: route('/enterprise/emoji/index', EmojiIndexBody),
+  emojiAdd: route('/enterprise/emoji/add', EmojiAddBody),
+  emojiDel: route('/enterprise/emoji/del', EmojiIdsBody),
+  emojiMove: route('/enterprise/emoji/move', EmojiIdsBody),
+  fileList: route('/enterprise/im/fileList', FileListBody),
 
   friendAdd: route('/enterprise/friend/add', FriendAddBody),
   friendIndex: route('/enterprise/friend/index', FriendIndexBody),
@@ -227,6 +245,15 @@ export interface RouteResponses {
   joinGroup: Contact;
   updateCard: null;
   uploadGroupAvatar: string;
+  /** Without `message`: the stored file; with it: the sent Message. */
+  uploadFile: UploadResult | Message;
+  uploadEmoji: EmojiItem;
+  emojiIndex: EmojiItem[];
+  emojiAdd: EmojiItem;
+  emojiDel: null;
+  emojiMove: null;
+  /** `count`: how many in all. */
+  fileList: FileItem[];
 }
 
 /** The body a caller sends to an endpoint (before defaults and coercion). */

@@ -17,6 +17,8 @@ import { Limits } from './lib/limits';
 import { Mailer } from './lib/mailer';
 import { MemoryRateLimiter } from './lib/rate-limit';
 import { authRoutes } from './modules/auth/routes';
+import { emojiRoutes } from './modules/emoji/routes';
+import { EmojiService } from './modules/emoji/service';
 import { friendRoutes } from './modules/friend/routes';
 import { groupRoutes } from './modules/group/routes';
 import { GroupAdminService } from './modules/group/manage';
@@ -161,7 +163,8 @@ export async function buildApp(
     ...authRoutes(ctx),
     ...userRoutes(ctx),
     ...systemRoutes(ctx),
-    ...uploadRoutes(ctx),
+    ...uploadRoutes(ctx, messages),
+    ...emojiRoutes(ctx, new EmojiService(ctx, messages)),
   });
   registerStorageRoutes(app, ctx.storage);
 

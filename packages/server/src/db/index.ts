@@ -8,6 +8,7 @@ import { accounts } from './migrations/001-accounts';
 import { friends } from './migrations/002-friends';
 import { chat } from './migrations/003-chat';
 import { groupAvatar } from './migrations/004-group-avatar';
+import { files } from './migrations/005-files';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -20,6 +21,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '002-friends': friends(dialect),
     '003-chat': chat(dialect),
     '004-group-avatar': groupAvatar(),
+    '005-files': files(dialect),
   };
 }
 

@@ -67,6 +67,31 @@ export interface FilesTable {
   width: number;
   height: number;
   create_time: number;
+  /** Voice and video length, ms. */
+  duration: Generated<number>;
+  /** URL of an image's thumbnail. */
+  thumb: Generated<string>;
+  /** Where the bytes are (`ab/<sha256>.<ext>`). */
+  storage_key: Generated<string>;
+}
+
+export interface UserFilesTable {
+  id: Generated<number>;
+  user_id: number;
+  file_id: number;
+  /** The name it was uploaded under, made safe. */
+  name: string;
+  create_time: number;
+}
+
+export interface EmojiTable {
+  id: Generated<number>;
+  user_id: number;
+  file_id: number;
+  name: string;
+  /** Higher first; moving to the front sets it above all others. */
+  sort: number;
+  create_time: number;
 }
 
 export interface FriendsTable {
@@ -177,4 +202,6 @@ export interface Database {
   message_hidden: MessageHiddenTable;
   conversations: ConversationsTable;
   announcements: AnnouncementsTable;
+  user_files: UserFilesTable;
+  emoji: EmojiTable;
 }

@@ -164,6 +164,12 @@ export function toMessage(row: MessageRow, mc: MessageContext): Message {
     extends: ext,
   };
   if (member) message.role = member.role;
+  if (row.type === 'file' && !row.is_undo) {
+    message.fileName = String(ext.name ?? '');
+    message.fileSize = Number(ext.size ?? 0);
+    message.download = `${row.content}?name=${encodeURIComponent(message.fileName)}`;
+  }
+  if (row.type === 'image' && typeof ext.thumb === 'string') message.preview = ext.thumb;
   if (row.pid) {
     const quoted = mc.quotes?.get(row.pid);
     if (quoted && !quoted.is_deleted) {

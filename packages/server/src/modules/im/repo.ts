@@ -11,6 +11,9 @@ const MESSAGE_SEQUENCE_LOCK = 7_243_001;
 
 export const ChatType = { Private: 0, Group: 1, Self: 3 } as const;
 
+/** Conversation rows created per statement: one statement per message, within the bound-parameter limits of both databases. */
+const CONVERSATION_ROWS_PER_INSERT = 500;
+
 /** The chat key of a private pair (the same for both sides). */
 export const pairKey = (a: number, b: number) => `p:${Math.min(a, b)}:${Math.max(a, b)}`;
 /** The chat key of my file-transfer chat. */
@@ -92,10 +95,12 @@ export class MessageRepo {
     recipients: number[],
     mentioned: number[],
   ): Promise<void> {
-    for (const userId of [message.from_user, ...recipients]) {
+    const everyone = [...new Set([message.from_user, ...recipients])];
+    for (let i = 0; i < everyone.length; i += CONVERSATION_ROWS_PER_INSERT) {
+      const rows = everyone.slice(i, i + CONVERSATION_ROWS_PER_INSERT).map((userId) => ({ user_id: userId, chat_key: message.chat_key, last_msg_id: 0, last_time: 0 }));
       await exec
         .insertInto('conversations')
-        .values({ user_id: userId, chat_key: message.chat_key, last_msg_id: 0, last_time: 0 })
+        .values(rows)
         .onConflict((oc) => oc.columns(['user_id', 'chat_key']).doNothing())
         .execute();
     }
@@ -238,6 +243,56 @@ export class MessageRepo {
     if (rows.length <= limit) return { rows, remaining: 0 };
     const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return { rows: rows.slice(0, limit), remaining: Number(total.n) - limit };
+  }
+
+  /**
+   * Messages carrying files that I sent, or that reached me (private to me, or in a group I am
+   * in), newest first, with each file's extension and size.
+   */
+  async files(
+    userId: number,
+    mine: boolean,
+    opts: { cate?: number | undefined; keywords?: string | undefined; limit: number; offset: number },
+  ) {
+    let q = this.db
+      .selectFrom('messages as m')
+      .innerJoin('files as f', 'f.id', 'm.file_id')
+      .where('m.file_id', '>', 0)
+      .where('m.is_deleted', '=', 0)
+      .where('m.is_undo', '=', 0)
+      .where('m.type', 'in', ['image', 'video', 'voice', 'file'])
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('message_hidden as h').select('h.msg_id').whereRef('h.msg_id', '=', 'm.id').where('h.user_id', '=', userId))),
+      );
+    if (mine) q = q.where('m.from_user', '=', userId);
+    else {
+      q = q
+        .leftJoin('group_members as gm', (join) => join.on('gm.user_id', '=', userId).onRef('gm.group_id', '=', 'm.to_id'))
+        .where('m.from_user', '!=', userId)
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('m.chat_type', '=', ChatType.Private), eb('m.to_id', '=', userId)]),
+            eb.and([eb('m.chat_type', '=', ChatType.Group), eb('gm.user_id', 'is not', null)]),
+          ]),
+        );
+    }
+    if (opts.cate === 2) q = q.where('m.type', '=', 'image');
+    else if (opts.cate === 4) q = q.where('m.type', '=', 'video');
+    else if (opts.cate === 3) q = q.where('m.type', '=', 'voice');
+    else if (opts.cate !== undefined) q = q.where('m.type', '=', 'file').where('f.cate', '=', opts.cate);
+    if (opts.keywords) {
+      const like = `%${opts.keywords.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      q = q.where((eb) => eb('m.extends', 'like', eb.val(like)));
+    }
+    const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const rows = await q
+      .selectAll('m')
+      .select(['f.ext as file_ext', 'f.size as file_size'])
+      .orderBy('m.id', 'desc')
+      .limit(opts.limit)
+      .offset(opts.offset)
+      .execute();
+    return { rows, total: Number(total.n) };
   }
 
   /** The messages of a chat's conversation rows' last ids, by id. */

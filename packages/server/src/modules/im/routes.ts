@@ -65,5 +65,9 @@ export function imRoutes(_ctx: AppContext, messages: MessageService, contacts: C
       return null;
     },
     getAdminNotice: async () => (await contacts.newestAnnouncement()) ?? null,
+    fileList: async ({ body, session }) => {
+      const { items, total } = await messages.fileList(session, body);
+      return ok(items, { count: total, page: body.page });
+    },
   };
 }

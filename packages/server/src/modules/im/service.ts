@@ -1,8 +1,12 @@
 import {
+  ContactExtends,
   groupNumber,
+  LocationExtends,
   negotiateLocale,
+  VIDEO_MAX_S,
   TEXT_MESSAGE_MAX,
   type ContactId,
+  type FileItem,
   type Message,
   type RouteInput,
   withinGraphemes,
@@ -16,6 +20,8 @@ import { FriendRepo } from '../friend/repo';
 import { toUserContact } from '../friend/presenter';
 import { groupSetting, toGroupContact } from '../group/presenter';
 import { GroupRepo, groupKey, Role, type GroupRow, type MemberRow } from '../group/repo';
+import { storageUrl } from '../../storage/storage';
+import { cateOf, FileService } from '../upload/files';
 import { UserRepo, type UserRow } from '../user/repo';
 import { decodeAt, encodeAt, parseJson, plainText, toMessage, type MessageContext, type Reader } from './presenter';
 import { ChatType, MessageRepo, pairKey, selfKey, type MessageRow } from './repo';
@@ -46,8 +52,10 @@ export class MessageService {
   private readonly groups: GroupRepo;
   private readonly friends: FriendRepo;
   private readonly access: Access;
+  readonly files: FileService;
 
   constructor(private readonly ctx: AppContext) {
+    this.files = new FileService(ctx);
     this.messages = new MessageRepo(ctx.db);
     this.users = new UserRepo(ctx.db);
     this.groups = new GroupRepo(ctx.db);
@@ -114,9 +122,58 @@ export class MessageService {
     } else if (body.type === 'emoji') {
       if (!/^(\/storage\/|https?:\/\/)\S{1,500}$/.test(content.trim())) throw new AppError('Validation', {}, { fields: ['content'] });
       content = content.trim();
+    } else if (body.type === 'location') {
+      const loc = LocationExtends.safeParse(body.extends);
+      if (!loc.success) throw new AppError('Validation', {}, { fields: ['extends'] });
+      return this.finish(session, target, body, `[位置] ${loc.data.name}`, { ...loc.data }, 0);
+    } else if (body.type === 'contact') {
+      const card = ContactExtends.safeParse(body.extends);
+      const user = card.success ? await this.users.byId(card.data.id) : undefined;
+      if (!user || user.status !== 1) throw new AppError('UserNotFound', {}, { fields: ['extends'] });
+      return this.finish(session, target, body, `[个人名片] ${user.realname}`, { id: user.id, displayName: user.realname, avatar: user.avatar }, 0);
     } else {
-      throw new AppError('Validation', {}, { fields: ['type'] });
+      return this.mediaDraft(session, target, body);
     }
+    const ext: Record<string, unknown> = body.type === 'emoji' && typeof body.extends.file_id === 'number' ? { file_id: body.extends.file_id } : {};
+    return this.finish(session, target, body, content, ext, 0);
+  }
+
+  /** Image, voice, video and file messages: a file I uploaded, described by what the server measured. */
+  private async mediaDraft(session: Session, target: Target, body: RouteInput<'sendMessage'>): Promise<Draft> {
+    const fileId = body.file_id ?? Number(body.extends.file_id);
+    const file = Number.isInteger(fileId) && fileId > 0 ? await this.files.byId(fileId) : undefined;
+    const name = file ? await this.files.uploadedName(session.userId, file.id) : null;
+    if (!file || name === null) throw new AppError('NotFound', {}, { fields: ['file_id'] });
+    const cate = cateOf(file.ext);
+    const fits =
+      body.type === 'image' ? cate === 2 : body.type === 'voice' ? cate === 3 || file.ext === 'webm' : body.type === 'video' ? cate === 4 : true;
+    if (!fits) throw new AppError('FileTypeForbidden');
+    const src = storageUrl(file.storage_key);
+    const clientSeconds = Number(body.extends.duration);
+    const seconds = file.duration ? Math.round(file.duration / 100) / 10 : Number.isFinite(clientSeconds) ? clientSeconds : 0;
+    if (body.type === 'video' && seconds > VIDEO_MAX_S + 0.5) throw new AppError('VideoTooLong', { max: VIDEO_MAX_S });
+    const poster = typeof body.extends.poster === 'string' && body.extends.poster.startsWith('/storage/') ? body.extends.poster : '';
+    const clientSize = (k: string) => (Number.isFinite(Number(body.extends[k])) ? Number(body.extends[k]) : 0);
+    const ext: Record<string, unknown> =
+      body.type === 'image'
+        ? { width: file.width, height: file.height, thumb: file.thumb, file_id: file.id }
+        : body.type === 'voice'
+          ? { duration: seconds, file_id: file.id }
+          : body.type === 'video'
+            ? { duration: seconds, width: clientSize('width'), height: clientSize('height'), poster, file_id: file.id }
+            : { ext: file.ext, name, size: file.size, file_id: file.id };
+    return this.finish(session, target, body, src, ext, file.id);
+  }
+
+  /** Mentions and quote, checked against the chat; the draft as it will be stored. */
+  private async finish(
+    session: Session,
+    target: Target,
+    body: RouteInput<'sendMessage'>,
+    content: string,
+    ext: Record<string, unknown>,
+    fileId: number,
+  ): Promise<Draft> {
     let at: number[] = [];
     if (target.kind === 'group' && body.at.length) {
       const members = new Set(await this.groups.memberIds(target.group.id));
@@ -128,8 +185,7 @@ export class MessageService {
       const quoted = await this.messages.byId(body.pid);
       if (quoted && quoted.chat_key === target.chatKey && !quoted.is_deleted && quoted.id > (await this.floor(session, target))) pid = quoted.id;
     }
-    const ext: Record<string, unknown> = body.type === 'emoji' && typeof body.extends.file_id === 'number' ? { file_id: body.extends.file_id } : {};
-    return { clientId: body.id, type: body.type, content, extends: ext, at, pid, fileId: 0 };
+    return { clientId: body.id, type: body.type, content, extends: ext, at, pid, fileId };
   }
 
   /** sendMessage: idempotent on (sender, id); commit, then publish. */
@@ -141,8 +197,8 @@ export class MessageService {
     const draft = await this.draft(session, target, body);
     const row = await this.store(session.userId, target, draft);
     if (!row.fresh) return this.present(row.row, session.user);
-    await this.publish(row.row, target, session.userId, socketClientId);
-    return this.present(row.row, session.user);
+    const mine = await this.publish(row.row, target, session.user, socketClientId);
+    return mine ?? this.present(row.row, session.user);
   }
 
   /** Stores a message and updates every conversation row of its chat, in one transaction. */
@@ -189,21 +245,27 @@ export class MessageService {
     return [row.from_user];
   }
 
-  /** Pushes a new message: `simple` to the peer and my other sockets, `group` to the members. */
-  async publish(row: MessageRow, target: Target, senderId: number, exceptClientId?: string): Promise<void> {
-    const sender = await this.users.byId(senderId);
-    if (!sender) return;
+  /**
+   * Pushes a new message: `simple` to the peer and my other sockets, `group` to the members.
+   * Answers the message as the sender sees it (without `contactInfo`) when it was presented on the
+   * way, so that sendMessage need not present it again.
+   */
+  async publish(row: MessageRow, target: Target, from: UserRow | number, exceptClientId?: string): Promise<Message | undefined> {
+    const sender = typeof from === 'number' ? await this.users.byId(from) : from;
+    if (!sender) return undefined;
+    const senderId = sender.id;
     if (target.kind === 'private') {
       const peer = target.peer;
-      const toPeer = await this.present(row, peer, { contactInfo: await this.contactFor(peer, sender) });
+      const toPeer = await this.present(row, peer, { contactInfo: await this.contactFor(peer, sender), users: new Map([[senderId, sender]]) });
       await this.ctx.realtime.publish([peer.id], { type: 'simple', data: toPeer });
-      const toMe = await this.present(row, sender, { contactInfo: await this.contactFor(sender, peer) });
-      await this.ctx.realtime.publish([senderId], { type: 'simple', data: toMe }, exceptClientId);
-      return;
+      const mine = await this.present(row, sender);
+      await this.ctx.realtime.publish([senderId], { type: 'simple', data: { ...mine, contactInfo: await this.contactFor(sender, peer) } }, exceptClientId);
+      return mine;
     }
     if (target.kind === 'self') {
-      await this.ctx.realtime.publish([senderId], { type: 'simple', data: await this.present(row, sender) }, exceptClientId);
-      return;
+      const mine = await this.present(row, sender);
+      await this.ctx.realtime.publish([senderId], { type: 'simple', data: mine }, exceptClientId);
+      return mine;
     }
     const members = await this.groups.memberIds(target.group.id);
     const contactInfo = toGroupContact(target.group, Role.Member, members.length);
@@ -214,11 +276,13 @@ export class MessageService {
         const data = await this.present(row, user, { contactInfo });
         await this.ctx.realtime.publish([id], { type: 'group', data }, id === senderId ? exceptClientId : undefined);
       }
-      return;
+      return undefined;
     }
-    const data = await this.present(row, sender, { contactInfo });
+    const mine = await this.present(row, sender);
+    const data = { ...mine, contactInfo };
     await this.ctx.realtime.publish(members.filter((id) => id !== senderId), { type: 'group', data });
     await this.ctx.realtime.publish([senderId], { type: 'group', data }, exceptClientId);
+    return mine;
   }
 
   /** `other` as a contact row of `viewer`'s list, with the conversation's counters. */
@@ -230,15 +294,19 @@ export class MessageService {
     return contact;
   }
 
-  /** Presents rows for one reader, loading senders, group roles, quotes and read marks in bulk. */
+  /**
+   * Presents rows for one reader, loading senders, group roles, quotes and read marks in bulk;
+   * `extra.users` are users the caller already holds, not loaded again.
+   */
   async presentMany(rows: MessageRow[], readerRow: UserRow, extra: Partial<MessageContext> = {}): Promise<Message[]> {
+    const { users: known, ...context } = extra;
     const ids = new Set<number>();
     const quoteIds = rows.map((r) => r.pid).filter(Boolean);
     const quotes = await this.messages.byIds(quoteIds);
     for (const r of [...rows, ...quotes.values()]) ids.add(r.from_user);
     const users = new Map<number, UserRow>();
     for (const id of ids) {
-      const u = id === readerRow.id ? readerRow : await this.users.byId(id);
+      const u = id === readerRow.id ? readerRow : (known?.get(id) ?? (await this.users.byId(id)));
       if (u) users.set(id, u);
     }
     const groupIds = [...new Set(rows.filter((r) => r.chat_type === ChatType.Group).map((r) => r.to_id))];
@@ -261,7 +329,7 @@ export class MessageService {
         quotes,
         ...(r.chat_type === ChatType.Group && { members: membersByGroup.get(r.to_id) }),
         ...(peerRead.has(r.chat_key) && { peerReadTo: peerRead.get(r.chat_key) }),
-        ...extra,
+        ...context,
       }),
     );
   }
@@ -367,6 +435,7 @@ export class MessageService {
       ...(mine && row.type === 'text' && { original: row.content }),
     };
     await this.messages.update(row.id, { is_undo: 1, type: 'event', content: `${author?.realname ?? ''} 撤回了一条消息`, extends: JSON.stringify(ext), at: '' });
+    await this.files.release(row.file_id);
     const updated = (await this.messages.byId(row.id))!;
     for (const id of await this.holders(updated)) {
       const user = id === session.userId ? session.user : await this.users.byId(id);
@@ -383,6 +452,7 @@ export class MessageService {
     const { row } = await this.visible(session, ref);
     if (row.from_user !== session.userId) throw new AppError('NotYourMessage');
     await this.messages.update(row.id, { is_deleted: 1 });
+    await this.files.release(row.file_id);
     const holders = await this.holders(row);
     for (const id of holders) {
       const toContactId: ContactId =
@@ -438,6 +508,35 @@ export class MessageService {
       });
       await this.publish(stored.row, target, session.userId);
     }
+  }
+
+  /** Files I sent (is_mine 1) or received, newest first (the spec's file management). */
+  async fileList(session: Session, body: RouteInput<'fileList'>): Promise<{ items: FileItem[]; total: number }> {
+    const { rows, total } = await this.messages.files(session.userId, body.is_mine === 1, {
+      cate: body.cate,
+      keywords: body.keywords,
+      limit: body.limit,
+      offset: (body.page - 1) * body.limit,
+    });
+    const messages = await this.presentMany(rows, session.user);
+    const items = rows.map((row, i): FileItem => {
+      const m = messages[i]!;
+      const ext = m.extends;
+      const name = row.type === 'file' ? String(ext.name ?? '') : (row.content.split('/').pop() ?? '');
+      return {
+        msg_id: row.id,
+        file_id: row.file_id,
+        name,
+        size: Number(ext.size ?? row.file_size ?? 0),
+        ext: row.file_ext,
+        cate: cateOf(row.file_ext),
+        src: row.content,
+        create_time: row.create_time,
+        fromUser: m.fromUser,
+        toContactId: m.toContactId,
+      };
+    });
+    return { items, total };
   }
 
   /** Mentions of me in a message, as the client shows "[有人@我]". */

@@ -1,11 +1,20 @@
+import { SendMessageBody, UploadFileFields } from '@sparrow/protocol';
+import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
-import { ok } from '../../http/envelope';
+import { AppError } from '../../errors';
+import { localeOf, ok, validationError } from '../../http/envelope';
 import type { Handlers } from '../../http/route';
+import type { MessageService } from '../im/service';
 import { UserService } from '../user/service';
-import { UploadService } from './service';
+import { readUpload, UploadService } from './service';
+
+function socketOf(req: FastifyRequest): string | undefined {
+  const v = req.headers.clientid;
+  return (Array.isArray(v) ? v[0] : v) || undefined;
+}
 
 /** `/common/upload/*`. */
-export function uploadRoutes(ctx: AppContext): Handlers {
+export function uploadRoutes(ctx: AppContext, messages: MessageService): Handlers {
   const uploads = new UploadService(ctx);
   const users = new UserService(ctx);
   return {
@@ -13,6 +22,27 @@ export function uploadRoutes(ctx: AppContext): Handlers {
       const url = await uploads.avatar(req);
       await users.setAvatar(session.userId, url);
       return ok(url, { msg: 'ok.saved' });
+    },
+    uploadFile: async ({ req, session }) => {
+      const { fileUpload } = ctx.config.get();
+      let message: unknown;
+      const { file, bytes } = await readUpload(req, fileUpload.size, async (f) => {
+        const field = f.fields.message;
+        const fields = UploadFileFields.safeParse({ message: field && !Array.isArray(field) && 'value' in field ? field.value : undefined });
+        if (!fields.success) throw validationError(fields.error, localeOf(req), {});
+        if (fields.data.message === undefined) return;
+        try {
+          message = JSON.parse(fields.data.message);
+        } catch {
+          throw new AppError('Validation', {}, { fields: ['message'] });
+        }
+      });
+      const ext = await messages.files.judge(bytes, file.filename, fileUpload.fileExt);
+      const stored = await messages.files.store(bytes, ext, file.filename, session.userId);
+      if (message === undefined) return messages.files.result(stored.file, stored.name);
+      const body = SendMessageBody.safeParse({ ...(message as object), file_id: stored.file.id });
+      if (!body.success) throw validationError(body.error, localeOf(req), message);
+      return messages.send(session, body.data, socketOf(req));
     },
   };
 }

@@ -61,7 +61,7 @@ export class UploadService {
     const { key, hash } = await this.ctx.storage.put(out, 'webp');
     await this.ctx.db
       .insertInto('files')
-      .values({ hash, ext: 'webp', mime: 'image/webp', size: out.length, cate: 2, width: AVATAR_SIZE, height: AVATAR_SIZE, create_time: this.ctx.now() })
+      .values({ hash, ext: 'webp', mime: 'image/webp', size: out.length, cate: 2, width: AVATAR_SIZE, height: AVATAR_SIZE, storage_key: key, create_time: this.ctx.now() })
       .onConflict((oc) => oc.column('hash').doNothing())
       .execute();
     return storageUrl(key);

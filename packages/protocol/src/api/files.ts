@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { paging } from './friend';
+
+/** `/common/upload/uploadFile` fields besides the file. */
+export const UploadFileFields = z.object({
+  /** A message to send with the file, as a JSON string of sendMessage's body (without file_id). */
+  message: z.string().max(20_000).optional(),
+});
+
+/** `/common/upload/uploadEmoji`: only the file. */
+export const UploadEmojiFields = z.object({});
+
+/** `/enterprise/emoji/index`. */
+export const EmojiIndexBody = z.object({});
+
+/** `/enterprise/emoji/add`: a sticker from an uploaded image or a received sticker/image message. */
+export const EmojiAddBody = z.object({ file_id: z.coerce.number().int().positive() });
+
+/** `/enterprise/emoji/del` and `/enterprise/emoji/move` (to the front). */
+export const EmojiIdsBody = z.object({ ids: z.array(z.coerce.number().int().positive()).min(1).max(200) });
+
+/** `/enterprise/im/fileList`: files I sent (1) or received (0), newest first. */
+export const FileListBody = z.object({
+  is_mine: z.coerce.number().int().min(0).max(1).default(1),
+  /** 1 doc, 2 image, 3 audio, 4 video, 9 other. */
+  cate: z.coerce.number().int().min(1).max(9).optional(),
+  keywords: z.string().trim().max(100).optional(),
+  ...paging,
+});
+
+/** Location message facts (api.md §2 message types). */
+export const LocationExtends = z.object({
+  name: z.string().trim().min(1).max(100),
+  address: z.string().trim().max(200).default(''),
+  latitude: z.coerce.number().min(-90).max(90),
+  longitude: z.coerce.number().min(-180).max(180),
+});
+
+/** Contact card message facts: the user it shows. */
+export const ContactExtends = z.object({ id: z.coerce.number().int().positive() });
