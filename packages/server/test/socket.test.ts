@@ -183,6 +183,28 @@ describeEachDb('socket /wss', (target) => {
     });
   });
 
+  it('login with a closed or foreign client_id still signs in, and binds nothing', async () => {
+    const oli = await signUp(server, 'oli_ws');
+    const pia = await signUp(server, 'pia_ws');
+    const closed = await TestSocket.open(server);
+    closed.close();
+    await closed.waitClosed();
+    const stale = await server.call('login', { account: 'oli_ws', password: oli.password, client_id: closed.clientId });
+    expect(stale.code).toBe(0);
+    expect((await server.call('checkuser', {}, { token: stale.data.authToken })).code).toBe(0);
+
+    const piasSocket = await TestSocket.bound(server, pia.userId, pia.token);
+    const foreign = await server.call('login', {
+      account: 'oli_ws',
+      password: oli.password,
+      client_id: piasSocket.clientId,
+    });
+    expect(foreign.code).toBe(0);
+    await server.call('logout', {}, { token: foreign.data.authToken });
+    expect(await piasSocket.roundTrip()).toEqual({ type: 'pong', multiport: false });
+    piasSocket.close();
+  });
+
   it('pushes updateConfig to bound sockets on every change, not to unbound ones', async () => {
     const ivy = await signUp(server, 'ivy_ws');
     const bound = await TestSocket.bound(server, ivy.userId, ivy.token);

@@ -130,7 +130,15 @@ export class AuthService {
     if (this.ctx.config.get().sysInfo.multipleLogin === 0) {
       await this.forceOffline(user.id, session.id, client.isMobile);
     }
-    if (client.clientId) await this.bindClient(client.clientId, { id: session.id, userId: user.id, isMobile: client.isMobile, user });
+    if (client.clientId) {
+      // A socket that has closed, or is not this user's, is no reason to refuse right credentials:
+      // the client binds its next socket itself.
+      await this.bindClient(client.clientId, { id: session.id, userId: user.id, isMobile: client.isMobile, user }).catch(
+        (err: unknown) => {
+          if (!(err instanceof AppError)) throw err;
+        },
+      );
+    }
     return { authToken: `bearer ${session.token}`, sessionId: session.id, userInfo: this.info(user) };
   }
 
