@@ -3,7 +3,18 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'test-results/**', '**/*.config.ts', '**/*.config.js', 'scripts/**', 'bench/**/*.mjs'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'data/**',
+      'test-results/**',
+      '**/*.config.ts',
+      '**/*.config.js',
+      'scripts/**',
+      'bench/**/*.mjs',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -15,13 +26,23 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
     },
   },
   {
     files: ['packages/server/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@sparrow/web', '**/packages/web/**'], message: 'server and web never import each other' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@sparrow/web', '**/packages/web/**'], message: 'server and web never import each other' },
+          ],
+        },
+      ],
     },
   },
   {
@@ -29,13 +50,30 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@sparrow/server', '**/packages/server/**'], message: 'server and web never import each other' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@sparrow/server', '**/packages/server/**'], message: 'server and web never import each other' },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['packages/protocol/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@sparrow/server', '@sparrow/web', '**/packages/server/**', '**/packages/web/**'], message: 'protocol depends on nothing of ours' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@sparrow/server', '@sparrow/web', '**/packages/server/**', '**/packages/web/**'],
+              message: 'protocol depends on nothing of ours',
+            },
+          ],
+        },
+      ],
     },
   },
   {

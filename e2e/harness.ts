@@ -73,7 +73,11 @@ export class ServerProcess {
     const deadline = Date.now() + 30_000;
     for (;;) {
       try {
-        const res = await fetch(`${this.url}/common/Pub/getSystemInfo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+        const res = await fetch(`${this.url}/common/Pub/getSystemInfo`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        });
         if (res.ok) return;
       } catch {
         /* not listening yet */
@@ -97,11 +101,15 @@ export class ServerProcess {
   /** Runs `npm run admin -- …` against this server's data. */
   async admin(...args: string[]): Promise<string> {
     const out: string[] = [];
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'packages/server/src/admin.ts'), ...args], {
-      cwd: root,
-      env: { ...process.env, DATA_DIR: this.dataDir, DATABASE_URL: '', ...this.extraEnv },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(root, 'packages/server/src/admin.ts'), ...args],
+      {
+        cwd: root,
+        env: { ...process.env, DATA_DIR: this.dataDir, DATABASE_URL: '', ...this.extraEnv },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     child.stdout.on('data', (d: Buffer) => out.push(String(d)));
     child.stderr.on('data', (d: Buffer) => out.push(String(d)));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
@@ -158,7 +166,13 @@ export async function expectAccessible(page: Page): Promise<void> {
   const result = await new AxeBuilder({ page }).analyze();
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   if (bad.length) {
-    const lines = bad.map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
+    const lines = bad.map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help} — ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(' | ')}`,
+    );
     throw new Error(`accessibility violations on ${page.url()}:\n${lines.join('\n')}`);
   }
 }

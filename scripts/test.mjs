@@ -33,7 +33,10 @@ if (!env.DATABASE_URL && (await reachable('127.0.0.1', 5432))) {
   env.DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 }
 if (!env.REDIS_URL && (await reachable('127.0.0.1', 6379))) env.REDIS_URL = 'redis://127.0.0.1:6379';
-if (!env.DATABASE_URL) skipped.push('PostgreSQL runs of the integration suites: DATABASE_URL is not set and nothing answers on 127.0.0.1:5432');
+if (!env.DATABASE_URL)
+  skipped.push(
+    'PostgreSQL runs of the integration suites: DATABASE_URL is not set and nothing answers on 127.0.0.1:5432',
+  );
 if (!env.REDIS_URL) skipped.push('Redis suites: REDIS_URL is not set and nothing answers on 127.0.0.1:6379');
 
 const chromium = env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -57,7 +60,14 @@ function run(name, cmd, args) {
 /** Runs vitest with a JSON report and adds its counts to the totals. */
 function vitest(name, args) {
   const report = path.join(os.tmpdir(), `sparrow-vitest-${process.pid}-${name.replace(/\W+/g, '-')}.json`);
-  const ok = run(name, 'npx', ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
+  const ok = run(name, 'npx', [
+    'vitest',
+    'run',
+    ...args,
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+  ]);
   try {
     const json = JSON.parse(fs.readFileSync(report, 'utf8'));
     passedTests += json.numPassedTests;

@@ -9,13 +9,7 @@ import {
   RegisterBody,
   SendCodeBody,
 } from './api/common';
-import {
-  EditAccountBody,
-  EditPasswordBody,
-  GetUserInfoBody,
-  SearchUserBody,
-  UpdateUserInfoBody,
-} from './api/user';
+import { EditAccountBody, EditPasswordBody, GetUserInfoBody, SearchUserBody, UpdateUserInfoBody } from './api/user';
 import {
   FriendAddBody,
   FriendDelBody,

@@ -42,7 +42,12 @@ async function main(argv: string[]): Promise<number> {
       case 'user create': {
         need(2);
         const positional = args.filter((a) => !a.startsWith('--'));
-        const id = await admin.createUser(positional[0]!, positional[1]!, positional[2] ?? positional[0]!, args.includes('--admin'));
+        const id = await admin.createUser(
+          positional[0]!,
+          positional[1]!,
+          positional[2] ?? positional[0]!,
+          args.includes('--admin'),
+        );
         console.log(`created user ${positional[0]} (id ${id})`);
         break;
       }

@@ -93,7 +93,12 @@ export async function buildApp(
     sessions: new SessionService(opened.db, now),
     realtime,
     limits: new Limits(redis ? new RedisRateLimiter(redis, env.redisPrefix, now) : new MemoryRateLimiter(now), config),
-    mailer: new Mailer({ smtpUrl: env.smtpUrl, outboxDir: path.join(env.dataDir, 'outbox'), from: `Sparrow <no-reply@${new URL(env.publicUrl).hostname}>`, log: app.log }),
+    mailer: new Mailer({
+      smtpUrl: env.smtpUrl,
+      outboxDir: path.join(env.dataDir, 'outbox'),
+      from: `Sparrow <no-reply@${new URL(env.publicUrl).hostname}>`,
+      log: app.log,
+    }),
     storage: new DiskStorage(path.join(env.dataDir, 'uploads')),
     log: app.log,
     now,
@@ -130,7 +135,8 @@ export async function buildApp(
   app.setErrorHandler((err, req, reply) => {
     if (err instanceof AppError) return sendError(req, reply, err);
     const status = (err as { statusCode?: number }).statusCode ?? 500;
-    if (status === 413) return sendError(req, reply, new AppError('FileTooLarge', { size: config.get().fileUpload.size }));
+    if (status === 413)
+      return sendError(req, reply, new AppError('FileTooLarge', { size: config.get().fileUpload.size }));
     if (status >= 400 && status < 500) {
       return sendError(req, reply, new AppError('Validation', {}, { fields: ['body'] }));
     }
@@ -177,7 +183,8 @@ export async function buildApp(
       index: ['index.html'],
       setHeaders: (res, file) => {
         res.setHeader('x-content-type-options', 'nosniff');
-        if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+        if (file.includes(`${path.sep}assets${path.sep}`))
+          res.setHeader('cache-control', 'public, max-age=31536000, immutable');
         else res.setHeader('cache-control', 'no-cache');
       },
     });

@@ -21,4 +21,6 @@ process.on('SIGINT', () => shutdown('SIGINT'));
 process.on('SIGTERM', () => shutdown('SIGTERM'));
 
 await app.listen({ port: env.port, host: env.host });
-console.log(`\n  Sparrow is running at ${env.publicUrl}\n  data: ${env.dataDir}${env.databaseUrl ? ' (database: PostgreSQL)' : ''}\n`);
+console.log(
+  `\n  Sparrow is running at ${env.publicUrl}\n  data: ${env.dataDir}${env.databaseUrl ? ' (database: PostgreSQL)' : ''}\n`,
+);

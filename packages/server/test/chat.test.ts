@@ -32,7 +32,11 @@ describeEachDb('chat', (target) => {
     await server.call('friendAdd', { user_id: a.userId }, { token: b.token });
   }
   const send = (from: User, to: number | string, content: string, extra: Record<string, unknown> = {}) =>
-    server.call('sendMessage', { id: randomUUID(), toContactId: to, is_group: typeof to === 'string' ? 1 : 0, type: 'text', content, ...extra }, { token: from.token });
+    server.call(
+      'sendMessage',
+      { id: randomUUID(), toContactId: to, is_group: typeof to === 'string' ? 1 : 0, type: 'text', content, ...extra },
+      { token: from.token },
+    );
   const contact = async (u: User, id: number | string) =>
     (await server.call('getContacts', {}, { token: u.token })).data.find((c: any) => String(c.id) === String(id));
 
@@ -51,7 +55,13 @@ describeEachDb('chat', (target) => {
     const sa2 = await TestSocket.bound(server, a.userId, a.token);
     const res = await send(a, b.userId, '你好 👋🏽');
     expect(res.code).toBe(0);
-    expect(res.data).toMatchObject({ type: 'text', content: '你好 👋🏽', toContactId: b.userId, is_group: 0, fromUser: { id: a.userId } });
+    expect(res.data).toMatchObject({
+      type: 'text',
+      content: '你好 👋🏽',
+      toContactId: b.userId,
+      is_group: 0,
+      fromUser: { id: a.userId },
+    });
     const pushed = await sb.waitFor((f) => f.type === 'simple' && f.data.msg_id === res.data.msg_id);
     expect(pushed.data.contactInfo).toMatchObject({ id: a.userId, unread: 1 });
     await sa2.waitFor((f) => f.type === 'simple' && f.data.msg_id === res.data.msg_id);
@@ -75,7 +85,10 @@ describeEachDb('chat', (target) => {
     await friends(a, b);
     const id = randomUUID();
     const body = { id, toContactId: b.userId, is_group: 0, type: 'text', content: 'once' };
-    const [r1, r2] = await Promise.all([server.call('sendMessage', body, { token: a.token }), server.call('sendMessage', body, { token: a.token })]);
+    const [r1, r2] = await Promise.all([
+      server.call('sendMessage', body, { token: a.token }),
+      server.call('sendMessage', body, { token: a.token }),
+    ]);
     const r3 = await server.call('sendMessage', body, { token: a.token });
     expect(r1.data.msg_id).toBe(r2.data.msg_id);
     expect(r3.data.msg_id).toBe(r1.data.msg_id);
@@ -121,7 +134,11 @@ describeEachDb('chat', (target) => {
     const m1 = await fresh('jon');
     const m2 = await fresh('kai');
     const gid = await group(owner, [m1, m2]);
-    const created = await server.call('getMessageList', { toContactId: gid, is_group: 1 }, { token: m1.token, lang: 'en' });
+    const created = await server.call(
+      'getMessageList',
+      { toContactId: gid, is_group: 1 },
+      { token: m1.token, lang: 'en' },
+    );
     expect(created.data.map((m: any) => m.type)).toEqual(['event', 'event']);
     expect(created.data[0].content).toMatch(/created the group$/);
     expect(created.data[1].content).toMatch(/invited/);
@@ -149,12 +166,20 @@ describeEachDb('chat', (target) => {
     expect((await send(outsider, 'group-999999', 'x')).code).toBe(404);
 
     await friends(owner, outsider);
-    await server.ctx.db.updateTable('groups').set({ setting: JSON.stringify({ invite: 1, history: 0, profile: 1, nospeak: 0, manage: 0 }) }).execute();
-    expect((await server.call('addGroupUser', { id: gid, user_ids: [outsider.userId] }, { token: owner.token })).code).toBe(0);
+    await server.ctx.db
+      .updateTable('groups')
+      .set({ setting: JSON.stringify({ invite: 1, history: 0, profile: 1, nospeak: 0, manage: 0 }) })
+      .execute();
+    expect(
+      (await server.call('addGroupUser', { id: gid, user_ids: [outsider.userId] }, { token: owner.token })).code,
+    ).toBe(0);
     const seen = await server.call('getMessageList', { toContactId: gid }, { token: outsider.token });
     expect(seen.data.map((m: any) => m.type)).toEqual(['event']);
     expect(seen.data[0].content).toMatch(/You/);
-    await server.ctx.db.updateTable('groups').set({ setting: JSON.stringify({ invite: 1, history: 1, profile: 1, nospeak: 0, manage: 0 }) }).execute();
+    await server.ctx.db
+      .updateTable('groups')
+      .set({ setting: JSON.stringify({ invite: 1, history: 1, profile: 1, nospeak: 0, manage: 0 }) })
+      .execute();
     const all = await server.call('getMessageList', { toContactId: gid }, { token: outsider.token });
     expect(all.data.length).toBeGreaterThan(4);
     s1.close();
@@ -166,16 +191,38 @@ describeEachDb('chat', (target) => {
     const m2 = await fresh('ola');
     const gid = await group(owner, [m1, m2]);
     const gidNum = Number(gid.slice(6));
-    await server.ctx.db.updateTable('group_members').set({ role: 2 }).where('group_id', '=', gidNum).where('user_id', '=', m1.userId).execute();
-    await server.ctx.db.updateTable('groups').set({ setting: JSON.stringify({ nospeak: 1 }) }).where('id', '=', gidNum).execute();
+    await server.ctx.db
+      .updateTable('group_members')
+      .set({ role: 2 })
+      .where('group_id', '=', gidNum)
+      .where('user_id', '=', m1.userId)
+      .execute();
+    await server.ctx.db
+      .updateTable('groups')
+      .set({ setting: JSON.stringify({ nospeak: 1 }) })
+      .where('id', '=', gidNum)
+      .execute();
     expect((await send(m2, gid, 'x')).code).toBe(401);
     expect((await send(m1, gid, 'x')).code).toBe(0);
-    await server.ctx.db.updateTable('groups').set({ setting: JSON.stringify({ nospeak: 2 }) }).where('id', '=', gidNum).execute();
+    await server.ctx.db
+      .updateTable('groups')
+      .set({ setting: JSON.stringify({ nospeak: 2 }) })
+      .where('id', '=', gidNum)
+      .execute();
     expect((await send(m1, gid, 'x')).code).toBe(401);
     expect((await send(owner, gid, 'x')).code).toBe(0);
-    await server.ctx.db.updateTable('groups').set({ setting: JSON.stringify({ nospeak: 0 }) }).where('id', '=', gidNum).execute();
+    await server.ctx.db
+      .updateTable('groups')
+      .set({ setting: JSON.stringify({ nospeak: 0 }) })
+      .where('id', '=', gidNum)
+      .execute();
     const until = server.clock.now() + 600_000;
-    await server.ctx.db.updateTable('group_members').set({ no_speak_until: until }).where('group_id', '=', gidNum).where('user_id', '=', m2.userId).execute();
+    await server.ctx.db
+      .updateTable('group_members')
+      .set({ no_speak_until: until })
+      .where('group_id', '=', gidNum)
+      .where('user_id', '=', m2.userId)
+      .execute();
     const muted = await send(m2, gid, 'x');
     expect(muted.code).toBe(401);
     expect(muted.data).toEqual({ no_speak_until: until });
@@ -190,7 +237,12 @@ describeEachDb('chat', (target) => {
     const m = await fresh('rex');
     const gid = await group(owner, [admin, m]);
     const gidNum = Number(gid.slice(6));
-    await server.ctx.db.updateTable('group_members').set({ role: 2 }).where('group_id', '=', gidNum).where('user_id', '=', admin.userId).execute();
+    await server.ctx.db
+      .updateTable('group_members')
+      .set({ role: 2 })
+      .where('group_id', '=', gidNum)
+      .where('user_id', '=', admin.userId)
+      .execute();
     const sm = await TestSocket.bound(server, m.userId, m.token);
 
     const mine = await send(m, gid, 'oops');
@@ -235,16 +287,38 @@ describeEachDb('chat', (target) => {
     expect((await server.call('getMessageList', { toContactId: a.userId }, { token: b.token })).data).toEqual([]);
     expect((await server.call('getMessageList', { toContactId: b.userId }, { token: a.token })).data).toHaveLength(1);
 
-    expect((await server.call('forwardMessage', { msg_id: m2.data.msg_id, user_ids: [] }, { token: a.token })).code).toBe(400);
-    const six = await server.call('forwardMessage', { msg_id: m2.data.msg_id, user_ids: [1, 2, 3, 4, 5, 6] }, { token: a.token });
+    expect(
+      (await server.call('forwardMessage', { msg_id: m2.data.msg_id, user_ids: [] }, { token: a.token })).code,
+    ).toBe(400);
+    const six = await server.call(
+      'forwardMessage',
+      { msg_id: m2.data.msg_id, user_ids: [1, 2, 3, 4, 5, 6] },
+      { token: a.token },
+    );
     expect(six.code).toBe(400);
-    const fw = await server.call('forwardMessage', { msg_id: m2.data.msg_id, user_ids: [c.userId, -1] }, { token: a.token });
+    const fw = await server.call(
+      'forwardMessage',
+      { msg_id: m2.data.msg_id, user_ids: [c.userId, -1] },
+      { token: a.token },
+    );
     expect(fw).toMatchObject({ code: 0, msg: 'Forwarded' });
-    expect((await server.call('getMessageList', { toContactId: a.userId }, { token: c.token })).data.map((m: any) => m.content)).toEqual(['keep']);
-    expect((await server.call('getMessageList', { toContactId: -1 }, { token: a.token })).data.map((m: any) => m.content)).toEqual(['keep']);
+    expect(
+      (await server.call('getMessageList', { toContactId: a.userId }, { token: c.token })).data.map(
+        (m: any) => m.content,
+      ),
+    ).toEqual(['keep']);
+    expect(
+      (await server.call('getMessageList', { toContactId: -1 }, { token: a.token })).data.map((m: any) => m.content),
+    ).toEqual(['keep']);
     const stranger = await fresh('vin');
-    expect((await server.call('forwardMessage', { msg_id: m2.data.msg_id, user_ids: [stranger.userId] }, { token: a.token })).code).toBe(401);
-    expect((await server.call('forwardMessage', { msg_id: m2.data.msg_id, user_ids: [c.userId] }, { token: stranger.token })).code).toBe(404);
+    expect(
+      (await server.call('forwardMessage', { msg_id: m2.data.msg_id, user_ids: [stranger.userId] }, { token: a.token }))
+        .code,
+    ).toBe(401);
+    expect(
+      (await server.call('forwardMessage', { msg_id: m2.data.msg_id, user_ids: [c.userId] }, { token: stranger.token }))
+        .code,
+    ).toBe(404);
 
     const sa = await TestSocket.bound(server, a.userId, a.token);
     await server.call('setChatTop', { id: b.userId, is_top: 1 }, { token: a.token });
@@ -265,15 +339,28 @@ describeEachDb('chat', (target) => {
     const b = await fresh('xan');
     await friends(a, b);
     const sent: number[] = [];
-    for (let i = 0; i < 25; i++) sent.push((await send(a, b.userId, `msg ${i}${i === 7 ? ' needle' : ''}`)).data.msg_id);
+    for (let i = 0; i < 25; i++)
+      sent.push((await send(a, b.userId, `msg ${i}${i === 7 ? ' needle' : ''}`)).data.msg_id);
     const first = await server.call('getMessageList', { toContactId: a.userId, limit: 10 }, { token: b.token });
     expect(first.count).toBe(25);
     expect(first.data.map((m: any) => m.msg_id)).toEqual(sent.slice(15));
-    const older = await server.call('getMessageList', { toContactId: a.userId, limit: 10, last_id: sent[15] }, { token: b.token });
+    const older = await server.call(
+      'getMessageList',
+      { toContactId: a.userId, limit: 10, last_id: sent[15] },
+      { token: b.token },
+    );
     expect(older.data.map((m: any) => m.msg_id)).toEqual(sent.slice(5, 15));
-    const newer = await server.call('getMessageList', { toContactId: a.userId, limit: 5, after_id: sent[9] }, { token: b.token });
+    const newer = await server.call(
+      'getMessageList',
+      { toContactId: a.userId, limit: 5, after_id: sent[9] },
+      { token: b.token },
+    );
     expect(newer.data.map((m: any) => m.msg_id)).toEqual(sent.slice(10, 15));
-    const found = await server.call('getMessageList', { toContactId: a.userId, keywords: 'needle' }, { token: b.token });
+    const found = await server.call(
+      'getMessageList',
+      { toContactId: a.userId, keywords: 'needle' },
+      { token: b.token },
+    );
     expect(found.data.map((m: any) => m.msg_id)).toEqual([sent[7]]);
     const pct = await server.call('getMessageList', { toContactId: a.userId, keywords: '%' }, { token: b.token });
     expect(pct.data).toEqual([]);
@@ -298,7 +385,11 @@ describeEachDb('chat', (target) => {
     const orig = await send(a, b.userId, 'original');
     const reply = await send(b, a.userId, 'reply', { pid: orig.data.msg_id });
     expect(reply.data.pid).toBe(orig.data.msg_id);
-    expect(reply.data.extends.quote).toMatchObject({ msg_id: orig.data.msg_id, content: 'original', user_id: a.userId });
+    expect(reply.data.extends.quote).toMatchObject({
+      msg_id: orig.data.msg_id,
+      content: 'original',
+      user_id: a.userId,
+    });
     const c = await fresh('zia');
     await friends(c, b);
     const foreign = await send(c, b.userId, 'elsewhere');
@@ -311,9 +402,13 @@ describeEachDb('chat', (target) => {
     const m1 = await fresh('bea');
     const m2 = await fresh('cid');
     const gid = await group(owner, [m1, m2]);
-    expect((await server.call('getAllGroup', { role: 1 }, { token: owner.token })).data.map((g: any) => g.id)).toEqual([gid]);
+    expect((await server.call('getAllGroup', { role: 1 }, { token: owner.token })).data.map((g: any) => g.id)).toEqual([
+      gid,
+    ]);
     expect((await server.call('getAllGroup', { role: 1 }, { token: m1.token })).data).toEqual([]);
-    expect((await server.call('getAllGroup', { role: 3 }, { token: m1.token })).data.map((g: any) => g.id)).toEqual([gid]);
+    expect((await server.call('getAllGroup', { role: 3 }, { token: m1.token })).data.map((g: any) => g.id)).toEqual([
+      gid,
+    ]);
     const members = await server.call('groupUserList', { group_id: gid }, { token: m1.token });
     expect(members.data.map((m: any) => [m.user_id, m.role])).toEqual([
       [owner.userId, 1],
@@ -325,7 +420,12 @@ describeEachDb('chat', (target) => {
     const addable = await server.call('getAllUser', { group_id: gid }, { token: owner.token });
     expect(addable.data.map((u: any) => u.id)).toEqual([m3.userId]);
     const info = await server.call('groupInfo', { group_id: gid }, { token: m1.token });
-    expect(info.data).toMatchObject({ member_count: 3, isJoin: 3, owner_id: owner.userId, setting: { invite: 1, history: 1, nospeak: 0 } });
+    expect(info.data).toMatchObject({
+      member_count: 3,
+      isJoin: 3,
+      owner_id: owner.userId,
+      setting: { invite: 1, history: 1, nospeak: 0 },
+    });
     expect(info.data.qrUrl).toContain('token=');
     expect((await server.call('groupInfo', { group_id: gid }, { token: m3.token })).code).toBe(403);
     expect((await server.call('groupAdd', { user_ids: [m1.userId] }, { token: owner.token })).code).toBe(400);

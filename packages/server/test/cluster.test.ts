@@ -31,10 +31,12 @@ describeWithRedis('two server processes with Redis', (redisUrl) => {
         const login = await a.call('login', { account, password: 'secret123' });
         users.push({ userId: login.data.userInfo.user_id, token: login.data.authToken });
       }
-      for (const x of users) for (const y of users) if (x.userId < y.userId) {
-        await a.call('friendAdd', { user_id: y.userId }, x.token);
-        await a.call('friendAdd', { user_id: x.userId }, y.token);
-      }
+      for (const x of users)
+        for (const y of users)
+          if (x.userId < y.userId) {
+            await a.call('friendAdd', { user_id: y.userId }, x.token);
+            await a.call('friendAdd', { user_id: x.userId }, y.token);
+          }
       const opened = openDb({ databaseUrl: cluster.databaseUrl, dataDir: cluster.dataDir });
       const config = new ConfigService(opened.db);
       await config.load();
@@ -76,7 +78,12 @@ describeWithRedis('two server processes with Redis', (redisUrl) => {
       await Promise.all(clients.map((c) => c.catchUp()));
 
       try {
-        const rows = await opened.db.selectFrom('messages').select(['id', 'from_user', 'to_id', 'client_id']).where('chat_type', '=', 0).orderBy('id').execute();
+        const rows = await opened.db
+          .selectFrom('messages')
+          .select(['id', 'from_user', 'to_id', 'client_id'])
+          .where('chat_type', '=', 0)
+          .orderBy('id')
+          .execute();
         expect(rows).toHaveLength(TOTAL);
         expect(new Set(rows.map((r) => `${r.from_user}:${r.client_id}`)).size).toBe(TOTAL);
         for (const c of clients) {

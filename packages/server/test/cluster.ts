@@ -56,7 +56,11 @@ export class Node {
     const deadline = Date.now() + 30_000;
     for (;;) {
       try {
-        const res = await fetch(`${this.url}/common/Pub/getSystemInfo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+        const res = await fetch(`${this.url}/common/Pub/getSystemInfo`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        });
         if (res.ok) return;
       } catch {
         /* not listening yet */
@@ -162,7 +166,8 @@ export class ReliableClient {
       };
       ws.on('message', (data) => {
         const frame = JSON.parse(String(data));
-        if (frame.type === 'init') ws.send(JSON.stringify({ type: 'bindUid', user_id: this.userId, token: this.token }));
+        if (frame.type === 'init')
+          ws.send(JSON.stringify({ type: 'bindUid', user_id: this.userId, token: this.token }));
         else if (frame.type === 'pong') {
           void this.catchUp();
           done();
@@ -202,12 +207,15 @@ export class ReliableClient {
   async send(to: number, content: string): Promise<number> {
     const id = randomUUID();
     for (let attempt = 0; attempt < 400; attempt++) {
-      const res = await this.node.call('sendMessage', { id, toContactId: to, type: 'text', content }, this.token).catch(() => null);
+      const res = await this.node
+        .call('sendMessage', { id, toContactId: to, type: 'text', content }, this.token)
+        .catch(() => null);
       if (res?.code === 0) {
         this.keep(res.data);
         return res.data.msg_id;
       }
-      if (res && typeof res.code === 'number' && res.code !== 429 && res.code !== 502) throw new Error(`send refused: ${res.code} ${res.msg}`);
+      if (res && typeof res.code === 'number' && res.code !== 429 && res.code !== 502)
+        throw new Error(`send refused: ${res.code} ${res.msg}`);
       await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error('send never went through');

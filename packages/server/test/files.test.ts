@@ -29,7 +29,14 @@ function wav(seconds: number): Buffer {
 }
 
 /** The first bytes of an MP4 (enough for its type to be recognised, not to be played). */
-const mp4 = () => Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42'), Buffer.alloc(12), Buffer.from('free'), Buffer.alloc(64)]);
+const mp4 = () =>
+  Buffer.concat([
+    Buffer.from([0, 0, 0, 0x18]),
+    Buffer.from('ftypmp42'),
+    Buffer.alloc(12),
+    Buffer.from('free'),
+    Buffer.alloc(64),
+  ]);
 
 describeEachDb('files, media messages and stickers', (target) => {
   let server: TestServer;
@@ -42,7 +49,9 @@ describeEachDb('files, media messages and stickers', (target) => {
     a = await signUp(server, 'filea', 'secret123', 'FileA');
     b = await signUp(server, 'fileb', 'secret123', 'FileB');
     c = await signUp(server, 'filec', 'secret123', 'FileC');
-    png = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#2266aa' } }).png().toBuffer();
+    png = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#2266aa' } })
+      .png()
+      .toBuffer();
   });
   afterAll(async () => {
     await server.close();
@@ -52,12 +61,22 @@ describeEachDb('files, media messages and stickers', (target) => {
   });
 
   const uploadWith = (u: User, name: string, bytes: Buffer, message?: object) =>
-    server.upload('uploadFile', { name, bytes }, { token: u.token, ...(message && { fields: { message: JSON.stringify(message) } }) });
+    server.upload(
+      'uploadFile',
+      { name, bytes },
+      { token: u.token, ...(message && { fields: { message: JSON.stringify(message) } }) },
+    );
 
   it('stores an image once by its bytes, with a thumbnail and its size', async () => {
     const first = await uploadWith(a, 'photo.png', png);
     expect(first.json.code).toBe(0);
-    expect(first.json.data).toMatchObject({ ext: 'png', cate: 2, mime: 'image/png', name: 'photo.png', size: png.length });
+    expect(first.json.data).toMatchObject({
+      ext: 'png',
+      cate: 2,
+      mime: 'image/png',
+      name: 'photo.png',
+      size: png.length,
+    });
     const again = await uploadWith(b, 'other-name.png', png);
     expect(again.json.data.file_id).toBe(first.json.data.file_id);
     expect(again.json.data.src).toBe(first.json.data.src);
@@ -102,7 +121,12 @@ describeEachDb('files, media messages and stickers', (target) => {
 
   it('sends image, voice, video and file messages with what the server measured', async () => {
     const sb = await TestSocket.bound(server, b.userId, b.token);
-    const image = await uploadWith(a, 'pic.png', png, { id: randomUUID(), toContactId: b.userId, type: 'image', content: '' });
+    const image = await uploadWith(a, 'pic.png', png, {
+      id: randomUUID(),
+      toContactId: b.userId,
+      type: 'image',
+      content: '',
+    });
     expect(image.json.code).toBe(0);
     expect(image.json.data).toMatchObject({ type: 'image', extends: { width: 800, height: 600 } });
     expect(image.json.data.content).toMatch(/^\/storage\//);
@@ -111,54 +135,128 @@ describeEachDb('files, media messages and stickers', (target) => {
     expect((await sharp(thumb.body).metadata()).width).toBe(400);
     await sb.waitFor((f) => f.type === 'simple' && f.data.type === 'image');
 
-    const voice = await uploadWith(a, 'voice.wav', wav(3), { id: randomUUID(), toContactId: b.userId, type: 'voice', content: '' });
+    const voice = await uploadWith(a, 'voice.wav', wav(3), {
+      id: randomUUID(),
+      toContactId: b.userId,
+      type: 'voice',
+      content: '',
+    });
     expect(voice.json.data).toMatchObject({ type: 'voice', extends: { duration: 3 } });
 
-    const short = await uploadWith(a, 'clip.mp4', mp4(), { id: randomUUID(), toContactId: b.userId, type: 'video', content: '', extends: { duration: 5, width: 320, height: 240 } });
+    const short = await uploadWith(a, 'clip.mp4', mp4(), {
+      id: randomUUID(),
+      toContactId: b.userId,
+      type: 'video',
+      content: '',
+      extends: { duration: 5, width: 320, height: 240 },
+    });
     expect(short.json.data).toMatchObject({ type: 'video', extends: { duration: 5, width: 320, height: 240 } });
-    const long = await uploadWith(a, 'long.mp4', Buffer.concat([mp4(), Buffer.from('x')]), { id: randomUUID(), toContactId: b.userId, type: 'video', content: '', extends: { duration: 61 } });
+    const long = await uploadWith(a, 'long.mp4', Buffer.concat([mp4(), Buffer.from('x')]), {
+      id: randomUUID(),
+      toContactId: b.userId,
+      type: 'video',
+      content: '',
+      extends: { duration: 61 },
+    });
     expect(long.json).toMatchObject({ code: 401, msg: 'Videos can be at most 60 seconds long' });
 
     const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(2000, 32), Buffer.from('%%EOF')]);
-    const file = await uploadWith(a, '季度报告.pdf', pdf, { id: randomUUID(), toContactId: b.userId, type: 'file', content: '' });
-    expect(file.json.data).toMatchObject({ type: 'file', fileName: '季度报告.pdf', fileSize: pdf.length, extends: { ext: 'pdf' } });
+    const file = await uploadWith(a, '季度报告.pdf', pdf, {
+      id: randomUUID(),
+      toContactId: b.userId,
+      type: 'file',
+      content: '',
+    });
+    expect(file.json.data).toMatchObject({
+      type: 'file',
+      fileName: '季度报告.pdf',
+      fileSize: pdf.length,
+      extends: { ext: 'pdf' },
+    });
     expect(file.json.data.download).toBe(`${file.json.data.content}?name=${encodeURIComponent('季度报告.pdf')}`);
     const dl = await server.get(file.json.data.download);
-    expect(dl.headers.get('content-disposition')).toBe(`attachment; filename*=UTF-8''${encodeURIComponent('季度报告.pdf')}`);
+    expect(dl.headers.get('content-disposition')).toBe(
+      `attachment; filename*=UTF-8''${encodeURIComponent('季度报告.pdf')}`,
+    );
 
-    const wrongKind = await server.call('sendMessage', { id: randomUUID(), toContactId: b.userId, type: 'image', content: '', file_id: file.json.data.extends.file_id }, { token: a.token });
+    const wrongKind = await server.call(
+      'sendMessage',
+      { id: randomUUID(), toContactId: b.userId, type: 'image', content: '', file_id: file.json.data.extends.file_id },
+      { token: a.token },
+    );
     expect(wrongKind.code).toBe(401);
-    const notMine = await server.call('sendMessage', { id: randomUUID(), toContactId: a.userId, type: 'file', content: '', file_id: file.json.data.extends.file_id }, { token: c.token });
+    const notMine = await server.call(
+      'sendMessage',
+      { id: randomUUID(), toContactId: a.userId, type: 'file', content: '', file_id: file.json.data.extends.file_id },
+      { token: c.token },
+    );
     expect(notMine.code).toBe(404);
     sb.close();
   });
 
   it('validates location and contact-card messages', async () => {
-    const send = (extra: object) => server.call('sendMessage', { id: randomUUID(), toContactId: b.userId, content: '', ...extra }, { token: a.token });
-    const loc = await send({ type: 'location', extends: { name: '天安门', address: '北京市东城区', latitude: 39.9087, longitude: 116.3975 } });
-    expect(loc.data).toMatchObject({ type: 'location', content: '[位置] 天安门', extends: { name: '天安门', latitude: 39.9087 } });
+    const send = (extra: object) =>
+      server.call(
+        'sendMessage',
+        { id: randomUUID(), toContactId: b.userId, content: '', ...extra },
+        { token: a.token },
+      );
+    const loc = await send({
+      type: 'location',
+      extends: { name: '天安门', address: '北京市东城区', latitude: 39.9087, longitude: 116.3975 },
+    });
+    expect(loc.data).toMatchObject({
+      type: 'location',
+      content: '[位置] 天安门',
+      extends: { name: '天安门', latitude: 39.9087 },
+    });
     expect((await send({ type: 'location', extends: { name: 'x', latitude: 91, longitude: 0 } })).code).toBe(400);
     expect((await send({ type: 'location', extends: { name: 'x', latitude: 0, longitude: 181 } })).code).toBe(400);
     expect((await send({ type: 'location', extends: { latitude: 0, longitude: 0 } })).code).toBe(400);
     const card = await send({ type: 'contact', extends: { id: c.userId } });
-    expect(card.data).toMatchObject({ type: 'contact', content: '[个人名片] FileC', extends: { id: c.userId, displayName: 'FileC' } });
+    expect(card.data).toMatchObject({
+      type: 'contact',
+      content: '[个人名片] FileC',
+      extends: { id: c.userId, displayName: 'FileC' },
+    });
     expect((await send({ type: 'contact', extends: { id: 999999 } })).code).toBe(404);
-    const preview = (await server.call('getContacts', {}, { token: b.token, lang: 'en' })).data.find((x: any) => x.id === a.userId);
+    const preview = (await server.call('getContacts', {}, { token: b.token, lang: 'en' })).data.find(
+      (x: any) => x.id === a.userId,
+    );
     expect(preview.lastContent).toBe('[Contact card] FileC');
   });
 
   it('keeps a sticker collection: upload, add from a received message, move, delete', async () => {
-    const gif = await sharp({ create: { width: 120, height: 120, channels: 4, background: '#ff000080' } }).gif().toBuffer();
+    const gif = await sharp({ create: { width: 120, height: 120, channels: 4, background: '#ff000080' } })
+      .gif()
+      .toBuffer();
     const up = await server.upload('uploadEmoji', { name: 'smile.gif', bytes: gif }, { token: b.token });
     expect(up.json.code).toBe(0);
     expect(up.json.data).toMatchObject({ src: expect.stringMatching(/^\/storage\//), file_id: expect.any(Number) });
-    expect((await server.upload('uploadEmoji', { name: 'x.png', bytes: Buffer.from('not an image at all') }, { token: b.token })).json.code).toBe(401);
+    expect(
+      (
+        await server.upload(
+          'uploadEmoji',
+          { name: 'x.png', bytes: Buffer.from('not an image at all') },
+          { token: b.token },
+        )
+      ).json.code,
+    ).toBe(401);
     await server.ctx.config.set('fileUpload.emojiSize', '0.0001');
-    expect((await server.upload('uploadEmoji', { name: 'big.png', bytes: png }, { token: b.token })).json.code).toBe(401);
+    expect((await server.upload('uploadEmoji', { name: 'big.png', bytes: png }, { token: b.token })).json.code).toBe(
+      401,
+    );
     await server.ctx.config.set('fileUpload.emojiSize', '2');
 
-    const other = await sharp({ create: { width: 90, height: 90, channels: 3, background: '#00aa00' } }).png().toBuffer();
-    const sent = await uploadWith(a, 'green.png', other, { id: randomUUID(), toContactId: b.userId, type: 'image', content: '' });
+    const other = await sharp({ create: { width: 90, height: 90, channels: 3, background: '#00aa00' } })
+      .png()
+      .toBuffer();
+    const sent = await uploadWith(a, 'green.png', other, {
+      id: randomUUID(),
+      toContactId: b.userId,
+      type: 'image',
+      content: '',
+    });
     const fileId = sent.json.data.extends.file_id;
     expect((await server.call('emojiAdd', { file_id: fileId }, { token: c.token })).code).toBe(404);
     const added = await server.call('emojiAdd', { file_id: fileId }, { token: b.token });
@@ -166,8 +264,21 @@ describeEachDb('files, media messages and stickers', (target) => {
     const list = (await server.call('emojiIndex', {}, { token: b.token })).data;
     expect(list.map((e: any) => e.file_id)).toEqual([fileId, up.json.data.file_id]);
     await server.call('emojiMove', { ids: [list[1].id] }, { token: b.token });
-    expect((await server.call('emojiIndex', {}, { token: b.token })).data.map((e: any) => e.id)).toEqual([list[1].id, list[0].id]);
-    const sticker = await server.call('sendMessage', { id: randomUUID(), toContactId: a.userId, type: 'emoji', content: list[1].src, extends: { file_id: list[1].file_id } }, { token: b.token });
+    expect((await server.call('emojiIndex', {}, { token: b.token })).data.map((e: any) => e.id)).toEqual([
+      list[1].id,
+      list[0].id,
+    ]);
+    const sticker = await server.call(
+      'sendMessage',
+      {
+        id: randomUUID(),
+        toContactId: a.userId,
+        type: 'emoji',
+        content: list[1].src,
+        extends: { file_id: list[1].file_id },
+      },
+      { token: b.token },
+    );
     expect(sticker.data).toMatchObject({ type: 'emoji', content: list[1].src });
     await server.call('emojiDel', { ids: [list[0].id] }, { token: b.token });
     expect((await server.call('emojiIndex', {}, { token: b.token })).data.map((e: any) => e.id)).toEqual([list[1].id]);
@@ -180,9 +291,16 @@ describeEachDb('files, media messages and stickers', (target) => {
     const e = await signUp(server, 'filee', 'secret123', 'FileE');
     for (let i = 0; i < 5; i++) {
       const doc = Buffer.from(`report number ${i}\n`);
-      await uploadWith(d, `report-${i}.txt`, doc, { id: randomUUID(), toContactId: e.userId, type: 'file', content: '' });
+      await uploadWith(d, `report-${i}.txt`, doc, {
+        id: randomUUID(),
+        toContactId: e.userId,
+        type: 'file',
+        content: '',
+      });
     }
-    const img = await sharp({ create: { width: 10 + 1, height: 10, channels: 3, background: '#123456' } }).png().toBuffer();
+    const img = await sharp({ create: { width: 10 + 1, height: 10, channels: 3, background: '#123456' } })
+      .png()
+      .toBuffer();
     await uploadWith(d, 'tiny.png', img, { id: randomUUID(), toContactId: e.userId, type: 'image', content: '' });
     const sent = await server.call('fileList', { is_mine: 1, limit: 4 }, { token: d.token });
     expect(sent.count).toBe(6);
@@ -199,9 +317,21 @@ describeEachDb('files, media messages and stickers', (target) => {
   });
 
   it('stops serving a file once the last message using it is withdrawn or deleted', async () => {
-    const pic = await sharp({ create: { width: 50, height: 50, channels: 3, background: '#abcdef' } }).png().toBuffer();
-    const one = await uploadWith(a, 'p.png', pic, { id: randomUUID(), toContactId: b.userId, type: 'image', content: '' });
-    const two = await uploadWith(a, 'p.png', pic, { id: randomUUID(), toContactId: c.userId, type: 'image', content: '' });
+    const pic = await sharp({ create: { width: 50, height: 50, channels: 3, background: '#abcdef' } })
+      .png()
+      .toBuffer();
+    const one = await uploadWith(a, 'p.png', pic, {
+      id: randomUUID(),
+      toContactId: b.userId,
+      type: 'image',
+      content: '',
+    });
+    const two = await uploadWith(a, 'p.png', pic, {
+      id: randomUUID(),
+      toContactId: c.userId,
+      type: 'image',
+      content: '',
+    });
     const src = one.json.data.content;
     expect((await server.get(src)).status).toBe(200);
     expect((await server.call('undoMessage', { id: one.json.data.msg_id }, { token: a.token })).code).toBe(0);

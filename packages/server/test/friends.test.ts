@@ -9,7 +9,8 @@ const userRows = (res: { data: any[] }) => res.data.filter((c) => c.is_group ===
 describeEachDb('friends and contacts', (target) => {
   let server: TestServer;
   let n = 0;
-  const fresh = (name: string, realname?: string) => signUp(server, `${name}${++n}x`, 'secret123', realname ?? `${name}${n}`);
+  const fresh = (name: string, realname?: string) =>
+    signUp(server, `${name}${++n}x`, 'secret123', realname ?? `${name}${n}`);
 
   beforeAll(async () => {
     server = await startServer(target);
@@ -25,7 +26,9 @@ describeEachDb('friends and contacts', (target) => {
     expect((await server.call('friendAdd', { user_id: b.userId, remark: 'hi' }, { token: a.token })).code).toBe(0);
     const received = await server.call('friendIndex', { is_mine: 0 }, { token: b.token });
     const req = received.data.find((r: any) => r.create_user_info.user_id === a.userId);
-    expect((await server.call('friendUpdate', { friend_id: req.friend_id, status: 1 }, { token: b.token })).code).toBe(0);
+    expect((await server.call('friendUpdate', { friend_id: req.friend_id, status: 1 }, { token: b.token })).code).toBe(
+      0,
+    );
   }
 
   it('sends a request with a note, lists it on both sides, and accepts it', async () => {
@@ -48,7 +51,11 @@ describeEachDb('friends and contacts', (target) => {
     expect(userRows(badge)).toEqual([]);
     expect(badge.data.find((c: any) => c.id === 'system')).toMatchObject({ is_group: 2, unread: 1 });
 
-    const accepted = await server.call('friendUpdate', { friend_id: received.data[0].friend_id, status: 1 }, { token: b.token });
+    const accepted = await server.call(
+      'friendUpdate',
+      { friend_id: received.data[0].friend_id, status: 1 },
+      { token: b.token },
+    );
     expect(accepted.code).toBe(0);
 
     const aContacts = { data: userRows(await server.call('getContacts', {}, { token: a.token })) };
@@ -100,7 +107,9 @@ describeEachDb('friends and contacts', (target) => {
       expect(res.code).toBe(404);
     }
     expect(userRows(await server.call('getContacts', {}, { token: a.token }))).toEqual([]);
-    expect((await server.call('friendUpdate', { friend_id: req.friend_id, status: 0 }, { token: b.token })).code).toBe(0);
+    expect((await server.call('friendUpdate', { friend_id: req.friend_id, status: 0 }, { token: b.token })).code).toBe(
+      0,
+    );
     const again = await server.call('friendUpdate', { friend_id: req.friend_id, status: 1 }, { token: b.token });
     expect(again.code).toBe(400);
     expect((await server.call('friendIndex', { is_mine: 1 }, { token: a.token })).data[0].status).toBe(0);
@@ -113,18 +122,32 @@ describeEachDb('friends and contacts', (target) => {
     const c = await fresh('lee');
     await befriend(a, b);
     const [row] = userRows(await server.call('getContacts', {}, { token: a.token }));
-    expect((await server.call('friendSetNickname', { friend_id: row.friend_id, nickname: 'Zed' }, { token: a.token })).code).toBe(0);
+    expect(
+      (await server.call('friendSetNickname', { friend_id: row.friend_id, nickname: 'Zed' }, { token: a.token })).code,
+    ).toBe(0);
     const after = userRows(await server.call('getContacts', {}, { token: a.token }))[0];
     expect(after).toMatchObject({ displayName: 'Zed', realname: '金', index: 'Z' });
     const profile = await server.call('getUserInfo', { user_id: b.userId }, { token: a.token });
-    expect(profile.data).toMatchObject({ displayName: 'Zed', is_friend: 1, friend: { friend_id: row.friend_id, nickname: 'Zed' } });
+    expect(profile.data).toMatchObject({
+      displayName: 'Zed',
+      is_friend: 1,
+      friend: { friend_id: row.friend_id, nickname: 'Zed' },
+    });
 
-    const theirs = await server.call('friendSetNickname', { friend_id: row.friend_id, nickname: 'x' }, { token: c.token });
+    const theirs = await server.call(
+      'friendSetNickname',
+      { friend_id: row.friend_id, nickname: 'x' },
+      { token: c.token },
+    );
     expect(theirs.code).toBe(404);
     const bRow = userRows(await server.call('getContacts', {}, { token: b.token }))[0];
     await server.call('friendSetNickname', { friend_id: bRow.friend_id, nickname: 'x' }, { token: a.token });
     expect(userRows(await server.call('getContacts', {}, { token: b.token }))[0].displayName).toBe(bRow.displayName);
-    const bad = await server.call('friendSetNickname', { friend_id: row.friend_id, nickname: 'n'.repeat(33) }, { token: a.token });
+    const bad = await server.call(
+      'friendSetNickname',
+      { friend_id: row.friend_id, nickname: 'n'.repeat(33) },
+      { token: a.token },
+    );
     expect(bad.code).toBe(400);
     expect(bad.data.fields).toEqual(['nickname']);
   });
@@ -162,7 +185,9 @@ describeEachDb('friends and contacts', (target) => {
     expect(cRow.friend_id).toBeUndefined();
     const letters = one.map((x: any) => x.index);
     expect(letters).toEqual([...letters].sort());
-    const fromC = userRows(await server.call('getContacts', {}, { token: c.token })).find((x: any) => x.id === a.userId);
+    const fromC = userRows(await server.call('getContacts', {}, { token: c.token })).find(
+      (x: any) => x.id === a.userId,
+    );
     expect(fromC).toMatchObject({ displayName: '张三', index: 'Z' });
   });
 
@@ -192,7 +217,12 @@ describeEachDb('friends and contacts', (target) => {
 
     await server.call('friendAdd', { user_id: b.userId, remark: 'hello' }, { token: a.token });
     const notice = await sb.waitFor((f) => f.type === 'simple');
-    expect(notice.data).toMatchObject({ type: 'event', toContactId: b.userId, fromUser: { id: 'system' }, contactInfo: { id: 'system', unread: 1 } });
+    expect(notice.data).toMatchObject({
+      type: 'event',
+      toContactId: b.userId,
+      fromUser: { id: 'system' },
+      contactInfo: { id: 'system', unread: 1 },
+    });
     expect(notice.data.content).toContain(a.account.replace(/x$/, '').slice(0, 3));
 
     const [req] = (await server.call('friendIndex', {}, { token: b.token })).data;

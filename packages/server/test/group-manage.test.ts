@@ -24,19 +24,30 @@ describeEachDb('group management', (target) => {
   });
 
   async function group(): Promise<string> {
-    const res = await server.call('groupAdd', { user_ids: [admin.userId, member.userId, other.userId], name: `G${++n}` }, { token: owner.token });
+    const res = await server.call(
+      'groupAdd',
+      { user_ids: [admin.userId, member.userId, other.userId], name: `G${++n}` },
+      { token: owner.token },
+    );
     const gid = res.data.id as string;
     await server.call('setManager', { id: gid, user_id: admin.userId, role: 2 }, { token: owner.token });
     return gid;
   }
   const send = (u: User, gid: string, content: string) =>
-    server.call('sendMessage', { id: randomUUID(), toContactId: gid, is_group: 1, type: 'text', content }, { token: u.token });
+    server.call(
+      'sendMessage',
+      { id: randomUUID(), toContactId: gid, is_group: 1, type: 'text', content },
+      { token: u.token },
+    );
 
   it('mutes for the spec durations, refuses with the end time, and lifts on expiry', async () => {
     const gid = await group();
     const sm = await TestSocket.bound(server, member.userId, member.token);
     const start = server.clock.now();
-    expect((await server.call('setNoSpeak', { id: gid, user_id: member.userId, noSpeakTimer: 1 }, { token: admin.token })).code).toBe(0);
+    expect(
+      (await server.call('setNoSpeak', { id: gid, user_id: member.userId, noSpeakTimer: 1 }, { token: admin.token }))
+        .code,
+    ).toBe(0);
     const pushed = await sm.waitFor((f) => f.type === 'setNoSpeak');
     expect(pushed.data).toEqual({ group_id: gid, user_id: member.userId, no_speak_until: start + 600_000 });
     const refused = await send(member, gid, 'hi');
@@ -48,16 +59,28 @@ describeEachDb('group management', (target) => {
     expect((await send(member, gid, 'hi')).code).toBe(401);
     server.clock.advance(2000);
     expect((await send(member, gid, 'free')).code).toBe(0);
-    for (const [timer, seconds] of [[2, 3600], [3, 3 * 3600], [4, 86_400]] as const) {
+    for (const [timer, seconds] of [
+      [2, 3600],
+      [3, 3 * 3600],
+      [4, 86_400],
+    ] as const) {
       await server.call('setNoSpeak', { id: gid, user_id: member.userId, noSpeakTimer: timer }, { token: owner.token });
       const list = await server.call('groupUserList', { group_id: gid }, { token: owner.token });
-      expect(list.data.find((m: any) => m.user_id === member.userId).no_speak_until).toBe(server.clock.now() + seconds * 1000);
+      expect(list.data.find((m: any) => m.user_id === member.userId).no_speak_until).toBe(
+        server.clock.now() + seconds * 1000,
+      );
     }
     await server.call('setNoSpeak', { id: gid, user_id: member.userId, noSpeakTimer: 0 }, { token: owner.token });
     expect((await send(member, gid, 'lifted')).code).toBe(0);
-    const bad = await server.call('setNoSpeak', { id: gid, user_id: member.userId, noSpeakTimer: 5 }, { token: owner.token });
+    const bad = await server.call(
+      'setNoSpeak',
+      { id: gid, user_id: member.userId, noSpeakTimer: 5 },
+      { token: owner.token },
+    );
     expect(bad.data.fields).toEqual(['noSpeakTimer']);
-    const events = (await server.call('getMessageList', { toContactId: gid }, { token: member.token })).data.filter((m: any) => m.type === 'event');
+    const events = (await server.call('getMessageList', { toContactId: gid }, { token: member.token })).data.filter(
+      (m: any) => m.type === 'event',
+    );
     expect(events.map((m: any) => m.content)).toContain('Admin muted You for 10 minutes');
     sm.close();
   });
@@ -79,14 +102,20 @@ describeEachDb('group management', (target) => {
     expect(notice).toContain('class="ql-indent-2"');
     expect(notice).not.toContain('ql-indent-9');
     expect(notice).toContain('<li data-list="bullet">one</li>');
-    const msg = await sm.waitFor((f) => f.type === 'group' && f.data.type === 'text' && f.data.content.startsWith('群公告'));
+    const msg = await sm.waitFor(
+      (f) => f.type === 'group' && f.data.type === 'text' && f.data.content.startsWith('群公告'),
+    );
     expect(msg.data.at).toEqual([0]);
     expect(msg.data.content).toContain('Bold');
     const row = (await server.call('getContacts', {}, { token: member.token })).data.find((c: any) => c.id === gid);
     expect(row.is_at).toBeGreaterThan(0);
     expect(row.notice).toBe(notice);
     expect((await server.call('groupInfo', { group_id: gid }, { token: member.token })).data.notice).toBe(notice);
-    const long = await server.call('setNotice', { id: gid, notice: `<p>${'x'.repeat(5001)}</p>` }, { token: owner.token });
+    const long = await server.call(
+      'setNotice',
+      { id: gid, notice: `<p>${'x'.repeat(5001)}</p>` },
+      { token: owner.token },
+    );
     expect(long.code).toBe(400);
     sm.close();
   });
@@ -97,9 +126,17 @@ describeEachDb('group management', (target) => {
     const sm = await TestSocket.bound(server, member.userId, member.token);
     const sx = await TestSocket.bound(server, other.userId, other.token);
     await server.call('editGroupName', { id: gid, displayName: 'New name' }, { token: admin.token });
-    expect((await sm.waitFor((f) => f.type === 'editGroupName')).data).toEqual({ id: gid, displayName: 'New name', editUserName: 'Admin' });
+    expect((await sm.waitFor((f) => f.type === 'editGroupName')).data).toEqual({
+      id: gid,
+      displayName: 'New name',
+      editUserName: 'Admin',
+    });
     await server.call('groupSetting', { id: gid, setting: { nospeak: 1 } }, { token: owner.token });
-    expect((await sm.waitFor((f) => f.type === 'groupSetting')).data.setting).toMatchObject({ nospeak: 1, invite: 1, history: 1 });
+    expect((await sm.waitFor((f) => f.type === 'groupSetting')).data.setting).toMatchObject({
+      nospeak: 1,
+      invite: 1,
+      history: 1,
+    });
     expect((await send(member, gid, 'x')).code).toBe(401);
     expect((await send(admin, gid, 'x')).code).toBe(0);
     await server.call('groupSetting', { id: gid, setting: { nospeak: 2 } }, { token: owner.token });
@@ -111,18 +148,26 @@ describeEachDb('group management', (target) => {
     expect(carded.data.fromUser.displayName).toBe('小明');
 
     await server.call('removeUser', { id: gid, user_id: other.userId }, { token: admin.token });
-    expect((await sx.waitFor((f) => f.type === 'removeUser')).data).toMatchObject({ group_id: gid, user_id: other.userId });
+    expect((await sx.waitFor((f) => f.type === 'removeUser')).data).toMatchObject({
+      group_id: gid,
+      user_id: other.userId,
+    });
     await so.waitFor((f) => f.type === 'removeUser');
     const before = sx.frames.length;
     await send(owner, gid, 'after removal');
     await sm.waitFor((f) => f.type === 'group' && f.data.content === 'after removal');
     expect(sx.frames.length).toBe(before);
     expect((await server.call('getMessageList', { toContactId: gid }, { token: other.token })).code).toBe(403);
-    expect((await server.call('getContacts', {}, { token: other.token })).data.some((c: any) => c.id === gid)).toBe(false);
+    expect((await server.call('getContacts', {}, { token: other.token })).data.some((c: any) => c.id === gid)).toBe(
+      false,
+    );
 
     await server.call('changeOwner', { id: gid, user_id: member.userId }, { token: owner.token });
     expect((await sm.waitFor((f) => f.type === 'changeOwner')).data).toEqual({ group_id: gid, user_id: member.userId });
-    const roles = (await server.call('groupUserList', { group_id: gid }, { token: owner.token })).data.map((m: any) => [m.user_id, m.role]);
+    const roles = (await server.call('groupUserList', { group_id: gid }, { token: owner.token })).data.map((m: any) => [
+      m.user_id,
+      m.role,
+    ]);
     expect(roles[0]).toEqual([member.userId, 1]);
     expect(roles).toContainEqual([owner.userId, 2]);
     expect((await server.call('removeGroup', { id: gid }, { token: owner.token })).code).toBe(403);
@@ -134,7 +179,9 @@ describeEachDb('group management', (target) => {
     await server.call('removeGroup', { id: gid }, { token: member.token });
     expect((await so.waitFor((f) => f.type === 'removeGroup')).data).toEqual({ group_id: gid });
     expect((await server.call('groupInfo', { group_id: gid }, { token: owner.token })).code).toBe(404);
-    expect((await server.call('getContacts', {}, { token: owner.token })).data.some((c: any) => c.id === gid)).toBe(false);
+    expect((await server.call('getContacts', {}, { token: owner.token })).data.some((c: any) => c.id === gid)).toBe(
+      false,
+    );
     so.close();
     sm.close();
     sx.close();
@@ -148,7 +195,15 @@ describeEachDb('group management', (target) => {
     expect(info.data.qrExpire).toBe(server.clock.now() + 7 * 86_400_000);
     const preview = await server.call('groupInfoqq', { token }, { token: outsider.token });
     expect(preview.data).toMatchObject({ group_id: gid, member_count: 4, isJoin: 0 });
-    expect((await server.call('groupInfoqq', { token: token.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a')) }, { token: outsider.token })).code).toBe(400);
+    expect(
+      (
+        await server.call(
+          'groupInfoqq',
+          { token: token.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a')) },
+          { token: outsider.token },
+        )
+      ).code,
+    ).toBe(400);
 
     await server.call('groupSetting', { id: gid, setting: { history: 0 } }, { token: owner.token });
     const joined = await server.call('joinGroup', { group_id: gid, token }, { token: outsider.token });
@@ -184,12 +239,22 @@ describeEachDb('group management', (target) => {
     await server.call('removeUser', { id: gid, user_id: other.userId }, { token: owner.token });
     const second = (await server.call('groupInfo', { group_id: gid }, { token: owner.token })).data.avatar;
     expect(second).not.toBe(first);
-    const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#ff0000' } }).png().toBuffer();
-    const up = await server.upload('uploadGroupAvatar', { name: 'g.png', bytes: png, type: 'image/png' }, { token: admin.token, fields: { group_id: gid } });
+    const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#ff0000' } })
+      .png()
+      .toBuffer();
+    const up = await server.upload(
+      'uploadGroupAvatar',
+      { name: 'g.png', bytes: png, type: 'image/png' },
+      { token: admin.token, fields: { group_id: gid } },
+    );
     expect(up.json.code).toBe(0);
     await server.call('addGroupUser', { id: gid, user_ids: [other.userId] }, { token: owner.token });
     expect((await server.call('groupInfo', { group_id: gid }, { token: owner.token })).data.avatar).toBe(up.json.data);
-    const noGroup = await server.upload('uploadGroupAvatar', { name: 'g.png', bytes: png, type: 'image/png' }, { token: admin.token });
+    const noGroup = await server.upload(
+      'uploadGroupAvatar',
+      { name: 'g.png', bytes: png, type: 'image/png' },
+      { token: admin.token },
+    );
     expect(noGroup.json.code).toBe(400);
   });
 });

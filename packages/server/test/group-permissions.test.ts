@@ -15,7 +15,11 @@ interface Fixture {
 }
 
 /** Expected envelope code per actor, in ACTORS order (0 = allowed). */
-type Row = { body: (f: Fixture, actor: Actor) => Record<string, unknown>; expect: [number, number, number, number, number]; upload?: true };
+type Row = {
+  body: (f: Fixture, actor: Actor) => Record<string, unknown>;
+  expect: [number, number, number, number, number];
+  upload?: true;
+};
 
 const OK = 0;
 const NOT_MEMBER = 403;
@@ -26,25 +30,56 @@ const FORBIDDEN = 403;
  * row: adding a route without deciding its permissions fails this suite.
  */
 const MATRIX: Partial<Record<RouteName, Row>> = {
-  groupAdd: { body: (f, a) => ({ user_ids: [f.users.invitee.userId, (a === 'owner' ? f.users.admin : f.users.owner).userId] }), expect: [OK, OK, OK, OK, OK] },
+  groupAdd: {
+    body: (f, a) => ({ user_ids: [f.users.invitee.userId, (a === 'owner' ? f.users.admin : f.users.owner).userId] }),
+    expect: [OK, OK, OK, OK, OK],
+  },
   groupInfo: { body: (f) => ({ group_id: f.gid }), expect: [OK, OK, OK, NOT_MEMBER, NOT_MEMBER] },
   groupUserList: { body: (f) => ({ group_id: f.gid }), expect: [OK, OK, OK, NOT_MEMBER, NOT_MEMBER] },
   getAllUser: { body: (f) => ({ group_id: f.gid }), expect: [OK, OK, OK, NOT_MEMBER, NOT_MEMBER] },
   getAllGroup: { body: () => ({}), expect: [OK, OK, OK, OK, OK] },
-  addGroupUser: { body: (f) => ({ id: f.gid, user_ids: [f.users.invitee.userId] }), expect: [OK, OK, OK, NOT_MEMBER, NOT_MEMBER] },
-  removeUser: { body: (f) => ({ id: f.gid, user_id: f.users.target.userId }), expect: [OK, OK, FORBIDDEN, NOT_MEMBER, NOT_MEMBER] },
-  setManager: { body: (f) => ({ id: f.gid, user_id: f.users.target.userId, role: 2 }), expect: [OK, FORBIDDEN, FORBIDDEN, NOT_MEMBER, NOT_MEMBER] },
-  changeOwner: { body: (f) => ({ id: f.gid, user_id: f.users.target.userId }), expect: [OK, FORBIDDEN, FORBIDDEN, NOT_MEMBER, NOT_MEMBER] },
-  setNoSpeak: { body: (f) => ({ id: f.gid, user_id: f.users.target.userId, noSpeakTimer: 1 }), expect: [OK, OK, FORBIDDEN, NOT_MEMBER, NOT_MEMBER] },
-  groupSetting: { body: (f) => ({ id: f.gid, setting: { invite: 0 } }), expect: [OK, OK, FORBIDDEN, NOT_MEMBER, NOT_MEMBER] },
-  editGroupName: { body: (f) => ({ id: f.gid, displayName: 'Renamed' }), expect: [OK, OK, FORBIDDEN, NOT_MEMBER, NOT_MEMBER] },
-  setNotice: { body: (f) => ({ id: f.gid, notice: '<p>hello</p>' }), expect: [OK, OK, FORBIDDEN, NOT_MEMBER, NOT_MEMBER] },
+  addGroupUser: {
+    body: (f) => ({ id: f.gid, user_ids: [f.users.invitee.userId] }),
+    expect: [OK, OK, OK, NOT_MEMBER, NOT_MEMBER],
+  },
+  removeUser: {
+    body: (f) => ({ id: f.gid, user_id: f.users.target.userId }),
+    expect: [OK, OK, FORBIDDEN, NOT_MEMBER, NOT_MEMBER],
+  },
+  setManager: {
+    body: (f) => ({ id: f.gid, user_id: f.users.target.userId, role: 2 }),
+    expect: [OK, FORBIDDEN, FORBIDDEN, NOT_MEMBER, NOT_MEMBER],
+  },
+  changeOwner: {
+    body: (f) => ({ id: f.gid, user_id: f.users.target.userId }),
+    expect: [OK, FORBIDDEN, FORBIDDEN, NOT_MEMBER, NOT_MEMBER],
+  },
+  setNoSpeak: {
+    body: (f) => ({ id: f.gid, user_id: f.users.target.userId, noSpeakTimer: 1 }),
+    expect: [OK, OK, FORBIDDEN, NOT_MEMBER, NOT_MEMBER],
+  },
+  groupSetting: {
+    body: (f) => ({ id: f.gid, setting: { invite: 0 } }),
+    expect: [OK, OK, FORBIDDEN, NOT_MEMBER, NOT_MEMBER],
+  },
+  editGroupName: {
+    body: (f) => ({ id: f.gid, displayName: 'Renamed' }),
+    expect: [OK, OK, FORBIDDEN, NOT_MEMBER, NOT_MEMBER],
+  },
+  setNotice: {
+    body: (f) => ({ id: f.gid, notice: '<p>hello</p>' }),
+    expect: [OK, OK, FORBIDDEN, NOT_MEMBER, NOT_MEMBER],
+  },
   removeGroup: { body: (f) => ({ id: f.gid }), expect: [OK, FORBIDDEN, FORBIDDEN, NOT_MEMBER, NOT_MEMBER] },
   clearMessage: { body: (f) => ({ id: f.gid }), expect: [OK, FORBIDDEN, FORBIDDEN, NOT_MEMBER, NOT_MEMBER] },
   groupInfoqq: { body: (f) => ({ token: f.token }), expect: [OK, OK, OK, OK, OK] },
   joinGroup: { body: (f) => ({ group_id: f.gid, token: f.token }), expect: [400, 400, 400, OK, OK] },
   updateCard: { body: (f) => ({ group_id: f.gid, nickname: 'card' }), expect: [OK, OK, OK, NOT_MEMBER, NOT_MEMBER] },
-  uploadGroupAvatar: { body: (f) => ({ group_id: f.gid }), expect: [OK, OK, FORBIDDEN, NOT_MEMBER, NOT_MEMBER], upload: true },
+  uploadGroupAvatar: {
+    body: (f) => ({ group_id: f.gid }),
+    expect: [OK, OK, FORBIDDEN, NOT_MEMBER, NOT_MEMBER],
+    upload: true,
+  },
 };
 
 const GROUP_ROUTES = (Object.keys(routes) as RouteName[]).filter(
@@ -64,7 +99,9 @@ describeEachDb('group permission matrix', (target) => {
     server = await startServer(target);
     await server.ctx.config.set('sysInfo.runMode', '1');
     await server.ctx.config.set('rateLimits.anyCall.perMinute', '100000');
-    png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#3366ff' } }).png().toBuffer();
+    png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#3366ff' } })
+      .png()
+      .toBuffer();
   });
   afterAll(async () => {
     await server.close();
@@ -84,10 +121,19 @@ describeEachDb('group permission matrix', (target) => {
       invitee: await make('inv'),
     };
     const users = people;
-    const created = await server.call('groupAdd', { user_ids: [users.admin.userId, users.member.userId, users.target.userId, users.removed.userId] }, { token: users.owner.token });
+    const created = await server.call(
+      'groupAdd',
+      { user_ids: [users.admin.userId, users.member.userId, users.target.userId, users.removed.userId] },
+      { token: users.owner.token },
+    );
     const gid = created.data.id as string;
-    expect((await server.call('setManager', { id: gid, user_id: users.admin.userId, role: 2 }, { token: users.owner.token })).code).toBe(0);
-    expect((await server.call('removeUser', { id: gid, user_id: users.removed.userId }, { token: users.owner.token })).code).toBe(0);
+    expect(
+      (await server.call('setManager', { id: gid, user_id: users.admin.userId, role: 2 }, { token: users.owner.token }))
+        .code,
+    ).toBe(0);
+    expect(
+      (await server.call('removeUser', { id: gid, user_id: users.removed.userId }, { token: users.owner.token })).code,
+    ).toBe(0);
     const info = await server.call('groupInfo', { group_id: gid }, { token: users.owner.token });
     const token = decodeURIComponent(/token=([^&]+)/.exec(info.data.qrUrl)![1]!);
     return { gid, users, token };
@@ -102,7 +148,13 @@ describeEachDb('group permission matrix', (target) => {
         const token = f.users[actor].token;
         const body = row.body(f, actor);
         const res = row.upload
-          ? (await server.upload(name, { name: 'a.png', bytes: png, type: 'image/png' }, { token, fields: body as Record<string, string> })).json
+          ? (
+              await server.upload(
+                name,
+                { name: 'a.png', bytes: png, type: 'image/png' },
+                { token, fields: body as Record<string, string> },
+              )
+            ).json
           : await server.call(name, body, { token });
         expect(res.code, `${name} as ${actor}: ${res.msg}`).toBe(row.expect[i]);
       }
@@ -113,10 +165,22 @@ describeEachDb('group permission matrix', (target) => {
     const f = await fixture();
     const { owner, admin, member } = f.users;
     await server.call('setManager', { id: f.gid, user_id: member.userId, role: 2 }, { token: owner.token });
-    expect((await server.call('removeUser', { id: f.gid, user_id: member.userId }, { token: admin.token })).code).toBe(403);
-    expect((await server.call('setNoSpeak', { id: f.gid, user_id: member.userId, noSpeakTimer: 1 }, { token: admin.token })).code).toBe(403);
-    expect((await server.call('setNoSpeak', { id: f.gid, user_id: owner.userId, noSpeakTimer: 1 }, { token: admin.token })).code).toBe(403);
-    const ownerMutesAdmin = await server.call('setNoSpeak', { id: f.gid, user_id: admin.userId, noSpeakTimer: 1 }, { token: owner.token });
+    expect((await server.call('removeUser', { id: f.gid, user_id: member.userId }, { token: admin.token })).code).toBe(
+      403,
+    );
+    expect(
+      (await server.call('setNoSpeak', { id: f.gid, user_id: member.userId, noSpeakTimer: 1 }, { token: admin.token }))
+        .code,
+    ).toBe(403);
+    expect(
+      (await server.call('setNoSpeak', { id: f.gid, user_id: owner.userId, noSpeakTimer: 1 }, { token: admin.token }))
+        .code,
+    ).toBe(403);
+    const ownerMutesAdmin = await server.call(
+      'setNoSpeak',
+      { id: f.gid, user_id: admin.userId, noSpeakTimer: 1 },
+      { token: owner.token },
+    );
     expect(ownerMutesAdmin.code, ownerMutesAdmin.msg).toBe(0);
     const leave = await server.call('removeUser', { id: f.gid, user_id: owner.userId }, { token: owner.token });
     expect(leave).toMatchObject({ code: 400, msg: 'The owner must hand the group over or disband it first' });

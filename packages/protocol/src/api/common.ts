@@ -78,4 +78,3 @@ export const BindGroupBody = z.object({
   client_id: clientId,
   group_id: z.string().trim().max(32),
 });
-

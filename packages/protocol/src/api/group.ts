@@ -55,7 +55,11 @@ export const SetManagerBody = z.object({ id: groupId, user_id: userId, role: z.c
 export const ChangeOwnerBody = z.object({ id: groupId, user_id: userId });
 
 /** Mute options (spec §9): 1 ten minutes, 2 one hour, 3 three hours, 4 one day, 0 lift. */
-export const SetNoSpeakBody = z.object({ id: groupId, user_id: userId, noSpeakTimer: z.coerce.number().int().min(0).max(4) });
+export const SetNoSpeakBody = z.object({
+  id: groupId,
+  user_id: userId,
+  noSpeakTimer: z.coerce.number().int().min(0).max(4),
+});
 
 /** `/enterprise/group/groupSetting`: only the keys given change. */
 export const GroupSettingBody = z.object({

@@ -28,7 +28,11 @@ export const contactId = z.union([
     .trim()
     .regex(/^group-[1-9][0-9]*$/),
   z.enum(['system', 'admin_notice']),
-  z.coerce.number().int().min(-1).refine((n) => n !== 0),
+  z.coerce
+    .number()
+    .int()
+    .min(-1)
+    .refine((n) => n !== 0),
 ]);
 
 /** A message as the client refers to it: its server `msg_id`, or its client-made `id`. */
@@ -79,7 +83,12 @@ export const GetMessageListBody = z.object({
 /** `/enterprise/im/sync`: what I missed since a msg_id, across all conversations. */
 export const SyncBody = z.object({
   after_id: z.coerce.number().int().min(0),
-  limit: z.coerce.number().int().min(1).max(PAGE_LIMIT_MAX * 5).default(200),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(PAGE_LIMIT_MAX * 5)
+    .default(200),
 });
 
 /** `/enterprise/im/getContactInfo`. */
@@ -102,10 +111,18 @@ export const MessageRefBody = z.object({ id: messageRef });
 export const DelChatBody = z.object({ id: contactId, is_group: z.coerce.number().int().min(0).max(3).default(0) });
 
 /** `/enterprise/im/setChatTop`. */
-export const SetChatTopBody = z.object({ id: contactId, is_group: z.coerce.number().int().min(0).max(3).default(0), is_top: flag });
+export const SetChatTopBody = z.object({
+  id: contactId,
+  is_group: z.coerce.number().int().min(0).max(3).default(0),
+  is_top: flag,
+});
 
 /** `/enterprise/im/isNotice`. */
-export const IsNoticeBody = z.object({ id: contactId, is_group: z.coerce.number().int().min(0).max(3).default(0), is_notice: flag });
+export const IsNoticeBody = z.object({
+  id: contactId,
+  is_group: z.coerce.number().int().min(0).max(3).default(0),
+  is_notice: flag,
+});
 
 /** `/enterprise/im/forwardMessage`: to 1–5 users or groups. */
 export const ForwardMessageBody = z.object({

@@ -39,4 +39,3 @@ export const EditAccountBody = z.object({
 
 /** `/enterprise/im/searchUser`. */
 export const SearchUserBody = z.object({ keywords: z.string().trim().min(1).max(128) });
-

@@ -153,7 +153,7 @@ export const en: Record<MessageKey, string> = {
   'field.noSpeakTimer': 'Mute duration',
   'field.role': 'Role',
   'field.token': 'QR code',
-  'errors.VideoTooLong': "Videos can be at most {max} seconds long",
-  'field.file_id': "File",
-  'field.extends': "Content",
+  'errors.VideoTooLong': 'Videos can be at most {max} seconds long',
+  'field.file_id': 'File',
+  'field.extends': 'Content',
 };

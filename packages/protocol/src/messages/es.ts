@@ -153,7 +153,7 @@ export const es: Record<MessageKey, string> = {
   'field.noSpeakTimer': 'Duración del silencio',
   'field.role': 'Rol',
   'field.token': 'Código QR',
-  'errors.VideoTooLong': "Los vídeos pueden durar como máximo {max} segundos",
-  'field.file_id': "Archivo",
-  'field.extends': "Contenido",
+  'errors.VideoTooLong': 'Los vídeos pueden durar como máximo {max} segundos',
+  'field.file_id': 'Archivo',
+  'field.extends': 'Contenido',
 };

@@ -153,7 +153,7 @@ export const fr: Record<MessageKey, string> = {
   'field.noSpeakTimer': 'Durée de sourdine',
   'field.role': 'Rôle',
   'field.token': 'Code QR',
-  'errors.VideoTooLong': "Les vidéos durent au plus {max} secondes",
-  'field.file_id': "Fichier",
-  'field.extends': "Contenu",
+  'errors.VideoTooLong': 'Les vidéos durent au plus {max} secondes',
+  'field.file_id': 'Fichier',
+  'field.extends': 'Contenu',
 };

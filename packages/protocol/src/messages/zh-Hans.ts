@@ -150,9 +150,9 @@ export const zhHans = {
   'field.noSpeakTimer': '禁言时长',
   'field.role': '角色',
   'field.token': '二维码',
-  'errors.VideoTooLong': "视频不能超过 {max} 秒",
-  'field.file_id': "文件",
-  'field.extends': "内容",
+  'errors.VideoTooLong': '视频不能超过 {max} 秒',
+  'field.file_id': '文件',
+  'field.extends': '内容',
 } as const;
 
 export type MessageKey = keyof typeof zhHans;

@@ -152,7 +152,7 @@ export const zhHant: Record<MessageKey, string> = {
   'field.noSpeakTimer': '禁言時長',
   'field.role': '角色',
   'field.token': 'QR 碼',
-  'errors.VideoTooLong': "影片不能超過 {max} 秒",
-  'field.file_id': "檔案",
-  'field.extends': "內容",
+  'errors.VideoTooLong': '影片不能超過 {max} 秒',
+  'field.file_id': '檔案',
+  'field.extends': '內容',
 };

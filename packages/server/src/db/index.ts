@@ -53,7 +53,10 @@ export function openDb(opts: {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }) }), dialect: 'sqlite' };
+  return {
+    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }) }),
+    dialect: 'sqlite',
+  };
 }
 
 /** Distinct SQL texts kept prepared; `in (…)` lists of every length make the set open-ended. */

@@ -1,10 +1,4 @@
-import {
-  routeAliases,
-  routes,
-  type RouteInput,
-  type RouteName,
-  type RouteResponses,
-} from '@sparrow/protocol';
+import { routeAliases, routes, type RouteInput, type RouteName, type RouteResponses } from '@sparrow/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors';
 import type { Session } from '../modules/auth/session';

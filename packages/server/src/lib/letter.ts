@@ -7,7 +7,10 @@ import { pinyin } from 'pinyin-pro';
 export function indexLetter(name: string): string {
   const first = [...name.trim()][0];
   if (!first) return '#';
-  const latin = first.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase();
+  const latin = first
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toUpperCase();
   if (/^[A-Z]$/.test(latin)) return latin;
   if (/\p{Script=Han}/u.test(first)) {
     const initial = pinyin(name.trim(), { pattern: 'first', toneType: 'none', surname: 'head', type: 'array' })[0];

@@ -1,10 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  ClientFrameSchema,
-  SOCKET_BIND_TIMEOUT_MS,
-  SOCKET_IDLE_TIMEOUT_MS,
-  SOCKET_PATH,
-} from '@sparrow/protocol';
+import { ClientFrameSchema, SOCKET_BIND_TIMEOUT_MS, SOCKET_IDLE_TIMEOUT_MS, SOCKET_PATH } from '@sparrow/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Connection } from './hub';
 import { CloseCodes, type Realtime, type SocketSession } from './realtime';

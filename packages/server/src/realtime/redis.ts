@@ -3,7 +3,6 @@ import type { Bus, BusMessage } from './bus';
 import type { Presence } from './presence';
 import type { RateLimiter } from '../lib/rate-limit';
 
-
 /**
  * The bus across nodes: one Redis channel per user, subscribed by the nodes holding that user's
  * sockets, and one channel for everyone. A message for many users is published once per user so
@@ -50,7 +49,8 @@ export class RedisBus implements Bus {
       return;
     }
     const frame = JSON.stringify(message.frame);
-    const except = message.exceptClientId === undefined ? '' : `,"exceptClientId":${JSON.stringify(message.exceptClientId)}`;
+    const except =
+      message.exceptClientId === undefined ? '' : `,"exceptClientId":${JSON.stringify(message.exceptClientId)}`;
     const pipeline = this.pub.pipeline();
     for (const id of message.userIds) {
       pipeline.publish(this.channel(id), `{"kind":"push","userIds":[${id}]${except},"frame":${frame}}`);
@@ -141,7 +141,8 @@ export class RedisPresence implements Presence {
     const sockets = this.localSockets();
     if (sockets.length === 0) return;
     const pipeline = this.redis.pipeline();
-    for (const s of sockets) pipeline.zadd(this.key(s.userId), this.now(), s.clientId).pexpire(this.key(s.userId), PRESENCE_TTL_MS * 2);
+    for (const s of sockets)
+      pipeline.zadd(this.key(s.userId), this.now(), s.clientId).pexpire(this.key(s.userId), PRESENCE_TTL_MS * 2);
     await pipeline.exec();
   }
 
@@ -199,7 +200,14 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async take(key: string, capacity: number, perSecond: number) {
-    const [ok, retry] = (await this.redis.eval(TAKE, 1, `${this.prefix}tb:${key}`, capacity, perSecond, this.now())) as [number, number];
+    const [ok, retry] = (await this.redis.eval(
+      TAKE,
+      1,
+      `${this.prefix}tb:${key}`,
+      capacity,
+      perSecond,
+      this.now(),
+    )) as [number, number];
     return { ok: ok === 1, retryS: Math.max(1, retry) };
   }
 

@@ -47,11 +47,7 @@ export function accounts(dialect: Dialect) {
         .addColumn('expires_at', 'bigint', (c) => c.notNull())
         .addColumn('create_time', 'bigint', (c) => c.notNull())
         .execute();
-      await db.schema
-        .createIndex('verify_codes_account')
-        .on('verify_codes')
-        .columns(['account', 'type'])
-        .execute();
+      await db.schema.createIndex('verify_codes_account').on('verify_codes').columns(['account', 'type']).execute();
 
       await db.schema
         .createTable('config')

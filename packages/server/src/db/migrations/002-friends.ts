@@ -23,7 +23,11 @@ export function friends(dialect: Dialect) {
         .addColumn('update_time', 'bigint', (c) => c.notNull())
         .execute();
       await db.schema.createIndex('friend_requests_to').on('friend_requests').columns(['user_id', 'status']).execute();
-      await db.schema.createIndex('friend_requests_from').on('friend_requests').columns(['create_user', 'status']).execute();
+      await db.schema
+        .createIndex('friend_requests_from')
+        .on('friend_requests')
+        .columns(['create_user', 'status'])
+        .execute();
     },
   };
 }

@@ -4,7 +4,10 @@ import type { Kysely } from 'kysely';
 export function groupAvatar() {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
-      await db.schema.alterTable('groups').addColumn('avatar_custom', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('groups')
+        .addColumn('avatar_custom', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
     },
   };
 }

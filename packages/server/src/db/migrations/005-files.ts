@@ -5,9 +5,18 @@ import { idColumn, type Dialect } from '../dialect';
 export function files(dialect: Dialect) {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
-      await db.schema.alterTable('files').addColumn('duration', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-      await db.schema.alterTable('files').addColumn('thumb', 'varchar(255)', (c) => c.notNull().defaultTo('')).execute();
-      await db.schema.alterTable('files').addColumn('storage_key', 'varchar(255)', (c) => c.notNull().defaultTo('')).execute();
+      await db.schema
+        .alterTable('files')
+        .addColumn('duration', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .alterTable('files')
+        .addColumn('thumb', 'varchar(255)', (c) => c.notNull().defaultTo(''))
+        .execute();
+      await db.schema
+        .alterTable('files')
+        .addColumn('storage_key', 'varchar(255)', (c) => c.notNull().defaultTo(''))
+        .execute();
 
       await idColumn(db.schema.createTable('user_files'), dialect)
         .addColumn('user_id', 'bigint', (c) => c.notNull())

@@ -1,10 +1,4 @@
-import {
-  CODE_LENGTH,
-  CODE_MAX_TRIES,
-  CODE_TTL_MS,
-  translate,
-  type Locale,
-} from '@sparrow/protocol';
+import { CODE_LENGTH, CODE_MAX_TRIES, CODE_TTL_MS, translate, type Locale } from '@sparrow/protocol';
 import type { Db } from '../../db';
 import { AppError } from '../../errors';
 import { hmac, numericCode } from '../../lib/crypto';
@@ -52,7 +46,15 @@ export class CodeService {
       .execute();
     await this.db
       .insertInto('verify_codes')
-      .values({ account: key, type, code_hash: this.hash(key, type, code), tries: 0, used: 0, expires_at: now + CODE_TTL_MS, create_time: now })
+      .values({
+        account: key,
+        type,
+        code_hash: this.hash(key, type, code),
+        tries: 0,
+        used: 0,
+        expires_at: now + CODE_TTL_MS,
+        create_time: now,
+      })
       .execute();
     const name = this.config.get().sysInfo.name;
     await this.mailer.deliver({
@@ -84,7 +86,11 @@ export class CodeService {
     if (!match) {
       const newest = live[0];
       if (newest) {
-        await this.db.updateTable('verify_codes').set({ tries: newest.tries + 1 }).where('id', '=', newest.id).execute();
+        await this.db
+          .updateTable('verify_codes')
+          .set({ tries: newest.tries + 1 })
+          .where('id', '=', newest.id)
+          .execute();
       }
       throw new AppError('CodeInvalid');
     }

@@ -13,7 +13,14 @@ function clientInfo(req: FastifyRequest, clientId?: string): ClientInfo {
     return (Array.isArray(v) ? v[0] : v) ?? '';
   };
   const ua = header('user-agent');
-  return { ip: req.ip, userAgent: ua, cid: header('cid'), isMobile: isMobileAgent(ua), clientId, locale: localeOf(req) };
+  return {
+    ip: req.ip,
+    userAgent: ua,
+    cid: header('cid'),
+    isMobile: isMobileAgent(ua),
+    clientId,
+    locale: localeOf(req),
+  };
 }
 
 /** `/common/Pub/*` accounts and sessions, and the password and account changes. */

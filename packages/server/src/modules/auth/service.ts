@@ -55,9 +55,12 @@ export class AuthService {
     const form = { 1: 'form.phone', 2: 'form.email', 3: 'form.phoneOrEmail' } as const;
     const byEmail = isEmail(account);
     const byPhone = isPhone(account);
-    if (sysInfo.regauth === 1 && !byPhone) throw new AppError('AccountForm', {}, { fields: ['account'] }).withForm(form[1]);
-    if (sysInfo.regauth === 2 && !byEmail) throw new AppError('AccountForm', {}, { fields: ['account'] }).withForm(form[2]);
-    if (sysInfo.regauth === 3 && !byEmail && !byPhone) throw new AppError('AccountForm', {}, { fields: ['account'] }).withForm(form[3]);
+    if (sysInfo.regauth === 1 && !byPhone)
+      throw new AppError('AccountForm', {}, { fields: ['account'] }).withForm(form[1]);
+    if (sysInfo.regauth === 2 && !byEmail)
+      throw new AppError('AccountForm', {}, { fields: ['account'] }).withForm(form[2]);
+    if (sysInfo.regauth === 3 && !byEmail && !byPhone)
+      throw new AppError('AccountForm', {}, { fields: ['account'] }).withForm(form[3]);
     if (sysInfo.regauth === 0 && !byEmail && !ACCOUNT_CHARS.test(account)) {
       throw new AppError('Validation', {}, { fields: ['account'] });
     }
@@ -133,11 +136,14 @@ export class AuthService {
     if (client.clientId) {
       // A socket that has closed, or is not this user's, is no reason to refuse right credentials:
       // the client binds its next socket itself.
-      await this.bindClient(client.clientId, { id: session.id, userId: user.id, isMobile: client.isMobile, user }).catch(
-        (err: unknown) => {
-          if (!(err instanceof AppError)) throw err;
-        },
-      );
+      await this.bindClient(client.clientId, {
+        id: session.id,
+        userId: user.id,
+        isMobile: client.isMobile,
+        user,
+      }).catch((err: unknown) => {
+        if (!(err instanceof AppError)) throw err;
+      });
     }
     return { authToken: `bearer ${session.token}`, sessionId: session.id, userInfo: this.info(user) };
   }
@@ -178,7 +184,8 @@ export class AuthService {
       }
       case CodeType.Register: {
         const form = sysInfo.regauth === 1 ? isPhone(account) : sysInfo.regauth === 2 ? isEmail(account) : reachable;
-        if (!form) throw new AppError('AccountForm', {}, { fields: ['account'] }).withForm(regauthForm(sysInfo.regauth));
+        if (!form)
+          throw new AppError('AccountForm', {}, { fields: ['account'] }).withForm(regauthForm(sysInfo.regauth));
         if (await this.users.taken(account)) throw new AppError('AccountTaken', {}, { fields: ['account'] });
         return this.codes.send(account, type, locale);
       }
@@ -186,7 +193,10 @@ export class AuthService {
         if (!session) throw new AppError('NoSession');
         const u = session.user;
         const mine = [u.account, u.email, u.phone].map((s) => s.toLowerCase());
-        const to = mine.includes(account.toLowerCase()) && reachable ? account : u.email || u.phone || (isPhone(u.account) || isEmail(u.account) ? u.account : '');
+        const to =
+          mine.includes(account.toLowerCase()) && reachable
+            ? account
+            : u.email || u.phone || (isPhone(u.account) || isEmail(u.account) ? u.account : '');
         if (!to) throw new AppError('AccountForm', {}, { fields: ['account'] }).withForm('form.phoneOrEmail');
         return this.codes.send(to, type, locale);
       }
@@ -222,7 +232,8 @@ export class AuthService {
     const user = session.user;
     const next = body.account.toLowerCase();
     const byEmail = isEmail(next);
-    if (!byEmail && !isPhone(next)) throw new AppError('AccountForm', {}, { fields: ['account'] }).withForm('form.phoneOrEmail');
+    if (!byEmail && !isPhone(next))
+      throw new AppError('AccountForm', {}, { fields: ['account'] }).withForm('form.phoneOrEmail');
     if (await this.users.taken(next, user.id)) throw new AppError('AccountTaken', {}, { fields: ['account'] });
     if (user.is_auth) {
       await this.codes.consume([user.account, user.email, user.phone], CodeType.ChangeAccount, body.code);

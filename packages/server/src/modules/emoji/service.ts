@@ -57,17 +57,30 @@ export class EmojiService {
   /** Adds an image I uploaded, or one from a sticker or image message I can see. */
   async add(session: Session, fileId: number): Promise<EmojiItem> {
     const file = await this.files.byId(fileId);
-    if (!file || !STICKER_EXT.includes(file.ext) || file.size > this.ctx.config.get().fileUpload.emojiSize * 1024 * 1024) {
+    if (
+      !file ||
+      !STICKER_EXT.includes(file.ext) ||
+      file.size > this.ctx.config.get().fileUpload.emojiSize * 1024 * 1024
+    ) {
       throw new AppError('NotFound', {}, { fields: ['file_id'] });
     }
     const mine = await this.files.uploadedName(session.userId, fileId);
-    if (mine === null && !(await this.seen(session, fileId))) throw new AppError('NotFound', {}, { fields: ['file_id'] });
+    if (mine === null && !(await this.seen(session, fileId)))
+      throw new AppError('NotFound', {}, { fields: ['file_id'] });
     return this.insert(session, fileId, mine ?? '');
   }
 
   /** Whether a message I can see carries this file. */
   private async seen(session: Session, fileId: number): Promise<boolean> {
-    const rows = await this.ctx.db.selectFrom('messages').select('id').where('file_id', '=', fileId).where('is_deleted', '=', 0).where('is_undo', '=', 0).orderBy('id', 'desc').limit(20).execute();
+    const rows = await this.ctx.db
+      .selectFrom('messages')
+      .select('id')
+      .where('file_id', '=', fileId)
+      .where('is_deleted', '=', 0)
+      .where('is_undo', '=', 0)
+      .orderBy('id', 'desc')
+      .limit(20)
+      .execute();
     for (const r of rows) {
       try {
         await this.messages.visible(session, r.id);
@@ -80,7 +93,12 @@ export class EmojiService {
   }
 
   async remove(session: Session, ids: number[]): Promise<void> {
-    const rows = await this.ctx.db.selectFrom('emoji').select(['id', 'file_id']).where('user_id', '=', session.userId).where('id', 'in', ids).execute();
+    const rows = await this.ctx.db
+      .selectFrom('emoji')
+      .select(['id', 'file_id'])
+      .where('user_id', '=', session.userId)
+      .where('id', 'in', ids)
+      .execute();
     if (rows.length === 0) return;
     await this.ctx.db.deleteFrom('emoji').where('user_id', '=', session.userId).where('id', 'in', ids).execute();
     for (const r of rows) await this.files.release(r.file_id);
@@ -90,7 +108,12 @@ export class EmojiService {
   async moveToFront(session: Session, ids: number[]): Promise<void> {
     const now = this.ctx.now();
     for (let i = 0; i < ids.length; i++) {
-      await this.ctx.db.updateTable('emoji').set({ sort: now + ids.length - i }).where('user_id', '=', session.userId).where('id', '=', ids[i]!).execute();
+      await this.ctx.db
+        .updateTable('emoji')
+        .set({ sort: now + ids.length - i })
+        .where('user_id', '=', session.userId)
+        .where('id', '=', ids[i]!)
+        .execute();
     }
   }
 }

@@ -92,8 +92,18 @@ export function systemNotice(
     is_read: 0,
     at: [],
     pid: 0,
-    fromUser: { id: 'system', user_id: 'system', realname: '', displayName: translate(locale, 'contact.system'), avatar: '' },
-    extends: { event: key === 'notice.friendRequest' ? 'friendRequest' : 'friendAccepted', friend_id: extra.friend_id, user_id: extra.user_id },
+    fromUser: {
+      id: 'system',
+      user_id: 'system',
+      realname: '',
+      displayName: translate(locale, 'contact.system'),
+      avatar: '',
+    },
+    extends: {
+      event: key === 'notice.friendRequest' ? 'friendRequest' : 'friendAccepted',
+      friend_id: extra.friend_id,
+      user_id: extra.user_id,
+    },
     contactInfo: systemContact(recipient, extra.pending, content, extra.now),
   };
 }

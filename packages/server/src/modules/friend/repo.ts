@@ -13,7 +13,12 @@ export class FriendRepo {
 
   /** My friendship row with `other`, if we are friends. */
   row(userId: number, other: number): Promise<FriendRow | undefined> {
-    return this.db.selectFrom('friends').selectAll().where('user_id', '=', userId).where('friend_user_id', '=', other).executeTakeFirst();
+    return this.db
+      .selectFrom('friends')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('friend_user_id', '=', other)
+      .executeTakeFirst();
   }
 
   rowById(id: number): Promise<FriendRow | undefined> {
@@ -93,7 +98,14 @@ export class FriendRepo {
   async createRequest(from: number, to: number, remark: string, now: number): Promise<number> {
     const row = await this.db
       .insertInto('friend_requests')
-      .values({ create_user: from, user_id: to, remark, status: RequestStatus.Pending, create_time: now, update_time: now })
+      .values({
+        create_user: from,
+        user_id: to,
+        remark,
+        status: RequestStatus.Pending,
+        create_time: now,
+        update_time: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;
@@ -101,7 +113,11 @@ export class FriendRepo {
 
   /** Refreshes a pending request's note and time (asking again bumps it to the top). */
   async renewRequest(id: number, remark: string, now: number): Promise<void> {
-    await this.db.updateTable('friend_requests').set({ remark, create_time: now, update_time: now }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('friend_requests')
+      .set({ remark, create_time: now, update_time: now })
+      .where('id', '=', id)
+      .execute();
   }
 
   async setRequestStatus(id: number, status: number, now: number): Promise<void> {
@@ -109,7 +125,12 @@ export class FriendRepo {
   }
 
   /** Requests I sent (`mine`) or received, newest first, with a total. */
-  async list(userId: number, mine: boolean, page: number, limit: number): Promise<{ rows: RequestRow[]; total: number }> {
+  async list(
+    userId: number,
+    mine: boolean,
+    page: number,
+    limit: number,
+  ): Promise<{ rows: RequestRow[]; total: number }> {
     const column = mine ? 'create_user' : 'user_id';
     const rows = await this.db
       .selectFrom('friend_requests')

@@ -24,7 +24,10 @@ export class FriendService {
 
   /** `user` as a contact row of `viewerId`'s list. */
   async contactOf(viewerId: number, user: UserRow): Promise<Contact> {
-    const [friend, online] = await Promise.all([this.friends.row(viewerId, user.id), this.ctx.realtime.online([user.id])]);
+    const [friend, online] = await Promise.all([
+      this.friends.row(viewerId, user.id),
+      this.ctx.realtime.online([user.id]),
+    ]);
     return toUserContact(user, friend, online.has(user.id));
   }
 
@@ -51,7 +54,12 @@ export class FriendService {
     const pending = await this.friends.pendingCount(them.id);
     await this.ctx.realtime.publish([them.id], {
       type: 'simple',
-      data: systemNotice(them, 'notice.friendRequest', me.realname, { friend_id: id, user_id: me.id, pending, now: this.ctx.now() }),
+      data: systemNotice(them, 'notice.friendRequest', me.realname, {
+        friend_id: id,
+        user_id: me.id,
+        pending,
+        now: this.ctx.now(),
+      }),
     });
     return 'requested';
   }
@@ -105,12 +113,17 @@ export class FriendService {
     if (row && row.user_id !== session.userId) row = undefined;
     if (!row) {
       const request = await this.friends.request(body.friend_id);
-      if (request && request.create_user === session.userId) row = await this.friends.row(session.userId, request.user_id);
+      if (request && request.create_user === session.userId)
+        row = await this.friends.row(session.userId, request.user_id);
     }
     if (!row) throw new AppError('NotFound', {}, { fields: ['friend_id'] });
     await this.friends.setNickname(row.id, body.nickname);
     const friend = await this.users.byId(row.friend_user_id);
-    if (friend) await this.ctx.realtime.publish([session.userId], { type: 'appendContact', data: await this.contactOf(session.userId, friend) });
+    if (friend)
+      await this.ctx.realtime.publish([session.userId], {
+        type: 'appendContact',
+        data: await this.contactOf(session.userId, friend),
+      });
   }
 
   /**
@@ -122,20 +135,37 @@ export class FriendService {
     const mine = await this.friends.rowsOf(session.userId);
     const users =
       runMode === 1
-        ? await this.ctx.db.selectFrom('users').selectAll().where('status', '=', 1).where('id', '!=', session.userId).execute()
+        ? await this.ctx.db
+            .selectFrom('users')
+            .selectAll()
+            .where('status', '=', 1)
+            .where('id', '!=', session.userId)
+            .execute()
         : mine.size
-          ? await this.ctx.db.selectFrom('users').selectAll().where('id', 'in', [...mine.keys()]).where('status', '=', 1).execute()
+          ? await this.ctx.db
+              .selectFrom('users')
+              .selectAll()
+              .where('id', 'in', [...mine.keys()])
+              .where('status', '=', 1)
+              .execute()
           : [];
     const online = await this.ctx.realtime.online(users.map((u) => u.id));
     const items = users.map((u) => toUserContact(u, mine.get(u.id), online.has(u.id)));
-    items.sort((a, b) => a.index.localeCompare(b.index) || a.displayName.localeCompare(b.displayName, 'zh-Hans-u-co-pinyin'));
+    items.sort(
+      (a, b) => a.index.localeCompare(b.index) || a.displayName.localeCompare(b.displayName, 'zh-Hans-u-co-pinyin'),
+    );
     return { items, pending: await this.friends.pendingCount(session.userId) };
   }
 
   /** Who hears a user's presence: their friends, or everyone in runMode 1. */
   async audience(userId: number): Promise<number[]> {
     if (this.ctx.config.get().sysInfo.runMode === 1) {
-      const rows = await this.ctx.db.selectFrom('users').select('id').where('status', '=', 1).where('id', '!=', userId).execute();
+      const rows = await this.ctx.db
+        .selectFrom('users')
+        .select('id')
+        .where('status', '=', 1)
+        .where('id', '!=', userId)
+        .execute();
       return rows.map((r) => r.id);
     }
     return this.friends.friendIds(userId);

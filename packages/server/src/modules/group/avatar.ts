@@ -22,7 +22,10 @@ function storageKey(url: string): string | null {
  * A group avatar drawn from up to nine members' avatars in a grid (2×2 up to four, 3×3 beyond),
  * as WeChat draws one; returns the webp bytes.
  */
-export async function composeGroupAvatar(storage: Storage, members: Array<{ avatar: string; name: string }>): Promise<Buffer> {
+export async function composeGroupAvatar(
+  storage: Storage,
+  members: Array<{ avatar: string; name: string }>,
+): Promise<Buffer> {
   const shown = members.slice(0, 9);
   const cols = shown.length <= 4 ? 2 : 3;
   const gap = 6;
@@ -39,7 +42,11 @@ export async function composeGroupAvatar(storage: Storage, members: Array<{ avat
       if (found) {
         const chunks: Buffer[] = [];
         for await (const chunk of found.stream) chunks.push(chunk as Buffer);
-        input = await sharp(Buffer.concat(chunks)).resize(tile, tile, { fit: 'cover' }).png().toBuffer().catch(() => null);
+        input = await sharp(Buffer.concat(chunks))
+          .resize(tile, tile, { fit: 'cover' })
+          .png()
+          .toBuffer()
+          .catch(() => null);
       }
     }
     input ??= await initialTile(m.name, tile, i);

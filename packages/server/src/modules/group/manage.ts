@@ -51,12 +51,22 @@ export class GroupAdminService {
     return { member, user };
   }
 
-  private async pushMembers(group: GroupRow, event: Parameters<AppContext['realtime']['publish']>[1], extra: number[] = []): Promise<void> {
+  private async pushMembers(
+    group: GroupRow,
+    event: Parameters<AppContext['realtime']['publish']>[1],
+    extra: number[] = [],
+  ): Promise<void> {
     await this.ctx.realtime.publish([...(await this.groups.memberIds(group.id)), ...extra], event);
   }
 
   private eventFacts(session: Session, others: UserRow[], more: Record<string, unknown> = {}) {
-    return { user_id: session.userId, name: session.user.realname, user_ids: others.map((u) => u.id), names: others.map((u) => u.realname), ...more };
+    return {
+      user_id: session.userId,
+      name: session.user.realname,
+      user_ids: others.map((u) => u.id),
+      names: others.map((u) => u.realname),
+      ...more,
+    };
   }
 
   /** The owner removes anyone, an admin removes members, anyone removes themself (leaves). */
@@ -70,15 +80,27 @@ export class GroupAdminService {
       if (!allowed) throw new AppError('Forbidden');
     }
     await this.ctx.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('group_members').where('group_id', '=', group.id).where('user_id', '=', member.user_id).execute();
-      await trx.deleteFrom('conversations').where('user_id', '=', member.user_id).where('chat_key', '=', groupKey(group.id)).execute();
+      await trx
+        .deleteFrom('group_members')
+        .where('group_id', '=', group.id)
+        .where('user_id', '=', member.user_id)
+        .execute();
+      await trx
+        .deleteFrom('conversations')
+        .where('user_id', '=', member.user_id)
+        .where('chat_key', '=', groupKey(group.id))
+        .execute();
     });
     const avatar = await this.groupService.refreshAvatar(group.id);
-    await this.pushMembers(group, { type: 'removeUser', data: { group_id: gid(group), user_id: user.id, avatar } }, [user.id]);
+    await this.pushMembers(group, { type: 'removeUser', data: { group_id: gid(group), user_id: user.id, avatar } }, [
+      user.id,
+    ]);
     await this.groupService.event(
       group,
       session,
-      leaving ? { event: 'leave', user_id: user.id, name: user.realname } : { event: 'remove', ...this.eventFacts(session, [user]) },
+      leaving
+        ? { event: 'leave', user_id: user.id, name: user.realname }
+        : { event: 'remove', ...this.eventFacts(session, [user]) },
       leaving ? `${user.realname} 退出了群聊` : `${session.user.realname} 将 ${user.realname} 移出了群聊`,
     );
   }
@@ -90,8 +112,16 @@ export class GroupAdminService {
     const { member, user } = await this.target(group, body.user_id);
     if (member.role === body.role) return;
     await this.ctx.db.updateTable('group_members').set({ role: body.role }).where('id', '=', member.id).execute();
-    await this.pushMembers(group, { type: 'setManager', data: { group_id: gid(group), user_id: user.id, role: body.role, avatar: group.avatar } });
-    await this.groupService.event(group, session, { event: body.role === Role.Admin ? 'setManager' : 'unsetManager', ...this.eventFacts(session, [user]) }, `${user.realname}`);
+    await this.pushMembers(group, {
+      type: 'setManager',
+      data: { group_id: gid(group), user_id: user.id, role: body.role, avatar: group.avatar },
+    });
+    await this.groupService.event(
+      group,
+      session,
+      { event: body.role === Role.Admin ? 'setManager' : 'unsetManager', ...this.eventFacts(session, [user]) },
+      `${user.realname}`,
+    );
   }
 
   /** The owner hands the group over; the old owner becomes an administrator. */
@@ -100,17 +130,33 @@ export class GroupAdminService {
     if (body.user_id === session.userId) throw new AppError('CannotActOnSelf');
     const { member, user } = await this.target(group, body.user_id);
     await this.ctx.db.transaction().execute(async (trx) => {
-      await trx.updateTable('group_members').set({ role: Role.Owner, no_speak_until: 0 }).where('id', '=', member.id).execute();
+      await trx
+        .updateTable('group_members')
+        .set({ role: Role.Owner, no_speak_until: 0 })
+        .where('id', '=', member.id)
+        .execute();
       await trx.updateTable('group_members').set({ role: Role.Admin }).where('id', '=', me.id).execute();
-      await trx.updateTable('groups').set({ owner_id: user.id, update_time: this.ctx.now() }).where('id', '=', group.id).execute();
+      await trx
+        .updateTable('groups')
+        .set({ owner_id: user.id, update_time: this.ctx.now() })
+        .where('id', '=', group.id)
+        .execute();
     });
     await this.pushMembers(group, { type: 'changeOwner', data: { group_id: gid(group), user_id: user.id } });
-    await this.groupService.event(group, session, { event: 'changeOwner', ...this.eventFacts(session, [user]) }, user.realname);
+    await this.groupService.event(
+      group,
+      session,
+      { event: 'changeOwner', ...this.eventFacts(session, [user]) },
+      user.realname,
+    );
   }
 
   /** Mutes for one of the spec's durations, or lifts: the owner over admins and members, admins over members. */
   async setNoSpeak(session: Session, body: RouteInput<'setNoSpeak'>): Promise<void> {
-    const { group, member: me } = await this.access.requireRole(session.userId, groupNumber(body.id), [Role.Owner, Role.Admin]);
+    const { group, member: me } = await this.access.requireRole(session.userId, groupNumber(body.id), [
+      Role.Owner,
+      Role.Admin,
+    ]);
     if (body.user_id === session.userId) throw new AppError('CannotActOnSelf');
     const { member, user } = await this.target(group, body.user_id);
     const allowed = member.role !== Role.Owner && (me.role === Role.Owner || member.role === Role.Member);
@@ -118,31 +164,62 @@ export class GroupAdminService {
     const timer = body.noSpeakTimer as 0 | 1 | 2 | 3 | 4;
     const until = timer === 0 ? 0 : this.ctx.now() + MUTE_OPTIONS[timer] * 1000;
     await this.ctx.db.updateTable('group_members').set({ no_speak_until: until }).where('id', '=', member.id).execute();
-    await this.pushMembers(group, { type: 'setNoSpeak', data: { group_id: gid(group), user_id: user.id, no_speak_until: until } });
-    await this.groupService.event(group, session, { event: timer === 0 ? 'unmute' : 'mute', timer, ...this.eventFacts(session, [user]) }, user.realname);
+    await this.pushMembers(group, {
+      type: 'setNoSpeak',
+      data: { group_id: gid(group), user_id: user.id, no_speak_until: until },
+    });
+    await this.groupService.event(
+      group,
+      session,
+      { event: timer === 0 ? 'unmute' : 'mute', timer, ...this.eventFacts(session, [user]) },
+      user.realname,
+    );
   }
 
   async setting(session: Session, body: RouteInput<'groupSetting'>): Promise<void> {
     const { group } = await this.access.requireRole(session.userId, groupNumber(body.id), [Role.Owner, Role.Admin]);
     const defined = Object.fromEntries(Object.entries(body.setting).filter(([, v]) => v !== undefined));
     const setting = { ...groupSetting(group), ...defined };
-    await this.ctx.db.updateTable('groups').set({ setting: JSON.stringify(setting), update_time: this.ctx.now() }).where('id', '=', group.id).execute();
+    await this.ctx.db
+      .updateTable('groups')
+      .set({ setting: JSON.stringify(setting), update_time: this.ctx.now() })
+      .where('id', '=', group.id)
+      .execute();
     await this.pushMembers(group, { type: 'groupSetting', data: { group_id: gid(group), setting } });
   }
 
   async rename(session: Session, body: RouteInput<'editGroupName'>): Promise<void> {
     const { group } = await this.access.requireRole(session.userId, groupNumber(body.id), [Role.Owner, Role.Admin]);
-    await this.ctx.db.updateTable('groups').set({ name: body.displayName, update_time: this.ctx.now() }).where('id', '=', group.id).execute();
-    await this.pushMembers(group, { type: 'editGroupName', data: { id: gid(group), displayName: body.displayName, editUserName: session.user.realname } });
-    await this.groupService.event(group, session, { event: 'rename', user_id: session.userId, name: session.user.realname, title: body.displayName }, body.displayName);
+    await this.ctx.db
+      .updateTable('groups')
+      .set({ name: body.displayName, update_time: this.ctx.now() })
+      .where('id', '=', group.id)
+      .execute();
+    await this.pushMembers(group, {
+      type: 'editGroupName',
+      data: { id: gid(group), displayName: body.displayName, editUserName: session.user.realname },
+    });
+    await this.groupService.event(
+      group,
+      session,
+      { event: 'rename', user_id: session.userId, name: session.user.realname, title: body.displayName },
+      body.displayName,
+    );
   }
 
   /** The announcement: sanitized, stored, pushed, and posted as a message that mentions everyone. */
   async setNotice(session: Session, body: RouteInput<'setNotice'>): Promise<void> {
-    const { group, member } = await this.access.requireRole(session.userId, groupNumber(body.id), [Role.Owner, Role.Admin]);
+    const { group, member } = await this.access.requireRole(session.userId, groupNumber(body.id), [
+      Role.Owner,
+      Role.Admin,
+    ]);
     const notice = sanitizeNotice(body.notice);
     if (noticeTooLong(notice)) throw new AppError('Validation', {}, { fields: ['notice'] });
-    await this.ctx.db.updateTable('groups').set({ notice, update_time: this.ctx.now() }).where('id', '=', group.id).execute();
+    await this.ctx.db
+      .updateTable('groups')
+      .set({ notice, update_time: this.ctx.now() })
+      .where('id', '=', group.id)
+      .execute();
     await this.pushMembers(group, { type: 'setNotice', data: { group_id: gid(group), notice } });
     const text = noticeText(notice);
     if (!text) return;
@@ -164,7 +241,11 @@ export class GroupAdminService {
     const { group } = await this.access.requireRole(session.userId, groupNumber(id), [Role.Owner]);
     const members = await this.groups.memberIds(group.id);
     await this.ctx.db.transaction().execute(async (trx) => {
-      await trx.updateTable('groups').set({ status: 0, update_time: this.ctx.now() }).where('id', '=', group.id).execute();
+      await trx
+        .updateTable('groups')
+        .set({ status: 0, update_time: this.ctx.now() })
+        .where('id', '=', group.id)
+        .execute();
       await trx.deleteFrom('conversations').where('chat_key', '=', groupKey(group.id)).execute();
     });
     await this.ctx.realtime.publish(members, { type: 'removeGroup', data: { group_id: gid(group) } });
@@ -173,15 +254,27 @@ export class GroupAdminService {
   /** The owner clears the group's history for everyone. */
   async clear(session: Session, id: string): Promise<void> {
     const { group } = await this.access.requireRole(session.userId, groupNumber(id), [Role.Owner]);
-    await this.ctx.db.updateTable('messages').set({ is_deleted: 1 }).where('chat_key', '=', groupKey(group.id)).execute();
-    await this.ctx.db.updateTable('conversations').set({ unread: 0, is_at: 0 }).where('chat_key', '=', groupKey(group.id)).execute();
+    await this.ctx.db
+      .updateTable('messages')
+      .set({ is_deleted: 1 })
+      .where('chat_key', '=', groupKey(group.id))
+      .execute();
+    await this.ctx.db
+      .updateTable('conversations')
+      .set({ unread: 0, is_at: 0 })
+      .where('chat_key', '=', groupKey(group.id))
+      .execute();
     await this.pushMembers(group, { type: 'clearMessage', data: { group_id: gid(group) } });
   }
 
   /** My nickname in a group (群昵称), shown on my messages there. */
   async updateCard(session: Session, body: RouteInput<'updateCard'>): Promise<void> {
     const { member } = await this.access.requireMember(session.userId, groupNumber(body.group_id));
-    await this.ctx.db.updateTable('group_members').set({ nickname: body.nickname }).where('id', '=', member.id).execute();
+    await this.ctx.db
+      .updateTable('group_members')
+      .set({ nickname: body.nickname })
+      .where('id', '=', member.id)
+      .execute();
   }
 
   /** An uploaded avatar (owner and admins); it is kept instead of the drawn one. */
@@ -189,13 +282,25 @@ export class GroupAdminService {
     let group: GroupRow | undefined;
     const { url } = await this.uploads.avatarWithFields(req, async (file) => {
       const field = file.fields.group_id;
-      const parsed = UploadGroupAvatarFields.safeParse({ group_id: field && !Array.isArray(field) && 'value' in field ? field.value : undefined });
+      const parsed = UploadGroupAvatarFields.safeParse({
+        group_id: field && !Array.isArray(field) && 'value' in field ? field.value : undefined,
+      });
       if (!parsed.success) throw validationError(parsed.error, localeOf(req), {});
-      ({ group } = await this.access.requireRole(session.userId, groupNumber(parsed.data.group_id), [Role.Owner, Role.Admin]));
+      ({ group } = await this.access.requireRole(session.userId, groupNumber(parsed.data.group_id), [
+        Role.Owner,
+        Role.Admin,
+      ]));
     });
     if (!group) throw new AppError('Validation', {}, { fields: ['group_id'] });
-    await this.ctx.db.updateTable('groups').set({ avatar: url, avatar_custom: 1, update_time: this.ctx.now() }).where('id', '=', group.id).execute();
-    await this.pushMembers(group, { type: 'setManager', data: { group_id: gid(group), user_id: 0, role: 0, avatar: url } });
+    await this.ctx.db
+      .updateTable('groups')
+      .set({ avatar: url, avatar_custom: 1, update_time: this.ctx.now() })
+      .where('id', '=', group.id)
+      .execute();
+    await this.pushMembers(group, {
+      type: 'setManager',
+      data: { group_id: gid(group), user_id: 0, role: 0, avatar: url },
+    });
     return url;
   }
 
@@ -207,7 +312,8 @@ export class GroupAdminService {
     if (!Number.isInteger(groupId) || !Number.isFinite(expires) || !sig) throw new AppError('QrInvalid');
     const expected = Buffer.from(this.groupService.qrToken(groupId, expires).split('.')[2]!);
     const given = Buffer.from(sig);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given) || expires < this.ctx.now()) throw new AppError('QrInvalid');
+    if (expected.length !== given.length || !timingSafeEqual(expected, given) || expires < this.ctx.now())
+      throw new AppError('QrInvalid');
     const group = await this.groups.byId(groupId);
     if (!group) throw new AppError('GroupNotFound');
     return group;
@@ -237,13 +343,27 @@ export class GroupAdminService {
     if (max > 0 && existing.length + 1 > max) throw new AppError('GroupFull', { max });
     const now = this.ctx.now();
     await this.ctx.db.transaction().execute(async (trx) => {
-      await this.groups.addMembers(trx, group.id, [{ userId: session.userId, role: Role.Member }], now, await this.groups.lastMsgId(trx, group.id));
+      await this.groups.addMembers(
+        trx,
+        group.id,
+        [{ userId: session.userId, role: Role.Member }],
+        now,
+        await this.groups.lastMsgId(trx, group.id),
+      );
     });
     group.avatar = await this.groupService.refreshAvatar(group.id);
     const contact = toGroupContact(group, Role.Member, existing.length + 1);
     await this.ctx.realtime.publish([session.userId], { type: 'addGroup', data: contact });
-    await this.ctx.realtime.publish(existing, { type: 'addGroupUser', data: { group_id: gid(group), user_ids: [session.userId], avatar: group.avatar } });
-    await this.groupService.event(group, session, { event: 'join', user_id: session.userId, name: session.user.realname }, session.user.realname);
+    await this.ctx.realtime.publish(existing, {
+      type: 'addGroupUser',
+      data: { group_id: gid(group), user_ids: [session.userId], avatar: group.avatar },
+    });
+    await this.groupService.event(
+      group,
+      session,
+      { event: 'join', user_id: session.userId, name: session.user.realname },
+      session.user.realname,
+    );
     return contact;
   }
 }

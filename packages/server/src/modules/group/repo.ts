@@ -19,7 +19,12 @@ export class GroupRepo {
   }
 
   member(groupId: number, userId: number): Promise<MemberRow | undefined> {
-    return this.db.selectFrom('group_members').selectAll().where('group_id', '=', groupId).where('user_id', '=', userId).executeTakeFirst();
+    return this.db
+      .selectFrom('group_members')
+      .selectAll()
+      .where('group_id', '=', groupId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
   }
 
   /** Members, owner first, then admins, then by join time. */
@@ -63,10 +68,25 @@ export class GroupRepo {
     return q.orderBy('g.id').execute();
   }
 
-  async create(trx: Transaction<Database>, name: string, ownerId: number, setting: string, now: number): Promise<GroupRow> {
+  async create(
+    trx: Transaction<Database>,
+    name: string,
+    ownerId: number,
+    setting: string,
+    now: number,
+  ): Promise<GroupRow> {
     return trx
       .insertInto('groups')
-      .values({ name, avatar: '', owner_id: ownerId, notice: '', setting, status: 1, create_time: now, update_time: now })
+      .values({
+        name,
+        avatar: '',
+        owner_id: ownerId,
+        notice: '',
+        setting,
+        status: 1,
+        create_time: now,
+        update_time: now,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
   }
@@ -85,13 +105,34 @@ export class GroupRepo {
     if (members.length === 0) return;
     await trx
       .insertInto('group_members')
-      .values(members.map((m) => ({ group_id: groupId, user_id: m.userId, role: m.role, nickname: '', no_speak_until: 0, join_time: now, join_msg_id: joinMsgId })))
+      .values(
+        members.map((m) => ({
+          group_id: groupId,
+          user_id: m.userId,
+          role: m.role,
+          nickname: '',
+          no_speak_until: 0,
+          join_time: now,
+          join_msg_id: joinMsgId,
+        })),
+      )
       .onConflict((oc) => oc.columns(['group_id', 'user_id']).doNothing())
       .execute();
     await trx
       .insertInto('conversations')
-      .values(members.map((m) => ({ user_id: m.userId, chat_key: groupKey(groupId), last_msg_id: 0, last_time: now, read_msg_id: joinMsgId, clear_msg_id: 0 })))
-      .onConflict((oc) => oc.columns(['user_id', 'chat_key']).doUpdateSet({ hidden: 0, last_time: now, read_msg_id: joinMsgId }))
+      .values(
+        members.map((m) => ({
+          user_id: m.userId,
+          chat_key: groupKey(groupId),
+          last_msg_id: 0,
+          last_time: now,
+          read_msg_id: joinMsgId,
+          clear_msg_id: 0,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(['user_id', 'chat_key']).doUpdateSet({ hidden: 0, last_time: now, read_msg_id: joinMsgId }),
+      )
       .execute();
   }
 

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { groupNumber, QR_VALID_MS, type Contact, type GroupInfo, type GroupMember, type RouteInput } from '@sparrow/protocol';
+import {
+  groupNumber,
+  QR_VALID_MS,
+  type Contact,
+  type GroupInfo,
+  type GroupMember,
+  type RouteInput,
+} from '@sparrow/protocol';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { hmac } from '../../lib/crypto';
@@ -75,10 +82,19 @@ export class GroupService {
   /** Posts an event line to a group (creation, invitation, role changes…) and pushes it. */
   async event(group: GroupRow, actor: Session, ext: Record<string, unknown>, content: string): Promise<void> {
     // The actor may have just left or been removed: event lines need no membership of their own.
-    const member = (await this.groups.member(group.id, actor.userId)) ?? (await this.groups.member(group.id, group.owner_id));
+    const member =
+      (await this.groups.member(group.id, actor.userId)) ?? (await this.groups.member(group.id, group.owner_id));
     if (!member) return;
     const target = { kind: 'group' as const, chatKey: groupKey(group.id), group, member };
-    const stored = await this.messages.store(actor.userId, target, { clientId: randomUUID(), type: 'event', content, extends: ext, at: [], pid: 0, fileId: 0 });
+    const stored = await this.messages.store(actor.userId, target, {
+      clientId: randomUUID(),
+      type: 'event',
+      content,
+      extends: ext,
+      at: [],
+      pid: 0,
+      fileId: 0,
+    });
     await this.messages.publish(stored.row, target, actor.userId);
   }
 
@@ -88,22 +104,48 @@ export class GroupService {
     if (others.length < 2) throw new AppError('GroupTooSmall', {}, { fields: ['user_ids'] });
     this.checkSize(1, others.length);
     const now = this.ctx.now();
-    const name = body.name || [session.user, ...others].slice(0, 4).map((u) => u.realname).join('、').slice(0, 64);
+    const name =
+      body.name ||
+      [session.user, ...others]
+        .slice(0, 4)
+        .map((u) => u.realname)
+        .join('、')
+        .slice(0, 64);
     const group = await this.ctx.db.transaction().execute(async (trx) => {
       const g = await this.groups.create(trx, name, session.userId, JSON.stringify(DEFAULT_GROUP_SETTING), now);
-      await this.groups.addMembers(trx, g.id, [{ userId: session.userId, role: Role.Owner }, ...others.map((u) => ({ userId: u.id, role: Role.Member }))], now, 0);
+      await this.groups.addMembers(
+        trx,
+        g.id,
+        [{ userId: session.userId, role: Role.Owner }, ...others.map((u) => ({ userId: u.id, role: Role.Member }))],
+        now,
+        0,
+      );
       return g;
     });
     group.avatar = await this.refreshAvatar(group.id);
     const count = others.length + 1;
     for (const user of [session.user, ...others]) {
-      await this.ctx.realtime.publish([user.id], { type: 'addGroup', data: toGroupContact(group, user.id === session.userId ? Role.Owner : Role.Member, count) });
+      await this.ctx.realtime.publish([user.id], {
+        type: 'addGroup',
+        data: toGroupContact(group, user.id === session.userId ? Role.Owner : Role.Member, count),
+      });
     }
-    await this.event(group, session, { event: 'create', user_id: session.userId, name: session.user.realname }, `${session.user.realname} 创建了群聊`);
     await this.event(
       group,
       session,
-      { event: 'invite', user_id: session.userId, name: session.user.realname, user_ids: others.map((u) => u.id), names: others.map((u) => u.realname) },
+      { event: 'create', user_id: session.userId, name: session.user.realname },
+      `${session.user.realname} 创建了群聊`,
+    );
+    await this.event(
+      group,
+      session,
+      {
+        event: 'invite',
+        user_id: session.userId,
+        name: session.user.realname,
+        user_ids: others.map((u) => u.id),
+        names: others.map((u) => u.realname),
+      },
       `${session.user.realname} 邀请 ${others.map((u) => u.realname).join('、')} 加入了群聊`,
     );
     return toGroupContact(group, Role.Owner, count);
@@ -120,7 +162,13 @@ export class GroupService {
     const now = this.ctx.now();
     await this.ctx.db.transaction().execute(async (trx) => {
       const joinMsgId = await this.groups.lastMsgId(trx, group.id);
-      await this.groups.addMembers(trx, group.id, newcomers.map((u) => ({ userId: u.id, role: Role.Member })), now, joinMsgId);
+      await this.groups.addMembers(
+        trx,
+        group.id,
+        newcomers.map((u) => ({ userId: u.id, role: Role.Member })),
+        now,
+        joinMsgId,
+      );
     });
     const count = existing.size + newcomers.length;
     group.avatar = await this.refreshAvatar(group.id);
@@ -134,7 +182,13 @@ export class GroupService {
     await this.event(
       group,
       session,
-      { event: 'invite', user_id: session.userId, name: session.user.realname, user_ids: newcomers.map((u) => u.id), names: newcomers.map((u) => u.realname) },
+      {
+        event: 'invite',
+        user_id: session.userId,
+        name: session.user.realname,
+        user_ids: newcomers.map((u) => u.id),
+        names: newcomers.map((u) => u.realname),
+      },
       `${session.user.realname} 邀请 ${newcomers.map((u) => u.realname).join('、')} 加入了群聊`,
     );
   }
@@ -152,7 +206,13 @@ export class GroupService {
         nickname: m.nickname,
         no_speak_until: m.no_speak_until > this.ctx.now() ? m.no_speak_until : 0,
         join_time: m.join_time,
-        userInfo: { user_id: u.id, realname: u.realname, displayName: m.nickname || u.realname, avatar: u.avatar, account: u.id === session.userId ? u.account : '' },
+        userInfo: {
+          user_id: u.id,
+          realname: u.realname,
+          displayName: m.nickname || u.realname,
+          avatar: u.avatar,
+          account: u.id === session.userId ? u.account : '',
+        },
       });
     }
     return { items, total: await this.groups.count(group.id) };
@@ -178,13 +238,20 @@ export class GroupService {
       runMode === 1
         ? await this.ctx.db.selectFrom('users').selectAll().where('status', '=', 1).execute()
         : mine.size
-          ? await this.ctx.db.selectFrom('users').selectAll().where('id', 'in', [...mine.keys()]).where('status', '=', 1).execute()
+          ? await this.ctx.db
+              .selectFrom('users')
+              .selectAll()
+              .where('id', 'in', [...mine.keys()])
+              .where('status', '=', 1)
+              .execute()
           : [];
     const rows = users.filter((u) => !exclude.has(u.id));
     const online = await this.ctx.realtime.online(rows.map((u) => u.id));
     return rows
       .map((u) => toUserContact(u, mine.get(u.id), online.has(u.id)))
-      .sort((a, b) => a.index.localeCompare(b.index) || a.displayName.localeCompare(b.displayName, 'zh-Hans-u-co-pinyin'));
+      .sort(
+        (a, b) => a.index.localeCompare(b.index) || a.displayName.localeCompare(b.displayName, 'zh-Hans-u-co-pinyin'),
+      );
   }
 
   /** A signed token for the group's QR code, valid seven days (spec §9). */

@@ -26,7 +26,12 @@ export class ContactService {
     this.groups = new GroupRepo(ctx.db);
   }
 
-  private async merge(session: Session, contact: Contact, conv: ConversationRow | undefined, lastById: Map<number, MessageRow>): Promise<Contact> {
+  private async merge(
+    session: Session,
+    contact: Contact,
+    conv: ConversationRow | undefined,
+    lastById: Map<number, MessageRow>,
+  ): Promise<Contact> {
     if (!conv) return contact;
     const reader = this.messages.reader(session.user);
     const last = lastById.get(conv.last_msg_id);
@@ -55,7 +60,14 @@ export class ContactService {
     const out: Contact[] = [];
     for (const u of users) out.push(await this.merge(session, u, byKey.get(pairKey(me, u.user_id!)), lastById));
     for (const g of groups) {
-      out.push(await this.merge(session, toGroupContact(g, g.role, await this.groups.count(g.id)), byKey.get(groupKey(g.id)), lastById));
+      out.push(
+        await this.merge(
+          session,
+          toGroupContact(g, g.role, await this.groups.count(g.id)),
+          byKey.get(groupKey(g.id)),
+          lastById,
+        ),
+      );
     }
     out.push(await this.systemRow(session, pending));
     out.push(await this.adminNoticeRow(session, byKey.get('admin_notice')));
@@ -73,8 +85,14 @@ export class ContactService {
       .executeTakeFirst();
     let lastContent = '';
     if (newest) {
-      const from = await this.ctx.db.selectFrom('users').select('realname').where('id', '=', newest.create_user).executeTakeFirst();
-      lastContent = translate(this.messages.reader(session.user).locale, 'notice.friendRequest', { name: from?.realname ?? '' });
+      const from = await this.ctx.db
+        .selectFrom('users')
+        .select('realname')
+        .where('id', '=', newest.create_user)
+        .executeTakeFirst();
+      lastContent = translate(this.messages.reader(session.user).locale, 'notice.friendRequest', {
+        name: from?.realname ?? '',
+      });
     }
     return systemContact(session.user, pending, lastContent, newest?.create_time ?? 0);
   }
@@ -136,7 +154,12 @@ export class ContactService {
     if (target.kind !== 'private') throw new AppError('NotFound');
     const contact = await this.friends.contactOf(session.userId, target.peer);
     const conv = await this.messages.messages.conversation(session.userId, target.chatKey);
-    return this.merge(session, contact, conv, await this.messages.messages.byIds(conv?.last_msg_id ? [conv.last_msg_id] : []));
+    return this.merge(
+      session,
+      contact,
+      conv,
+      await this.messages.messages.byIds(conv?.last_msg_id ? [conv.last_msg_id] : []),
+    );
   }
 
   newestAnnouncement(): Promise<AdminNotice | undefined> {

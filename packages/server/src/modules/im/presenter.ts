@@ -1,11 +1,4 @@
-import {
-  translate,
-  type Contact,
-  type FromUser,
-  type Locale,
-  type Message,
-  type MessageKey,
-} from '@sparrow/protocol';
+import { translate, type Contact, type FromUser, type Locale, type Message, type MessageKey } from '@sparrow/protocol';
 import type { UserRow } from '../user/repo';
 import { ChatType, type MessageRow } from './repo';
 
@@ -57,9 +50,14 @@ export function eventText(ext: Record<string, unknown>, reader: Reader, fallback
   switch (ext.event) {
     case 'undo': {
       if (ext.by !== undefined && ext.by !== ext.user_id) {
-        return translate(reader.locale, 'event.undoOther', { admin: nameOf(ext.by, ext.by_name), name: nameOf(ext.user_id, ext.name) });
+        return translate(reader.locale, 'event.undoOther', {
+          admin: nameOf(ext.by, ext.by_name),
+          name: nameOf(ext.user_id, ext.name),
+        });
       }
-      return ext.user_id === reader.userId ? translate(reader.locale, 'event.undoSelf') : translate(reader.locale, 'event.undo', { name: String(ext.name ?? '') });
+      return ext.user_id === reader.userId
+        ? translate(reader.locale, 'event.undoSelf')
+        : translate(reader.locale, 'event.undo', { name: String(ext.name ?? '') });
     }
     case 'create':
       return translate(reader.locale, 'event.create', { name: nameOf(ext.user_id, ext.name) });
@@ -80,14 +78,21 @@ export function eventText(ext: Record<string, unknown>, reader: Reader, fallback
       const list = ids.map((id, i) => nameOf(id, names[i])).join(reader.locale.startsWith('zh') ? '、' : ', ');
       const timer = Number(ext.timer);
       const duration = timer >= 1 && timer <= 4 ? translate(reader.locale, `mute.${timer}` as MessageKey) : '';
-      return translate(reader.locale, `event.${ext.event}` as MessageKey, { name: nameOf(ext.user_id, ext.name), names: list, duration });
+      return translate(reader.locale, `event.${ext.event}` as MessageKey, {
+        name: nameOf(ext.user_id, ext.name),
+        names: list,
+        duration,
+      });
     }
     case 'leave':
     case 'join':
     case 'notice':
       return translate(reader.locale, `event.${ext.event}` as MessageKey, { name: nameOf(ext.user_id, ext.name) });
     case 'rename':
-      return translate(reader.locale, 'event.rename', { name: nameOf(ext.user_id, ext.name), title: String(ext.title ?? '') });
+      return translate(reader.locale, 'event.rename', {
+        name: nameOf(ext.user_id, ext.name),
+        title: String(ext.title ?? ''),
+      });
     default:
       return fallback;
   }
@@ -178,7 +183,9 @@ export function toMessage(row: MessageRow, mc: MessageContext): Message {
         ...ext,
         quote: {
           msg_id: quoted.id,
-          content: quoted.is_undo ? eventText(parseJson(quoted.extends), mc.reader, quoted.content) : previewOf(quoted, mc.reader),
+          content: quoted.is_undo
+            ? eventText(parseJson(quoted.extends), mc.reader, quoted.content)
+            : previewOf(quoted, mc.reader),
           user_id: quoted.from_user,
           realname: mc.members?.get(quoted.from_user)?.nickname || qu?.realname || '',
         },

@@ -38,12 +38,23 @@ export class MessageRepo {
   }
 
   bySender(fromUser: number, clientId: string, exec: Exec = this.db): Promise<MessageRow | undefined> {
-    return exec.selectFrom('messages').selectAll().where('from_user', '=', fromUser).where('client_id', '=', clientId).executeTakeFirst();
+    return exec
+      .selectFrom('messages')
+      .selectAll()
+      .where('from_user', '=', fromUser)
+      .where('client_id', '=', clientId)
+      .executeTakeFirst();
   }
 
   /** Messages with this client id, newest first (client ids are unique per sender only). */
   byClientId(clientId: string): Promise<MessageRow[]> {
-    return this.db.selectFrom('messages').selectAll().where('client_id', '=', clientId).orderBy('id', 'desc').limit(50).execute();
+    return this.db
+      .selectFrom('messages')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .orderBy('id', 'desc')
+      .limit(50)
+      .execute();
   }
 
   /**
@@ -64,7 +75,12 @@ export class MessageRepo {
   }
 
   conversation(userId: number, chatKey: string, exec: Exec = this.db): Promise<ConversationRow | undefined> {
-    return exec.selectFrom('conversations').selectAll().where('user_id', '=', userId).where('chat_key', '=', chatKey).executeTakeFirst();
+    return exec
+      .selectFrom('conversations')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('chat_key', '=', chatKey)
+      .executeTakeFirst();
   }
 
   conversationsOf(userId: number): Promise<ConversationRow[]> {
@@ -76,7 +92,9 @@ export class MessageRepo {
     exec: Exec,
     userId: number,
     chatKey: string,
-    values: Partial<Pick<ConversationRow, 'is_top' | 'is_notice' | 'hidden' | 'read_msg_id' | 'clear_msg_id' | 'unread' | 'is_at'>>,
+    values: Partial<
+      Pick<ConversationRow, 'is_top' | 'is_notice' | 'hidden' | 'read_msg_id' | 'clear_msg_id' | 'unread' | 'is_at'>
+    >,
   ): Promise<void> {
     await exec
       .insertInto('conversations')
@@ -89,15 +107,12 @@ export class MessageRepo {
    * Records a new message on every conversation row of its chat: the last message, unread for
    * everyone but the sender, a mention for those named, and the chat shown again.
    */
-  async touchConversations(
-    exec: Exec,
-    message: MessageRow,
-    recipients: number[],
-    mentioned: number[],
-  ): Promise<void> {
+  async touchConversations(exec: Exec, message: MessageRow, recipients: number[], mentioned: number[]): Promise<void> {
     const everyone = [...new Set([message.from_user, ...recipients])];
     for (let i = 0; i < everyone.length; i += CONVERSATION_ROWS_PER_INSERT) {
-      const rows = everyone.slice(i, i + CONVERSATION_ROWS_PER_INSERT).map((userId) => ({ user_id: userId, chat_key: message.chat_key, last_msg_id: 0, last_time: 0 }));
+      const rows = everyone
+        .slice(i, i + CONVERSATION_ROWS_PER_INSERT)
+        .map((userId) => ({ user_id: userId, chat_key: message.chat_key, last_msg_id: 0, last_time: 0 }));
       await exec
         .insertInto('conversations')
         .values(rows)
@@ -158,7 +173,11 @@ export class MessageRepo {
   }
 
   async newestId(chatKey: string): Promise<number> {
-    const row = await this.db.selectFrom('messages').select((eb) => eb.fn.max('id').as('m')).where('chat_key', '=', chatKey).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('messages')
+      .select((eb) => eb.fn.max('id').as('m'))
+      .where('chat_key', '=', chatKey)
+      .executeTakeFirst();
     return Number(row?.m ?? 0);
   }
 
@@ -171,7 +190,12 @@ export class MessageRepo {
   }
 
   async isHidden(userId: number, msgId: number): Promise<boolean> {
-    const row = await this.db.selectFrom('message_hidden').select('msg_id').where('user_id', '=', userId).where('msg_id', '=', msgId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('message_hidden')
+      .select('msg_id')
+      .where('user_id', '=', userId)
+      .where('msg_id', '=', msgId)
+      .executeTakeFirst();
     return row !== undefined;
   }
 
@@ -195,12 +219,22 @@ export class MessageRepo {
       .where('m.id', '>', v.floor)
       .where('m.is_deleted', '=', 0)
       .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('message_hidden as h').select('h.msg_id').whereRef('h.msg_id', '=', 'm.id').where('h.user_id', '=', v.userId))),
+        not(
+          exists(
+            selectFrom('message_hidden as h')
+              .select('h.msg_id')
+              .whereRef('h.msg_id', '=', 'm.id')
+              .where('h.user_id', '=', v.userId),
+          ),
+        ),
       );
     if (opts.types?.length) q = q.where('m.type', 'in', opts.types).where('m.is_undo', '=', 0);
     if (opts.keywords) {
       const like = `%${opts.keywords.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      q = q.where('m.type', '=', 'text').where('m.is_undo', '=', 0).where((eb) => eb('m.content', 'like', eb.val(like)));
+      q = q
+        .where('m.type', '=', 'text')
+        .where('m.is_undo', '=', 0)
+        .where((eb) => eb('m.content', 'like', eb.val(like)));
     }
     if (opts.mentioning !== undefined) {
       q = q.where((eb) => eb.or([eb('m.at', 'like', `%,${opts.mentioning},%`), eb('m.at', 'like', '%,0,%')]));
@@ -213,7 +247,11 @@ export class MessageRepo {
       return { rows: await page.execute(), total: Number(totalRow.n) };
     }
     if (opts.lastId !== undefined && opts.lastId > 0) page = page.where('m.id', '<', opts.lastId);
-    const rows = await page.orderBy('m.id', 'desc').limit(opts.limit).offset(opts.lastId ? 0 : opts.offset).execute();
+    const rows = await page
+      .orderBy('m.id', 'desc')
+      .limit(opts.limit)
+      .offset(opts.lastId ? 0 : opts.offset)
+      .execute();
     return { rows: rows.reverse(), total: Number(totalRow.n) };
   }
 
@@ -224,22 +262,44 @@ export class MessageRepo {
   async since(userId: number, afterId: number, limit: number): Promise<{ rows: MessageRow[]; remaining: number }> {
     const base = this.db
       .selectFrom('messages as m')
-      .leftJoin('group_members as gm', (join) => join.on('gm.user_id', '=', userId).onRef('gm.group_id', '=', 'm.to_id'))
-      .leftJoin('conversations as c', (join) => join.on('c.user_id', '=', userId).onRef('c.chat_key', '=', 'm.chat_key'))
+      .leftJoin('group_members as gm', (join) =>
+        join.on('gm.user_id', '=', userId).onRef('gm.group_id', '=', 'm.to_id'),
+      )
+      .leftJoin('conversations as c', (join) =>
+        join.on('c.user_id', '=', userId).onRef('c.chat_key', '=', 'm.chat_key'),
+      )
       .where('m.id', '>', afterId)
       .where('m.is_deleted', '=', 0)
       .where((eb) =>
         eb.or([
-          eb.and([eb('m.chat_type', '=', ChatType.Private), eb.or([eb('m.to_id', '=', userId), eb('m.from_user', '=', userId)])]),
+          eb.and([
+            eb('m.chat_type', '=', ChatType.Private),
+            eb.or([eb('m.to_id', '=', userId), eb('m.from_user', '=', userId)]),
+          ]),
           eb.and([eb('m.chat_type', '=', ChatType.Self), eb('m.from_user', '=', userId)]),
-          eb.and([eb('m.chat_type', '=', ChatType.Group), eb('gm.user_id', 'is not', null), eb('m.id', '>', eb.ref('gm.join_msg_id'))]),
+          eb.and([
+            eb('m.chat_type', '=', ChatType.Group),
+            eb('gm.user_id', 'is not', null),
+            eb('m.id', '>', eb.ref('gm.join_msg_id')),
+          ]),
         ]),
       )
       .where((eb) => eb.or([eb('c.clear_msg_id', 'is', null), eb('m.id', '>', eb.ref('c.clear_msg_id'))]))
       .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('message_hidden as h').select('h.msg_id').whereRef('h.msg_id', '=', 'm.id').where('h.user_id', '=', userId))),
+        not(
+          exists(
+            selectFrom('message_hidden as h')
+              .select('h.msg_id')
+              .whereRef('h.msg_id', '=', 'm.id')
+              .where('h.user_id', '=', userId),
+          ),
+        ),
       );
-    const rows = await base.selectAll('m').orderBy('m.id', 'asc').limit(limit + 1).execute();
+    const rows = await base
+      .selectAll('m')
+      .orderBy('m.id', 'asc')
+      .limit(limit + 1)
+      .execute();
     if (rows.length <= limit) return { rows, remaining: 0 };
     const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return { rows: rows.slice(0, limit), remaining: Number(total.n) - limit };
@@ -262,12 +322,21 @@ export class MessageRepo {
       .where('m.is_undo', '=', 0)
       .where('m.type', 'in', ['image', 'video', 'voice', 'file'])
       .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('message_hidden as h').select('h.msg_id').whereRef('h.msg_id', '=', 'm.id').where('h.user_id', '=', userId))),
+        not(
+          exists(
+            selectFrom('message_hidden as h')
+              .select('h.msg_id')
+              .whereRef('h.msg_id', '=', 'm.id')
+              .where('h.user_id', '=', userId),
+          ),
+        ),
       );
     if (mine) q = q.where('m.from_user', '=', userId);
     else {
       q = q
-        .leftJoin('group_members as gm', (join) => join.on('gm.user_id', '=', userId).onRef('gm.group_id', '=', 'm.to_id'))
+        .leftJoin('group_members as gm', (join) =>
+          join.on('gm.user_id', '=', userId).onRef('gm.group_id', '=', 'm.to_id'),
+        )
         .where('m.from_user', '!=', userId)
         .where((eb) =>
           eb.or([

@@ -86,7 +86,8 @@ export class MessageService {
   private async floor(session: Session, target: Target): Promise<number> {
     const conv = await this.messages.conversation(session.userId, target.chatKey);
     let floor = conv?.clear_msg_id ?? 0;
-    if (target.kind === 'group' && !groupSetting(target.group).history) floor = Math.max(floor, target.member.join_msg_id);
+    if (target.kind === 'group' && !groupSetting(target.group).history)
+      floor = Math.max(floor, target.member.join_msg_id);
     return floor;
   }
 
@@ -96,7 +97,8 @@ export class MessageService {
     if (target.kind === 'private') {
       if (chatInfo.simpleChat !== 1) throw new AppError('PrivateChatDisabled');
       if (target.peer.status !== 1) throw new AppError('UserNotFound');
-      if (sysInfo.runMode === 2 && !(await this.friends.row(session.userId, target.peer.id))) throw new AppError('NotFriendChat');
+      if (sysInfo.runMode === 2 && !(await this.friends.row(session.userId, target.peer.id)))
+        throw new AppError('NotFriendChat');
     }
     if (target.kind === 'group') {
       const { nospeak } = groupSetting(target.group);
@@ -105,7 +107,11 @@ export class MessageService {
       if (target.member.no_speak_until > this.ctx.now()) {
         const until = target.member.no_speak_until;
         const locale = negotiateLocale(session.user.language || undefined);
-        throw new AppError('Muted', { until: new Date(until).toLocaleString(locale, { dateStyle: 'short', timeStyle: 'short' }) }, { no_speak_until: until });
+        throw new AppError(
+          'Muted',
+          { until: new Date(until).toLocaleString(locale, { dateStyle: 'short', timeStyle: 'short' }) },
+          { no_speak_until: until },
+        );
       }
     }
     await this.ctx.limits.sendMessage(session.userId, chatInfo.sendInterval);
@@ -120,7 +126,8 @@ export class MessageService {
         throw new AppError('Validation', {}, { fields: ['content'] });
       }
     } else if (body.type === 'emoji') {
-      if (!/^(\/storage\/|https?:\/\/)\S{1,500}$/.test(content.trim())) throw new AppError('Validation', {}, { fields: ['content'] });
+      if (!/^(\/storage\/|https?:\/\/)\S{1,500}$/.test(content.trim()))
+        throw new AppError('Validation', {}, { fields: ['content'] });
       content = content.trim();
     } else if (body.type === 'location') {
       const loc = LocationExtends.safeParse(body.extends);
@@ -130,11 +137,19 @@ export class MessageService {
       const card = ContactExtends.safeParse(body.extends);
       const user = card.success ? await this.users.byId(card.data.id) : undefined;
       if (!user || user.status !== 1) throw new AppError('UserNotFound', {}, { fields: ['extends'] });
-      return this.finish(session, target, body, `[个人名片] ${user.realname}`, { id: user.id, displayName: user.realname, avatar: user.avatar }, 0);
+      return this.finish(
+        session,
+        target,
+        body,
+        `[个人名片] ${user.realname}`,
+        { id: user.id, displayName: user.realname, avatar: user.avatar },
+        0,
+      );
     } else {
       return this.mediaDraft(session, target, body);
     }
-    const ext: Record<string, unknown> = body.type === 'emoji' && typeof body.extends.file_id === 'number' ? { file_id: body.extends.file_id } : {};
+    const ext: Record<string, unknown> =
+      body.type === 'emoji' && typeof body.extends.file_id === 'number' ? { file_id: body.extends.file_id } : {};
     return this.finish(session, target, body, content, ext, 0);
   }
 
@@ -146,13 +161,24 @@ export class MessageService {
     if (!file || name === null) throw new AppError('NotFound', {}, { fields: ['file_id'] });
     const cate = cateOf(file.ext);
     const fits =
-      body.type === 'image' ? cate === 2 : body.type === 'voice' ? cate === 3 || file.ext === 'webm' : body.type === 'video' ? cate === 4 : true;
+      body.type === 'image'
+        ? cate === 2
+        : body.type === 'voice'
+          ? cate === 3 || file.ext === 'webm'
+          : body.type === 'video'
+            ? cate === 4
+            : true;
     if (!fits) throw new AppError('FileTypeForbidden');
     const src = storageUrl(file.storage_key);
     const clientSeconds = Number(body.extends.duration);
-    const seconds = file.duration ? Math.round(file.duration / 100) / 10 : Number.isFinite(clientSeconds) ? clientSeconds : 0;
+    const seconds = file.duration
+      ? Math.round(file.duration / 100) / 10
+      : Number.isFinite(clientSeconds)
+        ? clientSeconds
+        : 0;
     if (body.type === 'video' && seconds > VIDEO_MAX_S + 0.5) throw new AppError('VideoTooLong', { max: VIDEO_MAX_S });
-    const poster = typeof body.extends.poster === 'string' && body.extends.poster.startsWith('/storage/') ? body.extends.poster : '';
+    const poster =
+      typeof body.extends.poster === 'string' && body.extends.poster.startsWith('/storage/') ? body.extends.poster : '';
     const clientSize = (k: string) => (Number.isFinite(Number(body.extends[k])) ? Number(body.extends[k]) : 0);
     const ext: Record<string, unknown> =
       body.type === 'image'
@@ -183,7 +209,13 @@ export class MessageService {
     let pid = 0;
     if (body.pid) {
       const quoted = await this.messages.byId(body.pid);
-      if (quoted && quoted.chat_key === target.chatKey && !quoted.is_deleted && quoted.id > (await this.floor(session, target))) pid = quoted.id;
+      if (
+        quoted &&
+        quoted.chat_key === target.chatKey &&
+        !quoted.is_deleted &&
+        quoted.id > (await this.floor(session, target))
+      )
+        pid = quoted.id;
     }
     return { clientId: body.id, type: body.type, content, extends: ext, at, pid, fileId };
   }
@@ -205,7 +237,11 @@ export class MessageService {
   async store(senderId: number, target: Target, draft: Draft): Promise<{ row: MessageRow; fresh: boolean }> {
     const now = this.ctx.now();
     const recipients =
-      target.kind === 'private' ? [target.peer.id] : target.kind === 'group' ? await this.groups.memberIds(target.group.id) : [];
+      target.kind === 'private'
+        ? [target.peer.id]
+        : target.kind === 'group'
+          ? await this.groups.memberIds(target.group.id)
+          : [];
     const mentioned = draft.at.includes(0) ? recipients : draft.at;
     try {
       const row = await this.ctx.db.transaction().execute(async (trx) => {
@@ -213,7 +249,8 @@ export class MessageService {
         const inserted = await this.messages.insert(trx, {
           client_id: draft.clientId,
           from_user: senderId,
-          chat_type: target.kind === 'private' ? ChatType.Private : target.kind === 'group' ? ChatType.Group : ChatType.Self,
+          chat_type:
+            target.kind === 'private' ? ChatType.Private : target.kind === 'group' ? ChatType.Group : ChatType.Self,
           to_id: target.kind === 'private' ? target.peer.id : target.kind === 'group' ? target.group.id : senderId,
           chat_key: target.chatKey,
           type: draft.type,
@@ -250,16 +287,28 @@ export class MessageService {
    * Answers the message as the sender sees it (without `contactInfo`) when it was presented on the
    * way, so that sendMessage need not present it again.
    */
-  async publish(row: MessageRow, target: Target, from: UserRow | number, exceptClientId?: string): Promise<Message | undefined> {
+  async publish(
+    row: MessageRow,
+    target: Target,
+    from: UserRow | number,
+    exceptClientId?: string,
+  ): Promise<Message | undefined> {
     const sender = typeof from === 'number' ? await this.users.byId(from) : from;
     if (!sender) return undefined;
     const senderId = sender.id;
     if (target.kind === 'private') {
       const peer = target.peer;
-      const toPeer = await this.present(row, peer, { contactInfo: await this.contactFor(peer, sender), users: new Map([[senderId, sender]]) });
+      const toPeer = await this.present(row, peer, {
+        contactInfo: await this.contactFor(peer, sender),
+        users: new Map([[senderId, sender]]),
+      });
       await this.ctx.realtime.publish([peer.id], { type: 'simple', data: toPeer });
       const mine = await this.present(row, sender);
-      await this.ctx.realtime.publish([senderId], { type: 'simple', data: { ...mine, contactInfo: await this.contactFor(sender, peer) } }, exceptClientId);
+      await this.ctx.realtime.publish(
+        [senderId],
+        { type: 'simple', data: { ...mine, contactInfo: await this.contactFor(sender, peer) } },
+        exceptClientId,
+      );
       return mine;
     }
     if (target.kind === 'self') {
@@ -280,7 +329,10 @@ export class MessageService {
     }
     const mine = await this.present(row, sender);
     const data = { ...mine, contactInfo };
-    await this.ctx.realtime.publish(members.filter((id) => id !== senderId), { type: 'group', data });
+    await this.ctx.realtime.publish(
+      members.filter((id) => id !== senderId),
+      { type: 'group', data },
+    );
     await this.ctx.realtime.publish([senderId], { type: 'group', data }, exceptClientId);
     return mine;
   }
@@ -290,7 +342,13 @@ export class MessageService {
     const friend = await this.friends.row(viewer.id, other.id);
     const conv = await this.messages.conversation(viewer.id, pairKey(viewer.id, other.id));
     const contact = toUserContact(other, friend, (await this.ctx.realtime.online([other.id])).has(other.id));
-    if (conv) Object.assign(contact, { unread: conv.unread, is_top: conv.is_top, is_notice: conv.is_notice, is_at: conv.is_at });
+    if (conv)
+      Object.assign(contact, {
+        unread: conv.unread,
+        is_top: conv.is_top,
+        is_notice: conv.is_notice,
+        is_at: conv.is_at,
+      });
     return contact;
   }
 
@@ -312,7 +370,12 @@ export class MessageService {
     const groupIds = [...new Set(rows.filter((r) => r.chat_type === ChatType.Group).map((r) => r.to_id))];
     const membersByGroup = new Map<number, Map<number, { role: number; nickname: string }>>();
     for (const gid of groupIds) {
-      const rowsM = await this.ctx.db.selectFrom('group_members').select(['user_id', 'role', 'nickname']).where('group_id', '=', gid).where('user_id', 'in', [...ids]).execute();
+      const rowsM = await this.ctx.db
+        .selectFrom('group_members')
+        .select(['user_id', 'role', 'nickname'])
+        .where('group_id', '=', gid)
+        .where('user_id', 'in', [...ids])
+        .execute();
       membersByGroup.set(gid, new Map(rowsM.map((m) => [m.user_id, { role: m.role, nickname: m.nickname }])));
     }
     const peerRead = new Map<string, number>();
@@ -368,12 +431,23 @@ export class MessageService {
   /** A message I can see, by msg_id or by client id; refused alike when missing or not mine to see. */
   async visible(session: Session, ref: number | string): Promise<{ row: MessageRow; target: Target }> {
     const candidates = typeof ref === 'number' ? [await this.messages.byId(ref)] : await this.messages.byClientId(ref);
-    const ordered = candidates.filter((r): r is MessageRow => r !== undefined).sort((a, b) => Number(b.from_user === session.userId) - Number(a.from_user === session.userId));
+    const ordered = candidates
+      .filter((r): r is MessageRow => r !== undefined)
+      .sort((a, b) => Number(b.from_user === session.userId) - Number(a.from_user === session.userId));
     for (const row of ordered) {
       if (row.is_deleted) continue;
       const holders = await this.holders(row);
       if (!holders.includes(session.userId)) continue;
-      const target = await this.resolve(session, row.chat_type === ChatType.Group ? `group-${row.to_id}` : row.chat_type === ChatType.Self ? -1 : row.from_user === session.userId ? row.to_id : row.from_user);
+      const target = await this.resolve(
+        session,
+        row.chat_type === ChatType.Group
+          ? `group-${row.to_id}`
+          : row.chat_type === ChatType.Self
+            ? -1
+            : row.from_user === session.userId
+              ? row.to_id
+              : row.from_user,
+      );
       if (row.id <= (await this.floor(session, target))) continue;
       if (await this.messages.isHidden(session.userId, row.id)) continue;
       return { row, target };
@@ -382,12 +456,16 @@ export class MessageService {
   }
 
   async markRead(session: Session, body: RouteInput<'setMsgIsRead'>, socketClientId?: string): Promise<void> {
-    if (body.toContactId === 'system' || body.toContactId === 'admin_notice') return this.markPseudoRead(session, body.toContactId);
+    if (body.toContactId === 'system' || body.toContactId === 'admin_notice')
+      return this.markPseudoRead(session, body.toContactId);
     const target = await this.resolve(session, body.toContactId);
     const msgId = body.msg_id || (await this.messages.newestId(target.chatKey));
     await this.messages.markRead(session.userId, target.chatKey, msgId);
     if (target.kind === 'private') {
-      await this.ctx.realtime.publish([target.peer.id], { type: 'isRead', data: { toContactId: session.userId, msg_id: msgId } });
+      await this.ctx.realtime.publish([target.peer.id], {
+        type: 'isRead',
+        data: { toContactId: session.userId, msg_id: msgId },
+      });
     }
     await this.ctx.realtime.publish(
       [session.userId],
@@ -398,8 +476,14 @@ export class MessageService {
 
   private async markPseudoRead(session: Session, key: 'system' | 'admin_notice'): Promise<void> {
     if (key === 'admin_notice') {
-      const newest = await this.ctx.db.selectFrom('announcements').select((eb) => eb.fn.max('id').as('m')).executeTakeFirst();
-      await this.messages.upsertConversation(this.ctx.db, session.userId, 'admin_notice', { read_msg_id: Number(newest?.m ?? 0), unread: 0 });
+      const newest = await this.ctx.db
+        .selectFrom('announcements')
+        .select((eb) => eb.fn.max('id').as('m'))
+        .executeTakeFirst();
+      await this.messages.upsertConversation(this.ctx.db, session.userId, 'admin_notice', {
+        read_msg_id: Number(newest?.m ?? 0),
+        unread: 0,
+      });
     }
   }
 
@@ -421,7 +505,11 @@ export class MessageService {
     }
     if (!mine && !privileged) throw new AppError('NotYourMessage');
     const redoS = this.ctx.config.get().chatInfo.redoTime;
-    if (mine && !(target.kind === 'group' && target.member.role !== Role.Member) && this.ctx.now() - row.create_time > redoS * 1000) {
+    if (
+      mine &&
+      !(target.kind === 'group' && target.member.role !== Role.Member) &&
+      this.ctx.now() - row.create_time > redoS * 1000
+    ) {
       throw new AppError('UndoTooLate', { minutes: Math.round(redoS / 60) });
     }
     const author = await this.users.byId(row.from_user);
@@ -434,7 +522,13 @@ export class MessageService {
       original_type: row.type,
       ...(mine && row.type === 'text' && { original: row.content }),
     };
-    await this.messages.update(row.id, { is_undo: 1, type: 'event', content: `${author?.realname ?? ''} 撤回了一条消息`, extends: JSON.stringify(ext), at: '' });
+    await this.messages.update(row.id, {
+      is_undo: 1,
+      type: 'event',
+      content: `${author?.realname ?? ''} 撤回了一条消息`,
+      extends: JSON.stringify(ext),
+      at: '',
+    });
     await this.files.release(row.file_id);
     const updated = (await this.messages.byId(row.id))!;
     for (const id of await this.holders(updated)) {
@@ -456,8 +550,17 @@ export class MessageService {
     const holders = await this.holders(row);
     for (const id of holders) {
       const toContactId: ContactId =
-        row.chat_type === ChatType.Group ? `group-${row.to_id}` : row.chat_type === ChatType.Self ? -1 : id === row.from_user ? row.to_id : row.from_user;
-      await this.ctx.realtime.publish([id], { type: 'delMessage', data: { id: row.client_id, msg_id: row.id, toContactId } });
+        row.chat_type === ChatType.Group
+          ? `group-${row.to_id}`
+          : row.chat_type === ChatType.Self
+            ? -1
+            : id === row.from_user
+              ? row.to_id
+              : row.from_user;
+      await this.ctx.realtime.publish([id], {
+        type: 'delMessage',
+        data: { id: row.client_id, msg_id: row.id, toContactId },
+      });
     }
   }
 
@@ -469,19 +572,29 @@ export class MessageService {
 
   async deleteChat(session: Session, id: ContactId | string | number): Promise<void> {
     const target = await this.resolve(session, id);
-    await this.messages.upsertConversation(this.ctx.db, session.userId, target.chatKey, { hidden: 1, unread: 0, is_at: 0 });
+    await this.messages.upsertConversation(this.ctx.db, session.userId, target.chatKey, {
+      hidden: 1,
+      unread: 0,
+      is_at: 0,
+    });
   }
 
   async setTop(session: Session, body: RouteInput<'setChatTop'>): Promise<void> {
     const target = await this.resolve(session, body.id);
     await this.messages.upsertConversation(this.ctx.db, session.userId, target.chatKey, { is_top: body.is_top });
-    await this.ctx.realtime.publish([session.userId], { type: 'setChatTop', data: { id: body.id as ContactId, is_top: body.is_top ? 1 : 0, is_group: body.is_group } });
+    await this.ctx.realtime.publish([session.userId], {
+      type: 'setChatTop',
+      data: { id: body.id as ContactId, is_top: body.is_top ? 1 : 0, is_group: body.is_group },
+    });
   }
 
   async setNotice(session: Session, body: RouteInput<'isNotice'>): Promise<void> {
     const target = await this.resolve(session, body.id);
     await this.messages.upsertConversation(this.ctx.db, session.userId, target.chatKey, { is_notice: body.is_notice });
-    await this.ctx.realtime.publish([session.userId], { type: 'setIsNotice', data: { id: body.id as ContactId, is_notice: body.is_notice ? 1 : 0, is_group: body.is_group } });
+    await this.ctx.realtime.publish([session.userId], {
+      type: 'setIsNotice',
+      data: { id: body.id as ContactId, is_notice: body.is_notice ? 1 : 0, is_group: body.is_group },
+    });
   }
 
   /** Forwards a message I can see to 1–5 users or groups; every copy obeys the rules of sendMessage. */

@@ -18,7 +18,8 @@ export class AdminService {
   getConfig(dottedPath?: string): unknown {
     let value: unknown = this.config.get();
     for (const key of dottedPath ? dottedPath.split('.') : []) {
-      if (typeof value !== 'object' || value === null || !(key in value)) throw new Error(`no such setting: ${dottedPath}`);
+      if (typeof value !== 'object' || value === null || !(key in value))
+        throw new Error(`no such setting: ${dottedPath}`);
       value = (value as Record<string, unknown>)[key];
     }
     return value;
@@ -62,7 +63,12 @@ export class AdminService {
     const user = await this.require(account);
     await this.users.update(user.id, { status: enabled ? 1 : 0, update_time: this.now() });
     if (!enabled) {
-      await this.db.updateTable('sessions').set({ revoked_at: this.now() }).where('user_id', '=', user.id).where('revoked_at', 'is', null).execute();
+      await this.db
+        .updateTable('sessions')
+        .set({ revoked_at: this.now() })
+        .where('user_id', '=', user.id)
+        .where('revoked_at', 'is', null)
+        .execute();
     }
   }
 

@@ -1,8 +1,4 @@
-import {
-  DEFAULT_GLOBAL_CONFIG,
-  RATE_LIMITS,
-  type GlobalConfig,
-} from '@sparrow/protocol';
+import { DEFAULT_GLOBAL_CONFIG, RATE_LIMITS, type GlobalConfig } from '@sparrow/protocol';
 import type { Db } from '../../db';
 import { randomToken } from '../../lib/crypto';
 
@@ -58,8 +54,16 @@ export class ConfigService {
     let secret = stored.get(SECRET_KEY);
     if (!secret) {
       secret = randomToken(32);
-      await this.db.insertInto('config').values({ key: SECRET_KEY, value: secret }).onConflict((oc) => oc.column('key').doNothing()).execute();
-      const row = await this.db.selectFrom('config').select('value').where('key', '=', SECRET_KEY).executeTakeFirstOrThrow();
+      await this.db
+        .insertInto('config')
+        .values({ key: SECRET_KEY, value: secret })
+        .onConflict((oc) => oc.column('key').doNothing())
+        .execute();
+      const row = await this.db
+        .selectFrom('config')
+        .select('value')
+        .where('key', '=', SECRET_KEY)
+        .executeTakeFirstOrThrow();
       secret = row.value;
     }
     this.secretValue = secret;

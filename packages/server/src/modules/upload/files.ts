@@ -40,7 +40,10 @@ export function cateOf(ext: string): 1 | 2 | 3 | 4 | 9 {
 export function safeName(name: string): string {
   const base = path.posix.basename(name.replace(/\\/g, '/'));
   // eslint-disable-next-line no-control-regex -- control characters are exactly what a safe name must not carry
-  const clean = base.replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_').replace(/^\.+/, '').trim();
+  const clean = base
+    .replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_')
+    .replace(/^\.+/, '')
+    .trim();
   return (clean || 'file').slice(0, 120);
 }
 
@@ -69,7 +72,8 @@ export class FileService {
     let ext: string;
     if (detected) {
       ext = SAME.get(detected.ext) ?? detected.ext;
-      if ((ext === 'zip' || ext === 'doc') && ['docx', 'xlsx', 'pptx', 'doc', 'xls', 'ppt'].includes(claimed)) ext = claimed;
+      if ((ext === 'zip' || ext === 'doc') && ['docx', 'xlsx', 'pptx', 'doc', 'xls', 'ppt'].includes(claimed))
+        ext = claimed;
       if (ext === 'mp4' && claimed === 'm4a') ext = 'm4a';
     } else if (TEXT.has(claimed) && isText(bytes)) {
       ext = claimed;
@@ -91,11 +95,17 @@ export class FileService {
       let duration = 0;
       let thumb = '';
       if (cate === 2) {
-        const meta = await sharp(bytes, { animated: false }).metadata().catch(() => null);
+        const meta = await sharp(bytes, { animated: false })
+          .metadata()
+          .catch(() => null);
         if (!meta?.width) throw new AppError('FileTypeForbidden');
         width = meta.width;
         height = meta.height ?? 0;
-        const small = await sharp(bytes, { animated: false }).rotate().resize(THUMB_EDGE, THUMB_EDGE, { fit: 'inside', withoutEnlargement: true }).webp({ quality: 80 }).toBuffer();
+        const small = await sharp(bytes, { animated: false })
+          .rotate()
+          .resize(THUMB_EDGE, THUMB_EDGE, { fit: 'inside', withoutEnlargement: true })
+          .webp({ quality: 80 })
+          .toBuffer();
         thumb = storageUrl((await this.ctx.storage.put(small, 'webp')).key);
       } else if (cate === 3 || cate === 4) {
         const meta = await parseBuffer(bytes, { mimeType: mimeOf(ext) }, { duration: true }).catch(() => null);
@@ -103,13 +113,28 @@ export class FileService {
       }
       await this.ctx.db
         .insertInto('files')
-        .values({ hash, ext, mime: mimeOf(ext), size: bytes.length, cate, width, height, duration, thumb, storage_key: key, create_time: this.ctx.now() })
+        .values({
+          hash,
+          ext,
+          mime: mimeOf(ext),
+          size: bytes.length,
+          cate,
+          width,
+          height,
+          duration,
+          thumb,
+          storage_key: key,
+          create_time: this.ctx.now(),
+        })
         .onConflict((oc) => oc.column('hash').doNothing())
         .execute();
       file = await this.ctx.db.selectFrom('files').selectAll().where('hash', '=', hash).executeTakeFirstOrThrow();
     }
     const shown = safeName(name);
-    await this.ctx.db.insertInto('user_files').values({ user_id: userId, file_id: file.id, name: shown, create_time: this.ctx.now() }).execute();
+    await this.ctx.db
+      .insertInto('user_files')
+      .values({ user_id: userId, file_id: file.id, name: shown, create_time: this.ctx.now() })
+      .execute();
     return { file, name: shown };
   }
 
@@ -119,12 +144,26 @@ export class FileService {
 
   /** The name a user uploaded a file under, if they did. */
   async uploadedName(userId: number, fileId: number): Promise<string | null> {
-    const row = await this.ctx.db.selectFrom('user_files').select('name').where('user_id', '=', userId).where('file_id', '=', fileId).orderBy('id', 'desc').executeTakeFirst();
+    const row = await this.ctx.db
+      .selectFrom('user_files')
+      .select('name')
+      .where('user_id', '=', userId)
+      .where('file_id', '=', fileId)
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
     return row?.name ?? null;
   }
 
   result(file: FileRow, name: string): UploadResult {
-    return { file_id: file.id, src: storageUrl(file.storage_key), name, size: file.size, ext: file.ext, cate: cateOf(file.ext), mime: file.mime };
+    return {
+      file_id: file.id,
+      src: storageUrl(file.storage_key),
+      name,
+      size: file.size,
+      ext: file.ext,
+      cate: cateOf(file.ext),
+      mime: file.mime,
+    };
   }
 
   /**

@@ -28,7 +28,9 @@ export function uploadRoutes(ctx: AppContext, messages: MessageService): Handler
       let message: unknown;
       const { file, bytes } = await readUpload(req, fileUpload.size, async (f) => {
         const field = f.fields.message;
-        const fields = UploadFileFields.safeParse({ message: field && !Array.isArray(field) && 'value' in field ? field.value : undefined });
+        const fields = UploadFileFields.safeParse({
+          message: field && !Array.isArray(field) && 'value' in field ? field.value : undefined,
+        });
         if (!fields.success) throw validationError(fields.error, localeOf(req), {});
         if (fields.data.message === undefined) return;
         try {

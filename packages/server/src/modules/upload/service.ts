@@ -20,7 +20,8 @@ export async function readUpload(
   try {
     file = await req.file({ limits: { fileSize: Math.floor(maxMb * 1024 * 1024), files: 1 } });
   } catch (err) {
-    if ((err as { code?: string }).code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw new AppError('FileMissing', {}, { fields: ['file'] });
+    if ((err as { code?: string }).code === 'FST_INVALID_MULTIPART_CONTENT_TYPE')
+      throw new AppError('FileMissing', {}, { fields: ['file'] });
     throw err;
   }
   if (!file) throw new AppError('FileMissing', {}, { fields: ['file'] });
@@ -29,7 +30,8 @@ export async function readUpload(
     const bytes = await file.toBuffer();
     return { file, bytes };
   } catch (err) {
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('FileTooLarge', { size: maxMb });
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+      throw new AppError('FileTooLarge', { size: maxMb });
     throw err;
   }
 }
@@ -44,7 +46,10 @@ export class UploadService {
   }
 
   /** As `avatar`, first handing the form fields sent before the file to `before`. */
-  async avatarWithFields(req: FastifyRequest, before?: (file: MultipartFile) => Promise<void>): Promise<{ file: MultipartFile; url: string }> {
+  async avatarWithFields(
+    req: FastifyRequest,
+    before?: (file: MultipartFile) => Promise<void>,
+  ): Promise<{ file: MultipartFile; url: string }> {
     const { file, bytes } = await readUpload(req, this.ctx.config.get().fileUpload.size, before);
     return { file, url: await this.storeAvatar(bytes) };
   }
@@ -54,14 +59,28 @@ export class UploadService {
     if (!type || !IMAGE_EXT.has(type.ext)) throw new AppError('FileTypeForbidden');
     let out: Buffer;
     try {
-      out = await sharp(bytes, { animated: false }).rotate().resize(AVATAR_SIZE, AVATAR_SIZE, { fit: 'cover' }).webp({ quality: 85 }).toBuffer();
+      out = await sharp(bytes, { animated: false })
+        .rotate()
+        .resize(AVATAR_SIZE, AVATAR_SIZE, { fit: 'cover' })
+        .webp({ quality: 85 })
+        .toBuffer();
     } catch {
       throw new AppError('FileTypeForbidden');
     }
     const { key, hash } = await this.ctx.storage.put(out, 'webp');
     await this.ctx.db
       .insertInto('files')
-      .values({ hash, ext: 'webp', mime: 'image/webp', size: out.length, cate: 2, width: AVATAR_SIZE, height: AVATAR_SIZE, storage_key: key, create_time: this.ctx.now() })
+      .values({
+        hash,
+        ext: 'webp',
+        mime: 'image/webp',
+        size: out.length,
+        cate: 2,
+        width: AVATAR_SIZE,
+        height: AVATAR_SIZE,
+        storage_key: key,
+        create_time: this.ctx.now(),
+      })
       .onConflict((oc) => oc.column('hash').doNothing())
       .execute();
     return storageUrl(key);

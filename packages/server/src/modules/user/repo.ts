@@ -18,7 +18,9 @@ export class UserRepo {
     return this.db
       .selectFrom('users')
       .selectAll()
-      .where((eb) => eb.or([eb('account', '=', id.toLowerCase()), eb('email', '=', id.toLowerCase()), eb('phone', '=', id)]))
+      .where((eb) =>
+        eb.or([eb('account', '=', id.toLowerCase()), eb('email', '=', id.toLowerCase()), eb('phone', '=', id)]),
+      )
       .orderBy('id')
       .executeTakeFirst();
   }
@@ -30,7 +32,11 @@ export class UserRepo {
       .select('id')
       .where('id', '!=', exceptUserId)
       .where((eb) =>
-        eb.or([eb('account', '=', identifier.toLowerCase()), eb('email', '=', identifier.toLowerCase()), eb('phone', '=', identifier)]),
+        eb.or([
+          eb('account', '=', identifier.toLowerCase()),
+          eb('email', '=', identifier.toLowerCase()),
+          eb('phone', '=', identifier),
+        ]),
       )
       .executeTakeFirst();
     return found !== undefined;
@@ -52,7 +58,9 @@ export class UserRepo {
       .selectFrom('users')
       .selectAll()
       .where('status', '=', 1)
-      .where((eb) => eb.or([eb('account', '=', k.toLowerCase()), eb('email', '=', k.toLowerCase()), eb('phone', '=', k)]))
+      .where((eb) =>
+        eb.or([eb('account', '=', k.toLowerCase()), eb('email', '=', k.toLowerCase()), eb('phone', '=', k)]),
+      )
       .limit(10)
       .execute();
   }

@@ -31,11 +31,17 @@ export class UserService {
   /** Exact matches on account, email or phone: never a listing, never a partial match. */
   async search(keywords: string, session: Session): Promise<UserProfile[]> {
     const rows = await this.users.searchExact(keywords);
-    return Promise.all(rows.map(async (row) => toUserProfile(row, session.userId, await this.friendOf(session.userId, row.id))));
+    return Promise.all(
+      rows.map(async (row) => toUserProfile(row, session.userId, await this.friendOf(session.userId, row.id))),
+    );
   }
 
   async update(body: RouteInput<'updateUserInfo'>, session: Session): Promise<UserInfo> {
-    if (body.realname !== undefined && body.realname !== session.user.realname && this.ctx.config.get().sysInfo.diyName !== 1) {
+    if (
+      body.realname !== undefined &&
+      body.realname !== session.user.realname &&
+      this.ctx.config.get().sysInfo.diyName !== 1
+    ) {
       throw new AppError('RenameDisabled', {}, { fields: ['realname'] });
     }
     // An address one can log in with must not be claimable by another user.
