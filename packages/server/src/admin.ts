@@ -12,6 +12,7 @@ const USAGE = `npm run admin -- <command>
   user enable <account>
   user role <account> admin|user
   invite create [uses=1] [days=7]         make an invite code (for sysInfo.regtype 2)
+  announce "<title>" "<text>"             publish a system announcement to everyone
 
 Running servers pick up configuration changes within a few seconds and push them as updateConfig.`;
 
@@ -31,6 +32,12 @@ async function main(argv: string[]): Promise<number> {
     const need = (n: number) => {
       if (args.length < n) throw new Error(`missing arguments\n\n${USAGE}`);
     };
+    if (area === 'announce') {
+      const [title, text] = [verb, ...args];
+      if (!title || text === undefined) throw new Error(`announce needs a title and a text\n\n${USAGE}`);
+      console.log(`announcement ${await admin.announce(title, text)} published`);
+      return 0;
+    }
     switch (`${area} ${verb ?? ''}`) {
       case 'config get':
         console.log(JSON.stringify(admin.getConfig(args[0]), null, 2));

@@ -23,6 +23,7 @@ import { friendRoutes } from './modules/friend/routes';
 import { groupRoutes } from './modules/group/routes';
 import { GroupAdminService } from './modules/group/manage';
 import { GroupService } from './modules/group/service';
+import { AnnouncementWatcher } from './modules/im/announcements';
 import { ContactService } from './modules/im/contacts';
 import { imRoutes } from './modules/im/routes';
 import { MessageService } from './modules/im/service';
@@ -161,6 +162,8 @@ export async function buildApp(
   realtime.setAudience((userId) => friends.audience(userId));
   const messages = new MessageService(ctx);
   const contacts = new ContactService(ctx, friends, messages);
+  const announcements = new AnnouncementWatcher(opened.db, realtime);
+  announcements.start(env.configPollMs);
   const groupService = new GroupService(ctx, messages);
   registerRoutes(app, ctx, {
     ...friendRoutes(ctx, friends),
@@ -192,6 +195,7 @@ export async function buildApp(
 
   app.addHook('onClose', async () => {
     config.stop();
+    announcements.stop();
     await ctx.limits.close();
     await bus.close();
     await presence.close();

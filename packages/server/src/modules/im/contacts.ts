@@ -165,15 +165,4 @@ export class ContactService {
   newestAnnouncement(): Promise<AdminNotice | undefined> {
     return this.ctx.db.selectFrom('announcements').selectAll().orderBy('id', 'desc').executeTakeFirst();
   }
-
-  /** Publishes a system announcement to everyone (`npm run admin -- announce`). */
-  async announce(title: string, notice: string): Promise<AdminNotice> {
-    const row = await this.ctx.db
-      .insertInto('announcements')
-      .values({ title, notice, create_time: this.ctx.now() })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await this.ctx.realtime.broadcast({ type: 'adminNotice', data: row });
-    return row;
-  }
 }

@@ -77,6 +77,16 @@ export class AdminService {
     await this.users.update(user.id, { role: role === 'admin' ? 1 : 0, update_time: this.now() });
   }
 
+  /** Publishes a system announcement; running servers push it to everyone within seconds. */
+  async announce(title: string, notice: string): Promise<number> {
+    const row = await this.db
+      .insertInto('announcements')
+      .values({ title: title.slice(0, 128), notice, create_time: this.now() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
   /** Creates an invite code usable `uses` times within `days` days. */
   async createInvite(uses: number, days: number): Promise<string> {
     const code = randomToken(6);
