@@ -2,7 +2,7 @@ import { FALLBACK_LOCALE, type Locale } from '@sparrow/protocol';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { settings } from '../stores/settings';
-import type { Messages } from './keys';
+import type { MessageKey, Messages } from './keys';
 
 // Each locale is its own chunk: only the one in use (and English, the fallback) is fetched.
 const loaders = import.meta.glob<Messages>('./locales/*.json', { import: 'default' });
@@ -51,3 +51,11 @@ export async function changeLocale(locale: Locale): Promise<void> {
 }
 
 export { i18next };
+
+/**
+ * t() for a key chosen at run time with its {{placeholders}}: i18next's typed overloads cannot
+ * check a key and its values when both are variables.
+ */
+export function translate(key: MessageKey, params: Record<string, string | number> = {}): string {
+  return String(i18next.t(key as never, params as never));
+}
