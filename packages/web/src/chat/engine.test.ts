@@ -1,0 +1,246 @@
+import type { Message } from '@sparrow/protocol';
+import { describe, expect, it, vi } from 'vitest';
+import { ConversationEngine, FIRST_INDEX, type EngineDeps, type SendBody } from './engine';
+import { msg } from './test-messages';
+
+/** Resolvable promises the test settles by hand. */
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+class Refused extends Error {}
+
+/** Me = user 1, chatting with user 2; the server holds `history` (msg_ids ascending). */
+function setup(history: Message[] = [], over: Partial<EngineDeps> = {}) {
+  const sends: SendBody[] = [];
+  const sendResults: Array<ReturnType<typeof deferred<Message>>> = [];
+  let n = 0;
+  const deps: EngineDeps = {
+    me: { user_id: 1, realname: 'me', avatar: '' },
+    target: { key: '2', toContactId: 2, is_group: 0 },
+    fetchPage: vi.fn(async ({ last_id, limit }: { last_id?: number; limit: number }) => {
+      const older = history.filter((m) => last_id === undefined || m.msg_id < last_id);
+      return older.slice(-limit);
+    }),
+    send: vi.fn((body: SendBody) => {
+      sends.push(body);
+      const d = deferred<Message>();
+      sendResults.push(d);
+      return d.promise;
+    }),
+    markRead: vi.fn(async () => null),
+    classify: (e) => (e instanceof Refused ? 'refused' : 'retry'),
+    onRefused: vi.fn(),
+    newId: () => `local-${++n}`,
+    now: () => 1_800_000_000_000,
+    pageSize: 3,
+    ...over,
+  };
+  const engine = new ConversationEngine(deps);
+  const ids = () => engine.getSnapshot().rows.map((r) => r.message.msg_id);
+  const flush = () => new Promise((r) => setTimeout(r, 0));
+  return { engine, deps, sends, sendResults, ids, flush };
+}
+
+const stored = (body: SendBody, msgId: number): Message => ({
+  ...msg(msgId, { from: 1, to: 2, id: body.id, content: body.content }),
+});
+
+describe('ConversationEngine', () => {
+  it('loads the newest page, then older pages in front without losing its place', async () => {
+    const history = [1, 2, 3, 4, 5, 6, 7].map((i) => msg(i));
+    const { engine, ids } = setup(history);
+    expect(engine.getSnapshot().status).toBe('idle');
+    const loading = engine.start();
+    expect(engine.getSnapshot().status).toBe('loading');
+    await loading;
+    expect(engine.getSnapshot().status).toBe('ready');
+    expect(ids()).toEqual([5, 6, 7]);
+    expect(engine.getSnapshot().hasOlder).toBe(true);
+    expect(engine.getSnapshot().firstItemIndex).toBe(FIRST_INDEX);
+
+    await engine.loadOlder();
+    expect(ids()).toEqual([2, 3, 4, 5, 6, 7]);
+    expect(engine.getSnapshot().firstItemIndex).toBe(FIRST_INDEX - 3);
+    await engine.loadOlder();
+    expect(ids()).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(engine.getSnapshot().hasOlder).toBe(false);
+    expect(engine.getSnapshot().firstItemIndex).toBe(FIRST_INDEX - 4);
+    await engine.loadOlder();
+    expect(ids()).toHaveLength(7);
+  });
+
+  it('shows a failed first page as an error and loads again on start()', async () => {
+    let fail = true;
+    const { engine, ids } = setup([msg(1)], {
+      fetchPage: async () => {
+        if (fail) throw new Error('offline');
+        return [msg(1)];
+      },
+    });
+    await engine.start();
+    expect(engine.getSnapshot().status).toBe('error');
+    fail = false;
+    await engine.start();
+    expect(engine.getSnapshot().status).toBe('ready');
+    expect(ids()).toEqual([1]);
+  });
+
+  it('shows a sent message at once as sending, then confirms it by its id', async () => {
+    const { engine, sends, sendResults, flush } = setup([msg(1)]);
+    await engine.start();
+    const id = engine.send({ type: 'text', content: 'hello' });
+    let rows = engine.getSnapshot().rows;
+    expect(rows.map((r) => [r.message.content, r.state, r.mine])).toEqual([
+      ['message 1', 'sent', false],
+      ['hello', 'sending', true],
+    ]);
+    const keyWhileSending = rows[1]!.key;
+    expect(sends[0]).toMatchObject({ id, toContactId: 2, is_group: 0, type: 'text', content: 'hello', at: [], pid: 0 });
+
+    sendResults[0]!.resolve(stored(sends[0]!, 9));
+    await flush();
+    rows = engine.getSnapshot().rows;
+    expect(rows.map((r) => [r.message.msg_id, r.state])).toEqual([
+      [1, 'sent'],
+      [9, 'sent'],
+    ]);
+    expect(rows[1]!.key).toBe(keyWhileSending);
+  });
+
+  it('marks a message failed on a network error and retries it with the same id', async () => {
+    const { engine, sends, sendResults, flush } = setup();
+    await engine.start();
+    const id = engine.send({ type: 'text', content: 'hi' });
+    sendResults[0]!.reject(new Error('network'));
+    await flush();
+    expect(engine.getSnapshot().rows.map((r) => r.state)).toEqual(['failed']);
+
+    engine.retry(id);
+    expect(engine.getSnapshot().rows.map((r) => r.state)).toEqual(['sending']);
+    expect(sends.map((s) => s.id)).toEqual([id, id]);
+    sendResults[1]!.resolve(stored(sends[1]!, 4));
+    await flush();
+    expect(engine.getSnapshot().rows.map((r) => [r.message.msg_id, r.state])).toEqual([[4, 'sent']]);
+  });
+
+  it('discards a failed message on request, and only a failed one', async () => {
+    const { engine, sendResults, flush } = setup();
+    await engine.start();
+    const failed = engine.send({ type: 'text', content: 'lost' });
+    const sending = engine.send({ type: 'text', content: 'on its way' });
+    sendResults[0]!.reject(new Error('network'));
+    await flush();
+    engine.discard(sending);
+    engine.discard(failed);
+    expect(engine.getSnapshot().rows.map((r) => [r.message.content, r.state])).toEqual([['on its way', 'sending']]);
+  });
+
+  it('drops the optimistic message when the server refuses it, and says why', async () => {
+    const { engine, deps, sendResults, flush } = setup();
+    await engine.start();
+    engine.send({ type: 'text', content: 'not allowed' });
+    const refusal = new Refused('muted');
+    sendResults[0]!.reject(refusal);
+    await flush();
+    expect(engine.getSnapshot().rows).toEqual([]);
+    expect(deps.onRefused).toHaveBeenCalledWith(refusal);
+  });
+
+  it('keeps one copy when the push of my message beats the send answer', async () => {
+    const { engine, sends, sendResults, ids, flush } = setup();
+    await engine.start();
+    engine.send({ type: 'text', content: 'race' });
+    const copy = stored(sends[0]!, 12);
+    engine.receive(copy);
+    expect(engine.getSnapshot().rows.map((r) => [r.message.msg_id, r.state])).toEqual([[12, 'sent']]);
+    sendResults[0]!.resolve(copy);
+    await flush();
+    expect(ids()).toEqual([12]);
+  });
+
+  it('merges pushes and sync pages by msg_id: duplicates once, gaps filled in order', async () => {
+    const { engine, ids } = setup([msg(1), msg(2)]);
+    await engine.start();
+    engine.receive(msg(5));
+    engine.receive(msg(5));
+    expect(ids()).toEqual([1, 2, 5]);
+    // The pushes of 3 and 4 were lost; the catch-up brings them with 5 again.
+    engine.receiveMany([msg(3), msg(4), msg(5)]);
+    expect(ids()).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('ignores messages of other conversations and system notices', async () => {
+    const { engine, ids } = setup();
+    await engine.start();
+    expect(engine.receive(msg(3, { from: 7 }))).toBe(false);
+    expect(engine.receive(msg(4, { from: 2, group: true }))).toBe(false);
+    expect(engine.receive({ ...msg(0, { from: 'system' }) })).toBe(false);
+    expect(engine.receive(msg(5, { from: 1, to: 2 }))).toBe(true);
+    expect(ids()).toEqual([5]);
+  });
+
+  it('leaves older messages outside the loaded window to their page', async () => {
+    const history = [10, 11, 12, 13].map((i) => msg(i));
+    const { engine, ids } = setup(history);
+    await engine.start();
+    expect(ids()).toEqual([11, 12, 13]);
+    engine.receive(msg(5));
+    expect(ids()).toEqual([11, 12, 13]);
+  });
+
+  it('replaces a withdrawn message with its event line and removes deleted ones', async () => {
+    const { engine, ids } = setup([msg(1), msg(2), msg(3)]);
+    await engine.start();
+    engine.applyUndo({ ...msg(2), type: 'event', content: 'user 2 withdrew a message' });
+    expect(engine.getSnapshot().rows[1]!.message).toMatchObject({ msg_id: 2, type: 'event' });
+    engine.applyUndo({ ...msg(99), type: 'event' });
+    expect(ids()).toEqual([1, 2, 3]);
+    engine.remove(3);
+    expect(ids()).toEqual([1, 2]);
+  });
+
+  it('tracks how far the peer has read and marks read once per newer message', async () => {
+    const { engine, deps } = setup([msg(1, { from: 1, to: 2, is_read: 1 }), msg(2, { from: 1, to: 2 })]);
+    await engine.start();
+    expect(engine.getSnapshot().peerReadTo).toBe(1);
+    engine.markPeerRead(2);
+    expect(engine.getSnapshot().peerReadTo).toBe(2);
+    engine.markPeerRead(1);
+    expect(engine.getSnapshot().peerReadTo).toBe(2);
+
+    engine.readAll();
+    engine.readAll();
+    expect(deps.markRead).toHaveBeenCalledTimes(1);
+    expect(deps.markRead).toHaveBeenCalledWith(2);
+    engine.receive(msg(3));
+    engine.readAll();
+    expect(deps.markRead).toHaveBeenLastCalledWith(3);
+  });
+
+  it('clears history on this device and keeps it hidden when messages come again', async () => {
+    const { engine, ids } = setup([msg(1), msg(2)]);
+    await engine.start();
+    expect(engine.clearHistory()).toBe(2);
+    expect(ids()).toEqual([]);
+    engine.receiveMany([msg(1), msg(2), msg(3)]);
+    expect(ids()).toEqual([3]);
+  });
+
+  it('notifies subscribers with a new snapshot on every change', async () => {
+    const { engine } = setup([msg(1)]);
+    const seen: number[] = [];
+    const stop = engine.subscribe(() => seen.push(engine.getSnapshot().rows.length));
+    await engine.start();
+    engine.receive(msg(2));
+    stop();
+    engine.receive(msg(3));
+    expect(seen).toEqual([0, 1, 2]);
+  });
+});
