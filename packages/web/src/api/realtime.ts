@@ -1,7 +1,14 @@
-import type { GlobalConfig } from '@sparrow/protocol';
+import type { GlobalConfig, Message } from '@sparrow/protocol';
 import { forcedOffline } from '../app/account';
+import { catchUp } from '../chat/catch-up';
+import { appEvents } from '../chat/events';
+import { deliver, forEachEngine, liveEngine, openConversation } from '../chat/registry';
+import { contactKey, conversationKeyOf } from '../lib/conversation-list';
+import { ringForMessage } from '../lib/notify';
 import { storage } from '../lib/storage';
 import { config } from '../stores/config';
+import { contacts, contactsStore } from '../stores/contacts';
+import { listenToGroupPushes } from '../stores/group';
 import { presence } from '../stores/presence';
 import { sessionStore } from '../stores/session';
 import { SocketClient, socketUrl } from './socket';
@@ -17,9 +24,130 @@ export const socket = new SocketClient({
   page: document,
 });
 
+const me = () => sessionStore.getState().user?.user_id ?? null;
+
+/**
+ * The server answers the ping sent on open and then the bind, each with a pong. Catching up on
+ * both closes the window between the bind and the `sync` query: what was committed before the
+ * bind comes with `sync`, what comes after it is pushed.
+ */
+let pongsAfterInit = 0;
+
 socket.on('state', (s) => config.setSocket(s));
-socket.on('init', ({ client_id }) => storage.set('client_id', client_id));
-socket.on('pong', ({ multiport }) => config.setMultiport(multiport));
+socket.on('init', ({ client_id }) => {
+  storage.set('client_id', client_id);
+  pongsAfterInit = 2;
+});
+socket.on('pong', ({ multiport }) => {
+  config.setMultiport(multiport);
+  if (pongsAfterInit > 0) {
+    pongsAfterInit -= 1;
+    void catchUp.request();
+  }
+});
 socket.on('updateConfig', (data) => config.merge(data as Partial<GlobalConfig>));
-socket.on('isOnline', ({ id, is_online }) => presence.set(id, is_online));
+socket.on('isOnline', ({ id, is_online }) => {
+  presence.set(id, is_online);
+  contacts.setOnline(id, is_online);
+});
 socket.on('offline', () => forcedOffline());
+listenToGroupPushes(socket);
+
+function onMessage(msg: Message): void {
+  const user = me();
+  if (user === null) return;
+  if (msg.fromUser.id === 'system') {
+    contacts.applySystemNotice(msg);
+    appEvents.emit('friendRequests', undefined);
+    if (msg.extends.event === 'friendRequest') ringForMessage();
+    return;
+  }
+  const key = conversationKeyOf(msg, user);
+  const mine = msg.fromUser.id === user;
+  const onScreen = openConversation() === key && document.visibilityState === 'visible';
+  deliver([msg]);
+  const row = contacts.applyMessage(msg, { openKey: onScreen ? key : null });
+  if (mine) return;
+  if (onScreen) liveEngine(key)?.readAll();
+  if (msg.type !== 'event' && row?.is_notice !== 0) ringForMessage();
+}
+
+socket.on('simple', onMessage);
+socket.on('group', onMessage);
+
+socket.on('appendContact', (contact) => {
+  contacts.upsert(contact);
+  appEvents.emit('friendRequests', undefined);
+});
+socket.on('removeGroup', ({ group_id }) => {
+  const key = contactKey(group_id);
+  contacts.remove(key);
+  if (key.startsWith('group-')) appEvents.emit('group', { group_id: key });
+});
+socket.on('setChatTop', ({ id, is_top }) => contacts.patch(contactKey(id), { is_top }));
+socket.on('setIsNotice', ({ id, is_notice }) => contacts.patch(contactKey(id), { is_notice }));
+socket.on('addGroup', (group) => contacts.upsert(group));
+socket.on('addGroupUser', ({ group_id, user_ids, avatar }) => {
+  const row = contacts.get(group_id);
+  if (row)
+    contacts.patch(group_id, { member_count: (row.member_count ?? 0) + user_ids.length, ...(avatar && { avatar }) });
+  appEvents.emit('group', { group_id });
+});
+socket.on('undoMessage', (msg) => {
+  forEachEngine((engine) => engine.applyUndo(msg));
+  contacts.applyUndo(msg);
+});
+
+let reloadTimer: ReturnType<typeof setTimeout> | null = null;
+/** A deleted message may have been a conversation's last: its preview comes from the server. */
+function reloadContactsSoon(): void {
+  if (reloadTimer) return;
+  reloadTimer = setTimeout(() => {
+    reloadTimer = null;
+    contacts.load().catch(() => {});
+  }, 500);
+}
+
+socket.on('delMessage', ({ msg_id }) => {
+  forEachEngine((engine) => engine.remove(msg_id));
+  reloadContactsSoon();
+});
+socket.on('isRead', ({ toContactId, msg_id }) => liveEngine(contactKey(toContactId))?.markPeerRead(msg_id));
+socket.on('readAll', ({ toContactId }) => contacts.markRead(contactKey(toContactId)));
+socket.on('adminNotice', (notice) => contacts.setNotice(notice));
+
+socket.on('removeUser', ({ group_id, user_id }) => {
+  if (user_id === me()) contacts.remove(group_id);
+  else {
+    const row = contacts.get(group_id);
+    if (row) contacts.patch(group_id, { member_count: Math.max(0, (row.member_count ?? 1) - 1) });
+  }
+  appEvents.emit('group', { group_id });
+});
+socket.on('editGroupName', ({ id, displayName }) => {
+  contacts.patch(id, { displayName });
+  appEvents.emit('group', { group_id: id });
+});
+socket.on('setNotice', ({ group_id, notice }) => {
+  contacts.patch(group_id, { notice });
+  appEvents.emit('group', { group_id });
+});
+socket.on('groupSetting', ({ group_id, setting }) => {
+  contacts.patch(group_id, { setting: { ...setting } });
+  appEvents.emit('group', { group_id });
+});
+socket.on('setNoSpeak', ({ group_id }) => appEvents.emit('group', { group_id }));
+socket.on('setManager', ({ group_id, user_id, role }) => {
+  if (user_id === me()) contacts.patch(group_id, { role: role === 2 ? 2 : 3 });
+  appEvents.emit('group', { group_id });
+});
+socket.on('changeOwner', ({ group_id, user_id }) => {
+  const row = contactsStore.getState().rows[group_id];
+  if (user_id === me()) contacts.patch(group_id, { role: 1, owner_id: user_id });
+  else if (row) contacts.patch(group_id, { owner_id: user_id, ...(row.role === 1 && { role: 2 as const }) });
+  appEvents.emit('group', { group_id });
+});
+socket.on('clearMessage', ({ group_id }) => {
+  contacts.patch(group_id, { lastContent: '' });
+  void liveEngine(group_id)?.reload();
+});

@@ -2,7 +2,7 @@ import type { LoginResult } from '@sparrow/protocol';
 import type * as RealtimeModule from '../api/realtime';
 import { api } from '../api';
 import { i18next } from '../i18n';
-import { storage } from '../lib/storage';
+import { USER_ITEMS, storage } from '../lib/storage';
 import { presence } from '../stores/presence';
 import { session, sessionStore } from '../stores/session';
 import { feedback } from './feedback';
@@ -28,6 +28,8 @@ export function signIn(result: LoginResult): void {
 }
 
 function dropSession(): void {
+  // Drafts, stored lists and the catch-up cursor of this user stay on no shared browser.
+  for (const key of USER_ITEMS) storage.remove(key);
   session.clear();
   presence.clear();
 }

@@ -2,6 +2,7 @@ import {
   DEFAULT_APP_SETTING,
   LOCALES,
   type AppSetting,
+  type Contact,
   type GlobalConfig,
   type Locale,
   type UserInfo,
@@ -9,8 +10,8 @@ import {
 
 /**
  * The items kept in localStorage (spec §3 "Locally stored items"). Strings are stored as they
- * are, objects as JSON. allContacts, mainContacts and per-contact drafts join this list with the
- * contacts and chat features.
+ * are, objects as JSON. Items that belong to one user carry that user's id, so that another
+ * account signing in on the same browser never reads them.
  */
 export interface StoredItems {
   userInfo: UserInfo;
@@ -23,6 +24,16 @@ export interface StoredItems {
   language: Locale;
   appSetting: AppSetting;
   globalConfig: GlobalConfig;
+  /** getContacts as last loaded: the lists paint at once on the next start. */
+  allContacts: { user_id: number; rows: Contact[]; pending: number };
+  /** Unsent text per contact key (spec §3 `draft`). */
+  draft: { user_id: number; drafts: Record<string, string> };
+  /** The last msg_id a `sync` page returned: where the next catch-up starts. */
+  syncCursor: { user_id: number; msg_id: number };
+  /** Per contact key, the msg_id up to which history was cleared on this device. */
+  clearedHistory: { user_id: number; upTo: Record<string, number> };
+  /** The id of the announcement whose bar was closed. */
+  dismissedNotice: { user_id: number; id: number };
 }
 export type StorageKey = keyof StoredItems;
 
@@ -95,4 +106,24 @@ export function installId(): string {
   const id = randomId();
   storage.set('cid', id);
   return id;
+}
+
+/** Stored items that belong to one user. */
+export type UserItemKey = {
+  [K in StorageKey]: StoredItems[K] extends { user_id: number } ? K : never;
+}[StorageKey];
+
+export const USER_ITEMS: readonly UserItemKey[] = [
+  'allContacts',
+  'draft',
+  'syncCursor',
+  'clearedHistory',
+  'dismissedNotice',
+];
+
+/** A user's stored item; null when absent or when it belongs to someone else. */
+export function readUserItem<K extends UserItemKey>(key: K, userId: number | null | undefined): StoredItems[K] | null {
+  if (userId == null) return null;
+  const item = storage.get(key);
+  return item && (item as { user_id?: unknown }).user_id === userId ? item : null;
 }

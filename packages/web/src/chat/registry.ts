@@ -1,0 +1,122 @@
+import { TOAST_SERVER_MS, type Message } from '@sparrow/protocol';
+import { ApiError, api, request } from '../api';
+import { feedback } from '../app/feedback';
+import { contactIdOf, isGroupKey, SELF_KEY, type ContactKey } from '../lib/conversation-list';
+import { randomUuid } from '../lib/ids';
+import { readUserItem, storage } from '../lib/storage';
+import { contacts } from '../stores/contacts';
+import { sessionStore } from '../stores/session';
+import { ConversationEngine, type FailureKind } from './engine';
+
+/** Conversations kept in memory after they were closed, so reopening one is instant. */
+const KEEP = 8;
+
+const engines = new Map<ContactKey, ConversationEngine>();
+let openKey: ContactKey | null = null;
+let engineUser: number | null = null;
+
+/** `is_group` of a conversation key, as the server wants it with the id. */
+export function isGroupOf(key: ContactKey): 0 | 1 | 3 {
+  if (isGroupKey(key)) return 1;
+  if (key === SELF_KEY) return 3;
+  return 0;
+}
+
+/** A refusal is for good (muted, not a member, too long…); anything else may pass later. */
+export function classifySendError(error: unknown): FailureKind {
+  if (error instanceof ApiError && error.kind === 'server' && [400, 401, 403, 404].includes(error.code ?? 0))
+    return 'refused';
+  return 'retry';
+}
+
+function clearedTo(key: ContactKey): number {
+  return readUserItem('clearedHistory', sessionStore.getState().user?.user_id)?.upTo[key] ?? 0;
+}
+
+function create(key: ContactKey): ConversationEngine {
+  const user = sessionStore.getState().user;
+  if (!user) throw new Error('no signed-in user');
+  const toContactId = contactIdOf(key);
+  const is_group = isGroupOf(key);
+  return new ConversationEngine({
+    me: { user_id: user.user_id, realname: user.realname, avatar: user.avatar },
+    target: { key, toContactId, is_group },
+    fetchPage: async ({ last_id, limit }) =>
+      (
+        await request(
+          'getMessageList',
+          { toContactId, is_group, limit, ...(last_id ? { last_id } : {}) },
+          { silent: true },
+        )
+      ).data,
+    send: (body) => api.sendMessage(body, { silent: true }),
+    markRead: async (msg_id) => {
+      contacts.markRead(key);
+      return api.setMsgIsRead({ toContactId, is_group, msg_id }, { silent: true });
+    },
+    classify: classifySendError,
+    onRefused: (error) => {
+      if (error instanceof ApiError && error.message) feedback.toast(error.message, TOAST_SERVER_MS);
+    },
+    newId: randomUuid,
+    now: () => Date.now(),
+    clearedTo: clearedTo(key),
+  });
+}
+
+/** The engine of a conversation, made on first use; the newest few stay after closing. */
+export function engineFor(key: ContactKey): ConversationEngine {
+  const user = sessionStore.getState().user?.user_id ?? null;
+  if (user !== engineUser) {
+    engines.clear();
+    engineUser = user;
+  }
+  let engine = engines.get(key);
+  if (engine) {
+    engines.delete(key);
+  } else {
+    engine = create(key);
+  }
+  engines.set(key, engine);
+  while (engines.size > KEEP) {
+    const oldest = engines.keys().next().value;
+    if (oldest === undefined || oldest === openKey) break;
+    engines.delete(oldest);
+  }
+  return engine;
+}
+
+/** The conversation on screen, whose messages count as read when they arrive. */
+export function setOpenConversation(key: ContactKey | null): void {
+  openKey = key;
+}
+
+export function openConversation(): ContactKey | null {
+  return openKey;
+}
+
+/** The engine of a conversation if it is in memory (open or recently closed). */
+export function liveEngine(key: ContactKey): ConversationEngine | undefined {
+  return engines.get(key);
+}
+
+/** Messages from pushes and `sync` pages, to whichever engines hold their conversations. */
+export function deliver(messages: readonly Message[]): void {
+  if (engines.size === 0) return;
+  for (const engine of engines.values()) {
+    const mine = messages.filter((m) => engine.owns(m));
+    if (mine.length) engine.receiveMany(mine);
+  }
+}
+
+export function forEachEngine(fn: (engine: ConversationEngine) => void): void {
+  for (const engine of engines.values()) fn(engine);
+}
+
+/** Remembers, on this device, that a conversation's history was cleared up to a msg_id. */
+export function rememberCleared(key: ContactKey, upTo: number): void {
+  const user_id = sessionStore.getState().user?.user_id;
+  if (user_id === undefined) return;
+  const current = readUserItem('clearedHistory', user_id)?.upTo ?? {};
+  storage.set('clearedHistory', { user_id, upTo: { ...current, [key]: Math.max(current[key] ?? 0, upTo) } });
+}

@@ -1,0 +1,249 @@
+import type { AdminNotice, Contact, Message } from '@sparrow/protocol';
+import { useStore } from 'zustand';
+import { createStore } from 'zustand/vanilla';
+import { request } from '../api';
+import { translate } from '../i18n';
+import {
+  ADMIN_NOTICE_KEY,
+  SYSTEM_KEY,
+  contactKey,
+  conversationKeyOf,
+  mentionsMe,
+  type ContactKey,
+} from '../lib/conversation-list';
+import { messagePreview } from '../lib/message-preview';
+import { readUserItem, storage } from '../lib/storage';
+import { sessionStore } from './session';
+
+export interface ContactsState {
+  /** Every row of getContacts by key: users, groups, `system`, `admin_notice`, `-1`. */
+  rows: Record<ContactKey, Contact>;
+  /** Friend requests waiting for me (the Contacts tab badge). */
+  pending: number;
+  /** True once getContacts answered in this session (stored rows show before that). */
+  loaded: boolean;
+  notice: AdminNotice | null;
+  /** The announcement whose bar I closed. */
+  dismissedNotice: number;
+}
+
+const me = () => sessionStore.getState().user?.user_id ?? null;
+
+function stored(): Pick<ContactsState, 'rows' | 'pending' | 'dismissedNotice'> {
+  const user = me();
+  const item = readUserItem('allContacts', user);
+  const rows: Record<ContactKey, Contact> = {};
+  for (const c of item?.rows ?? []) rows[contactKey(c.id)] = c;
+  return { rows, pending: item?.pending ?? 0, dismissedNotice: readUserItem('dismissedNotice', user)?.id ?? 0 };
+}
+
+export const contactsStore = createStore<ContactsState>()(() => ({
+  ...stored(),
+  loaded: false,
+  notice: null,
+}));
+
+export function useContacts<T>(selector: (s: ContactsState) => T): T {
+  return useStore(contactsStore, selector);
+}
+
+/** Fields that describe the person or group, not the conversation with them. */
+const IDENTITY: readonly (keyof Contact)[] = [
+  'displayName',
+  'avatar',
+  'realname',
+  'account',
+  'motto',
+  'friend_id',
+  'index',
+  'is_online',
+  'notice',
+  'setting',
+  'owner_id',
+  'member_count',
+  'user_id',
+  'group_id',
+];
+
+function setRows(update: (rows: Record<ContactKey, Contact>) => boolean): void {
+  const rows = { ...contactsStore.getState().rows };
+  if (update(rows)) contactsStore.setState({ rows });
+}
+
+let saveTimer: ReturnType<typeof setTimeout> | null = null;
+/** Writes the rows for the next start, at most once a second. */
+function scheduleSave(): void {
+  if (saveTimer) return;
+  saveTimer = setTimeout(() => {
+    saveTimer = null;
+    const user_id = me();
+    if (user_id === null) return;
+    const { rows, pending } = contactsStore.getState();
+    storage.set('allContacts', { user_id, rows: Object.values(rows), pending });
+  }, 1000);
+}
+contactsStore.subscribe((s, prev) => {
+  if (s.rows !== prev.rows || s.pending !== prev.pending) scheduleSave();
+});
+
+let loading: Promise<void> | null = null;
+
+export const contacts = {
+  /** getContacts: the whole list with its counters; concurrent calls share one request. */
+  load(): Promise<void> {
+    loading ??= request('getContacts', {}, { silent: true })
+      .then(({ data, count }) => {
+        const rows: Record<ContactKey, Contact> = {};
+        for (const c of data) rows[contactKey(c.id)] = c;
+        const pending = count ?? rows[SYSTEM_KEY]?.unread ?? 0;
+        contactsStore.setState({ rows, pending, loaded: true });
+      })
+      .finally(() => {
+        loading = null;
+      });
+    return loading;
+  },
+
+  get(key: ContactKey): Contact | undefined {
+    return contactsStore.getState().rows[key];
+  },
+
+  /**
+   * A contact pushed or fetched: a new row as it is; for a row we hold, only who they are
+   * changes, so that pins, mutes and unread counts survive a remark or an avatar change.
+   */
+  upsert(contact: Contact): void {
+    setRows((rows) => {
+      const key = contactKey(contact.id);
+      const existing = rows[key];
+      if (!existing) {
+        rows[key] = contact;
+        return true;
+      }
+      const next: Contact = { ...existing };
+      for (const field of IDENTITY) {
+        if (contact[field] !== undefined) (next as unknown as Record<string, unknown>)[field] = contact[field];
+      }
+      rows[key] = next;
+      return true;
+    });
+  },
+
+  patch(key: ContactKey, patch: Partial<Contact>): void {
+    setRows((rows) => {
+      const existing = rows[key];
+      if (!existing) return false;
+      rows[key] = { ...existing, ...patch };
+      return true;
+    });
+  },
+
+  remove(key: ContactKey): void {
+    setRows((rows) => {
+      if (!rows[key]) return false;
+      delete rows[key];
+      return true;
+    });
+  },
+
+  /**
+   * A new message (spec §4): the conversation's preview and time move on; unread rises unless
+   * it is mine or the conversation is open before my eyes; a mention of me raises is_at;
+   * a conversation I did not have is added from the message's contactInfo.
+   */
+  applyMessage(msg: Message, opts: { openKey: ContactKey | null }): Contact | undefined {
+    const user = me();
+    if (user === null) return undefined;
+    const key = conversationKeyOf(msg, user);
+    const mine = msg.fromUser.id === user;
+    const seen = mine || opts.openKey === key;
+    let result: Contact | undefined;
+    setRows((rows) => {
+      const base = rows[key] ?? msg.contactInfo;
+      if (!base) return false;
+      const row: Contact = {
+        ...base,
+        lastContent: messagePreview(msg, translate),
+        lastSendTime: Math.max(msg.sendTime, base.lastSendTime),
+        type: msg.type,
+        // A pushed contactInfo of a private chat already counts this message; a group's does not.
+        unread: seen ? 0 : rows[key] ? base.unread + 1 : Math.max(1, base.unread),
+        is_at: seen ? 0 : (rows[key] ? base.is_at : 0) + (mentionsMe(msg, user) && !mine ? 1 : 0),
+      };
+      if (!rows[key] && msg.is_group === 1) {
+        // A pushed group row is written for every member alike; my role comes with getContacts.
+        delete row.role;
+      }
+      rows[key] = row;
+      result = row;
+      return true;
+    });
+    return result;
+  },
+
+  /** A withdrawn message: when it was the last one, the preview becomes the event line. */
+  applyUndo(msg: Message): void {
+    const user = me();
+    if (user === null) return;
+    const key = conversationKeyOf(msg, user);
+    const row = contactsStore.getState().rows[key];
+    if (row && row.lastSendTime === msg.sendTime) contacts.patch(key, { lastContent: msg.content, type: msg.type });
+  },
+
+  /** A friend-request notice from `system`: the badge and the `system` row follow it. */
+  applySystemNotice(msg: Message): void {
+    const info = msg.contactInfo;
+    if (!info) return;
+    contactsStore.setState({ pending: info.unread });
+    setRows((rows) => {
+      rows[SYSTEM_KEY] = { ...(rows[SYSTEM_KEY] ?? info), ...info };
+      return true;
+    });
+  },
+
+  setPending(pending: number): void {
+    contactsStore.setState({ pending: Math.max(0, pending) });
+    contacts.patch(SYSTEM_KEY, { unread: Math.max(0, pending) });
+  },
+
+  /** I read a conversation (here or on another device). */
+  markRead(key: ContactKey): void {
+    const row = contactsStore.getState().rows[key];
+    if (row && (row.unread !== 0 || row.is_at !== 0)) contacts.patch(key, { unread: 0, is_at: 0 });
+  },
+
+  setOnline(userId: number, isOnline: 0 | 1): void {
+    const row = contactsStore.getState().rows[contactKey(userId)];
+    if (row && row.is_online !== isOnline) contacts.patch(contactKey(userId), { is_online: isOnline });
+  },
+
+  async loadNotice(): Promise<void> {
+    try {
+      contactsStore.setState({ notice: await request('getAdminNotice', {}, { silent: true }).then((r) => r.data) });
+    } catch {
+      // No bar without the announcement; it comes again with the next start or push.
+    }
+  },
+
+  setNotice(notice: AdminNotice): void {
+    contactsStore.setState({ notice });
+    contacts.patch(ADMIN_NOTICE_KEY, { lastContent: notice.title, lastSendTime: notice.create_time });
+  },
+
+  dismissNotice(): void {
+    const { notice } = contactsStore.getState();
+    const user_id = me();
+    if (!notice || user_id === null) return;
+    contactsStore.setState({ dismissedNotice: notice.id });
+    storage.set('dismissedNotice', { user_id, id: notice.id });
+  },
+
+  /** Signed out, or another user signed in: their stored rows, or nothing. */
+  reset(): void {
+    contactsStore.setState({ ...stored(), loaded: false, notice: null });
+  },
+};
+
+sessionStore.subscribe((s, prev) => {
+  if (s.user?.user_id !== prev.user?.user_id) contacts.reset();
+});
