@@ -1,5 +1,6 @@
 import type { MessageKey } from '../i18n/keys';
 import { lazyPage, type LazyPage } from './lazy-page';
+import { groupPaths } from './group-paths';
 import { paths } from './paths';
 
 export interface AppRoute {
@@ -12,6 +13,7 @@ export interface AppRoute {
 }
 
 const loginEntry = lazyPage(() => import('../pages/login/index'));
+const home = lazyPage(() => import('../pages/index/index'));
 
 /** The spec's route table (§2), the routes built so far; each page is its own chunk. */
 export const appRoutes: readonly AppRoute[] = [
@@ -20,7 +22,7 @@ export const appRoutes: readonly AppRoute[] = [
   {
     path: paths.home,
     title: 'routes.home',
-    page: lazyPage(() => import('../pages/index/index')),
+    page: home,
     auth: true,
   },
   {
@@ -76,6 +78,78 @@ export const appRoutes: readonly AppRoute[] = [
     title: 'routes.doc',
     page: lazyPage(() => import('../pages/mine/doc')),
     auth: false,
+  },
+  {
+    path: paths.contacts,
+    title: 'routes.contacts',
+    page: home,
+    auth: true,
+  },
+  {
+    path: paths.chat,
+    title: 'routes.chat',
+    page: lazyPage(() => import('../pages/message/chat')),
+    auth: true,
+  },
+  {
+    path: paths.chatDetail,
+    title: 'routes.chatDetail',
+    page: lazyPage(() => import('../pages/message/detail')),
+    auth: true,
+  },
+  {
+    path: paths.record,
+    title: 'routes.record',
+    page: lazyPage(() => import('../pages/message/record')),
+    auth: true,
+  },
+  {
+    path: paths.contactDetail,
+    title: 'routes.contactDetail',
+    page: lazyPage(() => import('../pages/contacts/detail')),
+    auth: true,
+  },
+  {
+    path: paths.friend,
+    title: 'routes.friend',
+    page: lazyPage(() => import('../pages/contacts/friend')),
+    auth: true,
+  },
+  {
+    path: paths.contactSearch,
+    title: 'routes.contactSearch',
+    page: lazyPage(() => import('../pages/contacts/search')),
+    auth: true,
+  },
+  {
+    path: paths.groupList,
+    title: 'routes.groupList',
+    page: lazyPage(() => import('../pages/contacts/group')),
+    auth: true,
+  },
+  {
+    path: paths.userSelection,
+    title: 'routes.userSelection',
+    page: lazyPage(() => import('../pages/index/userSelection')),
+    auth: true,
+  },
+  {
+    path: paths.search,
+    title: 'routes.search',
+    page: lazyPage(() => import('../pages/index/search')),
+    auth: true,
+  },
+  {
+    path: groupPaths.info,
+    title: 'group.routes.info',
+    page: lazyPage(() => import('../pages/message/group/info')),
+    auth: true,
+  },
+  {
+    path: groupPaths.members,
+    title: 'group.routes.members',
+    page: lazyPage(() => import('../pages/message/group/groupUser')),
+    auth: true,
   },
 ];
 

@@ -1,10 +1,15 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { Badge as BadgeValue } from '../lib/conversation-list';
+import { Badge } from './Badge';
 
 export interface TabItem<K extends string> {
   key: K;
   label: string;
   icon: ReactNode;
+  badge?: BadgeValue;
+  /** What the badge means, for screen readers ("3 unread"). */
+  badgeLabel?: string;
 }
 
 interface Props<K extends string> {
@@ -31,6 +36,7 @@ export function TabBar<K extends string>({ items, active, onChange }: Props<K>) 
                 {item.icon}
               </span>
               <span className="tabbar-label">{item.label}</span>
+              {item.badge && <Badge badge={item.badge} className="tabbar-badge" label={item.badgeLabel} />}
             </button>
           </li>
         ))}

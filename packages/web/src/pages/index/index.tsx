@@ -1,11 +1,17 @@
 import { CompassOutline, MessageOutline, UserContactOutline, UserOutline } from 'antd-mobile-icons';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { paths, withQuery } from '../../app/paths';
 import { EmptyState } from '../../components/EmptyState';
-import { ConnectionBanner } from '../../components/home/ConnectionBanner';
+import { AddMenu } from '../../components/home/AddMenu';
+import { ContactsTab } from '../../components/home/ContactsTab';
 import { MeTab } from '../../components/home/MeTab';
+import { MessagesTab } from '../../components/home/MessagesTab';
 import { Page } from '../../components/Page';
 import { TabBar, type TabItem } from '../../components/TabBar';
+import { badgeText, hasMutedUnread, totalUnread } from '../../lib/conversation-list';
+import { contacts, useContacts } from '../../stores/contacts';
 
 const TAB_KEYS = ['messages', 'contacts', 'discover', 'me'] as const;
 type Tab = (typeof TAB_KEYS)[number];
@@ -14,51 +20,67 @@ function isTab(v: string | null): v is Tab {
   return (TAB_KEYS as readonly (string | null)[]).includes(v);
 }
 
-/** Home (tab 0) with the bottom tab bar; `?tab=` keeps the open tab across reloads. */
+/**
+ * Home with the bottom tab bar: Messages at /pages/index/index (tab 0), Contacts at
+ * /pages/contacts/index (tab 1); Discover and Me keep `?tab=` so a reload stays on them.
+ */
 export default function HomePage() {
   const { t } = useTranslation();
-  const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const [params] = useSearchParams();
   const requested = params.get('tab');
-  const tab: Tab = isTab(requested) ? requested : 'messages';
+  const tab: Tab =
+    pathname.toLowerCase() === paths.contacts.toLowerCase() ? 'contacts' : isTab(requested) ? requested : 'messages';
+  const unread = useContacts((s) => totalUnread(Object.values(s.rows)));
+  const mutedUnread = useContacts((s) => hasMutedUnread(Object.values(s.rows)));
+  const pending = useContacts((s) => s.pending);
+
+  useEffect(() => {
+    contacts.load().catch(() => {
+      // Offline: the stored lists stay on screen; the socket's catch-up loads them later.
+    });
+    void contacts.loadNotice();
+  }, []);
 
   const items: TabItem<Tab>[] = [
-    { key: 'messages', label: t('tabs.messages'), icon: <MessageOutline /> },
-    { key: 'contacts', label: t('tabs.contacts'), icon: <UserContactOutline /> },
+    {
+      key: 'messages',
+      label: t('tabs.messages'),
+      icon: <MessageOutline />,
+      badge: unread > 0 ? { kind: 'count', text: badgeText(unread) } : mutedUnread ? { kind: 'dot' } : undefined,
+      badgeLabel: unread > 0 ? t('home.unread', { count: unread }) : mutedUnread ? t('home.hasUnread') : undefined,
+    },
+    {
+      key: 'contacts',
+      label: t('tabs.contacts'),
+      icon: <UserContactOutline />,
+      badge: pending > 0 ? { kind: 'count', text: badgeText(pending) } : undefined,
+      badgeLabel: pending > 0 ? t('contacts.pendingCount', { count: pending }) : undefined,
+    },
     { key: 'discover', label: t('tabs.discover'), icon: <CompassOutline /> },
     { key: 'me', label: t('tabs.me'), icon: <UserOutline /> },
   ];
   const current = items.find((i) => i.key === tab) ?? items[0]!;
+  const title = tab === 'messages' && unread > 0 ? `${current.label}(${badgeText(unread)})` : current.label;
 
+  const handleTab = (key: Tab) => {
+    const to =
+      key === 'messages' ? paths.home : key === 'contacts' ? paths.contacts : withQuery(paths.home, { tab: key });
+    void navigate(to, { replace: true });
+  };
+
+  const fill = tab === 'messages' || tab === 'contacts';
   return (
     <Page
-      title={current.label}
+      title={title}
       back={false}
-      className="home"
-      footer={
-        <TabBar
-          items={items}
-          active={tab}
-          onChange={(key) => setParams(key === 'messages' ? {} : { tab: key }, { replace: true })}
-        />
-      }
+      className={`home${fill ? ' home-fill' : ''}`}
+      right={fill ? <AddMenu /> : undefined}
+      footer={<TabBar items={items} active={tab} onChange={handleTab} />}
     >
-      {tab === 'messages' && (
-        <>
-          <ConnectionBanner />
-          <EmptyState
-            icon={<MessageOutline />}
-            title={t('home.messagesEmpty')}
-            description={t('home.messagesEmptyDesc')}
-          />
-        </>
-      )}
-      {tab === 'contacts' && (
-        <EmptyState
-          icon={<UserContactOutline />}
-          title={t('home.contactsEmpty')}
-          description={t('home.contactsEmptyDesc')}
-        />
-      )}
+      {tab === 'messages' && <MessagesTab />}
+      {tab === 'contacts' && <ContactsTab />}
       {tab === 'discover' && (
         <EmptyState
           icon={<CompassOutline />}

@@ -1,0 +1,212 @@
+import { graphemeLength, TEXT_MESSAGE_MAX } from '@sparrow/protocol';
+import { CloseCircleFill, SmileOutline, TextOutline } from 'antd-mobile-icons';
+import {
+  forwardRef,
+  useEffect,
+  useImperativeHandle,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type Ref,
+} from 'react';
+import { useTranslation } from 'react-i18next';
+import { insertMention, mentionIds, typedAt, type Mention } from '../../lib/mentions';
+import { drafts } from '../../stores/drafts';
+import { EmojiPanel } from './EmojiPanel';
+import { MentionPicker, type Mentionable } from './MentionPicker';
+
+export interface ComposerHandle {
+  /** Puts text in the box (re-editing a withdrawn message) and focuses it. */
+  setText(text: string): void;
+  focus(): void;
+}
+
+interface Props {
+  /** The contact key the draft is kept under. */
+  draftKey: string;
+  /** Why I may not speak here; the box is replaced by this line. */
+  blocked: string | null;
+  quote: { name: string; content: string } | null;
+  onCancelQuote: () => void;
+  /** Group members for the @ list; null in private chats. */
+  mentionable: readonly Mentionable[] | null;
+  canMentionAll: boolean;
+  onSend: (text: string, at: number[]) => void;
+}
+
+const MAX_HEIGHT = 120;
+/** The counter appears this close to the limit. */
+const COUNTER_FROM = 100;
+
+/** The input bar: text with the draft kept per contact, the emoji panel, @ mentions and the quote. */
+export const Composer = forwardRef(function Composer(
+  { draftKey, blocked, quote, onCancelQuote, mentionable, canMentionAll, onSend }: Props,
+  ref: Ref<ComposerHandle>,
+) {
+  const { t } = useTranslation();
+  const [text, setText] = useState(() => drafts.get(draftKey));
+  const [panel, setPanel] = useState(false);
+  const [picking, setPicking] = useState(false);
+  const mentions = useRef<Mention[]>([]);
+  const box = useRef<HTMLTextAreaElement>(null);
+  const caret = useRef(text.length);
+
+  useEffect(() => {
+    setText(drafts.get(draftKey));
+    mentions.current = [];
+  }, [draftKey]);
+
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    el.style.height = 'auto';
+    el.style.height = `${Math.min(el.scrollHeight, MAX_HEIGHT)}px`;
+  }, [text]);
+
+  const update = (next: string, nextCaret?: number) => {
+    setText(next);
+    drafts.set(draftKey, next);
+    if (nextCaret !== undefined) {
+      caret.current = nextCaret;
+      requestAnimationFrame(() => {
+        const el = box.current;
+        if (el && document.activeElement === el) el.setSelectionRange(nextCaret, nextCaret);
+      });
+    }
+  };
+
+  useImperativeHandle(ref, () => ({
+    setText: (value: string) => {
+      update(value, value.length);
+      setPanel(false);
+      box.current?.focus();
+    },
+    focus: () => box.current?.focus(),
+  }));
+
+  const length = graphemeLength(text);
+  const tooLong = length > TEXT_MESSAGE_MAX;
+  const canSend = text.trim().length > 0 && !tooLong;
+
+  const send = () => {
+    if (!canSend) return;
+    onSend(text, mentionable ? mentionIds(text, mentions.current) : []);
+    mentions.current = [];
+    update('', 0);
+  };
+
+  const insert = (s: string) => {
+    const at = Math.min(caret.current, text.length);
+    update(text.slice(0, at) + s + text.slice(at), at + s.length);
+  };
+
+  const backspace = () => {
+    const at = Math.min(caret.current, text.length);
+    if (at === 0) return;
+    const before = Array.from(
+      new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text.slice(0, at)),
+      (s) => s.segment,
+    );
+    before.pop();
+    const head = before.join('');
+    update(head + text.slice(at), head.length);
+  };
+
+  const handleKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      send();
+    }
+  };
+
+  if (blocked) {
+    return (
+      <div className="composer composer-blocked" role="status">
+        {blocked}
+      </div>
+    );
+  }
+
+  return (
+    <div className="composer-wrap">
+      {quote && (
+        <div className="composer-quote">
+          <span className="composer-quote-text">
+            {t('chat.replyTo', { name: quote.name })}
+            {quote.content}
+          </span>
+          <button
+            type="button"
+            className="composer-quote-close"
+            aria-label={t('chat.cancelQuote')}
+            onClick={onCancelQuote}
+          >
+            <CloseCircleFill aria-hidden="true" />
+          </button>
+        </div>
+      )}
+      <div className="composer">
+        <textarea
+          ref={box}
+          className="composer-input"
+          rows={1}
+          value={text}
+          aria-label={t('chat.inputLabel')}
+          aria-invalid={tooLong || undefined}
+          enterKeyHint="send"
+          onChange={(e) => {
+            const next = e.target.value;
+            const pos = e.target.selectionStart;
+            if (mentionable && typedAt(text, next, pos)) setPicking(true);
+            caret.current = pos;
+            update(next);
+          }}
+          onSelect={(e) => {
+            caret.current = e.currentTarget.selectionStart;
+          }}
+          onFocus={() => setPanel(false)}
+          onKeyDown={handleKey}
+        />
+        <button
+          type="button"
+          className="composer-icon"
+          aria-label={panel ? t('chat.keyboard') : t('chat.emoji')}
+          aria-expanded={panel}
+          onClick={() => {
+            if (panel) box.current?.focus();
+            setPanel((p) => !p);
+          }}
+        >
+          {panel ? <TextOutline aria-hidden="true" /> : <SmileOutline aria-hidden="true" />}
+        </button>
+        <button type="button" className="composer-send" disabled={!canSend} onClick={send}>
+          {t('chat.send')}
+        </button>
+      </div>
+      {length > TEXT_MESSAGE_MAX - COUNTER_FROM && (
+        <p className={`composer-count${tooLong ? ' composer-count-over' : ''}`} aria-live="polite">
+          {t('chat.remaining', { count: TEXT_MESSAGE_MAX - length })}
+        </p>
+      )}
+      {panel && <EmojiPanel onPick={insert} onBackspace={backspace} onSend={send} canSend={canSend} />}
+      {picking && mentionable && (
+        <MentionPicker
+          people={mentionable}
+          canMentionAll={canMentionAll}
+          onClose={() => {
+            setPicking(false);
+            box.current?.focus();
+          }}
+          onPick={(who) => {
+            setPicking(false);
+            mentions.current.push({ id: who.id, name: who.name });
+            const r = insertMention(text, caret.current, who.name);
+            update(r.text, r.caret);
+            box.current?.focus();
+          }}
+        />
+      )}
+    </div>
+  );
+});

@@ -1,0 +1,191 @@
+import { ExclamationCircleFill } from 'antd-mobile-icons';
+import { forwardRef, memo, type Ref } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
+import { paths, withQuery } from '../../app/paths';
+import type { ChatRow, EngineSnapshot } from '../../chat/engine';
+import { formatSeparator, needsTimeSeparator } from '../../lib/relative-time';
+import { useLongPress } from '../../lib/use-long-press';
+import { Avatar } from '../Avatar';
+import { MessageContent } from './MessageContent';
+
+export interface RowHandlers {
+  onMenu(row: ChatRow, x: number, y: number): void;
+  onRetry(id: string): void;
+  onReEdit(text: string): void;
+}
+
+interface RowProps extends RowHandlers {
+  row: ChatRow;
+  /** sendTime of the row above, for the time line. */
+  previousTime: number | undefined;
+  showName: boolean;
+  /** Private chats: whether the peer has read this message of mine. */
+  read: boolean | null;
+  me: number;
+  now: number;
+}
+
+const MessageRow = memo(function MessageRow({
+  row,
+  previousTime,
+  showName,
+  read,
+  me,
+  now,
+  onMenu,
+  onRetry,
+  onReEdit,
+}: RowProps) {
+  const { t, i18n } = useTranslation();
+  const m = row.message;
+  const press = useLongPress((x, y) => onMenu(row, x, y));
+  const separator = needsTimeSeparator(previousTime, m.sendTime) ? (
+    <p className="chat-time">
+      <time dateTime={new Date(m.sendTime).toISOString()}>{formatSeparator(m.sendTime, now, t, i18n.language)}</time>
+    </p>
+  ) : null;
+
+  if (m.type === 'event') {
+    const original = typeof m.extends.original === 'string' ? m.extends.original : '';
+    const canReEdit = m.extends.event === 'undo' && m.extends.user_id === me && original !== '';
+    return (
+      <div className="chat-item">
+        {separator}
+        <p className="chat-event">
+          {m.content}
+          {canReEdit && (
+            <button type="button" className="chat-reedit" onClick={() => onReEdit(original)}>
+              {t('chat.reEdit')}
+            </button>
+          )}
+        </p>
+      </div>
+    );
+  }
+
+  const name = row.mine ? t('chat.me') : m.fromUser.displayName || m.fromUser.realname;
+  const quote = m.extends.quote as { realname?: string; content?: string } | undefined;
+  const senderId = typeof m.fromUser.id === 'number' ? m.fromUser.id : undefined;
+  return (
+    <div className="chat-item">
+      {separator}
+      <div className={`msg${row.mine ? ' msg-mine' : ''}`}>
+        {senderId !== undefined && !row.mine ? (
+          <Link
+            className="msg-avatar"
+            to={withQuery(paths.contactDetail, { id: senderId })}
+            aria-label={t('chat.profileOf', { name })}
+            tabIndex={-1}
+          >
+            <Avatar src={m.fromUser.avatar} name={name} alt="" size={40} />
+          </Link>
+        ) : (
+          <span className="msg-avatar" aria-hidden="true">
+            <Avatar src={m.fromUser.avatar} name={m.fromUser.realname || name} alt="" size={40} />
+          </span>
+        )}
+        <div className="msg-body">
+          {showName && !row.mine && (
+            <p className="msg-name" aria-hidden="true">
+              {name}
+            </p>
+          )}
+          <div className="msg-line">
+            {row.state === 'sending' && (
+              <span className="spinner msg-state" role="status" aria-label={t('chat.sending')} />
+            )}
+            {row.state === 'failed' && (
+              <button type="button" className="msg-retry" aria-label={t('chat.resend')} onClick={() => onRetry(m.id)}>
+                <ExclamationCircleFill aria-hidden="true" />
+              </button>
+            )}
+            {read !== null && row.state === 'sent' && (
+              <span className={`msg-read${read ? ' msg-read-done' : ''}`}>
+                {read ? t('chat.read') : t('chat.unread')}
+              </span>
+            )}
+            <div className={`bubble bubble-${m.type}`} tabIndex={0} {...press}>
+              <span className="visually-hidden">{t('chat.says', { name })}</span>
+              <MessageContent message={m} />
+            </div>
+          </div>
+          {quote && (
+            <p className="msg-quote">
+              {quote.realname ? `${quote.realname}: ` : ''}
+              {quote.content}
+            </p>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+});
+
+interface ListProps extends RowHandlers {
+  snapshot: EngineSnapshot;
+  isGroup: boolean;
+  /** Private chats show read marks on my messages. */
+  readMarks: boolean;
+  me: number;
+  now: number;
+  onLoadOlder(): void;
+  label: string;
+}
+
+function Top({ context }: { context: { loadingOlder: boolean; hasOlder: boolean } }) {
+  const { t } = useTranslation();
+  if (context.loadingOlder) {
+    return (
+      <div className="chat-top" role="status">
+        <span className="spinner spinner-small" aria-hidden="true" />
+        <span className="visually-hidden">{t('common.loading')}</span>
+      </div>
+    );
+  }
+  return <div className="chat-top">{context.hasOlder ? '' : t('chat.noMore')}</div>;
+}
+
+/**
+ * The conversation, newest at the bottom, virtualized: only the rows near the viewport are in
+ * the DOM. Older pages go in front through firstItemIndex, so the rows on screen stay put.
+ */
+export const MessageList = forwardRef(function MessageList(
+  { snapshot, isGroup, readMarks, me, now, onLoadOlder, label, ...handlers }: ListProps,
+  ref: Ref<VirtuosoHandle>,
+) {
+  const { rows, firstItemIndex, peerReadTo } = snapshot;
+  return (
+    <section className="chat-list" aria-label={label}>
+      <Virtuoso
+        ref={ref}
+        className="chat-scroller"
+        data={rows}
+        firstItemIndex={firstItemIndex}
+        initialTopMostItemIndex={Math.max(0, rows.length - 1)}
+        alignToBottom
+        followOutput={(atBottom) => (atBottom ? 'auto' : false)}
+        startReached={onLoadOlder}
+        increaseViewportBy={{ top: 600, bottom: 200 }}
+        context={{ loadingOlder: snapshot.loadingOlder, hasOlder: snapshot.hasOlder }}
+        components={{ Header: Top }}
+        computeItemKey={(_, row) => row.key}
+        itemContent={(index, row) => {
+          const previous = rows[index - firstItemIndex - 1];
+          return (
+            <MessageRow
+              row={row}
+              previousTime={previous?.message.sendTime}
+              showName={isGroup}
+              read={readMarks && row.mine ? row.message.msg_id > 0 && row.message.msg_id <= peerReadTo : null}
+              me={me}
+              now={now}
+              {...handlers}
+            />
+          );
+        }}
+      />
+    </section>
+  );
+});

@@ -1,0 +1,122 @@
+import type { Contact } from '@sparrow/protocol';
+import { TeamFill, UserAddOutline, UserContactOutline } from 'antd-mobile-icons';
+import { memo, useMemo, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { GroupedVirtuoso, type GroupedVirtuosoHandle } from 'react-virtuoso';
+import { paths, withQuery } from '../../app/paths';
+import { badgeText, groupContacts } from '../../lib/conversation-list';
+import { useContacts } from '../../stores/contacts';
+import { ContactAvatar } from '../ContactAvatar';
+import { EmptyState } from '../EmptyState';
+import { IndexBar } from '../IndexBar';
+import { SearchEntry } from '../SearchBar';
+import '../lists.css';
+import './home.css';
+
+const ContactRow = memo(function ContactRow({ contact: c }: { contact: Contact }) {
+  const { t } = useTranslation();
+  return (
+    <Link
+      className="contact-row"
+      to={withQuery(paths.contactDetail, { id: c.user_id ?? String(c.id) })}
+      aria-label={c.is_online ? `${c.displayName}, ${t('contacts.online')}` : c.displayName}
+    >
+      <ContactAvatar contact={c} size={40} presence />
+      <span className="contact-name">{c.displayName}</span>
+    </Link>
+  );
+});
+
+interface Context {
+  pending: number;
+  total: number;
+}
+
+function Header({ context }: { context: Context }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <>
+      <SearchEntry label={t('home.search')} onOpen={() => void navigate(paths.search)} />
+      <ul className="contact-entries">
+        <li>
+          <Link
+            className="contact-row"
+            to={paths.friend}
+            aria-label={
+              context.pending
+                ? `${t('contacts.newFriends')}, ${t('contacts.pendingCount', { count: context.pending })}`
+                : t('contacts.newFriends')
+            }
+          >
+            <span className="avatar avatar-icon avatar-orange entry-icon" aria-hidden="true">
+              <UserAddOutline />
+            </span>
+            <span className="contact-name">{t('contacts.newFriends')}</span>
+            {context.pending > 0 && (
+              <span className="badge badge-count" aria-hidden="true">
+                {badgeText(context.pending)}
+              </span>
+            )}
+          </Link>
+        </li>
+        <li>
+          <Link className="contact-row" to={paths.groupList}>
+            <span className="avatar avatar-icon avatar-green entry-icon" aria-hidden="true">
+              <TeamFill />
+            </span>
+            <span className="contact-name">{t('contacts.groups')}</span>
+          </Link>
+        </li>
+      </ul>
+      {context.total === 0 && (
+        <EmptyState
+          icon={<UserContactOutline />}
+          title={t('home.contactsEmpty')}
+          description={t('home.contactsEmptyDesc')}
+        />
+      )}
+    </>
+  );
+}
+
+function Footer({ context }: { context: Context }) {
+  const { t } = useTranslation();
+  if (context.total === 0) return null;
+  return <p className="contacts-count">{t('contacts.count', { count: context.total })}</p>;
+}
+
+/** The Contacts tab (spec §2 tab 1): new friends, group chats, then everyone A–Z. */
+export function ContactsTab() {
+  const { t } = useTranslation();
+  const rows = useContacts((s) => s.rows);
+  const pending = useContacts((s) => s.pending);
+  const grouped = useMemo(() => groupContacts(Object.values(rows)), [rows]);
+  const list = useRef<GroupedVirtuosoHandle>(null);
+  const context = useMemo(() => ({ pending, total: grouped.items.length }), [pending, grouped.items.length]);
+  return (
+    <section className="fill contacts-pane" aria-label={t('tabs.contacts')}>
+      <GroupedVirtuoso
+        ref={list}
+        className="fill-list"
+        groupCounts={grouped.counts}
+        context={context}
+        components={{ Header, Footer }}
+        groupContent={(i) => (
+          <h2 className="index-letter" id={`letter-${grouped.letters[i]}`}>
+            {grouped.letters[i]}
+          </h2>
+        )}
+        itemContent={(i) => {
+          const c = grouped.items[i];
+          return c ? <ContactRow contact={c} /> : null;
+        }}
+      />
+      <IndexBar
+        letters={grouped.letters}
+        onSelect={(i) => list.current?.scrollToIndex({ groupIndex: i, align: 'start' })}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,206 @@
+import type { Contact } from '@sparrow/protocol';
+import { BellMuteOutline, MessageOutline } from 'antd-mobile-icons';
+import { memo, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { Virtuoso } from 'react-virtuoso';
+import { api } from '../../api';
+import { chatPath, paths } from '../../app/paths';
+import { isGroupOf } from '../../chat/registry';
+import { badgeOf, contactIdOf, contactKey, conversationList, previewOf, SYSTEM_KEY } from '../../lib/conversation-list';
+import { formatRelative } from '../../lib/relative-time';
+import { useLongPress } from '../../lib/use-long-press';
+import { useNow } from '../../lib/use-now';
+import { contacts, useContacts } from '../../stores/contacts';
+import { drafts, useDrafts } from '../../stores/drafts';
+import { ActionMenu, type MenuAction } from '../ActionMenu';
+import { Badge } from '../Badge';
+import { ContactAvatar } from '../ContactAvatar';
+import { EmptyState } from '../EmptyState';
+import { SearchEntry } from '../SearchBar';
+import { SwipeRow, type SwipeAction } from '../SwipeRow';
+import { AdminNoticeBar } from './AdminNoticeBar';
+import { ConnectionBanner } from './ConnectionBanner';
+import '../lists.css';
+import './home.css';
+
+function rowPath(c: Contact): string {
+  return c.id === SYSTEM_KEY ? paths.friend : chatPath(contactKey(c.id));
+}
+
+/** Pin, mute, delete: the same three from a swipe or from the row's menu. */
+function useRowActions(c: Contact) {
+  const { t } = useTranslation();
+  const key = contactKey(c.id);
+  const body = { id: contactIdOf(key), is_group: isGroupOf(key) };
+  const setTop = async () => {
+    const is_top = c.is_top ? 0 : 1;
+    contacts.patch(key, { is_top });
+    try {
+      await api.setChatTop({ ...body, is_top }, { quiet: true });
+    } catch {
+      contacts.patch(key, { is_top: c.is_top });
+    }
+  };
+  const setMute = async () => {
+    const is_notice = c.is_notice ? 0 : 1;
+    contacts.patch(key, { is_notice });
+    try {
+      await api.isNotice({ ...body, is_notice }, { quiet: true });
+    } catch {
+      contacts.patch(key, { is_notice: c.is_notice });
+    }
+  };
+  const remove = async () => {
+    const before = { lastSendTime: c.lastSendTime, unread: c.unread, is_at: c.is_at, is_top: c.is_top };
+    const draft = drafts.get(key);
+    contacts.patch(key, { lastSendTime: 0, unread: 0, is_at: 0, is_top: 0 });
+    drafts.set(key, '');
+    try {
+      await api.delChat(body, { quiet: true });
+      if (c.is_top) await api.setChatTop({ ...body, is_top: 0 }, { quiet: true });
+    } catch {
+      contacts.patch(key, before);
+      drafts.set(key, draft);
+    }
+  };
+  if (c.id === SYSTEM_KEY) return [];
+  return [
+    {
+      key: 'top',
+      label: c.is_top ? t('home.unpin') : t('home.pin'),
+      tone: 'blue' as const,
+      onSelect: () => void setTop(),
+    },
+    {
+      key: 'mute',
+      label: c.is_notice ? t('home.mute') : t('home.unmute'),
+      tone: 'orange' as const,
+      onSelect: () => void setMute(),
+    },
+    { key: 'delete', label: t('home.deleteChat'), tone: 'red' as const, onSelect: () => void remove() },
+  ];
+}
+
+const ConversationRow = memo(function ConversationRow({
+  contact: c,
+  draft,
+  now,
+}: {
+  contact: Contact;
+  draft: string;
+  now: number;
+}) {
+  const { t, i18n } = useTranslation();
+  const actions: SwipeAction[] = useRowActions(c);
+  const [menu, setMenu] = useState<{ x: number; y: number } | null>(null);
+  const press = useLongPress((x, y) => {
+    if (actions.length) setMenu({ x, y });
+  });
+  const badge = badgeOf(c);
+  const preview = previewOf(c, draft);
+  const unreadLabel =
+    badge.kind === 'count' ? t('home.unread', { count: c.unread }) : badge.kind === 'dot' ? t('home.hasUnread') : '';
+  const time = c.lastSendTime > 0 ? formatRelative(c.lastSendTime, now, t, i18n.language) : '';
+  const link = (
+    <Link
+      className={`conv${c.is_top ? ' conv-top' : ''}`}
+      to={rowPath(c)}
+      draggable={false}
+      aria-label={[
+        c.displayName,
+        unreadLabel,
+        preview.marker === 'draft' ? t('home.draft') : preview.marker === 'at' ? t('home.atMe') : '',
+        preview.text,
+        time,
+        c.is_top ? t('home.pinned') : '',
+        c.is_notice ? '' : t('home.muted'),
+      ]
+        .filter(Boolean)
+        .join(', ')}
+      {...press}
+    >
+      <span className="conv-avatar">
+        <ContactAvatar contact={c} size={48} />
+        <Badge badge={badge} className="conv-badge" />
+      </span>
+      <span className="conv-main" aria-hidden="true">
+        <span className="conv-line">
+          <span className="conv-name">{c.displayName}</span>
+          <span className="conv-time">{time}</span>
+        </span>
+        <span className="conv-line">
+          <span className="conv-preview">
+            {preview.marker === 'draft' && <span className="conv-marker">{t('home.draft')}</span>}
+            {preview.marker === 'at' && <span className="conv-marker">{t('home.atMe')}</span>}
+            {c.is_notice === 0 && c.unread > 1 && <span>{t('home.mutedCount', { count: c.unread })}</span>}
+            {preview.text}
+          </span>
+          {c.is_notice === 0 && <BellMuteOutline className="conv-muted" />}
+        </span>
+      </span>
+    </Link>
+  );
+  const menuActions: MenuAction[] = actions.map((a) => ({
+    key: a.key,
+    label: a.label,
+    danger: a.tone === 'red',
+    onSelect: a.onSelect,
+  }));
+  return (
+    <>
+      {actions.length ? <SwipeRow actions={actions}>{link}</SwipeRow> : link}
+      {menu && (
+        <ActionMenu
+          anchor={menu}
+          actions={menuActions}
+          label={c.displayName}
+          layout="list"
+          onClose={() => setMenu(null)}
+        />
+      )}
+    </>
+  );
+});
+
+function ListHeader() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <>
+      <ConnectionBanner />
+      <AdminNoticeBar />
+      <SearchEntry label={t('home.search')} onOpen={() => void navigate(paths.search)} />
+    </>
+  );
+}
+
+function ListEmpty({ context }: { context: { loaded: boolean } }) {
+  const { t } = useTranslation();
+  if (!context.loaded) return null;
+  return (
+    <EmptyState icon={<MessageOutline />} title={t('home.messagesEmpty')} description={t('home.messagesEmptyDesc')} />
+  );
+}
+
+/** The Messages tab (spec §2 tab 0): conversations, pinned first, then the newest. */
+export function MessagesTab() {
+  const { t } = useTranslation();
+  const rows = useContacts((s) => s.rows);
+  const loaded = useContacts((s) => s.loaded);
+  const draftMap = useDrafts((s) => s.drafts);
+  const list = useMemo(() => conversationList(Object.values(rows), draftMap), [rows, draftMap]);
+  const now = useNow();
+  return (
+    <section className="fill" aria-label={t('tabs.messages')}>
+      <Virtuoso
+        className="fill-list"
+        data={list}
+        context={{ loaded }}
+        computeItemKey={(_, c) => contactKey(c.id)}
+        components={{ Header: ListHeader, EmptyPlaceholder: ListEmpty }}
+        itemContent={(_, c) => <ConversationRow contact={c} draft={draftMap[contactKey(c.id)] ?? ''} now={now} />}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,198 @@
+import { REALNAME_MAX, type UserProfile } from '@sparrow/protocol';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { api } from '../../api';
+import { feedback } from '../../app/feedback';
+import { useBackTo } from '../../app/navigation';
+import { chatPath, paths, withQuery } from '../../app/paths';
+import { appEvents } from '../../chat/events';
+import { AddFriendForm } from '../../components/AddFriendForm';
+import { Avatar } from '../../components/Avatar';
+import { Cell, CellGroup } from '../../components/Cell';
+import { Field } from '../../components/Field';
+import { Page } from '../../components/Page';
+import { SELF_KEY } from '../../lib/conversation-list';
+import { useConfig } from '../../stores/config';
+import { contacts, useContacts } from '../../stores/contacts';
+import { useSession } from '../../stores/session';
+import '../pages.css';
+
+function RemarkEditor({ profile, friendId, onSaved }: { profile: UserProfile; friendId: number; onSaved: () => void }) {
+  const { t } = useTranslation();
+  const back = useBackTo(withQuery(paths.contactDetail, { id: profile.user_id }));
+  const [value, setValue] = useState(profile.friend?.nickname ?? '');
+  const [busy, setBusy] = useState(false);
+  const tooLong = Array.from(value.trim()).length > REALNAME_MAX;
+  const handleSave = async () => {
+    if (tooLong) return;
+    setBusy(true);
+    try {
+      const nickname = value.trim();
+      await api.friendSetNickname({ friend_id: friendId, nickname }, { loading: true });
+      contacts.patch(String(profile.user_id), { displayName: nickname || profile.realname });
+      onSaved();
+      back();
+    } catch {
+      // The request layer said why.
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Page title={t('contact.setRemark')} onBack={back}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void handleSave();
+        }}
+        noValidate
+      >
+        <div className="form cell-group">
+          <Field
+            label={t('contact.remark')}
+            value={value}
+            onChange={setValue}
+            placeholder={profile.realname}
+            hint={t('contact.remarkHint')}
+            error={tooLong ? t('validation.realnameLength', { min: 0, max: REALNAME_MAX }) : null}
+            autoFocus
+          />
+        </div>
+        <div className="actions">
+          <button type="submit" className="button button-primary" disabled={busy || tooLong}>
+            {t('common.save')}
+          </button>
+        </div>
+      </form>
+    </Page>
+  );
+}
+
+/** User info (spec §2 `/pages/contacts/detail?id=`): the card, remark, message, delete friend. */
+export default function ContactDetailPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const id = Number(params.get('id'));
+  const me = useSession((s) => s.user?.user_id);
+  const runMode = useConfig((s) => s.config?.sysInfo.runMode ?? 2);
+  const row = useContacts((s) => s.rows[String(id)]);
+  const [profile, setProfile] = useState<UserProfile | null>(null);
+  const [failed, setFailed] = useState(false);
+
+  const load = useCallback(async () => {
+    if (!Number.isInteger(id) || id <= 0) return;
+    try {
+      setProfile(await api.getUserInfo({ user_id: id }, { silent: true }));
+    } catch {
+      setFailed(true);
+    }
+  }, [id]);
+
+  useEffect(() => {
+    void load();
+    return appEvents.on('friendRequests', () => void load());
+  }, [load]);
+
+  // A friendship that starts or ends elsewhere (appendContact, removeGroup) shows here at once.
+  const friendRow = row?.friend_id !== undefined;
+  const wasFriendRow = useRef(friendRow);
+  useEffect(() => {
+    if (wasFriendRow.current === friendRow) return;
+    wasFriendRow.current = friendRow;
+    void load();
+  }, [friendRow, load]);
+
+  if (!Number.isInteger(id) || id <= 0) return <Navigate to={paths.contacts} replace />;
+  const friendId = profile?.friend?.friend_id ?? row?.friend_id;
+  if (params.get('edit') === 'remark' && profile && friendId)
+    return <RemarkEditor profile={profile} friendId={friendId} onSaved={() => void load()} />;
+
+  if (!profile) {
+    return (
+      <Page title={t('routes.contactDetail')}>
+        {failed ? (
+          <p className="form-note">{t('contact.notFound')}</p>
+        ) : (
+          <div className="page-loading" role="status">
+            <span className="spinner" aria-hidden="true" />
+            <span className="visually-hidden">{t('common.loading')}</span>
+          </div>
+        )}
+      </Page>
+    );
+  }
+
+  const isMe = profile.user_id === me;
+  const isFriend = profile.is_friend === 1;
+  const remark = profile.friend?.nickname ?? '';
+  const name = remark || profile.realname;
+  const canChat = isMe || isFriend || runMode === 1;
+
+  const handleDelete = async () => {
+    const ok = await feedback
+      .confirm({
+        title: t('contact.deleteTitle'),
+        content: t('contact.deleteConfirm', { name }),
+        confirmText: t('contact.delete'),
+        cancelText: t('common.cancel'),
+      })
+      .catch(() => false);
+    if (!ok) return;
+    try {
+      await api.friendDel({ id: profile.user_id }, { loading: true });
+      if (runMode === 2) contacts.remove(String(profile.user_id));
+      else void contacts.load().catch(() => {});
+      void navigate(paths.contacts, { replace: true });
+    } catch {
+      // The request layer said why.
+    }
+  };
+
+  return (
+    <Page title={t('routes.contactDetail')}>
+      <section className="profile-card profile-card-page" aria-labelledby="profile-name">
+        <div className="profile-head">
+          <Avatar src={profile.avatar} name={profile.realname} alt={t('me.avatarOf', { name })} size={64} />
+          <div className="profile-text">
+            <h2 className="profile-name" id="profile-name">
+              {name}
+              {row?.is_online === 1 && <span className="tag tag-ok">{t('contacts.online')}</span>}
+            </h2>
+            {remark && <p className="profile-sub">{t('contact.nickname', { name: profile.realname })}</p>}
+            <p className="profile-sub">{t('friend.account', { account: profile.account })}</p>
+          </div>
+        </div>
+      </section>
+      <CellGroup>
+        {isFriend && friendId !== undefined && (
+          <Cell
+            title={t('contact.setRemark')}
+            value={remark || t('common.notSet')}
+            to={withQuery(paths.contactDetail, { id: profile.user_id, edit: 'remark' })}
+          />
+        )}
+        <Cell title={t('profile.motto')} value={profile.motto || t('common.notSet')} />
+        {profile.sex !== 2 && <Cell title={t('profile.sex')} value={t(`profile.sex${profile.sex}`)} />}
+      </CellGroup>
+      {!isMe && !isFriend && (
+        <section className="cell-group profile-add" aria-label={t('friend.add')}>
+          <AddFriendForm userId={profile.user_id} />
+        </section>
+      )}
+      <div className="actions">
+        {canChat && (
+          <Link className="button button-primary" to={chatPath(isMe ? SELF_KEY : String(profile.user_id))}>
+            {t('friend.message')}
+          </Link>
+        )}
+        {isFriend && (
+          <button type="button" className="button button-danger" onClick={() => void handleDelete()}>
+            {t('contact.delete')}
+          </button>
+        )}
+      </div>
+    </Page>
+  );
+}

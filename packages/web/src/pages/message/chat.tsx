@@ -1,0 +1,251 @@
+import { REDO_TIME_DEFAULT_S } from '@sparrow/protocol';
+import { BellMuteOutline, MoreOutline } from 'antd-mobile-icons';
+import { useCallback, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import type { VirtuosoHandle } from 'react-virtuoso';
+import { api } from '../../api';
+import { feedback } from '../../app/feedback';
+import { paths, withQuery } from '../../app/paths';
+import type { ChatRow } from '../../chat/engine';
+import { messagePermissions, useChat } from '../../chat/use-chat';
+import { ActionMenu, type MenuAction } from '../../components/ActionMenu';
+import { Composer, type ComposerHandle } from '../../components/chat/Composer';
+import type { Mentionable } from '../../components/chat/MentionPicker';
+import { MessageList } from '../../components/chat/MessageList';
+import { NavBar } from '../../components/NavBar';
+import { translate } from '../../i18n';
+import { copyText } from '../../lib/clipboard';
+import { SELF_KEY, SYSTEM_KEY } from '../../lib/conversation-list';
+import { messagePreview } from '../../lib/message-preview';
+import { formatClock, formatDate } from '../../lib/relative-time';
+import { useNow } from '../../lib/use-now';
+import '../../components/chat/chat.css';
+
+/** The chat (spec §2 `/pages/message/chat?id=<contact>`): back goes home (BACK_TO_HOME). */
+export default function ChatPage() {
+  const [params] = useSearchParams();
+  const key = params.get('id') ?? '';
+  if (!key) return <Navigate to={paths.home} replace />;
+  if (key === SYSTEM_KEY) return <Navigate to={paths.friend} replace />;
+  return <Chat key={key} chatKey={key} />;
+}
+
+function Chat({ chatKey: key }: { chatKey: string }) {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const now = useNow();
+  const clock = useCallback(
+    (ms: number) => `${formatDate(ms, i18n.language, Date.now())} ${formatClock(ms, i18n.language)}`,
+    [i18n.language],
+  );
+  const chat = useChat(key, clock);
+  const { engine, snapshot, contact, isGroup, group, me, myRole, chatInfo } = chat;
+  const list = useRef<VirtuosoHandle>(null);
+  const composer = useRef<ComposerHandle>(null);
+  const [quote, setQuote] = useState<ChatRow | null>(null);
+  const [menu, setMenu] = useState<{ row: ChatRow; x: number; y: number } | null>(null);
+  const meId = me?.user_id ?? 0;
+
+  const selfName = t('chat.selfTitle');
+  const name = key === SELF_KEY ? (contact?.displayName ?? selfName) : (contact?.displayName ?? '');
+  const count = group.info?.member_count ?? contact?.member_count;
+  const title = isGroup && count ? t('chat.groupTitle', { name, count }) : name;
+
+  const mentionable = useMemo<Mentionable[] | null>(
+    () =>
+      isGroup
+        ? group.members
+            .filter((m) => m.user_id !== meId)
+            .map((m) => ({ id: m.user_id, name: m.nickname || m.userInfo.realname, avatar: m.userInfo.avatar }))
+        : null,
+    [isGroup, group.members, meId],
+  );
+
+  const handleSend = useCallback(
+    (text: string, at: number[]) => {
+      engine.send({ type: 'text', content: text, at, ...(quote && { pid: quote.message.msg_id }) });
+      setQuote(null);
+      requestAnimationFrame(() => list.current?.scrollToIndex({ index: 'LAST', behavior: 'auto' }));
+    },
+    [engine, quote],
+  );
+
+  const handleMenu = useCallback((row: ChatRow, x: number, y: number) => setMenu({ row, x, y }), []);
+  const handleRetry = useCallback((id: string) => engine.retry(id), [engine]);
+  const handleReEdit = useCallback((text: string) => composer.current?.setText(text), []);
+  const handleLoadOlder = useCallback(() => void engine.loadOlder(), [engine]);
+
+  const menuActions = (row: ChatRow): MenuAction[] => {
+    const m = row.message;
+    if (row.state !== 'sent') {
+      return [
+        ...(m.type === 'text' ? [{ key: 'copy', label: t('chat.copy'), onSelect: () => void copy(m.content) }] : []),
+        ...(row.state === 'failed'
+          ? [{ key: 'discard', label: t('chat.delete'), danger: true, onSelect: () => engine.discard(m.id) }]
+          : []),
+      ];
+    }
+    const can = messagePermissions(m, {
+      me: meId,
+      isGroup,
+      myRole,
+      redoTimeS: chatInfo?.redoTime ?? REDO_TIME_DEFAULT_S,
+      dbDelMsg: (chatInfo?.dbDelMsg ?? 1) === 1,
+      now: Date.now(),
+    });
+    const actions: MenuAction[] = [];
+    if (can.copy) actions.push({ key: 'copy', label: t('chat.copy'), onSelect: () => void copy(m.content) });
+    if (can.forward) {
+      actions.push({
+        key: 'forward',
+        label: t('chat.forward'),
+        onSelect: () => void navigate(withQuery(paths.userSelection, { mode: 'forward', msg_id: m.msg_id })),
+      });
+    }
+    if (can.quote) {
+      actions.push({
+        key: 'quote',
+        label: t('chat.quote'),
+        onSelect: () => {
+          setQuote(row);
+          composer.current?.focus();
+        },
+      });
+    }
+    if (can.withdraw)
+      actions.push({ key: 'withdraw', label: t('chat.withdraw'), onSelect: () => void withdraw(m.msg_id) });
+    if (can.deleteForAll)
+      actions.push({
+        key: 'delete',
+        label: t('chat.deleteForAll'),
+        danger: true,
+        onSelect: () => void deleteForAll(m.msg_id),
+      });
+    if (can.deleteForMe)
+      actions.push({
+        key: 'hide',
+        label: t('chat.deleteForMe'),
+        danger: true,
+        onSelect: () => void deleteForMe(m.msg_id),
+      });
+    return actions;
+  };
+
+  const copy = async (text: string) => {
+    feedback.toast((await copyText(text)) ? t('chat.copied') : t('chat.copyFailed'));
+  };
+  const withdraw = async (msgId: number) => {
+    try {
+      await api.undoMessage({ id: msgId }, { quiet: true });
+      await engine.refresh(msgId);
+    } catch {
+      // The request layer said why (too late, not yours).
+    }
+  };
+  const deleteForAll = async (msgId: number) => {
+    const ok = await feedback
+      .confirm({
+        content: t('chat.deleteForAllConfirm'),
+        confirmText: t('chat.delete'),
+        cancelText: t('common.cancel'),
+      })
+      .catch(() => false);
+    if (!ok) return;
+    try {
+      await api.delMessage({ id: msgId }, { quiet: true });
+      engine.remove(msgId);
+    } catch {
+      // Shown by the request layer.
+    }
+  };
+  const deleteForMe = async (msgId: number) => {
+    try {
+      await api.removeMessage({ id: msgId }, { quiet: true });
+      engine.remove(msgId);
+    } catch {
+      // Shown by the request layer.
+    }
+  };
+
+  const quoted = quote
+    ? {
+        name: quote.mine ? t('chat.me') : quote.message.fromUser.displayName || quote.message.fromUser.realname,
+        content: messagePreview(quote.message, translate),
+      }
+    : null;
+
+  return (
+    <div className="page chat-page">
+      <NavBar
+        title={title}
+        right={
+          <>
+            {contact?.is_notice === 0 && (
+              <BellMuteOutline className="navbar-mute" aria-label={t('home.muted')} role="img" />
+            )}
+            <button
+              type="button"
+              className="navbar-back navbar-icon"
+              aria-label={isGroup ? t('chat.groupInfo') : t('chat.chatInfo')}
+              onClick={() => void navigate(withQuery(paths.chatDetail, { id: key }))}
+            >
+              <MoreOutline aria-hidden="true" />
+            </button>
+          </>
+        }
+      />
+      <main id="main" className="chat-main">
+        {snapshot.status === 'ready' ? (
+          <MessageList
+            ref={list}
+            label={t('chat.history', { name: title })}
+            snapshot={snapshot}
+            isGroup={isGroup}
+            readMarks={!isGroup && key !== SELF_KEY}
+            me={meId}
+            now={now}
+            onLoadOlder={handleLoadOlder}
+            onMenu={handleMenu}
+            onRetry={handleRetry}
+            onReEdit={handleReEdit}
+          />
+        ) : snapshot.status === 'error' ? (
+          <div className="chat-status">
+            <p>{t('chat.loadFailed')}</p>
+            <button
+              type="button"
+              className="button button-default chat-status-button"
+              onClick={() => void engine.start()}
+            >
+              {t('common.retry')}
+            </button>
+          </div>
+        ) : (
+          <div className="chat-status" role="status">
+            <span className="spinner" aria-hidden="true" />
+            <span className="visually-hidden">{t('common.loading')}</span>
+          </div>
+        )}
+        <Composer
+          ref={composer}
+          draftKey={key}
+          blocked={chat.block ? translate(chat.block.key, chat.block.params) : null}
+          quote={quoted}
+          onCancelQuote={() => setQuote(null)}
+          mentionable={mentionable}
+          canMentionAll={isGroup && (myRole === 1 || myRole === 2)}
+          onSend={handleSend}
+        />
+      </main>
+      {menu && (
+        <ActionMenu
+          anchor={{ x: menu.x, y: menu.y }}
+          actions={menuActions(menu.row)}
+          label={t('chat.messageMenu')}
+          onClose={() => setMenu(null)}
+        />
+      )}
+    </div>
+  );
+}
