@@ -61,6 +61,11 @@ export const DEFAULT_GLOBAL_CONFIG: GlobalConfig = {
     stun: [],
   },
   fileUpload: { size: 50, fileExt: DEFAULT_FILE_EXT, emojiSize: 2 },
+  map: {
+    tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+    attribution: '© OpenStreetMap contributors',
+    searchUrl: 'https://nominatim.openstreetmap.org/search',
+  },
   compass: {
     status: 1,
     mode: 1,

@@ -88,6 +88,14 @@ export interface GlobalConfig {
     /** MB. */
     emojiSize: number;
   };
+  /** The location picker's map services (Leaflet); it works without them, by name and manual pin. */
+  map: {
+    /** Tile URL template with {z}/{x}/{y}. */
+    tileUrl: string;
+    attribution: string;
+    /** A Nominatim-compatible place search (`?q=…&format=json`). */
+    searchUrl: string;
+  };
   compass: {
     status: 0 | 1;
     mode: 1 | 2;

@@ -53,7 +53,19 @@ describeEachDb('system configuration: getSystemInfo, checkVersion, updateConfig'
         list: [expect.objectContaining({ name: 'moments', type: 1, url: '/pages/compass/moments' })],
       });
       expect(res.data.demon_mode).toBe(0);
-      expect(Object.keys(res.data).sort()).toEqual(['chatInfo', 'compass', 'demon_mode', 'fileUpload', 'sysInfo']);
+      expect(res.data.map).toEqual({
+        tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+        attribution: '© OpenStreetMap contributors',
+        searchUrl: 'https://nominatim.openstreetmap.org/search',
+      });
+      expect(Object.keys(res.data).sort()).toEqual([
+        'chatInfo',
+        'compass',
+        'demon_mode',
+        'fileUpload',
+        'map',
+        'sysInfo',
+      ]);
       const secret = (
         await server.ctx.db.selectFrom('config').select('value').where('key', '=', '_secret').executeTakeFirstOrThrow()
       ).value;

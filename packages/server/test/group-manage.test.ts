@@ -257,4 +257,23 @@ describeEachDb('group management', (target) => {
     );
     expect(noGroup.json.code).toBe(400);
   });
+  it('binds a live socket to a group only for its members (bindGroup, kept for old clients)', async () => {
+    const gid = await group();
+    const sock = await TestSocket.bound(server, member.userId, member.token);
+    const out = await TestSocket.bound(server, outsider.userId, outsider.token);
+    expect(
+      (await server.call('bindGroup', { client_id: sock.clientId, group_id: gid }, { token: member.token })).code,
+    ).toBe(0);
+    expect(
+      (await server.call('bindGroup', { client_id: out.clientId, group_id: gid }, { token: outsider.token })).code,
+    ).toBe(403);
+    expect(
+      (await server.call('bindGroup', { client_id: 'no-such-client', group_id: gid }, { token: member.token })).code,
+    ).toBe(400);
+    expect(
+      (await server.call('bindGroup', { client_id: sock.clientId, group_id: 'group-x' }, { token: member.token })).code,
+    ).toBe(400);
+    sock.close();
+    out.close();
+  });
 });

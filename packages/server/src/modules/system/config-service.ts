@@ -15,7 +15,7 @@ export interface StoredConfig extends GlobalConfig {
   rateLimits: RateLimitConfig;
 }
 
-const SECTIONS = ['sysInfo', 'chatInfo', 'fileUpload', 'compass', 'demon_mode', 'rateLimits'] as const;
+const SECTIONS = ['sysInfo', 'chatInfo', 'fileUpload', 'map', 'compass', 'demon_mode', 'rateLimits'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const defaults = (): StoredConfig =>

@@ -1,9 +1,10 @@
-import { APP_VERSION, APP_VERSION_CODE, type VersionInfo } from '@sparrow/protocol';
+import { APP_VERSION, APP_VERSION_CODE, groupNumber, type VersionInfo } from '@sparrow/protocol';
 import type { AppContext } from '../../context';
 import { localeOf, ok } from '../../http/envelope';
 import type { Handlers } from '../../http/route';
 import { translate } from '@sparrow/protocol';
 import { AppError } from '../../errors';
+import { Access } from '../access';
 
 /** Compares dotted versions; negative when a < b. */
 export function compareVersions(a: string, b: string): number {
@@ -18,6 +19,7 @@ export function compareVersions(a: string, b: string): number {
 
 /** getSystemInfo, checkVersion, bindGroup. */
 export function systemRoutes(ctx: AppContext): Handlers {
+  const access = new Access(ctx);
   return {
     getSystemInfo: async ({ session }) => ctx.config.publicConfig(session !== null),
     checkVersion: async ({ body, req }) => {
@@ -34,9 +36,12 @@ export function systemRoutes(ctx: AppContext): Handlers {
       };
       return ok(info);
     },
-    bindGroup: async ({ body }) => {
+    bindGroup: async ({ body, session }) => {
       if (!ctx.realtime.isLive(body.client_id)) throw new AppError('ClientNotLive', {}, { fields: ['client_id'] });
-      throw new AppError('NotFound', {}, { fields: ['group_id'] });
+      if (!/^group-[1-9][0-9]*$/.test(body.group_id)) throw new AppError('Validation', {}, { fields: ['group_id'] });
+      // Pushes are routed by membership, so binding only confirms the caller belongs to the group.
+      await access.requireMember(session.userId, groupNumber(body.group_id));
+      return null;
     },
   };
 }
