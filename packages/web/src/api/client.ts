@@ -7,10 +7,12 @@ import { installId, storage } from '../lib/storage';
 import { session, sessionStore } from '../stores/session';
 import { settingsStore } from '../stores/settings';
 import { createHttpClient, type RequestOptions } from './http';
+import { xhrUpload } from './xhr-upload';
 
 /** The app's HTTP client wired to the stores, the router and the on-screen feedback. */
 export const client = createHttpClient({
   fetch: (req) => fetch(req),
+  upload: (req) => xhrUpload(req),
   ui: feedback,
   t: (key) => i18next.t(key),
   getToken: () => sessionStore.getState().token,

@@ -2,9 +2,10 @@
  * How a call failed, one kind per row of the error catalogue (spec §8):
  * `server` envelope code ≠ 0 · `session` code -1 · `unauthorized` HTTP 401 · `server-status`
  * HTTP 500 · `network` anything else (the time-out included) · `offline` no network before the
- * call · `setup` the request could not be built.
+ * call · `setup` the request could not be built · `aborted` the caller cancelled it (nothing shown).
  */
-export type ApiErrorKind = 'server' | 'session' | 'unauthorized' | 'server-status' | 'network' | 'offline' | 'setup';
+export type ApiErrorKind =
+  'server' | 'session' | 'unauthorized' | 'server-status' | 'network' | 'offline' | 'setup' | 'aborted';
 
 export class ApiError extends Error {
   override readonly name = 'ApiError';

@@ -33,8 +33,22 @@ export interface FeedbackUi {
   alert(options: { title: string; content: string; confirmText: string }): Promise<void>;
 }
 
+/**
+ * A multipart upload for a transport that reports the bytes sent (fetch cannot over HTTP/1.1).
+ * The transport sets the multipart content type itself, with its own boundary.
+ */
+export interface UploadRequest {
+  url: string;
+  headers: Headers;
+  body: FormData;
+  signal: AbortSignal;
+  onProgress: (loaded: number, total: number) => void;
+}
+
 export interface HttpDeps {
   fetch: (request: Request) => Promise<Response>;
+  /** Sends uploads whose caller wants progress; without it they go through `fetch`, unmeasured. */
+  upload?: (request: UploadRequest) => Promise<Response>;
   ui: FeedbackUi;
   t: (key: ErrorText) => string;
   getToken(): string | null;
@@ -57,6 +71,13 @@ export interface RequestOptions {
   quiet?: boolean;
   /** Show the loading indicator until the call settles. */
   loading?: boolean;
+  /**
+   * Bytes of a multipart body sent so far (`total` 0 when unknown). While bytes keep moving the
+   * time-out waits: it counts from the last progress, so a large file on a slow line completes.
+   */
+  onUploadProgress?: (loaded: number, total: number) => void;
+  /** Cancels the call: it then fails with kind `aborted` and shows nothing. */
+  signal?: AbortSignal;
 }
 
 /** A successful call's envelope minus the code. */
@@ -130,7 +151,7 @@ export function createHttpClient(deps: HttpDeps) {
     }
   }
 
-  function buildRequest(path: string, body: unknown, signal: AbortSignal): Request {
+  function buildHeaders(): Headers {
     const headers = new Headers();
     const token = deps.getToken();
     if (token) headers.set('Authorization', token);
@@ -138,6 +159,15 @@ export function createHttpClient(deps: HttpDeps) {
     if (clientId) headers.set('clientId', clientId);
     headers.set('cid', deps.getCid());
     headers.set('Accept-Language', deps.getLanguage());
+    return headers;
+  }
+
+  function buildUrl(path: string): URL {
+    return new URL(path, deps.baseUrl ?? globalThis.location?.href);
+  }
+
+  function buildRequest(path: string, body: unknown, signal: AbortSignal): Request {
+    const headers = buildHeaders();
     let payload: BodyInit;
     if (body instanceof FormData) {
       payload = body;
@@ -145,8 +175,23 @@ export function createHttpClient(deps: HttpDeps) {
       headers.set('Content-Type', 'application/json');
       payload = JSON.stringify(body ?? {});
     }
-    const base = deps.baseUrl ?? globalThis.location?.href;
-    return new Request(new URL(path, base), { method: 'POST', headers, body: payload, signal });
+    return new Request(buildUrl(path), { method: 'POST', headers, body: payload, signal });
+  }
+
+  /** Sends a request through the progress-reporting transport when the caller asked for progress. */
+  function transmit(
+    path: string,
+    body: unknown,
+    signal: AbortSignal,
+    onProgress: ((loaded: number, total: number) => void) | undefined,
+  ): () => Promise<Response> {
+    if (onProgress && deps.upload && body instanceof FormData) {
+      const upload = deps.upload;
+      const request: UploadRequest = { url: buildUrl(path).href, headers: buildHeaders(), body, signal, onProgress };
+      return () => upload(request);
+    }
+    const request = buildRequest(path, body, signal);
+    return () => deps.fetch(request);
   }
 
   function handleEnvelope<T>(env: Envelope): { result: ApiResult<T>; msg: string } {
@@ -171,25 +216,41 @@ export function createHttpClient(deps: HttpDeps) {
     path: string,
     body: unknown,
     timeoutMs: number,
+    opts: Pick<RequestOptions, 'onUploadProgress' | 'signal'> = {},
   ): Promise<{ result: ApiResult<T>; msg: string }> {
+    const { signal, onUploadProgress } = opts;
+    if (signal?.aborted) return fail('aborted', '');
     if (!deps.isOnline()) {
       return fail('offline', deps.t('errors.networkDisconnected'));
     }
     const controller = new AbortController();
-    let request: Request;
-    try {
-      request = buildRequest(path, body, controller.signal);
-    } catch {
-      return fail('setup', deps.t('errors.networkExpire'));
-    }
-    const timer = setTimer(() => controller.abort(), timeoutMs);
+    let timer = setTimer(() => controller.abort(), timeoutMs);
+    const progress = onUploadProgress
+      ? (loaded: number, total: number) => {
+          clearTimer(timer);
+          timer = setTimer(() => controller.abort(), timeoutMs);
+          onUploadProgress(loaded, total);
+        }
+      : undefined;
+    const cancel = () => controller.abort();
+    signal?.addEventListener('abort', cancel, { once: true });
     let res: Response;
     try {
-      res = await deps.fetch(request);
-    } catch {
-      return fail('network', deps.t('errors.noNetwork'));
+      let start: () => Promise<Response>;
+      try {
+        start = transmit(path, body, controller.signal, progress);
+      } catch {
+        return fail('setup', deps.t('errors.networkExpire'));
+      }
+      try {
+        res = await start();
+      } catch {
+        if (signal?.aborted) return fail('aborted', '');
+        return fail('network', deps.t('errors.noNetwork'));
+      }
     } finally {
       clearTimer(timer);
+      signal?.removeEventListener('abort', cancel);
     }
     if (res.status === 401) {
       const error = new ApiError('unauthorized', deps.t('errors.authExpired'), undefined, undefined, 401);
@@ -200,6 +261,7 @@ export function createHttpClient(deps: HttpDeps) {
     }
     const env = await readEnvelope(res);
     if (!env) {
+      if (signal?.aborted) return fail('aborted', '');
       return fail('network', deps.t('errors.noNetwork'), { status: res.status });
     }
     return handleEnvelope<T>(env);
@@ -217,7 +279,7 @@ export function createHttpClient(deps: HttpDeps) {
     if (showLoading) deps.ui.showLoading();
     let outcome: { result: ApiResult<RouteResponses[N]>; msg: string };
     try {
-      outcome = await send<RouteResponses[N]>(route.path, body, timeout);
+      outcome = await send<RouteResponses[N]>(route.path, body, timeout, opts);
     } catch (e) {
       if (showLoading) deps.ui.hideLoading();
       if (!(e instanceof Failure)) throw e;
