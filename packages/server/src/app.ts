@@ -136,7 +136,7 @@ export async function buildApp(
   app.setErrorHandler((err, req, reply) => {
     if (err instanceof AppError) return sendError(req, reply, err);
     const status = (err as { statusCode?: number }).statusCode ?? 500;
-    if (status === 413)
+    if (status === 413 && req.isMultipart())
       return sendError(req, reply, new AppError('FileTooLarge', { size: config.get().fileUpload.size }));
     if (status >= 400 && status < 500) {
       return sendError(req, reply, new AppError('Validation', {}, { fields: ['body'] }));
