@@ -1,0 +1,43 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { feedback } from '../../app/feedback';
+import { paths } from '../../app/paths';
+import type { MessageKey } from '../../i18n/keys';
+import type { GroupEntry, GroupStatus } from '../../stores/group';
+
+/** A group id on the wire (api.md §1), as protocol's schema has it. */
+const GROUP_ID = /^group-[1-9][0-9]*$/;
+
+/** The group a page is about: its `id` query value when it is a group id (`group-3`). */
+export function useGroupIdParam(): string | null {
+  const [params] = useSearchParams();
+  const id = params.get('id')?.trim() ?? '';
+  return GROUP_ID.test(id) ? id : null;
+}
+
+const GONE: Partial<Record<GroupStatus, MessageKey>> = {
+  removed: 'group.gone.removed',
+  left: 'group.gone.left',
+  disbanded: 'group.gone.disbanded',
+};
+
+/** The message a page shows when its group went away for me; null while I am in it. */
+export function goneMessage(status: GroupStatus | undefined): MessageKey | null {
+  return (status && GONE[status]) ?? null;
+}
+
+/**
+ * A page of a group that went away for me (removed, left, disbanded) closes: home, with a
+ * message saying why.
+ */
+export function useCloseWhenGone(entry: GroupEntry | undefined): void {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const message = goneMessage(entry?.status);
+  useEffect(() => {
+    if (!message) return;
+    feedback.toast(t(message));
+    void navigate(paths.home, { replace: true });
+  }, [message, navigate, t]);
+}
