@@ -1,0 +1,586 @@
+import {
+  ANNOUNCEMENT_MAX,
+  GROUP_NAME_MAX,
+  REALNAME_MAX,
+  type GroupInfo,
+  type GroupMember,
+  type GroupSetting,
+} from '@sparrow/protocol';
+import { AddOutline, MinusOutline, RightOutline, SystemQRcodeOutline, TeamOutline } from 'antd-mobile-icons';
+import { lazy, Suspense, useState, type ChangeEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { feedback } from '../../../app/feedback';
+import { groupPath } from '../../../app/group-paths';
+import { DelayedSpinner } from '../../../app/lazy-page';
+import { useBackTo } from '../../../app/navigation';
+import { Avatar } from '../../../components/Avatar';
+import { Cell, CellGroup, SwitchCell } from '../../../components/Cell';
+import { EmptyState } from '../../../components/EmptyState';
+import { Field } from '../../../components/Field';
+import { Page } from '../../../components/Page';
+import { useCloseWhenGone, useGroupIdParam } from '../../../components/group/hooks';
+import { NoticeHtml } from '../../../components/group/NoticeHtml';
+import { noticePlainText } from '../../../components/group/notice';
+import { SpeakBanner } from '../../../components/group/SpeakBanner';
+import { formatMuteEnd } from '../../../components/group/format';
+import { useNowUntil } from '../../../lib/use-now-until';
+import { groupActions, groupSpeakState, groups, myRole, useGroup, type GroupEntry } from '../../../stores/group';
+import { groupPermissions, memberName, type GroupPermissions, type GroupRole } from '../../../stores/group-rules';
+import '../../../components/group/group.css';
+
+// The editor (Quill) is its own chunk: only people who edit an announcement download it.
+const AnnouncementEditor = lazy(() => import('../../../components/group/AnnouncementEditor'));
+
+/** How many faces the member grid shows before "see all". */
+const GRID_SIZE = 15;
+
+type Edit = 'name' | 'nickname' | 'notice';
+
+/** The group's name: what its members call it, or the generated one. */
+const groupName = (info: GroupInfo) => info.displayName || info.name;
+
+function NameEditor({ id, info }: { id: string; info: GroupInfo }) {
+  const { t } = useTranslation();
+  const back = useBackTo(groupPath('info', id));
+  const [value, setValue] = useState(groupName(info));
+  const [busy, setBusy] = useState(false);
+  const trimmed = value.trim();
+  const error =
+    trimmed.length === 0
+      ? t('group.info.nameRequired')
+      : Array.from(trimmed).length > GROUP_NAME_MAX
+        ? t('group.info.nameTooLong', { max: GROUP_NAME_MAX })
+        : null;
+  const [touched, setTouched] = useState(false);
+  const handleSubmit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setTouched(true);
+    if (error) return;
+    setBusy(true);
+    try {
+      await groupActions.rename(id, trimmed);
+      back();
+    } catch {
+      // The request layer has shown the server's reason.
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Page title={t('group.info.editName')} onBack={back}>
+      <form onSubmit={(e) => void handleSubmit(e)} noValidate>
+        <div className="form cell-group">
+          <Field
+            label={t('group.info.name')}
+            value={value}
+            onChange={setValue}
+            error={touched ? error : null}
+            maxLength={GROUP_NAME_MAX * 2}
+            autoFocus
+          />
+        </div>
+        <div className="actions">
+          <button type="submit" className="button button-primary" disabled={busy}>
+            {t('common.save')}
+          </button>
+        </div>
+      </form>
+    </Page>
+  );
+}
+
+function NicknameEditor({ id, info }: { id: string; info: GroupInfo }) {
+  const { t } = useTranslation();
+  const back = useBackTo(groupPath('info', id));
+  const [value, setValue] = useState(info.nickname);
+  const [busy, setBusy] = useState(false);
+  const trimmed = value.trim();
+  const error =
+    Array.from(trimmed).length > REALNAME_MAX ? t('group.info.nicknameTooLong', { max: REALNAME_MAX }) : null;
+  const handleSubmit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    if (error) return;
+    setBusy(true);
+    try {
+      await groupActions.updateCard(id, trimmed);
+      back();
+    } catch {
+      // The request layer has shown the server's reason.
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Page title={t('group.info.editNickname')} onBack={back}>
+      <form onSubmit={(e) => void handleSubmit(e)} noValidate>
+        <div className="form cell-group">
+          <Field
+            label={t('group.info.nickname')}
+            value={value}
+            onChange={setValue}
+            error={error}
+            hint={t('group.info.nicknameHint')}
+            maxLength={REALNAME_MAX * 2}
+            autoFocus
+          />
+        </div>
+        <div className="actions">
+          <button type="submit" className="button button-primary" disabled={busy}>
+            {t('common.save')}
+          </button>
+        </div>
+      </form>
+    </Page>
+  );
+}
+
+function NoticeView({ id, info, canEdit }: { id: string; info: GroupInfo; canEdit: boolean }) {
+  const { t } = useTranslation();
+  const back = useBackTo(groupPath('info', id));
+  return (
+    <Page
+      title={t('group.notice.title')}
+      onBack={back}
+      right={
+        canEdit ? (
+          <Link className="navbar-action" to={groupPath('info', id, { edit: 'notice' })}>
+            {t('group.notice.edit')}
+          </Link>
+        ) : undefined
+      }
+    >
+      <article className="gm-notice-page" aria-label={t('group.notice.title')}>
+        {info.notice ? <NoticeHtml html={info.notice} /> : <p className="gm-notice-empty">{t('group.notice.none')}</p>}
+      </article>
+    </Page>
+  );
+}
+
+function NoticeEditor({ id, info }: { id: string; info: GroupInfo }) {
+  const { t } = useTranslation();
+  const back = useBackTo(groupPath('info', id));
+  const [draft, setDraft] = useState<{ html: string; length: number } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const changed = draft !== null && draft.html !== info.notice;
+  const tooLong = (draft?.length ?? 0) > ANNOUNCEMENT_MAX;
+  const handlePublish = async () => {
+    if (!draft) return;
+    const ok = await feedback.confirm({
+      content: draft.html ? t('group.notice.publishConfirm') : t('group.notice.clearConfirm'),
+      confirmText: draft.html ? t('group.notice.publish') : t('group.notice.clear'),
+      cancelText: t('common.cancel'),
+    });
+    if (!ok) return;
+    setBusy(true);
+    try {
+      await groupActions.setNotice(id, draft.html);
+      back();
+    } catch {
+      // The request layer has shown the server's reason; the draft stays for another try.
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Page
+      title={t('group.notice.editTitle')}
+      onBack={back}
+      right={
+        <button
+          type="button"
+          className="navbar-action"
+          disabled={!changed || tooLong || busy}
+          onClick={() => void handlePublish()}
+        >
+          {t('group.notice.publish')}
+        </button>
+      }
+    >
+      <Suspense fallback={<DelayedSpinner />}>
+        <AnnouncementEditor initialHtml={info.notice} onChange={(html, length) => setDraft({ html, length })} />
+      </Suspense>
+    </Page>
+  );
+}
+
+function InviteLink({ id, info }: { id: string; info: GroupInfo }) {
+  const { t, i18n } = useTranslation();
+  const back = useBackTo(groupPath('info', id));
+  const handleCopy = async () => {
+    try {
+      await navigator.clipboard.writeText(info.qrUrl);
+      feedback.toast(t('group.qr.copied'));
+    } catch {
+      feedback.toast(t('group.qr.copyFailed'));
+    }
+  };
+  const expires = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(
+    new Date(info.qrExpire),
+  );
+  return (
+    <Page title={t('group.qr.title')} onBack={back}>
+      <section className="gm-qr-card" aria-label={t('group.qr.title')}>
+        <Avatar src={info.avatar} name={groupName(info)} alt="" size={64} />
+        <p className="gm-qr-name">{groupName(info)}</p>
+        <a className="gm-qr-link" href={info.qrUrl}>
+          {info.qrUrl}
+        </a>
+        <p className="gm-qr-expire">{t('group.qr.expires', { time: expires })}</p>
+      </section>
+      <div className="actions">
+        <button type="button" className="button button-primary" onClick={() => void handleCopy()}>
+          {t('group.qr.copy')}
+        </button>
+      </div>
+    </Page>
+  );
+}
+
+function MemberGrid({
+  id,
+  members,
+  count,
+  can,
+}: {
+  id: string;
+  members: GroupMember[];
+  count: number;
+  can: GroupPermissions;
+}) {
+  const { t } = useTranslation();
+  const tiles = (can.invite ? 1 : 0) + (can.manage ? 1 : 0);
+  const shown = members.slice(0, GRID_SIZE - tiles);
+  return (
+    <section className="gm-members" aria-labelledby="group-members-title">
+      <h2 className="visually-hidden" id="group-members-title">
+        {t('group.info.members', { count })}
+      </h2>
+      <ul className="gm-grid">
+        {shown.map((m) => {
+          const name = memberName(m);
+          return (
+            <li key={m.user_id} className="gm-grid-item">
+              <Avatar src={m.userInfo.avatar} name={name} alt="" size={48} />
+              <span className="gm-grid-name">{name}</span>
+            </li>
+          );
+        })}
+        {can.invite && (
+          <li>
+            <Link className="gm-grid-item" to={groupPath('members', id, { invite: '1' })}>
+              <span className="gm-grid-tile">
+                <AddOutline aria-hidden="true" />
+              </span>
+              <span className="gm-grid-name">{t('group.members.invite')}</span>
+            </Link>
+          </li>
+        )}
+        {can.manage && (
+          <li>
+            <Link className="gm-grid-item" to={groupPath('members', id)}>
+              <span className="gm-grid-tile">
+                <MinusOutline aria-hidden="true" />
+              </span>
+              <span className="gm-grid-name">{t('group.members.manage')}</span>
+            </Link>
+          </li>
+        )}
+      </ul>
+      <Link className="gm-see-all" to={groupPath('members', id)}>
+        {t('group.info.seeAll', { count })}
+        <RightOutline aria-hidden="true" />
+      </Link>
+    </section>
+  );
+}
+
+function AvatarCell({ id, info, editable }: { id: string; info: GroupInfo; editable: boolean }) {
+  const { t } = useTranslation();
+  const name = groupName(info);
+  const avatar = <Avatar src={info.avatar} name={name} alt={t('group.info.avatarOf', { name })} size={44} />;
+  if (!editable) return <Cell title={t('group.info.avatar')} extra={avatar} />;
+  const handleFile = async (e: ChangeEvent<HTMLInputElement>) => {
+    const input = e.currentTarget;
+    const file = input.files?.[0];
+    input.value = '';
+    if (!file) return;
+    if (!file.type.startsWith('image/')) {
+      feedback.toast(t('group.info.avatarType'));
+      return;
+    }
+    try {
+      await groupActions.uploadAvatar(id, file);
+      feedback.toast(t('group.info.avatarUpdated'));
+    } catch {
+      // The request layer has shown why.
+    }
+  };
+  return (
+    <li className="avatar-upload">
+      <label className="cell cell-action">
+        <span className="cell-title">{t('group.info.avatar')}</span>
+        {avatar}
+        <RightOutline className="cell-arrow" aria-hidden="true" />
+        <input
+          type="file"
+          accept="image/*"
+          aria-label={t('group.info.changeAvatar')}
+          onChange={(e) => void handleFile(e)}
+        />
+      </label>
+    </li>
+  );
+}
+
+const NOSPEAK: readonly GroupSetting['nospeak'][] = [0, 1, 2];
+
+function ManageSettings({ id, setting: saved }: { id: string; setting: GroupSetting }) {
+  const { t } = useTranslation();
+  // What I just chose shows while the server decides; a refusal puts the saved value back.
+  const [pending, setPending] = useState<Partial<GroupSetting>>({});
+  const setting = { ...saved, ...pending };
+  const change = (patch: Partial<GroupSetting>) => {
+    setPending((p) => ({ ...p, ...patch }));
+    const settle = () =>
+      setPending((p) => Object.fromEntries(Object.entries(p).filter(([k]) => !(k in patch))) as Partial<GroupSetting>);
+    groupActions.setting(id, patch).then(settle, () => {
+      // The request layer has shown why.
+      settle();
+    });
+  };
+  return (
+    <CellGroup title={t('group.settings.title')}>
+      <SwitchCell
+        title={t('group.settings.invite')}
+        checked={setting.invite === 1}
+        onChange={(v) => change({ invite: v ? 1 : 0 })}
+      />
+      <SwitchCell
+        title={t('group.settings.history')}
+        checked={setting.history === 1}
+        onChange={(v) => change({ history: v ? 1 : 0 })}
+      />
+      <SwitchCell
+        title={t('group.settings.profile')}
+        checked={setting.profile === 1}
+        onChange={(v) => change({ profile: v ? 1 : 0 })}
+      />
+      <li>
+        <fieldset className="gm-segmented-block">
+          <legend>{t('group.settings.nospeak')}</legend>
+          <div className="segmented">
+            {NOSPEAK.map((value) => (
+              <label key={value}>
+                <input
+                  type="radio"
+                  name={`nospeak-${id}`}
+                  value={value}
+                  checked={setting.nospeak === value}
+                  onChange={() => change({ nospeak: value })}
+                />
+                {t(`group.settings.nospeak${value}`)}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      </li>
+    </CellGroup>
+  );
+}
+
+function GroupActionsBlock({ id, role }: { id: string; role: GroupRole }) {
+  const { t } = useTranslation();
+  const can = groupPermissions(role, { invite: 0 });
+  const [busy, setBusy] = useState(false);
+  const run = async (ask: { title: string; content: string; confirmText: string }, action: () => Promise<unknown>) => {
+    const ok = await feedback.confirm({ ...ask, cancelText: t('common.cancel') });
+    if (!ok) return;
+    setBusy(true);
+    try {
+      await action();
+    } catch {
+      // The request layer has shown the server's reason.
+    } finally {
+      setBusy(false);
+    }
+  };
+  const handleClear = () =>
+    run(
+      {
+        title: t('group.info.clearHistory'),
+        content: t('group.info.clearConfirm'),
+        confirmText: t('group.info.clear'),
+      },
+      async () => {
+        await groupActions.clearHistory(id);
+        feedback.toast(t('group.info.cleared'));
+      },
+    );
+  const handleLeave = () =>
+    run(
+      { title: t('group.info.leave'), content: t('group.info.leaveConfirm'), confirmText: t('group.info.leaveShort') },
+      () => groupActions.leave(id),
+    );
+  const handleDisband = () =>
+    run(
+      {
+        title: t('group.info.disband'),
+        content: t('group.info.disbandConfirm'),
+        confirmText: t('group.info.disbandShort'),
+      },
+      () => groupActions.disband(id),
+    );
+  return (
+    <>
+      {can.clearHistory && (
+        <CellGroup>
+          <li>
+            <button
+              type="button"
+              className="cell cell-action gm-cell-center"
+              disabled={busy}
+              onClick={() => void handleClear()}
+            >
+              {t('group.info.clearHistory')}
+            </button>
+          </li>
+        </CellGroup>
+      )}
+      <CellGroup>
+        {can.leave && (
+          <li>
+            <button
+              type="button"
+              className="cell cell-action gm-cell-center gm-cell-danger"
+              disabled={busy}
+              onClick={() => void handleLeave()}
+            >
+              {t('group.info.leave')}
+            </button>
+          </li>
+        )}
+        {can.disband && (
+          <li>
+            <button
+              type="button"
+              className="cell cell-action gm-cell-center gm-cell-danger"
+              disabled={busy}
+              onClick={() => void handleDisband()}
+            >
+              {t('group.info.disband')}
+            </button>
+          </li>
+        )}
+      </CellGroup>
+    </>
+  );
+}
+
+function GroupInfoView({ id, entry, info }: { id: string; entry: GroupEntry; info: GroupInfo }) {
+  const { t, i18n } = useTranslation();
+  const role = myRole(entry);
+  const can = groupPermissions(role, info.setting);
+  const now = useNowUntil([info.no_speak_until]);
+  const speak = groupSpeakState(entry, now);
+  const members = entry.members ?? [];
+  const name = groupName(info);
+  const noticeText = noticePlainText(info.notice);
+  const muteEnd = info.no_speak_until > now ? formatMuteEnd(info.no_speak_until, now, i18n.language) : null;
+  return (
+    <Page title={t('group.info.titleCount', { count: info.member_count })}>
+      <SpeakBanner state={speak} />
+      <MemberGrid id={id} members={members} count={info.member_count} can={can} />
+      <CellGroup>
+        {can.manage ? (
+          <Cell title={t('group.info.name')} value={name} to={groupPath('info', id, { edit: 'name' })} />
+        ) : (
+          <Cell title={t('group.info.name')} value={name} />
+        )}
+        <AvatarCell id={id} info={info} editable={can.manage} />
+        <Cell
+          title={t('group.qr.title')}
+          to={groupPath('info', id, { view: 'qr' })}
+          extra={<SystemQRcodeOutline className="gm-qr-icon" aria-hidden="true" />}
+        />
+        <li>
+          <Link className="cell cell-action" to={groupPath('info', id, { view: 'notice' })}>
+            <span className="gm-cell-stack">
+              <span className="cell-title">{t('group.notice.title')}</span>
+              <span className="gm-notice-preview">{noticeText || t('group.notice.none')}</span>
+            </span>
+            <RightOutline className="cell-arrow" aria-hidden="true" />
+          </Link>
+        </li>
+      </CellGroup>
+      <CellGroup>
+        <Cell
+          title={t('group.info.nickname')}
+          value={info.nickname || t('common.notSet')}
+          to={groupPath('info', id, { edit: 'nickname' })}
+        />
+        <Cell
+          title={t('group.info.myRole')}
+          value={t(role === 1 ? 'group.role.owner' : role === 2 ? 'group.role.admin' : 'group.role.member')}
+        />
+        {muteEnd && (
+          <Cell title={t('group.info.muteStatus')} value={t('group.members.mutedUntil', { time: muteEnd })} />
+        )}
+      </CellGroup>
+      {can.manage && <ManageSettings id={id} setting={info.setting} />}
+      <GroupActionsBlock id={id} role={role} />
+    </Page>
+  );
+}
+
+/** Group info (`/pages/message/group/info?id=group-N`), and its sub-views by `edit` / `view`. */
+export default function GroupInfoPage() {
+  const { t } = useTranslation();
+  const id = useGroupIdParam();
+  const entry = useGroup(id);
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  useCloseWhenGone(entry);
+
+  if (!id) {
+    return (
+      <Page title={t('group.info.title')}>
+        <EmptyState icon={<TeamOutline />} title={t('group.info.notFound')} description={t('group.info.notFoundDesc')}>
+          <div className="actions">
+            <button type="button" className="button button-default" onClick={() => void navigate(-1)}>
+              {t('common.back')}
+            </button>
+          </div>
+        </EmptyState>
+      </Page>
+    );
+  }
+  const info = entry?.info;
+  if (!entry || !info) {
+    return (
+      <Page title={t('group.info.title')}>
+        {entry?.status === 'error' ? (
+          <EmptyState icon={<TeamOutline />} title={t('group.info.loadFailed')} description={entry.error}>
+            <div className="actions">
+              <button type="button" className="button button-primary" onClick={() => void groups.load(id)}>
+                {t('common.retry')}
+              </button>
+            </div>
+          </EmptyState>
+        ) : (
+          <DelayedSpinner />
+        )}
+      </Page>
+    );
+  }
+
+  const can = groupPermissions(myRole(entry), info.setting);
+  const edit = params.get('edit') as Edit | null;
+  const view = params.get('view');
+  if (edit === 'name' && can.manage) return <NameEditor id={id} info={info} />;
+  if (edit === 'nickname') return <NicknameEditor id={id} info={info} />;
+  if (edit === 'notice' && can.manage) return <NoticeEditor id={id} info={info} />;
+  if (view === 'notice' || edit === 'notice') return <NoticeView id={id} info={info} canEdit={can.manage} />;
+  if (view === 'qr') return <InviteLink id={id} info={info} />;
+  return <GroupInfoView id={id} entry={entry} info={info} />;
+}
