@@ -63,7 +63,7 @@ export class Hub {
 
   /** Writes a frame to every socket of the given users on this node. */
   deliver(userIds: number[], frame: PushFrame, exceptClientId?: string): void {
-    const text = JSON.stringify(frame);
+    const text = encode(frame);
     for (const userId of userIds) {
       for (const conn of this.byUser.get(userId) ?? []) {
         if (conn.clientId !== exceptClientId) send(conn, text);
@@ -72,12 +72,20 @@ export class Hub {
   }
 
   broadcast(frame: PushFrame): void {
-    const text = JSON.stringify(frame);
+    const text = encode(frame);
     for (const set of this.byUser.values()) for (const conn of set) send(conn, text);
   }
 }
 
-/** Writes text to an open socket; a closing one is skipped (sync repairs what it misses). */
-export function send(conn: Connection, text: string): void {
-  if (conn.ws.readyState === conn.ws.OPEN) conn.ws.send(text);
+/**
+ * A frame as UTF-8 bytes, once for all its sockets: given a string, `ws` would encode it again for
+ * every socket of a fan-out.
+ */
+function encode(frame: PushFrame): Buffer {
+  return Buffer.from(JSON.stringify(frame));
+}
+
+/** Writes a text frame to an open socket; a closing one is skipped (sync repairs what it misses). */
+export function send(conn: Connection, text: string | Buffer): void {
+  if (conn.ws.readyState === conn.ws.OPEN) conn.ws.send(text, { binary: false });
 }

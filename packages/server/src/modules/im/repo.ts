@@ -83,6 +83,17 @@ export class MessageRepo {
       .executeTakeFirst();
   }
 
+  /** The conversation rows of some users in one chat, by user. */
+  async conversationsIn(chatKey: string, userIds: number[]): Promise<Map<number, ConversationRow>> {
+    const rows = await this.db
+      .selectFrom('conversations')
+      .selectAll()
+      .where('chat_key', '=', chatKey)
+      .where('user_id', 'in', userIds)
+      .execute();
+    return new Map(rows.map((r) => [r.user_id, r]));
+  }
+
   conversationsOf(userId: number): Promise<ConversationRow[]> {
     return this.db.selectFrom('conversations').selectAll().where('user_id', '=', userId).execute();
   }
@@ -105,50 +116,80 @@ export class MessageRepo {
 
   /**
    * Records a new message on every conversation row of its chat: the last message, unread for
-   * everyone but the sender, a mention for those named, and the chat shown again.
+   * everyone but the sender, a mention for those named, read for the sender, and the chat shown
+   * again. One statement for rows that exist; the rows of a first message in a chat are created.
    */
   async touchConversations(exec: Exec, message: MessageRow, recipients: number[], mentioned: number[]): Promise<void> {
-    const everyone = [...new Set([message.from_user, ...recipients])];
-    for (let i = 0; i < everyone.length; i += CONVERSATION_ROWS_PER_INSERT) {
-      const rows = everyone
-        .slice(i, i + CONVERSATION_ROWS_PER_INSERT)
-        .map((userId) => ({ user_id: userId, chat_key: message.chat_key, last_msg_id: 0, last_time: 0 }));
+    const sender = message.from_user;
+    const everyone = [...new Set([sender, ...recipients])];
+    const named = new Set(mentioned.filter((id) => id !== sender));
+    const touched = await exec
+      .updateTable('conversations')
+      .set((eb) => ({
+        last_msg_id: message.id,
+        last_time: message.create_time,
+        hidden: 0,
+        unread: eb
+          .case()
+          .when('user_id', '=', sender)
+          .then(eb.ref('unread'))
+          .else(eb('unread', '+', 1))
+          .end(),
+        read_msg_id: eb.case().when('user_id', '=', sender).then(eb.val(message.id)).else(eb.ref('read_msg_id')).end(),
+        ...(named.size > 0 && {
+          is_at: eb
+            .case()
+            .when('user_id', 'in', [...named])
+            .then(eb('is_at', '+', 1))
+            .else(eb.ref('is_at'))
+            .end(),
+        }),
+      }))
+      .where('chat_key', '=', message.chat_key)
+      .where('user_id', 'in', everyone)
+      .executeTakeFirst();
+    if (Number(touched.numUpdatedRows) === everyone.length) return;
+    // The rows the update reached now carry this message's id; the others are created below.
+    const reached = await exec
+      .selectFrom('conversations')
+      .select('user_id')
+      .where('chat_key', '=', message.chat_key)
+      .where('last_msg_id', '=', message.id)
+      .where('user_id', 'in', everyone)
+      .execute();
+    const done = new Set(reached.map((r) => r.user_id));
+    const fresh = everyone.filter((id) => !done.has(id));
+    for (let i = 0; i < fresh.length; i += CONVERSATION_ROWS_PER_INSERT) {
+      const rows = fresh.slice(i, i + CONVERSATION_ROWS_PER_INSERT).map((userId) => ({
+        user_id: userId,
+        chat_key: message.chat_key,
+        last_msg_id: message.id,
+        last_time: message.create_time,
+        unread: userId === sender ? 0 : 1,
+        read_msg_id: userId === sender ? message.id : 0,
+        is_at: named.has(userId) ? 1 : 0,
+      }));
       await exec
         .insertInto('conversations')
         .values(rows)
-        .onConflict((oc) => oc.columns(['user_id', 'chat_key']).doNothing())
+        // A row created by another request since the update above counts this message as well.
+        .onConflict((oc) =>
+          oc.columns(['user_id', 'chat_key']).doUpdateSet((eb) => ({
+            last_msg_id: eb.ref('excluded.last_msg_id'),
+            last_time: eb.ref('excluded.last_time'),
+            hidden: 0,
+            unread: eb('conversations.unread', '+', eb.ref('excluded.unread')),
+            read_msg_id: eb
+              .case()
+              .when('conversations.user_id', '=', sender)
+              .then(eb.ref('excluded.read_msg_id'))
+              .else(eb.ref('conversations.read_msg_id'))
+              .end(),
+            is_at: eb('conversations.is_at', '+', eb.ref('excluded.is_at')),
+          })),
+        )
         .execute();
     }
-    await exec
-      .updateTable('conversations')
-      .set({ last_msg_id: message.id, last_time: message.create_time, hidden: 0 })
-      .where('chat_key', '=', message.chat_key)
-      .where('user_id', 'in', [message.from_user, ...recipients])
-      .execute();
-    const others = recipients.filter((id) => id !== message.from_user);
-    if (others.length) {
-      await exec
-        .updateTable('conversations')
-        .set((eb) => ({ unread: eb('unread', '+', 1) }))
-        .where('chat_key', '=', message.chat_key)
-        .where('user_id', 'in', others)
-        .execute();
-    }
-    const named = mentioned.filter((id) => id !== message.from_user);
-    if (named.length) {
-      await exec
-        .updateTable('conversations')
-        .set((eb) => ({ is_at: eb('is_at', '+', 1) }))
-        .where('chat_key', '=', message.chat_key)
-        .where('user_id', 'in', named)
-        .execute();
-    }
-    await exec
-      .updateTable('conversations')
-      .set({ read_msg_id: message.id })
-      .where('chat_key', '=', message.chat_key)
-      .where('user_id', '=', message.from_user)
-      .execute();
   }
 
   /** Marks a conversation read up to `msgId`: unread becomes what lies after it. */

@@ -24,7 +24,7 @@ import { storageUrl } from '../../storage/storage';
 import { cateOf, FileService } from '../upload/files';
 import { UserRepo, type UserRow } from '../user/repo';
 import { decodeAt, encodeAt, parseJson, plainText, toMessage, type MessageContext, type Reader } from './presenter';
-import { ChatType, MessageRepo, pairKey, selfKey, type MessageRow } from './repo';
+import { ChatType, MessageRepo, pairKey, selfKey, type ConversationRow, type MessageRow } from './repo';
 
 /** Where a message goes, resolved from `toContactId` and checked. */
 export type Target =
@@ -52,6 +52,7 @@ export class MessageService {
   private readonly groups: GroupRepo;
   private readonly friends: FriendRepo;
   private readonly access: Access;
+  private readonly targetMembers = new WeakMap<Target, Promise<number[]>>();
   readonly files: FileService;
 
   constructor(private readonly ctx: AppContext) {
@@ -202,7 +203,7 @@ export class MessageService {
   ): Promise<Draft> {
     let at: number[] = [];
     if (target.kind === 'group' && body.at.length) {
-      const members = new Set(await this.groups.memberIds(target.group.id));
+      const members = new Set(await this.membersOf(target));
       const mayAll = target.member.role !== Role.Member;
       at = body.at.filter((id) => (id === 0 ? mayAll : members.has(id)));
     }
@@ -237,11 +238,7 @@ export class MessageService {
   async store(senderId: number, target: Target, draft: Draft): Promise<{ row: MessageRow; fresh: boolean }> {
     const now = this.ctx.now();
     const recipients =
-      target.kind === 'private'
-        ? [target.peer.id]
-        : target.kind === 'group'
-          ? await this.groups.memberIds(target.group.id)
-          : [];
+      target.kind === 'private' ? [target.peer.id] : target.kind === 'group' ? await this.membersOf(target) : [];
     const mentioned = draft.at.includes(0) ? recipients : draft.at;
     try {
       const row = await this.ctx.db.transaction().execute(async (trx) => {
@@ -275,6 +272,13 @@ export class MessageService {
     }
   }
 
+  /** A group target's member ids, read once for all the steps of one send. */
+  private membersOf(target: Extract<Target, { kind: 'group' }>): Promise<number[]> {
+    let ids = this.targetMembers.get(target);
+    if (!ids) this.targetMembers.set(target, (ids = this.groups.memberIds(target.group.id)));
+    return ids;
+  }
+
   /** Who holds a message: the pair, the group's members, or me. */
   async holders(row: MessageRow): Promise<number[]> {
     if (row.chat_type === ChatType.Group) return this.groups.memberIds(row.to_id);
@@ -298,15 +302,16 @@ export class MessageService {
     const senderId = sender.id;
     if (target.kind === 'private') {
       const peer = target.peer;
+      const convs = await this.messages.conversationsIn(row.chat_key, [senderId, peer.id]);
       const toPeer = await this.present(row, peer, {
-        contactInfo: await this.contactFor(peer, sender),
+        contactInfo: await this.contactFor(peer, sender, convs.get(peer.id)),
         users: new Map([[senderId, sender]]),
       });
       await this.ctx.realtime.publish([peer.id], { type: 'simple', data: toPeer });
-      const mine = await this.present(row, sender);
+      const mine = await this.present(row, sender, { peerReadTo: convs.get(peer.id)?.read_msg_id ?? 0 });
       await this.ctx.realtime.publish(
         [senderId],
-        { type: 'simple', data: { ...mine, contactInfo: await this.contactFor(sender, peer) } },
+        { type: 'simple', data: { ...mine, contactInfo: await this.contactFor(sender, peer, convs.get(senderId)) } },
         exceptClientId,
       );
       return mine;
@@ -316,7 +321,7 @@ export class MessageService {
       await this.ctx.realtime.publish([senderId], { type: 'simple', data: mine }, exceptClientId);
       return mine;
     }
-    const members = await this.groups.memberIds(target.group.id);
+    const members = await this.membersOf(target);
     const contactInfo = toGroupContact(target.group, Role.Member, members.length);
     if (row.type === 'event') {
       for (const id of members) {
@@ -338,9 +343,9 @@ export class MessageService {
   }
 
   /** `other` as a contact row of `viewer`'s list, with the conversation's counters. */
-  private async contactFor(viewer: UserRow, other: UserRow) {
+  private async contactFor(viewer: UserRow, other: UserRow, loaded?: ConversationRow) {
     const friend = await this.friends.row(viewer.id, other.id);
-    const conv = await this.messages.conversation(viewer.id, pairKey(viewer.id, other.id));
+    const conv = loaded ?? (await this.messages.conversation(viewer.id, pairKey(viewer.id, other.id)));
     const contact = toUserContact(other, friend, (await this.ctx.realtime.online([other.id])).has(other.id));
     if (conv)
       Object.assign(contact, {
@@ -380,6 +385,7 @@ export class MessageService {
     }
     const peerRead = new Map<string, number>();
     for (const r of rows) {
+      if (context.peerReadTo !== undefined) break;
       if (r.chat_type !== ChatType.Private || r.from_user !== readerRow.id || peerRead.has(r.chat_key)) continue;
       const peerConv = await this.messages.conversation(r.to_id, r.chat_key);
       peerRead.set(r.chat_key, peerConv?.read_msg_id ?? 0);
