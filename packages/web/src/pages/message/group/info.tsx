@@ -161,8 +161,10 @@ function NoticeEditor({ id, info }: { id: string; info: GroupInfo }) {
   const { t } = useTranslation();
   const back = useBackTo(groupPath('info', id));
   const [draft, setDraft] = useState<{ html: string; length: number } | null>(null);
+  // The editor writes the announcement in its own markup: what it first reports is "unchanged".
+  const [loaded, setLoaded] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const changed = draft !== null && draft.html !== info.notice;
+  const changed = draft !== null && draft.html !== loaded;
   const tooLong = (draft?.length ?? 0) > ANNOUNCEMENT_MAX;
   const handlePublish = async () => {
     if (!draft) return;
@@ -198,7 +200,13 @@ function NoticeEditor({ id, info }: { id: string; info: GroupInfo }) {
       }
     >
       <Suspense fallback={<DelayedSpinner />}>
-        <AnnouncementEditor initialHtml={info.notice} onChange={(html, length) => setDraft({ html, length })} />
+        <AnnouncementEditor
+          initialHtml={info.notice}
+          onChange={(html, length) => {
+            setLoaded((first) => first ?? html);
+            setDraft({ html, length });
+          }}
+        />
       </Suspense>
     </Page>
   );
