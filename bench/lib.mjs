@@ -1,0 +1,346 @@
+// What the benchmarks share: server processes (Sparrow and the baseline), seeding, a keep-alive
+// HTTP client, sockets that bind like the web client, percentiles and the printed verdicts.
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { WebSocket } from 'ws';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const serverMain = path.join(root, 'packages/server/src/main.ts');
+const baselineMain = path.join(root, 'bench/baseline-server.mjs');
+const seedMain = path.join(root, 'bench/seed.mjs');
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Everything a benchmark started, stopped when it ends however it ends. */
+const cleanups = [];
+let cleaned = false;
+export async function cleanup() {
+  if (cleaned) return;
+  cleaned = true;
+  for (const fn of cleanups.reverse()) await fn().catch(() => undefined);
+}
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => void cleanup().finally(() => process.exit(130)));
+}
+process.on('exit', () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+});
+const children = new Set();
+
+export function tmpDir(name) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `sparrow-bench-${name}-`));
+  cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+function run(args, env, label) {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  const log = [];
+  const keep = (d) => {
+    log.push(String(d));
+    if (log.length > 200) log.shift();
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  child.on('exit', () => children.delete(child));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  };
+  cleanups.push(stop);
+  return { child, log, stop, label };
+}
+
+/** Prepares users (with sessions) and configuration in a Sparrow database, through the server's own code. */
+export async function seed({ dataDir, databaseUrl, users, settings = [] }) {
+  const out = path.join(dataDir, `users-${randomUUID()}.json`);
+  const p = run(
+    ['--import', 'tsx', seedMain, out, String(users), ...settings],
+    { DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '' },
+    'seed',
+  );
+  const code = await new Promise((r) => p.child.on('exit', r));
+  if (code !== 0) throw new Error(`seeding failed:\n${p.log.join('')}`);
+  return JSON.parse(fs.readFileSync(out, 'utf8'));
+}
+
+/** The configuration every benchmark runs with: rate limits out of the way. */
+export const BENCH_SETTINGS = [
+  'rateLimits.anyCall.perMinute=10000000',
+  'rateLimits.sendMessage.burst=10000000',
+  'rateLimits.sendMessage.perSecond=10000000',
+];
+
+async function waitReady(url, proc) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (proc.child.exitCode !== null) throw new Error(`${proc.label} exited:\n${proc.log.join('')}`);
+    try {
+      const res = await fetch(`${url}/common/Pub/getSystemInfo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      await res.arrayBuffer();
+      if (res.ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`${proc.label} did not start:\n${proc.log.join('')}`);
+    await sleep(100);
+  }
+}
+
+/** A Sparrow server process as `npm start` runs it, without the web client. */
+export async function startSparrow({ dataDir, databaseUrl, redisUrl, redisPrefix, label = 'sparrow', nodeArgs = [] }) {
+  const port = await freePort();
+  // BENCH_CPU_PROF=<dir> writes a CPU profile of every Sparrow process there, to see where time goes.
+  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const proc = run(
+    ['--import', 'tsx', ...prof, ...nodeArgs, serverMain],
+    {
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl ?? '',
+      REDIS_URL: redisUrl ?? '',
+      REDIS_PREFIX: redisPrefix ?? 'sparrow:',
+      WEB_DIST: '',
+      LOG_LEVEL: 'warn',
+    },
+    label,
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitReady(url, proc);
+  return { url, pid: proc.child.pid, stop: proc.stop, log: proc.log, kind: 'sparrow' };
+}
+
+/** The bare `ws` relay of baseline-server.mjs. */
+export async function startBaseline(dir) {
+  const proc = run([baselineMain, path.join(dir, `baseline-${randomUUID()}.db`)], {}, 'baseline');
+  const port = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`baseline did not start:\n${proc.log.join('')}`)), 15_000);
+    proc.child.stdout.on('data', (d) => {
+      const m = /listening (\d+)/.exec(String(d));
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    });
+    proc.child.on('exit', () => reject(new Error(`baseline exited:\n${proc.log.join('')}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, pid: proc.child.pid, stop: proc.stop, log: proc.log, kind: 'baseline' };
+}
+
+/** A PostgreSQL database of its own, dropped at the end; undefined when PostgreSQL is not reachable. */
+export async function createPgDatabase() {
+  const base = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `sparrow_bench_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: base, connectionTimeoutMillis: 2000 });
+  try {
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+  } catch {
+    return undefined;
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+  cleanups.push(async () => {
+    const c = new pg.Client({ connectionString: base });
+    await c.connect();
+    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await c.end();
+  });
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** JSON POSTs over keep-alive connections, as a browser sends API calls. */
+export class HttpClient {
+  constructor(baseUrl, maxSockets = 64) {
+    const u = new URL(baseUrl);
+    this.host = u.hostname;
+    this.port = Number(u.port);
+    this.agent = new http.Agent({ keepAlive: true, maxSockets });
+    cleanups.push(async () => this.agent.destroy());
+  }
+
+  /** Resolves with the parsed JSON answer; rejects on a transport error or after 30 s. */
+  post(urlPath, body, headers = {}) {
+    const payload = JSON.stringify(body);
+    return new Promise((resolve, reject) => {
+      const req = http.request(
+        {
+          host: this.host,
+          port: this.port,
+          path: urlPath,
+          method: 'POST',
+          agent: this.agent,
+          timeout: 30_000,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...headers },
+        },
+        (res) => {
+          const chunks = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => {
+            try {
+              resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+            } catch (err) {
+              reject(err);
+            }
+          });
+        },
+      );
+      req.on('timeout', () => req.destroy(new Error('request timed out')));
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+}
+
+/**
+ * Opens one socket per user and binds it as the web client does (init → bindUid → pong), `width` at
+ * a time. `onFrame(socket, data)` sees every later frame as a Buffer. Pings every 25 s like the
+ * web client, so that no socket goes idle however long a run lasts.
+ */
+export async function connectAll(baseUrl, users, { onFrame = () => undefined, width = 50, timeoutMs = 60_000 } = {}) {
+  const wsUrl = `${baseUrl.replace('http', 'ws')}/wss`;
+  const sockets = new Array(users.length);
+  const deadline = Date.now() + timeoutMs;
+  let next = 0;
+  const open = (user) =>
+    new Promise((resolve, reject) => {
+      const ws = new WebSocket(wsUrl, { perMessageDeflate: false, skipUTF8Validation: true });
+      const socket = { ws, user, clientId: '', bound: false };
+      const timer = setTimeout(
+        () => {
+          ws.terminate();
+          reject(new Error(`socket of user ${user.id} did not bind`));
+        },
+        Math.max(1000, deadline - Date.now()),
+      );
+      ws.on('message', (data) => {
+        if (socket.bound) return onFrame(socket, data);
+        const frame = JSON.parse(String(data));
+        if (frame.type === 'init') {
+          socket.clientId = frame.client_id;
+          ws.send(JSON.stringify({ type: 'bindUid', user_id: user.id, token: user.token }));
+        } else if (frame.type === 'pong') {
+          socket.bound = true;
+          clearTimeout(timer);
+          resolve(socket);
+        }
+      });
+      ws.on('error', (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
+    });
+  const worker = async () => {
+    while (next < users.length) {
+      const i = next++;
+      sockets[i] = await open(users[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, users.length) }, worker));
+  let turn = 0;
+  const heartbeat = setInterval(() => {
+    for (let i = turn % 25; i < sockets.length; i += 25) {
+      const { ws } = sockets[i];
+      if (ws.readyState === ws.OPEN) ws.send('{"type":"ping"}');
+    }
+    turn += 1;
+  }, 1000);
+  const close = async () => {
+    clearInterval(heartbeat);
+    const closed = sockets.map((s) =>
+      s.ws.readyState === s.ws.CLOSED ? null : new Promise((r) => s.ws.once('close', r)),
+    );
+    for (const s of sockets) s.ws.terminate();
+    await Promise.race([Promise.all(closed), sleep(5000)]);
+  };
+  cleanups.push(close);
+  return { sockets, close };
+}
+
+/** The value below which `p` (0–1) of the samples fall. */
+export function percentile(samples, p) {
+  if (samples.length === 0) return NaN;
+  const sorted = Float64Array.from(samples).sort();
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
+}
+
+/** VmRSS of a process, in KiB. */
+export function rssKb(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+  if (!m) throw new Error(`no VmRSS for ${pid}`);
+  return Number(m[1]);
+}
+
+/** CPU time a process has used so far (user + system), in ms; /proc counts in 1/100 s. */
+export function cpuMs(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Prints rows of cells as an aligned table; the first row is the header. */
+export function table(rows) {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
+  const line = (r) =>
+    r.map((cell, c) => (c === 0 ? String(cell).padEnd(widths[c]) : String(cell).padStart(widths[c]))).join('  ');
+  console.log(line(rows[0]));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of rows.slice(1)) console.log(line(r));
+}
+
+/** One goal's verdict line; `scripts/bench.mjs` collects the lines that start with PASS or MISS. */
+export function verdict(pass, text) {
+  console.log(`${pass ? 'PASS' : 'MISS'} ${text}`);
+  return pass;
+}
+
+export const fmt = (n, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : String(n));
+
+/** Runs a benchmark's main function, then stops everything it started. */
+export async function main(name, fn) {
+  const started = Date.now();
+  console.log(`\n## ${name}`);
+  let code = 0;
+  try {
+    await fn();
+  } catch (err) {
+    console.log(`MISS ${name}: did not complete: ${err instanceof Error ? err.message : String(err)}`);
+    code = 1;
+  } finally {
+    await cleanup();
+  }
+  console.log(`(${name}: ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  process.exit(code);
+}

@@ -1,0 +1,176 @@
+// Private-message latency (issue 4, "Speed"): 1 000 connected, bound users; 500 senders post text
+// messages over keep-alive HTTP at 500 messages/s in total (open loop: the schedule does not wait for
+// answers); for each message, the time from the start of the send to the receiver's socket getting
+// the `simple` push. The baseline is a bare `ws` relay that does one SQLite insert per message,
+// under the same client load, in the same run.
+//
+// Both servers hold their 1 000 sockets for the whole run and take the load in turns of a few
+// seconds, so that whatever else the machine is doing meanwhile falls on both alike.
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import {
+  BENCH_SETTINGS,
+  connectAll,
+  cpuMs,
+  fmt,
+  HttpClient,
+  main,
+  percentile,
+  seed,
+  sleep,
+  startBaseline,
+  startSparrow,
+  table,
+  tmpDir,
+  verdict,
+} from './lib.mjs';
+
+const USERS = 1000;
+const RATE = 500;
+const WARMUP_S = 2;
+const TURNS = 4;
+const TURN_S = 2.5;
+const GOAL_P99_RATIO = 1.5;
+
+const TEXTS = ['在吗？', 'on my way 🚲', '好的，明天见', 'did you see the draft I sent this morning?', '👍👍', 'ok'];
+
+/** One server under test: its sockets, the sends in flight and the latencies seen. */
+async function prepare(server, users) {
+  const sparrow = server.kind === 'sparrow';
+  const pairs = [];
+  for (let i = 0; i + 1 < users.length; i += 2) pairs.push({ sender: users[i], receiver: users[i + 1] });
+  const t = {
+    name: sparrow ? 'sparrow' : 'baseline (ws + 1 SQLite insert)',
+    pid: server.pid,
+    cpu: 0,
+    /** message id → when its send started and whether it counts */
+    pending: new Map(),
+    latencies: [],
+    sent: 0,
+    seconds: 0,
+    failures: 0,
+    firstFailure: '',
+  };
+  const { sockets } = await connectAll(server.url, users, {
+    onFrame: (_socket, data) => {
+      const frame = JSON.parse(data);
+      if (frame.type !== 'simple') return;
+      const sent = t.pending.get(frame.data.id);
+      if (!sent) return;
+      t.pending.delete(frame.data.id);
+      if (sent.counted) t.latencies.push(performance.now() - sent.t0);
+    },
+  });
+  const clientIds = new Map(sockets.map((s) => [s.user.id, s.clientId]));
+  const http = new HttpClient(server.url);
+  const failed = (id, why) => {
+    t.failures += 1;
+    t.firstFailure ||= why;
+    t.pending.delete(id);
+  };
+  t.send = (n, counted) => {
+    const pair = pairs[n % pairs.length];
+    const id = randomUUID();
+    const content = `${TEXTS[n % TEXTS.length]} #${n}`;
+    t.pending.set(id, { t0: performance.now(), counted });
+    const call = sparrow
+      ? http.post(
+          '/enterprise/im/sendMessage',
+          { id, toContactId: pair.receiver.id, type: 'text', content },
+          { authorization: pair.sender.token, clientid: clientIds.get(pair.sender.id) },
+        )
+      : http.post('/send', { from: pair.sender.id, to: pair.receiver.id, id, content });
+    call.then(
+      (res) => res.code === 0 || failed(id, `${res.code} ${res.msg}`),
+      (err) => failed(id, String(err)),
+    );
+  };
+  return t;
+}
+
+/** Sends at RATE for `seconds` on schedule, then waits (up to 10 s) for the pushes still on their way. */
+async function turn(t, seconds, counted) {
+  const total = Math.round(RATE * seconds);
+  const cpu0 = cpuMs(t.pid);
+  let n = 0;
+  const start = performance.now();
+  await new Promise((resolve) => {
+    const tick = () => {
+      const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * RATE));
+      while (n < due) t.send(t.sent + n++, counted);
+      if (n < total) setTimeout(tick, 1);
+      else resolve();
+    };
+    tick();
+  });
+  if (counted) {
+    t.seconds += (performance.now() - start) / 1000;
+    t.counted = (t.counted ?? 0) + total;
+  }
+  t.sent += total;
+  const until = Date.now() + 10_000;
+  while (t.pending.size > 0 && Date.now() < until) await sleep(10);
+  if (counted) t.cpu += cpuMs(t.pid) - cpu0;
+  t.lost = (t.lost ?? 0) + t.pending.size;
+  t.pending.clear();
+}
+
+await main('private-latency', async () => {
+  const load = os.loadavg()[0];
+  const dir = tmpDir('private');
+  const users = await seed({ dataDir: dir, users: USERS, settings: [...BENCH_SETTINGS, 'sysInfo.runMode=1'] });
+  const [baselineServer, sparrowServer] = await Promise.all([startBaseline(dir), startSparrow({ dataDir: dir })]);
+  const base = await prepare(baselineServer, users);
+  const sp = await prepare(sparrowServer, users);
+  // Let the presence announcements of 1 000 sign-ins settle before the clock starts.
+  await sleep(1500);
+  await turn(base, WARMUP_S, false);
+  await turn(sp, WARMUP_S, false);
+  for (let i = 0; i < TURNS; i++) {
+    await turn(base, TURN_S, true);
+    await turn(sp, TURN_S, true);
+  }
+
+  const stats = (t) => ({
+    rate: t.counted / t.seconds,
+    p50: percentile(t.latencies, 0.5),
+    p90: percentile(t.latencies, 0.9),
+    p99: percentile(t.latencies, 0.99),
+    max: percentile(t.latencies, 1),
+  });
+  const b = stats(base);
+  const s = stats(sp);
+  console.log(
+    `${USERS} bound sockets on each server; ${RATE} messages/s in ${TURNS} turns of ${TURN_S} s each after ${WARMUP_S} s of warm-up; ` +
+      `latency in ms; load average ${fmt(load)} → ${fmt(os.loadavg()[0])} on ${os.cpus().length} cores\n`,
+  );
+  const row = (t, r) => [
+    t.name,
+    fmt(t.cpu / t.counted, 3),
+    fmt(r.rate, 0),
+    t.latencies.length,
+    t.lost + t.failures,
+    fmt(r.p50),
+    fmt(r.p90),
+    fmt(r.p99),
+    fmt(r.max),
+  ];
+  table([
+    ['server', 'server CPU ms/msg', 'sent/s', 'delivered', 'lost', 'p50', 'p90', 'p99', 'max'],
+    row(base, b),
+    row(sp, s),
+  ]);
+  for (const t of [base, sp])
+    if (t.failures) console.log(`${t.name}: ${t.failures} sends failed, first: ${t.firstFailure}`);
+  const ratio = s.p99 / b.p99;
+  console.log(`\np50 ratio = sparrow/baseline = ${fmt(s.p50 / b.p50)}`);
+  console.log(`p99 ratio = sparrow/baseline = ${fmt(ratio)}`);
+  const complete = sp.failures === 0 && sp.lost === 0;
+  verdict(
+    ratio <= GOAL_P99_RATIO && complete,
+    `private-latency: p99 ${fmt(s.p99)} ms vs baseline ${fmt(b.p99)} ms = ${fmt(ratio)}x (goal <= ${GOAL_P99_RATIO}x); ` +
+      `p50 ${fmt(s.p50)} vs ${fmt(b.p50)} ms; ${fmt(s.rate, 0)} msg/s` +
+      (complete ? '' : `; ${sp.failures} refused, ${sp.lost} not delivered`),
+  );
+});
