@@ -4,7 +4,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { feedback } from '../../app/feedback';
 import { paths } from '../../app/paths';
 import type { MessageKey } from '../../i18n/keys';
-import type { GroupEntry, GroupStatus } from '../../stores/group';
+import { useGroup, type GroupEntry, type GroupStatus } from '../../stores/group';
 
 /** A group id on the wire (api.md §1), as protocol's schema has it. */
 const GROUP_ID = /^group-[1-9][0-9]*$/;
@@ -40,4 +40,12 @@ export function useCloseWhenGone(entry: GroupEntry | undefined): void {
     feedback.toast(t(message));
     void navigate(paths.home, { replace: true });
   }, [message, navigate, t]);
+}
+
+/**
+ * The same for a page that shows a group without holding its record itself (the chat page):
+ * it watches the group through the group store and closes when the group goes away for me.
+ */
+export function useCloseWhenGroupGone(groupId: string | null): void {
+  useCloseWhenGone(useGroup(groupId));
 }

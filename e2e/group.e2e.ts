@@ -1,0 +1,330 @@
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible, launchBrowser, phoneContext, ServerProcess, shot } from './harness';
+
+/**
+ * Group management in three browsers side by side: the owner, an administrator and a member.
+ * Every change one of them makes must show on the others' open pages without a reload.
+ */
+
+const WAIT = { timeout: 15_000 };
+const PASSWORD = 'secret123';
+
+let server: ServerProcess;
+let browser: Browser;
+
+interface Person {
+  account: string;
+  name: string;
+  id: number;
+  token: string;
+  context: BrowserContext;
+  page: Page;
+}
+
+let owner: Person;
+let admin: Person;
+let member: Person;
+let groupId: string;
+
+async function post<T>(path: string, body: unknown, token?: string): Promise<T> {
+  const res = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: token } : {}) },
+    body: JSON.stringify(body),
+  });
+  const env = (await res.json()) as { code: number; msg: string; data: T };
+  if (env.code !== 0) throw new Error(`${path}: ${env.msg}`);
+  return env.data;
+}
+
+async function visible(locator: Locator): Promise<void> {
+  await locator.waitFor({ state: 'visible', ...WAIT });
+}
+
+async function hidden(locator: Locator): Promise<void> {
+  await locator.waitFor({ state: 'hidden', ...WAIT });
+}
+
+function toast(page: Page, text: string): Locator {
+  return page.locator('.adm-toast-main').filter({ hasText: text });
+}
+
+/** Resolves once the page's socket is bound to the signed-in user, so pushes reach it. */
+function socketBound(page: Page): Promise<void> {
+  return new Promise((resolve) => {
+    page.on('websocket', (ws) => {
+      ws.on('framereceived', ({ payload }) => {
+        if (typeof payload === 'string' && /"type":"pong"/.test(payload)) resolve();
+      });
+    });
+  });
+}
+
+async function signUp(account: string, name: string): Promise<Person> {
+  await post('/common/Pub/register', { account, password: PASSWORD, repassword: PASSWORD, realname: name });
+  const login = await post<{ authToken: string; userInfo: { user_id: number } }>('/common/Pub/login', {
+    account,
+    password: PASSWORD,
+  });
+  const context = await phoneContext(browser);
+  const page = await context.newPage();
+  return { account, name, id: login.userInfo.user_id, token: login.authToken, context, page };
+}
+
+/** Signs in through the login page, as a person would. */
+async function signIn(p: Person): Promise<void> {
+  const bound = socketBound(p.page);
+  await p.page.goto(`${server.url}/#/pages/login/login`);
+  await p.page.getByLabel('账号', { exact: true }).fill(p.account);
+  await p.page.getByLabel('密码', { exact: true }).fill(PASSWORD);
+  await p.page.getByRole('button', { name: '登录', exact: true }).click();
+  await p.page.waitForURL(/pages\/index\/index/, WAIT);
+  await bound;
+}
+
+async function open(p: Person, route: string): Promise<void> {
+  await p.page.goto(`${server.url}/#${route}`);
+}
+
+const infoRoute = () => `/pages/message/group/info?id=${groupId}`;
+const membersRoute = () => `/pages/message/group/groupUser?id=${groupId}`;
+const chatRoute = () => `/pages/message/chat?id=${groupId}`;
+
+function title(page: Page): Locator {
+  return page.getByRole('heading', { level: 1 });
+}
+
+/** A row of the info page's lists, found by its title. */
+function row(page: Page, name: string): Locator {
+  return page.getByRole('listitem').filter({ has: page.getByText(name, { exact: true }) });
+}
+
+async function check(page: Page, name: string): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  // Toasts fade out; the picture and the audit are of the page itself.
+  await expect.poll(() => page.locator('.adm-toast-main:visible').count(), WAIT).toBe(0);
+  await shot(page, name);
+  await expectAccessible(page);
+}
+
+/** Opens the action sheet of a member on the member management page. */
+async function manage(page: Page, name: string): Promise<Locator> {
+  await page.getByRole('button', { name: new RegExp(name) }).click();
+  const sheet = page.getByRole('dialog', { name: `管理 ${name}` });
+  await visible(sheet);
+  return sheet;
+}
+
+/** Confirms the Dialog a destructive action asks first. */
+async function confirmDialog(page: Page, button: string): Promise<void> {
+  const confirm = page.getByRole('dialog').getByRole('button', { name: button, exact: true });
+  await visible(confirm);
+  await confirm.click();
+  await hidden(confirm);
+}
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([ServerProcess.start(), launchBrowser()]);
+  // runMode 1: anyone may put anyone in a group, so the test needs no friend requests.
+  await server.admin('config', 'set', 'sysInfo.runMode', '1');
+  await new Promise((r) => setTimeout(r, 1200));
+  owner = await signUp('gowner1', '王小明');
+  admin = await signUp('gadmin1', '李华');
+  member = await signUp('gmember1', '张伟');
+  const extra = await signUp('gextra1', '陈静');
+  await extra.context.close();
+  const group = await post<{ id: string }>(
+    '/enterprise/group/add',
+    { user_ids: [admin.id, member.id, extra.id], name: '周末徒步群' },
+    owner.token,
+  );
+  groupId = group.id;
+  await Promise.all([signIn(owner), signIn(admin), signIn(member)]);
+});
+
+afterAll(async () => {
+  for (const p of [owner, admin, member]) await p?.context.close();
+  await browser?.close();
+  await server?.dispose();
+});
+
+describe('group management across owner, admin and member', () => {
+  it('shows each role the group info it may act on', async () => {
+    await Promise.all([open(owner, infoRoute()), open(admin, infoRoute()), open(member, infoRoute())]);
+    for (const p of [owner, admin, member])
+      await expect.poll(() => title(p.page).textContent(), WAIT).toBe('群信息（4）');
+
+    await visible(owner.page.getByRole('heading', { name: '群管理' }));
+    await visible(owner.page.getByRole('button', { name: '解散群聊' }));
+    await expect(owner.page.getByRole('button', { name: '退出群聊' }).count()).resolves.toBe(0);
+    await visible(row(owner.page, '我的身份').getByText('群主'));
+    await check(owner.page, 'group-zh-01-info-owner');
+
+    await visible(member.page.getByRole('button', { name: '退出群聊' }));
+    await expect(member.page.getByRole('heading', { name: '群管理' }).count()).resolves.toBe(0);
+    await expect(member.page.getByRole('button', { name: '解散群聊' }).count()).resolves.toBe(0);
+    await check(member.page, 'group-zh-02-info-member');
+  });
+
+  it('owner makes an admin; the new admin sees the management settings appear', async () => {
+    await open(owner, membersRoute());
+    await visible(owner.page.getByRole('heading', { name: '群聊成员（4）' }));
+    await check(owner.page, 'group-zh-03-members-owner');
+    const sheet = await manage(owner.page, admin.name);
+    await shot(owner.page, 'group-zh-04-member-actions-owner');
+    await expectAccessible(owner.page);
+    await sheet.getByRole('button', { name: '设为管理员' }).click();
+
+    await visible(owner.page.getByRole('button', { name: new RegExp(admin.name) }).getByText('管理员'));
+    await visible(row(admin.page, '我的身份').getByText('管理员'));
+    await visible(admin.page.getByRole('heading', { name: '群管理' }));
+    await check(admin.page, 'group-zh-05-info-admin');
+  });
+
+  it('admin mutes the member for 10 minutes; the member sees it at once', async () => {
+    await open(admin, membersRoute());
+    // An admin manages members only: the owner's row offers nothing.
+    await visible(admin.page.getByRole('heading', { name: '群聊成员（4）' }));
+    await expect(admin.page.getByRole('button', { name: new RegExp(owner.name) }).count()).resolves.toBe(0);
+    const sheet = await manage(admin.page, member.name);
+    await expect(sheet.getByRole('button', { name: '设为管理员' }).count()).resolves.toBe(0);
+    await expect(sheet.getByRole('button', { name: '转让群主' }).count()).resolves.toBe(0);
+    await sheet.getByRole('button', { name: '禁言', exact: true }).click();
+    const durations = admin.page.getByRole('dialog', { name: `禁言 ${member.name}` });
+    await visible(durations);
+    const options = await durations.getByRole('listitem').allTextContents();
+    expect(options).toEqual(['10 分钟', '1 小时', '3 小时', '1 天']);
+    await durations.getByRole('button', { name: '10 分钟' }).click();
+
+    await visible(admin.page.getByRole('button', { name: new RegExp(member.name) }).getByText(/^禁言至/));
+    await check(admin.page, 'group-zh-06-members-admin');
+
+    const banner = member.page.getByRole('status').filter({ hasText: '你已被禁言' });
+    await visible(banner);
+    const text = (await banner.textContent()) ?? '';
+    const match = /(\d{2}):(\d{2})/.exec(text);
+    expect(match, text).not.toBeNull();
+    const end = new Date();
+    end.setHours(Number(match![1]), Number(match![2]), 59);
+    // Ten minutes before midnight the end is tomorrow.
+    if (end.getTime() < Date.now()) end.setDate(end.getDate() + 1);
+    const minutes = (end.getTime() - Date.now()) / 60_000;
+    // Ten minutes from now, give or take the clock's minute boundary.
+    expect(minutes).toBeGreaterThan(8);
+    expect(minutes).toBeLessThan(11);
+    await visible(row(member.page, '禁言状态'));
+    await check(member.page, 'group-zh-07-info-member-muted');
+
+    // The chat says the same and has no input to type into.
+    await open(member, chatRoute());
+    await visible(member.page.getByRole('status').filter({ hasText: '你已被禁言' }));
+    await expect(member.page.getByRole('textbox', { name: '输入消息' }).count()).resolves.toBe(0);
+    await shot(member.page, 'group-zh-08-chat-member-muted');
+    await open(member, infoRoute());
+    await visible(row(member.page, '禁言状态'));
+  });
+
+  it('owner lets only the owner speak; admin and member see it live', async () => {
+    await Promise.all([open(owner, infoRoute()), open(admin, infoRoute())]);
+    await visible(owner.page.getByRole('heading', { name: '群管理' }));
+    await visible(admin.page.getByRole('heading', { name: '群管理' }));
+    await owner.page.getByRole('radio', { name: '仅群主', exact: true }).click();
+    await expect
+      .poll(() => owner.page.getByRole('radio', { name: '仅群主', exact: true }).isChecked(), WAIT)
+      .toBe(true);
+    await visible(member.page.getByRole('status').filter({ hasText: '本群仅群主可发言' }));
+    await visible(admin.page.getByRole('status').filter({ hasText: '本群仅群主可发言' }));
+    await expect
+      .poll(() => admin.page.getByRole('radio', { name: '仅群主', exact: true }).isChecked(), WAIT)
+      .toBe(true);
+    await check(member.page, 'group-zh-09-info-member-only-owner');
+  });
+
+  it('owner writes the announcement with formatting and undo; members read it live', async () => {
+    await owner.page.getByRole('link', { name: /群公告/ }).click();
+    await visible(owner.page.getByText('暂无群公告'));
+    await owner.page.getByRole('link', { name: '编辑' }).click();
+    const editor = owner.page.getByRole('textbox', { name: '群公告内容' });
+    await visible(editor);
+    const publish = owner.page.getByRole('button', { name: '发布' });
+    await expect(publish.isDisabled()).resolves.toBe(true);
+
+    await editor.click();
+    await owner.page.keyboard.type('周六 8 点集合');
+    // Past the history's 1000 ms merge window: what follows is a step of its own.
+    await owner.page.waitForTimeout(1200);
+    await owner.page.keyboard.press('Enter');
+    await owner.page.getByRole('button', { name: '粗体' }).click();
+    await expect(owner.page.getByRole('button', { name: '粗体' }).getAttribute('aria-pressed')).resolves.toBe('true');
+    await owner.page.keyboard.type('带够饮用水');
+    await expect.poll(() => editor.locator('strong').textContent(), WAIT).toBe('带够饮用水');
+
+    await owner.page.getByRole('button', { name: '撤销' }).click();
+    await expect.poll(() => editor.locator('strong').count(), WAIT).toBe(0);
+    await expect(editor.textContent()).resolves.toBe('周六 8 点集合');
+    await owner.page.getByRole('button', { name: '重做' }).click();
+    await expect.poll(() => editor.locator('strong').textContent(), WAIT).toBe('带够饮用水');
+
+    await owner.page.getByRole('button', { name: '项目符号列表' }).click();
+    await expect.poll(() => editor.locator('li[data-list="bullet"]').count(), WAIT).toBe(1);
+    await owner.page.waitForTimeout(1200);
+    // Indenting stops at eight levels.
+    for (let i = 0; i < 10; i += 1) {
+      const indent = owner.page.getByRole('button', { name: '增加缩进' });
+      if (await indent.isDisabled()) break;
+      await indent.click();
+    }
+    await expect(editor.locator('li.ql-indent-8').count()).resolves.toBe(1);
+    await expect(owner.page.getByRole('button', { name: '增加缩进' }).isDisabled()).resolves.toBe(true);
+    await owner.page.getByRole('button', { name: '撤销' }).click();
+    await expect.poll(() => editor.locator('li.ql-indent-8').count(), WAIT).toBe(0);
+
+    // A javascript: link is refused in the link box.
+    await owner.page.getByRole('button', { name: '链接' }).click();
+    await owner.page.getByLabel('链接地址').fill('javascript:alert(1)');
+    await owner.page.getByRole('button', { name: '确定' }).click();
+    await visible(owner.page.getByRole('alert').filter({ hasText: '只支持 http、https、mailto 和 tel 链接' }));
+    await owner.page.getByRole('button', { name: '取消' }).click();
+    await check(owner.page, 'group-zh-10-notice-editor');
+
+    await publish.click();
+    await confirmDialog(owner.page, '发布');
+    await visible(owner.page.getByRole('heading', { name: '群公告', level: 1 }));
+    await visible(owner.page.getByRole('article').locator('strong').filter({ hasText: '带够饮用水' }));
+
+    const preview = row(member.page, '群公告');
+    await visible(preview.getByText(/周六 8 点集合\s*带够饮用水/));
+    await preview.getByRole('link').click();
+    await visible(member.page.getByRole('article').locator('strong').filter({ hasText: '带够饮用水' }));
+    await expect(member.page.getByRole('link', { name: '编辑' }).count()).resolves.toBe(0);
+    await check(member.page, 'group-zh-11-notice-member');
+    await member.page.goBack();
+    await visible(row(member.page, '群公告'));
+  });
+
+  it('owner hands the group to the admin; both see their new roles', async () => {
+    await open(owner, membersRoute());
+    const sheet = await manage(owner.page, admin.name);
+    await sheet.getByRole('button', { name: '转让群主' }).click();
+    await confirmDialog(owner.page, '转让');
+
+    await visible(owner.page.getByRole('listitem').filter({ hasText: admin.name }).getByText('群主'));
+    await visible(row(admin.page, '我的身份').getByText('群主'));
+    await visible(admin.page.getByRole('button', { name: '解散群聊' }));
+    // The old owner is an admin now, and an admin has nothing to offer about the owner.
+    await expect(owner.page.getByRole('button', { name: new RegExp(admin.name) }).count()).resolves.toBe(0);
+    await open(owner, infoRoute());
+    await visible(row(owner.page, '我的身份').getByText('管理员'));
+    await visible(owner.page.getByRole('button', { name: '退出群聊' }));
+  });
+
+  it('the new owner disbands the group; every open page closes with a message', async () => {
+    await admin.page.getByRole('button', { name: '解散群聊' }).click();
+    await confirmDialog(admin.page, '解散');
+    for (const p of [owner, admin, member]) {
+      await p.page.waitForURL(/pages\/index\/index/, WAIT);
+      await visible(toast(p.page, '该群聊已解散'));
+    }
+  });
+});
