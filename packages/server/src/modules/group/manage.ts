@@ -101,7 +101,7 @@ export class GroupAdminService {
       leaving
         ? { event: 'leave', user_id: user.id, name: user.realname }
         : { event: 'remove', ...this.eventFacts(session, [user]) },
-      leaving ? `${user.realname} 退出了群聊` : `${session.user.realname} 将 ${user.realname} 移出了群聊`,
+      leaving ? `${user.realname}退出了群聊` : `${session.user.realname}将${user.realname}移出了群聊`,
     );
   }
 

@@ -134,7 +134,7 @@ export class GroupService {
       group,
       session,
       { event: 'create', user_id: session.userId, name: session.user.realname },
-      `${session.user.realname} 创建了群聊`,
+      `${session.user.realname}创建了群聊`,
     );
     await this.event(
       group,
@@ -146,7 +146,7 @@ export class GroupService {
         user_ids: others.map((u) => u.id),
         names: others.map((u) => u.realname),
       },
-      `${session.user.realname} 邀请 ${others.map((u) => u.realname).join('、')} 加入了群聊`,
+      `${session.user.realname}邀请${others.map((u) => u.realname).join('、')}加入了群聊`,
     );
     return toGroupContact(group, Role.Owner, count);
   }
@@ -189,7 +189,7 @@ export class GroupService {
         user_ids: newcomers.map((u) => u.id),
         names: newcomers.map((u) => u.realname),
       },
-      `${session.user.realname} 邀请 ${newcomers.map((u) => u.realname).join('、')} 加入了群聊`,
+      `${session.user.realname}邀请${newcomers.map((u) => u.realname).join('、')}加入了群聊`,
     );
   }
 

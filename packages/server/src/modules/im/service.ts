@@ -531,7 +531,7 @@ export class MessageService {
     await this.messages.update(row.id, {
       is_undo: 1,
       type: 'event',
-      content: `${author?.realname ?? ''} 撤回了一条消息`,
+      content: `${author?.realname ?? ''}撤回了一条消息`,
       extends: JSON.stringify(ext),
       at: '',
     });
