@@ -1,0 +1,34 @@
+import type { Message } from '@sparrow/protocol';
+import { PictureWrongOutline } from 'antd-mobile-icons';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useOpenImage } from './gallery';
+import { fitThumb, num, str } from './media-fields';
+import './media.css';
+
+/** A picture message: its thumbnail at WeChat's size; a tap shows it full size. */
+export function ImageBubble({ message }: { message: Message }) {
+  const { t } = useTranslation();
+  const { open, viewer } = useOpenImage(message);
+  const [broken, setBroken] = useState(false);
+  const size = fitThumb(num(message.extends.width), num(message.extends.height));
+  const src = message.preview || str(message.extends.thumb) || message.content;
+  return (
+    <>
+      <button
+        type="button"
+        className="media-thumb"
+        style={{ width: size.width, height: size.height }}
+        aria-label={t('media.image.open')}
+        onClick={open}
+      >
+        {broken ? (
+          <PictureWrongOutline className="media-broken" aria-hidden="true" />
+        ) : (
+          <img src={src} alt="" loading="lazy" draggable={false} onError={() => setBroken(true)} />
+        )}
+      </button>
+      {viewer}
+    </>
+  );
+}

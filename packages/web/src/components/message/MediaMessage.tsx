@@ -1,0 +1,44 @@
+import type { Message } from '@sparrow/protocol';
+import { ContactCardBubble } from './ContactCardBubble';
+import { FileBubble } from './FileBubble';
+import { ImageBubble } from './ImageBubble';
+import { LocationBubble } from './LocationBubble';
+import { StickerBubble } from './StickerBubble';
+import { VideoBubble } from './VideoBubble';
+import { VoiceBubble } from './VoiceBubble';
+
+export type MediaType = 'image' | 'file' | 'voice' | 'video' | 'location' | 'contact' | 'emoji';
+
+const MEDIA: ReadonlySet<string> = new Set<MediaType>([
+  'image',
+  'file',
+  'voice',
+  'video',
+  'location',
+  'contact',
+  'emoji',
+]);
+
+export function isMediaType(type: string): type is MediaType {
+  return MEDIA.has(type);
+}
+
+/** The bubble content of a media, location, card or sticker message (api.md §2 message types). */
+export function MediaMessage({ message, mine }: { message: Message & { type: MediaType }; mine: boolean }) {
+  switch (message.type) {
+    case 'image':
+      return <ImageBubble message={message} />;
+    case 'file':
+      return <FileBubble message={message} />;
+    case 'voice':
+      return <VoiceBubble message={message} mine={mine} />;
+    case 'video':
+      return <VideoBubble message={message} />;
+    case 'location':
+      return <LocationBubble message={message} />;
+    case 'contact':
+      return <ContactCardBubble message={message} />;
+    case 'emoji':
+      return <StickerBubble message={message} />;
+  }
+}

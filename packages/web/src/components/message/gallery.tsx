@@ -1,0 +1,54 @@
+import type { Message } from '@sparrow/protocol';
+import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+
+const ImageViewer = lazy(() => import('./ImageViewer').then((m) => ({ default: m.ImageViewer })));
+
+interface Gallery {
+  open(message: Message): void;
+}
+
+const GalleryContext = createContext<Gallery | null>(null);
+
+function useViewerState(pictures: () => readonly Message[]) {
+  const [shown, setShown] = useState<{ images: readonly Message[]; start: number } | null>(null);
+  const open = useCallback(
+    (message: Message) => {
+      const list = pictures();
+      const at = list.findIndex((m) => m.id === message.id);
+      setShown(at >= 0 ? { images: list, start: at } : { images: [message], start: 0 });
+    },
+    [pictures],
+  );
+  const viewer = shown ? (
+    <Suspense fallback={null}>
+      <ImageViewer images={shown.images} start={shown.start} onClose={() => setShown(null)} />
+    </Suspense>
+  ) : null;
+  return { open, viewer };
+}
+
+/**
+ * The pictures of a conversation, so that a tapped picture opens full size with its neighbours a
+ * swipe away. The chat page wraps its message list in it with the messages it holds.
+ */
+export function MediaGalleryProvider({ messages, children }: { messages: readonly Message[]; children: ReactNode }) {
+  const images = useMemo(() => messages.filter((m) => m.type === 'image' && m.content), [messages]);
+  const pictures = useCallback(() => images, [images]);
+  const { open, viewer } = useViewerState(pictures);
+  const gallery = useMemo(() => ({ open }), [open]);
+  return (
+    <GalleryContext.Provider value={gallery}>
+      {children}
+      {viewer}
+    </GalleryContext.Provider>
+  );
+}
+
+/** Opens a picture full size: among its conversation's pictures inside a provider, alone outside one. */
+export function useOpenImage(message: Message): { open: () => void; viewer: ReactNode } {
+  const gallery = useContext(GalleryContext);
+  const alone = useCallback(() => [message], [message]);
+  const local = useViewerState(alone);
+  const open = useCallback(() => (gallery ? gallery.open(message) : local.open(message)), [gallery, local, message]);
+  return { open, viewer: gallery ? null : local.viewer };
+}
