@@ -1,0 +1,115 @@
+import {
+  CameraOutline,
+  EnvironmentOutline,
+  FolderOutline,
+  LeftOutline,
+  PictureOutline,
+  SmileOutline,
+  UserContactOutline,
+} from 'antd-mobile-icons';
+import { lazy, Suspense, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { feedback } from '../../app/feedback';
+import type { ContactKey } from '../../lib/conversation-list';
+import { canCapture } from '../../lib/media-recorder';
+import { ContactCardPicker } from './ContactCardPicker';
+import { sendFile, sendImages, sendLocation } from './send-media';
+import { StickerPanel } from './StickerPanel';
+import { VideoRecorder } from './VideoRecorder';
+import './composer.css';
+
+const LocationPicker = lazy(() => import('../location/LocationPicker'));
+
+type Overlay = 'camera' | 'location' | 'card' | null;
+
+function Tile({ icon, label, onClick }: { icon: ReactNode; label: string; onClick: () => void }) {
+  return (
+    <li>
+      <button type="button" className="more-tile" onClick={onClick}>
+        <span className="more-icon" aria-hidden="true">
+          {icon}
+        </span>
+        <span className="more-label">{label}</span>
+      </button>
+    </li>
+  );
+}
+
+/**
+ * The input bar's "+" panel, WeChat style: album (pictures and videos, several at once), camera
+ * (video up to 60 s), location, contact card, file and my stickers.
+ */
+export function MorePanel({ chatKey }: { chatKey: ContactKey }) {
+  const { t } = useTranslation();
+  const [overlay, setOverlay] = useState<Overlay>(null);
+  const [view, setView] = useState<'grid' | 'stickers'>('grid');
+  const album = useRef<HTMLInputElement>(null);
+  const files = useRef<HTMLInputElement>(null);
+  const close = () => setOverlay(null);
+
+  if (view === 'stickers') {
+    return (
+      <div className="more-panel">
+        <button type="button" className="more-back" onClick={() => setView('grid')}>
+          <LeftOutline aria-hidden="true" /> {t('media.more.title')}
+        </button>
+        <StickerPanel chatKey={chatKey} />
+      </div>
+    );
+  }
+
+  return (
+    <div className="more-panel" role="group" aria-label={t('media.more.title')}>
+      <ul className="more-grid">
+        <Tile icon={<PictureOutline />} label={t('media.more.album')} onClick={() => album.current?.click()} />
+        <Tile
+          icon={<CameraOutline />}
+          label={t('media.more.camera')}
+          onClick={() => (canCapture() ? setOverlay('camera') : feedback.toast(t('media.video.unsupported')))}
+        />
+        <Tile icon={<EnvironmentOutline />} label={t('media.more.location')} onClick={() => setOverlay('location')} />
+        <Tile icon={<UserContactOutline />} label={t('media.more.card')} onClick={() => setOverlay('card')} />
+        <Tile icon={<FolderOutline />} label={t('media.more.file')} onClick={() => files.current?.click()} />
+        <Tile icon={<SmileOutline />} label={t('media.more.stickers')} onClick={() => setView('stickers')} />
+      </ul>
+      <input
+        ref={album}
+        type="file"
+        accept="image/*,video/*"
+        multiple
+        hidden
+        aria-label={t('media.more.album')}
+        onChange={(e) => {
+          const picked = Array.from(e.target.files ?? []);
+          e.target.value = '';
+          void sendImages(chatKey, picked);
+        }}
+      />
+      <input
+        ref={files}
+        type="file"
+        multiple
+        hidden
+        aria-label={t('media.more.file')}
+        onChange={(e) => {
+          const picked = Array.from(e.target.files ?? []);
+          e.target.value = '';
+          for (const file of picked) sendFile(chatKey, file);
+        }}
+      />
+      {overlay === 'camera' && <VideoRecorder chatKey={chatKey} onClose={close} />}
+      {overlay === 'card' && <ContactCardPicker chatKey={chatKey} onClose={close} />}
+      {overlay === 'location' && (
+        <Suspense fallback={null}>
+          <LocationPicker
+            onClose={close}
+            onSend={(place) => {
+              sendLocation(chatKey, place);
+              close();
+            }}
+          />
+        </Suspense>
+      )}
+    </div>
+  );
+}

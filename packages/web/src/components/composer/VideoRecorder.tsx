@@ -1,0 +1,192 @@
+import { VIDEO_MAX_S } from '@sparrow/protocol';
+import { CheckOutline, CloseOutline, UndoOutline } from 'antd-mobile-icons';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
+import { useTranslation } from 'react-i18next';
+import { feedback } from '../../app/feedback';
+import type { ContactKey } from '../../lib/conversation-list';
+import { MediaCapture, type CaptureResult } from '../../lib/media-recorder';
+import { formatClockDuration } from '../../lib/media-url';
+import { sendRecordedVideo } from './send-media';
+import './composer.css';
+
+type Phase = 'opening' | 'ready' | 'recording' | 'review';
+
+const RING_R = 36;
+const RING_LENGTH = 2 * Math.PI * RING_R;
+
+/**
+ * The camera: tap the shutter to record, tap again to stop; it stops by itself at 60 s (spec §5,
+ * VIDEO_MAX_S). A recording under a second is refused and the camera stays open. After recording,
+ * the clip plays back to be sent or recorded again.
+ */
+export function VideoRecorder({ chatKey, onClose }: { chatKey: ContactKey; onClose: () => void }) {
+  const { t } = useTranslation();
+  const [phase, setPhase] = useState<Phase>('opening');
+  const [elapsed, setElapsed] = useState(0);
+  const [clip, setClip] = useState<{ result: CaptureResult; url: string } | null>(null);
+  const capture = useRef<MediaCapture | null>(null);
+  const live = useRef<HTMLVideoElement>(null);
+  const dialog = useRef<HTMLDivElement>(null);
+
+  const openCamera = useCallback(async () => {
+    setPhase('opening');
+    try {
+      const c = await MediaCapture.open('video');
+      if (capture.current === null && dialog.current) {
+        capture.current = c;
+        if (live.current) live.current.srcObject = c.stream;
+        setPhase('ready');
+      } else {
+        c.cancel();
+      }
+    } catch {
+      feedback.toast(t('media.video.noCamera'));
+      onClose();
+    }
+  }, [onClose, t]);
+
+  useEffect(() => {
+    void openCamera();
+    const previous = document.activeElement as HTMLElement | null;
+    dialog.current?.focus();
+    return () => {
+      capture.current?.cancel();
+      capture.current = null;
+      previous?.focus?.();
+    };
+  }, [openCamera]);
+
+  useEffect(() => {
+    if (!clip) return;
+    return () => URL.revokeObjectURL(clip.url);
+  }, [clip]);
+
+  useEffect(() => {
+    if (phase !== 'recording') return;
+    const timer = setInterval(() => setElapsed(capture.current?.elapsedMs ?? 0), 100);
+    return () => clearInterval(timer);
+  }, [phase]);
+
+  const finished = (result: CaptureResult) => {
+    capture.current = null;
+    if (live.current) live.current.srcObject = null;
+    if (result.verdict === 'tooShort') {
+      feedback.toast(t('media.record.tooShort'));
+      void openCamera();
+      return;
+    }
+    if (result.verdict === 'tooLong') {
+      feedback.toast(t('media.video.tooLong', { max: VIDEO_MAX_S }));
+      void openCamera();
+      return;
+    }
+    setClip({ result, url: URL.createObjectURL(result.blob) });
+    setPhase('review');
+  };
+
+  const shutter = () => {
+    const c = capture.current;
+    if (!c) return;
+    if (phase === 'ready') {
+      setElapsed(0);
+      c.start((result) => void result.then(finished, () => undefined));
+      setPhase('recording');
+    } else if (phase === 'recording') {
+      void c.stop().then(finished, () => undefined);
+    }
+  };
+
+  const retake = () => {
+    setClip(null);
+    void openCamera();
+  };
+
+  const send = () => {
+    if (!clip) return;
+    void sendRecordedVideo(chatKey, clip.result);
+    onClose();
+  };
+
+  const progress = Math.min(1, elapsed / (VIDEO_MAX_S * 1000));
+  return createPortal(
+    <div
+      ref={dialog}
+      className="camera"
+      role="dialog"
+      aria-modal="true"
+      aria-label={t('media.video.camera')}
+      tabIndex={-1}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.stopPropagation();
+          onClose();
+        }
+      }}
+    >
+      {phase === 'review' && clip ? (
+        <video
+          className="camera-view"
+          src={clip.url}
+          autoPlay
+          loop
+          playsInline
+          controls={false}
+          aria-label={t('media.video.review')}
+        />
+      ) : (
+        <video ref={live} className="camera-view" autoPlay muted playsInline aria-hidden="true" />
+      )}
+      <button type="button" className="camera-close" aria-label={t('common.close')} onClick={onClose}>
+        <CloseOutline aria-hidden="true" />
+      </button>
+      {phase === 'recording' && (
+        <p className="camera-time" role="timer" aria-live="off">
+          {formatClockDuration(elapsed / 1000)} / {formatClockDuration(VIDEO_MAX_S)}
+        </p>
+      )}
+      {phase === 'review' ? (
+        <div className="camera-review">
+          <button
+            type="button"
+            className="camera-round camera-retake"
+            onClick={retake}
+            aria-label={t('media.video.retake')}
+          >
+            <UndoOutline aria-hidden="true" />
+          </button>
+          <button type="button" className="camera-round camera-send" onClick={send} aria-label={t('chat.send')}>
+            <CheckOutline aria-hidden="true" />
+          </button>
+        </div>
+      ) : (
+        <div className="camera-controls">
+          <p className="camera-hint">
+            {phase === 'recording' ? t('media.video.tapToStop') : t('media.video.tapToRecord')}
+          </p>
+          <button
+            type="button"
+            className={`camera-shutter${phase === 'recording' ? ' camera-shutter-on' : ''}`}
+            disabled={phase === 'opening'}
+            aria-label={phase === 'recording' ? t('media.video.stop') : t('media.video.record')}
+            onClick={shutter}
+          >
+            <svg viewBox="0 0 80 80" aria-hidden="true">
+              <circle className="camera-ring-bg" cx="40" cy="40" r={RING_R} />
+              <circle
+                className="camera-ring"
+                cx="40"
+                cy="40"
+                r={RING_R}
+                strokeDasharray={RING_LENGTH}
+                strokeDashoffset={RING_LENGTH * (1 - progress)}
+              />
+            </svg>
+            <span className="camera-dot" />
+          </button>
+        </div>
+      )}
+    </div>,
+    document.body,
+  );
+}

@@ -1,0 +1,149 @@
+import { VIDEO_MAX_S, type Contact, type EmojiItem } from '@sparrow/protocol';
+import { feedback } from '../../app/feedback';
+import { translate } from '../../i18n';
+import type { ContactKey } from '../../lib/conversation-list';
+import { formatFileSize, mbToBytes } from '../../lib/file-size';
+import type { CaptureResult } from '../../lib/media-recorder';
+import { checkUpload, judgePickedVideo, type UploadRefusal } from '../../lib/media-rules';
+import { probeImage, probeVideo } from '../../lib/media-probe';
+import { configStore } from '../../stores/config';
+import { outbox } from '../../stores/outbox';
+import type { Place } from '../location/place-search';
+
+function limits() {
+  return configStore.getState().config?.fileUpload;
+}
+
+/** Says why a file was refused before sending it; answers whether it may go. */
+export function refuse(refusal: UploadRefusal | null, name: string): boolean {
+  if (!refusal) return false;
+  switch (refusal.reason) {
+    case 'empty':
+      feedback.toast(translate('media.limits.empty', { name }));
+      break;
+    case 'tooLarge':
+      feedback.toast(translate('media.limits.tooLarge', { name, max: formatFileSize(mbToBytes(refusal.maxMb)) }));
+      break;
+    case 'type':
+      feedback.toast(translate('media.limits.type', { ext: refusal.ext }));
+      break;
+    case 'notImage':
+      feedback.toast(translate('media.limits.notImage'));
+      break;
+  }
+  return true;
+}
+
+/** Sends pictures picked from the album, each as its own message, in the order picked. */
+export async function sendImages(chatKey: ContactKey, files: readonly File[]): Promise<void> {
+  for (const file of files) {
+    if (file.type.startsWith('video/')) {
+      await sendVideoFile(chatKey, file);
+      continue;
+    }
+    if (refuse(checkUpload(file, limits()), file.name)) continue;
+    const size = await probeImage(file);
+    outbox.sendFile(chatKey, {
+      type: 'image',
+      file,
+      name: file.name || 'image.jpg',
+      preview: { url: URL.createObjectURL(file), ...(size ?? {}) },
+    });
+  }
+}
+
+/** Sends a video picked from the album: at most VIDEO_MAX_S long (spec §5), with its poster. */
+export async function sendVideoFile(chatKey: ContactKey, file: File): Promise<void> {
+  if (refuse(checkUpload(file, limits()), file.name)) return;
+  const info = await probeVideo(file);
+  if (judgePickedVideo(info.durationS) === 'tooLong') {
+    feedback.toast(translate('media.video.tooLong', { max: VIDEO_MAX_S }));
+    return;
+  }
+  sendVideo(chatKey, file, file.name || 'video.mp4', info.durationS ?? 0, info);
+}
+
+/** Sends a recorded or picked video with what the browser measured (api.md: client-sent extends). */
+export function sendVideo(
+  chatKey: ContactKey,
+  blob: Blob,
+  name: string,
+  durationS: number,
+  info: { width: number; height: number; poster: Blob | null },
+): void {
+  outbox.sendFile(chatKey, {
+    type: 'video',
+    file: blob,
+    name,
+    extends: { duration: Math.round(durationS * 10) / 10, width: info.width, height: info.height },
+    ...(info.poster && { poster: info.poster }),
+    preview: {
+      ...(info.poster && { url: URL.createObjectURL(info.poster) }),
+      durationS,
+      width: info.width,
+      height: info.height,
+    },
+  });
+}
+
+/** Sends a recording made with the camera (already judged long enough). */
+export async function sendRecordedVideo(chatKey: ContactKey, recording: CaptureResult): Promise<void> {
+  if (refuse(checkUpload({ name: recording.fileName, size: recording.blob.size }, limits()), recording.fileName))
+    return;
+  const info = await probeVideo(recording.blob);
+  sendVideo(chatKey, recording.blob, recording.fileName, recording.durationMs / 1000, info);
+}
+
+/** Sends any file as a file message (documents, archives…), with progress and cancel. */
+export function sendFile(chatKey: ContactKey, file: File): void {
+  if (refuse(checkUpload(file, limits()), file.name)) return;
+  outbox.sendFile(chatKey, {
+    type: 'file',
+    file,
+    name: file.name,
+    preview: { name: file.name, size: file.size },
+  });
+}
+
+/** Sends a voice recording (already judged long enough). */
+export function sendVoice(chatKey: ContactKey, recording: CaptureResult): void {
+  if (refuse(checkUpload({ name: recording.fileName, size: recording.blob.size }, limits()), recording.fileName))
+    return;
+  const seconds = Math.max(1, Math.round(recording.durationMs / 1000));
+  outbox.sendFile(chatKey, {
+    type: 'voice',
+    file: recording.blob,
+    name: recording.fileName,
+    extends: { duration: seconds },
+    preview: { durationS: seconds },
+  });
+}
+
+export function sendLocation(chatKey: ContactKey, place: Place): void {
+  outbox.sendMessage(chatKey, {
+    type: 'location',
+    extends: { name: place.name, address: place.address, latitude: place.latitude, longitude: place.longitude },
+    preview: { name: place.name, label: place.address },
+  });
+}
+
+/** Sends a contact card of a user; the server fills in their name and picture. */
+export function sendContactCard(
+  chatKey: ContactKey,
+  person: Pick<Contact, 'displayName' | 'avatar'> & { user_id: number },
+) {
+  outbox.sendMessage(chatKey, {
+    type: 'contact',
+    extends: { id: person.user_id },
+    preview: { name: person.displayName, url: person.avatar },
+  });
+}
+
+export function sendSticker(chatKey: ContactKey, sticker: EmojiItem): void {
+  outbox.sendMessage(chatKey, {
+    type: 'emoji',
+    content: sticker.src,
+    extends: { file_id: sticker.file_id },
+    preview: { url: sticker.src },
+  });
+}
