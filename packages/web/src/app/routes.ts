@@ -1,6 +1,7 @@
 import type { MessageKey } from '../i18n/keys';
 import { lazyPage, type LazyPage } from './lazy-page';
 import { groupPaths } from './group-paths';
+import { mediaPaths } from './media-paths';
 import { paths } from './paths';
 
 export interface AppRoute {
@@ -149,6 +150,24 @@ export const appRoutes: readonly AppRoute[] = [
     path: groupPaths.members,
     title: 'group.routes.members',
     page: lazyPage(() => import('../pages/message/group/groupUser')),
+    auth: true,
+  },
+  {
+    path: mediaPaths.emoji,
+    title: 'media.routes.emoji',
+    page: lazyPage(() => import('../pages/message/emoji')),
+    auth: true,
+  },
+  {
+    path: mediaPaths.video,
+    title: 'media.routes.video',
+    page: lazyPage(() => import('../pages/message/video')),
+    auth: true,
+  },
+  {
+    path: mediaPaths.files,
+    title: 'media.routes.files',
+    page: lazyPage(() => import('../pages/mine/files')),
     auth: true,
   },
 ];

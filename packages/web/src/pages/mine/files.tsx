@@ -1,0 +1,269 @@
+import { PAGE_LIMIT_DEFAULT, type FileItem, type Message } from '@sparrow/protocol';
+import { FolderOutline, PlayOutline } from 'antd-mobile-icons';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { request } from '../../api';
+import { videoPath } from '../../app/media-paths';
+import { EmptyState } from '../../components/EmptyState';
+import { FileIcon } from '../../components/message/FileIcon';
+import { FILE_CATES } from '../../components/message/file-kind';
+import { Page } from '../../components/Page';
+import { SearchBar } from '../../components/SearchBar';
+import { formatFileSize } from '../../lib/file-size';
+import { useVoicePlayback } from '../../lib/voice-player';
+import '../../components/message/media.css';
+import '../message/media-pages.css';
+
+const ImageViewer = lazy(() =>
+  import('../../components/message/ImageViewer').then((m) => ({ default: m.ImageViewer })),
+);
+
+/** Typing in the search box waits this long before asking. */
+const SEARCH_DEBOUNCE_MS = 500;
+
+type Tab = 'sent' | 'received';
+type Cate = (typeof FILE_CATES)[number]['cate'];
+
+interface ListState {
+  items: FileItem[];
+  total: number;
+  page: number;
+  status: 'loading' | 'ready' | 'error';
+  loadingMore: boolean;
+}
+
+function dateOf(ms: number, language: string): string {
+  return new Date(ms).toLocaleDateString(language, { year: 'numeric', month: '2-digit', day: '2-digit' });
+}
+
+/** A file as the image viewer wants it: a message of its picture. */
+function asImageMessage(f: FileItem): Message {
+  return {
+    id: `file-${f.msg_id}`,
+    msg_id: f.msg_id,
+    type: 'image',
+    content: f.src,
+    sendTime: f.create_time,
+    toContactId: f.toContactId,
+    is_group: 0,
+    status: 'succeed',
+    is_read: 1,
+    at: [],
+    pid: 0,
+    fromUser: f.fromUser,
+    extends: { file_id: f.file_id },
+  };
+}
+
+function downloadUrl(f: FileItem): string {
+  return `${f.src}?name=${encodeURIComponent(f.name)}`;
+}
+
+function AudioButton({ file }: { file: FileItem }) {
+  const { t } = useTranslation();
+  const { playing, toggle } = useVoicePlayback(`file-${file.msg_id}`, file.src);
+  return (
+    <button type="button" className="files-play" aria-pressed={playing} onClick={toggle}>
+      {playing ? t('media.files.stop') : t('media.files.play')}
+    </button>
+  );
+}
+
+function FileRow({ file, tab, onImage }: { file: FileItem; tab: Tab; onImage: (f: FileItem) => void }) {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const who = file.fromUser.displayName || file.fromUser.realname;
+  const meta = [formatFileSize(file.size), dateOf(file.create_time, i18n.language)];
+  if (tab === 'received' && who) meta.push(t('media.files.from', { name: who }));
+  const icon =
+    file.cate === 2 ? (
+      <img className="files-thumb" src={file.src} alt="" loading="lazy" />
+    ) : file.cate === 4 ? (
+      <span className="files-thumb files-thumb-video" aria-hidden="true">
+        <PlayOutline />
+      </span>
+    ) : (
+      <FileIcon ext={file.ext} size={40} />
+    );
+  const body = (
+    <>
+      {icon}
+      <span className="files-text">
+        <span className="files-name">{file.name || file.ext.toUpperCase()}</span>
+        <span className="files-meta">{meta.join(' · ')}</span>
+      </span>
+    </>
+  );
+  return (
+    <li className="files-row">
+      {file.cate === 2 ? (
+        <button type="button" className="files-open" onClick={() => onImage(file)}>
+          {body}
+        </button>
+      ) : file.cate === 4 ? (
+        <button type="button" className="files-open" onClick={() => void navigate(videoPath(file.src))}>
+          {body}
+        </button>
+      ) : (
+        <a className="files-open" href={downloadUrl(file)} download={file.name}>
+          {body}
+        </a>
+      )}
+      {file.cate === 3 && <AudioButton file={file} />}
+    </li>
+  );
+}
+
+/**
+ * File management (spec §2: "file management (sent, received)"): the files I sent or received,
+ * filtered by kind, searched by name, 20 to a page.
+ */
+export default function FilesPage() {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const tab: Tab = params.get('tab') === 'received' ? 'received' : 'sent';
+  const [cate, setCate] = useState<Cate | 0>(0);
+  const [text, setText] = useState('');
+  const [keywords, setKeywords] = useState('');
+  const [list, setList] = useState<ListState>({ items: [], total: 0, page: 0, status: 'loading', loadingMore: false });
+  const [viewing, setViewing] = useState<FileItem | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  const generation = useRef(0);
+
+  useEffect(() => {
+    const timer = setTimeout(() => setKeywords(text.trim()), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [text]);
+
+  const fetchPage = useCallback(
+    (page: number) =>
+      request(
+        'fileList',
+        {
+          is_mine: tab === 'sent' ? 1 : 0,
+          page,
+          limit: PAGE_LIMIT_DEFAULT,
+          ...(cate ? { cate } : {}),
+          ...(keywords ? { keywords } : {}),
+        },
+        { silent: true },
+      ),
+    [tab, cate, keywords],
+  );
+
+  useEffect(() => {
+    const mine = ++generation.current;
+    setList({ items: [], total: 0, page: 0, status: 'loading', loadingMore: false });
+    fetchPage(1).then(
+      (r) => {
+        if (generation.current === mine)
+          setList({ items: r.data, total: r.count ?? r.data.length, page: 1, status: 'ready', loadingMore: false });
+      },
+      () => {
+        if (generation.current === mine) setList((l) => ({ ...l, status: 'error' }));
+      },
+    );
+  }, [fetchPage, attempt]);
+
+  const hasMore = list.status === 'ready' && list.items.length < list.total;
+  const loadMore = useCallback(() => {
+    if (!hasMore || list.loadingMore) return;
+    const mine = generation.current;
+    setList((l) => ({ ...l, loadingMore: true }));
+    fetchPage(list.page + 1).then(
+      (r) => {
+        if (generation.current !== mine) return;
+        setList((l) => {
+          const seen = new Set(l.items.map((i) => i.msg_id));
+          return {
+            ...l,
+            items: [...l.items, ...r.data.filter((i) => !seen.has(i.msg_id))],
+            total: r.count ?? l.total,
+            page: l.page + 1,
+            loadingMore: false,
+          };
+        });
+      },
+      () => {
+        if (generation.current === mine) setList((l) => ({ ...l, loadingMore: false }));
+      },
+    );
+  }, [hasMore, list.loadingMore, list.page, fetchPage]);
+
+  const sentinel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = sentinel.current;
+    if (!el || !hasMore) return;
+    const io = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) loadMore();
+    });
+    io.observe(el);
+    return () => io.disconnect();
+  }, [hasMore, loadMore]);
+
+  const setTab = (next: Tab) => setParams(next === 'sent' ? {} : { tab: next }, { replace: true });
+
+  return (
+    <Page title={t('media.routes.files')} className="files-page">
+      <fieldset className="segmented">
+        <legend>{t('media.files.which')}</legend>
+        {(['sent', 'received'] as const).map((k) => (
+          <label key={k}>
+            <input type="radio" name="files-tab" checked={tab === k} onChange={() => setTab(k)} />
+            {t(k === 'sent' ? 'media.files.sent' : 'media.files.received')}
+          </label>
+        ))}
+      </fieldset>
+      <SearchBar value={text} onChange={setText} placeholder={t('media.files.search')} />
+      <div className="files-cates" role="group" aria-label={t('media.files.kind')}>
+        {([{ cate: 0, key: 'all' }, ...FILE_CATES] as const).map((c) => (
+          <button
+            key={c.cate}
+            type="button"
+            className="files-cate"
+            aria-pressed={cate === c.cate}
+            onClick={() => setCate(c.cate)}
+          >
+            {t(`media.files.cate.${c.key}`)}
+          </button>
+        ))}
+      </div>
+      {list.status === 'loading' ? (
+        <div className="page-loading" role="status">
+          <span className="spinner" aria-hidden="true" />
+          <span className="visually-hidden">{t('common.loading')}</span>
+        </div>
+      ) : list.status === 'error' ? (
+        <EmptyState icon={<FolderOutline />} title={t('media.files.loadFailed')} description="">
+          <button type="button" className="button button-default files-retry" onClick={() => setAttempt((a) => a + 1)}>
+            {t('common.retry')}
+          </button>
+        </EmptyState>
+      ) : list.items.length === 0 ? (
+        <EmptyState
+          icon={<FolderOutline />}
+          title={keywords || cate ? t('media.files.noMatch') : t('media.files.empty')}
+          description={tab === 'sent' ? t('media.files.emptySent') : t('media.files.emptyReceived')}
+        />
+      ) : (
+        <>
+          <p className="files-total">{t('media.files.total', { count: list.total })}</p>
+          <ul className="files-list">
+            {list.items.map((f) => (
+              <FileRow key={f.msg_id} file={f} tab={tab} onImage={setViewing} />
+            ))}
+          </ul>
+          <div ref={sentinel} className="files-more" role="status">
+            {list.loadingMore ? t('common.loading') : hasMore ? '' : t('media.files.end')}
+          </div>
+        </>
+      )}
+      {viewing && (
+        <Suspense fallback={null}>
+          <ImageViewer images={[asImageMessage(viewing)]} start={0} onClose={() => setViewing(null)} />
+        </Suspense>
+      )}
+    </Page>
+  );
+}
