@@ -56,6 +56,15 @@ function asImageMessage(f: FileItem): Message {
   };
 }
 
+/**
+ * The name to show: pictures, voice and videos sent from the chat are stored under their content
+ * hash, which means nothing to a person; those read as their kind instead.
+ */
+function shownName(f: FileItem, kind: (cate: FileItem['cate']) => string): string {
+  if (f.name && !/^[0-9a-f]{16,}\.\w+$/i.test(f.name)) return f.name;
+  return `${kind(f.cate)} (${f.ext.toUpperCase()})`;
+}
+
 function downloadUrl(f: FileItem): string {
   return `${f.src}?name=${encodeURIComponent(f.name)}`;
 }
@@ -84,13 +93,15 @@ function FileRow({ file, tab, onImage }: { file: FileItem; tab: Tab; onImage: (f
         <PlayOutline />
       </span>
     ) : (
-      <FileIcon ext={file.ext} size={40} />
+      <span className="files-icon">
+        <FileIcon ext={file.ext} size={40} />
+      </span>
     );
   const body = (
     <>
       {icon}
       <span className="files-text">
-        <span className="files-name">{file.name || file.ext.toUpperCase()}</span>
+        <span className="files-name">{shownName(file, (c) => t(`media.files.kindName.${c}`))}</span>
         <span className="files-meta">{meta.join(' · ')}</span>
       </span>
     </>
