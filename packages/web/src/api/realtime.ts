@@ -2,8 +2,10 @@ import type { GlobalConfig, Message } from '@sparrow/protocol';
 import { forcedOffline } from '../app/account';
 import { catchUp } from '../chat/catch-up';
 import { appEvents } from '../chat/events';
-import { deliver, forEachEngine, liveEngine, openConversation } from '../chat/registry';
-import { contactKey, conversationKeyOf } from '../lib/conversation-list';
+import { deliver, forEachEngine, isGroupOf, liveEngine, openConversation } from '../chat/registry';
+import { translate } from '../i18n';
+import { contactIdOf, contactKey, conversationKeyOf, type ContactKey } from '../lib/conversation-list';
+import { messagePreview } from '../lib/message-preview';
 import { ringForMessage } from '../lib/notify';
 import { storage } from '../lib/storage';
 import { config } from '../stores/config';
@@ -11,6 +13,7 @@ import { contacts, contactsStore } from '../stores/contacts';
 import { listenToGroupPushes } from '../stores/group';
 import { presence } from '../stores/presence';
 import { sessionStore } from '../stores/session';
+import { request } from '.';
 import { SocketClient, socketUrl } from './socket';
 
 /** The app's push channel, feeding the stores; account.ts runs it while someone is signed in. */
@@ -98,19 +101,25 @@ socket.on('undoMessage', (msg) => {
   contacts.applyUndo(msg);
 });
 
-let reloadTimer: ReturnType<typeof setTimeout> | null = null;
-/** A deleted message may have been a conversation's last: its preview comes from the server. */
-function reloadContactsSoon(): void {
-  if (reloadTimer) return;
-  reloadTimer = setTimeout(() => {
-    reloadTimer = null;
-    contacts.load().catch(() => {});
-  }, 500);
+/** A message deleted for everyone may have been its conversation's last: the preview moves to the newest left. */
+async function refreshPreview(key: ContactKey): Promise<void> {
+  try {
+    const { data } = await request(
+      'getMessageList',
+      { toContactId: contactIdOf(key), is_group: isGroupOf(key), limit: 1 },
+      { silent: true },
+    );
+    const last = data.at(-1);
+    contacts.patch(key, last ? { lastContent: messagePreview(last, translate), type: last.type } : { lastContent: '' });
+  } catch {
+    // The next catch-up brings the list fresh.
+  }
 }
 
-socket.on('delMessage', ({ msg_id }) => {
+socket.on('delMessage', ({ msg_id, toContactId }) => {
   forEachEngine((engine) => engine.remove(msg_id));
-  reloadContactsSoon();
+  contacts.noteDeleted(contactKey(toContactId));
+  void refreshPreview(contactKey(toContactId));
 });
 socket.on('isRead', ({ toContactId, msg_id }) => liveEngine(contactKey(toContactId))?.markPeerRead(msg_id));
 socket.on('readAll', ({ toContactId }) => contacts.markRead(contactKey(toContactId)));

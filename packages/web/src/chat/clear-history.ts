@@ -15,6 +15,7 @@ export async function clearHistory(key: ContactKey): Promise<void> {
   const newest = data.at(-1)?.msg_id ?? 0;
   const upTo = liveEngine(key)?.clearHistory(newest) ?? newest;
   rememberCleared(key, upTo);
+  contacts.forgetDeleted(key);
   contacts.patch(key, { lastContent: '', unread: 0, is_at: 0, lastSendTime: 0 });
   await api.delChat({ id: toContactId, is_group }, { quiet: true });
 }

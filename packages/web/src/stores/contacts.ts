@@ -88,13 +88,28 @@ contactsStore.subscribe((s, prev) => {
 
 let loading: Promise<void> | null = null;
 
+/**
+ * Conversations whose last message was deleted for everyone during this session. getContacts
+ * answers lastSendTime 0 for them, as if the chat had been removed from the list; the list keeps
+ * them with the preview of the message before.
+ */
+const lastDeleted = new Set<ContactKey>();
+
 export const contacts = {
   /** getContacts: the whole list with its counters; concurrent calls share one request. */
   load(): Promise<void> {
     loading ??= request('getContacts', {}, { silent: true })
       .then(({ data, count }) => {
+        const before = contactsStore.getState().rows;
         const rows: Record<ContactKey, Contact> = {};
-        for (const c of data) rows[contactKey(c.id)] = c;
+        for (const c of data) {
+          const key = contactKey(c.id);
+          const old = before[key];
+          rows[key] =
+            lastDeleted.has(key) && c.lastSendTime === 0 && old && old.lastSendTime > 0
+              ? { ...c, lastSendTime: old.lastSendTime, lastContent: old.lastContent, type: old.type }
+              : c;
+        }
         const pending = count ?? rows[SYSTEM_KEY]?.unread ?? 0;
         contactsStore.setState({ rows, pending, loaded: true });
       })
@@ -138,6 +153,16 @@ export const contacts = {
     });
   },
 
+  /** A message of this conversation was deleted for everyone (see lastDeleted). */
+  noteDeleted(key: ContactKey): void {
+    lastDeleted.add(key);
+  },
+
+  /** I removed the conversation from my list myself. */
+  forgetDeleted(key: ContactKey): void {
+    lastDeleted.delete(key);
+  },
+
   remove(key: ContactKey): void {
     setRows((rows) => {
       if (!rows[key]) return false;
@@ -155,6 +180,7 @@ export const contacts = {
     const user = me();
     if (user === null) return undefined;
     const key = conversationKeyOf(msg, user);
+    lastDeleted.delete(key);
     const mine = msg.fromUser.id === user;
     const seen = mine || opts.openKey === key;
     let result: Contact | undefined;
@@ -240,6 +266,7 @@ export const contacts = {
 
   /** Signed out, or another user signed in: their stored rows, or nothing. */
   reset(): void {
+    lastDeleted.clear();
     contactsStore.setState({ ...stored(), loaded: false, notice: null });
   },
 };

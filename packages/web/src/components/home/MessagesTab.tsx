@@ -54,6 +54,7 @@ function useRowActions(c: Contact) {
   const remove = async () => {
     const before = { lastSendTime: c.lastSendTime, unread: c.unread, is_at: c.is_at, is_top: c.is_top };
     const draft = drafts.get(key);
+    contacts.forgetDeleted(key);
     contacts.patch(key, { lastSendTime: 0, unread: 0, is_at: 0, is_top: 0 });
     drafts.set(key, '');
     try {

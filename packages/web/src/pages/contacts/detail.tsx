@@ -161,7 +161,9 @@ export default function ContactDetailPage() {
               {row?.is_online === 1 && <span className="tag tag-ok">{t('contacts.online')}</span>}
             </h2>
             {remark && <p className="profile-sub">{t('contact.nickname', { name: profile.realname })}</p>}
-            <p className="profile-sub">{t('friend.account', { account: profile.account })}</p>
+            <p className="profile-sub">
+              {t('friend.account', { account: (isFriend && row?.account) || profile.account })}
+            </p>
           </div>
         </div>
       </section>

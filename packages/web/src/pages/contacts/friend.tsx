@@ -71,8 +71,8 @@ export default function FriendRequestsPage() {
     <Page
       title={t('routes.friend')}
       right={
-        <Link className="navbar-action" to={paths.contactSearch}>
-          {t('home.addFriend')}
+        <Link className="navbar-back navbar-icon" to={paths.contactSearch} aria-label={t('home.addFriend')}>
+          <UserAddOutline aria-hidden="true" />
         </Link>
       }
     >
