@@ -1,0 +1,381 @@
+import type { Browser, BrowserContext, Locator, Page, WebSocketRoute } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible, launchBrowser, phoneContext, ServerProcess, shot } from './harness';
+
+/**
+ * Issue 4, browser: two people chat in real time — text, emoji, quote, mention, withdraw,
+ * delete —; a third person joins a group; a reload in the middle of a conversation keeps the
+ * draft and the history; a phone that goes offline and comes back shows what was sent meanwhile,
+ * each message once.
+ */
+
+const WAIT = { timeout: 15_000 };
+const PASSWORD = 'secret123';
+
+let server: ServerProcess;
+let browser: Browser;
+
+interface Person {
+  account: string;
+  name: string;
+  id: number;
+  token: string;
+  context: BrowserContext;
+  page: Page;
+}
+
+let alice: Person;
+let bob: Person;
+let carol: { id: number; token: string; name: string };
+let dave: Person;
+
+/** Bob's socket goes through here, so that the test can cut it like a lost network. */
+const bobSockets = new Set<WebSocketRoute>();
+let bobOffline = false;
+
+async function post<T>(path: string, body: unknown, token?: string): Promise<T> {
+  const res = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: token } : {}) },
+    body: JSON.stringify(body),
+  });
+  const env = (await res.json()) as { code: number; msg: string; data: T };
+  if (env.code !== 0) throw new Error(`${path}: ${env.msg}`);
+  return env.data;
+}
+
+async function visible(locator: Locator): Promise<void> {
+  await locator.waitFor({ state: 'visible', ...WAIT });
+}
+
+async function hidden(locator: Locator): Promise<void> {
+  await locator.waitFor({ state: 'hidden', ...WAIT });
+}
+
+async function account(account: string, name: string): Promise<{ id: number; token: string; name: string }> {
+  await post('/common/Pub/register', { account, password: PASSWORD, repassword: PASSWORD, realname: name });
+  const login = await post<{ authToken: string; userInfo: { user_id: number } }>('/common/Pub/login', {
+    account,
+    password: PASSWORD,
+  });
+  return { id: login.userInfo.user_id, token: login.authToken, name };
+}
+
+async function befriend(a: { id: number; token: string }, b: { id: number; token: string }): Promise<void> {
+  await post('/enterprise/friend/add', { user_id: b.id, remark: '' }, a.token);
+  const requests = await post<Array<{ friend_id: number; create_user_info: { user_id: number } }>>(
+    '/enterprise/friend/index',
+    { is_mine: 0 },
+    b.token,
+  );
+  const request = requests.find((r) => r.create_user_info.user_id === a.id);
+  if (!request) throw new Error('no friend request');
+  await post('/enterprise/friend/update', { friend_id: request.friend_id, status: 1 }, b.token);
+}
+
+/** Resolves once the page's socket is bound (the second pong: ping's, then the bind's). */
+function socketBound(page: Page): Promise<void> {
+  return new Promise((resolve) => {
+    page.on('websocket', (ws) => {
+      let pongs = 0;
+      ws.on('framereceived', ({ payload }) => {
+        if (typeof payload === 'string' && /"type":"pong"/.test(payload) && ++pongs === 2) resolve();
+      });
+    });
+  });
+}
+
+/** Signs in through the login page (Chinese interface). */
+async function signIn(
+  who: { id: number; token: string; name: string },
+  acct: string,
+  context: BrowserContext,
+): Promise<Person> {
+  const page = await context.newPage();
+  await page.goto(`${server.url}/#/pages/login/login`);
+  await page.getByLabel('账号', { exact: true }).fill(acct);
+  await page.getByLabel('密码', { exact: true }).fill(PASSWORD);
+  const bound = socketBound(page);
+  await page.getByRole('button', { name: '登录', exact: true }).click();
+  await visible(page.getByRole('navigation', { name: '主导航' }));
+  await bound;
+  return { ...who, account: acct, context, page };
+}
+
+/** Holds the pointer still on an element past the long-press time. */
+async function longPress(page: Page, target: Locator): Promise<void> {
+  await target.scrollIntoViewIfNeeded();
+  const box = await target.boundingBox();
+  if (!box) throw new Error('nothing to press');
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.waitForTimeout(500);
+  await page.mouse.up();
+}
+
+/** The words of one message bubble (exact). */
+function bubble(page: Page, text: string): Locator {
+  return page.locator('.bubble').filter({ has: page.getByText(text, { exact: true }) });
+}
+
+async function messageMenu(page: Page, text: string, action: string): Promise<void> {
+  await longPress(page, bubble(page, text));
+  const menu = page.getByRole('menu', { name: /消息操作|Message actions/ });
+  await visible(menu);
+  await menu.getByRole('menuitem', { name: action, exact: true }).click();
+}
+
+async function send(page: Page, text: string): Promise<void> {
+  const box = page.getByRole('textbox', { name: /输入消息|Message/ });
+  await box.fill(text);
+  await page
+    .locator('.composer')
+    .getByRole('button', { name: /^(发送|Send)$/ })
+    .click();
+  await visible(bubble(page, text));
+}
+
+/** Waits for toasts and dialogs to stop moving before a picture. */
+async function still(page: Page): Promise<void> {
+  await page.waitForTimeout(400);
+}
+
+async function backHome(page: Page): Promise<void> {
+  await page.getByRole('button', { name: /^(返回|Back)$/ }).click();
+  await visible(page.getByRole('navigation', { name: /主导航|Main/ }));
+}
+
+function conversation(page: Page, name: string): Locator {
+  return page.getByRole('link', { name: new RegExp(`^${name},`) });
+}
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([ServerProcess.start(), launchBrowser()]);
+  const a = await account('alice_chat', 'Alice');
+  const b = await account('bob_chat', 'Bob');
+  carol = await account('carol_chat', 'Carol');
+  const d = await account('dave_chat', 'Dave');
+  await befriend(a, b);
+  await befriend(a, carol);
+  await befriend(a, d);
+  await befriend(b, carol);
+
+  alice = await signIn(a, 'alice_chat', await phoneContext(browser));
+  const bobContext = await phoneContext(browser);
+  await bobContext.routeWebSocket(/\/wss$/, (ws) => {
+    if (bobOffline) {
+      void ws.close({ code: 4000, reason: 'offline' });
+      return;
+    }
+    ws.connectToServer();
+    bobSockets.add(ws);
+  });
+  bob = await signIn(b, 'bob_chat', bobContext);
+
+  // Dave reads English: signed in by token, the language chosen before the app starts.
+  const daveContext = await phoneContext(browser, 'en-US');
+  await daveContext.addInitScript(
+    ([token, id]) => {
+      if (localStorage.getItem('authToken')) return;
+      localStorage.setItem('authToken', token);
+      localStorage.setItem('userInfo', JSON.stringify({ user_id: id, id, account: 'dave_chat', realname: 'Dave' }));
+      localStorage.setItem('language', 'en');
+    },
+    [d.token, d.id] as const,
+  );
+  const davePage = await daveContext.newPage();
+  const bound = socketBound(davePage);
+  await davePage.goto(`${server.url}/#/pages/index/index`);
+  await visible(davePage.getByRole('navigation', { name: 'Main' }));
+  await bound;
+  dave = { ...d, account: 'dave_chat', context: daveContext, page: davePage };
+});
+
+afterEach(async ({ task }) => {
+  // What each screen showed when a step failed, kept beside the other pictures.
+  if (task.result?.state !== 'fail') return;
+  const step = task.name.slice(0, 24).replace(/\W+/g, '-');
+  for (const p of [alice, bob, dave]) if (p) await shot(p.page, `chat-failed-${step}-${p.account}`).catch(() => {});
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.dispose();
+});
+
+describe('chat in real time', () => {
+  it('A writes to B from Contacts; B sees it arrive, opens it, and A sees it read', async () => {
+    const a = alice.page;
+    await a
+      .getByRole('navigation', { name: '主导航' })
+      .getByRole('button', { name: /通讯录/ })
+      .click();
+    await a.getByRole('link', { name: /^Bob(, 在线)?$/ }).click();
+    await a.getByRole('link', { name: '发消息' }).click();
+    await visible(a.getByRole('heading', { level: 1, name: 'Bob' }));
+    await expectAccessible(a);
+    await send(a, '你好，Bob');
+
+    const b = bob.page;
+    const row = conversation(b, 'Alice');
+    await visible(row);
+    await expect.poll(() => row.getAttribute('aria-label'), WAIT).toContain('1 条未读');
+    await expectAccessible(b);
+    await shot(b, 'chat-messages-tab');
+    await row.click();
+    await visible(bubble(b, '你好，Bob'));
+    await visible(a.getByText('已读', { exact: true }));
+
+    // Emoji from the panel go into the text.
+    await b.getByRole('button', { name: '表情', exact: true }).click();
+    const panel = b.getByRole('group', { name: '表情面板' });
+    await visible(panel);
+    await panel.getByRole('button', { name: '😀' }).click();
+    await panel.getByRole('button', { name: '🎉' }).click();
+    await expect.poll(() => b.getByRole('textbox', { name: '输入消息' }).inputValue(), WAIT).toBe('😀🎉');
+    await expectAccessible(b);
+    await shot(b, 'chat-emoji-panel');
+    await panel.getByRole('button', { name: '发送' }).click();
+    await visible(bubble(a, '😀🎉'));
+  });
+
+  it('B quotes A; A withdraws a message and edits it again; A deletes one for everyone', async () => {
+    const a = alice.page;
+    const b = bob.page;
+    await messageMenu(b, '你好，Bob', '引用');
+    await visible(b.getByText('回复 Alice：你好，Bob'));
+    await send(b, '收到，我在');
+    const quoted = a.locator('.msg').filter({ has: a.getByText('收到，我在', { exact: true }) });
+    await visible(quoted.getByText('Alice: 你好，Bob'));
+
+    await send(a, '这句说错了');
+    await visible(bubble(b, '这句说错了'));
+    await messageMenu(a, '这句说错了', '撤回');
+    await visible(a.getByText(/^你 ?撤回了一条消息/));
+    await visible(b.getByText(/^Alice ?撤回了一条消息$/));
+    await hidden(bubble(b, '这句说错了'));
+    await a.getByRole('button', { name: '重新编辑' }).click();
+    await expect.poll(() => a.getByRole('textbox', { name: '输入消息' }).inputValue(), WAIT).toBe('这句说错了');
+    await a.getByRole('textbox', { name: '输入消息' }).fill('');
+
+    await send(a, '马上删掉');
+    await visible(bubble(b, '马上删掉'));
+    await messageMenu(a, '马上删掉', '删除');
+    const dialog = a.getByRole('dialog');
+    await visible(dialog);
+    await still(a);
+    await shot(a, 'chat-delete-confirm');
+    await dialog.getByRole('button', { name: '删除', exact: true }).click();
+    await hidden(bubble(a, '马上删掉'));
+    await hidden(bubble(b, '马上删掉'));
+    await still(a);
+    await expectAccessible(a);
+    await shot(a, 'chat-private');
+  });
+
+  it('A starts a group, mentions B; a third person is invited and joins the conversation', async () => {
+    const a = alice.page;
+    await backHome(a);
+    await a.getByRole('button', { name: '更多功能' }).click();
+    await a.getByRole('menuitem', { name: '发起群聊' }).click();
+    await visible(a.getByRole('heading', { level: 1, name: '发起群聊' }));
+    await a.getByRole('checkbox', { name: 'Bob' }).check();
+    await a.getByRole('checkbox', { name: 'Carol' }).check();
+    await expectAccessible(a);
+    await a.getByRole('button', { name: '完成(2)' }).click();
+    await visible(a.getByRole('heading', { level: 1, name: /Alice、Bob、Carol/ }));
+    await visible(a.getByText(/^你 ?创建了群聊$/));
+
+    const box = a.getByRole('textbox', { name: '输入消息' });
+    await box.pressSequentially('@');
+    const picker = a.getByRole('dialog', { name: '选择提醒的人' });
+    await visible(picker);
+    await expectAccessible(a);
+    await picker.getByRole('button', { name: 'Bob', exact: true }).click();
+    await expect.poll(() => box.inputValue(), WAIT).toBe('@Bob ');
+    await box.pressSequentially('请看一下新设计');
+    await a.locator('.composer').getByRole('button', { name: '发送' }).click();
+    await visible(bubble(a, '@Bob 请看一下新设计'));
+
+    const b = bob.page;
+    await backHome(b);
+    const groupRow = conversation(b, 'Alice、Bob、Carol');
+    await visible(groupRow);
+    await expect.poll(() => groupRow.getAttribute('aria-label'), WAIT).toContain('[有人@我]');
+    await shot(b, 'chat-mentioned');
+
+    // Alice invites Dave from the chat info page; his list gets the group at once.
+    await a.getByRole('button', { name: '群聊信息' }).click();
+    await visible(a.getByRole('heading', { level: 1, name: /聊天信息/ }));
+    await expectAccessible(a);
+    await shot(a, 'chat-group-detail');
+    await a.getByRole('button', { name: '添加' }).click();
+    await a.getByRole('checkbox', { name: 'Dave' }).check();
+    await a.getByRole('button', { name: '完成(1)' }).click();
+    await visible(a.getByRole('heading', { level: 1, name: '聊天信息(4)' }));
+    await a.getByRole('button', { name: '返回' }).click();
+    await visible(a.getByRole('heading', { level: 1, name: /Alice、Bob、Carol\(4\)/ }));
+
+    const d = dave.page;
+    const daveRow = conversation(d, 'Alice、Bob、Carol');
+    await visible(daveRow);
+    await daveRow.click();
+    // Event lines come in the language the server keeps for Dave (Chinese by default).
+    await visible(d.getByText(/^Alice ?(邀请 ?你 ?加入了群聊|invited You to the group)$/));
+    await send(d, 'Hello everyone');
+    await visible(bubble(a, 'Hello everyone'));
+    await b.getByRole('link', { name: /^Alice、Bob、Carol,/ }).click();
+    await visible(bubble(b, 'Hello everyone'));
+    await expectAccessible(d);
+    await shot(d, 'chat-group-english');
+  });
+
+  it('a reload in the middle of a conversation keeps the draft and the history', async () => {
+    const b = bob.page;
+    await backHome(b);
+    await conversation(b, 'Alice').click();
+    await visible(bubble(b, '收到，我在'));
+    await b.getByRole('textbox', { name: '输入消息' }).fill('还没写完的话');
+    await b.reload();
+    await visible(bubble(b, '你好，Bob'));
+    await visible(bubble(b, '收到，我在'));
+    await expect.poll(() => b.getByRole('textbox', { name: '输入消息' }).inputValue(), WAIT).toBe('还没写完的话');
+    await backHome(b);
+    await expect.poll(() => conversation(b, 'Alice').getAttribute('aria-label'), WAIT).toContain('[草稿]');
+    await visible(conversation(b, 'Alice').getByText('[草稿]'));
+    await shot(b, 'chat-draft');
+  });
+
+  it('B goes offline; what A sends meanwhile shows once each when B is back', async () => {
+    const a = alice.page;
+    const b = bob.page;
+    await conversation(b, 'Alice').click();
+    await visible(bubble(b, '收到，我在'));
+
+    bobOffline = true;
+    await bob.context.setOffline(true);
+    for (const ws of bobSockets) await ws.close({ code: 4000, reason: 'offline' });
+    bobSockets.clear();
+    await b.waitForTimeout(500);
+
+    await backHome(a);
+    await conversation(a, 'Bob').click();
+    const sent = ['离线时的第一条', '离线时的第二条', '离线时的第三条'];
+    for (const text of sent) await send(a, text);
+    await b.waitForTimeout(1000);
+    for (const text of sent) expect(await bubble(b, text).count()).toBe(0);
+
+    bobOffline = false;
+    const bound = socketBound(b);
+    await bob.context.setOffline(false);
+    await bound;
+    for (const text of sent) await visible(bubble(b, text));
+    // Give any duplicate (push and sync both) time to show, then count.
+    await b.waitForTimeout(1500);
+    for (const text of sent) expect(await bubble(b, text).count()).toBe(1);
+    const order = await b.locator('.bubble').allTextContents();
+    const positions = sent.map((text) => order.findIndex((t) => t.includes(text)));
+    expect([...positions].sort((x, y) => x - y)).toEqual(positions);
+    await shot(b, 'chat-after-offline');
+  });
+});
