@@ -299,7 +299,18 @@ describe('group management across owner, admin and member', () => {
     await visible(member.page.getByRole('article').locator('strong').filter({ hasText: '带够饮用水' }));
     await expect(member.page.getByRole('link', { name: '编辑' }).count()).resolves.toBe(0);
     await check(member.page, 'group-zh-11-notice-member');
-    await member.page.goBack();
+
+    // At the top of the chat, once: closed, it stays closed until the announcement changes.
+    await open(member, chatRoute());
+    const banner = member.page.getByRole('region', { name: '群公告' });
+    await visible(banner.getByText(/周六 8 点集合/));
+    await shot(member.page, 'group-zh-12-chat-notice-banner');
+    await banner.getByRole('button', { name: '关闭群公告' }).click();
+    await hidden(banner);
+    await member.page.reload();
+    await visible(member.page.getByRole('status').filter({ hasText: '本群仅群主可发言' }));
+    await expect(banner.count()).resolves.toBe(0);
+    await open(member, infoRoute());
     await visible(row(member.page, '群公告'));
   });
 
@@ -319,10 +330,22 @@ describe('group management across owner, admin and member', () => {
     await visible(owner.page.getByRole('button', { name: '退出群聊' }));
   });
 
-  it('the new owner disbands the group; every open page closes with a message', async () => {
+  it('the new owner removes the member, whose open chat closes; then disbands, and every page closes', async () => {
+    await open(member, chatRoute());
+    await visible(member.page.getByRole('status').filter({ hasText: '本群仅群主可发言' }));
+    await open(admin, membersRoute());
+    const sheet = await manage(admin.page, member.name);
+    await sheet.getByRole('button', { name: '移出群聊' }).click();
+    await confirmDialog(admin.page, '移出');
+    await member.page.waitForURL(/pages\/index\/index/, WAIT);
+    await visible(toast(member.page, '你已被移出该群聊'));
+    await visible(admin.page.getByRole('heading', { name: '群聊成员（3）' }));
+    await visible(owner.page.getByRole('heading', { name: '群信息（3）' }));
+
+    await open(admin, infoRoute());
     await admin.page.getByRole('button', { name: '解散群聊' }).click();
     await confirmDialog(admin.page, '解散');
-    for (const p of [owner, admin, member]) {
+    for (const p of [owner, admin]) {
       await p.page.waitForURL(/pages\/index\/index/, WAIT);
       await visible(toast(p.page, '该群聊已解散'));
     }

@@ -29,7 +29,7 @@ export function GroupAnnouncementBanner({ groupId }: { groupId: string }) {
   };
 
   return (
-    <aside className="gm-notice-banner" aria-label={t('group.notice.title')}>
+    <section className="gm-notice-banner" aria-label={t('group.notice.title')}>
       <SoundOutline className="gm-notice-banner-icon" aria-hidden="true" />
       <Link
         className="gm-notice-banner-body"
@@ -47,6 +47,6 @@ export function GroupAnnouncementBanner({ groupId }: { groupId: string }) {
       >
         <CloseOutline aria-hidden="true" />
       </button>
-    </aside>
+    </section>
   );
 }

@@ -13,8 +13,13 @@ import { ActionMenu, type MenuAction } from '../../components/ActionMenu';
 import { Composer, type ComposerHandle } from '../../components/chat/Composer';
 import type { Mentionable } from '../../components/chat/MentionPicker';
 import { MessageList } from '../../components/chat/MessageList';
+import { OutboxList } from '../../components/composer/OutboxList';
+import { MediaGalleryProvider } from '../../components/message/gallery';
+import { GroupAnnouncementBanner } from '../../components/group/GroupAnnouncementBanner';
+import { useCloseWhenGroupGone } from '../../components/group/hooks';
 import { NavBar } from '../../components/NavBar';
 import { translate } from '../../i18n';
+import { chatBackgroundStyle, useChatBackground } from '../../lib/chat-background';
 import { copyText } from '../../lib/clipboard';
 import { SELF_KEY, SYSTEM_KEY } from '../../lib/conversation-list';
 import { messagePreview } from '../../lib/message-preview';
@@ -41,11 +46,14 @@ function Chat({ chatKey: key }: { chatKey: string }) {
   );
   const chat = useChat(key, clock);
   const { engine, snapshot, contact, isGroup, group, me, myRole, chatInfo } = chat;
+  // Removed from the group, or the group disbanded: the chat closes with a message.
+  useCloseWhenGroupGone(isGroup ? key : null);
   const list = useRef<VirtuosoHandle>(null);
   const composer = useRef<ComposerHandle>(null);
   const [quote, setQuote] = useState<ChatRow | null>(null);
   const [menu, setMenu] = useState<{ row: ChatRow; x: number; y: number } | null>(null);
   const meId = me?.user_id ?? 0;
+  const background = useChatBackground(key);
 
   const selfName = t('chat.selfTitle');
   const name = key === SELF_KEY ? (contact?.displayName ?? selfName) : (contact?.displayName ?? '');
@@ -195,21 +203,24 @@ function Chat({ chatKey: key }: { chatKey: string }) {
           </>
         }
       />
-      <main id="main" className="chat-main">
+      <main id="main" className="chat-main" style={chatBackgroundStyle(background.url)}>
+        {isGroup && <GroupAnnouncementBanner groupId={key} />}
         {snapshot.status === 'ready' ? (
-          <MessageList
-            ref={list}
-            label={t('chat.history', { name: title })}
-            snapshot={snapshot}
-            isGroup={isGroup}
-            readMarks={!isGroup && key !== SELF_KEY}
-            me={meId}
-            now={now}
-            onLoadOlder={handleLoadOlder}
-            onMenu={handleMenu}
-            onRetry={handleRetry}
-            onReEdit={handleReEdit}
-          />
+          <MediaGalleryProvider rows={snapshot.rows}>
+            <MessageList
+              ref={list}
+              label={t('chat.history', { name: title })}
+              snapshot={snapshot}
+              isGroup={isGroup}
+              readMarks={!isGroup && key !== SELF_KEY}
+              me={meId}
+              now={now}
+              onLoadOlder={handleLoadOlder}
+              onMenu={handleMenu}
+              onRetry={handleRetry}
+              onReEdit={handleReEdit}
+            />
+          </MediaGalleryProvider>
         ) : snapshot.status === 'error' ? (
           <div className="chat-status">
             <p>{t('chat.loadFailed')}</p>
@@ -227,6 +238,7 @@ function Chat({ chatKey: key }: { chatKey: string }) {
             <span className="visually-hidden">{t('common.loading')}</span>
           </div>
         )}
+        <OutboxList chatKey={key} />
         <Composer
           ref={composer}
           draftKey={key}
