@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../api';
 import { feedback } from '../../app/feedback';
+import { groupPath } from '../../app/group-paths';
 import { paths, withQuery } from '../../app/paths';
 import { clearHistory } from '../../chat/clear-history';
 import { isGroupOf } from '../../chat/registry';
@@ -133,8 +134,13 @@ export default function ChatDetailPage() {
       </section>
       {isGroup && info && (
         <CellGroup>
-          <Cell title={t('detail.groupName')} value={info.displayName} />
-          <Cell title={t('detail.notice')} value={plain(info.notice) || t('detail.noNotice')} />
+          <Cell title={t('detail.groupName')} value={info.displayName} to={groupPath('info', key)} />
+          <Cell
+            title={t('detail.notice')}
+            value={plain(info.notice) || t('detail.noNotice')}
+            to={groupPath('info', key, { view: 'notice' })}
+          />
+          <Cell title={t('detail.manageMembers')} to={groupPath('members', key)} />
           {info.nickname && <Cell title={t('detail.myNickname')} value={info.nickname} />}
         </CellGroup>
       )}
