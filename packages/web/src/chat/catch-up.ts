@@ -6,6 +6,9 @@ import { sessionStore } from '../stores/session';
 import { deliver, isGroupOf } from './registry';
 import { SyncRunner } from './sync';
 
+/** A list loaded this recently needs no reload after a catch-up that brought nothing. */
+const FRESH_MS = 10_000;
+
 const userId = () => sessionStore.getState().user?.user_id ?? null;
 
 /**
@@ -44,8 +47,10 @@ export const catchUp = new SyncRunner({
   },
   initialCursor: newestKnownMsgId,
   onMessages: (messages) => deliver(messages),
-  // Counters (unread, mentions) live on the server's conversation rows: fetch them fresh.
-  onCaughtUp: () => {
+  // Counters (unread, mentions) live on the server's conversation rows: fetch them fresh, unless
+  // nothing came and the list was loaded moments ago (the first bind after opening the app).
+  onCaughtUp: (received) => {
+    if (received === 0 && contacts.age() < FRESH_MS) return;
     contacts.load().catch(() => {
       // Offline again: the next bind catches up.
     });

@@ -87,6 +87,7 @@ contactsStore.subscribe((s, prev) => {
 });
 
 let loading: Promise<void> | null = null;
+let loadedAt = 0;
 
 /**
  * Conversations whose last message was deleted for everyone during this session. getContacts
@@ -111,12 +112,18 @@ export const contacts = {
               : c;
         }
         const pending = count ?? rows[SYSTEM_KEY]?.unread ?? 0;
+        loadedAt = Date.now();
         contactsStore.setState({ rows, pending, loaded: true });
       })
       .finally(() => {
         loading = null;
       });
     return loading;
+  },
+
+  /** How long ago getContacts last answered, ms (Infinity before the first answer). */
+  age(): number {
+    return loadedAt ? Date.now() - loadedAt : Number.POSITIVE_INFINITY;
   },
 
   get(key: ContactKey): Contact | undefined {

@@ -1,10 +1,11 @@
 import type { Contact } from '@sparrow/protocol';
 import { TeamFill, UserAddOutline, UserContactOutline } from 'antd-mobile-icons';
-import { memo, useMemo, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { GroupedVirtuoso, type GroupedVirtuosoHandle } from 'react-virtuoso';
 import { paths, withQuery } from '../../app/paths';
+import { preloadRoute } from '../../app/routes';
 import { badgeText, groupContacts } from '../../lib/conversation-list';
 import { useContacts } from '../../stores/contacts';
 import { ContactAvatar } from '../ContactAvatar';
@@ -95,6 +96,9 @@ export function ContactsTab() {
   const grouped = useMemo(() => groupContacts(Object.values(rows)), [rows]);
   const list = useRef<GroupedVirtuosoHandle>(null);
   const context = useMemo(() => ({ pending, total: grouped.items.length }), [pending, grouped.items.length]);
+  useEffect(() => {
+    preloadRoute(paths.contactDetail);
+  }, []);
   return (
     <section className="fill contacts-pane" aria-label={t('tabs.contacts')}>
       <GroupedVirtuoso

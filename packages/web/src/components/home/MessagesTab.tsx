@@ -1,11 +1,12 @@
 import type { Contact } from '@sparrow/protocol';
 import { BellMuteOutline, MessageOutline } from 'antd-mobile-icons';
-import { memo, useMemo, useState } from 'react';
+import { memo, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { Virtuoso } from 'react-virtuoso';
 import { api } from '../../api';
 import { chatPath, paths } from '../../app/paths';
+import { preloadRoute } from '../../app/routes';
 import { isGroupOf } from '../../chat/registry';
 import { badgeOf, contactIdOf, contactKey, conversationList, previewOf, SYSTEM_KEY } from '../../lib/conversation-list';
 import { formatRelative } from '../../lib/relative-time';
@@ -192,6 +193,10 @@ export function MessagesTab() {
   const draftMap = useDrafts((s) => s.drafts);
   const list = useMemo(() => conversationList(Object.values(rows), draftMap), [rows, draftMap]);
   const now = useNow();
+  useEffect(() => {
+    // The next screen after a tap on a conversation, fetched while the list is read.
+    preloadRoute(paths.chat);
+  }, []);
   return (
     <section className="fill" aria-label={t('tabs.messages')}>
       <Virtuoso
