@@ -1,9 +1,10 @@
 // Cross-node hop (issue 4, "Speed"): two Sparrow processes on one database (PostgreSQL when it answers,
 // else one shared SQLite file) with the Redis bus. Senders are bound on node A and send through A;
 // each message goes to a receiver bound on A or to one bound on B, alternately, so both kinds see the
-// same moment of the run. The added hop is p50(B) − p50(A). Group messages to one member on each node
-// give the same hop paired, message by message. For reference, the same load on a single node with
-// the in-process bus shows what Redis itself costs.
+// same moment of the run; p50(B) − p50(A) is printed. Group messages to one member on each node give
+// the hop paired, message by message: the goal is judged on the median of those differences, since
+// two medians of different messages on a busy machine differ by more than a millisecond by chance.
+// For reference, the same load on a single node with the in-process bus shows what Redis costs.
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -206,15 +207,16 @@ await main('cross-node', async () => {
   const pa = percentile(cluster.latencies['receiver on A'], 0.5);
   const pb = percentile(cluster.latencies['receiver on B'], 0.5);
   const hop = pb - pa;
-  console.log(`\nadded hop at p50 = p50(B) - p50(A) = ${fmt(pb)} - ${fmt(pa)} = ${fmt(hop)} ms`);
+  console.log(`\nunpaired: p50(B) - p50(A) = ${fmt(pb)} - ${fmt(pa)} = ${fmt(hop)} ms`);
   console.log(
     `paired (one group push to a member on A and one on B, ${paired.n} messages${paired.missing ? `, ${paired.missing} incomplete` : ''}): ` +
       `arrival on B minus arrival on A: p50 ${fmt(paired.p50)} ms, p90 ${fmt(paired.p90)} ms`,
   );
-  const complete = cluster.failures === 0 && cluster.lost === 0;
+  const complete = cluster.failures === 0 && cluster.lost === 0 && paired.missing === 0;
   verdict(
-    hop <= GOAL_HOP_MS && complete,
-    `cross-node: added hop ${fmt(hop)} ms at p50 (A ${fmt(pa)} ms, B ${fmt(pb)} ms; goal <= ${GOAL_HOP_MS} ms); paired ${fmt(paired.p50)} ms` +
-      (complete ? '' : `; ${cluster.failures} refused, ${cluster.lost} not delivered`),
+    paired.p50 <= GOAL_HOP_MS && complete,
+    `cross-node: added hop ${fmt(paired.p50)} ms at p50, paired (goal <= ${GOAL_HOP_MS} ms); ` +
+      `unpaired p50(B) - p50(A) = ${fmt(pb)} - ${fmt(pa)} = ${fmt(hop)} ms` +
+      (complete ? '' : `; ${cluster.failures} refused, ${cluster.lost + paired.missing} not delivered`),
   );
 });
