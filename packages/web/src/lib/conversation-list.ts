@@ -129,3 +129,16 @@ export function groupContacts(rows: Iterable<Contact>): { letters: string[]; cou
   }
   return { letters, counts, items };
 }
+
+type NameKey = 'contacts.newFriends' | 'home.announcement' | 'chat.selfTitle';
+
+/**
+ * The name to show for a row: the pseudo-contacts (friend requests, announcements, my file
+ * transfer) are named in the interface language, whatever language the server wrote them in.
+ */
+export function contactName(c: Pick<Contact, 'id' | 'displayName' | 'is_group'>, t: (key: NameKey) => string): string {
+  if (c.id === SYSTEM_KEY) return t('contacts.newFriends');
+  if (c.id === ADMIN_NOTICE_KEY) return t('home.announcement');
+  if (c.id === -1 || c.is_group === 3) return t('chat.selfTitle');
+  return c.displayName;
+}

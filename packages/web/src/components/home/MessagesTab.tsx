@@ -8,7 +8,15 @@ import { api } from '../../api';
 import { chatPath, paths } from '../../app/paths';
 import { preloadRoute } from '../../app/routes';
 import { isGroupOf } from '../../chat/registry';
-import { badgeOf, contactIdOf, contactKey, conversationList, previewOf, SYSTEM_KEY } from '../../lib/conversation-list';
+import {
+  badgeOf,
+  contactIdOf,
+  contactKey,
+  contactName,
+  conversationList,
+  previewOf,
+  SYSTEM_KEY,
+} from '../../lib/conversation-list';
 import { formatRelative } from '../../lib/relative-time';
 import { useLongPress } from '../../lib/use-long-press';
 import { useNow } from '../../lib/use-now';
@@ -101,6 +109,7 @@ const ConversationRow = memo(function ConversationRow({
   });
   const badge = badgeOf(c);
   const preview = previewOf(c, draft);
+  const name = contactName(c, t);
   const unreadLabel =
     badge.kind === 'count' ? t('home.unread', { count: c.unread }) : badge.kind === 'dot' ? t('home.hasUnread') : '';
   const time = c.lastSendTime > 0 ? formatRelative(c.lastSendTime, now, t, i18n.language) : '';
@@ -110,7 +119,7 @@ const ConversationRow = memo(function ConversationRow({
       to={rowPath(c)}
       draggable={false}
       aria-label={[
-        c.displayName,
+        name,
         unreadLabel,
         preview.marker === 'draft' ? t('home.draft') : preview.marker === 'at' ? t('home.atMe') : '',
         preview.text,
@@ -128,7 +137,7 @@ const ConversationRow = memo(function ConversationRow({
       </span>
       <span className="conv-main" aria-hidden="true">
         <span className="conv-line">
-          <span className="conv-name">{c.displayName}</span>
+          <span className="conv-name">{name}</span>
           <span className="conv-time">{time}</span>
         </span>
         <span className="conv-line">
@@ -153,13 +162,7 @@ const ConversationRow = memo(function ConversationRow({
     <>
       {actions.length ? <SwipeRow actions={actions}>{link}</SwipeRow> : link}
       {menu && (
-        <ActionMenu
-          anchor={menu}
-          actions={menuActions}
-          label={c.displayName}
-          layout="list"
-          onClose={() => setMenu(null)}
-        />
+        <ActionMenu anchor={menu} actions={menuActions} label={name} layout="list" onClose={() => setMenu(null)} />
       )}
     </>
   );

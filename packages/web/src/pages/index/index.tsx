@@ -62,7 +62,10 @@ export default function HomePage() {
     { key: 'me', label: t('tabs.me'), icon: <UserOutline /> },
   ];
   const current = items.find((i) => i.key === tab) ?? items[0]!;
-  const title = tab === 'messages' && unread > 0 ? `${current.label}(${badgeText(unread)})` : current.label;
+  const title =
+    tab === 'messages' && unread > 0
+      ? t('home.titleCount', { title: current.label, count: badgeText(unread) })
+      : current.label;
 
   const handleTab = (key: Tab) => {
     const to =

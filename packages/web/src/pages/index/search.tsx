@@ -8,7 +8,7 @@ import { chatPath, paths, withQuery } from '../../app/paths';
 import { isGroupOf } from '../../chat/registry';
 import { ContactAvatar } from '../../components/ContactAvatar';
 import { SearchBar } from '../../components/SearchBar';
-import { contactIdOf, contactKey, compareConversations } from '../../lib/conversation-list';
+import { compareConversations, contactIdOf, contactKey, contactName } from '../../lib/conversation-list';
 import { useContacts } from '../../stores/contacts';
 import '../../components/lists.css';
 import '../pages.css';
@@ -166,7 +166,7 @@ export default function SearchPage() {
                   >
                     <ContactAvatar contact={c} size={40} />
                     <span className="contact-text">
-                      <span className="contact-name">{c.displayName}</span>
+                      <span className="contact-name">{contactName(c, t)}</span>
                       <span className="contact-sub">{t('search.hits', { count })}</span>
                     </span>
                   </Link>

@@ -55,8 +55,7 @@ function Chat({ chatKey: key }: { chatKey: string }) {
   const meId = me?.user_id ?? 0;
   const background = useChatBackground(key);
 
-  const selfName = t('chat.selfTitle');
-  const name = key === SELF_KEY ? (contact?.displayName ?? selfName) : (contact?.displayName ?? '');
+  const name = key === SELF_KEY ? t('chat.selfTitle') : (contact?.displayName ?? '');
   const count = group.info?.member_count ?? contact?.member_count;
   const title = isGroup && count ? t('chat.groupTitle', { name, count }) : name;
 
