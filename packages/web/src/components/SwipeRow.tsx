@@ -27,7 +27,9 @@ export function SwipeRow({ actions, children }: Props) {
   const width = actions.length * ACTION_WIDTH;
   const [open, setOpen] = useState(false);
   const [dragX, setDragX] = useState<number | null>(null);
-  const drag = useRef<{ x: number; y: number; base: number; mode: 'h' | 'v' | null; id: number } | null>(null);
+  const drag = useRef<{ x: number; y: number; base: number; mode: 'h' | 'v' | null; id: number; at: number } | null>(
+    null,
+  );
   const moved = useRef(false);
   const root = useRef<HTMLDivElement>(null);
 
@@ -42,7 +44,8 @@ export function SwipeRow({ actions, children }: Props) {
 
   const onPointerDown = (e: PointerEvent) => {
     if (e.pointerType === 'mouse' && e.button !== 0) return;
-    drag.current = { x: e.clientX, y: e.clientY, base: open ? -width : 0, mode: null, id: e.pointerId };
+    const base = open ? -width : 0;
+    drag.current = { x: e.clientX, y: e.clientY, base, mode: null, id: e.pointerId, at: base };
     moved.current = false;
   };
   const onPointerMove = (e: PointerEvent) => {
@@ -60,13 +63,15 @@ export function SwipeRow({ actions, children }: Props) {
     }
     if (d.mode === 'h') {
       moved.current = true;
-      setDragX(Math.min(0, Math.max(-width, d.base + dx)));
+      d.at = Math.min(0, Math.max(-width, d.base + dx));
+      setDragX(d.at);
     }
   };
   const onPointerUp = () => {
+    // The position lives in the ref: the last move may not have rendered yet.
     const d = drag.current;
     drag.current = null;
-    if (d?.mode === 'h' && dragX !== null) setOpen(dragX < -width / 2);
+    if (d?.mode === 'h') setOpen(d.at < -width / 2);
     setDragX(null);
   };
 
@@ -97,12 +102,15 @@ export function SwipeRow({ actions, children }: Props) {
         onPointerUp={onPointerUp}
         onPointerCancel={onPointerUp}
         onClickCapture={(e) => {
-          // The click that ends a swipe, or a tap on an open row, only closes it.
-          if (moved.current || open) {
+          // The click that ends a swipe does nothing; a tap on an open row only closes it.
+          if (moved.current) {
             e.preventDefault();
             e.stopPropagation();
             moved.current = false;
-            if (open && dragX === null) setOpen(false);
+          } else if (open) {
+            e.preventDefault();
+            e.stopPropagation();
+            setOpen(false);
           }
         }}
       >
