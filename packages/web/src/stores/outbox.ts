@@ -1,5 +1,6 @@
 import type { ContactId, Message, UploadResult } from '@sparrow/protocol';
 import { TOAST_SERVER_MS } from '@sparrow/protocol';
+import { useEffect, useRef } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { createStore } from 'zustand/vanilla';
@@ -87,10 +88,13 @@ function target(key: ContactKey): { toContactId: ContactId; is_group: number } {
   return { toContactId: contactIdOf(key), is_group: isGroupOf(key) };
 }
 
+const storedListeners = new Set<(chatKey: ContactKey) => void>();
+
 /** The stored message joins the conversation on screen and the conversation list. */
-function arrived(message: Message): void {
+function arrived(chatKey: ContactKey, message: Message): void {
   deliver([message]);
   contacts.applyMessage(message, { openKey: openConversation() });
+  for (const l of storedListeners) l(chatKey);
 }
 
 /** Progress to show: bytes of the poster and the file together, capped below 1 until the answer. */
@@ -134,7 +138,7 @@ async function run(id: string): Promise<void> {
     }
     if (!jobs.has(id)) return;
     drop(id);
-    arrived(message);
+    arrived(item.chatKey, message);
   } catch (error) {
     if (!jobs.has(id)) return;
     if (error instanceof ApiError && error.kind === 'aborted') {
@@ -240,4 +244,21 @@ export function useOutbox(chatKey: ContactKey): OutboxItem[] {
     outboxStore,
     useShallow((s) => s.items.filter((i) => i.chatKey === chatKey)),
   );
+}
+
+/** Runs `fn` each time a message of this conversation left the outbox stored (to show the newest). */
+export function useOnOutboxStored(chatKey: ContactKey, fn: () => void): void {
+  const callback = useRef(fn);
+  useEffect(() => {
+    callback.current = fn;
+  });
+  useEffect(() => {
+    const listener = (key: ContactKey) => {
+      if (key === chatKey) callback.current();
+    };
+    storedListeners.add(listener);
+    return () => {
+      storedListeners.delete(listener);
+    };
+  }, [chatKey]);
 }

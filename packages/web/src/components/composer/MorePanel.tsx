@@ -50,10 +50,14 @@ export function MorePanel({ chatKey }: { chatKey: ContactKey }) {
   if (view === 'stickers') {
     return (
       <div className="more-panel">
-        <button type="button" className="more-back" onClick={() => setView('grid')}>
-          <LeftOutline aria-hidden="true" /> {t('media.more.title')}
-        </button>
-        <StickerPanel chatKey={chatKey} />
+        <StickerPanel
+          chatKey={chatKey}
+          header={
+            <button type="button" className="more-back" onClick={() => setView('grid')}>
+              <LeftOutline aria-hidden="true" /> {t('media.more.title')}
+            </button>
+          }
+        />
       </div>
     );
   }

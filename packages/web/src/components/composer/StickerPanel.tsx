@@ -1,5 +1,5 @@
 import { AddOutline, SetOutline } from 'antd-mobile-icons';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { emojiPath } from '../../app/media-paths';
@@ -11,7 +11,7 @@ import { refuse, sendSticker } from './send-media';
 import './composer.css';
 
 /** My stickers in the input panel: tap one to send it; add from the album; manage them. */
-export function StickerPanel({ chatKey }: { chatKey: ContactKey }) {
+export function StickerPanel({ chatKey, header }: { chatKey: ContactKey; header?: ReactNode }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const items = useStickers((s) => s.items);
@@ -33,6 +33,12 @@ export function StickerPanel({ chatKey }: { chatKey: ContactKey }) {
 
   return (
     <div className="sticker-panel" role="group" aria-label={t('media.sticker.panel')}>
+      <div className="sticker-bar">
+        {header}
+        <button type="button" className="sticker-manage" onClick={() => void navigate(emojiPath(chatKey))}>
+          <SetOutline aria-hidden="true" /> {t('media.sticker.manage')}
+        </button>
+      </div>
       <ul className="sticker-grid">
         <li>
           <button
@@ -66,9 +72,6 @@ export function StickerPanel({ chatKey }: { chatKey: ContactKey }) {
           </button>
         </p>
       )}
-      <button type="button" className="sticker-manage" onClick={() => void navigate(emojiPath(chatKey))}>
-        <SetOutline aria-hidden="true" /> {t('media.sticker.manage')}
-      </button>
       <input
         ref={input}
         type="file"

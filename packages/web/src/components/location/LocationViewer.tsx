@@ -55,7 +55,7 @@ export default function LocationViewer({ place, onClose }: Props) {
         <button type="button" className="map-screen-close" aria-label={t('common.close')} onClick={onClose}>
           <CloseOutline aria-hidden="true" />
         </button>
-        {tilesFailed && <p className="map-offline">{t('media.location.noTiles')}</p>}
+        {tilesFailed && <p className="map-offline">{t('media.location.noTilesView')}</p>}
       </div>
       <div className="map-screen-card">
         <EnvironmentOutline className="map-screen-icon" aria-hidden="true" />

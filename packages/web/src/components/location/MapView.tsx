@@ -55,9 +55,11 @@ export const MapView = forwardRef(function MapView(
       zoom: LOCATION.defaultZoom,
       minZoom: LOCATION.minZoom,
       maxZoom: LOCATION.maxZoom,
-      zoomControl: true,
+      // At the bottom, clear of the close button and the search field at the top.
+      zoomControl: false,
       attributionControl: Boolean(svc.tileUrl && svc.attribution),
     });
+    L.control.zoom({ position: 'bottomleft' }).addTo(m);
     m.attributionControl?.setPrefix(false);
     if (svc.tileUrl) {
       let reported = false;

@@ -24,7 +24,7 @@ export function isMediaType(type: string): type is MediaType {
 }
 
 /** The bubble content of a media, location, card or sticker message (api.md §2 message types). */
-export function MediaMessage({ message, mine }: { message: Message & { type: MediaType }; mine: boolean }) {
+export function MediaMessage({ message, mine }: { message: Message; mine?: boolean }) {
   switch (message.type) {
     case 'image':
       return <ImageBubble message={message} />;
@@ -40,5 +40,9 @@ export function MediaMessage({ message, mine }: { message: Message & { type: Med
       return <ContactCardBubble message={message} />;
     case 'emoji':
       return <StickerBubble message={message} />;
+    case 'text':
+    case 'event':
+    case 'webrtc':
+      return null;
   }
 }

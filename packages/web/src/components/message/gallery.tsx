@@ -29,10 +29,19 @@ function useViewerState(pictures: () => readonly Message[]) {
 
 /**
  * The pictures of a conversation, so that a tapped picture opens full size with its neighbours a
- * swipe away. The chat page wraps its message list in it with the messages it holds.
+ * swipe away. The chat page wraps its message list in it with the rows it holds.
  */
-export function MediaGalleryProvider({ messages, children }: { messages: readonly Message[]; children: ReactNode }) {
-  const images = useMemo(() => messages.filter((m) => m.type === 'image' && m.content), [messages]);
+export function MediaGalleryProvider({
+  rows,
+  children,
+}: {
+  rows: readonly { message: Message }[];
+  children: ReactNode;
+}) {
+  const images = useMemo(
+    () => rows.map((r) => r.message).filter((m) => m.type === 'image' && m.msg_id > 0 && m.content),
+    [rows],
+  );
   const pictures = useCallback(() => images, [images]);
   const { open, viewer } = useViewerState(pictures);
   const gallery = useMemo(() => ({ open }), [open]);
