@@ -1,5 +1,5 @@
 import { graphemeLength, TEXT_MESSAGE_MAX } from '@sparrow/protocol';
-import { CloseCircleFill, SmileOutline, TextOutline } from 'antd-mobile-icons';
+import { AddCircleOutline, AudioOutline, CloseCircleFill, SmileOutline, TextOutline } from 'antd-mobile-icons';
 import {
   forwardRef,
   useEffect,
@@ -13,6 +13,8 @@ import {
 import { useTranslation } from 'react-i18next';
 import { insertMention, mentionIds, typedAt, type Mention } from '../../lib/mentions';
 import { drafts } from '../../stores/drafts';
+import { HoldToTalk } from '../composer/HoldToTalk';
+import { MorePanel } from '../composer/MorePanel';
 import { EmojiPanel } from './EmojiPanel';
 import { MentionPicker, type Mentionable } from './MentionPicker';
 
@@ -47,6 +49,9 @@ export const Composer = forwardRef(function Composer(
   const { t } = useTranslation();
   const [text, setText] = useState(() => drafts.get(draftKey));
   const [panel, setPanel] = useState(false);
+  /** The "+" panel (album, camera, location, card, file, stickers) and hold-to-talk instead of the box. */
+  const [more, setMore] = useState(false);
+  const [voice, setVoice] = useState(false);
   const [picking, setPicking] = useState(false);
   const mentions = useRef<Mention[]>([]);
   const box = useRef<HTMLTextAreaElement>(null);
@@ -80,6 +85,8 @@ export const Composer = forwardRef(function Composer(
     setText: (value: string) => {
       update(value, value.length);
       setPanel(false);
+      setMore(false);
+      setVoice(false);
       box.current?.focus();
     },
     focus: () => box.current?.focus(),
@@ -147,27 +154,48 @@ export const Composer = forwardRef(function Composer(
         </div>
       )}
       <div className="composer">
-        <textarea
-          ref={box}
-          className="composer-input"
-          rows={1}
-          value={text}
-          aria-label={t('chat.inputLabel')}
-          aria-invalid={tooLong || undefined}
-          enterKeyHint="send"
-          onChange={(e) => {
-            const next = e.target.value;
-            const pos = e.target.selectionStart;
-            if (mentionable && typedAt(text, next, pos)) setPicking(true);
-            caret.current = pos;
-            update(next);
+        <button
+          type="button"
+          className="composer-icon"
+          aria-label={voice ? t('media.voice.keyboard') : t('media.voice.mode')}
+          aria-pressed={voice}
+          onClick={() => {
+            setPanel(false);
+            setMore(false);
+            if (voice) requestAnimationFrame(() => box.current?.focus());
+            setVoice((v) => !v);
           }}
-          onSelect={(e) => {
-            caret.current = e.currentTarget.selectionStart;
-          }}
-          onFocus={() => setPanel(false)}
-          onKeyDown={handleKey}
-        />
+        >
+          {voice ? <TextOutline aria-hidden="true" /> : <AudioOutline aria-hidden="true" />}
+        </button>
+        {voice ? (
+          <HoldToTalk chatKey={draftKey} />
+        ) : (
+          <textarea
+            ref={box}
+            className="composer-input"
+            rows={1}
+            value={text}
+            aria-label={t('chat.inputLabel')}
+            aria-invalid={tooLong || undefined}
+            enterKeyHint="send"
+            onChange={(e) => {
+              const next = e.target.value;
+              const pos = e.target.selectionStart;
+              if (mentionable && typedAt(text, next, pos)) setPicking(true);
+              caret.current = pos;
+              update(next);
+            }}
+            onSelect={(e) => {
+              caret.current = e.currentTarget.selectionStart;
+            }}
+            onFocus={() => {
+              setPanel(false);
+              setMore(false);
+            }}
+            onKeyDown={handleKey}
+          />
+        )}
         <button
           type="button"
           className="composer-icon"
@@ -176,13 +204,30 @@ export const Composer = forwardRef(function Composer(
           onClick={() => {
             if (panel) box.current?.focus();
             setPanel((p) => !p);
+            setMore(false);
+            setVoice(false);
           }}
         >
           {panel ? <TextOutline aria-hidden="true" /> : <SmileOutline aria-hidden="true" />}
         </button>
-        <button type="button" className="composer-send" disabled={!canSend} onClick={send}>
-          {t('chat.send')}
-        </button>
+        {text.trim() && !voice ? (
+          <button type="button" className="composer-send" disabled={!canSend} onClick={send}>
+            {t('chat.send')}
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="composer-icon"
+            aria-label={more ? t('media.more.close') : t('media.more.open')}
+            aria-expanded={more}
+            onClick={() => {
+              setMore((m) => !m);
+              setPanel(false);
+            }}
+          >
+            <AddCircleOutline aria-hidden="true" />
+          </button>
+        )}
       </div>
       {length > TEXT_MESSAGE_MAX - COUNTER_FROM && (
         <p className={`composer-count${tooLong ? ' composer-count-over' : ''}`} aria-live="polite">
@@ -190,6 +235,7 @@ export const Composer = forwardRef(function Composer(
         </p>
       )}
       {panel && <EmojiPanel onPick={insert} onBackspace={backspace} onSend={send} canSend={canSend} />}
+      {more && <MorePanel chatKey={draftKey} />}
       {picking && mentionable && (
         <MentionPicker
           people={mentionable}

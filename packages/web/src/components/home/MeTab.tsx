@@ -1,14 +1,17 @@
 import {
+  FolderOutline,
   InformationCircleOutline,
   LockOutline,
   QuestionCircleOutline,
   SetOutline,
+  SmileOutline,
   UserOutline,
 } from 'antd-mobile-icons';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../../api';
+import { emojiPath, filesPath } from '../../app/media-paths';
 import { paths } from '../../app/paths';
 import { session, useSession } from '../../stores/session';
 import { Avatar } from '../Avatar';
@@ -37,6 +40,10 @@ export function MeTab() {
       <CellGroup>
         <Cell icon={<UserOutline />} title={t('me.profile')} to={paths.profile} />
         <Cell icon={<LockOutline />} title={t('me.secure')} to={paths.secure} />
+      </CellGroup>
+      <CellGroup>
+        <Cell icon={<FolderOutline />} title={t('media.files.entry')} to={filesPath()} />
+        <Cell icon={<SmileOutline />} title={t('media.sticker.entry')} to={emojiPath()} />
       </CellGroup>
       <CellGroup>
         <Cell icon={<SetOutline />} title={t('me.setting')} to={paths.setting} />

@@ -25,6 +25,7 @@ import { SELF_KEY, SYSTEM_KEY } from '../../lib/conversation-list';
 import { messagePreview } from '../../lib/message-preview';
 import { formatClock, formatDate } from '../../lib/relative-time';
 import { useNow } from '../../lib/use-now';
+import { useOnOutboxStored } from '../../stores/outbox';
 import '../../components/chat/chat.css';
 
 /** The chat (spec §2 `/pages/message/chat?id=<contact>`): back goes home (BACK_TO_HOME). */
@@ -54,6 +55,10 @@ function Chat({ chatKey: key }: { chatKey: string }) {
   const [menu, setMenu] = useState<{ row: ChatRow; x: number; y: number } | null>(null);
   const meId = me?.user_id ?? 0;
   const background = useChatBackground(key);
+  // A picture or file I sent has been stored: show it, as after sending text.
+  useOnOutboxStored(key, () =>
+    requestAnimationFrame(() => list.current?.scrollToIndex({ index: 'LAST', behavior: 'auto' })),
+  );
 
   const name = key === SELF_KEY ? t('chat.selfTitle') : (contact?.displayName ?? '');
   const count = group.info?.member_count ?? contact?.member_count;

@@ -9,7 +9,9 @@ import { paths, withQuery } from '../../app/paths';
 import { clearHistory } from '../../chat/clear-history';
 import { isGroupOf } from '../../chat/registry';
 import { useGroup } from '../../chat/use-chat';
+import { filesPath } from '../../app/media-paths';
 import { Avatar } from '../../components/Avatar';
+import { ChatBackgroundCell } from '../../components/background/ChatBackgroundCell';
 import { Cell, CellGroup, SwitchCell } from '../../components/Cell';
 import { ContactAvatar } from '../../components/ContactAvatar';
 import { Page } from '../../components/Page';
@@ -146,10 +148,14 @@ export default function ChatDetailPage() {
       )}
       <CellGroup>
         <Cell title={t('detail.searchHistory')} to={withQuery(paths.record, { id: key })} />
+        <Cell title={t('media.files.entry')} to={filesPath()} />
       </CellGroup>
       <CellGroup>
         <SwitchCell title={t('detail.mute')} checked={muted} onChange={(on) => void toggle('is_notice', on ? 0 : 1)} />
         <SwitchCell title={t('detail.pin')} checked={isTop} onChange={(on) => void toggle('is_top', on ? 1 : 0)} />
+      </CellGroup>
+      <CellGroup>
+        <ChatBackgroundCell contactId={key} />
       </CellGroup>
       <div className="actions">
         <button type="button" className="button button-danger" onClick={() => void handleClear()}>
