@@ -115,7 +115,15 @@ async function waitReady(url, proc) {
 }
 
 /** A Sparrow server process as `npm start` runs it, without the web client. */
-export async function startSparrow({ dataDir, databaseUrl, redisUrl, redisPrefix, label = 'sparrow', nodeArgs = [] }) {
+export async function startSparrow({
+  dataDir,
+  databaseUrl,
+  redisUrl,
+  redisPrefix,
+  label = 'sparrow',
+  nodeArgs = [],
+  webDist = '',
+}) {
   const port = await freePort();
   // BENCH_CPU_PROF=<dir> writes a CPU profile of every Sparrow process there, to see where time goes.
   const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
@@ -129,7 +137,7 @@ export async function startSparrow({ dataDir, databaseUrl, redisUrl, redisPrefix
       DATABASE_URL: databaseUrl ?? '',
       REDIS_URL: redisUrl ?? '',
       REDIS_PREFIX: redisPrefix ?? 'sparrow:',
-      WEB_DIST: '',
+      WEB_DIST: webDist,
       LOG_LEVEL: 'warn',
     },
     label,

@@ -1,0 +1,125 @@
+// Opening a conversation in the browser: time from the tap on it in the Messages tab to its last
+// message painted, and how many message rows are in the DOM, for a conversation of 10 000
+// messages beside one of 20 (the baseline) on the same server in the same run. The list is
+// virtualized, so the long one should cost about what the short one does and keep ≤ 150 rows.
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { BENCH_SETTINGS, fmt, HttpClient, main, root, seed, startSparrow, table, tmpDir, verdict } from './lib.mjs';
+
+const LONG = 10_000;
+const SHORT = 20;
+const MAX_ROWS = 150;
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+async function fill(http, from, to, count, tag) {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      const res = await http.post(
+        '/enterprise/im/sendMessage',
+        {
+          id: `${tag}-${i}-${from.id}`,
+          toContactId: to.id,
+          type: 'text',
+          content: `${tag} message ${i + 1} of ${count}`,
+        },
+        { authorization: from.token },
+      );
+      if (res.code !== 0) throw new Error(`send refused: ${res.code} ${res.msg}`);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+}
+
+/** Opens the conversation with `peerName` from the Messages tab; returns ms to the last message and rows in the DOM. */
+async function open(page, url, peerName, lastText) {
+  await page.goto(`${url}/#/pages/index/index`);
+  const row = page.getByText(peerName, { exact: true }).first();
+  await row.waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(500);
+  const started = await page.evaluate(() => performance.now());
+  await row.click();
+  await page.getByText(lastText, { exact: true }).waitFor({ state: 'visible', timeout: 30_000 });
+  const painted = await page.evaluate(
+    () =>
+      new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now())))),
+  );
+  const rows = await page.locator('.chat-item').count();
+  return { ms: painted - started, rows };
+}
+
+/** Scrolls to the top repeatedly so older pages load; returns the most rows the DOM held. */
+async function scrollBack(page, rounds) {
+  let most = 0;
+  for (let i = 0; i < rounds; i++) {
+    await page.locator('.chat-scroller').evaluate((el) => el.scrollTo({ top: 0 }));
+    await page.waitForTimeout(250);
+    most = Math.max(most, await page.locator('.chat-item').count());
+  }
+  return most;
+}
+
+await main('client-render', async () => {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}`);
+  const webDist = path.join(root, 'packages/web/dist');
+  if (!fs.existsSync(path.join(webDist, 'index.html')))
+    throw new Error('build the web client first: npm run build -w @sparrow/web');
+  const dataDir = tmpDir('render');
+  const [reader, long, short] = await seed({ dataDir, users: 3, settings: [...BENCH_SETTINGS, 'sysInfo.runMode=1'] });
+  const server = await startSparrow({ dataDir, webDist });
+  const http = new HttpClient(server.url, 8);
+  const seededAt = Date.now();
+  await fill(http, short, reader, SHORT, 'short');
+  await fill(http, long, reader, LONG, 'long');
+  console.log(`seeded ${LONG + SHORT} messages in ${((Date.now() - seededAt) / 1000).toFixed(1)} s`);
+
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  try {
+    const context = await browser.newContext({ viewport: { width: 375, height: 812 }, locale: 'en-US' });
+    await context.addInitScript(() => localStorage.setItem('language', 'en'));
+    const page = await context.newPage();
+    await page.goto(`${server.url}/#/pages/login/login`);
+    await page.getByRole('textbox', { name: 'Account' }).fill(reader.account);
+    await page.getByRole('textbox', { name: 'Password' }).fill('bench-password');
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await page.waitForURL(/pages\/index\/index/, { timeout: 30_000 });
+
+    const runs = { short: [], long: [] };
+    for (let i = 0; i < 3; i++) {
+      runs.short.push(await open(page, server.url, 'Bench 2', `short message ${SHORT} of ${SHORT}`));
+      runs.long.push(await open(page, server.url, 'Bench 1', `long message ${LONG} of ${LONG}`));
+    }
+    const mostRows = await scrollBack(page, 12);
+    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const shortMs = median(runs.short.map((r) => r.ms));
+    const longMs = median(runs.long.map((r) => r.ms));
+    table([
+      ['conversation', 'tap → last message painted (median of 3)', 'rows in DOM'],
+      [`${SHORT} messages (baseline)`, `${fmt(shortMs, 0)} ms`, String(runs.short[0].rows)],
+      [`${LONG} messages`, `${fmt(longMs, 0)} ms`, `${runs.long[0].rows} (after scrolling back: ${mostRows})`],
+    ]);
+    verdict(
+      Math.max(mostRows, ...runs.long.map((r) => r.rows)) <= MAX_ROWS,
+      `client-render rows: at most ${Math.max(mostRows, ...runs.long.map((r) => r.rows))} message rows in the DOM with ${LONG} messages (goal <= ${MAX_ROWS})`,
+    );
+    verdict(
+      true,
+      `client-render time: ${fmt(longMs, 0)} ms for ${LONG} messages vs ${fmt(shortMs, 0)} ms for ${SHORT} = ${fmt(longMs / shortMs)}x (reported; the goal is the row count)`,
+    );
+  } finally {
+    await browser.close();
+  }
+});
