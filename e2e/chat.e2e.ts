@@ -279,8 +279,8 @@ describe('chat in real time', () => {
     await a.getByRole('button', { name: '更多功能' }).click();
     await a.getByRole('menuitem', { name: '发起群聊' }).click();
     await visible(a.getByRole('heading', { level: 1, name: '发起群聊' }));
-    await a.getByRole('checkbox', { name: 'Bob' }).check();
-    await a.getByRole('checkbox', { name: 'Carol' }).check();
+    await a.getByRole('checkbox', { name: 'Bob', exact: true }).check();
+    await a.getByRole('checkbox', { name: 'Carol', exact: true }).check();
     await expectAccessible(a);
     await a.getByRole('button', { name: '完成(2)' }).click();
     await visible(a.getByRole('heading', { level: 1, name: /Alice、Bob、Carol/ }));
@@ -310,7 +310,7 @@ describe('chat in real time', () => {
     await expectAccessible(a);
     await shot(a, 'chat-group-detail');
     await a.getByRole('button', { name: '添加' }).click();
-    await a.getByRole('checkbox', { name: 'Dave' }).check();
+    await a.getByRole('checkbox', { name: 'Dave', exact: true }).check();
     await a.getByRole('button', { name: '完成(1)' }).click();
     await visible(a.getByRole('heading', { level: 1, name: '聊天信息(4)' }));
     await a.getByRole('button', { name: '返回' }).click();
@@ -377,5 +377,62 @@ describe('chat in real time', () => {
     const positions = sent.map((text) => order.findIndex((t) => t.includes(text)));
     expect([...positions].sort((x, y) => x - y)).toEqual(positions);
     await shot(b, 'chat-after-offline');
+  });
+
+  it('A forwards a message to two chats, finds it in the history and in search, lists the groups', async () => {
+    const a = alice.page;
+    await messageMenu(a, '离线时的第二条', '转发');
+    await visible(a.getByRole('heading', { level: 1, name: '转发给' }));
+    await a.getByRole('checkbox', { name: 'Carol', exact: true }).check();
+    await a.getByRole('checkbox', { name: /Alice、Bob、Carol/ }).check();
+    await expectAccessible(a);
+    await shot(a, 'chat-forward');
+    await a.getByRole('button', { name: '发送(2)' }).click();
+    await visible(a.getByRole('heading', { level: 1, name: 'Bob' }));
+    const b = bob.page;
+    await backHome(b);
+    await conversation(b, 'Alice、Bob、Carol').click();
+    await visible(bubble(b, '离线时的第二条'));
+
+    await a.getByRole('button', { name: '聊天信息' }).click();
+    await a.getByRole('link', { name: '查找聊天记录' }).click();
+    await visible(a.getByRole('heading', { level: 1, name: '聊天记录' }));
+    await a.getByRole('searchbox', { name: '搜索聊天内容' }).fill('第三');
+    await expect.poll(() => a.locator('.record-row').count(), WAIT).toBe(1);
+    await visible(a.locator('.record-row').filter({ hasText: '离线时的第三条' }).locator('mark', { hasText: '第三' }));
+    await expectAccessible(a);
+    await shot(a, 'chat-record');
+
+    await a.goto(`${server.url}/#/pages/index/search`);
+    await a.getByRole('searchbox', { name: '搜索联系人、群聊和聊天记录' }).fill('离线');
+    const history = a.getByRole('region', { name: '聊天记录' });
+    await visible(history.getByRole('link', { name: /Bob.*3 条相关的聊天记录/ }));
+    await visible(history.getByRole('link', { name: /Alice、Bob、Carol.*1 条相关的聊天记录/ }));
+    await expectAccessible(a);
+    await shot(a, 'chat-search');
+
+    await a.goto(`${server.url}/#/pages/contacts/group`);
+    await visible(a.getByRole('link', { name: /Alice、Bob、Carol/ }));
+    await a.getByRole('radio', { name: '我加入的' }).check();
+    await visible(a.getByRole('heading', { name: '你还没有加入群聊' }));
+    await expectAccessible(a);
+  });
+
+  it('B clears the history of the chat with A on this device; new messages still come', async () => {
+    const b = bob.page;
+    await backHome(b);
+    await conversation(b, 'Alice').click();
+    await b.getByRole('button', { name: '聊天信息' }).click();
+    await b.getByRole('button', { name: '清空聊天记录' }).click();
+    const dialog = b.getByRole('dialog');
+    await visible(dialog);
+    await dialog.getByRole('button', { name: '清空聊天记录' }).click();
+    await b.getByRole('button', { name: '返回' }).click();
+    await hidden(bubble(b, '离线时的第一条'));
+    const a = alice.page;
+    await a.goto(`${server.url}/#/pages/message/chat?id=${bob.id}`);
+    await send(a, '清空以后的新消息');
+    await visible(bubble(b, '清空以后的新消息'));
+    expect(await b.locator('.bubble').count()).toBe(1);
   });
 });
