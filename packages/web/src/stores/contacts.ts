@@ -269,6 +269,10 @@ export const contacts = {
     if (!notice || user_id === null) return;
     contactsStore.setState({ dismissedNotice: notice.id });
     storage.set('dismissedNotice', { user_id, id: notice.id });
+    contacts.markRead(ADMIN_NOTICE_KEY);
+    request('setMsgIsRead', { toContactId: ADMIN_NOTICE_KEY, is_group: 2 }, { silent: true }).catch(() => {
+      // Only the announcement's unread mark depends on it; the bar is closed here either way.
+    });
   },
 
   /** Signed out, or another user signed in: their stored rows, or nothing. */
