@@ -85,7 +85,6 @@ socket.on('appendContact', (contact) => {
 socket.on('removeGroup', ({ group_id }) => {
   const key = contactKey(group_id);
   contacts.remove(key);
-  if (key.startsWith('group-')) appEvents.emit('group', { group_id: key });
 });
 socket.on('setChatTop', ({ id, is_top }) => contacts.patch(contactKey(id), { is_top }));
 socket.on('setIsNotice', ({ id, is_notice }) => contacts.patch(contactKey(id), { is_notice }));
@@ -94,7 +93,6 @@ socket.on('addGroupUser', ({ group_id, user_ids, avatar }) => {
   const row = contacts.get(group_id);
   if (row)
     contacts.patch(group_id, { member_count: (row.member_count ?? 0) + user_ids.length, ...(avatar && { avatar }) });
-  appEvents.emit('group', { group_id });
 });
 socket.on('undoMessage', (msg) => {
   forEachEngine((engine) => engine.applyUndo(msg));
@@ -131,30 +129,23 @@ socket.on('removeUser', ({ group_id, user_id }) => {
     const row = contacts.get(group_id);
     if (row) contacts.patch(group_id, { member_count: Math.max(0, (row.member_count ?? 1) - 1) });
   }
-  appEvents.emit('group', { group_id });
 });
 socket.on('editGroupName', ({ id, displayName }) => {
   contacts.patch(id, { displayName });
-  appEvents.emit('group', { group_id: id });
 });
 socket.on('setNotice', ({ group_id, notice }) => {
   contacts.patch(group_id, { notice });
-  appEvents.emit('group', { group_id });
 });
 socket.on('groupSetting', ({ group_id, setting }) => {
   contacts.patch(group_id, { setting: { ...setting } });
-  appEvents.emit('group', { group_id });
 });
-socket.on('setNoSpeak', ({ group_id }) => appEvents.emit('group', { group_id }));
 socket.on('setManager', ({ group_id, user_id, role }) => {
   if (user_id === me()) contacts.patch(group_id, { role: role === 2 ? 2 : 3 });
-  appEvents.emit('group', { group_id });
 });
 socket.on('changeOwner', ({ group_id, user_id }) => {
   const row = contactsStore.getState().rows[group_id];
   if (user_id === me()) contacts.patch(group_id, { role: 1, owner_id: user_id });
   else if (row) contacts.patch(group_id, { owner_id: user_id, ...(row.role === 1 && { role: 2 as const }) });
-  appEvents.emit('group', { group_id });
 });
 socket.on('clearMessage', ({ group_id }) => {
   contacts.patch(group_id, { lastContent: '' });

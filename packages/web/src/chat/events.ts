@@ -2,8 +2,6 @@
 export interface AppEvents {
   /** A friend request arrived or was answered. */
   friendRequests: void;
-  /** Something about a group changed: members, roles, mutes, settings, name. */
-  group: { group_id: string };
 }
 
 type Listener<E extends keyof AppEvents> = (payload: AppEvents[E]) => void;

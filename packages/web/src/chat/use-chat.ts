@@ -1,43 +1,31 @@
 import type { Contact, GroupInfo, GroupMember, Message } from '@sparrow/protocol';
-import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
-import { ApiError, api, request } from '../api';
-import type { MessageKey } from '../i18n/keys';
+import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api, request } from '../api';
+import { speakText } from '../components/group/SpeakBanner';
 import { contactIdOf, isGroupKey, SELF_KEY, type ContactKey } from '../lib/conversation-list';
 import { useConfig } from '../stores/config';
 import { contacts, useContacts } from '../stores/contacts';
+import { useGroup as useGroupEntry, useGroupSpeakState, type GroupStatus } from '../stores/group';
 import { useSession } from '../stores/session';
-import { appEvents } from './events';
 import { engineFor, setOpenConversation } from './registry';
 
 export interface GroupState {
   info: GroupInfo | null;
   members: GroupMember[];
-  /** The group answered "not a member" or "no such group". */
+  /** I was removed, I left, or the group was disbanded. */
   gone: boolean;
 }
 
-/** Why the input is closed, in words for t(). */
-export interface SpeakBlock {
-  key: MessageKey;
-  params?: Record<string, string>;
-  /** When the block lifts by itself (a personal mute), ms. */
-  until?: number;
-}
+const GONE: ReadonlySet<GroupStatus> = new Set(['removed', 'left', 'disbanded']);
 
-/** Whether I may speak in a group, from its settings and my role and mute (api.md sendMessage). */
-export function groupSpeakBlock(
-  info: GroupInfo | null,
-  gone: boolean,
-  now: number,
-  clock: (ms: number) => string,
-): SpeakBlock | null {
-  if (gone || (info && info.isJoin === 0)) return { key: 'group.speak.notMember' };
-  if (!info) return null;
-  if (info.setting.nospeak === 1 && info.isJoin === 3) return { key: 'group.speak.onlyAdmins' };
-  if (info.setting.nospeak === 2 && info.isJoin !== 1) return { key: 'group.speak.onlyOwner' };
-  if (info.no_speak_until > now)
-    return { key: 'group.speak.muted', params: { time: clock(info.no_speak_until) }, until: info.no_speak_until };
-  return null;
+/** A group's info and members from the group store, which pushes keep current. */
+export function useGroup(key: ContactKey): GroupState {
+  const entry = useGroupEntry(isGroupKey(key) ? key : null);
+  return useMemo(
+    () => ({ info: entry?.info ?? null, members: entry?.members ?? [], gone: entry ? GONE.has(entry.status) : false }),
+    [entry],
+  );
 }
 
 /** The contact row of a conversation: from the list, or fetched for one not in it. */
@@ -55,50 +43,12 @@ function useContactRow(key: ContactKey): Contact | undefined {
   return row;
 }
 
-/** A group's info and members, fetched again whenever a push says the group changed. */
-export function useGroup(key: ContactKey): GroupState {
-  const [state, setState] = useState<GroupState>({ info: null, members: [], gone: false });
-  const load = useCallback(async () => {
-    if (!isGroupKey(key)) return;
-    try {
-      const [info, members] = await Promise.all([
-        api.groupInfo({ group_id: key }, { silent: true }),
-        api.groupUserList({ group_id: key }, { silent: true }),
-      ]);
-      setState({ info, members, gone: false });
-    } catch (e) {
-      if (e instanceof ApiError && e.kind === 'server' && (e.code === 403 || e.code === 404)) {
-        setState((s) => ({ ...s, gone: true }));
-      }
-    }
-  }, [key]);
-  useEffect(() => {
-    setState({ info: null, members: [], gone: false });
-    void load();
-    return appEvents.on('group', ({ group_id }) => {
-      if (group_id === key) void load();
-    });
-  }, [key, load]);
-  return state;
-}
-
-/** Re-renders when a mute ends, so the input opens by itself. */
-function useUntil(until: number | undefined): void {
-  const [, tick] = useState(0);
-  useEffect(() => {
-    if (!until) return;
-    const ms = until - Date.now();
-    if (ms <= 0) return;
-    const timer = setTimeout(() => tick((n) => n + 1), Math.min(ms + 50, 2 ** 31 - 1));
-    return () => clearTimeout(timer);
-  }, [until]);
-}
-
 /**
  * Everything the chat page shows and does for one conversation: the engine's snapshot, the
  * contact, the group's members and rules, whether I may speak, and read marks while it is open.
  */
-export function useChat(key: ContactKey, clock: (ms: number) => string) {
+export function useChat(key: ContactKey) {
+  const { t, i18n } = useTranslation();
   const user = useSession((s) => s.user);
   const engine = useMemo(() => engineFor(key), [key]);
   const snapshot = useSyncExternalStore(engine.subscribe, engine.getSnapshot);
@@ -133,14 +83,15 @@ export function useChat(key: ContactKey, clock: (ms: number) => string) {
     if (isGroup && mentioned) api.readAtMsg({ toContactId: contactIdOf(key) }, { silent: true }).catch(() => {});
   }, [isGroup, mentioned, key]);
 
-  let block: SpeakBlock | null = null;
-  if (isGroup) block = groupSpeakBlock(group.info, group.gone, Date.now(), clock);
+  // Why the input is closed: the group's rules and my mute, or a private chat I may not have.
+  const speak = useGroupSpeakState(isGroup ? key : null);
+  let block: string | null = null;
+  if (isGroup) block = speakText(speak, t, i18n.language);
   else if (key !== SELF_KEY) {
-    if (chatInfo && chatInfo.simpleChat !== 1) block = { key: 'chat.privateDisabled' };
+    if (chatInfo && chatInfo.simpleChat !== 1) block = t('chat.privateDisabled');
     else if (runMode === 2 && contact && contact.is_group === 0 && contact.friend_id === undefined)
-      block = { key: 'chat.notFriend' };
+      block = t('chat.notFriend');
   }
-  useUntil(block?.until);
 
   const myRole = group.info?.isJoin ?? contact?.role ?? 3;
   return { engine, snapshot, contact, isGroup, group, block, me: user, myRole, chatInfo };

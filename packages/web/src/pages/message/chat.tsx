@@ -23,7 +23,6 @@ import { chatBackgroundStyle, useChatBackground } from '../../lib/chat-backgroun
 import { copyText } from '../../lib/clipboard';
 import { SELF_KEY, SYSTEM_KEY } from '../../lib/conversation-list';
 import { messagePreview } from '../../lib/message-preview';
-import { formatClock, formatDate } from '../../lib/relative-time';
 import { useNow } from '../../lib/use-now';
 import { useOnOutboxStored } from '../../stores/outbox';
 import '../../components/chat/chat.css';
@@ -38,14 +37,10 @@ export default function ChatPage() {
 }
 
 function Chat({ chatKey: key }: { chatKey: string }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const now = useNow();
-  const clock = useCallback(
-    (ms: number) => `${formatDate(ms, i18n.language, Date.now())} ${formatClock(ms, i18n.language)}`,
-    [i18n.language],
-  );
-  const chat = useChat(key, clock);
+  const chat = useChat(key);
   const { engine, snapshot, contact, isGroup, group, me, myRole, chatInfo } = chat;
   // Removed from the group, or the group disbanded: the chat closes with a message.
   useCloseWhenGroupGone(isGroup ? key : null);
@@ -246,7 +241,7 @@ function Chat({ chatKey: key }: { chatKey: string }) {
         <Composer
           ref={composer}
           draftKey={key}
-          blocked={chat.block ? translate(chat.block.key, chat.block.params) : null}
+          blocked={chat.block}
           quote={quoted}
           onCancelQuote={() => setQuote(null)}
           mentionable={mentionable}
