@@ -135,6 +135,11 @@ async function send(page: Page, text: string): Promise<void> {
   await visible(bubble(page, text));
 }
 
+/** Waits until no toast is on screen (a fading one would fail the contrast audit). */
+async function noToast(page: Page): Promise<void> {
+  await hidden(page.locator('.adm-toast-main'));
+}
+
 /** Waits for toasts and dialogs to stop moving before a picture. */
 async function still(page: Page): Promise<void> {
   await page.waitForTimeout(400);
@@ -399,6 +404,7 @@ describe('chat in real time', () => {
     await visible(a.getByRole('heading', { level: 1, name: '聊天记录' }));
     await a.getByRole('searchbox', { name: '搜索聊天内容' }).fill('第三');
     await expect.poll(() => a.locator('.record-row').count(), WAIT).toBe(1);
+    await noToast(a);
     await visible(a.locator('.record-row').filter({ hasText: '离线时的第三条' }).locator('mark', { hasText: '第三' }));
     await expectAccessible(a);
     await shot(a, 'chat-record');
@@ -408,6 +414,8 @@ describe('chat in real time', () => {
     const history = a.getByRole('region', { name: '聊天记录' });
     await visible(history.getByRole('link', { name: /Bob.*3 条相关的聊天记录/ }));
     await visible(history.getByRole('link', { name: /Alice、Bob、Carol.*1 条相关的聊天记录/ }));
+    await hidden(a.getByText('正在搜索聊天记录…'));
+    await noToast(a);
     await expectAccessible(a);
     await shot(a, 'chat-search');
 
