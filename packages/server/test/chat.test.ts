@@ -430,4 +430,30 @@ describeEachDb('chat', (target) => {
     expect((await server.call('groupInfo', { group_id: gid }, { token: m3.token })).code).toBe(403);
     expect((await server.call('groupAdd', { user_ids: [m1.userId] }, { token: owner.token })).code).toBe(400);
   });
+  it('shows the previous message in the list when the last one is deleted or hidden', async () => {
+    const a = await fresh('ren');
+    const b = await fresh('ria');
+    await friends(a, b);
+    await send(a, b.userId, 'first');
+    const second = await send(a, b.userId, 'second');
+    expect((await contact(b, a.userId)).lastContent).toBe('second');
+    await server.call('delMessage', { id: second.data.msg_id }, { token: a.token });
+    expect((await contact(b, a.userId)).lastContent).toBe('first');
+    expect((await contact(a, b.userId)).lastContent).toBe('first');
+    const third = await send(b, a.userId, 'third');
+    await server.call('removeMessage', { id: third.data.msg_id }, { token: a.token });
+    expect((await contact(a, b.userId)).lastContent).toBe('first');
+    expect((await contact(b, a.userId)).lastContent).toBe('third');
+  });
+
+  it('words event lines in the language the client speaks now', async () => {
+    const owner = await fresh('sun');
+    const m1 = await fresh('tao');
+    const m2 = await fresh('uli');
+    const gid = await group(owner, [m1, m2]);
+    const fr = await server.call('getMessageList', { toContactId: gid }, { token: m1.token, lang: 'fr' });
+    expect(fr.data[0].content).toMatch(/a créé le groupe$/);
+    const zh = await server.call('getMessageList', { toContactId: gid }, { token: m1.token, lang: 'zh-CN' });
+    expect(zh.data[0].content).toMatch(/创建了群聊$/);
+  });
 });

@@ -41,6 +41,7 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext, handlers: 
         const session = await ctx.sessions.fromRequest(req);
         await ctx.limits.anyCall(session ? `u:${session.userId}` : `ip:${req.ip}`);
         if (!def.public && !session) throw new AppError('NoSession');
+        if (session && req.headers['accept-language']) await ctx.sessions.rememberLanguage(session, localeOf(req));
         // Multipart fields arrive with the file stream; those handlers validate them with the same schema.
         let body: unknown = {};
         if (!def.multipart) {

@@ -76,6 +76,16 @@ export class SessionService {
     return row !== undefined && row.revoked_at === null && row.expires_at > this.now() && row.status === 1;
   }
 
+  /**
+   * Records the language a signed-in user's client now speaks, so that pushes and event lines
+   * follow a language switch.
+   */
+  async rememberLanguage(session: Session, locale: string): Promise<void> {
+    if (session.user.language === locale) return;
+    await this.db.updateTable('users').set({ language: locale }).where('id', '=', session.userId).execute();
+    session.user.language = locale;
+  }
+
   /** Starts a session; the token is returned once and never stored in the clear. */
   async create(
     userId: number,

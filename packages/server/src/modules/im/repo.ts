@@ -222,6 +222,39 @@ export class MessageRepo {
     return Number(row?.m ?? 0);
   }
 
+  /**
+   * After a message is deleted (for everyone) or hidden (for `userId`), the conversation rows that
+   * showed it as their last message show the newest message before it instead.
+   */
+  async rewindLast(chatKey: string, removedId: number, userId?: number): Promise<void> {
+    let prev = this.db
+      .selectFrom('messages as m')
+      .select(['m.id', 'm.create_time'])
+      .where('m.chat_key', '=', chatKey)
+      .where('m.id', '<', removedId)
+      .where('m.is_deleted', '=', 0);
+    if (userId !== undefined) {
+      prev = prev.where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('message_hidden as h')
+              .select('h.msg_id')
+              .whereRef('h.msg_id', '=', 'm.id')
+              .where('h.user_id', '=', userId),
+          ),
+        ),
+      );
+    }
+    const row = await prev.orderBy('m.id', 'desc').executeTakeFirst();
+    let q = this.db
+      .updateTable('conversations')
+      .set({ last_msg_id: row?.id ?? 0, ...(row && { last_time: row.create_time }) })
+      .where('chat_key', '=', chatKey)
+      .where('last_msg_id', '=', removedId);
+    if (userId !== undefined) q = q.where('user_id', '=', userId);
+    await q.execute();
+  }
+
   async hide(userId: number, msgId: number): Promise<void> {
     await this.db
       .insertInto('message_hidden')

@@ -552,6 +552,7 @@ export class MessageService {
     const { row } = await this.visible(session, ref);
     if (row.from_user !== session.userId) throw new AppError('NotYourMessage');
     await this.messages.update(row.id, { is_deleted: 1 });
+    await this.messages.rewindLast(row.chat_key, row.id);
     await this.files.release(row.file_id);
     const holders = await this.holders(row);
     for (const id of holders) {
@@ -574,6 +575,7 @@ export class MessageService {
   async hide(session: Session, ref: number | string): Promise<void> {
     const { row } = await this.visible(session, ref);
     await this.messages.hide(session.userId, row.id);
+    await this.messages.rewindLast(row.chat_key, row.id, session.userId);
   }
 
   async deleteChat(session: Session, id: ContactId | string | number): Promise<void> {
