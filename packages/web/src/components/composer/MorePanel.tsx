@@ -53,7 +53,12 @@ export function MorePanel({ chatKey }: { chatKey: ContactKey }) {
         <StickerPanel
           chatKey={chatKey}
           header={
-            <button type="button" className="more-back" onClick={() => setView('grid')}>
+            <button
+              type="button"
+              className="more-back"
+              aria-label={t('media.more.back')}
+              onClick={() => setView('grid')}
+            >
               <LeftOutline aria-hidden="true" /> {t('media.more.title')}
             </button>
           }
