@@ -274,6 +274,9 @@ describe('media messages between two people', () => {
 
     const video = bob.page.getByRole('button', { name: /^播放视频，时长 0:0[45]$/ });
     await visible(video);
+    // The poster, a frame the sender's browser drew, shows on the receiver's side.
+    const poster = video.locator('img');
+    await expect.poll(() => poster.evaluate((img: HTMLImageElement) => img.naturalWidth), WAIT).toBeGreaterThan(0);
     await shot(bob.page, 'media-04-video-bubble');
     await video.click();
     await bob.page.waitForURL(/pages\/message\/video/, WAIT);
