@@ -39,11 +39,10 @@ export function cateOf(ext: string): 1 | 2 | 3 | 4 | 9 {
 /** A file name as it may be shown and offered for download: no path, no control characters. */
 export function safeName(name: string): string {
   const base = path.posix.basename(name.replace(/\\/g, '/'));
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what a safe name must not carry
-  const clean = base
-    .replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_')
-    .replace(/^\.+/, '')
-    .trim();
+  // Control characters are exactly what a safe name must not carry.
+  // eslint-disable-next-line no-control-regex -- the pattern names them on purpose
+  const unsafe = /[\u0000-\u001f\u007f<>:"|?*]/g;
+  const clean = base.replace(unsafe, '_').replace(/^\.+/, '').trim();
   return (clean || 'file').slice(0, 120);
 }
 
