@@ -40,26 +40,41 @@ type Edit = 'name' | 'nickname' | 'notice';
 /** The group's name: what its members call it, or the generated one. */
 const groupName = (info: GroupInfo) => info.displayName || info.name;
 
-function NameEditor({ id, info }: { id: string; info: GroupInfo }) {
+interface TextEditorProps {
+  id: string;
+  title: string;
+  label: string;
+  initial: string;
+  hint?: string;
+  /** Longest value, in characters as a person counts them. */
+  max: number;
+  /** Message when the value may not be empty; absent when empty is allowed. */
+  requiredMessage?: string;
+  tooLongMessage: string;
+  save: (value: string) => Promise<unknown>;
+}
+
+/** One text field of the group edited on its own page: the name, or my nickname in it. */
+function TextEditor({ id, title, label, initial, hint, max, requiredMessage, tooLongMessage, save }: TextEditorProps) {
   const { t } = useTranslation();
   const back = useBackTo(groupPath('info', id));
-  const [value, setValue] = useState(groupName(info));
+  const [value, setValue] = useState(initial);
   const [busy, setBusy] = useState(false);
+  const [touched, setTouched] = useState(false);
   const trimmed = value.trim();
   const error =
-    trimmed.length === 0
-      ? t('group.info.nameRequired')
-      : Array.from(trimmed).length > GROUP_NAME_MAX
-        ? t('group.info.nameTooLong', { max: GROUP_NAME_MAX })
+    requiredMessage && trimmed.length === 0
+      ? requiredMessage
+      : Array.from(trimmed).length > max
+        ? tooLongMessage
         : null;
-  const [touched, setTouched] = useState(false);
   const handleSubmit = async (e: React.FormEvent) => {
     e.preventDefault();
     setTouched(true);
     if (error) return;
     setBusy(true);
     try {
-      await groupActions.rename(id, trimmed);
+      await save(trimmed);
       back();
     } catch {
       // The request layer has shown the server's reason.
@@ -68,15 +83,16 @@ function NameEditor({ id, info }: { id: string; info: GroupInfo }) {
     }
   };
   return (
-    <Page title={t('group.info.editName')} onBack={back}>
+    <Page title={title} onBack={back}>
       <form onSubmit={(e) => void handleSubmit(e)} noValidate>
         <div className="form cell-group">
           <Field
-            label={t('group.info.name')}
+            label={label}
             value={value}
             onChange={setValue}
-            error={touched ? error : null}
-            maxLength={GROUP_NAME_MAX * 2}
+            error={touched || !requiredMessage ? error : null}
+            {...(hint !== undefined && { hint })}
+            maxLength={max * 2}
             autoFocus
           />
         </div>
@@ -90,48 +106,35 @@ function NameEditor({ id, info }: { id: string; info: GroupInfo }) {
   );
 }
 
+function NameEditor({ id, info }: { id: string; info: GroupInfo }) {
+  const { t } = useTranslation();
+  return (
+    <TextEditor
+      id={id}
+      title={t('group.info.editName')}
+      label={t('group.info.name')}
+      initial={groupName(info)}
+      max={GROUP_NAME_MAX}
+      requiredMessage={t('group.info.nameRequired')}
+      tooLongMessage={t('group.info.nameTooLong', { max: GROUP_NAME_MAX })}
+      save={(value) => groupActions.rename(id, value)}
+    />
+  );
+}
+
 function NicknameEditor({ id, info }: { id: string; info: GroupInfo }) {
   const { t } = useTranslation();
-  const back = useBackTo(groupPath('info', id));
-  const [value, setValue] = useState(info.nickname);
-  const [busy, setBusy] = useState(false);
-  const trimmed = value.trim();
-  const error =
-    Array.from(trimmed).length > REALNAME_MAX ? t('group.info.nicknameTooLong', { max: REALNAME_MAX }) : null;
-  const handleSubmit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    if (error) return;
-    setBusy(true);
-    try {
-      await groupActions.updateCard(id, trimmed);
-      back();
-    } catch {
-      // The request layer has shown the server's reason.
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
-    <Page title={t('group.info.editNickname')} onBack={back}>
-      <form onSubmit={(e) => void handleSubmit(e)} noValidate>
-        <div className="form cell-group">
-          <Field
-            label={t('group.info.nickname')}
-            value={value}
-            onChange={setValue}
-            error={error}
-            hint={t('group.info.nicknameHint')}
-            maxLength={REALNAME_MAX * 2}
-            autoFocus
-          />
-        </div>
-        <div className="actions">
-          <button type="submit" className="button button-primary" disabled={busy}>
-            {t('common.save')}
-          </button>
-        </div>
-      </form>
-    </Page>
+    <TextEditor
+      id={id}
+      title={t('group.info.editNickname')}
+      label={t('group.info.nickname')}
+      initial={info.nickname}
+      hint={t('group.info.nicknameHint')}
+      max={REALNAME_MAX}
+      tooLongMessage={t('group.info.nicknameTooLong', { max: REALNAME_MAX })}
+      save={(value) => groupActions.updateCard(id, value)}
+    />
   );
 }
 
