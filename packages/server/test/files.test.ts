@@ -279,7 +279,22 @@ describeEachDb('files, media messages and stickers', (target) => {
       },
       { token: b.token },
     );
-    expect(sticker.data).toMatchObject({ type: 'emoji', content: list[1].src });
+    expect(sticker.data).toMatchObject({ type: 'emoji', content: list[1].src, extends: { file_id: list[1].file_id } });
+    // The receiver collects the sticker from the message, and can send it on.
+    const collected = await server.call('emojiAdd', { file_id: list[1].file_id }, { token: a.token });
+    expect(collected.code).toBe(0);
+    const again = await server.call(
+      'sendMessage',
+      { id: randomUUID(), toContactId: b.userId, type: 'emoji', content: '', extends: { file_id: list[1].file_id } },
+      { token: a.token },
+    );
+    expect(again.data).toMatchObject({ type: 'emoji', content: list[1].src });
+    const foreign = await server.call(
+      'sendMessage',
+      { id: randomUUID(), toContactId: b.userId, type: 'emoji', content: '', extends: { file_id: list[1].file_id } },
+      { token: c.token },
+    );
+    expect(foreign.code).toBe(400);
     await server.call('emojiDel', { ids: [list[0].id] }, { token: b.token });
     expect((await server.call('emojiIndex', {}, { token: b.token })).data.map((e: any) => e.id)).toEqual([list[1].id]);
     await server.call('emojiDel', { ids: [list[1].id] }, { token: c.token });

@@ -127,6 +127,9 @@ export class MessageService {
         throw new AppError('Validation', {}, { fields: ['content'] });
       }
     } else if (body.type === 'emoji') {
+      const sticker = await this.stickerFile(session, body.file_id ?? Number(body.extends.file_id));
+      if (sticker)
+        return this.finish(session, target, body, storageUrl(sticker.storage_key), { file_id: sticker.id }, sticker.id);
       if (!/^(\/storage\/|https?:\/\/)\S{1,500}$/.test(content.trim()))
         throw new AppError('Validation', {}, { fields: ['content'] });
       content = content.trim();
@@ -149,9 +152,25 @@ export class MessageService {
     } else {
       return this.mediaDraft(session, target, body);
     }
-    const ext: Record<string, unknown> =
-      body.type === 'emoji' && typeof body.extends.file_id === 'number' ? { file_id: body.extends.file_id } : {};
-    return this.finish(session, target, body, content, ext, 0);
+    return this.finish(session, target, body, content, {}, 0);
+  }
+
+  /**
+   * The image a sticker message shows, when it is one I may send: in my collection or uploaded by
+   * me. The message then records the file, so that whoever receives it can collect it in turn.
+   */
+  private async stickerFile(session: Session, fileId: number) {
+    if (!Number.isInteger(fileId) || fileId <= 0) return undefined;
+    const file = await this.files.byId(fileId);
+    if (!file || cateOf(file.ext) !== 2) return undefined;
+    const collected = await this.ctx.db
+      .selectFrom('emoji')
+      .select('id')
+      .where('user_id', '=', session.userId)
+      .where('file_id', '=', fileId)
+      .executeTakeFirst();
+    if (collected || (await this.files.uploadedName(session.userId, fileId)) !== null) return file;
+    return undefined;
   }
 
   /** Image, voice, video and file messages: a file I uploaded, described by what the server measured. */
