@@ -361,12 +361,7 @@ describe('media messages between two people', () => {
     await visible(alice.page.getByRole('button', { name: '查看表情' }).last());
   });
 
-  /*
-   * The server stores sticker messages without their file (MessageService.draft passes file id 0
-   * for type emoji), so emoji/add answers 404 for a sticker someone sent me. This scenario is the
-   * behaviour issue 6 asks for; it is marked as failing until the server records the file.
-   */
-  it.fails('a sticker I received goes into my stickers, and I send it back', async () => {
+  it('a sticker I received goes into my stickers, and I send it back', async () => {
     const a = alice.page;
     const b = bob.page;
     const received = a.getByRole('button', { name: '查看表情' }).last();
