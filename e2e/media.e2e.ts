@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, phoneContext, ServerProcess, shot } from './harness';
+import { expectAccessible, launchBrowser, phoneContext, ServerProcess, shot } from './harness';
 import { pdf, png, webmWithDuration } from './media-files';
 
 /**
@@ -101,6 +101,14 @@ async function plus(page: Page, tile: string): Promise<void> {
 async function pick(page: Page, tile: string, files: Array<{ name: string; mimeType: string; buffer: Buffer }>) {
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), plus(page, tile)]);
   await chooser.setFiles(files);
+}
+
+/** A picture of the page for the record, and the accessibility audit of what it shows. */
+async function check(page: Page, name: string): Promise<void> {
+  // Toasts fade out; the picture and the audit are of the page itself.
+  await page.locator('.adm-toast-mask').waitFor({ state: 'hidden', ...WAIT });
+  await shot(page, name);
+  await expectAccessible(page);
 }
 
 function toast(page: Page, text: string | RegExp): Locator {
@@ -210,7 +218,7 @@ describe('media messages between two people', () => {
     await visible(viewer);
     const full = viewer.getByRole('img', { name: '原图' });
     await expect.poll(() => full.evaluate((img: HTMLImageElement) => img.naturalWidth), WAIT).toBe(640);
-    await shot(bob.page, 'media-01-image-viewer');
+    await check(bob.page, 'media-01-image-viewer');
     await bob.page.keyboard.press('Escape');
     await expect.poll(() => viewer.count(), WAIT).toBe(0);
   });
@@ -223,7 +231,7 @@ describe('media messages between two people', () => {
     expect(download.suggestedFilename()).toBe('季度报告.pdf');
     const path = await download.path();
     expect(path).toBeTruthy();
-    await shot(bob.page, 'media-02-file');
+    await check(bob.page, 'media-02-file');
   });
 
   it('a 3 s voice clip: held to talk, played on the other side', async () => {
@@ -277,7 +285,7 @@ describe('media messages between two people', () => {
     // The poster, a frame the sender's browser drew, shows on the receiver's side.
     const poster = video.locator('img');
     await expect.poll(() => poster.evaluate((img: HTMLImageElement) => img.naturalWidth), WAIT).toBeGreaterThan(0);
-    await shot(bob.page, 'media-04-video-bubble');
+    await check(bob.page, 'media-04-video-bubble');
     await video.click();
     await bob.page.waitForURL(/pages\/message\/video/, WAIT);
     const player = bob.page.locator('video.video-player');
@@ -312,7 +320,7 @@ describe('media messages between two people', () => {
     await visible(row);
     await row.click();
     await expect(row.getAttribute('aria-pressed')).resolves.toBe('true');
-    await shot(a, 'media-08-location-picker');
+    await check(a, 'media-08-location-picker');
     await picker.getByRole('button', { name: '发送', exact: true }).click();
 
     const card = bob.page.getByRole('button', { name: '查看位置：景山公园' });
@@ -321,7 +329,7 @@ describe('media messages between two people', () => {
     const map = bob.page.getByRole('dialog', { name: '位置：景山公园' });
     await visible(map);
     await visible(map.getByText('景山西街44号, 西城区, 北京市'));
-    await shot(bob.page, 'media-09-location-viewer');
+    await check(bob.page, 'media-09-location-viewer');
     await bob.page.keyboard.press('Escape');
   });
 
@@ -335,7 +343,7 @@ describe('media messages between two people', () => {
 
     const card = bob.page.getByRole('link', { name: `查看 ${carol.name} 的名片` });
     await visible(card);
-    await shot(bob.page, 'media-10-contact-card');
+    await check(bob.page, 'media-10-contact-card');
     await card.click();
     await bob.page.waitForURL(new RegExp(`pages/contacts/detail\\?id=${carol.id}`), WAIT);
     await visible(bob.page.getByText(carol.name).first());
@@ -354,7 +362,7 @@ describe('media messages between two people', () => {
     await chooser.setFiles([{ name: 'wink.png', mimeType: 'image/png', buffer: png(120, 120, [250, 180, 20]) }]);
     const mine = b.getByRole('button', { name: /^发送表情/ });
     await visible(mine);
-    await shot(b, 'media-06-my-stickers');
+    await check(b, 'media-06-my-stickers');
     // Opened from the chat, a tap sends the sticker there and goes back to it.
     await mine.first().click();
     await visible(b.getByRole('textbox', { name: '输入消息' }));
