@@ -10,7 +10,8 @@ import './background.css';
 
 /**
  * "Chat background" of a conversation's info page: pick a picture from the album (kept on this
- * device only) or go back to the default.
+ * device only) or go back to the default. The row is a list item; everything else lives in the
+ * sheet, outside the list.
  */
 export function ChatBackgroundCell({ contactId }: { contactId: string | number }) {
   const { t } = useTranslation();
@@ -50,22 +51,22 @@ export function ChatBackgroundCell({ contactId }: { contactId: string | number }
         onClick={() => setOpen(true)}
         extra={url ? <img className="background-thumb" src={url} alt="" /> : undefined}
       />
-      <input
-        ref={input}
-        type="file"
-        accept="image/*"
-        hidden
-        aria-label={t('media.background.album')}
-        onChange={(e) => {
-          const file = e.target.files?.[0];
-          e.target.value = '';
-          void choose(file);
-        }}
-      />
       {open &&
         createPortal(
           <Sheet title={t('media.background.title')} onClose={() => setOpen(false)}>
             <div className="background-sheet">
+              <input
+                ref={input}
+                type="file"
+                accept="image/*"
+                hidden
+                aria-label={t('media.background.album')}
+                onChange={(e) => {
+                  const file = e.target.files?.[0];
+                  e.target.value = '';
+                  void choose(file);
+                }}
+              />
               <div className="background-preview" style={url ? { backgroundImage: `url("${url}")` } : undefined}>
                 {!url && <span>{t('media.background.default')}</span>}
               </div>
