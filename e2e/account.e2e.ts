@@ -7,12 +7,21 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, launchBrowser, phoneContext, ServerProcess, shot } from './harness';
+import {
+  expectAccessible,
+  launchBrowser,
+  phoneContext,
+  ServerProcess,
+  shot,
+  socketBound,
+  toast,
+  visible,
+  WAIT,
+} from './harness';
 
 /** A phone's user agent: the server groups sessions by device class for multipleLogin. */
 const MOBILE_UA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
-const WAIT = { timeout: 15_000 };
 
 let server: ServerProcess;
 let browser: Browser;
@@ -54,14 +63,6 @@ async function open(page: Page, route: string): Promise<void> {
 /** Waits until the navigation bar shows this title (each page's level-one heading). */
 async function titled(page: Page, name: string): Promise<void> {
   await page.getByRole('heading', { level: 1, name, exact: true }).waitFor(WAIT);
-}
-
-async function visible(locator: Locator): Promise<void> {
-  await locator.waitFor({ state: 'visible', ...WAIT });
-}
-
-function toast(page: Page, text: string): Locator {
-  return page.locator('.adm-toast-main').filter({ hasText: text });
 }
 
 /** Waits until no toast covers the page. */
@@ -138,21 +139,6 @@ async function register(account: string, password: string, realname: string): Pr
   });
   const body = (await res.json()) as { code: number; msg: string };
   if (body.code !== 0) throw new Error(`register ${account}: ${body.msg}`);
-}
-
-/** Resolves once the page's socket is bound to the signed-in user (the server's pong to bindUid). */
-function socketBound(page: Page): Promise<void> {
-  return new Promise((resolve) => {
-    page.on('websocket', (ws) => {
-      let sent = false;
-      ws.on('framesent', ({ payload }) => {
-        if (typeof payload === 'string' && payload.includes('"bindUid"')) sent = true;
-      });
-      ws.on('framereceived', ({ payload }) => {
-        if (sent && typeof payload === 'string' && payload.includes('"pong"')) resolve();
-      });
-    });
-  });
 }
 
 describe('an account from sign-up to sign-out', () => {

@@ -1,6 +1,17 @@
 import type { Browser, BrowserContext, Locator, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, launchBrowser, phoneContext, ServerProcess, shot } from './harness';
+import {
+  expectAccessible,
+  hidden,
+  launchBrowser,
+  PASSWORD,
+  phoneContext,
+  ServerProcess,
+  shot,
+  socketBound,
+  visible,
+  WAIT,
+} from './harness';
 
 /**
  * Issue 4, browser: two people chat in real time — text, emoji, quote, mention, withdraw,
@@ -8,9 +19,6 @@ import { expectAccessible, launchBrowser, phoneContext, ServerProcess, shot } fr
  * draft and the history; a phone that goes offline and comes back shows what was sent meanwhile,
  * each message once.
  */
-
-const WAIT = { timeout: 15_000 };
-const PASSWORD = 'secret123';
 
 let server: ServerProcess;
 let browser: Browser;
@@ -33,56 +41,16 @@ let dave: Person;
 const bobSockets = new Set<WebSocketRoute>();
 let bobOffline = false;
 
-async function post<T>(path: string, body: unknown, token?: string): Promise<T> {
-  const res = await fetch(`${server.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: token } : {}) },
-    body: JSON.stringify(body),
-  });
-  const env = (await res.json()) as { code: number; msg: string; data: T };
-  if (env.code !== 0) throw new Error(`${path}: ${env.msg}`);
-  return env.data;
-}
-
-async function visible(locator: Locator): Promise<void> {
-  await locator.waitFor({ state: 'visible', ...WAIT });
-}
-
-async function hidden(locator: Locator): Promise<void> {
-  await locator.waitFor({ state: 'hidden', ...WAIT });
-}
-
-async function account(account: string, name: string): Promise<{ id: number; token: string; name: string }> {
-  await post('/common/Pub/register', { account, password: PASSWORD, repassword: PASSWORD, realname: name });
-  const login = await post<{ authToken: string; userInfo: { user_id: number } }>('/common/Pub/login', {
-    account,
-    password: PASSWORD,
-  });
-  return { id: login.userInfo.user_id, token: login.authToken, name };
-}
-
 async function befriend(a: { id: number; token: string }, b: { id: number; token: string }): Promise<void> {
-  await post('/enterprise/friend/add', { user_id: b.id, remark: '' }, a.token);
-  const requests = await post<Array<{ friend_id: number; create_user_info: { user_id: number } }>>(
+  await server.post('/enterprise/friend/add', { user_id: b.id, remark: '' }, a.token);
+  const requests = await server.post<Array<{ friend_id: number; create_user_info: { user_id: number } }>>(
     '/enterprise/friend/index',
     { is_mine: 0 },
     b.token,
   );
   const request = requests.find((r) => r.create_user_info.user_id === a.id);
   if (!request) throw new Error('no friend request');
-  await post('/enterprise/friend/update', { friend_id: request.friend_id, status: 1 }, b.token);
-}
-
-/** Resolves once the page's socket is bound (the second pong: ping's, then the bind's). */
-function socketBound(page: Page): Promise<void> {
-  return new Promise((resolve) => {
-    page.on('websocket', (ws) => {
-      let pongs = 0;
-      ws.on('framereceived', ({ payload }) => {
-        if (typeof payload === 'string' && /"type":"pong"/.test(payload) && ++pongs === 2) resolve();
-      });
-    });
-  });
+  await server.post('/enterprise/friend/update', { friend_id: request.friend_id, status: 1 }, b.token);
 }
 
 /** Signs in through the login page (Chinese interface). */
@@ -156,10 +124,10 @@ function conversation(page: Page, name: string): Locator {
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([ServerProcess.start(), launchBrowser()]);
-  const a = await account('alice_chat', 'Alice');
-  const b = await account('bob_chat', 'Bob');
-  carol = await account('carol_chat', 'Carol');
-  const d = await account('dave_chat', 'Dave');
+  const a = await server.register('alice_chat', 'Alice');
+  const b = await server.register('bob_chat', 'Bob');
+  carol = await server.register('carol_chat', 'Carol');
+  const d = await server.register('dave_chat', 'Dave');
   await befriend(a, b);
   await befriend(a, carol);
   await befriend(a, d);

@@ -1,15 +1,23 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, launchBrowser, phoneContext, ServerProcess, shot } from './harness';
+import {
+  expectAccessible,
+  hidden,
+  launchBrowser,
+  PASSWORD,
+  phoneContext,
+  ServerProcess,
+  shot,
+  socketBound,
+  visible,
+  WAIT,
+} from './harness';
 
 /**
  * Issue 3, browser: two people side by side. A finds B by account and asks to be friends; B sees
  * the request arrive, accepts it; both find each other in Contacts under the right letter; B
  * gives A a remark; A ends the friendship and B's list follows without a reload.
  */
-
-const WAIT = { timeout: 15_000 };
-const PASSWORD = 'secret123';
 
 let server: ServerProcess;
 let browser: Browser;
@@ -24,40 +32,9 @@ interface Person {
 let alice: Person;
 let bob: Person;
 
-async function post<T>(path: string, body: unknown): Promise<T> {
-  const res = await fetch(`${server.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const env = (await res.json()) as { code: number; msg: string; data: T };
-  if (env.code !== 0) throw new Error(`${path}: ${env.msg}`);
-  return env.data;
-}
-
-async function visible(locator: Locator): Promise<void> {
-  await locator.waitFor({ state: 'visible', ...WAIT });
-}
-
-async function hidden(locator: Locator): Promise<void> {
-  await locator.waitFor({ state: 'hidden', ...WAIT });
-}
-
-/** Resolves once the page's socket is bound (the bind's pong), so pushes reach it. */
-function socketBound(page: Page): Promise<void> {
-  return new Promise((resolve) => {
-    page.on('websocket', (ws) => {
-      let pongs = 0;
-      ws.on('framereceived', ({ payload }) => {
-        if (typeof payload === 'string' && /"type":"pong"/.test(payload) && ++pongs === 2) resolve();
-      });
-    });
-  });
-}
-
 /** Registers over HTTP, then signs in through the login page like a person. */
 async function person(account: string, name: string): Promise<Person> {
-  await post('/common/Pub/register', { account, password: PASSWORD, repassword: PASSWORD, realname: name });
+  await server.post('/common/Pub/register', { account, password: PASSWORD, repassword: PASSWORD, realname: name });
   const context = await phoneContext(browser);
   const page = await context.newPage();
   await page.goto(`${server.url}/#/pages/login/login`);

@@ -1,14 +1,23 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, launchBrowser, phoneContext, ServerProcess, shot } from './harness';
+import {
+  expectAccessible,
+  hidden,
+  launchBrowser,
+  PASSWORD,
+  phoneContext,
+  ServerProcess,
+  shot,
+  socketBound,
+  toast,
+  visible,
+  WAIT,
+} from './harness';
 
 /**
  * Group management in three browsers side by side: the owner, an administrator and a member.
  * Every change one of them makes must show on the others' open pages without a reload.
  */
-
-const WAIT = { timeout: 15_000 };
-const PASSWORD = 'secret123';
 
 let server: ServerProcess;
 let browser: Browser;
@@ -27,49 +36,11 @@ let admin: Person;
 let member: Person;
 let groupId: string;
 
-async function post<T>(path: string, body: unknown, token?: string): Promise<T> {
-  const res = await fetch(`${server.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: token } : {}) },
-    body: JSON.stringify(body),
-  });
-  const env = (await res.json()) as { code: number; msg: string; data: T };
-  if (env.code !== 0) throw new Error(`${path}: ${env.msg}`);
-  return env.data;
-}
-
-async function visible(locator: Locator): Promise<void> {
-  await locator.waitFor({ state: 'visible', ...WAIT });
-}
-
-async function hidden(locator: Locator): Promise<void> {
-  await locator.waitFor({ state: 'hidden', ...WAIT });
-}
-
-function toast(page: Page, text: string): Locator {
-  return page.locator('.adm-toast-main').filter({ hasText: text });
-}
-
-/** Resolves once the page's socket is bound to the signed-in user, so pushes reach it. */
-function socketBound(page: Page): Promise<void> {
-  return new Promise((resolve) => {
-    page.on('websocket', (ws) => {
-      ws.on('framereceived', ({ payload }) => {
-        if (typeof payload === 'string' && /"type":"pong"/.test(payload)) resolve();
-      });
-    });
-  });
-}
-
 async function signUp(account: string, name: string): Promise<Person> {
-  await post('/common/Pub/register', { account, password: PASSWORD, repassword: PASSWORD, realname: name });
-  const login = await post<{ authToken: string; userInfo: { user_id: number } }>('/common/Pub/login', {
-    account,
-    password: PASSWORD,
-  });
+  const { id, token } = await server.register(account, name);
   const context = await phoneContext(browser);
   const page = await context.newPage();
-  return { account, name, id: login.userInfo.user_id, token: login.authToken, context, page };
+  return { account, name, id, token, context, page };
 }
 
 /** Signs in through the login page, as a person would. */
@@ -134,7 +105,7 @@ beforeAll(async () => {
   member = await signUp('gmember1', '张伟');
   const extra = await signUp('gextra1', '陈静');
   await extra.context.close();
-  const group = await post<{ id: string }>(
+  const group = await server.post<{ id: string }>(
     '/enterprise/group/add',
     { user_ids: [admin.id, member.id, extra.id], name: '周末徒步群' },
     owner.token,

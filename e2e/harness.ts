@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -85,6 +85,28 @@ export class ServerProcess {
       if (Date.now() > deadline) throw new Error(`server did not start:\n${this.log.join('')}`);
       await new Promise((r) => setTimeout(r, 200));
     }
+  }
+
+  /** Calls an endpoint of this server; answers `data`, or throws with the server's `msg`. */
+  async post<T>(urlPath: string, body: unknown, token?: string): Promise<T> {
+    const res = await fetch(`${this.url}${urlPath}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: token } : {}) },
+      body: JSON.stringify(body),
+    });
+    const env = (await res.json()) as { code: number; msg: string; data: T };
+    if (env.code !== 0) throw new Error(`${urlPath}: ${env.msg}`);
+    return env.data;
+  }
+
+  /** Registers a user over HTTP and logs in; answers its id and session token. */
+  async register(account: string, name: string): Promise<{ id: number; token: string; name: string }> {
+    await this.post('/common/Pub/register', { account, password: PASSWORD, repassword: PASSWORD, realname: name });
+    const login = await this.post<{ authToken: string; userInfo: { user_id: number } }>('/common/Pub/login', {
+      account,
+      password: PASSWORD,
+    });
+    return { id: login.userInfo.user_id, token: login.authToken, name };
   }
 
   /** Stops the process (SIGTERM) and waits for it to exit. */
@@ -185,4 +207,38 @@ export async function expectAccessible(page: Page): Promise<void> {
     );
     throw new Error(`accessibility violations on ${page.url()}:\n${lines.join('\n')}`);
   }
+}
+
+/** The password of every user the suites make. */
+export const PASSWORD = 'secret123';
+
+/**
+ * Resolves once the page's socket is bound, so pushes reach it: the server answers the first
+ * ping and the bind each with a pong, and the second pong follows both.
+ */
+export function socketBound(page: Page): Promise<void> {
+  return new Promise((resolve) => {
+    page.on('websocket', (ws) => {
+      let pongs = 0;
+      ws.on('framereceived', ({ payload }) => {
+        if (typeof payload === 'string' && /"type":"pong"/.test(payload) && ++pongs === 2) resolve();
+      });
+    });
+  });
+}
+
+/** How long the suites wait for something a user would see. */
+export const WAIT = { timeout: 20_000 };
+
+export async function visible(locator: Locator): Promise<void> {
+  await locator.waitFor({ state: 'visible', ...WAIT });
+}
+
+export async function hidden(locator: Locator): Promise<void> {
+  await locator.waitFor({ state: 'hidden', ...WAIT });
+}
+
+/** A toast saying `text`. */
+export function toast(page: Page, text: string | RegExp): Locator {
+  return page.locator('.adm-toast-main').filter({ hasText: text });
 }

@@ -1,8 +1,19 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, launchBrowser, phoneContext, ServerProcess, shot } from './harness';
+import {
+  expectAccessible,
+  launchBrowser,
+  PASSWORD,
+  phoneContext,
+  ServerProcess,
+  shot,
+  socketBound,
+  toast,
+  visible,
+  WAIT,
+} from './harness';
 import { pdf, png, webmWithDuration } from './media-files';
 
 /**
@@ -11,9 +22,6 @@ import { pdf, png, webmWithDuration } from './media-files';
  * a 61 s video refused; a received sticker added to my own and sent back; a place found by
  * search (against a place service this test serves) and a contact card.
  */
-
-const WAIT = { timeout: 20_000 };
-const PASSWORD = 'secret123';
 
 let server: ServerProcess;
 let browser: Browser;
@@ -32,43 +40,8 @@ let alice: Person;
 let bob: Person;
 let carol: { id: number; name: string };
 
-async function post<T>(path: string, body: unknown, token?: string): Promise<T> {
-  const res = await fetch(`${server.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: token } : {}) },
-    body: JSON.stringify(body),
-  });
-  const env = (await res.json()) as { code: number; msg: string; data: T };
-  if (env.code !== 0) throw new Error(`${path}: ${env.msg}`);
-  return env.data;
-}
-
-async function visible(locator: Locator): Promise<void> {
-  await locator.waitFor({ state: 'visible', ...WAIT });
-}
-
-async function register(account: string, name: string): Promise<{ id: number; token: string }> {
-  await post('/common/Pub/register', { account, password: PASSWORD, repassword: PASSWORD, realname: name });
-  const login = await post<{ authToken: string; userInfo: { user_id: number } }>('/common/Pub/login', {
-    account,
-    password: PASSWORD,
-  });
-  return { id: login.userInfo.user_id, token: login.authToken };
-}
-
-/** Resolves once the page's socket is bound, so pushes reach it. */
-function socketBound(page: Page): Promise<void> {
-  return new Promise((resolve) => {
-    page.on('websocket', (ws) => {
-      ws.on('framereceived', ({ payload }) => {
-        if (typeof payload === 'string' && /"type":"pong"/.test(payload)) resolve();
-      });
-    });
-  });
-}
-
 async function person(account: string, name: string): Promise<Person> {
-  const { id, token } = await register(account, name);
+  const { id, token } = await server.register(account, name);
   const context = await phoneContext(browser);
   const page = await context.newPage();
   const bound = socketBound(page);
@@ -109,10 +82,6 @@ async function check(page: Page, name: string): Promise<void> {
   await page.locator('.adm-toast-mask').waitFor({ state: 'hidden', ...WAIT });
   await shot(page, name);
   await expectAccessible(page);
-}
-
-function toast(page: Page, text: string | RegExp): Locator {
-  return page.locator('.adm-toast-main').filter({ hasText: text });
 }
 
 /** A few seconds of WebM recorded in the page from a canvas, as the test's raw material. */
@@ -192,7 +161,7 @@ beforeAll(async () => {
   // A map service that cannot be reached: the picker must work without tiles.
   await server.admin('config', 'set', 'map.tileUrl', 'http://127.0.0.1:9/{z}/{x}/{y}.png');
   await new Promise((r) => setTimeout(r, 1200));
-  const c = await register('mcarol1', '陈静');
+  const c = await server.register('mcarol1', '陈静');
   carol = { id: c.id, name: '陈静' };
   [alice, bob] = await Promise.all([person('malice1', '王小明'), person('mbobby1', '李华')]);
   await Promise.all([openChat(alice, bob.id), openChat(bob, alice.id)]);
