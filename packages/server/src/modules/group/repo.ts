@@ -46,6 +46,18 @@ export class GroupRepo {
     return rows.map((r) => r.user_id);
   }
 
+  /** Member counts of several groups in one query. */
+  async counts(groupIds: number[]): Promise<Map<number, number>> {
+    if (groupIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('group_members')
+      .select(['group_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('group_id', 'in', groupIds)
+      .groupBy('group_id')
+      .execute();
+    return new Map(rows.map((r) => [r.group_id, Number(r.n)]));
+  }
+
   async count(groupId: number): Promise<number> {
     const row = await this.db
       .selectFrom('group_members')

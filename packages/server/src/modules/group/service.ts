@@ -221,7 +221,8 @@ export class GroupService {
   async mine(session: Session, role?: number): Promise<Contact[]> {
     const rows = await this.groups.mine(session.userId, role);
     const out: Contact[] = [];
-    for (const r of rows) out.push(toGroupContact(r, r.role, await this.groups.count(r.id)));
+    const sizes = await this.groups.counts(rows.map((r) => r.id));
+    for (const r of rows) out.push(toGroupContact(r, r.role, sizes.get(r.id) ?? 0));
     return out;
   }
 

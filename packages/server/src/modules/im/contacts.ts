@@ -59,14 +59,10 @@ export class ContactService {
     const lastById = await this.messages.messages.byIds(convs.map((c) => c.last_msg_id).filter(Boolean));
     const out: Contact[] = [];
     for (const u of users) out.push(await this.merge(session, u, byKey.get(pairKey(me, u.user_id!)), lastById));
+    const sizes = await this.groups.counts(groups.map((g) => g.id));
     for (const g of groups) {
       out.push(
-        await this.merge(
-          session,
-          toGroupContact(g, g.role, await this.groups.count(g.id)),
-          byKey.get(groupKey(g.id)),
-          lastById,
-        ),
+        await this.merge(session, toGroupContact(g, g.role, sizes.get(g.id) ?? 0), byKey.get(groupKey(g.id)), lastById),
       );
     }
     out.push(await this.systemRow(session, pending));
