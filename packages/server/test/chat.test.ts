@@ -456,4 +456,27 @@ describeEachDb('chat', (target) => {
     const zh = await server.call('getMessageList', { toContactId: gid }, { token: m1.token, lang: 'zh-CN' });
     expect(zh.data[0].content).toMatch(/创建了群聊$/);
   });
+  it('answers getContactInfo for my contacts and groups only', async () => {
+    const owner = await fresh('vic');
+    const m1 = await fresh('wen');
+    const m2 = await fresh('xia');
+    const gid = await group(owner, [m1, m2]);
+    const outsider = await fresh('yoo');
+    expect((await server.call('getContactInfo', { id: gid }, { token: m1.token })).data).toMatchObject({
+      id: gid,
+      is_group: 1,
+      member_count: 3,
+    });
+    expect((await server.call('getContactInfo', { id: gid }, { token: outsider.token })).code).toBe(403);
+    expect((await server.call('getContactInfo', { id: owner.userId }, { token: m1.token })).data).toMatchObject({
+      id: owner.userId,
+      is_group: 0,
+    });
+    expect((await server.call('getContactInfo', { id: 'system' }, { token: m1.token })).data).toMatchObject({
+      id: 'system',
+      is_group: 2,
+    });
+    expect((await server.call('getContactInfo', { id: 'group-x' }, { token: m1.token })).code).toBe(400);
+    expect((await server.call('getContactInfo', { id: 999999 }, { token: m1.token })).code).toBe(404);
+  });
 });
