@@ -1,3 +1,4 @@
+import { RATE_LIMITS } from '@sparrow/protocol';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { describeEachDb, signUp, startServer, TestSocket, type TestServer } from './harness';
@@ -444,6 +445,51 @@ describeEachDb('chat', (target) => {
     await server.call('removeMessage', { id: third.data.msg_id }, { token: a.token });
     expect((await contact(a, b.userId)).lastContent).toBe('first');
     expect((await contact(b, a.userId)).lastContent).toBe('third');
+  });
+
+  it("keeps a group's last message, unread counts and hidden rows right without a row per member", async () => {
+    const owner = await fresh('sam');
+    const m1 = await fresh('sia');
+    const m2 = await fresh('sol');
+    const gid = await group(owner, [m1, m2]);
+    await server.call('setMsgIsRead', { toContactId: gid, is_group: 1 }, { token: m1.token });
+    await server.call('setMsgIsRead', { toContactId: gid, is_group: 1 }, { token: m2.token });
+    await send(owner, gid, 'first');
+    const second = await send(m2, gid, 'second');
+    expect(await contact(m1, gid)).toMatchObject({ lastContent: 'second', unread: 2 });
+    // Nobody's own messages count as unread for them.
+    expect(await contact(m2, gid)).toMatchObject({ unread: 1 });
+    expect(await contact(owner, gid)).toMatchObject({ unread: 1 });
+
+    // Deleted for everyone: the list falls back to the message before it, and it no longer counts.
+    await server.call('delMessage', { id: second.data.msg_id }, { token: m2.token });
+    expect(await contact(m1, gid)).toMatchObject({ lastContent: 'first', unread: 1 });
+    expect(await contact(owner, gid)).toMatchObject({ lastContent: 'first', unread: 0 });
+
+    // Hidden for me only: I see the one before it, the others still see it.
+    const third = await send(owner, gid, 'third');
+    await server.call('removeMessage', { id: third.data.msg_id }, { token: m1.token });
+    expect((await contact(m1, gid)).lastContent).toBe('first');
+    expect((await contact(m2, gid)).lastContent).toBe('third');
+
+    // Taken off my list, the group stays off until somebody writes again.
+    await server.call('delChat', { id: gid }, { token: m1.token });
+    expect(await contact(m1, gid)).toMatchObject({ lastSendTime: 0, lastContent: '', unread: 0 });
+    await server.call('setMsgIsRead', { toContactId: gid, is_group: 1 }, { token: m1.token });
+    const fourth = await send(m2, gid, 'fourth');
+    expect(await contact(m1, gid)).toMatchObject({ lastContent: 'fourth', lastSendTime: fourth.data.sendTime });
+    expect((await contact(m1, gid)).unread).toBe(1);
+
+    // Unread is counted up to 100 (the list shows 99+).
+    await server.ctx.config.set('rateLimits.sendMessage.burst', '1000');
+    await server.ctx.config.set('rateLimits.anyCall.perMinute', '100000');
+    server.clock.advance(120_000);
+    for (let i = 0; i < 101; i++) expect((await send(owner, gid, `n${i}`)).code).toBe(0);
+    expect((await contact(m1, gid)).unread).toBe(100);
+    await server.call('setMsgIsRead', { toContactId: gid, is_group: 1 }, { token: m1.token });
+    expect((await contact(m1, gid)).unread).toBe(0);
+    await server.ctx.config.set('rateLimits.sendMessage.burst', String(RATE_LIMITS.sendMessage.burst));
+    await server.ctx.config.set('rateLimits.anyCall.perMinute', String(RATE_LIMITS.anyCall.perMinute));
   });
 
   it('words event lines in the language the client speaks now', async () => {

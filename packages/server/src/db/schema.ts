@@ -165,16 +165,23 @@ export interface MessageHiddenTable {
   msg_id: number;
 }
 
+/**
+ * A user's own state of one chat. The chat's last message and the user's unread count are read
+ * off the messages (newest visible; those from others after `read_msg_id`), so that sending a
+ * message writes the message alone, whatever the size of the group.
+ */
 export interface ConversationsTable {
   id: Generated<number>;
   user_id: number;
   chat_key: string;
+  /** With `hidden`: the newest message when the chat was taken off the list. */
   last_msg_id: Generated<number>;
+  /** When a group row was created (a group without messages sorts by it). */
   last_time: Generated<number>;
-  unread: Generated<number>;
   is_at: Generated<number>;
   is_top: Generated<number>;
   is_notice: Generated<number>;
+  /** 1: taken off the list (delChat) until a message newer than `last_msg_id` arrives. */
   hidden: Generated<number>;
   read_msg_id: Generated<number>;
   clear_msg_id: Generated<number>;

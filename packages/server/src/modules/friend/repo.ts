@@ -21,6 +21,21 @@ export class FriendRepo {
       .executeTakeFirst();
   }
 
+  /** The friend rows between two users, by the user whose row it is. */
+  async between(a: number, b: number): Promise<Map<number, FriendRow>> {
+    const rows = await this.db
+      .selectFrom('friends')
+      .selectAll()
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('user_id', '=', a), eb('friend_user_id', '=', b)]),
+          eb.and([eb('user_id', '=', b), eb('friend_user_id', '=', a)]),
+        ]),
+      )
+      .execute();
+    return new Map(rows.map((r) => [r.user_id, r]));
+  }
+
   rowById(id: number): Promise<FriendRow | undefined> {
     return this.db.selectFrom('friends').selectAll().where('id', '=', id).executeTakeFirst();
   }

@@ -261,7 +261,7 @@ export class GroupAdminService {
       .execute();
     await this.ctx.db
       .updateTable('conversations')
-      .set({ unread: 0, is_at: 0 })
+      .set({ is_at: 0 })
       .where('chat_key', '=', groupKey(group.id))
       .execute();
     await this.pushMembers(group, { type: 'clearMessage', data: { group_id: gid(group) } });

@@ -7,13 +7,14 @@ import { systemContact } from '../friend/presenter';
 import { toGroupContact } from '../group/presenter';
 import { GroupRepo, groupKey } from '../group/repo';
 import { previewOf } from './presenter';
-import { pairKey, selfKey, type ConversationRow, type MessageRow } from './repo';
+import { pairKey, selfKey, type ConversationRow, type ConversationView, type MessageRow } from './repo';
 import type { MessageService } from './service';
 
 /**
  * The conversation list (getContacts): my contacts and groups with each conversation's last
  * message, unread and mention counts, then `system`, `admin_notice` and my file transfer (-1).
- * Counters live on per-user conversation rows, so the list costs the same at any history size.
+ * Each chat's last message and unread count are read off the messages by index from my row's read
+ * position (unread up to 100), so the list costs the same at any history size.
  */
 export class ContactService {
   private readonly groups: GroupRepo;
@@ -26,48 +27,52 @@ export class ContactService {
     this.groups = new GroupRepo(ctx.db);
   }
 
-  private async merge(
+  /** A contact or group row with what my conversation row says of the chat. */
+  private merge(
     session: Session,
     contact: Contact,
-    conv: ConversationRow | undefined,
+    view: ConversationView | undefined,
     lastById: Map<number, MessageRow>,
-  ): Promise<Contact> {
-    if (!conv) return contact;
-    const reader = this.messages.reader(session.user);
-    const last = lastById.get(conv.last_msg_id);
-    const visible = last && !conv.hidden && last.id > conv.clear_msg_id && !last.is_deleted;
+  ): Contact {
+    if (!view) return contact;
+    const { row } = view;
+    const last = lastById.get(view.lastId);
+    const hidden = row.hidden === 1 && view.lastId <= row.last_msg_id;
+    const shown = hidden ? undefined : last;
     return {
       ...contact,
-      lastContent: visible ? previewOf(last, reader) : '',
-      lastSendTime: conv.hidden ? 0 : visible ? last.create_time : contact.is_group === 1 ? conv.last_time : 0,
-      type: visible ? last.type : '',
-      unread: conv.hidden ? 0 : conv.unread,
-      is_at: conv.hidden ? 0 : conv.is_at,
-      is_top: conv.is_top ? 1 : 0,
-      is_notice: conv.is_notice ? 1 : 0,
+      lastContent: shown ? previewOf(shown, this.messages.reader(session.user)) : '',
+      lastSendTime: hidden ? 0 : shown ? shown.create_time : contact.is_group === 1 ? row.last_time : 0,
+      type: shown ? shown.type : '',
+      unread: hidden ? 0 : view.unread,
+      is_at: hidden ? 0 : row.is_at,
+      is_top: row.is_top ? 1 : 0,
+      is_notice: row.is_notice ? 1 : 0,
     };
   }
 
   async list(session: Session): Promise<{ items: Contact[]; pending: number }> {
     const me = session.userId;
-    const [{ items: users, pending }, groups, convs] = await Promise.all([
+    const [{ items: users, pending }, groups, views] = await Promise.all([
       this.friends.contacts(session),
       this.groups.mine(me),
-      this.messages.messages.conversationsOf(me),
+      this.messages.messages.viewsOf(me),
     ]);
-    const byKey = new Map(convs.map((c) => [c.chat_key, c]));
-    const lastById = await this.messages.messages.byIds(convs.map((c) => c.last_msg_id).filter(Boolean));
+    const byKey = new Map(views.map((v) => [v.row.chat_key, v]));
+    const [lastById, sizes] = await Promise.all([
+      this.messages.messages.byIds(views.map((v) => v.lastId).filter(Boolean)),
+      this.groups.counts(groups.map((g) => g.id)),
+    ]);
     const out: Contact[] = [];
-    for (const u of users) out.push(await this.merge(session, u, byKey.get(pairKey(me, u.user_id!)), lastById));
-    const sizes = await this.groups.counts(groups.map((g) => g.id));
+    for (const u of users) out.push(this.merge(session, u, byKey.get(pairKey(me, u.user_id!)), lastById));
     for (const g of groups) {
       out.push(
-        await this.merge(session, toGroupContact(g, g.role, sizes.get(g.id) ?? 0), byKey.get(groupKey(g.id)), lastById),
+        this.merge(session, toGroupContact(g, g.role, sizes.get(g.id) ?? 0), byKey.get(groupKey(g.id)), lastById),
       );
     }
     out.push(await this.systemRow(session, pending));
-    out.push(await this.adminNoticeRow(session, byKey.get('admin_notice')));
-    out.push(await this.merge(session, this.selfRow(session), byKey.get(selfKey(me)), lastById));
+    out.push(await this.adminNoticeRow(session, byKey.get('admin_notice')?.row));
+    out.push(this.merge(session, this.selfRow(session), byKey.get(selfKey(me)), lastById));
     return { items: out, pending };
   }
 
@@ -149,13 +154,8 @@ export class ContactService {
     const target = await this.messages.resolve(session, id);
     if (target.kind !== 'private') throw new AppError('NotFound');
     const contact = await this.friends.contactOf(session.userId, target.peer);
-    const conv = await this.messages.messages.conversation(session.userId, target.chatKey);
-    return this.merge(
-      session,
-      contact,
-      conv,
-      await this.messages.messages.byIds(conv?.last_msg_id ? [conv.last_msg_id] : []),
-    );
+    const [view] = await this.messages.messages.viewsOf(session.userId, [target.chatKey]);
+    return this.merge(session, contact, view, await this.messages.messages.byIds(view?.lastId ? [view.lastId] : []));
   }
 
   newestAnnouncement(): Promise<AdminNotice | undefined> {

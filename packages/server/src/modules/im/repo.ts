@@ -11,8 +11,20 @@ const MESSAGE_SEQUENCE_LOCK = 7_243_001;
 
 export const ChatType = { Private: 0, Group: 1, Self: 3 } as const;
 
-/** Conversation rows created per statement: one statement per message, within the bound-parameter limits of both databases. */
-const CONVERSATION_ROWS_PER_INSERT = 500;
+/** Unread messages counted per chat: the list shows 99+ beyond 99. */
+export const UNREAD_MAX = 100;
+
+/** Chats this process knows to have their conversation rows, kept up to this many. */
+const KNOWN_CHATS_MAX = 100_000;
+
+/** A chat as one user's list shows it. */
+export interface ConversationView {
+  row: ConversationRow;
+  /** The newest message the user can see, or 0. */
+  lastId: number;
+  /** Messages from others after the read position, up to UNREAD_MAX. */
+  unread: number;
+}
 
 /** The chat key of a private pair (the same for both sides). */
 export const pairKey = (a: number, b: number) => `p:${Math.min(a, b)}:${Math.max(a, b)}`;
@@ -31,7 +43,12 @@ type Exec = Db | Transaction<Database>;
 
 /** The only SQL on messages and conversation rows. */
 export class MessageRepo {
-  constructor(private readonly db: Db) {}
+  private readonly withRows = new Set<string>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: Dialect,
+  ) {}
 
   byId(id: number, exec: Exec = this.db): Promise<MessageRow | undefined> {
     return exec.selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirst();
@@ -62,11 +79,11 @@ export class MessageRepo {
    * that a `sync` cursor never passes an id whose transaction has yet to commit. SQLite already
    * writes one transaction at a time.
    */
-  async lockSequence(trx: Transaction<Database>, dialect: Dialect): Promise<void> {
-    if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${MESSAGE_SEQUENCE_LOCK})`.execute(trx);
+  private async lockSequence(trx: Transaction<Database>): Promise<void> {
+    if (this.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${MESSAGE_SEQUENCE_LOCK})`.execute(trx);
   }
 
-  async insert(exec: Exec, row: Omit<MessageRow, 'id'>): Promise<MessageRow> {
+  private async insert(exec: Exec, row: Omit<MessageRow, 'id'>): Promise<MessageRow> {
     return exec.insertInto('messages').values(row).returningAll().executeTakeFirstOrThrow();
   }
 
@@ -83,28 +100,16 @@ export class MessageRepo {
       .executeTakeFirst();
   }
 
-  /** The conversation rows of some users in one chat, by user. */
-  async conversationsIn(chatKey: string, userIds: number[]): Promise<Map<number, ConversationRow>> {
-    const rows = await this.db
-      .selectFrom('conversations')
-      .selectAll()
-      .where('chat_key', '=', chatKey)
-      .where('user_id', 'in', userIds)
-      .execute();
-    return new Map(rows.map((r) => [r.user_id, r]));
-  }
-
-  conversationsOf(userId: number): Promise<ConversationRow[]> {
-    return this.db.selectFrom('conversations').selectAll().where('user_id', '=', userId).execute();
-  }
-
   /** Creates or updates a user's conversation row. */
   async upsertConversation(
     exec: Exec,
     userId: number,
     chatKey: string,
     values: Partial<
-      Pick<ConversationRow, 'is_top' | 'is_notice' | 'hidden' | 'read_msg_id' | 'clear_msg_id' | 'unread' | 'is_at'>
+      Pick<
+        ConversationRow,
+        'is_top' | 'is_notice' | 'hidden' | 'read_msg_id' | 'clear_msg_id' | 'is_at' | 'last_msg_id'
+      >
     >,
   ): Promise<void> {
     await exec
@@ -115,102 +120,126 @@ export class MessageRepo {
   }
 
   /**
-   * Records a new message on every conversation row of its chat: the last message, unread for
-   * everyone but the sender, a mention for those named, read for the sender, and the chat shown
-   * again. One statement for rows that exist; the rows of a first message in a chat are created.
+   * Stores a message. The conversation rows a chat needs (`rows`: its two sides, or me) are
+   * created with the first message this process stores in it (rows are never deleted but with
+   * membership), and the members it mentions are marked; a message with neither is one insert.
    */
-  async touchConversations(exec: Exec, message: MessageRow, recipients: number[], mentioned: number[]): Promise<void> {
-    const sender = message.from_user;
-    const everyone = [...new Set([sender, ...recipients])];
-    const named = new Set(mentioned.filter((id) => id !== sender));
-    const touched = await exec
-      .updateTable('conversations')
-      .set((eb) => ({
-        last_msg_id: message.id,
-        last_time: message.create_time,
-        hidden: 0,
-        unread: eb
-          .case()
-          .when('user_id', '=', sender)
-          .then(eb.ref('unread'))
-          .else(eb('unread', '+', 1))
-          .end(),
-        read_msg_id: eb.case().when('user_id', '=', sender).then(eb.val(message.id)).else(eb.ref('read_msg_id')).end(),
-        ...(named.size > 0 && {
-          is_at: eb
-            .case()
-            .when('user_id', 'in', [...named])
-            .then(eb('is_at', '+', 1))
-            .else(eb.ref('is_at'))
-            .end(),
-        }),
-      }))
-      .where('chat_key', '=', message.chat_key)
-      .where('user_id', 'in', everyone)
-      .executeTakeFirst();
-    if (Number(touched.numUpdatedRows) === everyone.length) return;
-    // The rows the update reached now carry this message's id; the others are created below.
-    const reached = await exec
-      .selectFrom('conversations')
-      .select('user_id')
-      .where('chat_key', '=', message.chat_key)
-      .where('last_msg_id', '=', message.id)
-      .where('user_id', 'in', everyone)
-      .execute();
-    const done = new Set(reached.map((r) => r.user_id));
-    const fresh = everyone.filter((id) => !done.has(id));
-    for (let i = 0; i < fresh.length; i += CONVERSATION_ROWS_PER_INSERT) {
-      const rows = fresh.slice(i, i + CONVERSATION_ROWS_PER_INSERT).map((userId) => ({
-        user_id: userId,
-        chat_key: message.chat_key,
-        last_msg_id: message.id,
-        last_time: message.create_time,
-        unread: userId === sender ? 0 : 1,
-        read_msg_id: userId === sender ? message.id : 0,
-        is_at: named.has(userId) ? 1 : 0,
-      }));
-      await exec
-        .insertInto('conversations')
-        .values(rows)
-        // A row created by another request since the update above counts this message as well.
-        .onConflict((oc) =>
-          oc.columns(['user_id', 'chat_key']).doUpdateSet((eb) => ({
-            last_msg_id: eb.ref('excluded.last_msg_id'),
-            last_time: eb.ref('excluded.last_time'),
-            hidden: 0,
-            unread: eb('conversations.unread', '+', eb.ref('excluded.unread')),
-            read_msg_id: eb
-              .case()
-              .when('conversations.user_id', '=', sender)
-              .then(eb.ref('excluded.read_msg_id'))
-              .else(eb.ref('conversations.read_msg_id'))
-              .end(),
-            is_at: eb('conversations.is_at', '+', eb.ref('excluded.is_at')),
-          })),
-        )
-        .execute();
+  async store(message: Omit<MessageRow, 'id'>, opts: { rows: number[]; mentioned: number[] }): Promise<MessageRow> {
+    const rows = this.withRows.has(message.chat_key) ? [] : opts.rows;
+    const mentioned = [...new Set(opts.mentioned)].filter((id) => id !== message.from_user);
+    const stored =
+      this.dialect === 'sqlite' && rows.length === 0 && mentioned.length === 0
+        ? await this.insert(this.db, message)
+        : await this.db.transaction().execute(async (trx) => {
+            await this.lockSequence(trx);
+            const row = await this.insert(trx, message);
+            if (rows.length) {
+              await trx
+                .insertInto('conversations')
+                .values(rows.map((userId) => ({ user_id: userId, chat_key: message.chat_key })))
+                .onConflict((oc) => oc.columns(['user_id', 'chat_key']).doNothing())
+                .execute();
+            }
+            if (mentioned.length) {
+              await trx
+                .updateTable('conversations')
+                .set((eb) => ({ is_at: eb('is_at', '+', 1) }))
+                .where('chat_key', '=', message.chat_key)
+                .where('user_id', 'in', mentioned)
+                .execute();
+            }
+            return row;
+          });
+    if (rows.length) {
+      if (this.withRows.size >= KNOWN_CHATS_MAX) this.withRows.clear();
+      this.withRows.add(message.chat_key);
     }
+    return stored;
   }
 
-  /** Marks a conversation read up to `msgId`: unread becomes what lies after it. */
+  /** One user's conversation rows (all, or of some chats) as their list shows them. */
+  viewsOf(userId: number, chatKeys?: string[]): Promise<ConversationView[]> {
+    if (chatKeys?.length === 0) return Promise.resolve([]);
+    let q = this.views().where('c.user_id', '=', userId);
+    if (chatKeys) q = q.where('c.chat_key', 'in', chatKeys);
+    return this.toViews(q.execute());
+  }
+
+  /** Some users' rows of one chat, by user. */
+  async viewsIn(chatKey: string, userIds: number[]): Promise<Map<number, ConversationView>> {
+    const views = await this.toViews(
+      this.views().where('c.chat_key', '=', chatKey).where('c.user_id', 'in', userIds).execute(),
+    );
+    return new Map(views.map((v) => [v.row.user_id, v]));
+  }
+
+  /**
+   * Conversation rows with what is read off the messages: the newest message the user can see
+   * (not deleted, not hidden by them, after a cleared history) and the messages from others after
+   * the read position, counted up to `UNREAD_MAX`. Each walks the (chat_key, id) index from the
+   * newest message down, so the cost does not grow with the history.
+   */
+  private views() {
+    return this.db
+      .selectFrom('conversations as c')
+      .selectAll('c')
+      .select((eb) => [
+        eb
+          .selectFrom('messages as m')
+          .select('m.id')
+          .whereRef('m.chat_key', '=', 'c.chat_key')
+          .whereRef('m.id', '>', 'c.clear_msg_id')
+          .where('m.is_deleted', '=', 0)
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('message_hidden as h')
+                  .select('h.msg_id')
+                  .whereRef('h.msg_id', '=', 'm.id')
+                  .whereRef('h.user_id', '=', 'c.user_id'),
+              ),
+            ),
+          )
+          .orderBy('m.id', 'desc')
+          .limit(1)
+          .as('last_id'),
+        eb
+          .selectFrom(
+            eb
+              .selectFrom('messages as m')
+              .select('m.id')
+              .whereRef('m.chat_key', '=', 'c.chat_key')
+              .whereRef('m.id', '>', 'c.read_msg_id')
+              .whereRef('m.id', '>', 'c.clear_msg_id')
+              .whereRef('m.from_user', '!=', 'c.user_id')
+              .where('m.is_deleted', '=', 0)
+              .limit(UNREAD_MAX)
+              .as('u'),
+          )
+          .select((e) => e.fn.countAll<number>().as('n'))
+          .as('unread'),
+      ]);
+  }
+
+  private async toViews(
+    rows: Promise<Array<ConversationRow & { last_id: number | null; unread: number | null }>>,
+  ): Promise<ConversationView[]> {
+    return (await rows).map(({ last_id, unread, ...row }) => ({
+      row,
+      lastId: Number(last_id ?? 0),
+      unread: Number(unread ?? 0),
+    }));
+  }
+
+  /** Marks a conversation read up to `msgId`; its mentions are cleared once nothing after it is unread. */
   async markRead(userId: number, chatKey: string, msgId: number): Promise<void> {
-    const conv = await this.conversation(userId, chatKey);
-    if (!conv) return;
-    const readTo = Math.max(conv.read_msg_id, msgId);
-    const unread = await this.db
-      .selectFrom('messages')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('chat_key', '=', chatKey)
-      .where('id', '>', Math.max(readTo, conv.clear_msg_id))
-      .where('from_user', '!=', userId)
-      .where('is_deleted', '=', 0)
-      .executeTakeFirstOrThrow();
-    const left = Number(unread.n);
-    await this.db
-      .updateTable('conversations')
-      .set({ read_msg_id: readTo, unread: left, ...(left === 0 && { is_at: 0 }) })
-      .where('id', '=', conv.id)
-      .execute();
+    const [view] = await this.viewsOf(userId, [chatKey]);
+    if (!view) return;
+    const readTo = Math.max(view.row.read_msg_id, msgId);
+    await this.db.updateTable('conversations').set({ read_msg_id: readTo }).where('id', '=', view.row.id).execute();
+    const [after] = await this.viewsOf(userId, [chatKey]);
+    if (after?.unread === 0)
+      await this.db.updateTable('conversations').set({ is_at: 0 }).where('id', '=', view.row.id).execute();
   }
 
   async newestId(chatKey: string): Promise<number> {
@@ -220,39 +249,6 @@ export class MessageRepo {
       .where('chat_key', '=', chatKey)
       .executeTakeFirst();
     return Number(row?.m ?? 0);
-  }
-
-  /**
-   * After a message is deleted (for everyone) or hidden (for `userId`), the conversation rows that
-   * showed it as their last message show the newest message before it instead.
-   */
-  async rewindLast(chatKey: string, removedId: number, userId?: number): Promise<void> {
-    let prev = this.db
-      .selectFrom('messages as m')
-      .select(['m.id', 'm.create_time'])
-      .where('m.chat_key', '=', chatKey)
-      .where('m.id', '<', removedId)
-      .where('m.is_deleted', '=', 0);
-    if (userId !== undefined) {
-      prev = prev.where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('message_hidden as h')
-              .select('h.msg_id')
-              .whereRef('h.msg_id', '=', 'm.id')
-              .where('h.user_id', '=', userId),
-          ),
-        ),
-      );
-    }
-    const row = await prev.orderBy('m.id', 'desc').executeTakeFirst();
-    let q = this.db
-      .updateTable('conversations')
-      .set({ last_msg_id: row?.id ?? 0, ...(row && { last_time: row.create_time }) })
-      .where('chat_key', '=', chatKey)
-      .where('last_msg_id', '=', removedId);
-    if (userId !== undefined) q = q.where('user_id', '=', userId);
-    await q.execute();
   }
 
   async hide(userId: number, msgId: number): Promise<void> {

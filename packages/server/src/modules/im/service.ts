@@ -16,7 +16,7 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { Access } from '../access';
 import type { Session } from '../auth/session';
-import { FriendRepo } from '../friend/repo';
+import { FriendRepo, type FriendRow } from '../friend/repo';
 import { toUserContact } from '../friend/presenter';
 import { groupSetting, toGroupContact } from '../group/presenter';
 import { GroupRepo, groupKey, Role, type GroupRow, type MemberRow } from '../group/repo';
@@ -24,7 +24,7 @@ import { storageUrl } from '../../storage/storage';
 import { cateOf, FileService } from '../upload/files';
 import { UserRepo, type UserRow } from '../user/repo';
 import { decodeAt, encodeAt, parseJson, plainText, toMessage, type MessageContext, type Reader } from './presenter';
-import { ChatType, MessageRepo, pairKey, selfKey, type ConversationRow, type MessageRow } from './repo';
+import { ChatType, MessageRepo, pairKey, selfKey, type ConversationView, type MessageRow } from './repo';
 
 /** Where a message goes, resolved from `toContactId` and checked. */
 export type Target =
@@ -57,7 +57,7 @@ export class MessageService {
 
   constructor(private readonly ctx: AppContext) {
     this.files = new FileService(ctx);
-    this.messages = new MessageRepo(ctx.db);
+    this.messages = new MessageRepo(ctx.db, ctx.dialect);
     this.users = new UserRepo(ctx.db);
     this.groups = new GroupRepo(ctx.db);
     this.friends = new FriendRepo(ctx.db);
@@ -253,16 +253,21 @@ export class MessageService {
     return mine ?? this.present(row.row, session.user);
   }
 
-  /** Stores a message and updates every conversation row of its chat, in one transaction. */
+  /**
+   * Stores a message: the message itself, the chat's conversation rows when it has none yet, and
+   * the mentions. Unread counts and last messages are read off the messages, so a group's members'
+   * rows are not written.
+   */
   async store(senderId: number, target: Target, draft: Draft): Promise<{ row: MessageRow; fresh: boolean }> {
-    const now = this.ctx.now();
-    const recipients =
-      target.kind === 'private' ? [target.peer.id] : target.kind === 'group' ? await this.membersOf(target) : [];
-    const mentioned = draft.at.includes(0) ? recipients : draft.at;
+    const mentioned =
+      target.kind === 'group' && draft.at.length
+        ? draft.at.includes(0)
+          ? await this.membersOf(target)
+          : draft.at
+        : [];
     try {
-      const row = await this.ctx.db.transaction().execute(async (trx) => {
-        await this.messages.lockSequence(trx, this.ctx.dialect);
-        const inserted = await this.messages.insert(trx, {
+      const row = await this.messages.store(
+        {
           client_id: draft.clientId,
           from_user: senderId,
           chat_type:
@@ -277,11 +282,14 @@ export class MessageService {
           file_id: draft.fileId,
           is_undo: 0,
           is_deleted: 0,
-          create_time: now,
-        });
-        await this.messages.touchConversations(trx, inserted, recipients, mentioned);
-        return inserted;
-      });
+          create_time: this.ctx.now(),
+        },
+        {
+          // A group's rows come with membership.
+          rows: target.kind === 'private' ? [senderId, target.peer.id] : target.kind === 'self' ? [senderId] : [],
+          mentioned,
+        },
+      );
       return { row, fresh: true };
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
@@ -321,16 +329,22 @@ export class MessageService {
     const senderId = sender.id;
     if (target.kind === 'private') {
       const peer = target.peer;
-      const convs = await this.messages.conversationsIn(row.chat_key, [senderId, peer.id]);
+      const [views, friends] = await Promise.all([
+        this.messages.viewsIn(row.chat_key, [senderId, peer.id]),
+        this.friends.between(senderId, peer.id),
+      ]);
+      const online = await this.ctx.realtime.online([senderId, peer.id]);
+      const contact = (viewer: UserRow, other: UserRow) =>
+        this.contactFor(other, friends.get(viewer.id), online.has(other.id), views.get(viewer.id));
       const toPeer = await this.present(row, peer, {
-        contactInfo: await this.contactFor(peer, sender, convs.get(peer.id)),
+        contactInfo: contact(peer, sender),
         users: new Map([[senderId, sender]]),
       });
       await this.ctx.realtime.publish([peer.id], { type: 'simple', data: toPeer });
-      const mine = await this.present(row, sender, { peerReadTo: convs.get(peer.id)?.read_msg_id ?? 0 });
+      const mine = await this.present(row, sender, { peerReadTo: views.get(peer.id)?.row.read_msg_id ?? 0 });
       await this.ctx.realtime.publish(
         [senderId],
-        { type: 'simple', data: { ...mine, contactInfo: await this.contactFor(sender, peer, convs.get(senderId)) } },
+        { type: 'simple', data: { ...mine, contactInfo: contact(sender, peer) } },
         exceptClientId,
       );
       return mine;
@@ -361,17 +375,15 @@ export class MessageService {
     return mine;
   }
 
-  /** `other` as a contact row of `viewer`'s list, with the conversation's counters. */
-  private async contactFor(viewer: UserRow, other: UserRow, loaded?: ConversationRow) {
-    const friend = await this.friends.row(viewer.id, other.id);
-    const conv = loaded ?? (await this.messages.conversation(viewer.id, pairKey(viewer.id, other.id)));
-    const contact = toUserContact(other, friend, (await this.ctx.realtime.online([other.id])).has(other.id));
-    if (conv)
+  /** `other` as a contact row of the viewer's list (their friend row of `other`, their view of the chat). */
+  private contactFor(other: UserRow, friend: FriendRow | undefined, online: boolean, view?: ConversationView) {
+    const contact = toUserContact(other, friend, online);
+    if (view)
       Object.assign(contact, {
-        unread: conv.unread,
-        is_top: conv.is_top,
-        is_notice: conv.is_notice,
-        is_at: conv.is_at,
+        unread: view.unread,
+        is_top: view.row.is_top,
+        is_notice: view.row.is_notice,
+        is_at: view.row.is_at,
       });
     return contact;
   }
@@ -507,7 +519,6 @@ export class MessageService {
         .executeTakeFirst();
       await this.messages.upsertConversation(this.ctx.db, session.userId, 'admin_notice', {
         read_msg_id: Number(newest?.m ?? 0),
-        unread: 0,
       });
     }
   }
@@ -571,7 +582,6 @@ export class MessageService {
     const { row } = await this.visible(session, ref);
     if (row.from_user !== session.userId) throw new AppError('NotYourMessage');
     await this.messages.update(row.id, { is_deleted: 1 });
-    await this.messages.rewindLast(row.chat_key, row.id);
     await this.files.release(row.file_id);
     const holders = await this.holders(row);
     for (const id of holders) {
@@ -594,15 +604,16 @@ export class MessageService {
   async hide(session: Session, ref: number | string): Promise<void> {
     const { row } = await this.visible(session, ref);
     await this.messages.hide(session.userId, row.id);
-    await this.messages.rewindLast(row.chat_key, row.id, session.userId);
   }
 
+  /** Takes a chat off my list until a newer message arrives. */
   async deleteChat(session: Session, id: ContactId | string | number): Promise<void> {
     const target = await this.resolve(session, id);
+    const [view] = await this.messages.viewsOf(session.userId, [target.chatKey]);
     await this.messages.upsertConversation(this.ctx.db, session.userId, target.chatKey, {
       hidden: 1,
-      unread: 0,
       is_at: 0,
+      last_msg_id: view?.lastId ?? 0,
     });
   }
 
