@@ -9,7 +9,6 @@ import { friends } from './migrations/002-friends';
 import { chat } from './migrations/003-chat';
 import { groupAvatar } from './migrations/004-group-avatar';
 import { files } from './migrations/005-files';
-import { conversationState } from './migrations/006-conversation-state';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -23,7 +22,6 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '003-chat': chat(dialect),
     '004-group-avatar': groupAvatar(),
     '005-files': files(dialect),
-    '006-conversation-state': conversationState(),
   };
 }
 

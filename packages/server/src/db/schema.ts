@@ -166,9 +166,9 @@ export interface MessageHiddenTable {
 }
 
 /**
- * A user's own state of one chat. The chat's last message and the user's unread count are read
- * off the messages (newest visible; those from others after `read_msg_id`), so that sending a
- * message writes the message alone, whatever the size of the group.
+ * A user's side of one chat. The chat's last message is read off the messages (the newest one
+ * the user can see); so is a group member's unread count (those from others after
+ * `read_msg_id`), so that a group message writes no row per member.
  */
 export interface ConversationsTable {
   id: Generated<number>;
@@ -178,6 +178,8 @@ export interface ConversationsTable {
   last_msg_id: Generated<number>;
   /** When a group row was created (a group without messages sorts by it). */
   last_time: Generated<number>;
+  /** Private and own chats: messages from the other side after `read_msg_id`. */
+  unread: Generated<number>;
   is_at: Generated<number>;
   is_top: Generated<number>;
   is_notice: Generated<number>;

@@ -11,18 +11,15 @@ const MESSAGE_SEQUENCE_LOCK = 7_243_001;
 
 export const ChatType = { Private: 0, Group: 1, Self: 3 } as const;
 
-/** Unread messages counted per chat: the list shows 99+ beyond 99. */
+/** Unread messages counted per group: the list shows 99+ beyond 99. */
 export const UNREAD_MAX = 100;
-
-/** Chats this process knows to have their conversation rows, kept up to this many. */
-const KNOWN_CHATS_MAX = 100_000;
 
 /** A chat as one user's list shows it. */
 export interface ConversationView {
   row: ConversationRow;
   /** The newest message the user can see, or 0. */
   lastId: number;
-  /** Messages from others after the read position, up to UNREAD_MAX. */
+  /** Messages from others after the read position (in a group, up to UNREAD_MAX). */
   unread: number;
 }
 
@@ -43,8 +40,6 @@ type Exec = Db | Transaction<Database>;
 
 /** The only SQL on messages and conversation rows. */
 export class MessageRepo {
-  private readonly withRows = new Set<string>();
-
   constructor(
     private readonly db: Db,
     private readonly dialect: Dialect,
@@ -108,7 +103,7 @@ export class MessageRepo {
     values: Partial<
       Pick<
         ConversationRow,
-        'is_top' | 'is_notice' | 'hidden' | 'read_msg_id' | 'clear_msg_id' | 'is_at' | 'last_msg_id'
+        'is_top' | 'is_notice' | 'hidden' | 'read_msg_id' | 'clear_msg_id' | 'unread' | 'is_at' | 'last_msg_id'
       >
     >,
   ): Promise<void> {
@@ -120,41 +115,72 @@ export class MessageRepo {
   }
 
   /**
-   * Stores a message. The conversation rows a chat needs (`rows`: its two sides, or me) are
-   * created with the first message this process stores in it (rows are never deleted but with
-   * membership), and the members it mentions are marked; a message with neither is one insert.
+   * Stores a message with what it changes on conversation rows, and answers the rows it wrote:
+   * in a private or own chat, both sides (unread rises for the receiver; the rows of a first
+   * message are created); in a group, the rows of those it mentions only (the members' unread is
+   * counted from their read positions), so a group message is one insert whatever the group's size.
    */
-  async store(message: Omit<MessageRow, 'id'>, opts: { rows: number[]; mentioned: number[] }): Promise<MessageRow> {
-    const rows = this.withRows.has(message.chat_key) ? [] : opts.rows;
-    const mentioned = [...new Set(opts.mentioned)].filter((id) => id !== message.from_user);
-    const stored =
-      this.dialect === 'sqlite' && rows.length === 0 && mentioned.length === 0
-        ? await this.insert(this.db, message)
-        : await this.db.transaction().execute(async (trx) => {
-            await this.lockSequence(trx);
-            const row = await this.insert(trx, message);
-            if (rows.length) {
-              await trx
-                .insertInto('conversations')
-                .values(rows.map((userId) => ({ user_id: userId, chat_key: message.chat_key })))
-                .onConflict((oc) => oc.columns(['user_id', 'chat_key']).doNothing())
-                .execute();
-            }
-            if (mentioned.length) {
-              await trx
-                .updateTable('conversations')
-                .set((eb) => ({ is_at: eb('is_at', '+', 1) }))
-                .where('chat_key', '=', message.chat_key)
-                .where('user_id', 'in', mentioned)
-                .execute();
-            }
-            return row;
-          });
-    if (rows.length) {
-      if (this.withRows.size >= KNOWN_CHATS_MAX) this.withRows.clear();
-      this.withRows.add(message.chat_key);
+  async store(
+    message: Omit<MessageRow, 'id'>,
+    mentioned: number[],
+  ): Promise<{ row: MessageRow; sides: Map<number, ConversationRow> }> {
+    const named = [...new Set(mentioned)].filter((id) => id !== message.from_user);
+    if (message.chat_type === ChatType.Group && named.length === 0 && this.dialect === 'sqlite') {
+      return { row: await this.insert(this.db, message), sides: new Map() };
     }
-    return stored;
+    return this.db.transaction().execute(async (trx) => {
+      await this.lockSequence(trx);
+      const row = await this.insert(trx, message);
+      if (message.chat_type === ChatType.Group) {
+        if (named.length) {
+          await trx
+            .updateTable('conversations')
+            .set((eb) => ({ is_at: eb('is_at', '+', 1) }))
+            .where('chat_key', '=', message.chat_key)
+            .where('user_id', 'in', named)
+            .execute();
+        }
+        return { row, sides: new Map() };
+      }
+      return { row, sides: await this.countUnread(trx, row) };
+    });
+  }
+
+  /** Unread rises on the receiver's row of a private chat; the rows of its first message are created. */
+  private async countUnread(trx: Transaction<Database>, message: MessageRow): Promise<Map<number, ConversationRow>> {
+    const sender = message.from_user;
+    const everyone = message.chat_type === ChatType.Private ? [sender, message.to_id] : [sender];
+    const rows = await trx
+      .updateTable('conversations')
+      .set((eb) => ({
+        unread: eb
+          .case()
+          .when('user_id', '=', sender)
+          .then(eb.ref('unread'))
+          .else(eb('unread', '+', 1))
+          .end(),
+      }))
+      .where('chat_key', '=', message.chat_key)
+      .where('user_id', 'in', everyone)
+      .returningAll()
+      .execute();
+    if (rows.length < everyone.length) {
+      const fresh = everyone.filter((id) => !rows.some((r) => r.user_id === id));
+      rows.push(
+        ...(await trx
+          .insertInto('conversations')
+          .values(fresh.map((id) => ({ user_id: id, chat_key: message.chat_key, unread: id === sender ? 0 : 1 })))
+          // A row created by another request meanwhile counts this message as well.
+          .onConflict((oc) =>
+            oc
+              .columns(['user_id', 'chat_key'])
+              .doUpdateSet((eb) => ({ unread: eb('conversations.unread', '+', eb.ref('excluded.unread')) })),
+          )
+          .returningAll()
+          .execute()),
+      );
+    }
+    return new Map(rows.map((r) => [r.user_id, r]));
   }
 
   /** One user's conversation rows (all, or of some chats) as their list shows them. */
@@ -166,18 +192,22 @@ export class MessageRepo {
   }
 
   /** Some users' rows of one chat, by user. */
-  async viewsIn(chatKey: string, userIds: number[]): Promise<Map<number, ConversationView>> {
-    const views = await this.toViews(
-      this.views().where('c.chat_key', '=', chatKey).where('c.user_id', 'in', userIds).execute(),
-    );
-    return new Map(views.map((v) => [v.row.user_id, v]));
+  async rowsIn(chatKey: string, userIds: number[]): Promise<Map<number, ConversationRow>> {
+    const rows = await this.db
+      .selectFrom('conversations')
+      .selectAll()
+      .where('chat_key', '=', chatKey)
+      .where('user_id', 'in', userIds)
+      .execute();
+    return new Map(rows.map((r) => [r.user_id, r]));
   }
 
   /**
    * Conversation rows with what is read off the messages: the newest message the user can see
-   * (not deleted, not hidden by them, after a cleared history) and the messages from others after
-   * the read position, counted up to `UNREAD_MAX`. Each walks the (chat_key, id) index from the
-   * newest message down, so the cost does not grow with the history.
+   * (not deleted, not hidden by them, after a cleared history) and, in a group, the messages from
+   * others after the read position, counted up to `UNREAD_MAX` (a private chat's row keeps its
+   * count). Each walks the (chat_key, id) index from the newest message down, so the cost does
+   * not grow with the history.
    */
   private views() {
     return this.db
@@ -204,42 +234,59 @@ export class MessageRepo {
           .limit(1)
           .as('last_id'),
         eb
-          .selectFrom(
+          .case()
+          .when('c.chat_key', 'like', 'g:%')
+          .then(
             eb
-              .selectFrom('messages as m')
-              .select('m.id')
-              .whereRef('m.chat_key', '=', 'c.chat_key')
-              .whereRef('m.id', '>', 'c.read_msg_id')
-              .whereRef('m.id', '>', 'c.clear_msg_id')
-              .whereRef('m.from_user', '!=', 'c.user_id')
-              .where('m.is_deleted', '=', 0)
-              .limit(UNREAD_MAX)
-              .as('u'),
+              .selectFrom(
+                eb
+                  .selectFrom('messages as m')
+                  .select('m.id')
+                  .whereRef('m.chat_key', '=', 'c.chat_key')
+                  .whereRef('m.id', '>', 'c.read_msg_id')
+                  .whereRef('m.id', '>', 'c.clear_msg_id')
+                  .whereRef('m.from_user', '!=', 'c.user_id')
+                  .where('m.is_deleted', '=', 0)
+                  .limit(UNREAD_MAX)
+                  .as('u'),
+              )
+              .select((e) => e.fn.countAll<number>().as('n')),
           )
-          .select((e) => e.fn.countAll<number>().as('n'))
-          .as('unread'),
+          .else(eb.ref('c.unread'))
+          .end()
+          .as('counted'),
       ]);
   }
 
   private async toViews(
-    rows: Promise<Array<ConversationRow & { last_id: number | null; unread: number | null }>>,
+    rows: Promise<Array<ConversationRow & { last_id: number | null; counted: number | null }>>,
   ): Promise<ConversationView[]> {
-    return (await rows).map(({ last_id, unread, ...row }) => ({
+    return (await rows).map(({ last_id, counted, ...row }) => ({
       row,
       lastId: Number(last_id ?? 0),
-      unread: Number(unread ?? 0),
+      unread: Number(counted ?? 0),
     }));
   }
 
   /** Marks a conversation read up to `msgId`; its mentions are cleared once nothing after it is unread. */
   async markRead(userId: number, chatKey: string, msgId: number): Promise<void> {
-    const [view] = await this.viewsOf(userId, [chatKey]);
-    if (!view) return;
-    const readTo = Math.max(view.row.read_msg_id, msgId);
-    await this.db.updateTable('conversations').set({ read_msg_id: readTo }).where('id', '=', view.row.id).execute();
-    const [after] = await this.viewsOf(userId, [chatKey]);
-    if (after?.unread === 0)
-      await this.db.updateTable('conversations').set({ is_at: 0 }).where('id', '=', view.row.id).execute();
+    const conv = await this.conversation(userId, chatKey);
+    if (!conv) return;
+    const readTo = Math.max(conv.read_msg_id, msgId);
+    const unread = await this.db
+      .selectFrom('messages')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('chat_key', '=', chatKey)
+      .where('id', '>', Math.max(readTo, conv.clear_msg_id))
+      .where('from_user', '!=', userId)
+      .where('is_deleted', '=', 0)
+      .executeTakeFirstOrThrow();
+    const left = Number(unread.n);
+    await this.db
+      .updateTable('conversations')
+      .set({ read_msg_id: readTo, unread: left, ...(left === 0 && { is_at: 0 }) })
+      .where('id', '=', conv.id)
+      .execute();
   }
 
   async newestId(chatKey: string): Promise<number> {

@@ -24,7 +24,7 @@ import { storageUrl } from '../../storage/storage';
 import { cateOf, FileService } from '../upload/files';
 import { UserRepo, type UserRow } from '../user/repo';
 import { decodeAt, encodeAt, parseJson, plainText, toMessage, type MessageContext, type Reader } from './presenter';
-import { ChatType, MessageRepo, pairKey, selfKey, type ConversationView, type MessageRow } from './repo';
+import { ChatType, MessageRepo, pairKey, selfKey, type ConversationRow, type MessageRow } from './repo';
 
 /** Where a message goes, resolved from `toContactId` and checked. */
 export type Target =
@@ -247,18 +247,18 @@ export class MessageService {
     const target = await this.resolve(session, body.toContactId);
     await this.authorize(session, target);
     const draft = await this.draft(session, target, body);
-    const row = await this.store(session.userId, target, draft);
-    if (!row.fresh) return this.present(row.row, session.user);
-    const mine = await this.publish(row.row, target, session.user, socketClientId);
-    return mine ?? this.present(row.row, session.user);
+    const stored = await this.store(session.userId, target, draft);
+    if (!stored.fresh) return this.present(stored.row, session.user);
+    const mine = await this.publish(stored.row, target, session.user, socketClientId, stored.sides);
+    return mine ?? this.present(stored.row, session.user);
   }
 
-  /**
-   * Stores a message: the message itself, the chat's conversation rows when it has none yet, and
-   * the mentions. Unread counts and last messages are read off the messages, so a group's members'
-   * rows are not written.
-   */
-  async store(senderId: number, target: Target, draft: Draft): Promise<{ row: MessageRow; fresh: boolean }> {
+  /** Stores a message; `sides` are the conversation rows of a private chat as the message left them. */
+  async store(
+    senderId: number,
+    target: Target,
+    draft: Draft,
+  ): Promise<{ row: MessageRow; fresh: boolean; sides?: Map<number, ConversationRow> }> {
     const mentioned =
       target.kind === 'group' && draft.at.length
         ? draft.at.includes(0)
@@ -266,7 +266,7 @@ export class MessageService {
           : draft.at
         : [];
     try {
-      const row = await this.messages.store(
+      const stored = await this.messages.store(
         {
           client_id: draft.clientId,
           from_user: senderId,
@@ -284,13 +284,9 @@ export class MessageService {
           is_deleted: 0,
           create_time: this.ctx.now(),
         },
-        {
-          // A group's rows come with membership.
-          rows: target.kind === 'private' ? [senderId, target.peer.id] : target.kind === 'self' ? [senderId] : [],
-          mentioned,
-        },
+        mentioned,
       );
-      return { row, fresh: true };
+      return { ...stored, fresh: true };
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
       const row = await this.messages.bySender(senderId, draft.clientId);
@@ -323,25 +319,24 @@ export class MessageService {
     target: Target,
     from: UserRow | number,
     exceptClientId?: string,
+    sides?: Map<number, ConversationRow>,
   ): Promise<Message | undefined> {
     const sender = typeof from === 'number' ? await this.users.byId(from) : from;
     if (!sender) return undefined;
     const senderId = sender.id;
     if (target.kind === 'private') {
       const peer = target.peer;
-      const [views, friends] = await Promise.all([
-        this.messages.viewsIn(row.chat_key, [senderId, peer.id]),
-        this.friends.between(senderId, peer.id),
-      ]);
+      const rows = sides ?? (await this.messages.rowsIn(row.chat_key, [senderId, peer.id]));
+      const friends = await this.friends.between(senderId, peer.id);
       const online = await this.ctx.realtime.online([senderId, peer.id]);
       const contact = (viewer: UserRow, other: UserRow) =>
-        this.contactFor(other, friends.get(viewer.id), online.has(other.id), views.get(viewer.id));
+        this.contactFor(other, friends.get(viewer.id), online.has(other.id), rows.get(viewer.id));
       const toPeer = await this.present(row, peer, {
         contactInfo: contact(peer, sender),
         users: new Map([[senderId, sender]]),
       });
       await this.ctx.realtime.publish([peer.id], { type: 'simple', data: toPeer });
-      const mine = await this.present(row, sender, { peerReadTo: views.get(peer.id)?.row.read_msg_id ?? 0 });
+      const mine = await this.present(row, sender, { peerReadTo: rows.get(peer.id)?.read_msg_id ?? 0 });
       await this.ctx.realtime.publish(
         [senderId],
         { type: 'simple', data: { ...mine, contactInfo: contact(sender, peer) } },
@@ -376,14 +371,14 @@ export class MessageService {
   }
 
   /** `other` as a contact row of the viewer's list (their friend row of `other`, their view of the chat). */
-  private contactFor(other: UserRow, friend: FriendRow | undefined, online: boolean, view?: ConversationView) {
+  private contactFor(other: UserRow, friend: FriendRow | undefined, online: boolean, conv?: ConversationRow) {
     const contact = toUserContact(other, friend, online);
-    if (view)
+    if (conv)
       Object.assign(contact, {
-        unread: view.unread,
-        is_top: view.row.is_top,
-        is_notice: view.row.is_notice,
-        is_at: view.row.is_at,
+        unread: conv.unread,
+        is_top: conv.is_top,
+        is_notice: conv.is_notice,
+        is_at: conv.is_at,
       });
     return contact;
   }
@@ -612,6 +607,7 @@ export class MessageService {
     const [view] = await this.messages.viewsOf(session.userId, [target.chatKey]);
     await this.messages.upsertConversation(this.ctx.db, session.userId, target.chatKey, {
       hidden: 1,
+      unread: 0,
       is_at: 0,
       last_msg_id: view?.lastId ?? 0,
     });
