@@ -1,6 +1,7 @@
 import { SESSION_TTL_MS } from '@sparrow/protocol';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db';
+import { Prepared } from '../../db/prepared';
 import { randomToken, sha256 } from '../../lib/crypto';
 import type { UserRow } from '../user/repo';
 
@@ -13,6 +14,16 @@ export interface Session {
 }
 
 const TOUCH_EVERY_MS = 60_000;
+
+/** Every signed-in call asks for its session. */
+const sessionByHash = new Prepared((db, tokenHash: string) =>
+  db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .selectAll('u')
+    .select(['s.id as session_id', 's.is_mobile', 's.last_seen', 's.expires_at', 's.revoked_at'])
+    .where('s.token_hash', '=', tokenHash),
+);
 const cache = new WeakMap<FastifyRequest, Session | null>();
 
 /** The token part of an `Authorization` value: `bearer <token>` or the bare token. */
@@ -46,13 +57,7 @@ export class SessionService {
     const token = tokenOf(header);
     if (!token) return null;
     const now = this.now();
-    const row = await this.db
-      .selectFrom('sessions as s')
-      .innerJoin('users as u', 'u.id', 's.user_id')
-      .selectAll('u')
-      .select(['s.id as session_id', 's.is_mobile', 's.last_seen', 's.expires_at', 's.revoked_at'])
-      .where('s.token_hash', '=', sha256(token))
-      .executeTakeFirst();
+    const row = await sessionByHash.first(this.db, sha256(token));
     if (!row || row.revoked_at !== null || row.expires_at <= now || row.status !== 1) return null;
     if (now - row.last_seen > TOUCH_EVERY_MS) {
       await this.db

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db';
+import { Prepared } from '../../db/prepared';
 import type { FriendRequestsTable, FriendsTable } from '../../db/schema';
 
 export type FriendRow = Selectable<FriendsTable>;
@@ -7,6 +8,17 @@ export type RequestRow = Selectable<FriendRequestsTable>;
 
 export const RequestStatus = { Refused: 0, Accepted: 1, Pending: 2 } as const;
 
+const friendsBetween = new Prepared((db, a: number, b: number) =>
+  db
+    .selectFrom('friends')
+    .selectAll()
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('user_id', '=', a), eb('friend_user_id', '=', b)]),
+        eb.and([eb('user_id', '=', b), eb('friend_user_id', '=', a)]),
+      ]),
+    ),
+);
 /** The only SQL on friendships and friend requests. */
 export class FriendRepo {
   constructor(private readonly db: Db) {}
@@ -23,16 +35,7 @@ export class FriendRepo {
 
   /** The friend rows between two users, by the user whose row it is. */
   async between(a: number, b: number): Promise<Map<number, FriendRow>> {
-    const rows = await this.db
-      .selectFrom('friends')
-      .selectAll()
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('user_id', '=', a), eb('friend_user_id', '=', b)]),
-          eb.and([eb('user_id', '=', b), eb('friend_user_id', '=', a)]),
-        ]),
-      )
-      .execute();
+    const rows = await friendsBetween.all(this.db, a, b);
     return new Map(rows.map((r) => [r.user_id, r]));
   }
 

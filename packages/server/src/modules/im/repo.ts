@@ -1,5 +1,6 @@
 import { sql, type Selectable, type Transaction } from 'kysely';
 import type { Dialect } from '../../db/dialect';
+import { Prepared } from '../../db/prepared';
 import type { Database, Db } from '../../db';
 import type { ConversationsTable, MessagesTable } from '../../db/schema';
 
@@ -38,6 +39,51 @@ export interface Visibility {
 
 type Exec = Db | Transaction<Database>;
 
+const messageBySender = new Prepared((db, fromUser: number, clientId: string) =>
+  db.selectFrom('messages').selectAll().where('from_user', '=', fromUser).where('client_id', '=', clientId),
+);
+
+const MESSAGE_COLUMNS = [
+  'client_id',
+  'from_user',
+  'chat_type',
+  'to_id',
+  'chat_key',
+  'type',
+  'content',
+  'extends',
+  'at',
+  'pid',
+  'file_id',
+  'is_undo',
+  'is_deleted',
+  'create_time',
+] as const satisfies ReadonlyArray<keyof MessageRow>;
+
+const insertMessage = new Prepared((db, ...values: Array<MessageRow[(typeof MESSAGE_COLUMNS)[number]]>) =>
+  db
+    .insertInto('messages')
+    .values(Object.fromEntries(MESSAGE_COLUMNS.map((c, i) => [c, values[i]])) as Omit<MessageRow, 'id'>)
+    .returningAll(),
+);
+
+/** Unread rises on the rows of a private chat (`a`, `b`: its sides; in my own chat, me twice) but the sender's. */
+const countUnread = new Prepared((db, sender: number, chatKey: string, a: number, b: number) =>
+  db
+    .updateTable('conversations')
+    .set((eb) => ({
+      unread: eb
+        .case()
+        .when('user_id', '=', sender)
+        .then(eb.ref('unread'))
+        .else(eb('unread', '+', 1))
+        .end(),
+    }))
+    .where('chat_key', '=', chatKey)
+    .where('user_id', 'in', [a, b])
+    .returningAll(),
+);
+
 /** The only SQL on messages and conversation rows. */
 export class MessageRepo {
   constructor(
@@ -50,12 +96,7 @@ export class MessageRepo {
   }
 
   bySender(fromUser: number, clientId: string, exec: Exec = this.db): Promise<MessageRow | undefined> {
-    return exec
-      .selectFrom('messages')
-      .selectAll()
-      .where('from_user', '=', fromUser)
-      .where('client_id', '=', clientId)
-      .executeTakeFirst();
+    return messageBySender.first(exec, fromUser, clientId);
   }
 
   /** Messages with this client id, newest first (client ids are unique per sender only). */
@@ -79,7 +120,7 @@ export class MessageRepo {
   }
 
   private async insert(exec: Exec, row: Omit<MessageRow, 'id'>): Promise<MessageRow> {
-    return exec.insertInto('messages').values(row).returningAll().executeTakeFirstOrThrow();
+    return (await insertMessage.first(exec, ...MESSAGE_COLUMNS.map((c) => row[c])))!;
   }
 
   async update(id: number, values: Partial<Omit<MessageRow, 'id'>>): Promise<void> {
@@ -150,20 +191,7 @@ export class MessageRepo {
   private async countUnread(trx: Transaction<Database>, message: MessageRow): Promise<Map<number, ConversationRow>> {
     const sender = message.from_user;
     const everyone = message.chat_type === ChatType.Private ? [sender, message.to_id] : [sender];
-    const rows = await trx
-      .updateTable('conversations')
-      .set((eb) => ({
-        unread: eb
-          .case()
-          .when('user_id', '=', sender)
-          .then(eb.ref('unread'))
-          .else(eb('unread', '+', 1))
-          .end(),
-      }))
-      .where('chat_key', '=', message.chat_key)
-      .where('user_id', 'in', everyone)
-      .returningAll()
-      .execute();
+    const rows = await countUnread.all(trx, sender, message.chat_key, everyone[0]!, everyone.at(-1)!);
     if (rows.length < everyone.length) {
       const fresh = everyone.filter((id) => !rows.some((r) => r.user_id === id));
       rows.push(

@@ -1,15 +1,18 @@
 import type { Selectable, Updateable } from 'kysely';
 import type { Db } from '../../db';
+import { Prepared } from '../../db/prepared';
 import type { UsersTable } from '../../db/schema';
 
 export type UserRow = Selectable<UsersTable>;
+
+const userById = new Prepared((db, id: number) => db.selectFrom('users').selectAll().where('id', '=', id));
 
 /** The only SQL on users. */
 export class UserRepo {
   constructor(private readonly db: Db) {}
 
   byId(id: number): Promise<UserRow | undefined> {
-    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    return userById.first(this.db, id);
   }
 
   /** A user by account, email or phone, exactly (accounts are stored lower-case). */

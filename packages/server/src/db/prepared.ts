@@ -1,0 +1,54 @@
+import type { Compilable, CompiledQuery, QueryResult, Transaction } from 'kysely';
+import type { Database, Db } from './index';
+
+interface Compiled<R> {
+  query: CompiledQuery<R>;
+  /** For each compiled parameter: the argument it takes, or -1 for a constant of the query. */
+  slots: number[];
+}
+
+/** A stand-in for an argument while a prepared query is built; found again among the compiled parameters. */
+class Slot {
+  constructor(readonly index: number) {}
+}
+
+/**
+ * A query built and compiled once, then run with new values. Building and compiling a query costs
+ * more than running a small one on SQLite, and sending a message runs several: the queries of that
+ * path are prepared. `build` gets stand-ins for its arguments and must use them as plain values
+ * (compared, inserted, set), never look inside them; the first run builds the query.
+ */
+export class Prepared<A extends unknown[], R> {
+  /** The compiled query per SQL dialect (a database and its transactions share one adapter). */
+  private readonly byDialect = new WeakMap<object, Compiled<R>>();
+
+  constructor(private readonly build: (db: Db, ...args: A) => Compilable<R>) {}
+
+  private compile(db: Db | Transaction<Database>, arity: number): Compiled<R> {
+    const adapter = db.getExecutor().adapter;
+    let done = this.byDialect.get(adapter);
+    if (done) return done;
+    const stand = Array.from({ length: arity }, (_, i) => new Slot(i)) as unknown as A;
+    const query = this.build(db as Db, ...stand).compile();
+    const slots = query.parameters.map((p) => (p instanceof Slot ? p.index : -1));
+    const used = new Set(slots.filter((i) => i >= 0));
+    if (used.size !== arity) throw new Error(`a prepared query uses ${used.size} of its ${arity} arguments`);
+    this.byDialect.set(adapter, (done = { query, slots }));
+    return done;
+  }
+
+  /** Runs the query with these arguments, on the database or within a transaction. */
+  run(db: Db | Transaction<Database>, ...args: A): Promise<QueryResult<R>> {
+    const { query, slots } = this.compile(db, args.length);
+    const parameters = slots.map((slot, i) => (slot >= 0 ? args[slot] : query.parameters[i]));
+    return db.executeQuery<R>({ ...query, parameters });
+  }
+
+  async all(db: Db | Transaction<Database>, ...args: A): Promise<R[]> {
+    return (await this.run(db, ...args)).rows;
+  }
+
+  async first(db: Db | Transaction<Database>, ...args: A): Promise<R | undefined> {
+    return (await this.run(db, ...args)).rows[0];
+  }
+}

@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { migrate, openDb, type OpenedDb } from '../src/db';
+import { Prepared } from '../src/db/prepared';
+import { createPgDatabase, describeEachDb } from './harness';
+
+const user = (account: string, status = 1) => ({
+  account,
+  password_hash: '',
+  realname: account.toUpperCase(),
+  email: '',
+  phone: '',
+  avatar: '',
+  sex: 0,
+  motto: '',
+  is_auth: 0,
+  role: 0,
+  status,
+  language: '',
+  create_time: 1,
+  update_time: 1,
+});
+
+describeEachDb('prepared queries', (target) => {
+  let opened: OpenedDb;
+  let drop = async () => {};
+
+  beforeAll(async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-prepared-'));
+    const pgDb = target === 'postgres' ? await createPgDatabase() : undefined;
+    if (pgDb) drop = pgDb.drop;
+    opened = openDb({ dataDir, databaseUrl: pgDb?.url });
+    await migrate(opened);
+    await opened.db
+      .insertInto('users')
+      .values([user('ann'), user('bob'), user('cat', 0)])
+      .execute();
+  });
+  afterAll(async () => {
+    await opened.db.destroy();
+    await drop();
+  });
+
+  it('runs one compiled query with each call’s values, keeping the query’s own constants', async () => {
+    // `status = 1` is the query's constant; the two arguments are used twice and out of order.
+    const active = new Prepared((db, a: string, b: string) =>
+      db
+        .selectFrom('users')
+        .select('account')
+        .where('status', '=', 1)
+        .where((eb) => eb.or([eb('account', '=', b), eb('account', '=', a), eb('realname', '=', a)]))
+        .orderBy('account'),
+    );
+    expect(await active.all(opened.db, 'ann', 'bob')).toEqual([{ account: 'ann' }, { account: 'bob' }]);
+    expect(await active.all(opened.db, 'cat', 'nobody')).toEqual([]);
+    expect(await active.first(opened.db, 'BOB', 'ann')).toEqual({ account: 'ann' });
+  });
+
+  it('runs within a transaction, and rolls back with it', async () => {
+    const rename = new Prepared((db, account: string, realname: string) =>
+      db.updateTable('users').set({ realname }).where('account', '=', account).returning(['account', 'realname']),
+    );
+    await expect(
+      opened.db.transaction().execute(async (trx) => {
+        expect(await rename.all(trx, 'ann', 'Annie')).toEqual([{ account: 'ann', realname: 'Annie' }]);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    const row = await opened.db.selectFrom('users').select('realname').where('account', '=', 'ann').executeTakeFirst();
+    expect(row?.realname).toBe('ANN');
+  });
+
+  it('refuses a query that does not use each of its arguments as a value', async () => {
+    const unused = new Prepared((db, _account: string) => db.selectFrom('users').select('id'));
+    await expect(unused.all(opened.db, 'ann')).rejects.toThrow('uses 0 of its 1 arguments');
+  });
+});
