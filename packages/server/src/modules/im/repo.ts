@@ -424,6 +424,8 @@ export class MessageRepo {
           eb.and([eb('m.chat_type', '=', ChatType.Self), eb('m.from_user', '=', userId)]),
           eb.and([
             eb('m.chat_type', '=', ChatType.Group),
+            // My groups named, so that each is read by index from the cursor on.
+            eb('m.to_id', 'in', eb.selectFrom('group_members').select('group_id').where('user_id', '=', userId)),
             eb('gm.user_id', 'is not', null),
             eb('m.id', '>', eb.ref('gm.join_msg_id')),
           ]),
@@ -486,7 +488,11 @@ export class MessageRepo {
         .where((eb) =>
           eb.or([
             eb.and([eb('m.chat_type', '=', ChatType.Private), eb('m.to_id', '=', userId)]),
-            eb.and([eb('m.chat_type', '=', ChatType.Group), eb('gm.user_id', 'is not', null)]),
+            eb.and([
+              eb('m.chat_type', '=', ChatType.Group),
+              eb('m.to_id', 'in', eb.selectFrom('group_members').select('group_id').where('user_id', '=', userId)),
+              eb('gm.user_id', 'is not', null),
+            ]),
           ]),
         );
     }
