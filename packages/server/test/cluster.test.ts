@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDb } from '../src/db';
 import { ConfigService } from '../src/modules/system/config-service';
@@ -100,5 +101,51 @@ describeWithRedis('two server processes with Redis', (redisUrl) => {
         clients.forEach((c) => c.close());
       }
     }, 180_000);
+
+    it(`[${target}] fans a group message out to its members as they are now, whichever node changed them`, async () => {
+      const a = cluster.nodes[0]!;
+      const b = cluster.nodes[1]!;
+      const users: Array<{ userId: number; token: string }> = [];
+      for (const name of ['gowner', 'gsender', 'gleaver']) {
+        await a.call('register', { account: `${name}${target}`, password: 'secret123', realname: name });
+        const login = await a.call('login', { account: `${name}${target}`, password: 'secret123' });
+        users.push({ userId: login.data.userInfo.user_id, token: login.data.authToken });
+      }
+      const [owner, sender, leaver] = users as [(typeof users)[0], (typeof users)[0], (typeof users)[0]];
+      for (const u of [sender, leaver]) {
+        await a.call('friendAdd', { user_id: u.userId }, owner.token);
+        await a.call('friendAdd', { user_id: owner.userId }, u.token);
+      }
+      const created = await a.call('groupAdd', { user_ids: [sender.userId, leaver.userId] }, owner.token);
+      const gid = created.data.id as string;
+      const listener = new ReliableClient(a, leaver.userId, leaver.token);
+      await listener.connect();
+      // The sender's node keeps the member list between sends; the owner changes it on the other node.
+      const say = async (content: string) => {
+        const res = await b.call(
+          'sendMessage',
+          { id: randomUUID(), toContactId: gid, is_group: 1, type: 'text', content },
+          sender.token,
+        );
+        expect(res.code).toBe(0);
+        return res.data.msg_id as number;
+      };
+      const heard = async (msgId: number) => {
+        const until = Date.now() + 3000;
+        while (!listener.messages.has(msgId) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+        return listener.messages.has(msgId);
+      };
+      try {
+        expect(await heard(await say('before'))).toBe(true);
+        expect((await a.call('removeUser', { id: gid, user_id: leaver.userId }, owner.token)).code).toBe(0);
+        const whileOut = await say('while out');
+        await new Promise((r) => setTimeout(r, 500));
+        expect(listener.messages.has(whileOut)).toBe(false);
+        expect((await a.call('addGroupUser', { id: gid, user_ids: [leaver.userId] }, owner.token)).code).toBe(0);
+        expect(await heard(await say('back in'))).toBe(true);
+      } finally {
+        listener.close();
+      }
+    }, 60_000);
   }
 });

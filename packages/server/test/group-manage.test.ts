@@ -161,6 +161,12 @@ describeEachDb('group management', (target) => {
     expect((await server.call('getContacts', {}, { token: other.token })).data.some((c: any) => c.id === gid)).toBe(
       false,
     );
+    // Added back, they hear the very next message (the member list a send fans out to follows joins).
+    expect(
+      (await server.call('addGroupUser', { id: gid, user_ids: [other.userId] }, { token: owner.token })).code,
+    ).toBe(0);
+    await send(owner, gid, 'welcome back');
+    await sx.waitFor((f) => f.type === 'group' && f.data.content === 'welcome back');
 
     await server.call('changeOwner', { id: gid, user_id: member.userId }, { token: owner.token });
     expect((await sm.waitFor((f) => f.type === 'changeOwner')).data).toEqual({ group_id: gid, user_id: member.userId });

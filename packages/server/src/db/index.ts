@@ -9,6 +9,7 @@ import { friends } from './migrations/002-friends';
 import { chat } from './migrations/003-chat';
 import { groupAvatar } from './migrations/004-group-avatar';
 import { files } from './migrations/005-files';
+import { memberVersion } from './migrations/006-member-version';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -22,6 +23,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '003-chat': chat(dialect),
     '004-group-avatar': groupAvatar(),
     '005-files': files(dialect),
+    '006-member-version': memberVersion(),
   };
 }
 

@@ -122,6 +122,8 @@ export interface GroupsTable {
   setting: string;
   /** 1 when the avatar was uploaded; 0 when it is drawn from the members' avatars. */
   avatar_custom: Generated<number>;
+  /** Raised by every join and leave (see GroupRepo.memberIds). */
+  member_version: Generated<number>;
   status: number;
   create_time: number;
   update_time: number;

@@ -79,18 +79,7 @@ export class GroupAdminService {
       const allowed = me.role === Role.Owner || (me.role === Role.Admin && member.role === Role.Member);
       if (!allowed) throw new AppError('Forbidden');
     }
-    await this.ctx.db.transaction().execute(async (trx) => {
-      await trx
-        .deleteFrom('group_members')
-        .where('group_id', '=', group.id)
-        .where('user_id', '=', member.user_id)
-        .execute();
-      await trx
-        .deleteFrom('conversations')
-        .where('user_id', '=', member.user_id)
-        .where('chat_key', '=', groupKey(group.id))
-        .execute();
-    });
+    await this.ctx.db.transaction().execute((trx) => this.groups.removeMember(trx, group.id, member.user_id));
     const avatar = await this.groupService.refreshAvatar(group.id);
     await this.pushMembers(group, { type: 'removeUser', data: { group_id: gid(group), user_id: user.id, avatar } }, [
       user.id,

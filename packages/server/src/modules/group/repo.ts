@@ -1,5 +1,6 @@
 import type { Selectable, Transaction } from 'kysely';
 import type { Database, Db } from '../../db';
+import { Prepared } from '../../db/prepared';
 import type { GroupMembersTable, GroupsTable } from '../../db/schema';
 
 export type GroupRow = Selectable<GroupsTable>;
@@ -10,21 +11,34 @@ export const Role = { Owner: 1, Admin: 2, Member: 3 } as const;
 /** `g:<id>`: the chat key of a group's messages and its members' conversation rows. */
 export const groupKey = (groupId: number) => `g:${groupId}`;
 
+/** What every message to a group reads: the group, the sender's membership, who to tell. */
+const activeGroup = new Prepared((db, id: number) =>
+  db.selectFrom('groups').selectAll().where('id', '=', id).where('status', '=', 1),
+);
+const memberOf = new Prepared((db, groupId: number, userId: number) =>
+  db.selectFrom('group_members').selectAll().where('group_id', '=', groupId).where('user_id', '=', userId),
+);
+const memberIdsOf = new Prepared((db, groupId: number) =>
+  db.selectFrom('group_members').select('user_id').where('group_id', '=', groupId),
+);
+const memberListOf = new Prepared((db, groupId: number) =>
+  db
+    .selectFrom('group_members as m')
+    .innerJoin('groups as g', 'g.id', 'm.group_id')
+    .select(['m.user_id', 'g.member_version'])
+    .where('m.group_id', '=', groupId),
+);
+
 /** The only SQL on groups and their members. */
 export class GroupRepo {
   constructor(private readonly db: Db) {}
 
   byId(id: number): Promise<GroupRow | undefined> {
-    return this.db.selectFrom('groups').selectAll().where('id', '=', id).where('status', '=', 1).executeTakeFirst();
+    return activeGroup.first(this.db, id);
   }
 
   member(groupId: number, userId: number): Promise<MemberRow | undefined> {
-    return this.db
-      .selectFrom('group_members')
-      .selectAll()
-      .where('group_id', '=', groupId)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
+    return memberOf.first(this.db, groupId, userId);
   }
 
   /** Members, owner first, then admins, then by join time. */
@@ -42,8 +56,14 @@ export class GroupRepo {
   }
 
   async memberIds(groupId: number): Promise<number[]> {
-    const rows = await this.db.selectFrom('group_members').select('user_id').where('group_id', '=', groupId).execute();
+    const rows = await memberIdsOf.all(this.db, groupId);
     return rows.map((r) => r.user_id);
+  }
+
+  /** A group's member ids with the member-list version they are of, read together. */
+  async memberList(groupId: number): Promise<{ version: number; ids: number[] }> {
+    const rows = await memberListOf.all(this.db, groupId);
+    return { version: rows[0]?.member_version ?? -1, ids: rows.map((r) => r.user_id) };
   }
 
   /** Member counts of several groups in one query. */
@@ -130,6 +150,7 @@ export class GroupRepo {
       )
       .onConflict((oc) => oc.columns(['group_id', 'user_id']).doNothing())
       .execute();
+    await this.membersChanged(trx, groupId);
     await trx
       .insertInto('conversations')
       .values(
@@ -145,6 +166,25 @@ export class GroupRepo {
       .onConflict((oc) =>
         oc.columns(['user_id', 'chat_key']).doUpdateSet({ hidden: 0, last_time: now, read_msg_id: joinMsgId }),
       )
+      .execute();
+  }
+
+  /** Takes a member out of a group, with their conversation row. */
+  async removeMember(trx: Transaction<Database>, groupId: number, userId: number): Promise<void> {
+    await trx.deleteFrom('group_members').where('group_id', '=', groupId).where('user_id', '=', userId).execute();
+    await trx
+      .deleteFrom('conversations')
+      .where('user_id', '=', userId)
+      .where('chat_key', '=', groupKey(groupId))
+      .execute();
+    await this.membersChanged(trx, groupId);
+  }
+
+  private async membersChanged(trx: Transaction<Database>, groupId: number): Promise<void> {
+    await trx
+      .updateTable('groups')
+      .set((eb) => ({ member_version: eb('member_version', '+', 1) }))
+      .where('id', '=', groupId)
       .execute();
   }
 

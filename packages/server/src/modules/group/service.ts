@@ -85,7 +85,9 @@ export class GroupService {
     const member =
       (await this.groups.member(group.id, actor.userId)) ?? (await this.groups.member(group.id, group.owner_id));
     if (!member) return;
-    const target = { kind: 'group' as const, chatKey: groupKey(group.id), group, member };
+    // The group as it is now: the change this line tells of may have changed its members.
+    const now = (await this.groups.byId(group.id)) ?? group;
+    const target = { kind: 'group' as const, chatKey: groupKey(group.id), group: now, member };
     const stored = await this.messages.store(actor.userId, target, {
       clientId: randomUUID(),
       type: 'event',

@@ -163,7 +163,7 @@ export class MessageRepo {
    */
   async store(
     message: Omit<MessageRow, 'id'>,
-    mentioned: number[],
+    mentioned: readonly number[],
   ): Promise<{ row: MessageRow; sides: Map<number, ConversationRow> }> {
     const named = [...new Set(mentioned)].filter((id) => id !== message.from_user);
     if (message.chat_type === ChatType.Group && named.length === 0 && this.dialect === 'sqlite') {

@@ -43,6 +43,9 @@ interface Draft {
   fileId: number;
 }
 
+/** Groups whose member ids are kept between sends. */
+const MEMBER_LISTS_KEPT = 10_000;
+
 const isUniqueViolation = (err: unknown) => /unique|duplicate key/i.test(String((err as Error)?.message ?? err));
 
 /** Messages and conversations (api.md §3 `/enterprise/im/*`). */
@@ -52,7 +55,8 @@ export class MessageService {
   private readonly groups: GroupRepo;
   private readonly friends: FriendRepo;
   private readonly access: Access;
-  private readonly targetMembers = new WeakMap<Target, Promise<number[]>>();
+  private readonly targetMembers = new WeakMap<Target, Promise<readonly number[]>>();
+  private readonly memberLists = new Map<number, { version: number; ids: readonly number[] }>();
   readonly files: FileService;
 
   constructor(private readonly ctx: AppContext) {
@@ -295,10 +299,29 @@ export class MessageService {
     }
   }
 
-  /** A group target's member ids, read once for all the steps of one send. */
-  private membersOf(target: Extract<Target, { kind: 'group' }>): Promise<number[]> {
+  /**
+   * A group target's member ids, read once for all the steps of one send, and kept between sends:
+   * a list read with version v serves a request whose group row shows v, as if it had read both
+   * at once (every send reads the group row; every join and leave raises the version).
+   */
+  private membersOf(target: Extract<Target, { kind: 'group' }>): Promise<readonly number[]> {
+    const { group } = target;
+    const known = this.memberLists.get(group.id);
+    if (known && known.version === group.member_version) return Promise.resolve(known.ids);
     let ids = this.targetMembers.get(target);
-    if (!ids) this.targetMembers.set(target, (ids = this.groups.memberIds(target.group.id)));
+    if (!ids) {
+      const read = this.groups.memberList(group.id);
+      ids = read.then((list) => list.ids);
+      this.targetMembers.set(target, ids);
+      void read.then(
+        (list) => {
+          if (this.memberLists.size >= MEMBER_LISTS_KEPT)
+            this.memberLists.delete(this.memberLists.keys().next().value!);
+          this.memberLists.set(group.id, list);
+        },
+        () => undefined,
+      );
+    }
     return ids;
   }
 
