@@ -39,6 +39,12 @@ export interface Visibility {
 
 type Exec = Db | Transaction<Database>;
 
+/** The message `m` is not hidden by this user: an id, or the `c.user_id` of a conversation row. */
+const notHiddenBy = (user: number | 'c.user_id') =>
+  sql<boolean>`not exists (select 1 from message_hidden as h where h.msg_id = m.id and h.user_id = ${
+    typeof user === 'number' ? user : sql.ref(user)
+  })`;
+
 const messageBySender = new Prepared((db, fromUser: number, clientId: string) =>
   db.selectFrom('messages').selectAll().where('from_user', '=', fromUser).where('client_id', '=', clientId),
 );
@@ -248,16 +254,7 @@ export class MessageRepo {
           .whereRef('m.chat_key', '=', 'c.chat_key')
           .whereRef('m.id', '>', 'c.clear_msg_id')
           .where('m.is_deleted', '=', 0)
-          .where(({ not, exists, selectFrom }) =>
-            not(
-              exists(
-                selectFrom('message_hidden as h')
-                  .select('h.msg_id')
-                  .whereRef('h.msg_id', '=', 'm.id')
-                  .whereRef('h.user_id', '=', 'c.user_id'),
-              ),
-            ),
-          )
+          .where(notHiddenBy('c.user_id'))
           .orderBy('m.id', 'desc')
           .limit(1)
           .as('last_id'),
@@ -363,16 +360,7 @@ export class MessageRepo {
       .where('m.chat_key', '=', v.chatKey)
       .where('m.id', '>', v.floor)
       .where('m.is_deleted', '=', 0)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('message_hidden as h')
-              .select('h.msg_id')
-              .whereRef('h.msg_id', '=', 'm.id')
-              .where('h.user_id', '=', v.userId),
-          ),
-        ),
-      );
+      .where(notHiddenBy(v.userId));
     if (opts.types?.length) q = q.where('m.type', 'in', opts.types).where('m.is_undo', '=', 0);
     if (opts.keywords) {
       const like = `%${opts.keywords.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -432,16 +420,7 @@ export class MessageRepo {
         ]),
       )
       .where((eb) => eb.or([eb('c.clear_msg_id', 'is', null), eb('m.id', '>', eb.ref('c.clear_msg_id'))]))
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('message_hidden as h')
-              .select('h.msg_id')
-              .whereRef('h.msg_id', '=', 'm.id')
-              .where('h.user_id', '=', userId),
-          ),
-        ),
-      );
+      .where(notHiddenBy(userId));
     const rows = await base
       .selectAll('m')
       .orderBy('m.id', 'asc')
@@ -468,16 +447,7 @@ export class MessageRepo {
       .where('m.is_deleted', '=', 0)
       .where('m.is_undo', '=', 0)
       .where('m.type', 'in', ['image', 'video', 'voice', 'file'])
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('message_hidden as h')
-              .select('h.msg_id')
-              .whereRef('h.msg_id', '=', 'm.id')
-              .where('h.user_id', '=', userId),
-          ),
-        ),
-      );
+      .where(notHiddenBy(userId));
     if (mine) q = q.where('m.from_user', '=', userId);
     else {
       q = q
