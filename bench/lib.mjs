@@ -318,6 +318,15 @@ export function cpuMs(pid) {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/**
+ * How long a process's main thread (its event loop) has waited for a CPU while ready to run, in
+ * ms: time the machine gave to other work (/proc/<pid>/schedstat counts in ns).
+ */
+export function runQueueWaitMs(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').trim().split(/\s+/);
+  return Number(fields[1]) / 1e6;
+}
+
 /** Prints rows of cells as an aligned table; the first row is the header. */
 export function table(rows) {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
