@@ -472,13 +472,21 @@ describeEachDb('chat', (target) => {
     expect((await contact(m1, gid)).lastContent).toBe('first');
     expect((await contact(m2, gid)).lastContent).toBe('third');
 
-    // Taken off my list, the group stays off until somebody writes again.
+    // Taken off my list (what it held counts as read), the group stays off until somebody writes
+    // again, and stays on if that message is then deleted.
+    expect((await contact(m1, gid)).unread).toBe(2);
     await server.call('delChat', { id: gid }, { token: m1.token });
     expect(await contact(m1, gid)).toMatchObject({ lastSendTime: 0, lastContent: '', unread: 0 });
-    await server.call('setMsgIsRead', { toContactId: gid, is_group: 1 }, { token: m1.token });
     const fourth = await send(m2, gid, 'fourth');
-    expect(await contact(m1, gid)).toMatchObject({ lastContent: 'fourth', lastSendTime: fourth.data.sendTime });
-    expect((await contact(m1, gid)).unread).toBe(1);
+    expect(await contact(m1, gid)).toMatchObject({
+      lastContent: 'fourth',
+      lastSendTime: fourth.data.sendTime,
+      unread: 1,
+    });
+    await server.call('delMessage', { id: fourth.data.msg_id }, { token: m2.token });
+    expect(await contact(m1, gid)).toMatchObject({ lastContent: 'first', unread: 0 });
+    await send(m2, gid, 'fifth');
+    expect((await contact(m1, gid)).lastContent).toBe('fifth');
 
     // Unread is counted up to 100 (the list shows 99+).
     await server.ctx.config.set('rateLimits.sendMessage.burst', '1000');
@@ -490,6 +498,46 @@ describeEachDb('chat', (target) => {
     expect((await contact(m1, gid)).unread).toBe(0);
     await server.ctx.config.set('rateLimits.sendMessage.burst', String(RATE_LIMITS.sendMessage.burst));
     await server.ctx.config.set('rateLimits.anyCall.perMinute', String(RATE_LIMITS.anyCall.perMinute));
+  });
+
+  it('shows a member of a group that hides history nothing from before they joined, even in the list', async () => {
+    const owner = await fresh('tam');
+    const gid = await group(owner, [await fresh('tia'), await fresh('tod')]);
+    await server.call('groupSetting', { id: gid, setting: { history: 0 } }, { token: owner.token });
+    await send(owner, gid, 'said before you came');
+    const late = await fresh('tom');
+    await friends(owner, late);
+    expect((await server.call('addGroupUser', { id: gid, user_ids: [late.userId] }, { token: owner.token })).code).toBe(
+      0,
+    );
+    const seen = await server.call('getMessageList', { toContactId: gid, is_group: 1 }, { token: late.token });
+    expect(seen.data.map((m: any) => m.type)).toEqual(['event']);
+    // The invitation hidden for me, nothing of mine is left: the list shows no earlier message either.
+    await server.call('removeMessage', { id: seen.data[0].msg_id }, { token: late.token });
+    expect((await contact(late, gid)).lastContent).toBe('');
+    await send(owner, gid, 'welcome');
+    expect((await contact(late, gid)).lastContent).toBe('welcome');
+  });
+
+  it('reads a private chat up to my reply, and keeps a returned chat listed when its message goes', async () => {
+    const a = await fresh('uma');
+    const b = await fresh('uri');
+    await friends(a, b);
+    await send(a, b.userId, 'one');
+    await send(a, b.userId, 'two');
+    expect((await contact(b, a.userId)).unread).toBe(2);
+    const reply = await send(b, a.userId, 'back');
+    expect((await contact(b, a.userId)).unread).toBe(0);
+    // My reply told the other side I have read their messages.
+    const theirs = await server.call('getMessageList', { toContactId: b.userId }, { token: a.token });
+    expect(theirs.data.filter((m: any) => m.fromUser.id === a.userId).every((m: any) => m.is_read === 1)).toBe(true);
+
+    await server.call('delChat', { id: a.userId }, { token: b.token });
+    expect(await contact(b, a.userId)).toMatchObject({ lastSendTime: 0, unread: 0 });
+    const three = await send(a, b.userId, 'three');
+    expect(await contact(b, a.userId)).toMatchObject({ lastContent: 'three', unread: 1 });
+    await server.call('delMessage', { id: three.data.msg_id }, { token: a.token });
+    expect(await contact(b, a.userId)).toMatchObject({ lastContent: 'back', lastSendTime: reply.data.sendTime });
   });
 
   it('words event lines in the language the client speaks now', async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { msg } from '../chat/test-messages';
 import {
   badgeOf,
+  mutedCount,
   contactIdOf,
   conversationKeyOf,
   conversationList,
@@ -47,6 +48,13 @@ describe('conversation list', () => {
       contact('admin_notice', { lastSendTime: 999, is_group: 2 }),
     ];
     expect(conversationList(rows, { '6': 'unsent words' }).map((c) => c.id)).toEqual([4, 5, 2, 'group-1', 1, 6]);
+  });
+
+  it('shows a muted conversation’s count before its preview, capped at 99+', () => {
+    expect(mutedCount({ unread: 12, is_notice: 0 })).toBe('12');
+    expect(mutedCount({ unread: 100, is_notice: 0 })).toBe('99+');
+    expect(mutedCount({ unread: 1, is_notice: 0 })).toBeNull();
+    expect(mutedCount({ unread: 12, is_notice: 1 })).toBeNull();
   });
 
   it('shows unread as a number, capped at 99+, and as a dot when muted', () => {

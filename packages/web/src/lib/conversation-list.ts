@@ -59,6 +59,11 @@ export function badgeText(n: number): string {
   return n > BADGE_MAX ? `${BADGE_MAX}+` : String(n);
 }
 
+/** The count a muted conversation shows before its preview ("[12]", "[99+]"), or null. */
+export function mutedCount(c: Pick<Contact, 'unread' | 'is_notice'>): string | null {
+  return c.is_notice === 0 && c.unread > 1 ? badgeText(c.unread) : null;
+}
+
 /** Unread messages as a number, or as a dot when the conversation is muted. */
 export function badgeOf(c: Pick<Contact, 'unread' | 'is_notice'>): Badge {
   if (c.unread <= 0) return { kind: 'none' };

@@ -21,6 +21,9 @@ const memberOf = new Prepared((db, groupId: number, userId: number) =>
 const memberIdsOf = new Prepared((db, groupId: number) =>
   db.selectFrom('group_members').select('user_id').where('group_id', '=', groupId),
 );
+const memberVersionOf = new Prepared((db, groupId: number) =>
+  db.selectFrom('groups').select('member_version').where('id', '=', groupId),
+);
 const memberListOf = new Prepared((db, groupId: number) =>
   db
     .selectFrom('group_members as m')
@@ -60,6 +63,11 @@ export class GroupRepo {
     return rows.map((r) => r.user_id);
   }
 
+  /** The version of a group's member list (raised by every join and leave). */
+  async memberVersion(groupId: number): Promise<number> {
+    return (await memberVersionOf.first(this.db, groupId))?.member_version ?? -1;
+  }
+
   /** A group's member ids with the member-list version they are of, read together. */
   async memberList(groupId: number): Promise<{ version: number; ids: number[] }> {
     const rows = await memberListOf.all(this.db, groupId);
@@ -93,7 +101,7 @@ export class GroupRepo {
       .selectFrom('group_members as m')
       .innerJoin('groups as g', 'g.id', 'm.group_id')
       .selectAll('g')
-      .select(['m.role', 'm.nickname as my_nickname', 'm.no_speak_until', 'm.join_time'])
+      .select(['m.role', 'm.nickname as my_nickname', 'm.no_speak_until', 'm.join_time', 'm.join_msg_id'])
       .where('m.user_id', '=', userId)
       .where('g.status', '=', 1);
     if (role !== undefined) q = q.where('m.role', '=', role);

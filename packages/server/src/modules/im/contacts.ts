@@ -4,7 +4,7 @@ import { AppError } from '../../errors';
 import type { Session } from '../auth/session';
 import type { FriendService } from '../friend/service';
 import { systemContact } from '../friend/presenter';
-import { toGroupContact } from '../group/presenter';
+import { groupSetting, toGroupContact } from '../group/presenter';
 import { GroupRepo, groupKey } from '../group/repo';
 import { previewOf } from './presenter';
 import { pairKey, selfKey, type ConversationRow, type ConversationView, type MessageRow } from './repo';
@@ -33,12 +33,14 @@ export class ContactService {
     contact: Contact,
     view: ConversationView | undefined,
     lastById: Map<number, MessageRow>,
+    /** Messages up to this id are not mine to see (a group that hides history from new members). */
+    floor = 0,
   ): Contact {
     if (!view) return contact;
     const { row } = view;
     const last = lastById.get(view.lastId);
-    const hidden = row.hidden === 1 && view.lastId <= row.last_msg_id;
-    const shown = hidden ? undefined : last;
+    const hidden = row.hidden === 1 && view.newestId <= row.last_msg_id;
+    const shown = hidden || !last || last.id <= floor ? undefined : last;
     return {
       ...contact,
       lastContent: shown ? previewOf(shown, this.messages.reader(session.user)) : '',
@@ -66,9 +68,9 @@ export class ContactService {
     const out: Contact[] = [];
     for (const u of users) out.push(this.merge(session, u, byKey.get(pairKey(me, u.user_id!)), lastById));
     for (const g of groups) {
-      out.push(
-        this.merge(session, toGroupContact(g, g.role, sizes.get(g.id) ?? 0), byKey.get(groupKey(g.id)), lastById),
-      );
+      const contact = toGroupContact(g, g.role, sizes.get(g.id) ?? 0);
+      const floor = groupSetting(g).history ? 0 : g.join_msg_id;
+      out.push(this.merge(session, contact, byKey.get(groupKey(g.id)), lastById, floor));
     }
     out.push(await this.systemRow(session, pending));
     out.push(await this.adminNoticeRow(session, byKey.get('admin_notice')?.row));

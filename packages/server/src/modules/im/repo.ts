@@ -22,10 +22,14 @@ export interface ConversationView {
   lastId: number;
   /** Messages from others after the read position (in a group, up to UNREAD_MAX). */
   unread: number;
+  /** The chat's newest message, deleted or hidden ones too: a chat taken off the list returns after it. */
+  newestId: number;
 }
 
 /** The chat key of a private pair (the same for both sides). */
 export const pairKey = (a: number, b: number) => `p:${Math.min(a, b)}:${Math.max(a, b)}`;
+/** Whether a chat key is a group's (`g:<id>`). */
+export const isGroupKey = (chatKey: string) => chatKey.startsWith('g:');
 /** The chat key of my file-transfer chat. */
 export const selfKey = (userId: number) => `s:${userId}`;
 
@@ -74,16 +78,17 @@ const insertMessage = new Prepared((db, ...values: Array<MessageRow[(typeof MESS
 );
 
 /** Unread rises on the rows of a private chat (`a`, `b`: its sides; in my own chat, me twice) but the sender's. */
-const countUnread = new Prepared((db, sender: number, chatKey: string, a: number, b: number) =>
+const countUnread = new Prepared((db, sender: number, msgId: number, chatKey: string, a: number, b: number) =>
   db
     .updateTable('conversations')
     .set((eb) => ({
       unread: eb
         .case()
         .when('user_id', '=', sender)
-        .then(eb.ref('unread'))
+        .then(0)
         .else(eb('unread', '+', 1))
         .end(),
+      read_msg_id: eb.case().when('user_id', '=', sender).then(msgId).else(eb.ref('read_msg_id')).end(),
     }))
     .where('chat_key', '=', chatKey)
     .where('user_id', 'in', [a, b])
@@ -197,13 +202,20 @@ export class MessageRepo {
   private async countUnread(trx: Transaction<Database>, message: MessageRow): Promise<Map<number, ConversationRow>> {
     const sender = message.from_user;
     const everyone = message.chat_type === ChatType.Private ? [sender, message.to_id] : [sender];
-    const rows = await countUnread.all(trx, sender, message.chat_key, everyone[0]!, everyone.at(-1)!);
+    const rows = await countUnread.all(trx, sender, message.id, message.chat_key, everyone[0]!, everyone.at(-1)!);
     if (rows.length < everyone.length) {
       const fresh = everyone.filter((id) => !rows.some((r) => r.user_id === id));
       rows.push(
         ...(await trx
           .insertInto('conversations')
-          .values(fresh.map((id) => ({ user_id: id, chat_key: message.chat_key, unread: id === sender ? 0 : 1 })))
+          .values(
+            fresh.map((id) => ({
+              user_id: id,
+              chat_key: message.chat_key,
+              unread: id === sender ? 0 : 1,
+              read_msg_id: id === sender ? message.id : 0,
+            })),
+          )
           // A row created by another request meanwhile counts this message as well.
           .onConflict((oc) =>
             oc
@@ -280,38 +292,50 @@ export class MessageRepo {
           .else(eb.ref('c.unread'))
           .end()
           .as('counted'),
+        eb
+          .selectFrom('messages as m')
+          .select((e) => e.fn.max('m.id').as('n'))
+          .whereRef('m.chat_key', '=', 'c.chat_key')
+          .as('newest_id'),
       ]);
   }
 
   private async toViews(
-    rows: Promise<Array<ConversationRow & { last_id: number | null; counted: number | null }>>,
+    rows: Promise<
+      Array<ConversationRow & { last_id: number | null; counted: number | null; newest_id: number | null }>
+    >,
   ): Promise<ConversationView[]> {
-    return (await rows).map(({ last_id, counted, ...row }) => ({
+    return (await rows).map(({ last_id, counted, newest_id, ...row }) => ({
       row,
       lastId: Number(last_id ?? 0),
       unread: Number(counted ?? 0),
+      newestId: Number(newest_id ?? 0),
     }));
   }
 
-  /** Marks a conversation read up to `msgId`; its mentions are cleared once nothing after it is unread. */
+  /**
+   * Marks a conversation read up to `msgId`; its mentions are cleared once nothing after it is
+   * unread. A private chat's counter becomes what is left; a group's is counted when read.
+   */
   async markRead(userId: number, chatKey: string, msgId: number): Promise<void> {
     const conv = await this.conversation(userId, chatKey);
     if (!conv) return;
     const readTo = Math.max(conv.read_msg_id, msgId);
-    const unread = await this.db
+    const after = this.db
       .selectFrom('messages')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('chat_key', '=', chatKey)
       .where('id', '>', Math.max(readTo, conv.clear_msg_id))
       .where('from_user', '!=', userId)
-      .where('is_deleted', '=', 0)
-      .executeTakeFirstOrThrow();
-    const left = Number(unread.n);
-    await this.db
-      .updateTable('conversations')
-      .set({ read_msg_id: readTo, unread: left, ...(left === 0 && { is_at: 0 }) })
-      .where('id', '=', conv.id)
-      .execute();
+      .where('is_deleted', '=', 0);
+    let values: Partial<Pick<ConversationRow, 'read_msg_id' | 'unread' | 'is_at'>>;
+    if (isGroupKey(chatKey)) {
+      const left = await after.select('id').limit(1).executeTakeFirst();
+      values = { read_msg_id: readTo, ...(!left && { is_at: 0 }) };
+    } else {
+      const left = Number((await after.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      values = { read_msg_id: readTo, unread: left, ...(left === 0 && { is_at: 0 }) };
+    }
+    await this.db.updateTable('conversations').set(values).where('id', '=', conv.id).execute();
   }
 
   async newestId(chatKey: string): Promise<number> {

@@ -263,6 +263,8 @@ export class MessageService {
     target: Target,
     draft: Draft,
   ): Promise<{ row: MessageRow; fresh: boolean; sides?: Map<number, ConversationRow> }> {
+    // Whom a group message goes to is decided as it is stored, not when the request began.
+    if (target.kind === 'group') await this.currentMembers(target);
     const mentioned =
       target.kind === 'group' && draft.at.length
         ? draft.at.includes(0)
@@ -323,6 +325,14 @@ export class MessageService {
       );
     }
     return ids;
+  }
+
+  /** Brings a group target's member-list version up to date, dropping the list read for an older one. */
+  private async currentMembers(target: Extract<Target, { kind: 'group' }>): Promise<void> {
+    const version = await this.groups.memberVersion(target.group.id);
+    if (version === target.group.member_version) return;
+    target.group = { ...target.group, member_version: version };
+    this.targetMembers.delete(target);
   }
 
   /** Who holds a message: the pair, the group's members, or me. */
@@ -624,15 +634,19 @@ export class MessageService {
     await this.messages.hide(session.userId, row.id);
   }
 
-  /** Takes a chat off my list until a newer message arrives. */
+  /**
+   * Takes a chat off my list until a newer message arrives; what it held counts as read (a private
+   * chat's counter is cleared; a group's read position moves to its newest message).
+   */
   async deleteChat(session: Session, id: ContactId | string | number): Promise<void> {
     const target = await this.resolve(session, id);
     const [view] = await this.messages.viewsOf(session.userId, [target.chatKey]);
+    const newest = view?.newestId ?? (await this.messages.newestId(target.chatKey));
     await this.messages.upsertConversation(this.ctx.db, session.userId, target.chatKey, {
       hidden: 1,
-      unread: 0,
       is_at: 0,
-      last_msg_id: view?.lastId ?? 0,
+      last_msg_id: newest,
+      ...(target.kind === 'group' ? { read_msg_id: Math.max(view?.row.read_msg_id ?? 0, newest) } : { unread: 0 }),
     });
   }
 

@@ -14,6 +14,7 @@ import {
   contactKey,
   contactName,
   conversationList,
+  mutedCount,
   previewOf,
   SYSTEM_KEY,
 } from '../../lib/conversation-list';
@@ -108,6 +109,7 @@ const ConversationRow = memo(function ConversationRow({
     if (actions.length) setMenu({ x, y });
   });
   const badge = badgeOf(c);
+  const muted = mutedCount(c);
   const preview = previewOf(c, draft);
   const name = contactName(c, t);
   const unreadLabel =
@@ -144,7 +146,7 @@ const ConversationRow = memo(function ConversationRow({
           <span className="conv-preview">
             {preview.marker === 'draft' && <span className="conv-marker">{t('home.draft')}</span>}
             {preview.marker === 'at' && <span className="conv-marker">{t('home.atMe')}</span>}
-            {c.is_notice === 0 && c.unread > 1 && <span>{t('home.mutedCount', { count: c.unread })}</span>}
+            {muted !== null && <span>{t('home.mutedCount', { count: muted })}</span>}
             {preview.text}
           </span>
           {c.is_notice === 0 && <BellMuteOutline className="conv-muted" />}
