@@ -20,9 +20,10 @@ const WHICH: readonly Which[] = ['created', 'managed', 'joined'];
 export default function GroupListPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
-  const which: Which = (WHICH as readonly string[]).includes(params.get('role') ?? '')
-    ? (params.get('role') as Which)
-    : 'created';
+  // The choice answers the tap at once; the address follows it (so a reload keeps it).
+  const [which, setWhich] = useState<Which>(() =>
+    (WHICH as readonly string[]).includes(params.get('role') ?? '') ? (params.get('role') as Which) : 'created',
+  );
   const [groups, setGroups] = useState<Contact[] | null>(null);
 
   useEffect(() => {
@@ -47,7 +48,10 @@ export default function GroupListPage() {
               type="radio"
               name="role"
               checked={which === w}
-              onChange={() => setParams({ role: w }, { replace: true })}
+              onChange={() => {
+                setWhich(w);
+                setParams({ role: w }, { replace: true });
+              }}
             />
             {t(`groups.${w}`)}
           </label>
