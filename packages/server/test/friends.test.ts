@@ -243,6 +243,22 @@ describeEachDb('friends and contacts', (target) => {
     for (const s of [sa, sb, sc]) s.close();
   });
 
+  it('in runMode 1 tells everyone online of a presence change, strangers too, but not the user', async () => {
+    await server.ctx.config.set('sysInfo.runMode', '1');
+    const a = await fresh('zed');
+    const b = await fresh('zoe');
+    const stranger = await TestSocket.bound(server, a.userId, a.token);
+    const own = await TestSocket.bound(server, b.userId, b.token);
+    const second = await TestSocket.bound(server, b.userId, b.token);
+    await stranger.waitFor((f) => f.type === 'isOnline' && f.data.id === b.userId && f.data.is_online === 1);
+    second.close();
+    own.close();
+    await stranger.waitFor((f) => f.type === 'isOnline' && f.data.id === b.userId && f.data.is_online === 0);
+    for (const mine of [own, second])
+      expect(mine.frames.filter((f) => f.type === 'isOnline' && f.data.id === b.userId)).toEqual([]);
+    stranger.close();
+  });
+
   it('announces presence on the first socket and on the last close only', async () => {
     const a = await fresh('xia');
     const b = await fresh('yan');

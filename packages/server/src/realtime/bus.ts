@@ -3,7 +3,7 @@ import type { PushFrame } from '@sparrow/protocol';
 /** What travels between nodes: pushes to users, broadcasts, and orders to close sessions' sockets. */
 export type BusMessage =
   | { kind: 'push'; userIds: number[]; frame: PushFrame; exceptClientId?: string | undefined }
-  | { kind: 'broadcast'; frame: PushFrame }
+  | { kind: 'broadcast'; frame: PushFrame; exceptUserId?: number | undefined }
   | {
       kind: 'kick';
       userId: number;

@@ -71,9 +71,10 @@ export class Hub {
     }
   }
 
-  broadcast(frame: PushFrame): void {
+  /** Writes a frame to every bound socket on this node (but those of `exceptUserId`). */
+  broadcast(frame: PushFrame, exceptUserId?: number): void {
     const text = encode(frame);
-    for (const set of this.byUser.values()) for (const conn of set) send(conn, text);
+    for (const [userId, set] of this.byUser) if (userId !== exceptUserId) for (const conn of set) send(conn, text);
   }
 }
 

@@ -42,14 +42,14 @@ const nowS = () => Math.floor(Date.now() / 1000);
  */
 export class Realtime {
   readonly hub = new Hub();
-  private audience: (userId: number) => Promise<number[]> = async () => [];
+  private audience: (userId: number) => Promise<number[] | 'everyone'> = async () => [];
 
   constructor(private readonly opts: RealtimeOptions) {
     opts.bus.onMessage((m) => this.receive(m));
   }
 
   /** Who hears about a user's presence (their contacts); set by the contacts module. */
-  setAudience(fn: (userId: number) => Promise<number[]>): void {
+  setAudience(fn: (userId: number) => Promise<number[] | 'everyone'>): void {
     this.audience = fn;
   }
 
@@ -61,8 +61,8 @@ export class Realtime {
   }
 
   /** Pushes an event to every bound socket on every node. */
-  async broadcast(event: PushEvent): Promise<void> {
-    await this.opts.bus.publish({ kind: 'broadcast', frame: { ...event, time: nowS() } as PushFrame });
+  async broadcast(event: PushEvent, exceptUserId?: number): Promise<void> {
+    await this.opts.bus.publish({ kind: 'broadcast', frame: { ...event, time: nowS() } as PushFrame, exceptUserId });
   }
 
   /**
@@ -110,7 +110,10 @@ export class Realtime {
     if (!this.opts.presenceVisible()) return;
     try {
       const audience = await this.audience(userId);
-      await this.publish(audience, { type: 'isOnline', data: { id: userId, is_online: isOnline } });
+      const event = { type: 'isOnline', data: { id: userId, is_online: isOnline } } as const;
+      // Everyone: one message for every node rather than one per user, and no list of all users.
+      if (audience === 'everyone') await this.broadcast(event, userId);
+      else await this.publish(audience, event);
     } catch (err) {
       this.opts.log.warn({ err, userId }, 'presence announcement failed');
     }
@@ -122,7 +125,7 @@ export class Realtime {
         this.hub.deliver(message.userIds, message.frame, message.exceptClientId);
         return;
       case 'broadcast':
-        this.hub.broadcast(message.frame);
+        this.hub.broadcast(message.frame, message.exceptUserId);
         return;
       case 'kick': {
         const { frame } = message;

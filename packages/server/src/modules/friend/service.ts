@@ -158,16 +158,8 @@ export class FriendService {
   }
 
   /** Who hears a user's presence: their friends, or everyone in runMode 1. */
-  async audience(userId: number): Promise<number[]> {
-    if (this.ctx.config.get().sysInfo.runMode === 1) {
-      const rows = await this.ctx.db
-        .selectFrom('users')
-        .select('id')
-        .where('status', '=', 1)
-        .where('id', '!=', userId)
-        .execute();
-      return rows.map((r) => r.id);
-    }
+  async audience(userId: number): Promise<number[] | 'everyone'> {
+    if (this.ctx.config.get().sysInfo.runMode === 1) return 'everyone';
     return this.friends.friendIds(userId);
   }
 }
