@@ -15,7 +15,7 @@ import { Access } from '../access';
 import type { Session } from '../auth/session';
 import { UploadService } from '../upload/service';
 import { UserRepo, type UserRow } from '../user/repo';
-import { groupSetting, toGroupContact } from './presenter';
+import { eventFacts, groupSetting, toGroupContact } from './presenter';
 import { noticeText, noticeTooLong, sanitizeNotice } from './notice';
 import { GroupRepo, groupKey, Role, type GroupRow, type MemberRow } from './repo';
 import type { GroupService } from './service';
@@ -59,16 +59,6 @@ export class GroupAdminService {
     await this.ctx.realtime.publish([...(await this.groups.memberIds(group.id)), ...extra], event);
   }
 
-  private eventFacts(session: Session, others: UserRow[], more: Record<string, unknown> = {}) {
-    return {
-      user_id: session.userId,
-      name: session.user.realname,
-      user_ids: others.map((u) => u.id),
-      names: others.map((u) => u.realname),
-      ...more,
-    };
-  }
-
   /** The owner removes anyone, an admin removes members, anyone removes themself (leaves). */
   async removeUser(session: Session, body: RouteInput<'removeUser'>): Promise<void> {
     const { group, member: me } = await this.access.requireMember(session.userId, groupNumber(body.id));
@@ -89,7 +79,7 @@ export class GroupAdminService {
       session,
       leaving
         ? { event: 'leave', user_id: user.id, name: user.realname }
-        : { event: 'remove', ...this.eventFacts(session, [user]) },
+        : { event: 'remove', ...eventFacts(session, [user]) },
       leaving ? `${user.realname}退出了群聊` : `${session.user.realname}将${user.realname}移出了群聊`,
     );
   }
@@ -108,7 +98,7 @@ export class GroupAdminService {
     await this.groupService.event(
       group,
       session,
-      { event: body.role === Role.Admin ? 'setManager' : 'unsetManager', ...this.eventFacts(session, [user]) },
+      { event: body.role === Role.Admin ? 'setManager' : 'unsetManager', ...eventFacts(session, [user]) },
       `${user.realname}`,
     );
   }
@@ -135,7 +125,7 @@ export class GroupAdminService {
     await this.groupService.event(
       group,
       session,
-      { event: 'changeOwner', ...this.eventFacts(session, [user]) },
+      { event: 'changeOwner', ...eventFacts(session, [user]) },
       user.realname,
     );
   }
@@ -160,7 +150,7 @@ export class GroupAdminService {
     await this.groupService.event(
       group,
       session,
-      { event: timer === 0 ? 'unmute' : 'mute', timer, ...this.eventFacts(session, [user]) },
+      { event: timer === 0 ? 'unmute' : 'mute', timer, ...eventFacts(session, [user]) },
       user.realname,
     );
   }

@@ -1,6 +1,8 @@
 import type { Contact, GroupSetting } from '@sparrow/protocol';
 import { indexLetter } from '../../lib/letter';
 import { parseJson } from '../im/presenter';
+import type { Session } from '../auth/session';
+import type { UserRow } from '../user/repo';
 import type { GroupRow } from './repo';
 
 export const DEFAULT_GROUP_SETTING: GroupSetting = { invite: 1, history: 1, profile: 1, nospeak: 0, manage: 0 };
@@ -31,5 +33,16 @@ export function toGroupContact(group: GroupRow, role: number, memberCount: numbe
     index: indexLetter(group.name),
     notice: group.notice,
     setting: { ...groupSetting(group) },
+  };
+}
+
+/** Who did what to whom, as an event line's `extends` records it. */
+export function eventFacts(actor: Session, others: UserRow[], more: Record<string, unknown> = {}) {
+  return {
+    user_id: actor.userId,
+    name: actor.user.realname,
+    user_ids: others.map((u) => u.id),
+    names: others.map((u) => u.realname),
+    ...more,
   };
 }

@@ -18,7 +18,7 @@ import type { MessageService } from '../im/service';
 import { UserRepo, type UserRow } from '../user/repo';
 import { storageUrl } from '../../storage/storage';
 import { composeGroupAvatar } from './avatar';
-import { DEFAULT_GROUP_SETTING, groupSetting, toGroupContact } from './presenter';
+import { DEFAULT_GROUP_SETTING, eventFacts, groupSetting, toGroupContact } from './presenter';
 import { GroupRepo, groupKey, Role, type GroupRow } from './repo';
 
 /** Groups as far as chatting needs them: create, invite, members, my groups, info. */
@@ -100,6 +100,16 @@ export class GroupService {
     await this.messages.publish(stored.row, target, actor.userId);
   }
 
+  /** The event line "A 邀请 B、C 加入了群聊". */
+  private inviteEvent(group: GroupRow, session: Session, invited: UserRow[]): Promise<void> {
+    return this.event(
+      group,
+      session,
+      { event: 'invite', ...eventFacts(session, invited) },
+      `${session.user.realname}邀请${invited.map((u) => u.realname).join('、')}加入了群聊`,
+    );
+  }
+
   async create(session: Session, body: RouteInput<'groupAdd'>): Promise<Contact> {
     if (this.ctx.config.get().chatInfo.groupChat !== 1) throw new AppError('GroupChatDisabled');
     const others = await this.invitable(session, body.user_ids);
@@ -138,18 +148,7 @@ export class GroupService {
       { event: 'create', user_id: session.userId, name: session.user.realname },
       `${session.user.realname}创建了群聊`,
     );
-    await this.event(
-      group,
-      session,
-      {
-        event: 'invite',
-        user_id: session.userId,
-        name: session.user.realname,
-        user_ids: others.map((u) => u.id),
-        names: others.map((u) => u.realname),
-      },
-      `${session.user.realname}邀请${others.map((u) => u.realname).join('、')}加入了群聊`,
-    );
+    await this.inviteEvent(group, session, others);
     return toGroupContact(group, Role.Owner, count);
   }
 
@@ -181,18 +180,7 @@ export class GroupService {
       type: 'addGroupUser',
       data: { group_id: `group-${group.id}`, user_ids: newcomers.map((u) => u.id), avatar: group.avatar },
     });
-    await this.event(
-      group,
-      session,
-      {
-        event: 'invite',
-        user_id: session.userId,
-        name: session.user.realname,
-        user_ids: newcomers.map((u) => u.id),
-        names: newcomers.map((u) => u.realname),
-      },
-      `${session.user.realname}邀请${newcomers.map((u) => u.realname).join('、')}加入了群聊`,
-    );
+    await this.inviteEvent(group, session, newcomers);
   }
 
   async members(session: Session, body: RouteInput<'groupUserList'>): Promise<{ items: GroupMember[]; total: number }> {
