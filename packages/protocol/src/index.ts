@@ -10,6 +10,7 @@ export * from './api/common';
 export * from './api/user';
 export * from './messages/index';
 export * from './config';
+export * from './preview';
 export * from './api/friend';
 export * from './api/im';
 export * from './api/group';

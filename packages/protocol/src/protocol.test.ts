@@ -3,6 +3,7 @@ import { LOCALES, negotiateLocale } from './locales';
 import { serverMessages } from './messages/index';
 import { LoginBody, RegisterBody } from './api/common';
 import { routes } from './routes';
+import { messagePreview } from './preview';
 
 describe('locales', () => {
   it('negotiates Accept-Language: zh-Hans by default, English when nothing matches', () => {
@@ -47,5 +48,30 @@ describe('schemas', () => {
   it('spells every route path once', () => {
     const paths = Object.values(routes).map((r) => r.path.toLowerCase());
     expect(new Set(paths).size).toBe(paths.length);
+  });
+});
+
+describe('messagePreview', () => {
+  const t = (key: string, params: Record<string, string> = {}) => `${key}(${params.name ?? ''})`;
+  const m = (type: string, content = '', ext: Record<string, unknown> = {}, fileName?: string) => ({
+    type,
+    content,
+    extends: ext,
+    fileName,
+  });
+
+  it('flattens text to one line of at most 100 characters', () => {
+    expect(messagePreview(m('text', 'a\n\n b\tc'), t)).toBe('a b c');
+    expect(messagePreview(m('text', 'x'.repeat(150)), t)).toHaveLength(100);
+  });
+
+  it('words media, files, places and cards with the name they carry', () => {
+    expect(messagePreview(m('image', '/storage/a.png'), t)).toBe('preview.image()');
+    expect(messagePreview(m('webrtc'), t)).toBe('preview.webrtc()');
+    expect(messagePreview(m('file', '/s', { name: 'a.pdf' }), t)).toBe('preview.file(a.pdf)');
+    expect(messagePreview(m('file', '/s', { name: 'a.pdf' }, 'shown.pdf'), t)).toBe('preview.file(shown.pdf)');
+    expect(messagePreview(m('location', '', { name: 'Park' }), t)).toBe('preview.location(Park)');
+    expect(messagePreview(m('contact', '', { displayName: 'Ann', name: 7 }), t)).toBe('preview.contact(Ann)');
+    expect(messagePreview(m('location', '', { name: 42 }), t)).toBe('preview.location()');
   });
 });

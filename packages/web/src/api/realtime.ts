@@ -1,11 +1,10 @@
-import type { GlobalConfig, Message } from '@sparrow/protocol';
+import { messagePreview, type GlobalConfig, type Message } from '@sparrow/protocol';
 import { forcedOffline } from '../app/account';
 import { catchUp } from '../chat/catch-up';
 import { appEvents } from '../chat/events';
 import { deliver, forEachEngine, isGroupOf, liveEngine, openConversation } from '../chat/registry';
 import { translate } from '../i18n';
 import { contactIdOf, contactKey, conversationKeyOf, type ContactKey } from '../lib/conversation-list';
-import { messagePreview } from '../lib/message-preview';
 import { ringForMessage } from '../lib/notify';
 import { storage } from '../lib/storage';
 import { config } from '../stores/config';

@@ -1,4 +1,4 @@
-import type { AdminNotice, Contact, Message } from '@sparrow/protocol';
+import { messagePreview, type AdminNotice, type Contact, type Message } from '@sparrow/protocol';
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
 import { request } from '../api';
@@ -11,7 +11,6 @@ import {
   mentionsMe,
   type ContactKey,
 } from '../lib/conversation-list';
-import { messagePreview } from '../lib/message-preview';
 import { readUserItem, storage } from '../lib/storage';
 import { sessionStore } from './session';
 

@@ -1,4 +1,12 @@
-import { translate, type Contact, type FromUser, type Locale, type Message, type MessageKey } from '@sparrow/protocol';
+import {
+  messagePreview,
+  translate,
+  type Contact,
+  type FromUser,
+  type Locale,
+  type Message,
+  type MessageKey,
+} from '@sparrow/protocol';
 import type { UserRow } from '../user/repo';
 import { ChatType, type MessageRow } from './repo';
 
@@ -101,31 +109,10 @@ export function eventText(ext: Record<string, unknown>, reader: Reader, fallback
 /** The one-line preview of a message for conversation lists, in the reader's language. */
 export function previewOf(row: MessageRow, reader: Reader): string {
   const ext = parseJson(row.extends);
-  const t = (key: MessageKey, params: Record<string, string> = {}) => translate(reader.locale, key, params);
-  switch (row.type) {
-    case 'text':
-      return row.content.replace(/\s+/g, ' ').slice(0, 100);
-    case 'event':
-      return eventText(ext, reader, row.content);
-    case 'image':
-      return t('preview.image');
-    case 'voice':
-      return t('preview.voice');
-    case 'video':
-      return t('preview.video');
-    case 'emoji':
-      return t('preview.emoji');
-    case 'file':
-      return t('preview.file', { name: String(ext.name ?? '') });
-    case 'location':
-      return t('preview.location', { name: String(ext.name ?? '') });
-    case 'contact':
-      return t('preview.contact', { name: String(ext.displayName ?? '') });
-    case 'webrtc':
-      return t('preview.webrtc');
-    default:
-      return row.content.slice(0, 100);
-  }
+  if (row.type === 'event') return eventText(ext, reader, row.content);
+  return messagePreview({ type: row.type, content: row.content, extends: ext }, (key, params) =>
+    translate(reader.locale, key, params),
+  );
 }
 
 export function fromUserOf(user: UserRow | undefined, id: number, nickname = ''): FromUser {

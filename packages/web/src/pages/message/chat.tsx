@@ -1,4 +1,4 @@
-import { REDO_TIME_DEFAULT_S } from '@sparrow/protocol';
+import { messagePreview, REDO_TIME_DEFAULT_S } from '@sparrow/protocol';
 import { BellMuteOutline, MoreOutline } from 'antd-mobile-icons';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -22,7 +22,6 @@ import { translate } from '../../i18n';
 import { chatBackgroundStyle, useChatBackground } from '../../lib/chat-background';
 import { copyText } from '../../lib/clipboard';
 import { SELF_KEY, SYSTEM_KEY } from '../../lib/conversation-list';
-import { messagePreview } from '../../lib/message-preview';
 import { useNow } from '../../lib/use-now';
 import { useOnOutboxStored } from '../../stores/outbox';
 import '../../components/chat/chat.css';
