@@ -4,10 +4,11 @@ import {
   expectAccessible,
   hidden,
   launchBrowser,
-  PASSWORD,
+  type Person,
   phoneContext,
   ServerProcess,
   shot,
+  signIn,
   socketBound,
   visible,
   WAIT,
@@ -22,15 +23,6 @@ import {
 
 let server: ServerProcess;
 let browser: Browser;
-
-interface Person {
-  account: string;
-  name: string;
-  id: number;
-  token: string;
-  context: BrowserContext;
-  page: Page;
-}
 
 let alice: Person;
 let bob: Person;
@@ -53,21 +45,15 @@ async function befriend(a: { id: number; token: string }, b: { id: number; token
   await server.post('/enterprise/friend/update', { friend_id: request.friend_id, status: 1 }, b.token);
 }
 
-/** Signs in through the login page (Chinese interface). */
-async function signIn(
+/** Signs in through the login page in a browser context of its own. */
+async function signedIn(
   who: { id: number; token: string; name: string },
-  acct: string,
+  account: string,
   context: BrowserContext,
 ): Promise<Person> {
   const page = await context.newPage();
-  await page.goto(`${server.url}/#/pages/login/login`);
-  await page.getByLabel('账号', { exact: true }).fill(acct);
-  await page.getByLabel('密码', { exact: true }).fill(PASSWORD);
-  const bound = socketBound(page);
-  await page.getByRole('button', { name: '登录', exact: true }).click();
-  await visible(page.getByRole('navigation', { name: '主导航' }));
-  await bound;
-  return { ...who, account: acct, context, page };
+  await signIn(server, page, account);
+  return { ...who, account, context, page };
 }
 
 /** Holds the pointer still on an element past the long-press time. */
@@ -133,7 +119,7 @@ beforeAll(async () => {
   await befriend(a, d);
   await befriend(b, carol);
 
-  alice = await signIn(a, 'alice_chat', await phoneContext(browser));
+  alice = await signedIn(a, 'alice_chat', await phoneContext(browser));
   const bobContext = await phoneContext(browser);
   await bobContext.routeWebSocket(/\/wss$/, (ws) => {
     if (bobOffline) {
@@ -143,7 +129,7 @@ beforeAll(async () => {
     ws.connectToServer();
     bobSockets.add(ws);
   });
-  bob = await signIn(b, 'bob_chat', bobContext);
+  bob = await signedIn(b, 'bob_chat', bobContext);
 
   // Dave reads English: signed in by token, the language chosen before the app starts.
   const daveContext = await phoneContext(browser, 'en-US');

@@ -1,14 +1,13 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectAccessible,
   hidden,
   launchBrowser,
-  PASSWORD,
-  phoneContext,
+  newPerson,
+  type Person,
   ServerProcess,
   shot,
-  socketBound,
   visible,
   WAIT,
 } from './harness';
@@ -22,31 +21,10 @@ import {
 let server: ServerProcess;
 let browser: Browser;
 
-interface Person {
-  account: string;
-  name: string;
-  context: BrowserContext;
-  page: Page;
-}
-
 let alice: Person;
 let bob: Person;
 
 /** Registers over HTTP, then signs in through the login page like a person. */
-async function person(account: string, name: string): Promise<Person> {
-  await server.post('/common/Pub/register', { account, password: PASSWORD, repassword: PASSWORD, realname: name });
-  const context = await phoneContext(browser);
-  const page = await context.newPage();
-  await page.goto(`${server.url}/#/pages/login/login`);
-  await page.getByLabel('账号', { exact: true }).fill(account);
-  await page.getByLabel('密码', { exact: true }).fill(PASSWORD);
-  const bound = socketBound(page);
-  await page.getByRole('button', { name: '登录', exact: true }).click();
-  await visible(page.getByRole('navigation', { name: '主导航' }));
-  await bound;
-  return { account, name, context, page };
-}
-
 async function openContacts(p: Person): Promise<void> {
   await p.page
     .getByRole('navigation', { name: '主导航' })
@@ -82,8 +60,8 @@ async function letterOf(page: Page, name: string): Promise<string> {
 beforeAll(async () => {
   [server, browser] = await Promise.all([ServerProcess.start(), launchBrowser()]);
   // Pinyin decides the letter: 王 is W; the remark 老同学 later files A under L.
-  alice = await person('alice_e2e', 'Alice');
-  bob = await person('bob_e2e', '王小明');
+  alice = await newPerson(server, browser, 'alice_e2e', 'Alice');
+  bob = await newPerson(server, browser, 'bob_e2e', '王小明');
 });
 
 afterAll(async () => {

@@ -1,14 +1,14 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectAccessible,
   hidden,
   launchBrowser,
-  PASSWORD,
-  phoneContext,
+  newPerson,
+  type Person,
   ServerProcess,
   shot,
-  socketBound,
+  signIn,
   toast,
   visible,
   WAIT,
@@ -22,37 +22,12 @@ import {
 let server: ServerProcess;
 let browser: Browser;
 
-interface Person {
-  account: string;
-  name: string;
-  id: number;
-  token: string;
-  context: BrowserContext;
-  page: Page;
-}
-
 let owner: Person;
 let admin: Person;
 let member: Person;
 let groupId: string;
 
-async function signUp(account: string, name: string): Promise<Person> {
-  const { id, token } = await server.register(account, name);
-  const context = await phoneContext(browser);
-  const page = await context.newPage();
-  return { account, name, id, token, context, page };
-}
-
-/** Signs in through the login page, as a person would. */
-async function signIn(p: Person): Promise<void> {
-  const bound = socketBound(p.page);
-  await p.page.goto(`${server.url}/#/pages/login/login`);
-  await p.page.getByLabel('账号', { exact: true }).fill(p.account);
-  await p.page.getByLabel('密码', { exact: true }).fill(PASSWORD);
-  await p.page.getByRole('button', { name: '登录', exact: true }).click();
-  await p.page.waitForURL(/pages\/index\/index/, WAIT);
-  await bound;
-}
+const signUp = (account: string, name: string) => newPerson(server, browser, account, name, { signedIn: false });
 
 async function open(p: Person, route: string): Promise<void> {
   await p.page.goto(`${server.url}/#${route}`);
@@ -111,7 +86,7 @@ beforeAll(async () => {
     owner.token,
   );
   groupId = group.id;
-  await Promise.all([signIn(owner), signIn(admin), signIn(member)]);
+  await Promise.all([owner, admin, member].map((p) => signIn(server, p.page, p.account)));
 });
 
 afterAll(async () => {

@@ -227,6 +227,42 @@ export function socketBound(page: Page): Promise<void> {
   });
 }
 
+/** Someone using Sparrow in a browser of their own. */
+export interface Person {
+  account: string;
+  name: string;
+  id: number;
+  token: string;
+  context: BrowserContext;
+  page: Page;
+}
+
+/** Signs in through the login page (Chinese interface), as a person would: home shown, socket bound. */
+export async function signIn(server: ServerProcess, page: Page, account: string): Promise<void> {
+  const bound = socketBound(page);
+  await page.goto(`${server.url}/#/pages/login/login`);
+  await page.getByLabel('账号', { exact: true }).fill(account);
+  await page.getByLabel('密码', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: '登录', exact: true }).click();
+  await visible(page.getByRole('navigation', { name: '主导航' }));
+  await bound;
+}
+
+/** Registers someone and opens a phone-sized browser for them, signed in unless told otherwise. */
+export async function newPerson(
+  server: ServerProcess,
+  browser: Browser,
+  account: string,
+  name: string,
+  opts: { signedIn?: boolean } = {},
+): Promise<Person> {
+  const { id, token } = await server.register(account, name);
+  const context = await phoneContext(browser);
+  const page = await context.newPage();
+  if (opts.signedIn !== false) await signIn(server, page, account);
+  return { account, name, id, token, context, page };
+}
+
 /** How long the suites wait for something a user would see. */
 export const WAIT = { timeout: 20_000 };
 

@@ -1,15 +1,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectAccessible,
   launchBrowser,
-  PASSWORD,
-  phoneContext,
+  newPerson,
+  type Person,
   ServerProcess,
   shot,
-  socketBound,
   toast,
   visible,
   WAIT,
@@ -27,32 +26,9 @@ let server: ServerProcess;
 let browser: Browser;
 let places: http.Server;
 
-interface Person {
-  account: string;
-  name: string;
-  id: number;
-  token: string;
-  context: BrowserContext;
-  page: Page;
-}
-
 let alice: Person;
 let bob: Person;
 let carol: { id: number; name: string };
-
-async function person(account: string, name: string): Promise<Person> {
-  const { id, token } = await server.register(account, name);
-  const context = await phoneContext(browser);
-  const page = await context.newPage();
-  const bound = socketBound(page);
-  await page.goto(`${server.url}/#/pages/login/login`);
-  await page.getByLabel('账号', { exact: true }).fill(account);
-  await page.getByLabel('密码', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: '登录', exact: true }).click();
-  await page.waitForURL(/pages\/index\/index/, WAIT);
-  await bound;
-  return { account, name, id, token, context, page };
-}
 
 async function openChat(p: Person, withId: number): Promise<void> {
   await p.page.goto(`${server.url}/#/pages/message/chat?id=${withId}`);
@@ -163,7 +139,10 @@ beforeAll(async () => {
   await new Promise((r) => setTimeout(r, 1200));
   const c = await server.register('mcarol1', '陈静');
   carol = { id: c.id, name: '陈静' };
-  [alice, bob] = await Promise.all([person('malice1', '王小明'), person('mbobby1', '李华')]);
+  [alice, bob] = await Promise.all([
+    newPerson(server, browser, 'malice1', '王小明'),
+    newPerson(server, browser, 'mbobby1', '李华'),
+  ]);
   await Promise.all([openChat(alice, bob.id), openChat(bob, alice.id)]);
   // Three admin commands and two sign-ins: more than the default hook time on a cold machine.
 }, 240_000);
