@@ -296,4 +296,20 @@ describe('group management across owner, admin and member', () => {
       await visible(toast(p.page, '该群聊已解散'));
     }
   });
+
+  it('a broken link to a group shows that it cannot be found, with a way back, on both group pages', async () => {
+    const page = member.page;
+    for (const [route, title] of [
+      ['info', '群信息'],
+      ['groupUser', '群聊成员'],
+    ] as const) {
+      await page.goto(`${server.url}/#/pages/message/group/${route}?id=not-a-group`);
+      await visible(page.getByRole('heading', { name: '找不到这个群聊' }));
+      await visible(page.getByText(title, { exact: true }));
+      await check(page, `group-zh-not-found-${route}`);
+      // The page's own button, below the message (the header's back arrow is the first).
+      await page.getByRole('button', { name: '返回', exact: true }).last().click();
+      await page.waitForURL((url) => !url.hash.includes('not-a-group'), WAIT);
+    }
+  });
 });

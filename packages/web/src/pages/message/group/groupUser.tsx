@@ -1,5 +1,5 @@
 import { ADD_GROUP_USER_MAX, type Contact, type GroupMember } from '@sparrow/protocol';
-import { MoreOutline, SearchOutline, TeamOutline, UserAddOutline } from 'antd-mobile-icons';
+import { MoreOutline, SearchOutline, UserAddOutline } from 'antd-mobile-icons';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
@@ -13,9 +13,10 @@ import { EmptyState } from '../../../components/EmptyState';
 import { Page } from '../../../components/Page';
 import { ActionSheet, type SheetAction } from '../../../components/group/ActionSheet';
 import { formatMuteEnd } from '../../../components/group/format';
+import { GroupPending } from '../../../components/group/GroupPending';
 import { useCloseWhenGone, useGroupIdParam } from '../../../components/group/hooks';
 import { useNowUntil } from '../../../lib/use-now-until';
-import { MUTE_TIMERS, groupActions, groups, myRole, useGroup, type MuteTimer } from '../../../stores/group';
+import { MUTE_TIMERS, groupActions, myRole, useGroup, type MuteTimer } from '../../../stores/group';
 import {
   Roles,
   groupPermissions,
@@ -223,37 +224,11 @@ export default function GroupUserPage() {
   const now = useNowUntil(members?.map((m) => m.no_speak_until) ?? []);
   const shown = useMemo(() => searchMembers(members ?? [], query), [members, query]);
 
-  if (!id) {
-    return (
-      <Page title={t('group.members.title')}>
-        <EmptyState
-          icon={<TeamOutline />}
-          title={t('group.info.notFound')}
-          description={t('group.info.notFoundDesc')}
-        />
-      </Page>
-    );
-  }
+  if (!id) return <GroupPending id={id} title={t('group.members.title')} entry={entry} />;
   if (params.get('invite') === '1') return <InviteView id={id} />;
 
   const info = entry?.info;
-  if (!entry || !info || !members) {
-    return (
-      <Page title={t('group.members.title')}>
-        {entry?.status === 'error' ? (
-          <EmptyState icon={<TeamOutline />} title={t('group.info.loadFailed')} description={entry.error}>
-            <div className="actions">
-              <button type="button" className="button button-primary" onClick={() => void groups.load(id)}>
-                {t('common.retry')}
-              </button>
-            </div>
-          </EmptyState>
-        ) : (
-          <DelayedSpinner />
-        )}
-      </Page>
-    );
-  }
+  if (!entry || !info || !members) return <GroupPending id={id} title={t('group.members.title')} entry={entry} />;
 
   const role = myRole(entry);
   const can = groupPermissions(role, info.setting);

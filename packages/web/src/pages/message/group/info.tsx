@@ -6,26 +6,26 @@ import {
   type GroupMember,
   type GroupSetting,
 } from '@sparrow/protocol';
-import { AddOutline, MinusOutline, RightOutline, SystemQRcodeOutline, TeamOutline } from 'antd-mobile-icons';
+import { AddOutline, MinusOutline, RightOutline, SystemQRcodeOutline } from 'antd-mobile-icons';
 import { lazy, Suspense, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { feedback } from '../../../app/feedback';
 import { groupPath } from '../../../app/group-paths';
 import { DelayedSpinner } from '../../../app/lazy-page';
 import { useBackTo } from '../../../app/navigation';
 import { Avatar } from '../../../components/Avatar';
 import { Cell, CellGroup, SwitchCell } from '../../../components/Cell';
-import { EmptyState } from '../../../components/EmptyState';
 import { Field } from '../../../components/Field';
 import { Page } from '../../../components/Page';
+import { GroupPending } from '../../../components/group/GroupPending';
 import { useCloseWhenGone, useGroupIdParam } from '../../../components/group/hooks';
 import { NoticeHtml } from '../../../components/group/NoticeHtml';
 import { noticePlainText } from '../../../components/group/notice';
 import { SpeakBanner } from '../../../components/group/SpeakBanner';
 import { formatMuteEnd } from '../../../components/group/format';
 import { useNowUntil } from '../../../lib/use-now-until';
-import { groupActions, groupSpeakState, groups, myRole, useGroup, type GroupEntry } from '../../../stores/group';
+import { groupActions, groupSpeakState, myRole, useGroup, type GroupEntry } from '../../../stores/group';
 import { groupPermissions, memberName, type GroupPermissions, type GroupRole } from '../../../stores/group-rules';
 import '../../../components/group/group.css';
 
@@ -550,40 +550,10 @@ export default function GroupInfoPage() {
   const id = useGroupIdParam();
   const entry = useGroup(id);
   const [params] = useSearchParams();
-  const navigate = useNavigate();
   useCloseWhenGone(entry);
 
-  if (!id) {
-    return (
-      <Page title={t('group.info.title')}>
-        <EmptyState icon={<TeamOutline />} title={t('group.info.notFound')} description={t('group.info.notFoundDesc')}>
-          <div className="actions">
-            <button type="button" className="button button-default" onClick={() => void navigate(-1)}>
-              {t('common.back')}
-            </button>
-          </div>
-        </EmptyState>
-      </Page>
-    );
-  }
   const info = entry?.info;
-  if (!entry || !info) {
-    return (
-      <Page title={t('group.info.title')}>
-        {entry?.status === 'error' ? (
-          <EmptyState icon={<TeamOutline />} title={t('group.info.loadFailed')} description={entry.error}>
-            <div className="actions">
-              <button type="button" className="button button-primary" onClick={() => void groups.load(id)}>
-                {t('common.retry')}
-              </button>
-            </div>
-          </EmptyState>
-        ) : (
-          <DelayedSpinner />
-        )}
-      </Page>
-    );
-  }
+  if (!id || !entry || !info) return <GroupPending id={id} title={t('group.info.title')} entry={entry} />;
 
   const can = groupPermissions(myRole(entry), info.setting);
   const edit = params.get('edit') as Edit | null;
