@@ -1,4 +1,3 @@
-import type { Contact } from '@sparrow/protocol';
 import { describe, expect, it } from 'vitest';
 import { msg } from '../chat/test-messages';
 import {
@@ -13,27 +12,7 @@ import {
   previewOf,
   totalUnread,
 } from './conversation-list';
-
-function contact(id: Contact['id'], over: Partial<Contact> = {}): Contact {
-  return {
-    id,
-    displayName: String(id),
-    avatar: '',
-    lastContent: '',
-    lastSendTime: 0,
-    type: 'text',
-    is_group: typeof id === 'string' && id.startsWith('group-') ? 1 : 0,
-    unread: 0,
-    is_top: 0,
-    is_notice: 1,
-    is_at: 0,
-    is_online: 0,
-    index: '#',
-    notice: '',
-    setting: {},
-    ...over,
-  };
-}
+import { contactRow as contact } from '../test/fixtures';
 
 describe('conversation list', () => {
   it('lists conversations with messages, pinned ones and drafts: pinned first, then newest first', () => {

@@ -2,28 +2,10 @@ import type { Contact } from '@sparrow/protocol';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { msg } from '../chat/test-messages';
 import { contacts, contactsStore } from './contacts';
+import { contactRow } from '../test/fixtures';
 import { sessionStore } from './session';
 
-function contact(id: Contact['id'], over: Partial<Contact> = {}): Contact {
-  return {
-    id,
-    displayName: String(id),
-    avatar: '',
-    lastContent: '',
-    lastSendTime: 0,
-    type: '',
-    is_group: typeof id === 'string' && id.startsWith('group-') ? 1 : 0,
-    unread: 0,
-    is_top: 0,
-    is_notice: 1,
-    is_at: 0,
-    is_online: 0,
-    index: '#',
-    notice: '',
-    setting: {},
-    ...over,
-  };
-}
+const contact = (id: Contact['id'], over: Partial<Contact> = {}) => contactRow(id, { type: '', ...over });
 
 const row = (key: string) => contactsStore.getState().rows[key]!;
 

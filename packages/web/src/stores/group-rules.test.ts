@@ -1,5 +1,6 @@
 import { MUTE_OPTIONS, type GroupMember } from '@sparrow/protocol';
 import { describe, expect, it } from 'vitest';
+import { groupMember } from '../test/fixtures';
 import { MUTE_TIMERS } from './group';
 import {
   NO_MEMBER_ACTIONS,
@@ -16,23 +17,8 @@ import {
 const NOW = 1_750_000_000_000;
 const ME = 1;
 
-function member(user_id: number, role: 1 | 2 | 3, extra: Partial<GroupMember> = {}): GroupMember {
-  return {
-    user_id,
-    role,
-    nickname: '',
-    no_speak_until: 0,
-    join_time: user_id,
-    userInfo: {
-      user_id,
-      realname: `user${user_id}`,
-      displayName: `user${user_id}`,
-      avatar: '',
-      account: `acct${user_id}`,
-    },
-    ...extra,
-  };
-}
+const member = (id: number, role: 1 | 2 | 3, extra: Partial<GroupMember> = {}) =>
+  groupMember(id, role, extra, { name: `user${id}`, account: `acct${id}` });
 
 const only = (...keys: (keyof MemberActions)[]): MemberActions => ({
   ...NO_MEMBER_ACTIONS,

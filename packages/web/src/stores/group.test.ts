@@ -1,5 +1,6 @@
 import type { GroupInfo, GroupMember } from '@sparrow/protocol';
 import { describe, expect, it } from 'vitest';
+import { groupMember } from '../test/fixtures';
 import {
   applyGroupPush,
   createGroups,
@@ -17,23 +18,7 @@ const ME = 3;
 const OTHER = 4;
 const NOW = 1_750_000_000_000;
 
-function member(user_id: number, role: 1 | 2 | 3, extra: Partial<GroupMember> = {}): GroupMember {
-  return {
-    user_id,
-    role,
-    nickname: '',
-    no_speak_until: 0,
-    join_time: user_id,
-    userInfo: {
-      user_id,
-      realname: `u${user_id}`,
-      displayName: `u${user_id}`,
-      avatar: `/a/${user_id}.png`,
-      account: `a${user_id}`,
-    },
-    ...extra,
-  };
-}
+const member = groupMember;
 
 function groupInfo(extra: Partial<GroupInfo> = {}): GroupInfo {
   return {
