@@ -150,4 +150,18 @@ describe('friends in two browsers', () => {
     await hidden(contactRow(bob.page, '老同学'));
     await visible(bob.page.getByRole('heading', { level: 2, name: '暂无联系人' }));
   });
+
+  it('A finds the request to B among those sent; the choice answers at once and survives a reload', async () => {
+    const page = alice.page;
+    await page.goto(`${server.url}/#/pages/contacts/friend`);
+    await page.getByRole('radio', { name: '发出的' }).check();
+    await visible(page.getByText(bob.name, { exact: true }));
+    await page.reload();
+    await expect.poll(() => page.getByRole('radio', { name: '发出的' }).isChecked(), WAIT).toBe(true);
+    await visible(page.getByText(bob.name, { exact: true }));
+    await expectAccessible(page);
+    await shot(page, 'friends-sent');
+    await page.getByRole('radio', { name: '收到的' }).check();
+    await expect.poll(() => page.url(), WAIT).not.toContain('box=');
+  });
 });

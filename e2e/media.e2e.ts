@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectAccessible,
+  hidden,
   launchBrowser,
   newPerson,
   type Person,
@@ -180,6 +181,14 @@ describe('media messages between two people', () => {
     const path = await download.path();
     expect(path).toBeTruthy();
     await check(bob.page, 'media-02-file');
+
+    // File management: the file is among those Bob received, not those he sent.
+    await bob.page.goto(`${server.url}/#/pages/mine/files`);
+    await bob.page.getByRole('radio', { name: '我收到的' }).check();
+    await visible(bob.page.getByText('季度报告.pdf'));
+    await bob.page.getByRole('radio', { name: '我发送的' }).check();
+    await hidden(bob.page.getByText('季度报告.pdf'));
+    await openChat(bob, alice.id);
   });
 
   it('a 3 s voice clip: held to talk, played on the other side', async () => {

@@ -2,7 +2,7 @@ import type { FriendRequest } from '@sparrow/protocol';
 import { UserAddOutline } from 'antd-mobile-icons';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { api, request } from '../../api';
 import { paths, withQuery } from '../../app/paths';
 import { appEvents } from '../../chat/events';
@@ -11,6 +11,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { Page } from '../../components/Page';
 import { formatRelative } from '../../lib/relative-time';
 import { useNow } from '../../lib/use-now';
+import { useParamChoice } from '../../lib/use-param-choice';
 import { contacts, contactsStore } from '../../stores/contacts';
 import '../../components/lists.css';
 import '../pages.css';
@@ -21,8 +22,7 @@ type Box = 'received' | 'sent';
 /** New friends (spec §2 `/pages/contacts/friend`): requests received and sent, answered here, live. */
 export default function FriendRequestsPage() {
   const { t, i18n } = useTranslation();
-  const [params, setParams] = useSearchParams();
-  const box: Box = params.get('box') === 'sent' ? 'sent' : 'received';
+  const [box, setBox] = useParamChoice<Box>('box', ['received', 'sent']);
   const [items, setItems] = useState<FriendRequest[] | null>(null);
   const [total, setTotal] = useState(0);
   const [busy, setBusy] = useState<number | null>(null);
@@ -80,12 +80,7 @@ export default function FriendRequestsPage() {
         <legend>{t('friend.box')}</legend>
         {(['received', 'sent'] as const).map((b) => (
           <label key={b}>
-            <input
-              type="radio"
-              name="box"
-              checked={box === b}
-              onChange={() => setParams(b === 'sent' ? { box: b } : {}, { replace: true })}
-            />
+            <input type="radio" name="box" checked={box === b} onChange={() => setBox(b)} />
             {t(b === 'sent' ? 'friend.boxSent' : 'friend.boxReceived')}
           </label>
         ))}

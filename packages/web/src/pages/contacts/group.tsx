@@ -2,13 +2,14 @@ import type { Contact } from '@sparrow/protocol';
 import { TeamFill } from 'antd-mobile-icons';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { api } from '../../api';
 import { chatPath } from '../../app/paths';
 import { ContactAvatar } from '../../components/ContactAvatar';
 import { EmptyState } from '../../components/EmptyState';
 import { Page } from '../../components/Page';
 import { contactKey } from '../../lib/conversation-list';
+import { useParamChoice } from '../../lib/use-param-choice';
 import '../../components/lists.css';
 import '../pages.css';
 
@@ -19,11 +20,7 @@ const WHICH: readonly Which[] = ['created', 'managed', 'joined'];
 /** Group chat list (spec §2 `/pages/contacts/group`): the groups I created, manage, or joined. */
 export default function GroupListPage() {
   const { t } = useTranslation();
-  const [params, setParams] = useSearchParams();
-  // The choice answers the tap at once; the address follows it (so a reload keeps it).
-  const [which, setWhich] = useState<Which>(() =>
-    (WHICH as readonly string[]).includes(params.get('role') ?? '') ? (params.get('role') as Which) : 'created',
-  );
+  const [which, setWhich] = useParamChoice<Which>('role', WHICH);
   const [groups, setGroups] = useState<Contact[] | null>(null);
 
   useEffect(() => {
@@ -44,15 +41,7 @@ export default function GroupListPage() {
         <legend>{t('groups.which')}</legend>
         {WHICH.map((w) => (
           <label key={w}>
-            <input
-              type="radio"
-              name="role"
-              checked={which === w}
-              onChange={() => {
-                setWhich(w);
-                setParams({ role: w }, { replace: true });
-              }}
-            />
+            <input type="radio" name="role" checked={which === w} onChange={() => setWhich(w)} />
             {t(`groups.${w}`)}
           </label>
         ))}

@@ -2,7 +2,7 @@ import { PAGE_LIMIT_DEFAULT, type FileItem, type Message } from '@sparrow/protoc
 import { FolderOutline, PlayOutline } from 'antd-mobile-icons';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { request } from '../../api';
 import { videoPath } from '../../app/media-paths';
 import { EmptyState } from '../../components/EmptyState';
@@ -11,6 +11,7 @@ import { FILE_CATES } from '../../components/message/file-kind';
 import { Page } from '../../components/Page';
 import { SearchBar } from '../../components/SearchBar';
 import { formatFileSize } from '../../lib/file-size';
+import { useParamChoice } from '../../lib/use-param-choice';
 import { useVoicePlayback } from '../../lib/voice-player';
 import '../../components/message/media.css';
 import '../message/media-pages.css';
@@ -132,8 +133,7 @@ function FileRow({ file, tab, onImage }: { file: FileItem; tab: Tab; onImage: (f
  */
 export default function FilesPage() {
   const { t } = useTranslation();
-  const [params, setParams] = useSearchParams();
-  const tab: Tab = params.get('tab') === 'received' ? 'received' : 'sent';
+  const [tab, setTab] = useParamChoice<Tab>('tab', ['sent', 'received']);
   const [cate, setCate] = useState<Cate | 0>(0);
   const [text, setText] = useState('');
   const [keywords, setKeywords] = useState('');
@@ -212,8 +212,6 @@ export default function FilesPage() {
     io.observe(el);
     return () => io.disconnect();
   }, [hasMore, loadMore]);
-
-  const setTab = (next: Tab) => setParams(next === 'sent' ? {} : { tab: next }, { replace: true });
 
   return (
     <Page title={t('media.routes.files')} className="files-page">
