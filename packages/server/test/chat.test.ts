@@ -1,7 +1,7 @@
 import { RATE_LIMITS } from '@sparrow/protocol';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { describeEachDb, signUp, startServer, TestSocket, type TestServer } from './harness';
+import { describeEachDb, expectBadBodies, MISSING, signUp, startServer, TestSocket, type TestServer } from './harness';
 
 type User = Awaited<ReturnType<typeof signUp>>;
 
@@ -550,6 +550,48 @@ describeEachDb('chat', (target) => {
     const zh = await server.call('getMessageList', { toContactId: gid }, { token: m1.token, lang: 'zh-CN' });
     expect(zh.data[0].content).toMatch(/创建了群聊$/);
   });
+  it('keeps a group conversation’s own settings to its members, and refuses bad bodies', async () => {
+    const owner = await fresh('vic');
+    const member = await fresh('val');
+    const gid = await group(owner, [member, await fresh('van')]);
+    const hi = await send(owner, gid, 'hello');
+    const outsider = await fresh('vex');
+    const calls = [
+      ['delChat', { id: gid, is_group: 1 }],
+      ['setChatTop', { id: gid, is_group: 1, is_top: 1 }],
+      ['isNotice', { id: gid, is_group: 1, is_notice: 0 }],
+      ['readAtMsg', { toContactId: gid }],
+      ['setMsgIsRead', { toContactId: gid, is_group: 1 }],
+    ] as const;
+    // Not a member: refused, and nothing is written for them.
+    for (const [name, body] of calls) {
+      const res = await server.call(name, body, { token: outsider.token, lang: 'en' });
+      expect(res, name).toMatchObject({ code: 403, msg: 'You are not a member of this group' });
+    }
+    expect((await server.call('removeMessage', { id: hi.data.msg_id }, { token: outsider.token })).code).toBe(404);
+    expect((await contact(outsider, gid)) ?? null).toBeNull();
+    // A member (any role): each acts on their own row only.
+    for (const [name, body] of calls)
+      expect((await server.call(name, body, { token: member.token })).code, name).toBe(0);
+    expect(await contact(member, gid)).toMatchObject({ is_top: 1, is_notice: 0, lastSendTime: 0 });
+    expect(await contact(owner, gid)).toMatchObject({ is_top: 0, is_notice: 1, lastContent: 'hello' });
+
+    await expectBadBodies(
+      server,
+      'delChat',
+      { id: gid, is_group: 1 },
+      [{ field: 'id', value: MISSING, key: 'validation.required' }],
+      { token: member.token },
+    );
+    await expectBadBodies(
+      server,
+      'readAtMsg',
+      { toContactId: gid },
+      [{ field: 'toContactId', value: MISSING, key: 'validation.required' }],
+      { token: member.token },
+    );
+  });
+
   it('answers getContactInfo for my contacts and groups only', async () => {
     const owner = await fresh('vic');
     const m1 = await fresh('wen');

@@ -80,7 +80,8 @@ export function validationError(error: z.ZodError, locale: Locale, body?: unknow
   let text: string;
   if (!first) text = translate(locale, 'errors.Validation');
   else if (first.message === 'mismatch') text = translate(locale, 'validation.mismatch');
-  else if (first.code === 'invalid_type' && isAbsent(body, first.path[0])) {
+  else if ((first.code === 'invalid_type' || first.path[0] !== undefined) && isAbsent(body, first.path[0])) {
+    // Absent is "required" whatever the schema's kind of complaint (a union says invalid_union).
     text = translate(locale, 'validation.required', { field: label });
   } else if (first.code === 'too_small' || first.code === 'too_big') {
     const shape = error.issues
