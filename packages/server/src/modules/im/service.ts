@@ -393,7 +393,12 @@ export class MessageService {
       }
       return undefined;
     }
-    const mine = await this.present(row, sender);
+    // The sender's role and group nickname came with the target; no quote needs another member's.
+    const own =
+      row.pid === 0 && target.member.user_id === senderId
+        ? { members: new Map([[senderId, { role: target.member.role, nickname: target.member.nickname }]]) }
+        : {};
+    const mine = await this.present(row, sender, own);
     const data = { ...mine, contactInfo };
     await this.ctx.realtime.publish(
       members.filter((id) => id !== senderId),
@@ -418,7 +423,7 @@ export class MessageService {
 
   /**
    * Presents rows for one reader, loading senders, group roles, quotes and read marks in bulk;
-   * `extra.users` are users the caller already holds, not loaded again.
+   * `extra.users` (and `extra.members`, a group's) are what the caller already holds, not loaded again.
    */
   async presentMany(rows: MessageRow[], readerRow: UserRow, extra: Partial<MessageContext> = {}): Promise<Message[]> {
     const { users: known, ...context } = extra;
@@ -433,7 +438,7 @@ export class MessageService {
     }
     const groupIds = [...new Set(rows.filter((r) => r.chat_type === ChatType.Group).map((r) => r.to_id))];
     const membersByGroup = new Map<number, Map<number, { role: number; nickname: string }>>();
-    for (const gid of groupIds) {
+    for (const gid of context.members ? [] : groupIds) {
       const rowsM = await this.ctx.db
         .selectFrom('group_members')
         .select(['user_id', 'role', 'nickname'])
