@@ -164,7 +164,7 @@ export async function buildApp(
   const contacts = new ContactService(ctx, friends, messages);
   const announcements = new AnnouncementWatcher(opened.db, realtime);
   announcements.start(env.configPollMs);
-  const groupService = new GroupService(ctx, messages);
+  const groupService = new GroupService(ctx, messages, friends);
   registerRoutes(app, ctx, {
     ...friendRoutes(ctx, friends),
     ...imRoutes(ctx, messages, contacts),

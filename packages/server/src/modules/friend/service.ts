@@ -126,11 +126,16 @@ export class FriendService {
       });
   }
 
-  /**
-   * My contacts: friends (runMode 2), or everyone active in the organisation (runMode 1);
-   * with presence, and the number of friend requests waiting for me.
-   */
+  /** My contacts, with the number of friend requests waiting for me. */
   async contacts(session: Session): Promise<{ items: Contact[]; pending: number }> {
+    return { items: await this.people(session), pending: await this.friends.pendingCount(session.userId) };
+  }
+
+  /**
+   * The people I see: friends (runMode 2), or everyone active in the organisation (runMode 1),
+   * with presence, sorted by letter.
+   */
+  async people(session: Session): Promise<Contact[]> {
     const runMode = this.ctx.config.get().sysInfo.runMode;
     const mine = await this.friends.rowsOf(session.userId);
     const users =
@@ -150,11 +155,11 @@ export class FriendService {
               .execute()
           : [];
     const online = await this.ctx.realtime.online(users.map((u) => u.id));
-    const items = users.map((u) => toUserContact(u, mine.get(u.id), online.has(u.id)));
-    items.sort(
-      (a, b) => a.index.localeCompare(b.index) || a.displayName.localeCompare(b.displayName, 'zh-Hans-u-co-pinyin'),
-    );
-    return { items, pending: await this.friends.pendingCount(session.userId) };
+    return users
+      .map((u) => toUserContact(u, mine.get(u.id), online.has(u.id)))
+      .sort(
+        (a, b) => a.index.localeCompare(b.index) || a.displayName.localeCompare(b.displayName, 'zh-Hans-u-co-pinyin'),
+      );
   }
 
   /** Who hears a user's presence: their friends, or everyone in runMode 1. */

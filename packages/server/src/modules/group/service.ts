@@ -12,8 +12,8 @@ import { AppError } from '../../errors';
 import { hmac } from '../../lib/crypto';
 import { Access } from '../access';
 import type { Session } from '../auth/session';
-import { toUserContact } from '../friend/presenter';
 import { FriendRepo } from '../friend/repo';
+import type { FriendService } from '../friend/service';
 import type { MessageService } from '../im/service';
 import { UserRepo, type UserRow } from '../user/repo';
 import { storageUrl } from '../../storage/storage';
@@ -31,6 +31,7 @@ export class GroupService {
   constructor(
     private readonly ctx: AppContext,
     private readonly messages: MessageService,
+    private readonly people: FriendService,
   ) {
     this.groups = new GroupRepo(ctx.db);
     this.users = new UserRepo(ctx.db);
@@ -223,26 +224,7 @@ export class GroupService {
       const { group } = await this.access.requireMember(session.userId, groupNumber(body.group_id));
       for (const id of await this.groups.memberIds(group.id)) exclude.add(id);
     }
-    const runMode = this.ctx.config.get().sysInfo.runMode;
-    const mine = await this.friends.rowsOf(session.userId);
-    const users =
-      runMode === 1
-        ? await this.ctx.db.selectFrom('users').selectAll().where('status', '=', 1).execute()
-        : mine.size
-          ? await this.ctx.db
-              .selectFrom('users')
-              .selectAll()
-              .where('id', 'in', [...mine.keys()])
-              .where('status', '=', 1)
-              .execute()
-          : [];
-    const rows = users.filter((u) => !exclude.has(u.id));
-    const online = await this.ctx.realtime.online(rows.map((u) => u.id));
-    return rows
-      .map((u) => toUserContact(u, mine.get(u.id), online.has(u.id)))
-      .sort(
-        (a, b) => a.index.localeCompare(b.index) || a.displayName.localeCompare(b.displayName, 'zh-Hans-u-co-pinyin'),
-      );
+    return (await this.people.people(session)).filter((c) => !exclude.has(c.user_id!));
   }
 
   /** A signed token for the group's QR code, valid seven days (spec §9). */
