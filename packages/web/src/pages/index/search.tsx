@@ -1,5 +1,5 @@
 import type { Contact } from '@sparrow/protocol';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { request } from '../../api';
@@ -26,6 +26,37 @@ interface HistoryHit {
 
 function matches(c: Contact, q: string): boolean {
   return [c.displayName, c.realname ?? '', c.account ?? ''].some((s) => s.toLowerCase().includes(q));
+}
+
+/** One titled section of results. */
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section className="search-section" aria-labelledby={id}>
+      <h2 className="search-section-title" id={id}>
+        {title}
+      </h2>
+      <ul className="cells">{children}</ul>
+    </section>
+  );
+}
+
+/** A person, group or chat found, as a row that opens it. */
+function ContactLink({ contact, to, name, sub }: { contact: Contact; to: string; name?: string; sub?: string }) {
+  return (
+    <li>
+      <Link className="contact-row" to={to}>
+        <ContactAvatar contact={contact} size={40} />
+        {sub === undefined ? (
+          <span className="contact-name">{name ?? contact.displayName}</span>
+        ) : (
+          <span className="contact-text">
+            <span className="contact-name">{name ?? contact.displayName}</span>
+            <span className="contact-sub">{sub}</span>
+          </span>
+        )}
+      </Link>
+    </li>
+  );
 }
 
 /**
@@ -119,61 +150,35 @@ export default function SearchPage() {
         <h1 className="visually-hidden">{t('routes.search')}</h1>
         {!words && <p className="search-tip">{t('search.tip')}</p>}
         {people.length > 0 && (
-          <section className="search-section" aria-labelledby="search-people">
-            <h2 className="search-section-title" id="search-people">
-              {t('search.people')}
-            </h2>
-            <ul className="cells">
-              {people.slice(0, SECTION_FIRST * 4).map((c) => (
-                <li key={String(c.id)}>
-                  <Link className="contact-row" to={withQuery(paths.contactDetail, { id: c.user_id ?? String(c.id) })}>
-                    <ContactAvatar contact={c} size={40} />
-                    <span className="contact-name">{c.displayName}</span>
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          </section>
+          <Section id="search-people" title={t('search.people')}>
+            {people.slice(0, SECTION_FIRST * 4).map((c) => (
+              <ContactLink
+                key={String(c.id)}
+                contact={c}
+                to={withQuery(paths.contactDetail, { id: c.user_id ?? String(c.id) })}
+              />
+            ))}
+          </Section>
         )}
         {groups.length > 0 && (
-          <section className="search-section" aria-labelledby="search-groups">
-            <h2 className="search-section-title" id="search-groups">
-              {t('search.groups')}
-            </h2>
-            <ul className="cells">
-              {groups.map((c) => (
-                <li key={String(c.id)}>
-                  <Link className="contact-row" to={chatPath(contactKey(c.id))}>
-                    <ContactAvatar contact={c} size={40} />
-                    <span className="contact-name">{c.displayName}</span>
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          </section>
+          <Section id="search-groups" title={t('search.groups')}>
+            {groups.map((c) => (
+              <ContactLink key={String(c.id)} contact={c} to={chatPath(contactKey(c.id))} />
+            ))}
+          </Section>
         )}
         {history.hits.length > 0 && (
-          <section className="search-section" aria-labelledby="search-history">
-            <h2 className="search-section-title" id="search-history">
-              {t('search.history')}
-            </h2>
-            <ul className="cells">
-              {history.hits.map(({ contact: c, count }) => (
-                <li key={String(c.id)}>
-                  <Link
-                    className="contact-row"
-                    to={withQuery(paths.record, { id: contactKey(c.id), keywords: history.words })}
-                  >
-                    <ContactAvatar contact={c} size={40} />
-                    <span className="contact-text">
-                      <span className="contact-name">{contactName(c, t)}</span>
-                      <span className="contact-sub">{t('search.hits', { count })}</span>
-                    </span>
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          </section>
+          <Section id="search-history" title={t('search.history')}>
+            {history.hits.map(({ contact: c, count }) => (
+              <ContactLink
+                key={String(c.id)}
+                contact={c}
+                to={withQuery(paths.record, { id: contactKey(c.id), keywords: history.words })}
+                name={contactName(c, t)}
+                sub={t('search.hits', { count })}
+              />
+            ))}
+          </Section>
         )}
         {words && !history.done && (
           <p className="search-tip" role="status">
