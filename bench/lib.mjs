@@ -7,6 +7,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { WebSocket } from 'ws';
@@ -231,10 +232,14 @@ export class HttpClient {
   }
 }
 
+const HEARTBEAT_MS = 25_000;
+const HEARTBEAT_TICK_MS = 25;
+
 /**
  * Opens one socket per user and binds it as the web client does (init → bindUid → pong), `width` at
- * a time. `onFrame(socket, data)` sees every later frame as a Buffer. Pings every 25 s like the
- * web client, so that no socket goes idle however long a run lasts.
+ * a time. `onFrame(socket, data)` sees every later frame as a Buffer. Each socket pings every 25 s
+ * like the web client, so that no socket goes idle however long a run lasts; the pings of all the
+ * sockets are spread evenly over those 25 s, as independent clients' pings are, not sent in bursts.
  */
 export async function connectAll(baseUrl, users, { onFrame = () => undefined, width = 50, timeoutMs = 60_000 } = {}) {
   const wsUrl = `${baseUrl.replace('http', 'ws')}/wss`;
@@ -276,14 +281,15 @@ export async function connectAll(baseUrl, users, { onFrame = () => undefined, wi
     }
   };
   await Promise.all(Array.from({ length: Math.min(width, users.length) }, worker));
-  let turn = 0;
+  const started = performance.now();
+  let pinged = 0;
   const heartbeat = setInterval(() => {
-    for (let i = turn % 25; i < sockets.length; i += 25) {
-      const { ws } = sockets[i];
+    const due = ((performance.now() - started) / HEARTBEAT_MS) * sockets.length;
+    for (; pinged < due; pinged++) {
+      const { ws } = sockets[pinged % sockets.length];
       if (ws.readyState === ws.OPEN) ws.send('{"type":"ping"}');
     }
-    turn += 1;
-  }, 1000);
+  }, HEARTBEAT_TICK_MS);
   const close = async () => {
     clearInterval(heartbeat);
     const closed = sockets.map((s) =>

@@ -64,5 +64,5 @@ try {
   });
   fs.writeFileSync(out, JSON.stringify(made));
 } finally {
-  await opened.db.destroy();
+  await opened.close();
 }

@@ -79,7 +79,7 @@ async function main(argv: string[]): Promise<number> {
     }
     return 0;
   } finally {
-    await opened.db.destroy();
+    await opened.close();
   }
 }
 

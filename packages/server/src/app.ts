@@ -199,7 +199,7 @@ export async function buildApp(
     await ctx.limits.close();
     await bus.close();
     await presence.close();
-    await opened.db.destroy();
+    await opened.close();
   });
 
   return { app, ctx };

@@ -97,7 +97,7 @@ describeWithRedis('two server processes with Redis', (redisUrl) => {
         expect(toStable).toBeGreaterThan(0);
         expect(stable.pushes).toBeGreaterThanOrEqual(toStable * 0.9);
       } finally {
-        await opened.db.destroy();
+        await opened.close();
         clients.forEach((c) => c.close());
       }
     }, 180_000);

@@ -155,7 +155,7 @@ function migratedTemplate(): Promise<string | null> {
       try {
         await migrate(opened);
       } finally {
-        await opened.db.destroy();
+        await opened.close();
       }
       try {
         await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);

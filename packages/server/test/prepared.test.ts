@@ -39,7 +39,7 @@ describeEachDb('prepared queries', (target) => {
       .execute();
   });
   afterAll(async () => {
-    await opened.db.destroy();
+    await opened.close();
     await drop();
   });
 

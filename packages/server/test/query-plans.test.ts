@@ -20,7 +20,7 @@ describe('query plans', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-plans-'));
     const opened = openDb({ dataDir });
     await migrate(opened);
-    await opened.db.destroy();
+    await opened.close();
     sqlite = new SQLite(path.join(dataDir, 'sparrow.db'));
     const db = new Kysely<Database>({
       dialect: new SqliteDialect({ database: sqlite }),

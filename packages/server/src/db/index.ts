@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
+import { Checkpointer } from './checkpointer';
 import type { Dialect } from './dialect';
 import { accounts } from './migrations/001-accounts';
 import { friends } from './migrations/002-friends';
@@ -33,6 +34,8 @@ pg.types.setTypeParser(20, (v) => Number(v));
 export interface OpenedDb {
   db: Db;
   dialect: Dialect;
+  /** Ends every connection; on SQLite the checkpoint thread's first, so the log is folded in and removed. */
+  close(): Promise<void>;
 }
 
 /** Opens PostgreSQL when `databaseUrl` is set, else the SQLite file `<dataDir>/sparrow.db`. */
@@ -47,19 +50,34 @@ export function openDb(opts: {
     // Without a listener the pool's 'error' event would end the process; the pool has already
     // dropped the dead connection and the next query opens a new one.
     pool.on('error', (err) => opts.onIdleError?.(err));
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
-  const sqlite = new SQLite(path.join(opts.dataDir, 'sparrow.db'));
+  const file = path.join(opts.dataDir, 'sparrow.db');
+  const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // Checkpoints run on the Checkpointer's thread; this connection checkpoints only if the log
+  // outgrows that (the thread gone, or a reader holding an old snapshot for long).
+  sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
+  sqlite.pragma(`journal_size_limit = ${BACKSTOP_PAGES * 4096}`);
+  const checkpointer = new Checkpointer(file);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite, checkpointer) }) });
   return {
-    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }) }),
+    db,
     dialect: 'sqlite',
+    close: async () => {
+      await checkpointer.stop();
+      await db.destroy();
+    },
   };
 }
+
+/** Log pages (of 4 KiB) after which the server's own connection checkpoints: 64 MiB. */
+const BACKSTOP_PAGES = 16384;
 
 /** Distinct SQL texts kept prepared; `in (…)` lists of every length make the set open-ended. */
 const STATEMENT_CACHE_SIZE = 1000;
@@ -68,10 +86,13 @@ const STATEMENT_CACHE_SIZE = 1000;
  * Kysely prepares every query anew, and on SQLite preparing costs as much as running a small
  * query: keep the most recently used statements prepared (a busy one, mid-iteration, is not shared).
  */
-function reusingStatements(sqlite: SQLite.Database): SqliteDatabase {
+function reusingStatements(sqlite: SQLite.Database, checkpointer: Checkpointer): SqliteDatabase {
   const cache = new Map<string, SQLite.Statement>();
   return {
-    close: () => sqlite.close(),
+    close: () => {
+      void checkpointer.stop();
+      sqlite.close();
+    },
     prepare(sql: string) {
       let stmt = cache.get(sql);
       if (stmt && !stmt.busy) {

@@ -24,6 +24,14 @@ const sessionByHash = new Prepared((db, tokenHash: string) =>
     .select(['s.id as session_id', 's.is_mobile', 's.last_seen', 's.expires_at', 's.revoked_at'])
     .where('s.token_hash', '=', tokenHash),
 );
+/** Every socket heartbeat asks whether its session still holds. */
+const sessionState = new Prepared((db, sessionId: number) =>
+  db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select(['s.revoked_at', 's.expires_at', 'u.status'])
+    .where('s.id', '=', sessionId),
+);
 const cache = new WeakMap<FastifyRequest, Session | null>();
 
 /** The token part of an `Authorization` value: `bearer <token>` or the bare token. */
@@ -72,12 +80,7 @@ export class SessionService {
 
   /** True while a session is live and its user active: sockets re-check it on every heartbeat. */
   async alive(sessionId: number): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('sessions as s')
-      .innerJoin('users as u', 'u.id', 's.user_id')
-      .select(['s.revoked_at', 's.expires_at', 'u.status'])
-      .where('s.id', '=', sessionId)
-      .executeTakeFirst();
+    const row = await sessionState.first(this.db, sessionId);
     return row !== undefined && row.revoked_at === null && row.expires_at > this.now() && row.status === 1;
   }
 

@@ -1,0 +1,30 @@
+import { Worker } from 'node:worker_threads';
+
+/** How often the log is checkpointed: about a megabyte of log per 100 sends a second. */
+const INTERVAL_MS = 250;
+
+/**
+ * Runs the write-ahead log's checkpoints of the SQLite file on a thread of its own
+ * (checkpoint-worker.mjs) for as long as the server's connection is open.
+ */
+export class Checkpointer {
+  private readonly worker: Worker;
+  private readonly exited: Promise<void>;
+
+  constructor(file: string, intervalMs = INTERVAL_MS) {
+    this.worker = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), {
+      workerData: { file, intervalMs },
+    });
+    this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
+    // Until it is stopped, an error in the worker only ends it: the server's own connection then
+    // checkpoints at its backstop threshold, as SQLite would by itself.
+    this.worker.on('error', () => {});
+    this.worker.unref();
+  }
+
+  /** Ends the worker after its current checkpoint; its connection closes before the server's. */
+  async stop(): Promise<void> {
+    this.worker.postMessage('stop');
+    await this.exited;
+  }
+}

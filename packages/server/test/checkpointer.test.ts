@@ -1,0 +1,101 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDb, type OpenedDb } from '../src/db';
+
+/** Rows of 2 KiB, one transaction each, as sends commit: about one log page apiece. */
+async function write(opened: OpenedDb, rows: number): Promise<void> {
+  for (let i = 0; i < rows; i++) {
+    await sql`insert into filler (body) values (${'x'.repeat(2048)})`.execute(opened.db);
+  }
+}
+
+const size = (file: string) => (fs.existsSync(file) ? fs.statSync(file).size : 0);
+
+async function until(what: string, ok: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('SQLite log checkpoints', () => {
+  let opened: OpenedDb | undefined;
+  let dir = '';
+  const file = () => path.join(dir, 'sparrow.db');
+
+  async function open(): Promise<OpenedDb> {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-checkpoint-'));
+    opened = openDb({ dataDir: dir });
+    await sql`create table filler (id integer primary key, body text not null)`.execute(opened.db);
+    return opened;
+  }
+
+  afterEach(async () => {
+    await opened?.close();
+    opened = undefined;
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('copies the log into the database file without the server connection reaching its threshold', async () => {
+    const db = await open();
+    const { rows } = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(db.db);
+    const threshold = rows[0]!.wal_autocheckpoint;
+    expect(threshold).toBeGreaterThan(10_000);
+
+    const before = size(file());
+    await write(db, 300);
+    // 300 pages of rows: far below the server connection's own threshold, so only the
+    // checkpoint thread can have moved them into the file.
+    await until('the rows reach the database file', () => size(file()) > before + 300 * 2048);
+  });
+
+  it('lets the log start over once it has been copied, so that it does not grow with every write', async () => {
+    const db = await open();
+    await write(db, 400);
+    await until('the first rows reach the database file', () => size(file()) > 400 * 2048);
+    const logAfterFirst = size(`${file()}-wal`);
+    // A quiet moment: the thread's next pass finds nothing new, and the next write starts over.
+    await new Promise((r) => setTimeout(r, 600));
+    await write(db, 400);
+    await until('the second rows reach the database file', () => size(file()) > 800 * 2048);
+    // Without starting over the log would hold both batches, about twice its first size.
+    expect(size(`${file()}-wal`)).toBeLessThan(logAfterFirst * 1.5);
+    const { rows } = await sql<{ n: number }>`select count(*) as n from filler`.execute(db.db);
+    expect(rows[0]!.n).toBe(800);
+  });
+
+  it('keeps the log short while writes never pause', async () => {
+    const db = await open();
+    // About 500 commits a second for 2 s, as a busy server sends: no quiet moment between them.
+    let rows = 0;
+    const end = Date.now() + 2000;
+    while (Date.now() < end) {
+      await write(db, 1);
+      rows += 1;
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    // Each commit logs every page it changed (about three here, measured): a log that never started
+    // over would hold some three frames per row, one that does holds well under one.
+    const frame = 4096 + 24;
+    expect(size(`${file()}-wal`)).toBeLessThan(rows * frame);
+  });
+
+  it('closes the checkpoint thread first, so the server connection removes the log on close', async () => {
+    const db = await open();
+    await write(db, 50);
+    expect(size(`${file()}-wal`)).toBeGreaterThan(0);
+    await db.close();
+    opened = undefined;
+    expect(fs.existsSync(`${file()}-wal`)).toBe(false);
+
+    // Everything written is in the file itself.
+    const again = openDb({ dataDir: dir });
+    opened = again;
+    const { rows } = await sql<{ n: number }>`select count(*) as n from filler`.execute(again.db);
+    expect(rows[0]!.n).toBe(50);
+  });
+});
