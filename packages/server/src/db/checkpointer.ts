@@ -24,6 +24,8 @@ export class Checkpointer {
 
   /** Ends the worker after its current checkpoint; its connection closes before the server's. */
   async stop(): Promise<void> {
+    // Held open until the worker is gone, or a process with nothing else to do would end first.
+    this.worker.ref();
     this.worker.postMessage('stop');
     await this.exited;
   }
