@@ -65,7 +65,9 @@ export function openDb(opts: {
   sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
   sqlite.pragma(`journal_size_limit = ${BACKSTOP_PAGES * 4096}`);
   const checkpointer = new Checkpointer(file);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite, checkpointer) }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: reusingStatements(sqlite, checkpointer) }),
+  });
   return {
     db,
     dialect: 'sqlite',
