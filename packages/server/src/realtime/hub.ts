@@ -61,12 +61,15 @@ export class Hub {
     return this.byClient.size;
   }
 
-  /** Writes a frame to every socket of the given users on this node. */
+  /**
+   * Writes a frame to every socket of the given users on this node; encoded only when one is here
+   * (most pushes to a sender's other devices find none).
+   */
   deliver(userIds: number[], frame: PushFrame, exceptClientId?: string): void {
-    const text = encode(frame);
+    let text: Buffer | undefined;
     for (const userId of userIds) {
       for (const conn of this.byUser.get(userId) ?? []) {
-        if (conn.clientId !== exceptClientId) send(conn, text);
+        if (conn.clientId !== exceptClientId) send(conn, (text ??= encode(frame)));
       }
     }
   }
