@@ -67,6 +67,7 @@ export async function buildApp(
     databaseUrl: env.databaseUrl,
     dataDir: env.dataDir,
     onIdleError: (err) => app.log.warn({ err }, 'idle database connection lost'),
+    onCheckpointError: (err) => app.log.error({ err }, 'SQLite checkpoint thread failed; checkpointing in the server'),
   });
   await migrate(opened);
   const config = new ConfigService(opened.db);

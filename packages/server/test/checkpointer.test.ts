@@ -4,6 +4,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDb, type OpenedDb } from '../src/db';
+import { Checkpointer } from '../src/db/checkpointer';
 
 /** Rows of 2 KiB, one transaction each, as sends commit: about one log page apiece. */
 async function write(opened: OpenedDb, rows: number): Promise<void> {
@@ -97,5 +98,13 @@ describe('SQLite log checkpoints', () => {
     opened = again;
     const { rows } = await sql<{ n: number }>`select count(*) as n from filler`.execute(again.db);
     expect(rows[0]!.n).toBe(50);
+  });
+
+  it('tells of a checkpoint thread that could not start, and still stops', async () => {
+    let told: (err: Error) => void = () => {};
+    const failed = new Promise<Error>((resolve) => (told = resolve));
+    const checkpointer = new Checkpointer(path.join(os.tmpdir(), 'no-such-dir', 'sparrow.db'), (err) => told(err));
+    expect((await failed).message).toMatch(/directory does not exist|unable to open/i);
+    await checkpointer.stop();
   });
 });

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 
-/** How often the log is checkpointed: about a megabyte of log per 100 sends a second. */
+/** How often the log is checkpointed; at 100 sends a second each pass copies about 800 KiB of it. */
 const INTERVAL_MS = 250;
 
 /**
@@ -11,14 +11,13 @@ export class Checkpointer {
   private readonly worker: Worker;
   private readonly exited: Promise<void>;
 
-  constructor(file: string, intervalMs = INTERVAL_MS) {
+  /** `onError` hears of a worker that failed and ended: the server's connection must checkpoint again. */
+  constructor(file: string, onError: (err: Error) => void, intervalMs = INTERVAL_MS) {
     this.worker = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), {
       workerData: { file, intervalMs },
     });
     this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
-    // Until it is stopped, an error in the worker only ends it: the server's own connection then
-    // checkpoints at its backstop threshold, as SQLite would by itself.
-    this.worker.on('error', () => {});
+    this.worker.on('error', onError);
     this.worker.unref();
   }
 

@@ -44,6 +44,8 @@ export function openDb(opts: {
   dataDir: string;
   /** Told when an idle PostgreSQL connection dies (database restarted, connection killed). */
   onIdleError?: (err: Error) => void;
+  /** Told when SQLite's checkpoint thread fails; the server's connection then checkpoints as SQLite does by default. */
+  onCheckpointError?: (err: Error) => void;
 }): OpenedDb {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
@@ -61,10 +63,14 @@ export function openDb(opts: {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   // Checkpoints run on the Checkpointer's thread; this connection checkpoints only if the log
-  // outgrows that (the thread gone, or a reader holding an old snapshot for long).
+  // outgrows that (a reader holding an old snapshot for long), and a log that did is cut back to
+  // that size when it starts over.
   sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
   sqlite.pragma(`journal_size_limit = ${BACKSTOP_PAGES * 4096}`);
-  const checkpointer = new Checkpointer(file);
+  const checkpointer = new Checkpointer(file, (err) => {
+    if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_CHECKPOINT_PAGES}`);
+    opts.onCheckpointError?.(err);
+  });
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: reusingStatements(sqlite, checkpointer) }),
   });
@@ -80,6 +86,8 @@ export function openDb(opts: {
 
 /** Log pages (of 4 KiB) after which the server's own connection checkpoints: 64 MiB. */
 const BACKSTOP_PAGES = 16384;
+/** SQLite's own threshold, for a server whose checkpoint thread has failed. */
+const SQLITE_DEFAULT_CHECKPOINT_PAGES = 1000;
 
 /** Distinct SQL texts kept prepared; `in (…)` lists of every length make the set open-ended. */
 const STATEMENT_CACHE_SIZE = 1000;
