@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDb, type OpenedDb } from '../src/db';
@@ -100,11 +101,21 @@ describe('SQLite log checkpoints', () => {
     expect(rows[0]!.n).toBe(50);
   });
 
-  it('tells of a checkpoint thread that could not start, and still stops', async () => {
+  it('tells of a checkpoint thread that failed, and gives checkpoints back to the connection', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-checkpoint-'));
+    const connection = new SQLite(file());
+    connection.pragma('journal_mode = WAL');
     let told: (err: Error) => void = () => {};
     const failed = new Promise<Error>((resolve) => (told = resolve));
-    const checkpointer = new Checkpointer(path.join(os.tmpdir(), 'no-such-dir', 'sparrow.db'), (err) => told(err));
+    const checkpointer = new Checkpointer(connection, (err) => told(err));
+    expect(connection.pragma('wal_autocheckpoint', { simple: true })).toBeGreaterThan(10_000);
+    // The file is gone from where the thread, still starting, will look for it.
+    const moved = `${dir}-moved`;
+    fs.renameSync(dir, moved);
     expect((await failed).message).toMatch(/directory does not exist|unable to open/i);
+    expect(connection.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
     await checkpointer.stop();
+    connection.close();
+    fs.renameSync(moved, dir);
   });
 });

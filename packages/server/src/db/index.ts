@@ -56,21 +56,12 @@ export function openDb(opts: {
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
-  const file = path.join(opts.dataDir, 'sparrow.db');
-  const sqlite = new SQLite(file);
+  const sqlite = new SQLite(path.join(opts.dataDir, 'sparrow.db'));
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  // Checkpoints run on the Checkpointer's thread; this connection checkpoints only if the log
-  // outgrows that (a reader holding an old snapshot for long), and a log that did is cut back to
-  // that size when it starts over.
-  sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
-  sqlite.pragma(`journal_size_limit = ${BACKSTOP_PAGES * 4096}`);
-  const checkpointer = new Checkpointer(file, (err) => {
-    if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_CHECKPOINT_PAGES}`);
-    opts.onCheckpointError?.(err);
-  });
+  const checkpointer = new Checkpointer(sqlite, (err) => opts.onCheckpointError?.(err));
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: reusingStatements(sqlite, checkpointer) }),
   });
@@ -83,11 +74,6 @@ export function openDb(opts: {
     },
   };
 }
-
-/** Log pages (of 4 KiB) after which the server's own connection checkpoints: 64 MiB. */
-const BACKSTOP_PAGES = 16384;
-/** SQLite's own threshold, for a server whose checkpoint thread has failed. */
-const SQLITE_DEFAULT_CHECKPOINT_PAGES = 1000;
 
 /** Distinct SQL texts kept prepared; `in (…)` lists of every length make the set open-ended. */
 const STATEMENT_CACHE_SIZE = 1000;
