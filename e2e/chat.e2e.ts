@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { Browser, BrowserContext, Locator, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -396,5 +397,23 @@ describe('chat in real time', () => {
     await send(a, '清空以后的新消息');
     await visible(bubble(b, '清空以后的新消息'));
     expect(await b.locator('.bubble').count()).toBe(1);
+  });
+
+  it('the server restarts in the middle of a conversation; the history stays and new messages come', async () => {
+    const a = alice.page;
+    const b = bob.page;
+    await server.stop();
+    // A clean stop leaves everything in the database file itself, no write-ahead log beside it.
+    expect(fs.readdirSync(server.dataDir).filter((f) => f.startsWith('sparrow.db'))).toEqual(['sparrow.db']);
+    await server.boot();
+    // Neither page is touched: each socket comes back on its own after its reconnect wait.
+    await send(a, '重启以后的消息');
+    await visible(bubble(b, '重启以后的消息'));
+    await a.reload();
+    await visible(bubble(a, '离线时的第一条'));
+    await visible(bubble(a, '重启以后的消息'));
+    await b.waitForTimeout(1000);
+    expect(await bubble(b, '重启以后的消息').count()).toBe(1);
+    await shot(b, 'chat-after-restart');
   });
 });
