@@ -176,6 +176,31 @@ export interface Contact {
   member_count?: number;
 }
 
+/**
+ * A contact row as it starts: no last message, nothing unread or mentioned, not pinned,
+ * notifications on, offline, under `#`; `fields` name the contact and whatever else it has.
+ */
+export function newContact(fields: Pick<Contact, 'id' | 'displayName' | 'is_group'> & Partial<Contact>): Contact {
+  const { id, displayName, ...rest } = fields;
+  return {
+    id,
+    displayName,
+    avatar: '',
+    lastContent: '',
+    lastSendTime: 0,
+    type: '',
+    unread: 0,
+    is_top: 0,
+    is_notice: 1,
+    is_at: 0,
+    is_online: 0,
+    index: '#',
+    notice: '',
+    setting: {},
+    ...rest,
+  };
+}
+
 /** The sender as the server knows it (never the client's copy). */
 export interface FromUser {
   id: number | 'system';

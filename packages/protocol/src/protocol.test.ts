@@ -4,6 +4,7 @@ import { serverMessages } from './messages/index';
 import { LoginBody, RegisterBody } from './api/common';
 import { routes } from './routes';
 import { messagePreview } from './preview';
+import { newContact } from './entities';
 
 describe('locales', () => {
   it('negotiates Accept-Language: zh-Hans by default, English when nothing matches', () => {
@@ -73,5 +74,30 @@ describe('messagePreview', () => {
     expect(messagePreview(m('location', '', { name: 'Park' }), t)).toBe('preview.location(Park)');
     expect(messagePreview(m('contact', '', { displayName: 'Ann', name: 7 }), t)).toBe('preview.contact(Ann)');
     expect(messagePreview(m('location', '', { name: 42 }), t)).toBe('preview.location()');
+  });
+});
+
+describe('newContact', () => {
+  it('starts a row with nothing unread, notifications on, under #; what is given wins', () => {
+    expect(newContact({ id: 'system', displayName: '系统通知', is_group: 2 })).toEqual({
+      id: 'system',
+      displayName: '系统通知',
+      avatar: '',
+      lastContent: '',
+      lastSendTime: 0,
+      type: '',
+      is_group: 2,
+      unread: 0,
+      is_top: 0,
+      is_notice: 1,
+      is_at: 0,
+      is_online: 0,
+      index: '#',
+      notice: '',
+      setting: {},
+    });
+    const muted = newContact({ id: 7, displayName: 'Ann', is_group: 0, is_notice: 0, unread: 3, index: 'A' });
+    expect(muted).toMatchObject({ id: 7, is_notice: 0, unread: 3, index: 'A', is_top: 0 });
+    expect(Object.keys(muted).slice(0, 2)).toEqual(['id', 'displayName']);
   });
 });

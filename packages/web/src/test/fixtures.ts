@@ -1,25 +1,14 @@
-import type { Contact, GroupMember } from '@sparrow/protocol';
+import { newContact, type Contact, type GroupMember } from '@sparrow/protocol';
 
 /** A conversation-list row as getContacts answers it, with what a test sets. */
 export function contactRow(id: Contact['id'], over: Partial<Contact> = {}): Contact {
-  return {
+  return newContact({
     id,
     displayName: String(id),
-    avatar: '',
-    lastContent: '',
-    lastSendTime: 0,
     type: 'text',
     is_group: typeof id === 'string' && id.startsWith('group-') ? 1 : 0,
-    unread: 0,
-    is_top: 0,
-    is_notice: 1,
-    is_at: 0,
-    is_online: 0,
-    index: '#',
-    notice: '',
-    setting: {},
     ...over,
-  };
+  });
 }
 
 /** A group member as groupUserList answers it; `who.name` is their realname and displayName. */

@@ -1,4 +1,11 @@
-import { negotiateLocale, translate, type Contact, type FriendRequest, type Message } from '@sparrow/protocol';
+import {
+  negotiateLocale,
+  newContact,
+  translate,
+  type Contact,
+  type FriendRequest,
+  type Message,
+} from '@sparrow/protocol';
 import { indexLetter } from '../../lib/letter';
 import { maskAccount } from '../user/presenter';
 import type { UserRow } from '../user/repo';
@@ -7,7 +14,7 @@ import type { FriendRow, RequestRow } from './repo';
 /** A user as a row of my contact list: my remark wins over their name. */
 export function toUserContact(user: UserRow, friend: FriendRow | undefined, online: boolean): Contact {
   const displayName = friend?.nickname || user.realname;
-  return {
+  return newContact({
     id: user.id,
     user_id: user.id,
     displayName,
@@ -16,19 +23,10 @@ export function toUserContact(user: UserRow, friend: FriendRow | undefined, onli
     account: friend ? user.account : maskAccount(user.account),
     motto: user.motto,
     ...(friend && { friend_id: friend.id }),
-    lastContent: '',
-    lastSendTime: 0,
-    type: '',
     is_group: 0,
-    unread: 0,
-    is_top: 0,
-    is_notice: 1,
-    is_at: 0,
     is_online: online ? 1 : 0,
     index: indexLetter(displayName),
-    notice: '',
-    setting: {},
-  };
+  });
 }
 
 const brief = (u: UserRow | undefined, id: number) => ({
@@ -52,23 +50,15 @@ export function toFriendRequest(row: RequestRow, users: Map<number, UserRow>): F
 /** The `system` pseudo-contact, which carries friend-request notices. */
 export function systemContact(recipient: UserRow, pending: number, lastContent: string, at: number): Contact {
   const locale = negotiateLocale(recipient.language || undefined);
-  return {
+  return newContact({
     id: 'system',
     displayName: translate(locale, 'contact.system'),
-    avatar: '',
     lastContent,
     lastSendTime: at,
     type: 'event',
     is_group: 2,
     unread: pending,
-    is_top: 0,
-    is_notice: 1,
-    is_at: 0,
-    is_online: 0,
-    index: '#',
-    notice: '',
-    setting: {},
-  };
+  });
 }
 
 /** A notice from `system` to a user, in that user's language, as a `simple` push. */

@@ -1,4 +1,4 @@
-import type { Contact, GroupSetting } from '@sparrow/protocol';
+import { newContact, type Contact, type GroupSetting } from '@sparrow/protocol';
 import { indexLetter } from '../../lib/letter';
 import { parseJson } from '../im/presenter';
 import type { Session } from '../auth/session';
@@ -13,7 +13,7 @@ export function groupSetting(row: GroupRow): GroupSetting {
 
 /** A group as a row of my contact list. */
 export function toGroupContact(group: GroupRow, role: number, memberCount: number): Contact {
-  return {
+  return newContact({
     id: `group-${group.id}`,
     group_id: `group-${group.id}`,
     displayName: group.name,
@@ -21,19 +21,12 @@ export function toGroupContact(group: GroupRow, role: number, memberCount: numbe
     owner_id: group.owner_id,
     role: role === 1 || role === 2 ? role : 3,
     member_count: memberCount,
-    lastContent: '',
     lastSendTime: group.create_time,
-    type: '',
     is_group: 1,
-    unread: 0,
-    is_top: 0,
-    is_notice: 1,
-    is_at: 0,
-    is_online: 0,
     index: indexLetter(group.name),
     notice: group.notice,
     setting: { ...groupSetting(group) },
-  };
+  });
 }
 
 /** Who did what to whom, as an event line's `extends` records it. */

@@ -1,4 +1,4 @@
-import { translate, type AdminNotice, type Contact, type ContactId } from '@sparrow/protocol';
+import { newContact, translate, type AdminNotice, type Contact, type ContactId } from '@sparrow/protocol';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import type { Session } from '../auth/session';
@@ -109,10 +109,9 @@ export class ContactService {
       .where('id', '>', conv?.read_msg_id ?? 0)
       .where('create_time', '>=', session.user.create_time)
       .executeTakeFirstOrThrow();
-    return {
+    return newContact({
       id: 'admin_notice',
       displayName: translate(locale, 'contact.adminNotice'),
-      avatar: '',
       lastContent: newest?.title ?? '',
       lastSendTime: newest?.create_time ?? 0,
       type: 'text',
@@ -120,32 +119,16 @@ export class ContactService {
       unread: Number(unreadRow.n),
       is_top: conv?.is_top ? 1 : 0,
       is_notice: conv && !conv.is_notice ? 0 : 1,
-      is_at: 0,
-      is_online: 0,
-      index: '#',
       notice: newest?.notice ?? '',
-      setting: {},
-    };
+    });
   }
 
   private selfRow(session: Session): Contact {
-    return {
+    return newContact({
       id: -1,
       displayName: translate(this.messages.reader(session.user).locale, 'contact.self'),
-      avatar: '',
-      lastContent: '',
-      lastSendTime: 0,
-      type: '',
       is_group: 3,
-      unread: 0,
-      is_top: 0,
-      is_notice: 1,
-      is_at: 0,
-      is_online: 0,
-      index: '#',
-      notice: '',
-      setting: {},
-    };
+    });
   }
 
   /** One row of my list: a user, a group I am in, or a pseudo-contact. */
