@@ -1,5 +1,5 @@
-import { RATE_LIMITS } from '@sparrow/protocol';
 import { randomUUID } from 'node:crypto';
+import { RATE_LIMITS } from '@sparrow/protocol';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { describeEachDb, expectBadBodies, MISSING, signUp, startServer, TestSocket, type TestServer } from './harness';
 
@@ -517,6 +517,51 @@ describeEachDb('chat', (target) => {
     expect((await contact(late, gid)).lastContent).toBe('');
     await send(owner, gid, 'welcome');
     expect((await contact(late, gid)).lastContent).toBe('welcome');
+  });
+
+  it("syncs a group's messages and lists its files to members only, a newcomer from their join on", async () => {
+    const owner = await fresh('vic');
+    const stays = await fresh('val');
+    const leaves = await fresh('vin');
+    const outsider = await fresh('vera');
+    const gid = await group(owner, [stays, leaves]);
+    await server.call('groupSetting', { id: gid, setting: { history: 0 } }, { token: owner.token });
+    const cursor = async (u: User) => {
+      const all = await server.call('sync', { after_id: 0, limit: 500 }, { token: u.token });
+      return (all.data.at(-1)?.msg_id as number | undefined) ?? 0;
+    };
+    const from = { stays: await cursor(stays), leaves: await cursor(leaves), outsider: await cursor(outsider) };
+    const early = (await send(owner, gid, 'before the newcomer')).data.msg_id;
+    const file = await server.upload(
+      'uploadFile',
+      { name: 'minutes.txt', bytes: Buffer.from('minutes of the meeting\n') },
+      {
+        token: owner.token,
+        fields: { message: JSON.stringify({ id: randomUUID(), toContactId: gid, type: 'file', content: '' }) },
+      },
+    );
+    expect(file.json.code).toBe(0);
+    const newcomer = await fresh('vlad');
+    await friends(owner, newcomer);
+    await server.call('addGroupUser', { id: gid, user_ids: [newcomer.userId] }, { token: owner.token });
+    expect((await server.call('removeUser', { id: gid, user_id: leaves.userId }, { token: owner.token })).code).toBe(0);
+    const late = (await send(owner, gid, 'after the newcomer')).data.msg_id;
+
+    const synced = async (u: User, after: number) =>
+      (await server.call('sync', { after_id: after, limit: 500 }, { token: u.token })).data
+        .filter((m: any) => m.toContactId === gid && m.type !== 'event')
+        .map((m: any) => m.msg_id);
+    expect(await synced(stays, from.stays)).toEqual([early, file.json.data.msg_id, late]);
+    expect(await synced(newcomer, 0)).toEqual([late]);
+    expect(await synced(outsider, from.outsider)).toEqual([]);
+    // Removed, a member hears nothing more of the group.
+    expect(await synced(leaves, from.leaves)).not.toContain(late);
+
+    const received = async (u: User) =>
+      (await server.call('fileList', { is_mine: 0 }, { token: u.token })).data.map((f: any) => f.name);
+    expect(await received(stays)).toEqual(['minutes.txt']);
+    expect(await received(outsider)).toEqual([]);
+    expect(await received(leaves)).toEqual([]);
   });
 
   it('reads a private chat up to my reply, and keeps a returned chat listed when its message goes', async () => {
