@@ -49,6 +49,10 @@ const notHiddenBy = (user: number | 'c.user_id') =>
     typeof user === 'number' ? user : sql.ref(user)
   })`;
 
+/** The message `m` is in one of this user's groups: named, so each is read by index on its own. */
+const inGroupsOf = (userId: number) =>
+  sql<boolean>`m.to_id in (select g.group_id from group_members as g where g.user_id = ${userId})`;
+
 const messageBySender = new Prepared((db, fromUser: number, clientId: string) =>
   db.selectFrom('messages').selectAll().where('from_user', '=', fromUser).where('client_id', '=', clientId),
 );
@@ -230,11 +234,16 @@ export class MessageRepo {
   }
 
   /** One user's conversation rows (all, or of some chats) as their list shows them. */
-  viewsOf(userId: number, chatKeys?: string[]): Promise<ConversationView[]> {
-    if (chatKeys?.length === 0) return Promise.resolve([]);
+  async viewsOf(userId: number, chatKeys?: string[]): Promise<ConversationView[]> {
+    if (chatKeys?.length === 0) return [];
     let q = this.views().where('c.user_id', '=', userId);
     if (chatKeys) q = q.where('c.chat_key', 'in', chatKeys);
-    return this.toViews(q.execute());
+    return (await q.execute()).map(({ last_id, counted, newest_id, ...row }) => ({
+      row,
+      lastId: Number(last_id ?? 0),
+      unread: Number(counted ?? 0),
+      newestId: Number(newest_id ?? 0),
+    }));
   }
 
   /** Some users' rows of one chat, by user. */
@@ -298,19 +307,6 @@ export class MessageRepo {
           .whereRef('m.chat_key', '=', 'c.chat_key')
           .as('newest_id'),
       ]);
-  }
-
-  private async toViews(
-    rows: Promise<
-      Array<ConversationRow & { last_id: number | null; counted: number | null; newest_id: number | null }>
-    >,
-  ): Promise<ConversationView[]> {
-    return (await rows).map(({ last_id, counted, newest_id, ...row }) => ({
-      row,
-      lastId: Number(last_id ?? 0),
-      unread: Number(counted ?? 0),
-      newestId: Number(newest_id ?? 0),
-    }));
   }
 
   /**
@@ -436,9 +432,7 @@ export class MessageRepo {
           eb.and([eb('m.chat_type', '=', ChatType.Self), eb('m.from_user', '=', userId)]),
           eb.and([
             eb('m.chat_type', '=', ChatType.Group),
-            // My groups named, so that each is read by index from the cursor on.
-            eb('m.to_id', 'in', eb.selectFrom('group_members').select('group_id').where('user_id', '=', userId)),
-            eb('gm.user_id', 'is not', null),
+            inGroupsOf(userId),
             eb('m.id', '>', eb.ref('gm.join_msg_id')),
           ]),
         ]),
@@ -475,18 +469,11 @@ export class MessageRepo {
     if (mine) q = q.where('m.from_user', '=', userId);
     else {
       q = q
-        .leftJoin('group_members as gm', (join) =>
-          join.on('gm.user_id', '=', userId).onRef('gm.group_id', '=', 'm.to_id'),
-        )
         .where('m.from_user', '!=', userId)
         .where((eb) =>
           eb.or([
             eb.and([eb('m.chat_type', '=', ChatType.Private), eb('m.to_id', '=', userId)]),
-            eb.and([
-              eb('m.chat_type', '=', ChatType.Group),
-              eb('m.to_id', 'in', eb.selectFrom('group_members').select('group_id').where('user_id', '=', userId)),
-              eb('gm.user_id', 'is not', null),
-            ]),
+            eb.and([eb('m.chat_type', '=', ChatType.Group), inGroupsOf(userId)]),
           ]),
         );
     }
