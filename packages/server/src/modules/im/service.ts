@@ -265,12 +265,10 @@ export class MessageService {
   ): Promise<{ row: MessageRow; fresh: boolean; sides?: Map<number, ConversationRow> }> {
     // Whom a group message goes to is decided as it is stored, not when the request began.
     if (target.kind === 'group') await this.currentMembers(target);
-    const mentioned =
-      target.kind === 'group' && draft.at.length
-        ? draft.at.includes(0)
-          ? await this.membersOf(target)
-          : draft.at
-        : [];
+    let mentioned: readonly number[] = [];
+    if (target.kind === 'group' && draft.at.length) {
+      mentioned = draft.at.includes(0) ? await this.membersOf(target) : draft.at;
+    }
     try {
       const stored = await this.messages.store(
         {
@@ -438,14 +436,16 @@ export class MessageService {
     }
     const groupIds = [...new Set(rows.filter((r) => r.chat_type === ChatType.Group).map((r) => r.to_id))];
     const membersByGroup = new Map<number, Map<number, { role: number; nickname: string }>>();
-    for (const gid of context.members ? [] : groupIds) {
-      const rowsM = await this.ctx.db
-        .selectFrom('group_members')
-        .select(['user_id', 'role', 'nickname'])
-        .where('group_id', '=', gid)
-        .where('user_id', 'in', [...ids])
-        .execute();
-      membersByGroup.set(gid, new Map(rowsM.map((m) => [m.user_id, { role: m.role, nickname: m.nickname }])));
+    if (!context.members) {
+      for (const gid of groupIds) {
+        const rowsM = await this.ctx.db
+          .selectFrom('group_members')
+          .select(['user_id', 'role', 'nickname'])
+          .where('group_id', '=', gid)
+          .where('user_id', 'in', [...ids])
+          .execute();
+        membersByGroup.set(gid, new Map(rowsM.map((m) => [m.user_id, { role: m.role, nickname: m.nickname }])));
+      }
     }
     const peerRead = new Map<string, number>();
     for (const r of rows) {
