@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type SqliteDatabase } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
 import pg from 'pg';
+import { linkAtOnce, SqliteAtOnce } from './at-once';
 import { Checkpointer } from './checkpointer';
 import type { Dialect } from './dialect';
 import { accounts } from './migrations/001-accounts';
@@ -63,8 +64,17 @@ export function openDb(opts: {
   sqlite.pragma('busy_timeout = 5000');
   const checkpointer = new Checkpointer(sqlite, (err) => opts.onCheckpointError?.(err));
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: reusingStatements(sqlite, checkpointer) }),
+    dialect: new SqliteDialect({
+      database: {
+        prepare: reusingStatements(sqlite),
+        close: () => {
+          void checkpointer.stop();
+          sqlite.close();
+        },
+      },
+    }),
   });
+  linkAtOnce(db, new SqliteAtOnce(sqlite, STATEMENT_CACHE_SIZE));
   return {
     db,
     dialect: 'sqlite',
@@ -82,25 +92,19 @@ const STATEMENT_CACHE_SIZE = 1000;
  * Kysely prepares every query anew, and on SQLite preparing costs as much as running a small
  * query: keep the most recently used statements prepared (a busy one, mid-iteration, is not shared).
  */
-function reusingStatements(sqlite: SQLite.Database, checkpointer: Checkpointer): SqliteDatabase {
+function reusingStatements(sqlite: SQLite.Database): (sql: string) => SQLite.Statement {
   const cache = new Map<string, SQLite.Statement>();
-  return {
-    close: () => {
-      void checkpointer.stop();
-      sqlite.close();
-    },
-    prepare(sql: string) {
-      let stmt = cache.get(sql);
-      if (stmt && !stmt.busy) {
-        cache.delete(sql);
-        cache.set(sql, stmt);
-        return stmt;
-      }
-      stmt = sqlite.prepare(sql);
+  return (sql) => {
+    let stmt = cache.get(sql);
+    if (stmt && !stmt.busy) {
+      cache.delete(sql);
       cache.set(sql, stmt);
-      if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
       return stmt;
-    },
+    }
+    stmt = sqlite.prepare(sql);
+    cache.set(sql, stmt);
+    if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    return stmt;
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery, QueryResult, Transaction } from 'kysely';
+import { atOnce } from './at-once';
 import type { Database, Db } from './index';
 
 interface Compiled<R> {
@@ -37,11 +38,26 @@ export class Prepared<A extends unknown[], R> {
     return done;
   }
 
-  /** Runs the query with these arguments, on the database or within a transaction. */
-  run(db: Db | Transaction<Database>, ...args: A): Promise<QueryResult<R>> {
+  /** The query with these arguments, ready to run (or to yield from a unit of `Work`). */
+  bind(db: Db | Transaction<Database>, ...args: A): CompiledQuery<R> {
     const { query, slots } = this.compile(db, args.length);
     const parameters = slots.map((slot, i) => (slot >= 0 ? args[slot] : query.parameters[i]));
-    return db.executeQuery<R>({ ...query, parameters });
+    return { ...query, parameters };
+  }
+
+  /**
+   * Runs the query with these arguments, on the database or within a transaction: at once on a
+   * free SQLite connection (see `atOnce`), else through Kysely.
+   */
+  run(db: Db | Transaction<Database>, ...args: A): Promise<QueryResult<R>> {
+    const query = this.bind(db, ...args);
+    const link = atOnce(db);
+    if (!link) return db.executeQuery<R>(query);
+    try {
+      return Promise.resolve(link.execute(query));
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
   }
 
   async all(db: Db | Transaction<Database>, ...args: A): Promise<R[]> {

@@ -1,5 +1,6 @@
 import { sql, type Selectable, type Transaction } from 'kysely';
 import type { Dialect } from '../../db/dialect';
+import { runAtomically, type Work } from '../../db/at-once';
 import { Prepared } from '../../db/prepared';
 import type { Database, Db } from '../../db';
 import type { ConversationsTable, MessagesTable } from '../../db/schema';
@@ -134,10 +135,6 @@ export class MessageRepo {
     if (this.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${MESSAGE_SEQUENCE_LOCK})`.execute(trx);
   }
 
-  private async insert(exec: Exec, row: Omit<MessageRow, 'id'>): Promise<MessageRow> {
-    return (await insertMessage.first(exec, ...MESSAGE_COLUMNS.map((c) => row[c])))!;
-  }
-
   async update(id: number, values: Partial<Omit<MessageRow, 'id'>>): Promise<void> {
     await this.db.updateTable('messages').set(values).where('id', '=', id).execute();
   }
@@ -176,48 +173,51 @@ export class MessageRepo {
    * message are created); in a group, the rows of those it mentions only (the members' unread is
    * counted from their read positions), so a group message is one insert whatever the group's size.
    */
-  async store(
+  store(
     message: Omit<MessageRow, 'id'>,
     mentioned: readonly number[],
   ): Promise<{ row: MessageRow; sides: Map<number, ConversationRow> }> {
-    const named = [...new Set(mentioned)].filter((id) => id !== message.from_user);
-    if (message.chat_type === ChatType.Group && named.length === 0 && this.dialect === 'sqlite') {
-      return { row: await this.insert(this.db, message), sides: new Map() };
-    }
-    return this.db.transaction().execute(async (trx) => {
-      await this.lockSequence(trx);
-      const row = await this.insert(trx, message);
-      if (message.chat_type === ChatType.Group) {
-        if (named.length) {
-          await trx
-            .updateTable('conversations')
-            .set((eb) => ({ is_at: eb('is_at', '+', 1) }))
-            .where('chat_key', '=', message.chat_key)
-            .where('user_id', 'in', named)
-            .execute();
-        }
-        return { row, sides: new Map() };
-      }
-      return { row, sides: await this.countUnread(trx, row) };
-    });
+    return runAtomically(
+      this.db,
+      () => this.storing(message, mentioned),
+      (trx) => this.lockSequence(trx),
+    );
   }
 
-  /** Unread rises on the receiver's row of a private chat; the rows of its first message are created. */
-  private async countUnread(trx: Transaction<Database>, message: MessageRow): Promise<Map<number, ConversationRow>> {
+  private *storing(
+    message: Omit<MessageRow, 'id'>,
+    mentioned: readonly number[],
+  ): Work<{ row: MessageRow; sides: Map<number, ConversationRow> }> {
+    const { db } = this;
+    const row = (yield insertMessage.bind(db, ...MESSAGE_COLUMNS.map((c) => message[c]))).rows[0] as MessageRow;
+    if (message.chat_type === ChatType.Group) {
+      const named = [...new Set(mentioned)].filter((id) => id !== message.from_user);
+      if (named.length) {
+        yield db
+          .updateTable('conversations')
+          .set((eb) => ({ is_at: eb('is_at', '+', 1) }))
+          .where('chat_key', '=', message.chat_key)
+          .where('user_id', 'in', named)
+          .compile();
+      }
+      return { row, sides: new Map() };
+    }
+    // Unread rises on the receiver's row of a private chat; the rows of its first message are created.
     const sender = message.from_user;
     const everyone = message.chat_type === ChatType.Private ? [sender, message.to_id] : [sender];
-    const rows = await countUnread.all(trx, sender, message.id, message.chat_key, everyone[0]!, everyone.at(-1)!);
+    const rows = (yield countUnread.bind(db, sender, row.id, row.chat_key, everyone[0]!, everyone.at(-1)!))
+      .rows as ConversationRow[];
     if (rows.length < everyone.length) {
       const fresh = everyone.filter((id) => !rows.some((r) => r.user_id === id));
-      rows.push(
-        ...(await trx
+      const created = yield (
+        db
           .insertInto('conversations')
           .values(
             fresh.map((id) => ({
               user_id: id,
-              chat_key: message.chat_key,
+              chat_key: row.chat_key,
               unread: id === sender ? 0 : 1,
-              read_msg_id: id === sender ? message.id : 0,
+              read_msg_id: id === sender ? row.id : 0,
             })),
           )
           // A row created by another request meanwhile counts this message as well.
@@ -227,10 +227,11 @@ export class MessageRepo {
               .doUpdateSet((eb) => ({ unread: eb('conversations.unread', '+', eb.ref('excluded.unread')) })),
           )
           .returningAll()
-          .execute()),
+          .compile()
       );
+      rows.push(...(created.rows as ConversationRow[]));
     }
-    return new Map(rows.map((r) => [r.user_id, r]));
+    return { row, sides: new Map(rows.map((r) => [r.user_id, r])) };
   }
 
   /** One user's conversation rows (all, or of some chats) as their list shows them. */

@@ -1,0 +1,126 @@
+import type SQLite from 'better-sqlite3';
+import type { CompiledQuery, QueryResult, Transaction } from 'kysely';
+import type { Database, Db } from './index';
+
+/**
+ * Runs statements on a SQLite connection at once, in the caller's turn, instead of through
+ * Kysely's connection queue: a query there passes through a mutex and half a dozen promise hops,
+ * which on SQLite cost more than a small statement itself. Safe only while no transaction is open
+ * on the connection, since a statement run then would join it; `atOnce` answers this link only
+ * then. A transaction of this link's own runs synchronously from BEGIN to COMMIT, so no other
+ * caller can come between.
+ */
+export class SqliteAtOnce {
+  private inOwnTransaction = false;
+  private readonly transaction: (work: () => unknown) => unknown;
+  private readonly statements = new Map<string, Statement>();
+
+  constructor(
+    private readonly sqlite: SQLite.Database,
+    private readonly keep: number,
+  ) {
+    this.transaction = sqlite.transaction((work: () => unknown) => work());
+  }
+
+  /** No transaction of another caller is open on the connection. */
+  get free(): boolean {
+    return this.inOwnTransaction || !this.sqlite.inTransaction;
+  }
+
+  /** Runs one statement, answering as Kysely's SQLite driver does. */
+  execute<R>({ sql, parameters }: Pick<CompiledQuery<R>, 'sql' | 'parameters'>): QueryResult<R> {
+    const statement = this.statement(sql);
+    if (statement.row) return { rows: (statement.stmt.all(parameters) as unknown[][]).map(statement.row) as R[] };
+    const { changes, lastInsertRowid } = statement.stmt.run(parameters);
+    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+  }
+
+  /** The most recently used statements stay prepared, as for Kysely's own (`reusingStatements`). */
+  private statement(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (statement) {
+      this.statements.delete(sql);
+    } else {
+      statement = prepareStatement(this.sqlite, sql);
+      if (this.statements.size >= this.keep) this.statements.delete(this.statements.keys().next().value!);
+    }
+    this.statements.set(sql, statement);
+    return statement;
+  }
+
+  /** Runs `work` between BEGIN and COMMIT without yielding; an exception rolls it back. */
+  atomically<T>(work: () => T): T {
+    this.inOwnTransaction = true;
+    try {
+      return this.transaction(work) as T;
+    } finally {
+      this.inOwnTransaction = false;
+    }
+  }
+}
+
+/** A prepared statement; one that answers rows reads them as arrays and makes each an object with `row`. */
+interface Statement {
+  stmt: SQLite.Statement;
+  row?: (values: unknown[]) => unknown;
+}
+
+/**
+ * Rows come back as arrays, made into objects by a function that names the statement's columns
+ * in an object literal: better-sqlite3 builds each row object one property at a time through
+ * V8's API, which costs more than the statement on the small reads of a message send.
+ */
+function prepareStatement(sqlite: SQLite.Database, sql: string): Statement {
+  const stmt = sqlite.prepare(sql);
+  if (!stmt.reader) return { stmt };
+  stmt.raw(true);
+  const fields = stmt.columns().map((c, i) => `${JSON.stringify(c.name)}: values[${i}]`);
+  const row = new Function('values', `return { ${fields.join(', ')} };`) as (values: unknown[]) => unknown;
+  return { stmt, row };
+}
+
+const links = new WeakMap<object, SqliteAtOnce>();
+
+/** Makes `db` (a Kysely instance over `link`'s connection) answer `atOnce`. */
+export function linkAtOnce(db: Db, link: SqliteAtOnce): void {
+  links.set(db, link);
+}
+
+/**
+ * The SQLite connection behind `db`, when a statement can run on it at once: `db` is a database,
+ * not a Kysely transaction, and no transaction of another caller is open. Undefined on PostgreSQL.
+ */
+export function atOnce(db: Db | Transaction<Database>): SqliteAtOnce | undefined {
+  const link = links.get(db);
+  return link?.free ? link : undefined;
+}
+
+/** A unit of work written once: the queries it runs, yielded in order, each given its result back. */
+export type Work<T> = Generator<CompiledQuery, T, QueryResult<unknown>>;
+
+/**
+ * Runs `work` in one transaction: on a free SQLite connection synchronously (see SqliteAtOnce),
+ * else in a Kysely transaction, where `first` runs before it (PostgreSQL's advisory locks).
+ */
+export async function runAtomically<T>(
+  db: Db,
+  work: () => Work<T>,
+  first?: (trx: Transaction<Database>) => Promise<void>,
+): Promise<T> {
+  const link = atOnce(db);
+  if (link) {
+    return link.atomically(() => {
+      const steps = work();
+      let step = steps.next(undefined as never);
+      while (!step.done) step = steps.next(link.execute(step.value));
+      return step.value;
+    });
+  }
+  return db.transaction().execute(async (trx) => {
+    await first?.(trx);
+    const steps = work();
+    let step = steps.next(undefined as never);
+    while (!step.done) step = steps.next(await trx.executeQuery(step.value));
+    return step.value;
+  });
+}
