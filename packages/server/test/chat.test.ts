@@ -98,6 +98,26 @@ describeEachDb('chat', (target) => {
     expect((await contact(b, a.userId)).unread).toBe(1);
   });
 
+  it('answers a retried group send with the stored message even after its sender was muted', async () => {
+    const owner = await fresh('gus');
+    const member = await fresh('hal');
+    const gid = await group(owner, [member, await fresh('ida')]);
+    const body = { id: randomUUID(), toContactId: gid, is_group: 1, type: 'text', content: 'before the mute' };
+    const first = await server.call('sendMessage', body, { token: member.token });
+    expect(first.code).toBe(0);
+    await server.ctx.db
+      .updateTable('groups')
+      .set({ setting: JSON.stringify({ nospeak: 1 }) })
+      .where('id', '=', Number(gid.slice(6)))
+      .execute();
+    const retry = await server.call('sendMessage', body, { token: member.token });
+    expect(retry.code).toBe(0);
+    expect(retry.data.msg_id).toBe(first.data.msg_id);
+    expect((await send(member, gid, 'after the mute')).code).toBe(401);
+    const list = await server.call('getMessageList', { toContactId: gid, is_group: 1 }, { token: owner.token });
+    expect(list.data.filter((m: any) => m.content === 'before the mute')).toHaveLength(1);
+  });
+
   it('refuses text over 2048 characters, counting emoji as one, and empty text', async () => {
     const a = await fresh('eli');
     const b = await fresh('fox');
