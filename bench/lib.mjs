@@ -115,6 +115,10 @@ async function waitReady(url, proc) {
   }
 }
 
+/** BENCH_CPU_PROF=<dir> writes a CPU profile of every server process there, to see where time goes. */
+const cpuProf = () =>
+  process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+
 /** A Sparrow server process as `npm start` runs it, without the web client. */
 export async function startSparrow({
   dataDir,
@@ -126,10 +130,8 @@ export async function startSparrow({
   webDist = '',
 }) {
   const port = await freePort();
-  // BENCH_CPU_PROF=<dir> writes a CPU profile of every Sparrow process there, to see where time goes.
-  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const proc = run(
-    ['--import', 'tsx', ...prof, ...nodeArgs, serverMain],
+    ['--import', 'tsx', ...cpuProf(), ...nodeArgs, serverMain],
     {
       NODE_ENV: 'production',
       PORT: String(port),
@@ -150,7 +152,7 @@ export async function startSparrow({
 
 /** The bare `ws` relay of baseline-server.mjs. */
 export async function startBaseline(dir) {
-  const proc = run([baselineMain, path.join(dir, `baseline-${randomUUID()}.db`)], {}, 'baseline');
+  const proc = run([...cpuProf(), baselineMain, path.join(dir, `baseline-${randomUUID()}.db`)], {}, 'baseline');
   const port = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`baseline did not start:\n${proc.log.join('')}`)), 15_000);
     proc.child.stdout.on('data', (d) => {
