@@ -80,7 +80,10 @@ describeEachDb('statements run at once', (target) => {
 
   it('runs a unit of work as one transaction: all of it, or none when a statement fails', async () => {
     const insert = new Prepared((db, account: string) =>
-      db.insertInto('users').values({ ...user('x'), account }).returning(['id', 'account']),
+      db
+        .insertInto('users')
+        .values({ ...user('x'), account })
+        .returning(['id', 'account']),
     );
     function* twoUsers(second: string): Work<string[]> {
       const a = (yield insert.bind(opened.db, 'bea')).rows as Array<{ account: string }>;
