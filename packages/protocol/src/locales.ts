@@ -30,6 +30,11 @@ export function matchLocale(tag: string): Locale | null {
  */
 export function negotiateLocale(header: string | undefined | null): Locale {
   if (!header) return DEFAULT_LOCALE;
+  // One tag without a weight, as a client that has chosen its language sends.
+  if (!header.includes(',') && !header.includes(';')) {
+    const tag = header.trim();
+    return tag === '*' ? DEFAULT_LOCALE : (matchLocale(tag) ?? FALLBACK_LOCALE);
+  }
   const ranked = header
     .split(',')
     .map((part, i) => {

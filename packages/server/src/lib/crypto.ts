@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 
 const scryptAsync = promisify(scrypt) as (pw: string, salt: Buffer, len: number, opts: object) => Promise<Buffer>;
@@ -28,7 +28,7 @@ export function randomToken(bytes = 32): string {
 
 /** SHA-256, hex: how session tokens are stored. */
 export function sha256(input: string | Buffer): string {
-  return createHash('sha256').update(input).digest('hex');
+  return hash('sha256', input, 'hex');
 }
 
 /** HMAC-SHA256, hex, with the instance secret: how verification codes are stored. */
