@@ -98,6 +98,25 @@ describeEachDb('chat', (target) => {
     expect((await contact(b, a.userId)).unread).toBe(1);
   });
 
+  it('answers retries without using up the sender’s send limit', async () => {
+    const a = await fresh('iva');
+    const b = await fresh('jon');
+    await friends(a, b);
+    await server.ctx.config.set('rateLimits.sendMessage.burst', '2');
+    try {
+      const body = { id: randomUUID(), toContactId: b.userId, is_group: 0, type: 'text', content: 'sent once' };
+      const first = await server.call('sendMessage', body, { token: a.token });
+      for (let i = 0; i < 3; i++) {
+        expect((await server.call('sendMessage', body, { token: a.token })).data.msg_id).toBe(first.data.msg_id);
+      }
+      // The bucket of two still holds one send: the clock stands still, so it does not refill.
+      expect((await send(a, b.userId, 'second')).code).toBe(0);
+      expect((await send(a, b.userId, 'third')).code).toBe(429);
+    } finally {
+      await server.ctx.config.set('rateLimits.sendMessage.burst', '60');
+    }
+  });
+
   it('answers a retried group send with the stored message even after its sender was muted', async () => {
     const owner = await fresh('gus');
     const member = await fresh('hal');

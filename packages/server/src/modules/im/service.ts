@@ -245,23 +245,14 @@ export class MessageService {
   }
 
   /** sendMessage: idempotent on (sender, id); commit, then publish. */
-  /**
-   * Sends a message, once per client id: a retry of a send that was stored answers the stored
-   * message, found when the insert meets the sender's client id, or, when the rules would now
-   * refuse the retry (muted since, removed from the group), before the refusal is given.
-   */
   async send(session: Session, body: RouteInput<'sendMessage'>, socketClientId?: string): Promise<Message> {
-    let target: Target;
-    let draft: Draft;
-    try {
-      target = await this.resolve(session, body.toContactId);
-      await this.authorize(session, target);
-      draft = await this.draft(session, target, body);
-    } catch (err) {
-      const existing = await this.messages.bySender(session.userId, body.id);
-      if (existing) return this.present(existing, session.user);
-      throw err;
-    }
+    // A retry answers the stored message before any rule or limit sees it: the rules may refuse
+    // it now (muted since), and a retry must not use up the sender's rate limit.
+    const existing = await this.messages.bySender(session.userId, body.id);
+    if (existing) return this.present(existing, session.user);
+    const target = await this.resolve(session, body.toContactId);
+    await this.authorize(session, target);
+    const draft = await this.draft(session, target, body);
     const stored = await this.store(session.userId, target, draft);
     if (!stored.fresh) return this.present(stored.row, session.user);
     const mine = await this.publish(stored.row, target, session.user, socketClientId, stored.sides);
