@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { migrate, openDb, type OpenedDb } from '../src/db';
 import { atOnce, runAtomically, type Work } from '../src/db/at-once';
@@ -24,16 +25,24 @@ const user = (account: string) => ({
   update_time: 1,
 });
 
+const insert = new Prepared((db, account: string) =>
+  db
+    .insertInto('users')
+    .values({ ...user('x'), account })
+    .returning(['id', 'account']),
+);
+
 const byAccount = new Prepared((db, account: string) =>
   db.selectFrom('users').select(['id', 'account', 'realname as name']).where('account', '=', account),
 );
 
 describeEachDb('statements run at once', (target) => {
   let opened: OpenedDb;
+  let dataDir = '';
   let drop = async () => {};
 
   beforeAll(async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-at-once-'));
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-at-once-'));
     const pgDb = target === 'postgres' ? await createPgDatabase() : undefined;
     if (pgDb) drop = pgDb.drop;
     opened = openDb({ dataDir, databaseUrl: pgDb?.url });
@@ -79,12 +88,6 @@ describeEachDb('statements run at once', (target) => {
   });
 
   it('runs a unit of work as one transaction: all of it, or none when a statement fails', async () => {
-    const insert = new Prepared((db, account: string) =>
-      db
-        .insertInto('users')
-        .values({ ...user('x'), account })
-        .returning(['id', 'account']),
-    );
     function* twoUsers(second: string): Work<string[]> {
       const a = (yield insert.bind(opened.db, 'bea')).rows as Array<{ account: string }>;
       const b = (yield insert.bind(opened.db, second)).rows as Array<{ account: string }>;
@@ -96,5 +99,65 @@ describeEachDb('statements run at once', (target) => {
     expect(await runAtomically(opened.db, () => twoUsers('cy'))).toEqual(['bea', 'cy']);
     expect((await byAccount.all(opened.db, 'cy')).length).toBe(1);
     expect(atOnce(opened.db) !== undefined).toBe(target === 'sqlite');
+  });
+
+  it('waits for another caller’s open transaction, then runs a unit of work in a transaction of its own', async () => {
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    let began = () => {};
+    const begun = new Promise<void>((r) => (began = r));
+    const rolledBack = opened.db.transaction().execute(async (trx) => {
+      await trx.insertInto('users').values(user('dot')).execute();
+      began();
+      await held;
+      throw new Error('roll back');
+    });
+    await begun;
+    function* one(): Work<number> {
+      return Number((yield insert.bind(opened.db, 'eve')).rows.length);
+    }
+    const work = runAtomically(opened.db, one);
+    release();
+    await expect(rolledBack).rejects.toThrow('roll back');
+    expect(await work).toBe(1);
+    // The work committed on its own: the other transaction's rollback took only its own row.
+    expect(await byAccount.all(opened.db, 'dot')).toEqual([]);
+    expect((await byAccount.all(opened.db, 'eve')).length).toBe(1);
+  });
+
+  it('throws a failing statement’s error where the work yielded it, so the work may go on', async () => {
+    function* fallBack(): Work<string> {
+      try {
+        yield insert.bind(opened.db, 'ann');
+        return 'inserted';
+      } catch {
+        return String((yield byAccount.bind(opened.db, 'ann')).rows.length);
+      }
+    }
+    // PostgreSQL aborts a transaction at its first error, so there the work cannot go on.
+    if (target === 'sqlite') expect(await runAtomically(opened.db, fallBack)).toBe('1');
+    else await expect(runAtomically(opened.db, fallBack)).rejects.toThrow(/aborted/);
+  });
+
+  it('answers a write as Kysely does: rows changed, and no rows', async () => {
+    const rename = new Prepared((db, realname: string) =>
+      db.updateTable('users').set({ realname }).where('account', 'in', ['ann', 'nobody']),
+    );
+    const result = await rename.run(opened.db, 'ANN');
+    expect(result.numAffectedRows).toBe(1n);
+    expect(result.rows).toEqual([]);
+  });
+
+  it('names a row’s columns anew after another connection changed the table', async () => {
+    if (target !== 'sqlite') return;
+    const everything = new Prepared((db, account: string) =>
+      db.selectFrom('users').selectAll().where('account', '=', account),
+    );
+    const before = (await everything.first(opened.db, 'ann'))!;
+    const other = new SQLite(path.join(dataDir, 'sparrow.db'));
+    other.exec("alter table users add column nickname text not null default 'annie'");
+    other.close();
+    const after = (await everything.first(opened.db, 'ann')) as Record<string, unknown>;
+    expect(after).toEqual({ ...before, nickname: 'annie' });
   });
 });

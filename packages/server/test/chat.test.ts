@@ -102,6 +102,7 @@ describeEachDb('chat', (target) => {
     const a = await fresh('iva');
     const b = await fresh('jon');
     await friends(a, b);
+    const { burst } = server.ctx.config.get().rateLimits.sendMessage;
     await server.ctx.config.set('rateLimits.sendMessage.burst', '2');
     try {
       const body = { id: randomUUID(), toContactId: b.userId, is_group: 0, type: 'text', content: 'sent once' };
@@ -113,7 +114,7 @@ describeEachDb('chat', (target) => {
       expect((await send(a, b.userId, 'second')).code).toBe(0);
       expect((await send(a, b.userId, 'third')).code).toBe(429);
     } finally {
-      await server.ctx.config.set('rateLimits.sendMessage.burst', '60');
+      await server.ctx.config.set('rateLimits.sendMessage.burst', String(burst));
     }
   });
 

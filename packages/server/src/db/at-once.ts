@@ -29,16 +29,24 @@ export class SqliteAtOnce {
 
   /** Runs one statement, answering as Kysely's SQLite driver does. */
   execute<R>({ sql, parameters }: Pick<CompiledQuery<R>, 'sql' | 'parameters'>): QueryResult<R> {
-    const statement = this.statement(sql);
-    if (statement.row) return { rows: (statement.stmt.all(parameters) as unknown[][]).map(statement.row) as R[] };
+    let statement = this.statement(sql);
+    if (statement.row) {
+      const values = statement.stmt.all(parameters) as unknown[][];
+      // SQLite prepares a statement again after the schema changed (another process migrated):
+      // its columns are then named anew.
+      if (values.length && values[0]!.length !== statement.width) statement = this.statement(sql, true);
+      return { rows: values.map(statement.row!) as R[] };
+    }
     const { changes, lastInsertRowid } = statement.stmt.run(parameters);
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
   }
 
   /** The most recently used statements stay prepared, as for Kysely's own (`reusingStatements`). */
-  private statement(sql: string): Statement {
+  private statement(sql: string, renamed = false): Statement {
     let statement = this.statements.get(sql);
-    if (statement) {
+    if (statement && renamed) {
+      statement = { ...statement, ...rowMaker(statement.stmt) };
+    } else if (statement) {
       this.statements.delete(sql);
     } else {
       statement = prepareStatement(this.sqlite, sql);
@@ -50,11 +58,12 @@ export class SqliteAtOnce {
 
   /** Runs `work` between BEGIN and COMMIT without yielding; an exception rolls it back. */
   atomically<T>(work: () => T): T {
+    const outer = this.inOwnTransaction;
     this.inOwnTransaction = true;
     try {
       return this.transaction(work) as T;
     } finally {
-      this.inOwnTransaction = false;
+      this.inOwnTransaction = outer;
     }
   }
 }
@@ -63,20 +72,31 @@ export class SqliteAtOnce {
 interface Statement {
   stmt: SQLite.Statement;
   row?: (values: unknown[]) => unknown;
+  /** The columns `row` names. */
+  width?: number;
+}
+
+function prepareStatement(sqlite: SQLite.Database, sql: string): Statement {
+  const stmt = sqlite.prepare(sql);
+  if (!stmt.reader) return { stmt };
+  stmt.raw(true);
+  return { stmt, ...rowMaker(stmt) };
 }
 
 /**
  * Rows come back as arrays, made into objects by a function that names the statement's columns
  * in an object literal: better-sqlite3 builds each row object one property at a time through
- * V8's API, which costs more than the statement on the small reads of a message send.
+ * V8's API, which costs more than the statement on the small reads of a message send. A later
+ * column of the same name wins, as in better-sqlite3's rows.
  */
-function prepareStatement(sqlite: SQLite.Database, sql: string): Statement {
-  const stmt = sqlite.prepare(sql);
-  if (!stmt.reader) return { stmt };
-  stmt.raw(true);
-  const fields = stmt.columns().map((c, i) => `${JSON.stringify(c.name)}: values[${i}]`);
+function rowMaker(stmt: SQLite.Statement): Required<Omit<Statement, 'stmt'>> {
+  const names = stmt.columns().map((c) => c.name);
+  const fields = names.map((name, i) =>
+    // A computed key makes `__proto__` an own property, as better-sqlite3 does, not the prototype.
+    name === '__proto__' ? `["__proto__"]: values[${i}]` : `${JSON.stringify(name)}: values[${i}]`,
+  );
   const row = new Function('values', `return { ${fields.join(', ')} };`) as (values: unknown[]) => unknown;
-  return { stmt, row };
+  return { row, width: names.length };
 }
 
 const links = new WeakMap<object, SqliteAtOnce>();
@@ -112,7 +132,7 @@ export async function runAtomically<T>(
     return link.atomically(() => {
       const steps = work();
       let step = steps.next(undefined as never);
-      while (!step.done) step = steps.next(link.execute(step.value));
+      while (!step.done) step = resume(steps, attempt(link, step.value));
       return step.value;
     });
   }
@@ -120,7 +140,29 @@ export async function runAtomically<T>(
     await first?.(trx);
     const steps = work();
     let step = steps.next(undefined as never);
-    while (!step.done) step = steps.next(await trx.executeQuery(step.value));
+    while (!step.done) step = resume(steps, await settle(trx.executeQuery(step.value)));
     return step.value;
   });
+}
+
+/** How a query a unit of work yielded turned out. */
+type Outcome = { result: QueryResult<unknown> } | { error: unknown };
+
+const attempt = (link: SqliteAtOnce, query: CompiledQuery): Outcome => {
+  try {
+    return { result: link.execute(query) };
+  } catch (error) {
+    return { error };
+  }
+};
+
+const settle = (running: Promise<QueryResult<unknown>>): Promise<Outcome> =>
+  running.then(
+    (result) => ({ result }),
+    (error: unknown) => ({ error }),
+  );
+
+/** Gives a unit of work its query's result, or throws the query's error where the work yielded it. */
+function resume<T>(steps: Work<T>, outcome: Outcome) {
+  return 'error' in outcome ? steps.throw(outcome.error) : steps.next(outcome.result);
 }
