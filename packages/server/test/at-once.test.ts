@@ -1,34 +1,15 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { migrate, openDb, type OpenedDb } from '../src/db';
+import type { OpenedDb } from '../src/db';
 import { atOnce, runAtomically, type Work } from '../src/db/at-once';
 import { Prepared } from '../src/db/prepared';
-import { createPgDatabase, describeEachDb } from './harness';
-
-const user = (account: string) => ({
-  account,
-  password_hash: '',
-  realname: account.toUpperCase(),
-  email: '',
-  phone: '',
-  avatar: '',
-  sex: 0,
-  motto: '',
-  is_auth: 0,
-  role: 0,
-  status: 1,
-  language: '',
-  create_time: 1,
-  update_time: 1,
-});
+import { describeEachDb, openTestDb, userRow } from './harness';
 
 const insert = new Prepared((db, account: string) =>
   db
     .insertInto('users')
-    .values({ ...user('x'), account })
+    .values({ ...userRow('x'), account })
     .returning(['id', 'account']),
 );
 
@@ -39,20 +20,28 @@ const byAccount = new Prepared((db, account: string) =>
 describeEachDb('statements run at once', (target) => {
   let opened: OpenedDb;
   let dataDir = '';
-  let drop = async () => {};
+  let close = async () => {};
 
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-at-once-'));
-    const pgDb = target === 'postgres' ? await createPgDatabase() : undefined;
-    if (pgDb) drop = pgDb.drop;
-    opened = openDb({ dataDir, databaseUrl: pgDb?.url });
-    await migrate(opened);
-    await opened.db.insertInto('users').values(user('ann')).execute();
+    ({ opened, dataDir, close } = await openTestDb(target));
+    await opened.db.insertInto('users').values(userRow('ann')).execute();
   });
-  afterAll(async () => {
-    await opened.close();
-    await drop();
-  });
+  afterAll(() => close());
+
+  /** Another caller's transaction: it writes `account`'s row, holds the connection until released, then rolls back. */
+  function holdOpen(account: string) {
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    let wrote = () => {};
+    const written = new Promise<void>((r) => (wrote = r));
+    const rolledBack = opened.db.transaction().execute(async (trx) => {
+      await trx.insertInto('users').values(userRow(account)).execute();
+      wrote();
+      await held;
+      throw new Error('roll back');
+    });
+    return { written, release, rolledBack };
+  }
 
   it('answers rows as objects named like Kysely’s, on SQLite at once and on PostgreSQL through Kysely', async () => {
     expect(atOnce(opened.db) !== undefined).toBe(target === 'sqlite');
@@ -67,21 +56,12 @@ describeEachDb('statements run at once', (target) => {
   });
 
   it('never runs a statement inside another caller’s open transaction', async () => {
-    let release = () => {};
-    const held = new Promise<void>((r) => (release = r));
-    let wrote = () => {};
-    const written = new Promise<void>((r) => (wrote = r));
-    const rolledBack = opened.db.transaction().execute(async (trx) => {
-      await trx.insertInto('users').values(user('ghost')).execute();
-      wrote();
-      await held;
-      throw new Error('roll back');
-    });
-    await written;
+    const other = holdOpen('ghost');
+    await other.written;
     if (target === 'sqlite') expect(atOnce(opened.db)).toBeUndefined();
     const read = byAccount.all(opened.db, 'ghost');
-    release();
-    await expect(rolledBack).rejects.toThrow('roll back');
+    other.release();
+    await expect(other.rolledBack).rejects.toThrow('roll back');
     // A read that had joined the open transaction would have seen its row.
     expect(await read).toEqual([]);
     expect(atOnce(opened.db) !== undefined).toBe(target === 'sqlite');
@@ -102,23 +82,14 @@ describeEachDb('statements run at once', (target) => {
   });
 
   it('waits for another caller’s open transaction, then runs a unit of work in a transaction of its own', async () => {
-    let release = () => {};
-    const held = new Promise<void>((r) => (release = r));
-    let began = () => {};
-    const begun = new Promise<void>((r) => (began = r));
-    const rolledBack = opened.db.transaction().execute(async (trx) => {
-      await trx.insertInto('users').values(user('dot')).execute();
-      began();
-      await held;
-      throw new Error('roll back');
-    });
-    await begun;
+    const other = holdOpen('dot');
+    await other.written;
     function* one(): Work<number> {
       return Number((yield insert.bind(opened.db, 'eve')).rows.length);
     }
     const work = runAtomically(opened.db, one);
-    release();
-    await expect(rolledBack).rejects.toThrow('roll back');
+    other.release();
+    await expect(other.rolledBack).rejects.toThrow('roll back');
     expect(await work).toBe(1);
     // The work committed on its own: the other transaction's rollback took only its own row.
     expect(await byAccount.all(opened.db, 'dot')).toEqual([]);

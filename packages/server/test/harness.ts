@@ -19,7 +19,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, type BuildOptions } from '../src/app';
 import { loadConfig, type ServerConfig } from '../src/config';
 import type { AppContext } from '../src/context';
-import { migrate, openDb } from '../src/db';
+import { migrate, openDb, type OpenedDb } from '../src/db';
 
 export type DbTarget = 'sqlite' | 'postgres';
 
@@ -195,6 +195,42 @@ export async function createPgDatabase(): Promise<{ url: string; drop: () => Pro
     },
   };
 }
+
+/** A migrated database of a suite's own, without a server: a fresh SQLite file or PostgreSQL database. */
+export async function openTestDb(
+  target: DbTarget,
+): Promise<{ opened: OpenedDb; dataDir: string; close: () => Promise<void> }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-db-'));
+  const pgDb = target === 'postgres' ? await createPgDatabase() : undefined;
+  const opened = openDb({ dataDir, databaseUrl: pgDb?.url });
+  await migrate(opened);
+  return {
+    opened,
+    dataDir,
+    close: async () => {
+      await opened.close();
+      await pgDb?.drop();
+    },
+  };
+}
+
+/** A users row as a suite inserts it straight into the database. */
+export const userRow = (account: string, status = 1) => ({
+  account,
+  password_hash: '',
+  realname: account.toUpperCase(),
+  email: '',
+  phone: '',
+  avatar: '',
+  sex: 0,
+  motto: '',
+  is_auth: 0,
+  role: 0,
+  status,
+  language: '',
+  create_time: 1,
+  update_time: 1,
+});
 
 function headersFor(o: CallOptions): Record<string, string> {
   const headers: Record<string, string> = {};

@@ -1,47 +1,20 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { migrate, openDb, type OpenedDb } from '../src/db';
+import type { OpenedDb } from '../src/db';
 import { Prepared } from '../src/db/prepared';
-import { createPgDatabase, describeEachDb } from './harness';
-
-const user = (account: string, status = 1) => ({
-  account,
-  password_hash: '',
-  realname: account.toUpperCase(),
-  email: '',
-  phone: '',
-  avatar: '',
-  sex: 0,
-  motto: '',
-  is_auth: 0,
-  role: 0,
-  status,
-  language: '',
-  create_time: 1,
-  update_time: 1,
-});
+import { describeEachDb, openTestDb, userRow } from './harness';
 
 describeEachDb('prepared queries', (target) => {
   let opened: OpenedDb;
-  let drop = async () => {};
+  let close = async () => {};
 
   beforeAll(async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-prepared-'));
-    const pgDb = target === 'postgres' ? await createPgDatabase() : undefined;
-    if (pgDb) drop = pgDb.drop;
-    opened = openDb({ dataDir, databaseUrl: pgDb?.url });
-    await migrate(opened);
+    ({ opened, close } = await openTestDb(target));
     await opened.db
       .insertInto('users')
-      .values([user('ann'), user('bob'), user('cat', 0)])
+      .values([userRow('ann'), userRow('bob'), userRow('cat', 0)])
       .execute();
   });
-  afterAll(async () => {
-    await opened.close();
-    await drop();
-  });
+  afterAll(() => close());
 
   it('runs one compiled query with each call’s values, keeping the query’s own constants', async () => {
     // `status = 1` is the query's constant; the two arguments are used twice and out of order.
