@@ -1,8 +1,8 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenedDb } from '../src/db';
-import { atOnce, runAtomically, type Work } from '../src/db/at-once';
+import { atOnce, keepPrepared, runAtomically, type Work } from '../src/db/at-once';
 import { Prepared } from '../src/db/prepared';
 import { describeEachDb, openTestDb, userRow } from './harness';
 
@@ -130,5 +130,30 @@ describeEachDb('statements run at once', (target) => {
     other.close();
     const after = (await everything.first(opened.db, 'ann')) as Record<string, unknown>;
     expect(after).toEqual({ ...before, nickname: 'annie' });
+  });
+});
+
+describe('keepPrepared', () => {
+  it('keeps the most recently used statements, and prepares again one that cannot serve now', () => {
+    const prepared: string[] = [];
+    const busy = new Set<string>();
+    const statement = keepPrepared(
+      2,
+      (sql) => {
+        prepared.push(sql);
+        return { sql, n: prepared.length };
+      },
+      (kept) => !busy.has(kept.sql),
+    );
+    const a = statement('a');
+    statement('b');
+    expect(statement('a')).toBe(a);
+    statement('c'); // the least recently used, b, goes
+    statement('a');
+    statement('b');
+    expect(prepared).toEqual(['a', 'b', 'c', 'b']);
+    busy.add('b');
+    expect(statement('b')).not.toBe(statement('a'));
+    expect(prepared).toEqual(['a', 'b', 'c', 'b', 'b']);
   });
 });

@@ -13,13 +13,14 @@ import type { Database, Db } from './index';
 export class SqliteAtOnce {
   private inOwnTransaction = false;
   private readonly transaction: (work: () => unknown) => unknown;
-  private readonly statements = new Map<string, Statement>();
+  private readonly statement: (sql: string) => Statement;
 
   constructor(
     private readonly sqlite: SQLite.Database,
-    private readonly keep: number,
+    keep: number,
   ) {
     this.transaction = sqlite.transaction((work: () => unknown) => work());
+    this.statement = keepPrepared(keep, (sql) => prepareStatement(sqlite, sql));
   }
 
   /** No transaction of another caller is open on the connection. */
@@ -29,31 +30,16 @@ export class SqliteAtOnce {
 
   /** Runs one statement, answering as Kysely's SQLite driver does. */
   execute<R>({ sql, parameters }: Pick<CompiledQuery<R>, 'sql' | 'parameters'>): QueryResult<R> {
-    let statement = this.statement(sql);
+    const statement = this.statement(sql);
     if (statement.row) {
       const values = statement.stmt.all(parameters) as unknown[][];
       // SQLite prepares a statement again after the schema changed (another process migrated):
       // its columns are then named anew.
-      if (values.length && values[0]!.length !== statement.width) statement = this.statement(sql, true);
-      return { rows: values.map(statement.row!) as R[] };
+      if (values.length && values[0]!.length !== statement.width) Object.assign(statement, rowMaker(statement.stmt));
+      return { rows: values.map(statement.row) as R[] };
     }
     const { changes, lastInsertRowid } = statement.stmt.run(parameters);
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
-  }
-
-  /** The most recently used statements stay prepared, as for Kysely's own (`reusingStatements`). */
-  private statement(sql: string, renamed = false): Statement {
-    let statement = this.statements.get(sql);
-    if (statement && renamed) {
-      statement = { ...statement, ...rowMaker(statement.stmt) };
-    } else if (statement) {
-      this.statements.delete(sql);
-    } else {
-      statement = prepareStatement(this.sqlite, sql);
-      if (this.statements.size >= this.keep) this.statements.delete(this.statements.keys().next().value!);
-    }
-    this.statements.set(sql, statement);
-    return statement;
   }
 
   /** Runs `work` between BEGIN and COMMIT without yielding; an exception rolls it back. */
@@ -68,13 +54,35 @@ export class SqliteAtOnce {
   }
 }
 
-/** A prepared statement; one that answers rows reads them as arrays and makes each an object with `row`. */
-interface Statement {
-  stmt: SQLite.Statement;
-  row?: (values: unknown[]) => unknown;
-  /** The columns `row` names. */
-  width?: number;
+/**
+ * Keeps the `keep` most recently used prepared statements by their SQL: on SQLite preparing costs
+ * as much as running a small query. `usable` says whether a kept one can serve now.
+ */
+export function keepPrepared<S>(
+  keep: number,
+  prepare: (sql: string) => S,
+  usable: (kept: S) => boolean = () => true,
+): (sql: string) => S {
+  const kept = new Map<string, S>();
+  return (sql) => {
+    let statement = kept.get(sql);
+    if (statement !== undefined) kept.delete(sql);
+    else if (kept.size >= keep) kept.delete(kept.keys().next().value!);
+    if (statement === undefined || !usable(statement)) statement = prepare(sql);
+    kept.set(sql, statement);
+    return statement;
+  };
 }
+
+/** A prepared statement; one that answers rows reads them as arrays and makes each an object with `row`. */
+type Statement =
+  | { stmt: SQLite.Statement; row?: undefined }
+  | {
+      stmt: SQLite.Statement;
+      row: (values: unknown[]) => unknown;
+      /** The columns `row` names. */
+      width: number;
+    };
 
 function prepareStatement(sqlite: SQLite.Database, sql: string): Statement {
   const stmt = sqlite.prepare(sql);
@@ -89,7 +97,7 @@ function prepareStatement(sqlite: SQLite.Database, sql: string): Statement {
  * V8's API, which costs more than the statement on the small reads of a message send. A later
  * column of the same name wins, as in better-sqlite3's rows.
  */
-function rowMaker(stmt: SQLite.Statement): Required<Omit<Statement, 'stmt'>> {
+function rowMaker(stmt: SQLite.Statement): { row: (values: unknown[]) => unknown; width: number } {
   const names = stmt.columns().map((c) => c.name);
   const fields = names.map((name, i) =>
     // A computed key makes `__proto__` an own property, as better-sqlite3 does, not the prototype.

@@ -3,7 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
 import pg from 'pg';
-import { linkAtOnce, SqliteAtOnce } from './at-once';
+import { keepPrepared, linkAtOnce, SqliteAtOnce } from './at-once';
 import { Checkpointer } from './checkpointer';
 import type { Dialect } from './dialect';
 import { accounts } from './migrations/001-accounts';
@@ -66,7 +66,12 @@ export function openDb(opts: {
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({
       database: {
-        prepare: reusingStatements(sqlite),
+        // Kysely prepares every query anew; a busy statement, mid-iteration, is not shared.
+        prepare: keepPrepared(
+          STATEMENT_CACHE_SIZE,
+          (sql) => sqlite.prepare(sql),
+          (stmt) => !stmt.busy,
+        ),
         close: () => {
           void checkpointer.stop();
           sqlite.close();
@@ -87,26 +92,6 @@ export function openDb(opts: {
 
 /** Distinct SQL texts kept prepared; `in (…)` lists of every length make the set open-ended. */
 const STATEMENT_CACHE_SIZE = 1000;
-
-/**
- * Kysely prepares every query anew, and on SQLite preparing costs as much as running a small
- * query: keep the most recently used statements prepared (a busy one, mid-iteration, is not shared).
- */
-function reusingStatements(sqlite: SQLite.Database): (sql: string) => SQLite.Statement {
-  const cache = new Map<string, SQLite.Statement>();
-  return (sql) => {
-    let stmt = cache.get(sql);
-    if (stmt && !stmt.busy) {
-      cache.delete(sql);
-      cache.set(sql, stmt);
-      return stmt;
-    }
-    stmt = sqlite.prepare(sql);
-    cache.set(sql, stmt);
-    if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-    return stmt;
-  };
-}
 
 /** Brings the schema up to date; throws with the failing migration's error. */
 export async function migrate({ db, dialect }: OpenedDb): Promise<void> {
