@@ -98,6 +98,26 @@ describeEachDb('chat', (target) => {
     expect((await contact(b, a.userId)).unread).toBe(1);
   });
 
+  it('keeps client ids per sender: another user sending with my id gets a message of their own', async () => {
+    const a = await fresh('kim');
+    const b = await fresh('lou');
+    await friends(a, b);
+    const id = randomUUID();
+    const mine = await server.call(
+      'sendMessage',
+      { id, toContactId: b.userId, is_group: 0, type: 'text', content: 'from kim' },
+      { token: a.token },
+    );
+    const theirs = await server.call(
+      'sendMessage',
+      { id, toContactId: a.userId, is_group: 0, type: 'text', content: 'from lou' },
+      { token: b.token },
+    );
+    expect(theirs.code).toBe(0);
+    expect(theirs.data.msg_id).not.toBe(mine.data.msg_id);
+    expect(theirs.data).toMatchObject({ content: 'from lou', fromUser: { id: b.userId } });
+  });
+
   it('answers retries without using up the sender’s send limit', async () => {
     const a = await fresh('iva');
     const b = await fresh('jon');
