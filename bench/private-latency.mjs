@@ -209,6 +209,9 @@ await main('private-latency', async () => {
   console.log(`p50 ratio = sparrow/baseline = ${fmt(s.p50 / b.p50)}`);
   console.log(`p99 ratio (all messages) = sparrow/baseline = ${fmt(s.p99 / b.p99)}`);
   console.log(`p99 ratio = sparrow/baseline = ${fmt(ratio)} (median of the ${TURNS} turns' p99)`);
+  // Each turn of Sparrow follows one of the baseline: a pair that both stand high met the same stall.
+  const turnP99s = (t) => t.turns.map((xs) => fmt(percentile(xs, 0.99))).join(' ');
+  console.log(`p99 per turn, in order: baseline ${turnP99s(base)}; sparrow ${turnP99s(sp)}`);
   const complete = sp.failures === 0 && sp.lost === 0;
   verdict(
     ratio <= GOAL_P99_RATIO && complete,
