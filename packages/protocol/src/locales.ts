@@ -30,24 +30,26 @@ export function matchLocale(tag: string): Locale | null {
  */
 export function negotiateLocale(header: string | undefined | null): Locale {
   if (!header) return DEFAULT_LOCALE;
-  // One tag without a weight, as a client that has chosen its language sends.
-  if (!header.includes(',') && !header.includes(';')) {
-    const tag = header.trim();
-    return tag === '*' ? DEFAULT_LOCALE : (matchLocale(tag) ?? FALLBACK_LOCALE);
-  }
-  const ranked = header
-    .split(',')
-    .map((part, i) => {
-      const [tag = '', ...params] = part.split(';');
-      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-      return { tag, q: q ? Number(q.slice(2)) || 0 : 1, i };
-    })
-    .sort((a, b) => b.q - a.q || a.i - b.i);
-  for (const { tag } of ranked) {
+  // One tag without a weight, as a client that has chosen its language sends, needs no ranking.
+  const tags = /[,;]/.test(header) ? ranked(header) : [header];
+  for (const tag of tags) {
     // `*` is "any language": HTTP clients send it by default, so it means ours.
     if (tag.trim() === '*') return DEFAULT_LOCALE;
     const m = matchLocale(tag);
     if (m) return m;
   }
   return FALLBACK_LOCALE;
+}
+
+/** The tags of an `Accept-Language` header, by weight, then in the order given. */
+function ranked(header: string): string[] {
+  return header
+    .split(',')
+    .map((part, i) => {
+      const [tag = '', ...params] = part.split(';');
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      return { tag, q: q ? Number(q.slice(2)) || 0 : 1, i };
+    })
+    .sort((a, b) => b.q - a.q || a.i - b.i)
+    .map((r) => r.tag);
 }
