@@ -80,6 +80,33 @@ describeEachDb('chat', (target) => {
     sa2.close();
   });
 
+  it("pushes a send to the sender's other sockets and to the receivers, not back to the socket that sent it", async () => {
+    const a = await fresh('eli');
+    const b = await fresh('fox');
+    const gid = await group(a, [b, await fresh('gil')]);
+    const sending = await TestSocket.bound(server, a.userId, a.token);
+    const other = await TestSocket.bound(server, a.userId, a.token);
+    const sb = await TestSocket.bound(server, b.userId, b.token);
+    for (const [to, type] of [
+      [b.userId, 'simple'],
+      [gid, 'group'],
+    ] as const) {
+      const res = await server.call(
+        'sendMessage',
+        { id: randomUUID(), toContactId: to, is_group: type === 'group' ? 1 : 0, type: 'text', content: `to ${to}` },
+        { token: a.token, headers: { clientid: sending.clientId } },
+      );
+      expect(res).toMatchObject({ code: 0 });
+      const mine = (f: any) => f.type === type && f.data.msg_id === res.data.msg_id;
+      expect((await other.waitFor(mine)).data.contactInfo).toMatchObject({ id: type === 'group' ? gid : b.userId });
+      expect((await sb.waitFor(mine)).data.contactInfo).toMatchObject({ id: type === 'group' ? gid : a.userId });
+      // A push is written before the answer: one round trip later, the sending socket has all it will get.
+      await sending.roundTrip();
+      expect(sending.frames.filter(mine)).toEqual([]);
+    }
+    for (const sock of [sending, other, sb]) sock.close();
+  });
+
   it('returns the same message when a send is retried with the same id', async () => {
     const a = await fresh('cal');
     const b = await fresh('dee');
