@@ -3,9 +3,9 @@
 // messages beside one of 20 (the baseline) on the same server in the same run. The list is
 // virtualized, so the long one should cost about what the short one does and keep ≤ 150 rows.
 import fs from 'node:fs';
-import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { BENCH_SETTINGS, fmt, HttpClient, main, root, seed, startSparrow, table, tmpDir, verdict } from './lib.mjs';
+import { ensureWebClient, webDist } from '../scripts/web-client.mjs';
+import { BENCH_SETTINGS, fmt, HttpClient, main, seed, startSparrow, table, tmpDir, verdict } from './lib.mjs';
 
 const LONG = 10_000;
 const SHORT = 20;
@@ -63,9 +63,7 @@ async function scrollBack(page, rounds) {
 
 await main('client-render', async () => {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}`);
-  const webDist = path.join(root, 'packages/web/dist');
-  if (!fs.existsSync(path.join(webDist, 'index.html')))
-    throw new Error('build the web client first: npm run build -w @sparrow/web');
+  ensureWebClient();
   const dataDir = tmpDir('render');
   const [reader, long, short] = await seed({ dataDir, users: 3, settings: [...BENCH_SETTINGS, 'sysInfo.runMode=1'] });
   const server = await startSparrow({ dataDir, webDist });

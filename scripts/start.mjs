@@ -1,16 +1,16 @@
 // `npm start`: builds the web client when it is missing, then serves everything on one port.
-import { spawn, spawnSync } from 'node:child_process';
-import fs from 'node:fs';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureWebClient } from './web-client.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const dist = path.join(root, 'packages/web/dist/index.html');
 
-if (!fs.existsSync(dist) || process.env.SPARROW_REBUILD === '1') {
-  console.log('Building the web client…');
-  const built = spawnSync('npm', ['run', 'build', '-w', '@sparrow/web'], { cwd: root, stdio: 'inherit' });
-  if (built.status !== 0) process.exit(built.status ?? 1);
+try {
+  ensureWebClient({ rebuild: process.env.SPARROW_REBUILD === '1' });
+} catch (err) {
+  console.error(err instanceof Error ? err.message : String(err));
+  process.exit(1);
 }
 
 const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'packages/server/src/main.ts')], {
