@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { BROADCAST_BATCH_MS } from '../src/realtime/hub';
 import { describeEachDb, signUp, startServer, TestSocket, type TestServer } from './harness';
 
 type User = Awaited<ReturnType<typeof signUp>>;
@@ -257,6 +258,34 @@ describeEachDb('friends and contacts', (target) => {
     for (const mine of [own, second])
       expect(mine.frames.filter((f) => f.type === 'isOnline' && f.data.id === b.userId)).toEqual([]);
     stranger.close();
+  });
+
+  it('in runMode 1 writes a burst of presence changes to each socket together, each once', async () => {
+    await server.ctx.config.set('sysInfo.runMode', '1');
+    const me = await fresh('wat');
+    const watcher = await TestSocket.bound(server, me.userId, me.token);
+    const users = await Promise.all(['ann', 'ben', 'cai', 'dan', 'eve', 'fay'].map((name) => fresh(name)));
+    const ids = new Set(users.map((u) => u.userId));
+    const isTheirs = (f: any) => f.type === 'isOnline' && ids.has(f.data.id);
+    // Whatever was waiting for a batch (the configuration change) has been written.
+    await new Promise((r) => setTimeout(r, BROADCAST_BATCH_MS + 50));
+    await watcher.roundTrip();
+    const reads = watcher.reads;
+    const sockets = await Promise.all(users.map((u) => TestSocket.bound(server, u.userId, u.token)));
+    await watcher.waitFor(() => watcher.frames.filter(isTheirs).length === users.length);
+    // Six sign-ins at once: one write, or two when they straddle the end of a batch.
+    expect(watcher.reads - reads).toBeLessThanOrEqual(2);
+    await watcher.roundTrip();
+    const announced = watcher.frames.filter(isTheirs);
+    expect(announced).toHaveLength(users.length);
+    expect(announced.map((f) => f.data.id).sort()).toEqual([...ids].sort());
+    expect(announced.every((f) => f.data.is_online === 1)).toBe(true);
+    for (const s of sockets) s.close();
+    await watcher.waitFor(() => watcher.frames.filter(isTheirs).length === 2 * users.length);
+    const offline = watcher.frames.filter(isTheirs).slice(users.length);
+    expect(offline.map((f) => f.data.id).sort()).toEqual([...ids].sort());
+    expect(offline.every((f) => f.data.is_online === 0)).toBe(true);
+    watcher.close();
   });
 
   it('announces presence on the first socket and on the last close only', async () => {

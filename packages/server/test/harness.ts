@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -435,6 +436,8 @@ export class TestSocket {
   readonly frames: any[] = [];
   closeCode: number | null = null;
   clientId = '';
+  /** How many chunks the connection has read: frames written together arrive as one. */
+  reads = 0;
   private waiters: Array<() => void> = [];
 
   private constructor(readonly ws: WebSocket) {
@@ -459,7 +462,13 @@ export class TestSocket {
   }
 
   static async open(server: TestServer, headers: Record<string, string> = {}): Promise<TestSocket> {
-    const ws = new WebSocket(`${server.url.replace('http', 'ws')}/wss`, { headers });
+    const ws = new WebSocket(`${server.url.replace('http', 'ws')}/wss`, {
+      headers,
+      createConnection: ((options: net.NetConnectOpts) =>
+        net.connect(options).on('data', () => {
+          sock.reads += 1;
+        })) as typeof net.createConnection,
+    });
     const sock = new TestSocket(ws);
     await sock.waitFor((f) => f.type === 'init');
     return sock;

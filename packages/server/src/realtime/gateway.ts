@@ -26,7 +26,14 @@ export function registerGateway(app: FastifyInstance, opts: GatewayOptions): voi
   const { realtime } = opts;
 
   app.get(SOCKET_PATH, { websocket: true }, (ws, req) => {
-    const conn: Connection = { clientId: randomUUID(), ws, userId: null, sessionId: null, isMobile: false };
+    const conn: Connection = {
+      clientId: randomUUID(),
+      ws,
+      socket: req.socket,
+      userId: null,
+      sessionId: null,
+      isMobile: false,
+    };
     realtime.hub.add(conn);
     let badFrames = 0;
     let frames = 0;

@@ -1,10 +1,19 @@
+import type { Duplex } from 'node:stream';
 import type { PushFrame } from '@sparrow/protocol';
 import type { WebSocket } from 'ws';
+
+/**
+ * How long a frame for everyone waits for others: a burst of them (a thousand users signing in,
+ * each announced to everyone) then costs each socket one write per batch, not one per frame.
+ */
+export const BROADCAST_BATCH_MS = 100;
 
 /** One open socket on this node. */
 export interface Connection {
   clientId: string;
   ws: WebSocket;
+  /** The connection under `ws`: corked while a batch of frames is written to it. */
+  socket: Duplex;
   userId: number | null;
   sessionId: number | null;
   isMobile: boolean;
@@ -14,6 +23,9 @@ export interface Connection {
 export class Hub {
   private readonly byClient = new Map<string, Connection>();
   private readonly byUser = new Map<number, Set<Connection>>();
+  /** Frames for everyone, waiting for the batch to be written. */
+  private pending: Array<{ text: Buffer; exceptUserId: number | undefined }> = [];
+  private batchTimer: NodeJS.Timeout | undefined;
 
   add(conn: Connection): void {
     this.byClient.set(conn.clientId, conn);
@@ -74,10 +86,29 @@ export class Hub {
     }
   }
 
-  /** Writes a frame to every bound socket on this node (but those of `exceptUserId`). */
+  /**
+   * Writes a frame, within BROADCAST_BATCH_MS, to every socket bound on this node when its batch is
+   * written (but those of `exceptUserId`); frames keep the order they were given in.
+   */
   broadcast(frame: PushFrame, exceptUserId?: number): void {
-    const text = encode(frame);
-    for (const [userId, set] of this.byUser) if (userId !== exceptUserId) for (const conn of set) send(conn, text);
+    this.pending.push({ text: encode(frame), exceptUserId });
+    this.batchTimer ??= setTimeout(() => this.flushBroadcasts(), BROADCAST_BATCH_MS).unref();
+  }
+
+  /** Writes the frames for everyone that are waiting: to each socket in one write. */
+  flushBroadcasts(): void {
+    clearTimeout(this.batchTimer);
+    this.batchTimer = undefined;
+    const batch = this.pending;
+    if (batch.length === 0) return;
+    this.pending = [];
+    for (const [userId, set] of this.byUser) {
+      for (const conn of set) {
+        conn.socket.cork();
+        for (const { text, exceptUserId } of batch) if (userId !== exceptUserId) send(conn, text);
+        conn.socket.uncork();
+      }
+    }
   }
 }
 

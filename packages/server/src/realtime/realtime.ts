@@ -142,8 +142,9 @@ export class Realtime {
     }
   }
 
-  /** Closes every socket with 1012 so that clients reconnect elsewhere. */
+  /** Closes every socket with 1012 so that clients reconnect elsewhere, after the frames still waiting. */
   closeAll(): void {
+    this.hub.flushBroadcasts();
     for (const conn of this.hub.all()) conn.ws.close(CloseCodes.Restart);
   }
 }
