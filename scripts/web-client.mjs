@@ -12,5 +12,7 @@ export function ensureWebClient({ rebuild = false } = {}) {
   if (!rebuild && fs.existsSync(path.join(webDist, 'index.html'))) return;
   console.log('Building the web client…');
   const built = spawnSync('npm', ['run', 'build', '-w', '@sparrow/web'], { cwd: root, stdio: 'inherit' });
-  if (built.status !== 0) throw new Error(`building the web client failed (exit code ${built.status})`);
+  if (built.status === 0) return;
+  const why = built.error?.message ?? (built.signal ? `stopped by ${built.signal}` : `exit code ${built.status}`);
+  throw new Error(`building the web client failed: ${why}`);
 }

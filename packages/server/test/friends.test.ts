@@ -288,6 +288,32 @@ describeEachDb('friends and contacts', (target) => {
     watcher.close();
   });
 
+  it('keeps presence changes in order when one for everyone still waits for its batch', async () => {
+    await server.ctx.config.set('sysInfo.runMode', '1');
+    const a = await fresh('ivo');
+    const b = await fresh('jun');
+    await befriend(a, b);
+    const watcher = await TestSocket.bound(server, a.userId, a.token);
+    const first = await TestSocket.bound(server, b.userId, b.token);
+    await watcher.waitFor((f) => f.type === 'isOnline' && f.data.id === b.userId && f.data.is_online === 1);
+    // Offline is announced to everyone (batched); online again, after runMode 2, to friends at once.
+    first.close();
+    await first.waitClosed();
+    await server.ctx.config.set('sysInfo.runMode', '2');
+    const second = await TestSocket.bound(server, b.userId, b.token);
+    await watcher.waitFor(
+      (f) => f.type === 'isOnline' && f.data.id === b.userId && f.data.is_online === 1,
+      3000,
+      watcher.frames.findIndex((f) => f.type === 'isOnline' && f.data.id === b.userId) + 1,
+    );
+    await new Promise((r) => setTimeout(r, BROADCAST_BATCH_MS + 50));
+    const changes = watcher.frames.filter((f) => f.type === 'isOnline' && f.data.id === b.userId);
+    expect(changes.map((f) => f.data.is_online)).toEqual([1, 0, 1]);
+    expect(userRows(await server.call('getContacts', {}, { token: a.token }))[0].is_online).toBe(1);
+    second.close();
+    watcher.close();
+  });
+
   it('announces presence on the first socket and on the last close only', async () => {
     const a = await fresh('xia');
     const b = await fresh('yan');

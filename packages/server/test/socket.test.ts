@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminService } from '../src/modules/system/admin';
+import { BROADCAST_BATCH_MS } from '../src/realtime/hub';
 import {
   describeEachDb,
   expectBadBodies,
@@ -219,6 +220,23 @@ describeEachDb('socket /wss', (target) => {
     expect(loose.frames.some((f) => f.type === 'updateConfig')).toBe(false);
     await server.ctx.config.set('chatInfo.redoTime', '86400');
     bound.close();
+    loose.close();
+  });
+
+  it('pushes a frame for everyone to the sockets bound when it was given, not to one bound while it waits', async () => {
+    const ada = await signUp(server, 'ada_ws');
+    const bea = await signUp(server, 'bea_ws');
+    const early = await TestSocket.bound(server, ada.userId, ada.token);
+    const loose = await TestSocket.open(server);
+    await server.ctx.config.set('chatInfo.redoTime', '700');
+    loose.send({ type: 'bindUid', user_id: bea.userId, token: bea.token });
+    await loose.waitFor((f) => f.type === 'pong');
+    await early.waitFor((f) => f.type === 'updateConfig' && f.data.chatInfo.redoTime === 700);
+    await new Promise((r) => setTimeout(r, BROADCAST_BATCH_MS + 50));
+    expect(loose.frames.some((f) => f.type === 'updateConfig')).toBe(false);
+    await server.ctx.config.set('chatInfo.redoTime', '86400');
+    await loose.waitFor((f) => f.type === 'updateConfig' && f.data.chatInfo.redoTime === 86400);
+    early.close();
     loose.close();
   });
 

@@ -33,6 +33,7 @@ export function registerGateway(app: FastifyInstance, opts: GatewayOptions): voi
       userId: null,
       sessionId: null,
       isMobile: false,
+      bound: 0,
     };
     realtime.hub.add(conn);
     let badFrames = 0;

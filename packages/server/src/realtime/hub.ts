@@ -3,7 +3,7 @@ import type { PushFrame } from '@sparrow/protocol';
 import type { WebSocket } from 'ws';
 
 /**
- * How long a frame for everyone waits for others: a burst of them (a thousand users signing in,
+ * How long a frame for everyone may wait for others: a burst of them (a thousand users signing in,
  * each announced to everyone) then costs each socket one write per batch, not one per frame.
  */
 export const BROADCAST_BATCH_MS = 100;
@@ -17,14 +17,17 @@ export interface Connection {
   userId: number | null;
   sessionId: number | null;
   isMobile: boolean;
+  /** The hub's count of binds when this socket was bound: it gets the frames for everyone given after. */
+  bound: number;
 }
 
 /** The sockets this node holds: by client id, and by user once bound. */
 export class Hub {
   private readonly byClient = new Map<string, Connection>();
   private readonly byUser = new Map<number, Set<Connection>>();
-  /** Frames for everyone, waiting for the batch to be written. */
-  private pending: Array<{ text: Buffer; exceptUserId: number | undefined }> = [];
+  private binds = 0;
+  /** Frames for everyone, waiting for their batch; `bound`: the count of binds when each was given. */
+  private pending: Array<{ text: Buffer; exceptUserId: number | undefined; bound: number }> = [];
   private batchTimer: NodeJS.Timeout | undefined;
 
   add(conn: Connection): void {
@@ -41,6 +44,7 @@ export class Hub {
     conn.userId = userId;
     conn.sessionId = sessionId;
     conn.isMobile = isMobile;
+    conn.bound = ++this.binds;
     let set = this.byUser.get(userId);
     if (!set) this.byUser.set(userId, (set = new Set()));
     set.add(conn);
@@ -75,9 +79,10 @@ export class Hub {
 
   /**
    * Writes a frame to every socket of the given users on this node; encoded only when one is here
-   * (most pushes to a sender's other devices find none).
+   * (most pushes to a sender's other devices find none). Frames for everyone given before it go first.
    */
   deliver(userIds: number[], frame: PushFrame, exceptClientId?: string): void {
+    this.flushBroadcasts();
     let text: Buffer | undefined;
     for (const userId of userIds) {
       for (const conn of this.byUser.get(userId) ?? []) {
@@ -87,26 +92,31 @@ export class Hub {
   }
 
   /**
-   * Writes a frame, within BROADCAST_BATCH_MS, to every socket bound on this node when its batch is
-   * written (but those of `exceptUserId`); frames keep the order they were given in.
+   * Writes a frame to every socket bound on this node now (but those of `exceptUserId`), within
+   * BROADCAST_BATCH_MS or before the next frame delivered to anyone here, whichever comes first:
+   * the frames of this node keep the order they were given in.
    */
   broadcast(frame: PushFrame, exceptUserId?: number): void {
-    this.pending.push({ text: encode(frame), exceptUserId });
+    this.pending.push({ text: encode(frame), exceptUserId, bound: this.binds });
     this.batchTimer ??= setTimeout(() => this.flushBroadcasts(), BROADCAST_BATCH_MS).unref();
   }
 
   /** Writes the frames for everyone that are waiting: to each socket in one write. */
   flushBroadcasts(): void {
+    if (this.pending.length === 0) return;
     clearTimeout(this.batchTimer);
     this.batchTimer = undefined;
     const batch = this.pending;
-    if (batch.length === 0) return;
     this.pending = [];
     for (const [userId, set] of this.byUser) {
       for (const conn of set) {
         conn.socket.cork();
-        for (const { text, exceptUserId } of batch) if (userId !== exceptUserId) send(conn, text);
-        conn.socket.uncork();
+        try {
+          for (const { text, exceptUserId, bound } of batch)
+            if (userId !== exceptUserId && conn.bound <= bound) send(conn, text);
+        } finally {
+          conn.socket.uncork();
+        }
       }
     }
   }

@@ -128,6 +128,8 @@ export class Realtime {
         this.hub.broadcast(message.frame, message.exceptUserId);
         return;
       case 'kick': {
+        // What was given for everyone before reaches these sockets before they close.
+        this.hub.flushBroadcasts();
         const { frame } = message;
         for (const conn of this.hub.userConnections(message.userId)) {
           if (conn.sessionId === null || !message.sessionIds.includes(conn.sessionId)) continue;
