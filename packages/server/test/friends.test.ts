@@ -23,6 +23,17 @@ describeEachDb('friends and contacts', (target) => {
     await server.ctx.config.set('sysInfo.runMode', '2');
   });
 
+  /** Two new friends; `watcher` (a's socket) has seen b come online on `first` (b's socket). */
+  async function friendComesOnline(nameA: string, nameB: string) {
+    const a = await fresh(nameA);
+    const b = await fresh(nameB);
+    await befriend(a, b);
+    const watcher = await TestSocket.bound(server, a.userId, a.token);
+    const first = await TestSocket.bound(server, b.userId, b.token);
+    await watcher.waitFor((f) => f.type === 'isOnline' && f.data.id === b.userId && f.data.is_online === 1);
+    return { a, b, watcher, first };
+  }
+
   async function befriend(a: User, b: User) {
     expect((await server.call('friendAdd', { user_id: b.userId, remark: 'hi' }, { token: a.token })).code).toBe(0);
     const received = await server.call('friendIndex', { is_mine: 0 }, { token: b.token });
@@ -290,12 +301,7 @@ describeEachDb('friends and contacts', (target) => {
 
   it('keeps presence changes in order when one for everyone still waits for its batch', async () => {
     await server.ctx.config.set('sysInfo.runMode', '1');
-    const a = await fresh('ivo');
-    const b = await fresh('jun');
-    await befriend(a, b);
-    const watcher = await TestSocket.bound(server, a.userId, a.token);
-    const first = await TestSocket.bound(server, b.userId, b.token);
-    await watcher.waitFor((f) => f.type === 'isOnline' && f.data.id === b.userId && f.data.is_online === 1);
+    const { a, b, watcher, first } = await friendComesOnline('ivo', 'jun');
     // Offline is announced to everyone (batched); online again, after runMode 2, to friends at once.
     first.close();
     await first.waitClosed();
@@ -315,12 +321,7 @@ describeEachDb('friends and contacts', (target) => {
   });
 
   it('announces presence on the first socket and on the last close only', async () => {
-    const a = await fresh('xia');
-    const b = await fresh('yan');
-    await befriend(a, b);
-    const watcher = await TestSocket.bound(server, a.userId, a.token);
-    const first = await TestSocket.bound(server, b.userId, b.token);
-    await watcher.waitFor((f) => f.type === 'isOnline' && f.data.id === b.userId && f.data.is_online === 1);
+    const { a, b, watcher, first } = await friendComesOnline('xia', 'yan');
     const second = await TestSocket.bound(server, b.userId, b.token);
     expect(second.frames.find((f) => f.type === 'pong').multiport).toBe(true);
     expect(userRows(await server.call('getContacts', {}, { token: a.token }))[0].is_online).toBe(1);
