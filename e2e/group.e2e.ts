@@ -297,6 +297,26 @@ describe('group management across owner, admin and member', () => {
     }
   });
 
+  it('everyone sees who is online in Contacts, and follows a sign-out and a sign-in without a reload', async () => {
+    // runMode 1: each change is announced to everyone, in batches; the owner's list follows them.
+    const page = owner.page;
+    await page.goto(`${server.url}/#/pages/contacts/index`);
+    await visible(page.getByRole('heading', { level: 1, name: '通讯录' }));
+    const memberRow = (online: boolean) =>
+      page.getByRole('link', { name: online ? `${member.name}, 在线` : member.name, exact: true });
+    await visible(memberRow(true));
+    await visible(page.getByRole('link', { name: `${admin.name}, 在线`, exact: true }));
+    await check(page, 'group-zh-contacts-online');
+
+    await member.page.close();
+    await visible(memberRow(false));
+    await check(page, 'group-zh-contacts-offline');
+
+    member.page = await member.context.newPage();
+    await signIn(server, member.page, member.account);
+    await visible(memberRow(true));
+  });
+
   it('a broken link to a group shows that it cannot be found, with a way back, on both group pages', async () => {
     const page = member.page;
     for (const [route, title] of [
