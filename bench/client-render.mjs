@@ -63,7 +63,7 @@ async function scrollBack(page, rounds) {
 
 await main('client-render', async () => {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}`);
-  ensureWebClient({ rebuild: process.env.SPARROW_REBUILD === '1' });
+  ensureWebClient();
   const dataDir = tmpDir('render');
   const [reader, long, short] = await seed({ dataDir, users: 3, settings: [...BENCH_SETTINGS, 'sysInfo.runMode=1'] });
   const server = await startSparrow({ dataDir, webDist });

@@ -7,7 +7,7 @@ import { ensureWebClient } from './web-client.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 try {
-  ensureWebClient({ rebuild: process.env.SPARROW_REBUILD === '1' });
+  ensureWebClient();
 } catch (err) {
   console.error(err instanceof Error ? err.message : String(err));
   process.exit(1);

@@ -7,8 +7,9 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const webDist = path.join(root, 'packages/web/dist');
 
-/** Builds the web client unless it is there already (`rebuild` builds it anyway); throws when the build fails. */
-export function ensureWebClient({ rebuild = false } = {}) {
+/** Builds the web client unless it is there already (SPARROW_REBUILD=1 builds it anyway); throws when the build fails. */
+export function ensureWebClient() {
+  const rebuild = process.env.SPARROW_REBUILD === '1';
   if (!rebuild && fs.existsSync(path.join(webDist, 'index.html'))) return;
   console.log('Building the web client…');
   const built = spawnSync('npm', ['run', 'build', '-w', '@sparrow/web'], { cwd: root, stdio: 'inherit' });
