@@ -38,7 +38,7 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext, handlers: 
     const paths = [def.path, ...(routeAliases[name] ?? [])];
     for (const url of paths) {
       app.post(url, async (req, reply) => {
-        const session = await ctx.sessions.fromRequest(req);
+        const session = await ctx.sessions.fromToken(req.headers.authorization);
         await ctx.limits.anyCall(session ? `u:${session.userId}` : `ip:${req.ip}`);
         if (!def.public && !session) throw new AppError('NoSession');
         if (session && req.headers['accept-language']) await ctx.sessions.rememberLanguage(session, localeOf(req));

@@ -1,5 +1,4 @@
 import { SESSION_TTL_MS } from '@sparrow/protocol';
-import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db';
 import { Prepared } from '../../db/prepared';
 import { randomToken, sha256 } from '../../lib/crypto';
@@ -32,7 +31,6 @@ const sessionState = new Prepared((db, sessionId: number) =>
     .select(['s.revoked_at', 's.expires_at', 'u.status'])
     .where('s.id', '=', sessionId),
 );
-const cache = new WeakMap<FastifyRequest, Session | null>();
 
 /** The token part of an `Authorization` value: `bearer <token>` or the bare token. */
 export function tokenOf(header: string | undefined): string | null {
@@ -53,14 +51,11 @@ export class SessionService {
     private readonly now: () => number,
   ) {}
 
-  /** The request's session, or null when the token is missing, unknown, expired or revoked. */
-  async fromRequest(req: FastifyRequest): Promise<Session | null> {
-    if (cache.has(req)) return cache.get(req) ?? null;
-    const session = await this.fromToken(req.headers.authorization);
-    cache.set(req, session);
-    return session;
-  }
-
+  /**
+   * The session of an `Authorization` value, or null when the token is missing, unknown, expired
+   * or revoked. Not remembered against the request: an entry per request in a long-lived WeakMap
+   * kept each request's objects through the next young-generation collection.
+   */
   async fromToken(header: string | undefined): Promise<Session | null> {
     const token = tokenOf(header);
     if (!token) return null;
