@@ -11,10 +11,12 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { WebSocket } from 'ws';
+import { readJson } from './relay.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const serverMain = path.join(root, 'packages/server/src/main.ts');
 const baselineMain = path.join(root, 'bench/baseline-server.mjs');
+const floorMain = path.join(root, 'bench/floor-server.mjs');
 const seedMain = path.join(root, 'bench/seed.mjs');
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -151,10 +153,26 @@ export async function startSparrow({
 }
 
 /** The bare `ws` relay of baseline-server.mjs. */
-export async function startBaseline(dir) {
-  const proc = run([...cpuProf(), baselineMain, path.join(dir, `baseline-${randomUUID()}.db`)], {}, 'baseline');
+export function startBaseline(dir) {
+  return startRelay([baselineMain, path.join(dir, `baseline-${randomUUID()}.db`)], 'baseline');
+}
+
+/**
+ * The floor of floor-server.mjs: Sparrow's database work for a private send, on a copy of the
+ * Sparrow database seeded in `dir`, without the application.
+ */
+export function startFloor(dir) {
+  return startRelay(
+    ['--import', 'tsx', floorMain, path.join(dir, 'sparrow.db'), path.join(dir, `floor-${randomUUID()}.db`)],
+    'floor',
+  );
+}
+
+/** A reference server of relay.mjs, ready once it prints the port it listens on. */
+async function startRelay(args, kind) {
+  const proc = run([...cpuProf(), ...args], {}, kind);
   const port = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`baseline did not start:\n${proc.log.join('')}`)), 15_000);
+    const timer = setTimeout(() => reject(new Error(`${kind} did not start:\n${proc.log.join('')}`)), 15_000);
     proc.child.stdout.on('data', (d) => {
       const m = /listening (\d+)/.exec(String(d));
       if (m) {
@@ -162,9 +180,9 @@ export async function startBaseline(dir) {
         resolve(Number(m[1]));
       }
     });
-    proc.child.on('exit', () => reject(new Error(`baseline exited:\n${proc.log.join('')}`)));
+    proc.child.on('exit', () => reject(new Error(`${kind} exited:\n${proc.log.join('')}`)));
   });
-  return { url: `http://127.0.0.1:${port}`, pid: proc.child.pid, stop: proc.stop, log: proc.log, kind: 'baseline' };
+  return { url: `http://127.0.0.1:${port}`, pid: proc.child.pid, stop: proc.stop, log: proc.log, kind };
 }
 
 /** A PostgreSQL database of its own, dropped at the end; undefined when PostgreSQL is not reachable. */
@@ -215,17 +233,7 @@ export class HttpClient {
           timeout: 30_000,
           headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...headers },
         },
-        (res) => {
-          const chunks = [];
-          res.on('data', (c) => chunks.push(c));
-          res.on('end', () => {
-            try {
-              resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-            } catch (err) {
-              reject(err);
-            }
-          });
-        },
+        (res) => readJson(res).then(resolve, reject),
       );
       req.on('timeout', () => req.destroy(new Error('request timed out')));
       req.on('error', reject);

@@ -4,6 +4,12 @@
 // the `simple` push. The baseline is a bare `ws` relay that does one SQLite insert per message,
 // under the same client load, in the same run.
 //
+// With BENCH_FLOOR=1 a second phase follows the verdict: Sparrow stops, and the floor
+// (floor-server.mjs) takes its place against the same baseline, in the same way. The floor is the
+// database work a private send must do, on Sparrow's schema and data, with no application around
+// it: floor against baseline is what the data costs, Sparrow against floor what the application
+// costs.
+//
 // Both servers hold their 1 000 sockets for the whole run and take the load in turns of a few
 // seconds, so that whatever else the machine is doing meanwhile falls on both alike. The goal is
 // judged on the median of the turns' p99s, so that one stall of the machine during one turn does
@@ -25,6 +31,7 @@ import {
   seed,
   sleep,
   startBaseline,
+  startFloor,
   startSparrow,
   table,
   tmpDir,
@@ -48,23 +55,22 @@ const TEXTS = ['在吗？', 'on my way 🚲', '好的，明天见', 'did you see
 
 /** One server under test: its sockets, the sends in flight and the latencies seen. */
 async function prepare(server, users) {
-  const sparrow = server.kind === 'sparrow';
+  const { kind } = server;
   const pairs = [];
   for (let i = 0; i + 1 < users.length; i += 2) pairs.push({ sender: users[i], receiver: users[i + 1] });
   const t = {
-    name: sparrow ? 'sparrow' : 'baseline (ws + 1 SQLite insert)',
+    name: {
+      sparrow: 'sparrow',
+      floor: "floor (Sparrow's database work alone)",
+      baseline: 'baseline (ws + 1 SQLite insert)',
+    }[kind],
     pid: server.pid,
     cpu: 0,
     /** message id → when its send started and whether it counts */
     pending: new Map(),
-    latencies: [],
-    /** per counted turn, its latencies */
-    turns: [],
     sent: 0,
-    seconds: 0,
-    failures: 0,
-    firstFailure: '',
   };
+  restart(t);
   const { sockets } = await connectAll(server.url, users, {
     onFrame: (_socket, data) => {
       const frame = JSON.parse(data);
@@ -90,19 +96,38 @@ async function prepare(server, users) {
     const id = randomUUID();
     const content = `${TEXTS[n % TEXTS.length]} #${n}`;
     t.pending.set(id, { t0: performance.now(), counted, turn: t.turns.length - 1 });
-    const call = sparrow
-      ? http.post(
-          '/enterprise/im/sendMessage',
-          { id, toContactId: pair.receiver.id, type: 'text', content },
-          { authorization: pair.sender.token, clientid: clientIds.get(pair.sender.id) },
-        )
-      : http.post('/send', { from: pair.sender.id, to: pair.receiver.id, id, content });
+    const call =
+      kind === 'sparrow'
+        ? http.post(
+            '/enterprise/im/sendMessage',
+            { id, toContactId: pair.receiver.id, type: 'text', content },
+            { authorization: pair.sender.token, clientid: clientIds.get(pair.sender.id) },
+          )
+        : kind === 'floor'
+          ? http.post('/send', { to: pair.receiver.id, id, content }, { authorization: pair.sender.token })
+          : http.post('/send', { from: pair.sender.id, to: pair.receiver.id, id, content });
     call.then(
       (res) => res.code === 0 || failed(id, `${res.code} ${res.msg}`),
       (err) => failed(id, String(err)),
     );
   };
   return t;
+}
+
+/** Clears what a server's counted turns have measured, for a new phase. */
+function restart(t) {
+  Object.assign(t, {
+    cpu: 0,
+    waited: 0,
+    /** every counted latency, and per counted turn its latencies */
+    latencies: [],
+    turns: [],
+    counted: 0,
+    seconds: 0,
+    lost: 0,
+    failures: 0,
+    firstFailure: '',
+  });
 }
 
 /** Sends at RATE for `seconds` on schedule, then waits (up to 10 s) for the pushes still on their way. */
@@ -124,16 +149,16 @@ async function turn(t, seconds, counted) {
   });
   if (counted) {
     t.seconds += (performance.now() - start) / 1000;
-    t.counted = (t.counted ?? 0) + total;
+    t.counted += total;
   }
   t.sent += total;
   const until = Date.now() + 10_000;
   while (t.pending.size > 0 && Date.now() < until) await sleep(10);
   if (counted) {
     t.cpu += cpuMs(t.pid) - cpu0;
-    t.waited = (t.waited ?? 0) + runQueueWaitMs(t.pid) - wait0;
+    t.waited += runQueueWaitMs(t.pid) - wait0;
   }
-  t.lost = (t.lost ?? 0) + t.pending.size;
+  t.lost += t.pending.size;
   t.pending.clear();
 }
 
@@ -157,55 +182,13 @@ await main('private-latency', async () => {
     await turn(sp, TURN_S, true);
   }
 
-  const stats = (t) => ({
-    rate: t.counted / t.seconds,
-    p50: percentile(t.latencies, 0.5),
-    p90: percentile(t.latencies, 0.9),
-    p99: percentile(t.latencies, 0.99),
-    max: percentile(t.latencies, 1),
-    turnP99: percentile(
-      t.turns.map((xs) => percentile(xs, 0.99)),
-      0.5,
-    ),
-  });
   const b = stats(base);
   const s = stats(sp);
   console.log(
     `${USERS} bound sockets on each server; ${RATE} messages/s in ${TURNS} turns of ${TURN_S} s each after ${WARMUP_S} s of warm-up; ` +
       `latency in ms; load average ${fmt(load)} → ${fmt(os.loadavg()[0])} on ${os.cpus().length} cores\n`,
   );
-  const row = (t, r) => [
-    t.name,
-    fmt(t.cpu / t.counted, 3),
-    fmt(t.waited / t.seconds),
-    fmt(r.rate, 0),
-    t.latencies.length,
-    t.lost + t.failures,
-    fmt(r.p50),
-    fmt(r.p90),
-    fmt(r.p99),
-    fmt(r.turnP99),
-    fmt(r.max),
-  ];
-  table([
-    [
-      'server',
-      'server CPU ms/msg',
-      'waited for a CPU ms/s',
-      'sent/s',
-      'delivered',
-      'lost',
-      'p50',
-      'p90',
-      'p99',
-      'p99 (median of turns)',
-      'max',
-    ],
-    row(base, b),
-    row(sp, s),
-  ]);
-  for (const t of [base, sp])
-    if (t.failures) console.log(`${t.name}: ${t.failures} sends failed, first: ${t.firstFailure}`);
+  report([base, sp]);
   const ratio = s.turnP99 / b.turnP99;
   console.log(
     `\n${USERS} sign-ins, each announced to everyone online (runMode 1): bound in ${fmt(signInMs, 0)} ms; ` +
@@ -228,4 +211,79 @@ await main('private-latency', async () => {
       `p50 ${fmt(s.p50)} vs ${fmt(b.p50)} ms; ${fmt(s.rate, 0)} msg/s` +
       (complete ? '' : `; ${sp.failures} refused, ${sp.lost} not delivered`),
   );
+  if (process.env.BENCH_FLOOR === '1')
+    await floorPhase({ dir, users, base, sparrowServer, sparrowCpu: sp.cpu / sp.counted });
 });
+
+/** The floor against the same baseline, once Sparrow has stopped: what the data of a send costs. */
+async function floorPhase({ dir, users, base, sparrowServer, sparrowCpu }) {
+  await sparrowServer.stop();
+  const floor = await prepare(await startFloor(dir), users);
+  restart(base);
+  await turn(floor, WARMUP_S, false);
+  for (let i = 0; i < TURNS; i++) {
+    await turn(base, TURN_S, true);
+    await turn(floor, TURN_S, true);
+  }
+  const b = stats(base);
+  const f = stats(floor);
+  console.log(`\nthe floor, with Sparrow stopped, against the same baseline and load:\n`);
+  report([base, floor]);
+  const cpu = (t) => t.cpu / t.counted;
+  console.log(
+    `\nfloor/baseline: p99 ratio = ${fmt(f.turnP99 / b.turnP99)} (median of the ${TURNS} turns' p99), ` +
+      `p50 ratio = ${fmt(f.p50 / b.p50)}, server CPU per message ratio = ${fmt(cpu(floor) / cpu(base))}; ` +
+      `sparrow/floor server CPU per message (across the two phases) = ${fmt(sparrowCpu / cpu(floor))}`,
+  );
+}
+
+function stats(t) {
+  return {
+    rate: t.counted / t.seconds,
+    p50: percentile(t.latencies, 0.5),
+    p90: percentile(t.latencies, 0.9),
+    p99: percentile(t.latencies, 0.99),
+    max: percentile(t.latencies, 1),
+    turnP99: percentile(
+      t.turns.map((xs) => percentile(xs, 0.99)),
+      0.5,
+    ),
+  };
+}
+
+/** The table of some servers' counted turns, and their refused sends. */
+function report(ts) {
+  const row = (t) => {
+    const r = stats(t);
+    return [
+      t.name,
+      fmt(t.cpu / t.counted, 3),
+      fmt(t.waited / t.seconds),
+      fmt(r.rate, 0),
+      t.latencies.length,
+      t.lost + t.failures,
+      fmt(r.p50),
+      fmt(r.p90),
+      fmt(r.p99),
+      fmt(r.turnP99),
+      fmt(r.max),
+    ];
+  };
+  table([
+    [
+      'server',
+      'server CPU ms/msg',
+      'waited for a CPU ms/s',
+      'sent/s',
+      'delivered',
+      'lost',
+      'p50',
+      'p90',
+      'p99',
+      'p99 (median of turns)',
+      'max',
+    ],
+    ...ts.map(row),
+  ]);
+  for (const t of ts) if (t.failures) console.log(`${t.name}: ${t.failures} sends failed, first: ${t.firstFailure}`);
+}
