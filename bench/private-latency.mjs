@@ -114,6 +114,12 @@ async function prepare(server, users) {
   return t;
 }
 
+/** Warms up the servers of `cold`, then gives each of `ts` TURNS counted turns, in rotation. */
+async function takeTurns(ts, cold) {
+  for (const t of cold) await turn(t, WARMUP_S, false);
+  for (let i = 0; i < TURNS; i++) for (const t of ts) await turn(t, TURN_S, true);
+}
+
 /** Clears what a server's counted turns have measured, for a new phase. */
 function restart(t) {
   Object.assign(t, {
@@ -175,12 +181,7 @@ await main('private-latency', async () => {
   // Let the presence announcements of 1 000 sign-ins settle before the clock starts.
   await sleep(1500);
   const signInCpu = cpuMs(sparrowServer.pid) - signInCpu0;
-  await turn(base, WARMUP_S, false);
-  await turn(sp, WARMUP_S, false);
-  for (let i = 0; i < TURNS; i++) {
-    await turn(base, TURN_S, true);
-    await turn(sp, TURN_S, true);
-  }
+  await takeTurns([base, sp], [base, sp]);
 
   const b = stats(base);
   const s = stats(sp);
@@ -220,11 +221,7 @@ async function floorPhase({ dir, users, base, sparrowServer, sparrowCpu }) {
   await sparrowServer.stop();
   const floor = await prepare(await startFloor(dir), users);
   restart(base);
-  await turn(floor, WARMUP_S, false);
-  for (let i = 0; i < TURNS; i++) {
-    await turn(base, TURN_S, true);
-    await turn(floor, TURN_S, true);
-  }
+  await takeTurns([base, floor], [floor]);
   const b = stats(base);
   const f = stats(floor);
   console.log(`\nthe floor, with Sparrow stopped, against the same baseline and load:\n`);
