@@ -53,19 +53,37 @@ const GOAL_P99_RATIO = 1.5;
 
 const TEXTS = ['在吗？', 'on my way 🚲', '好的，明天见', 'did you see the draft I sent this morning?', '👍👍', 'ok'];
 
+/** Each kind of server: its name in the tables, and how a sender posts a message to it. */
+const KINDS = {
+  baseline: {
+    name: 'baseline (ws + 1 SQLite insert)',
+    post: (http, { sender, receiver }, id, content) =>
+      http.post('/send', { from: sender.id, to: receiver.id, id, content }),
+  },
+  floor: {
+    name: "floor (Sparrow's database work alone)",
+    post: (http, { sender, receiver }, id, content) =>
+      http.post('/send', { to: receiver.id, id, content }, { authorization: sender.token }),
+  },
+  sparrow: {
+    name: 'sparrow',
+    post: (http, { sender, receiver }, id, content, clientIds) =>
+      http.post(
+        '/enterprise/im/sendMessage',
+        { id, toContactId: receiver.id, type: 'text', content },
+        { authorization: sender.token, clientid: clientIds.get(sender.id) },
+      ),
+  },
+};
+
 /** One server under test: its sockets, the sends in flight and the latencies seen. */
 async function prepare(server, users) {
-  const { kind } = server;
+  const { name, post } = KINDS[server.kind];
   const pairs = [];
   for (let i = 0; i + 1 < users.length; i += 2) pairs.push({ sender: users[i], receiver: users[i + 1] });
   const t = {
-    name: {
-      sparrow: 'sparrow',
-      floor: "floor (Sparrow's database work alone)",
-      baseline: 'baseline (ws + 1 SQLite insert)',
-    }[kind],
+    name,
     pid: server.pid,
-    cpu: 0,
     /** message id → when its send started and whether it counts */
     pending: new Map(),
     sent: 0,
@@ -96,17 +114,7 @@ async function prepare(server, users) {
     const id = randomUUID();
     const content = `${TEXTS[n % TEXTS.length]} #${n}`;
     t.pending.set(id, { t0: performance.now(), counted, turn: t.turns.length - 1 });
-    const call =
-      kind === 'sparrow'
-        ? http.post(
-            '/enterprise/im/sendMessage',
-            { id, toContactId: pair.receiver.id, type: 'text', content },
-            { authorization: pair.sender.token, clientid: clientIds.get(pair.sender.id) },
-          )
-        : kind === 'floor'
-          ? http.post('/send', { to: pair.receiver.id, id, content }, { authorization: pair.sender.token })
-          : http.post('/send', { from: pair.sender.id, to: pair.receiver.id, id, content });
-    call.then(
+    post(http, pair, id, content, clientIds).then(
       (res) => res.code === 0 || failed(id, `${res.code} ${res.msg}`),
       (err) => failed(id, String(err)),
     );
@@ -195,9 +203,7 @@ await main('private-latency', async () => {
     `\n${USERS} sign-ins, each announced to everyone online (runMode 1): bound in ${fmt(signInMs, 0)} ms; ` +
       `Sparrow's CPU for them and their announcements ${fmt(signInCpu, 0)} ms`,
   );
-  console.log(
-    `server CPU per message ratio = sparrow/baseline = ${fmt(sp.cpu / sp.counted / (base.cpu / base.counted))}`,
-  );
+  console.log(`server CPU per message ratio = sparrow/baseline = ${fmt(s.cpu / b.cpu)}`);
   console.log(`p50 ratio = sparrow/baseline = ${fmt(s.p50 / b.p50)}`);
   console.log(`p99 ratio (all messages) = sparrow/baseline = ${fmt(s.p99 / b.p99)}`);
   console.log(`p99 ratio = sparrow/baseline = ${fmt(ratio)} (median of the ${TURNS} turns' p99)`);
@@ -212,8 +218,7 @@ await main('private-latency', async () => {
       `p50 ${fmt(s.p50)} vs ${fmt(b.p50)} ms; ${fmt(s.rate, 0)} msg/s` +
       (complete ? '' : `; ${sp.failures} refused, ${sp.lost} not delivered`),
   );
-  if (process.env.BENCH_FLOOR === '1')
-    await floorPhase({ dir, users, base, sparrowServer, sparrowCpu: sp.cpu / sp.counted });
+  if (process.env.BENCH_FLOOR === '1') await floorPhase({ dir, users, base, sparrowServer, sparrowCpu: s.cpu });
 });
 
 /** The floor against the same baseline, once Sparrow has stopped: what the data of a send costs. */
@@ -226,16 +231,17 @@ async function floorPhase({ dir, users, base, sparrowServer, sparrowCpu }) {
   const f = stats(floor);
   console.log(`\nthe floor, with Sparrow stopped, against the same baseline and load:\n`);
   report([base, floor]);
-  const cpu = (t) => t.cpu / t.counted;
   console.log(
     `\nfloor/baseline: p99 ratio = ${fmt(f.turnP99 / b.turnP99)} (median of the ${TURNS} turns' p99), ` +
-      `p50 ratio = ${fmt(f.p50 / b.p50)}, server CPU per message ratio = ${fmt(cpu(floor) / cpu(base))}; ` +
-      `sparrow/floor server CPU per message (across the two phases) = ${fmt(sparrowCpu / cpu(floor))}`,
+      `p50 ratio = ${fmt(f.p50 / b.p50)}, server CPU per message ratio = ${fmt(f.cpu / b.cpu)}; ` +
+      `sparrow/floor server CPU per message (across the two phases) = ${fmt(sparrowCpu / f.cpu)}`,
   );
 }
 
 function stats(t) {
   return {
+    /** server CPU ms per counted message */
+    cpu: t.cpu / t.counted,
     rate: t.counted / t.seconds,
     p50: percentile(t.latencies, 0.5),
     p90: percentile(t.latencies, 0.9),
@@ -254,7 +260,7 @@ function report(ts) {
     const r = stats(t);
     return [
       t.name,
-      fmt(t.cpu / t.counted, 3),
+      fmt(r.cpu, 3),
       fmt(t.waited / t.seconds),
       fmt(r.rate, 0),
       t.latencies.length,
