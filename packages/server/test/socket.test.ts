@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminService } from '../src/modules/system/admin';
 import { BROADCAST_BATCH_MS } from '../src/realtime/hub';
@@ -18,6 +19,34 @@ const MOBILE = {
 const DESKTOP = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/126.0 Safari/537.36' };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A line of the server's log, as pino writes it. */
+interface LogLine {
+  level: number;
+  msg: string;
+  err?: { stack?: string };
+  [key: string]: unknown;
+}
+
+/** pino's numbers for the levels asserted on. */
+const WARN = 40;
+const ERROR = 50;
+
+/**
+ * The lines the app logs from now on. Fastify's options give a level, not a stream, so the stream of
+ * the root pino logger (which every request's child logger inherits) is swapped for one we can read.
+ */
+function captureLog(app: FastifyInstance): LogLine[] {
+  const lines: LogLine[] = [];
+  for (let logger: object | null = app.log; logger; logger = Object.getPrototypeOf(logger) as object | null) {
+    const sym = Object.getOwnPropertySymbols(logger).find((s) => s.description === 'pino.stream');
+    if (sym) {
+      (logger as Record<symbol, unknown>)[sym] = { write: (text: string) => lines.push(JSON.parse(text) as LogLine) };
+      return lines;
+    }
+  }
+  throw new Error('no pino stream on the app logger');
+}
 
 describeEachDb('socket /wss', (target) => {
   let server: TestServer;
@@ -310,6 +339,34 @@ describeEachDb('socket /wss', (target) => {
       expect((await server.call('checkuser', {}, { token: p2 })).code).toBe(0);
       sock.close();
     });
+  });
+});
+
+describeEachDb('socket limits', (target) => {
+  let server: TestServer;
+  let log: LogLine[];
+  beforeAll(async () => {
+    server = await startServer(target, { logger: true, env: { logLevel: 'warn' } });
+    log = captureLog(server.app);
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('a frame over the size limit closes the socket (1009) with one warning naming the user, no error', async () => {
+    const big = await signUp(server, 'big_frame');
+    const sock = await TestSocket.bound(server, big.userId, big.token);
+    const from = log.length;
+    sock.ws.send('x'.repeat(10 * 1024 * 1024));
+    expect(await sock.waitClosed(5000)).toBe(1009);
+    await sleep(50);
+    const lines = log.slice(from);
+    expect(lines.filter((l) => l.level >= ERROR)).toEqual([]);
+    const warnings = lines.filter((l) => l.level === WARN);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ userId: big.userId, clientId: sock.clientId });
+    expect(warnings[0]!.err).toBeUndefined();
+    expect(JSON.stringify(warnings[0])).not.toContain('    at ');
   });
 });
 

@@ -36,6 +36,20 @@ export function registerGateway(app: FastifyInstance, opts: GatewayOptions): voi
       bound: 0,
     };
     realtime.hub.add(conn);
+    // The plugin's own listener logs every socket error at error level with its stack and
+    // terminates the socket; most are the client's doing, so the gateway classifies them itself.
+    ws.removeAllListeners('error');
+    ws.on('error', (err: Error & { code?: string }) => {
+      const who = { userId: conn.userId, clientId: conn.clientId };
+      if (err.code?.startsWith('WS_ERR_')) {
+        // A frame over maxPayload (1009), bad UTF-8, a bad opcode: `ws` is already closing the
+        // socket with the matching code. A client's fault is worth a warning, not a stack.
+        req.log.warn({ ...who, code: err.code }, `socket closed: ${err.message}`);
+        return;
+      }
+      req.log.error({ ...who, err }, 'socket error');
+      ws.terminate();
+    });
     let badFrames = 0;
     let frames = 0;
     let windowStart = Date.now();
