@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const ALL = ['private-latency', 'group-fanout', 'cross-node', 'idle-memory', 'client-render'];
+const ALL = ['private-latency', 'group-fanout', 'cross-node', 'idle-memory', 'client-render', 'long-text'];
 /** A benchmark that runs longer than this is stopped with everything it started. */
 const LIMIT_MS = 150_000;
 

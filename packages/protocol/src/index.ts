@@ -1,6 +1,7 @@
 export * from './codes';
 export * from './envelope';
 export * from './limits';
+export * from './text';
 export * from './locales';
 export * from './entities';
 export * from './events';

@@ -18,6 +18,13 @@ export const MOTTO_MAX = 120;
 export const GROUP_NAME_MAX = 64;
 export const TEXT_MESSAGE_MAX = 2048;
 export const ANNOUNCEMENT_MAX = 5000;
+/** Search keywords, characters. */
+export const KEYWORDS_MAX = 100;
+/** A friend request's note, characters. */
+export const FRIEND_NOTE_MAX = 100;
+/** A place's name and address in a location message, characters. */
+export const PLACE_NAME_MAX = 100;
+export const PLACE_ADDRESS_MAX = 200;
 
 /** HTTP request time-out, ms (spec §9). */
 export const REQUEST_TIMEOUT_MS = 10_000;

@@ -9,6 +9,7 @@ import {
   REALNAME_MAX,
   REALNAME_MIN,
 } from '../limits';
+import { personText } from '../text';
 
 /**
  * Field schemas shared by endpoint schemas. Strings are trimmed; numbers are coerced so that
@@ -16,7 +17,7 @@ import {
  */
 export const account = z.string().trim().min(ACCOUNT_MIN).max(ACCOUNT_MAX);
 export const password = z.string().min(PASSWORD_MIN).max(PASSWORD_MAX);
-export const realname = z.string().trim().min(REALNAME_MIN).max(REALNAME_MAX);
+export const realname = personText(REALNAME_MAX, REALNAME_MIN);
 export const email = z.string().trim().max(128).pipe(z.email());
 export const phone = z
   .string()
@@ -26,7 +27,7 @@ export const code = z
   .string()
   .trim()
   .regex(new RegExp(`^[0-9]{${CODE_LENGTH}}$`));
-export const motto = z.string().trim().max(MOTTO_MAX);
+export const motto = personText(MOTTO_MAX);
 export const userId = z.coerce.number().int().positive();
 export const clientId = z.string().trim().min(1).max(64);
 export const optionalText = (max: number) => z.string().trim().max(max).optional();

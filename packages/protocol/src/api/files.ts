@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { KEYWORDS_MAX, PLACE_ADDRESS_MAX, PLACE_NAME_MAX } from '../limits';
+import { personText } from '../text';
 import { paging } from './friend';
 
 /** `/common/upload/uploadFile` fields besides the file. */
@@ -24,14 +26,14 @@ export const FileListBody = z.object({
   is_mine: z.coerce.number().int().min(0).max(1).default(1),
   /** 1 doc, 2 image, 3 audio, 4 video, 9 other. */
   cate: z.coerce.number().int().min(1).max(9).optional(),
-  keywords: z.string().trim().max(100).optional(),
+  keywords: personText(KEYWORDS_MAX).optional(),
   ...paging,
 });
 
 /** Location message facts (api.md §2 message types). */
 export const LocationExtends = z.object({
-  name: z.string().trim().min(1).max(100),
-  address: z.string().trim().max(200).default(''),
+  name: personText(PLACE_NAME_MAX, 1),
+  address: personText(PLACE_ADDRESS_MAX).default(''),
   latitude: z.coerce.number().min(-90).max(90),
   longitude: z.coerce.number().min(-180).max(180),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, REALNAME_MAX } from '../limits';
+import { FRIEND_NOTE_MAX, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, REALNAME_MAX } from '../limits';
+import { personText } from '../text';
 import { userId } from './fields';
 
 /** Paging fields (api.md §1). */
@@ -12,7 +13,7 @@ export const paging = {
 export const FriendAddBody = z.object({
   user_id: userId,
   /** The note shown with the request. */
-  remark: z.string().trim().max(100).default(''),
+  remark: personText(FRIEND_NOTE_MAX).default(''),
 });
 
 /** `/enterprise/friend/index`: requests I received (0) or sent (1). */
@@ -33,7 +34,7 @@ export const FriendDelBody = z.object({ id: userId });
 /** `/enterprise/friend/setNickname`: my remark name for a friend ('' clears it). */
 export const FriendSetNicknameBody = z.object({
   friend_id: z.coerce.number().int().positive(),
-  nickname: z.string().trim().max(REALNAME_MAX),
+  nickname: personText(REALNAME_MAX),
 });
 
 /** `/enterprise/im/getContacts`. */

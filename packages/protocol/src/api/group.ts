@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ANNOUNCEMENT_MAX, GROUP_NAME_MAX, REALNAME_MAX } from '../limits';
+import { personText } from '../text';
 import { paging } from './friend';
 import { userId } from './fields';
 
@@ -20,7 +21,7 @@ export const ADD_GROUP_USER_MAX = 20;
 /** `/enterprise/group/add`: create a group with at least two others. */
 export const GroupAddBody = z.object({
   user_ids: z.array(userId).min(2).max(499),
-  name: z.string().trim().max(GROUP_NAME_MAX).optional(),
+  name: personText(GROUP_NAME_MAX).optional(),
 });
 
 /** `/enterprise/group/groupInfo`. */
@@ -74,7 +75,7 @@ export const GroupSettingBody = z.object({
 });
 
 /** `/enterprise/group/editGroupName`. */
-export const EditGroupNameBody = z.object({ id: groupId, displayName: z.string().trim().min(1).max(GROUP_NAME_MAX) });
+export const EditGroupNameBody = z.object({ id: groupId, displayName: personText(GROUP_NAME_MAX, 1) });
 
 /** `/enterprise/group/setNotice`: the announcement, rich text from the editor (sanitized by the server). */
 export const SetNoticeBody = z.object({ id: groupId, notice: z.string().max(ANNOUNCEMENT_MAX * 4) });
@@ -83,7 +84,7 @@ export const SetNoticeBody = z.object({ id: groupId, notice: z.string().max(ANNO
 export const GroupIdBody = z.object({ id: groupId });
 
 /** `/enterprise/im/updateCard`: my nickname in a group ('' clears it). */
-export const UpdateCardBody = z.object({ group_id: groupId, nickname: z.string().trim().max(REALNAME_MAX) });
+export const UpdateCardBody = z.object({ group_id: groupId, nickname: personText(REALNAME_MAX) });
 
 /** `/enterprise/group/groupInfoqq`: preview a group from a scanned QR token. */
 export const GroupQrBody = z.object({ token: z.string().trim().min(10).max(200) });

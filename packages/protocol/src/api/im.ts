@@ -1,25 +1,8 @@
 import { z } from 'zod';
-import { FORWARD_MAX, FORWARD_MIN, PAGE_LIMIT_MAX, TEXT_MESSAGE_MAX } from '../limits';
+import { FORWARD_MAX, FORWARD_MIN, KEYWORDS_MAX, PAGE_LIMIT_MAX, TEXT_MESSAGE_MAX } from '../limits';
+import { checkGraphemes, personText, UNITS_PER_GRAPHEME_MAX } from '../text';
 import { flag } from './fields';
 import { paging } from './friend';
-
-// Building a segmenter costs more than segmenting a message; one serves every call.
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-
-/** Counts characters as a person does: one grapheme per visible character, emoji included. */
-export function graphemeLength(text: string): number {
-  let n = 0;
-  for (const _ of graphemes.segment(text)) n += 1;
-  return n;
-}
-
-/**
- * True when `text` has at most `max` graphemes. A grapheme spans one UTF-16 unit or more, so a
- * text no longer than `max` units needs no segmenting.
- */
-export function withinGraphemes(text: string, max: number): boolean {
-  return text.length <= max || graphemeLength(text) <= max;
-}
 
 /** A contact id as the client sends it: a user id, `group-<n>`, `system`, `admin_notice`, or -1. */
 export const contactId = z.union([
@@ -49,7 +32,8 @@ export const SendMessageBody = z
     toContactId: contactId,
     is_group: z.coerce.number().int().min(0).max(3).default(0),
     type: SendableType.default('text'),
-    content: z.string().max(TEXT_MESSAGE_MAX * 16),
+    /** Text (≤ 2048 characters), or what a message of another type carries (a URL, a place's name…). */
+    content: z.string(),
     /** Mentioned user ids; 0 = everyone. */
     at: z.array(z.coerce.number().int().min(0)).max(500).default([]),
     /** Quoted msg_id. */
@@ -57,9 +41,13 @@ export const SendMessageBody = z
     extends: z.record(z.string(), z.unknown()).default({}),
     file_id: z.coerce.number().int().positive().optional(),
   })
-  .refine((b) => b.type !== 'text' || (b.content.trim().length > 0 && withinGraphemes(b.content, TEXT_MESSAGE_MAX)), {
-    path: ['content'],
-    message: 'length',
+  .superRefine((b, ctx) => {
+    const bound = { origin: 'string' as const, inclusive: true, input: b.content, path: ['content'] };
+    if (b.type !== 'text') {
+      const max = TEXT_MESSAGE_MAX * UNITS_PER_GRAPHEME_MAX;
+      if (b.content.length > max) ctx.addIssue({ code: 'too_big', maximum: max, ...bound });
+    } else if (!b.content.trim()) ctx.addIssue({ code: 'too_small', minimum: 1, ...bound });
+    else checkGraphemes(b.content, TEXT_MESSAGE_MAX, ctx, ['content']);
   });
 
 /** `/enterprise/im/getMessageList`. */
@@ -73,7 +61,7 @@ export const GetMessageListBody = z.object({
   after_id: z.coerce.number().int().min(0).optional(),
   /** `media` (images and videos), `file`, or any message type. */
   type: z.string().trim().max(16).optional(),
-  keywords: z.string().trim().max(100).optional(),
+  keywords: personText(KEYWORDS_MAX).optional(),
   /** Only messages mentioning me. */
   is_at: flag.optional(),
   /** Only messages from this user (chat history by member). */

@@ -1,9 +1,8 @@
+import { FRIEND_NOTE_MAX, UNITS_PER_GRAPHEME_MAX } from '@sparrow/protocol';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api';
 import { useSession } from '../stores/session';
-
-const NOTE_MAX = 100;
 
 interface Props {
   userId: number;
@@ -49,7 +48,7 @@ export function AddFriendForm({ userId, onSent }: Props) {
         id={id}
         className="add-friend-note"
         rows={2}
-        maxLength={NOTE_MAX}
+        maxLength={FRIEND_NOTE_MAX * UNITS_PER_GRAPHEME_MAX}
         value={note}
         onChange={(e) => setNote(e.target.value)}
       />

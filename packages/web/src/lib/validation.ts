@@ -7,6 +7,7 @@ import {
   PASSWORD_MIN,
   REALNAME_MAX,
   REALNAME_MIN,
+  withinGraphemes,
   type GlobalConfig,
 } from '@sparrow/protocol';
 import type { MessageKey } from '../i18n/keys';
@@ -60,7 +61,8 @@ export function checkRepeat(first: string, second: string): Problem {
 }
 
 export function checkRealname(value: string): Problem {
-  return within(value.trim(), REALNAME_MIN, REALNAME_MAX)
+  const v = value.trim();
+  return v.length >= REALNAME_MIN && withinGraphemes(v, REALNAME_MAX)
     ? null
     : { key: 'validation.realnameLength', params: { min: REALNAME_MIN, max: REALNAME_MAX } };
 }
@@ -70,7 +72,9 @@ export function checkCode(value: string): Problem {
 }
 
 export function checkMotto(value: string): Problem {
-  return value.trim().length <= MOTTO_MAX ? null : { key: 'validation.mottoLength', params: { max: MOTTO_MAX } };
+  return withinGraphemes(value.trim(), MOTTO_MAX)
+    ? null
+    : { key: 'validation.mottoLength', params: { max: MOTTO_MAX } };
 }
 
 /** An optional email: empty clears it, otherwise it must be valid. */

@@ -22,7 +22,7 @@ export function sanitizeNotice(html: string): string {
   })
     .replace(/class="ql-indent-(\d+)"/g, (all, n: string) => (Number(n) <= EDITOR.maxIndent ? all : ''))
     .replace(/data-list="(?!bullet"|ordered")[^"]*"/g, '')
-    .replace(/\s+>/g, '>');
+    .replace(/(\S)\s+>/g, '$1>');
 }
 
 /** The announcement's text, for its length limit and for the message that announces it. */

@@ -19,13 +19,17 @@ export const decodeAt = (stored: string) =>
     .map(Number)
     .filter((n) => Number.isInteger(n));
 
-/** Plain text from what an older client may send as HTML: tags dropped, line breaks kept. */
+/**
+ * Plain text from what an older client may send as HTML: tags dropped, line breaks kept. A tag
+ * never spans a `<`, so each pattern scans a stretch of text once: `[^>]*` alone rescans the
+ * rest of the text from every `<` that has no `>` after it.
+ */
 export function plainText(input: string): string {
-  if (!/<[a-z/!][^>]*>/i.test(input)) return input;
+  if (!/<[a-z/!][^<>]*>/i.test(input)) return input;
   return input
     .replace(/<br\s*\/?>/gi, '\n')
     .replace(/<\/(p|div|li|h[1-6])>/gi, '\n')
-    .replace(/<[^>]*>/g, '')
+    .replace(/<[^<>]*>/g, '')
     .replace(/&nbsp;/g, ' ')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')

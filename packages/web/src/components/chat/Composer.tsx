@@ -1,4 +1,4 @@
-import { graphemeLength, TEXT_MESSAGE_MAX } from '@sparrow/protocol';
+import { graphemeLength, lastGrapheme, TEXT_MESSAGE_MAX } from '@sparrow/protocol';
 import { AddCircleOutline, AudioOutline, CloseCircleFill, SmileOutline, TextOutline } from 'antd-mobile-icons';
 import {
   forwardRef,
@@ -111,12 +111,8 @@ export const Composer = forwardRef(function Composer(
   const backspace = () => {
     const at = Math.min(caret.current, text.length);
     if (at === 0) return;
-    const before = Array.from(
-      new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text.slice(0, at)),
-      (s) => s.segment,
-    );
-    before.pop();
-    const head = before.join('');
+    const before = text.slice(0, at);
+    const head = before.slice(0, before.length - lastGrapheme(before).length);
     update(head + text.slice(at), head.length);
   };
 

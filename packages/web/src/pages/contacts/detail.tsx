@@ -1,4 +1,4 @@
-import { REALNAME_MAX, type UserProfile } from '@sparrow/protocol';
+import { REALNAME_MAX, withinGraphemes, type UserProfile } from '@sparrow/protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
@@ -23,7 +23,7 @@ function RemarkEditor({ profile, friendId, onSaved }: { profile: UserProfile; fr
   const back = useBackTo(withQuery(paths.contactDetail, { id: profile.user_id }));
   const [value, setValue] = useState(profile.friend?.nickname ?? '');
   const [busy, setBusy] = useState(false);
-  const tooLong = Array.from(value.trim()).length > REALNAME_MAX;
+  const tooLong = !withinGraphemes(value.trim(), REALNAME_MAX);
   const handleSave = async () => {
     if (tooLong) return;
     setBusy(true);

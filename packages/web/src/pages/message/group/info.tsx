@@ -2,6 +2,7 @@ import {
   ANNOUNCEMENT_MAX,
   GROUP_NAME_MAX,
   REALNAME_MAX,
+  withinGraphemes,
   type GroupInfo,
   type GroupMember,
   type GroupSetting,
@@ -63,11 +64,7 @@ function TextEditor({ id, title, label, initial, hint, max, requiredMessage, too
   const [touched, setTouched] = useState(false);
   const trimmed = value.trim();
   const error =
-    requiredMessage && trimmed.length === 0
-      ? requiredMessage
-      : Array.from(trimmed).length > max
-        ? tooLongMessage
-        : null;
+    requiredMessage && trimmed.length === 0 ? requiredMessage : !withinGraphemes(trimmed, max) ? tooLongMessage : null;
   const handleSubmit = async (e: React.FormEvent) => {
     e.preventDefault();
     setTouched(true);
