@@ -1,7 +1,12 @@
+import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RATE_LIMITS } from '@sparrow/protocol';
 import { AdminService } from '../src/modules/system/admin';
-import { BROADCAST_BATCH_MS } from '../src/realtime/hub';
+import { BROADCAST_BATCH_MS, MAX_BUFFERED_BYTES, SLOW_CLOSE_GRACE_MS } from '../src/realtime/hub';
 import {
   describeEachDb,
   expectBadBodies,
@@ -26,6 +31,21 @@ interface LogLine {
   msg: string;
   err?: { stack?: string };
   [key: string]: unknown;
+}
+
+/**
+ * Collects garbage, so that memory read after it is memory held: the suite's requests leave tens of
+ * megabytes of garbage behind that would hide what a socket keeps.
+ */
+async function heldArrayBuffers(): Promise<number> {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+  // Buffers' memory is given back by a sweeper thread after the collection: let it finish.
+  for (let i = 0; i < 3; i++) {
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return process.memoryUsage().arrayBuffers;
 }
 
 /** pino's numbers for the levels asserted on. */
@@ -367,6 +387,82 @@ describeEachDb('socket limits', (target) => {
     expect(warnings[0]).toMatchObject({ userId: big.userId, clientId: sock.clientId });
     expect(warnings[0]!.err).toBeUndefined();
     expect(JSON.stringify(warnings[0])).not.toContain('    at ');
+  });
+
+  it('cuts off a socket that stops reading before it holds more than MAX_BUFFERED_BYTES; sync after reconnecting misses nothing', async () => {
+    const talker = await signUp(server, 'slow_talker');
+    const reader = await signUp(server, 'slow_reader');
+    await server.call('friendAdd', { user_id: reader.userId }, { token: talker.token });
+    await server.call('friendAdd', { user_id: talker.userId }, { token: reader.token });
+    await server.ctx.config.set('rateLimits.sendMessage.burst', '100000');
+    await server.ctx.config.set('rateLimits.anyCall.perMinute', '100000');
+    const sock = await TestSocket.bound(server, reader.userId, reader.token);
+    const conn = server.ctx.realtime.hub.get(sock.clientId)!;
+    // The client stops reading: what the kernel's buffers cannot take waits in the server.
+    const raw = (sock.ws as unknown as { _socket: Socket })._socket;
+    raw.pause();
+
+    // 2,048 family emoji: the longest text message there is, 51 KB as UTF-8.
+    const content = '👨‍👩‍👧‍👦'.repeat(2048);
+    const COUNT = 400;
+    const sentIds: number[] = [];
+    const before = await heldArrayBuffers();
+    let peakBuffered = 0;
+    let peakHeld = 0;
+    try {
+      for (let i = 0; i < COUNT; i += 10) {
+        const batch = await Promise.all(
+          Array.from({ length: 10 }, () =>
+            server.call(
+              'sendMessage',
+              { id: randomUUID(), toContactId: reader.userId, type: 'text', content },
+              { token: talker.token },
+            ),
+          ),
+        );
+        for (const res of batch) {
+          expect(res.code).toBe(0);
+          sentIds.push(res.data.msg_id as number);
+        }
+        peakBuffered = Math.max(peakBuffered, conn.ws.bufferedAmount);
+        if (i % 100 === 90) peakHeld = Math.max(peakHeld, (await heldArrayBuffers()) - before);
+      }
+    } finally {
+      await server.ctx.config.set('rateLimits.sendMessage.burst', String(RATE_LIMITS.sendMessage.burst));
+      await server.ctx.config.set('rateLimits.anyCall.perMinute', String(RATE_LIMITS.anyCall.perMinute));
+    }
+    const pushed = COUNT * Buffer.byteLength(content);
+    expect(pushed).toBeGreaterThan(4 * MAX_BUFFERED_BYTES);
+    expect(peakBuffered).toBeLessThanOrEqual(MAX_BUFFERED_BYTES);
+    expect(peakHeld).toBeLessThan(2 * MAX_BUFFERED_BYTES);
+    // The server lets go of it: closed (1013) and destroyed when it does not read its close frame.
+    const until = Date.now() + SLOW_CLOSE_GRACE_MS + 3000;
+    while (server.ctx.realtime.hub.get(sock.clientId) && Date.now() < until) await sleep(50);
+    expect(server.ctx.realtime.hub.get(sock.clientId)).toBeUndefined();
+    expect(log.filter((l) => l.level === WARN && l.msg.includes('slow consumer'))).toEqual([
+      expect.objectContaining({ userId: reader.userId, clientId: sock.clientId }),
+    ]);
+    raw.resume();
+    expect([1006, 1013]).toContain(await sock.waitClosed(5000));
+
+    // As the web client does on reconnect: bind again, then pull what came after the newest held.
+    const held = new Set(sock.frames.filter((f) => f.type === 'simple').map((f) => f.data.msg_id as number));
+    expect(held.size).toBeLessThan(COUNT);
+    const again = await TestSocket.bound(server, reader.userId, reader.token);
+    let cursor = Math.max(0, ...held);
+    for (;;) {
+      const page = await server.call(
+        'getMessageList',
+        { toContactId: talker.userId, is_group: 0, after_id: cursor, limit: 100 },
+        { token: reader.token },
+      );
+      expect(page.code).toBe(0);
+      if (page.data.length === 0) break;
+      for (const m of page.data) held.add(m.msg_id as number);
+      cursor = page.data.at(-1).msg_id as number;
+    }
+    expect([...held].sort((a, b) => a - b)).toEqual(sentIds.sort((a, b) => a - b));
+    again.close();
   });
 });
 

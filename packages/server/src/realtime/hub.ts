@@ -1,5 +1,6 @@
 import type { Duplex } from 'node:stream';
 import type { PushFrame } from '@sparrow/protocol';
+import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 
 /**
@@ -7,6 +8,23 @@ import type { WebSocket } from 'ws';
  * each announced to everyone) then costs each socket one write per batch, not one per frame.
  */
 export const BROADCAST_BATCH_MS = 100;
+
+/**
+ * Bytes a socket may have waiting to be written (`ws.bufferedAmount`, beyond what the kernel holds)
+ * before it is cut off as a slow consumer: a client that stopped reading would otherwise hold server
+ * memory without bound. It reconnects and catches up with `sync`, as after any drop.
+ */
+export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+
+/**
+ * How long a slow consumer has to read up to its close frame before its connection is destroyed.
+ * `ws` starts its own close timer only once the close frame is written, which a client that does not
+ * read never lets happen.
+ */
+export const SLOW_CLOSE_GRACE_MS = 2_000;
+
+/** Close code for a slow consumer: try again later (RFC 6455 registry), then `sync`. */
+export const SLOW_CONSUMER_CLOSE = 1013;
 
 /** One open socket on this node. */
 export interface Connection {
@@ -29,6 +47,8 @@ export class Hub {
   /** Frames for everyone, waiting for their batch; `bound`: the count of binds when each was given. */
   private pending: Array<{ text: Buffer; exceptUserId: number | undefined; bound: number }> = [];
   private batchTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly log?: Pick<FastifyBaseLogger, 'warn'>) {}
 
   add(conn: Connection): void {
     this.byClient.set(conn.clientId, conn);
@@ -86,7 +106,7 @@ export class Hub {
     let text: Buffer | undefined;
     for (const userId of userIds) {
       for (const conn of this.byUser.get(userId) ?? []) {
-        if (conn.clientId !== exceptClientId) send(conn, (text ??= encode(frame)));
+        if (conn.clientId !== exceptClientId) this.send(conn, (text ??= encode(frame)));
       }
     }
   }
@@ -113,12 +133,36 @@ export class Hub {
         conn.socket.cork();
         try {
           for (const { text, exceptUserId, bound } of batch)
-            if (userId !== exceptUserId && conn.bound <= bound) send(conn, text);
+            if (userId !== exceptUserId && conn.bound <= bound) this.send(conn, text);
         } finally {
           conn.socket.uncork();
         }
       }
     }
+  }
+
+  /**
+   * Writes a text frame to an open socket; a closing one is skipped (sync repairs what it misses).
+   * A socket whose unwritten bytes would pass MAX_BUFFERED_BYTES is cut off instead.
+   */
+  send(conn: Connection, text: string | Buffer): void {
+    const { ws } = conn;
+    if (ws.readyState !== ws.OPEN) return;
+    if (ws.bufferedAmount + Buffer.byteLength(text) > MAX_BUFFERED_BYTES) {
+      this.cutOff(conn);
+      return;
+    }
+    ws.send(text, { binary: false });
+  }
+
+  private cutOff(conn: Connection): void {
+    const { ws } = conn;
+    this.log?.warn(
+      { userId: conn.userId, clientId: conn.clientId, bufferedBytes: ws.bufferedAmount },
+      'slow consumer: socket cut off',
+    );
+    ws.close(SLOW_CONSUMER_CLOSE, 'slow consumer: reconnect and sync');
+    setTimeout(() => ws.terminate(), SLOW_CLOSE_GRACE_MS).unref();
   }
 }
 
@@ -128,9 +172,4 @@ export class Hub {
  */
 function encode(frame: PushFrame): Buffer {
   return Buffer.from(JSON.stringify(frame));
-}
-
-/** Writes a text frame to an open socket; a closing one is skipped (sync repairs what it misses). */
-export function send(conn: Connection, text: string | Buffer): void {
-  if (conn.ws.readyState === conn.ws.OPEN) conn.ws.send(text, { binary: false });
 }

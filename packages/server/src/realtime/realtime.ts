@@ -1,7 +1,7 @@
 import type { PushEvent, PushFrame } from '@sparrow/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bus, BusMessage } from './bus';
-import { type Connection, Hub, send } from './hub';
+import { type Connection, Hub } from './hub';
 import type { Presence } from './presence';
 
 /** Close codes of our own (4000–4999 are the application's). */
@@ -41,10 +41,11 @@ const nowS = () => Math.floor(Date.now() / 1000);
  * commits; a push is a hint, and `sync` repairs what a dropped socket missed.
  */
 export class Realtime {
-  readonly hub = new Hub();
+  readonly hub: Hub;
   private audience: (userId: number) => Promise<number[] | 'everyone'> = async () => [];
 
   constructor(private readonly opts: RealtimeOptions) {
+    this.hub = new Hub(opts.log);
     opts.bus.onMessage((m) => this.receive(m));
   }
 
@@ -135,8 +136,8 @@ export class Realtime {
           if (conn.sessionId === null || !message.sessionIds.includes(conn.sessionId)) continue;
           // `offline` names the socket it ends, and only the node holding the socket knows its id.
           if (frame?.type === 'offline') {
-            send(conn, JSON.stringify({ ...frame, data: { ...frame.data, client_id: conn.clientId } }));
-          } else if (frame) send(conn, JSON.stringify(frame));
+            this.hub.send(conn, JSON.stringify({ ...frame, data: { ...frame.data, client_id: conn.clientId } }));
+          } else if (frame) this.hub.send(conn, JSON.stringify(frame));
           conn.ws.close(message.closeCode);
         }
         return;
