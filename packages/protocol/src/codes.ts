@@ -7,6 +7,8 @@ export const Codes = {
   NotFound: 404,
   TooMany: 429,
   ServerError: 502,
+  /** A part of the server is out of service for now (uploads when storage is full); HTTP 503. */
+  Unavailable: 503,
   NoSession: -1,
 } as const;
 export type Code = (typeof Codes)[keyof typeof Codes];
@@ -75,6 +77,8 @@ export const ErrorCodes = {
   FileTooLarge: Codes.Refused,
   FileTypeForbidden: Codes.Refused,
   FileMissing: Codes.BadRequest,
+  UploadMalformed: Codes.BadRequest,
+  StorageUnavailable: Codes.Unavailable,
   Forbidden: Codes.Forbidden,
   NotFound: Codes.NotFound,
   UserNotFound: Codes.NotFound,

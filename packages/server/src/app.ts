@@ -13,6 +13,7 @@ import { migrate, openDb } from './db';
 import { AppError } from './errors';
 import { localeOf, sendError } from './http/envelope';
 import { registerRoutes } from './http/route';
+import { atMostEvery } from './lib/at-most';
 import { Limits } from './lib/limits';
 import { Mailer } from './lib/mailer';
 import { MemoryRateLimiter } from './lib/rate-limit';
@@ -101,7 +102,10 @@ export async function buildApp(
       from: `Sparrow <no-reply@${new URL(env.publicUrl).hostname}>`,
       log: app.log,
     }),
-    storage: new DiskStorage(path.join(env.dataDir, 'uploads')),
+    storage: new DiskStorage(
+      path.join(env.dataDir, 'uploads'),
+      atMostEvery(60_000, now, (err: Error) => app.log.error({ err }, 'upload storage is full or unavailable')),
+    ),
     log: app.log,
     now,
   };

@@ -535,3 +535,31 @@ export class TestSocket {
     this.ws.close();
   }
 }
+
+/** A line of the server's log, as pino writes it. */
+export interface LogLine {
+  level: number;
+  msg: string;
+  err?: { stack?: string };
+  [key: string]: unknown;
+}
+
+/** pino's numbers for the levels tests assert on. */
+export const LOG_LEVEL = { warn: 40, error: 50 } as const;
+
+/**
+ * The lines the app logs from now on (start the server with `logger: true`). Fastify's options give
+ * a level, not a stream, so the stream of the root pino logger (which every request's child logger
+ * inherits) is swapped for one the test reads.
+ */
+export function captureLog(app: FastifyInstance): LogLine[] {
+  const lines: LogLine[] = [];
+  for (let logger: object | null = app.log; logger; logger = Object.getPrototypeOf(logger) as object | null) {
+    const sym = Object.getOwnPropertySymbols(logger).find((s) => s.description === 'pino.stream');
+    if (sym) {
+      (logger as Record<symbol, unknown>)[sym] = { write: (text: string) => lines.push(JSON.parse(text) as LogLine) };
+      return lines;
+    }
+  }
+  throw new Error('no pino stream on the app logger');
+}

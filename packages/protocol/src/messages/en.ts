@@ -44,6 +44,8 @@ export const en: Record<MessageKey, string> = {
   'errors.FileTooLarge': 'The file is too large (at most {size} MB)',
   'errors.FileTypeForbidden': 'Files of this type cannot be uploaded',
   'errors.FileMissing': 'Choose a file',
+  'errors.UploadMalformed': 'The upload is malformed; choose the file again',
+  'errors.StorageUnavailable': 'File storage is full or unavailable; please try again later',
   'errors.Forbidden': 'Not allowed',
   'errors.NotFound': 'Not found',
   'errors.UserNotFound': 'No such user',

@@ -44,6 +44,8 @@ export const es: Record<MessageKey, string> = {
   'errors.FileTooLarge': 'El archivo es demasiado grande (máximo {size} MB)',
   'errors.FileTypeForbidden': 'No se pueden subir archivos de este tipo',
   'errors.FileMissing': 'Elige un archivo',
+  'errors.UploadMalformed': 'La subida no tiene un formato válido; vuelve a elegir el archivo',
+  'errors.StorageUnavailable': 'El almacenamiento de archivos está lleno o no disponible; inténtalo más tarde',
   'errors.Forbidden': 'No permitido',
   'errors.NotFound': 'No encontrado',
   'errors.UserNotFound': 'El usuario no existe',

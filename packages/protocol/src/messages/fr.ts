@@ -44,6 +44,8 @@ export const fr: Record<MessageKey, string> = {
   'errors.FileTooLarge': 'Le fichier est trop volumineux ({size} Mo au plus)',
   'errors.FileTypeForbidden': 'Les fichiers de ce type ne peuvent pas être envoyés',
   'errors.FileMissing': 'Choisissez un fichier',
+  'errors.UploadMalformed': "L'envoi est mal formé ; choisissez à nouveau le fichier",
+  'errors.StorageUnavailable': 'Le stockage des fichiers est plein ou indisponible ; réessayez plus tard',
   'errors.Forbidden': 'Non autorisé',
   'errors.NotFound': 'Introuvable',
   'errors.UserNotFound': "Cet utilisateur n'existe pas",

@@ -42,6 +42,8 @@ export const zhHans = {
   'errors.FileTooLarge': '文件过大，最大 {size} MB',
   'errors.FileTypeForbidden': '不允许上传该类型的文件',
   'errors.FileMissing': '请选择文件',
+  'errors.UploadMalformed': '上传的内容格式不正确，请重新选择文件',
+  'errors.StorageUnavailable': '文件存储已满或暂时不可用，请稍后再试',
   'errors.Forbidden': '没有权限',
   'errors.NotFound': '内容不存在',
   'errors.UserNotFound': '用户不存在',

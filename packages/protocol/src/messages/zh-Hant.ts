@@ -44,6 +44,8 @@ export const zhHant: Record<MessageKey, string> = {
   'errors.FileTooLarge': '檔案過大，最大 {size} MB',
   'errors.FileTypeForbidden': '不允許上傳該類型的檔案',
   'errors.FileMissing': '請選擇檔案',
+  'errors.UploadMalformed': '上傳的內容格式不正確，請重新選擇檔案',
+  'errors.StorageUnavailable': '檔案儲存空間已滿或暫時無法使用，請稍後再試',
   'errors.Forbidden': '沒有權限',
   'errors.NotFound': '內容不存在',
   'errors.UserNotFound': '用戶不存在',

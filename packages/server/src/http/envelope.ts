@@ -44,6 +44,7 @@ export function successEnvelope(req: FastifyRequest, result: unknown): Envelope 
 export function httpStatus(code: number): number {
   if (code === Codes.TooMany) return 429;
   if (code === Codes.ServerError) return 500;
+  if (code === Codes.Unavailable) return 503;
   return 200;
 }
 

@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { AppError } from '../errors';
 
 /** Where uploaded bytes live; local disk now, an S3-compatible store behind the same interface later. */
 export interface Storage {
@@ -18,9 +19,15 @@ export const storageUrl = (key: string) => `/storage/${key}`;
 
 const KEY = /^[0-9a-f]{2}\/[0-9a-f]{64}\.[a-z0-9]{1,10}$/;
 
-/** Content-addressed files under a directory: `<root>/ab/<sha256>.<ext>`. */
+/**
+ * Content-addressed files under a directory: `<root>/ab/<sha256>.<ext>`. A disk that cannot take a
+ * file answers `StorageUnavailable` (HTTP 503) and tells `onUnavailable`; the next write tries again.
+ */
 export class DiskStorage implements Storage {
-  constructor(private readonly root: string) {}
+  constructor(
+    private readonly root: string,
+    private readonly onUnavailable: (err: Error) => void = () => undefined,
+  ) {}
 
   async put(bytes: Buffer, ext: string) {
     const hash = createHash('sha256').update(bytes).digest('hex');
@@ -29,10 +36,19 @@ export class DiskStorage implements Storage {
     try {
       await fs.access(file);
     } catch {
-      await fs.mkdir(path.dirname(file), { recursive: true });
       const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-      await fs.writeFile(tmp, bytes);
-      await fs.rename(tmp, file);
+      try {
+        await fs.mkdir(path.dirname(file), { recursive: true });
+        await fs.writeFile(tmp, bytes);
+        await fs.rename(tmp, file);
+      } catch (err) {
+        await fs.rm(tmp, { force: true }).catch(() => undefined);
+        // Full, over quota, read-only, not ours to write (a recursive mkdir on a read-only disk says
+        // ENOENT): whatever the system refused, the disk cannot take the file now.
+        if (!(err as NodeJS.ErrnoException).syscall) throw err;
+        this.onUnavailable(err as Error);
+        throw new AppError('StorageUnavailable');
+      }
     }
     return { key, hash };
   }

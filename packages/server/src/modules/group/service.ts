@@ -54,8 +54,14 @@ export class GroupService {
       faces.push({ avatar: u?.avatar ?? '', name: u?.realname ?? '' });
     }
     const bytes = await composeGroupAvatar(this.ctx.storage, faces);
-    const { key } = await this.ctx.storage.put(bytes, 'webp');
-    const url = storageUrl(key);
+    let url: string;
+    try {
+      url = storageUrl((await this.ctx.storage.put(bytes, 'webp')).key);
+    } catch (err) {
+      // A full disk keeps the old picture; groups still form and change, and the next change redraws it.
+      if (err instanceof AppError && err.name === 'StorageUnavailable') return group.avatar;
+      throw err;
+    }
     await this.ctx.db.updateTable('groups').set({ avatar: url }).where('id', '=', groupId).execute();
     return url;
   }

@@ -22,7 +22,9 @@ export async function readUpload(
   } catch (err) {
     if ((err as { code?: string }).code === 'FST_INVALID_MULTIPART_CONTENT_TYPE')
       throw new AppError('FileMissing', {}, { fields: ['file'] });
-    throw err;
+    // Nothing but the request's own headers and bytes has been read yet: whatever failed is the
+    // caller's doing (a multipart type without a boundary, a header the parser cannot read).
+    throw new AppError('UploadMalformed', {}, { fields: ['file'] });
   }
   if (!file) throw new AppError('FileMissing', {}, { fields: ['file'] });
   if (before) await before(file);
@@ -30,8 +32,10 @@ export async function readUpload(
     const bytes = await file.toBuffer();
     return { file, bytes };
   } catch (err) {
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-      throw new AppError('FileTooLarge', { size: maxMb });
+    const code = (err as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('FileTooLarge', { size: maxMb });
+    // A body that ends inside the file (no closing boundary, cut short) is the caller's error, not ours.
+    if (code === 'ERR_STREAM_PREMATURE_CLOSE') throw new AppError('Validation', {}, { fields: ['file'] });
     throw err;
   }
 }
