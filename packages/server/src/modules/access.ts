@@ -4,7 +4,8 @@ import { GroupRepo, type GroupRow, type MemberRow } from './group/repo';
 
 /**
  * The one access module: every service method that takes a group id starts here. Deny by
- * default: a missing or disbanded group and a group I am not in are both refused.
+ * default: a missing or disbanded group and a group I am not in are refused alike, so that an
+ * answer never tells an outsider which group ids exist.
  */
 export class Access {
   private readonly groups: GroupRepo;
@@ -13,12 +14,11 @@ export class Access {
     this.groups = new GroupRepo(ctx.db);
   }
 
-  /** The group and my membership, or GroupNotFound / NotMember. */
+  /** The group and my membership, or NotMember (also for a group that does not exist). */
   async requireMember(userId: number, groupId: number): Promise<{ group: GroupRow; member: MemberRow }> {
     const group = await this.groups.byId(groupId);
-    if (!group) throw new AppError('GroupNotFound');
-    const member = await this.groups.member(groupId, userId);
-    if (!member) throw new AppError('NotMember');
+    const member = group && (await this.groups.member(groupId, userId));
+    if (!group || !member) throw new AppError('NotMember');
     return { group, member };
   }
 

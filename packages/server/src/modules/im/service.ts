@@ -83,8 +83,11 @@ export class MessageService {
     if (!Number.isInteger(peerId) || peerId <= 0) throw new AppError('NotAllowedTarget');
     if (peerId === session.userId) return { kind: 'self', chatKey: selfKey(session.userId) };
     const peer = await this.users.byId(peerId);
-    if (!peer) throw new AppError('UserNotFound');
-    return { kind: 'private', chatKey: pairKey(session.userId, peerId), peer };
+    const chatKey = pairKey(session.userId, peerId);
+    // A disabled account reads as a missing one (as getUserInfo answers), except in a chat we already share.
+    if (!peer || (peer.status !== 1 && !(await this.messages.conversation(session.userId, chatKey))))
+      throw new AppError('UserNotFound');
+    return { kind: 'private', chatKey, peer };
   }
 
   /** The first message id a reader may see in a chat (cleared history, joined without history). */

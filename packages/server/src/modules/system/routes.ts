@@ -37,7 +37,9 @@ export function systemRoutes(ctx: AppContext): Handlers {
       return ok(info);
     },
     bindGroup: async ({ body, session }) => {
-      if (!ctx.realtime.isLive(body.client_id)) throw new AppError('ClientNotLive', {}, { fields: ['client_id'] });
+      // A socket of the caller's own: another user's live socket reads as one that does not exist.
+      if (ctx.realtime.hub.get(body.client_id)?.userId !== session.userId)
+        throw new AppError('ClientNotLive', {}, { fields: ['client_id'] });
       if (!/^group-[1-9][0-9]*$/.test(body.group_id)) throw new AppError('Validation', {}, { fields: ['group_id'] });
       // Pushes are routed by membership, so binding only confirms the caller belongs to the group.
       await access.requireMember(session.userId, groupNumber(body.group_id));

@@ -1,0 +1,798 @@
+import { randomUUID } from 'node:crypto';
+import sharp from 'sharp';
+import { ErrorCodes, negotiateLocale, routes, translate, type ErrorName, type RouteName } from '@sparrow/protocol';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { FriendRepo } from '../src/modules/friend/repo';
+import { DEFAULT_GROUP_SETTING } from '../src/modules/group/presenter';
+import { GroupRepo, Role } from '../src/modules/group/repo';
+import { FileService } from '../src/modules/upload/files';
+import { describeEachDb, startServer, TestSocket, userRow, type TestServer } from './harness';
+
+/**
+ * Who may use which id (api.md §3, style.md habit 7), walked from the route table: every route
+ * either takes no id of anything another user owns (NO_FOREIGN_ID, with the reason) or has rows
+ * in MATRIX, so a route added without deciding its permissions fails here. Each row aims a route
+ * at one thing of alice's and sends it as each actor below, then checks that an id that does not
+ * exist is answered exactly as one that exists but is not the caller's (style.md: "not found" and
+ * "not yours" answered alike). The role matrix of group management is group-permissions.test.ts.
+ */
+
+/** Routes that take no id of another user's thing, each with why no access check applies. */
+const NO_FOREIGN_ID: Partial<Record<RouteName, string>> = {
+  login: 'public: an account and a password or code, no id',
+  register: 'public: creates an account of its own',
+  sendCode: 'public: names an account; the code goes to that account, never to the caller',
+  getSystemInfo: 'public: the same configuration for everyone (ICE credentials only with a session)',
+  checkVersion: 'public: compares a version string',
+  checkuser: 'the session’s own user',
+  logout: 'ends the caller’s own session; client_id is not used',
+  searchUser: 'exact keywords, no id; what it lists is any signed-in user’s to see',
+  updateUserInfo: 'the caller’s own profile',
+  editPassword: 'the caller’s own password',
+  editAccount: 'the caller’s own account, proved by codes',
+  uploadAvatar: 'the caller’s own avatar',
+  getContacts: 'the caller’s own list',
+  sync: 'after_id is a cursor; only messages addressed to or sent by the caller come back',
+  getAdminNotice: 'the announcement, the same for everyone',
+  fileList: 'files of the caller’s own chats',
+  getAllGroup: 'the caller’s own groups; role is a filter',
+  uploadEmoji: 'into the caller’s own collection',
+  emojiIndex: 'the caller’s own collection',
+  friendIndex: 'the caller’s own requests',
+};
+
+/**
+ * The actors, each someone relative to alice's things: alice owns group G, a message in it and
+ * private messages, a file, stickers and friendships. Dan administers G and Carl is a member;
+ * Erin was removed from G and Fay left it; Bob is alice's friend, Gus her ex-friend (she deleted
+ * the friendship after messaging him); Sam has no relation. Every row also runs signed out (-1).
+ */
+const ACTORS = ['owner', 'admin', 'member', 'removed', 'left', 'friend', 'exFriend', 'stranger'] as const;
+type Actor = (typeof ACTORS)[number];
+type Caller = Actor | 'signedOut';
+const CAST = {
+  owner: 'alice',
+  admin: 'dan',
+  member: 'carl',
+  removed: 'erin',
+  left: 'fay',
+  friend: 'bob',
+  exFriend: 'gus',
+  stranger: 'sam',
+} as const satisfies Record<Actor, string>;
+/** Tom is a member acted upon, Ivy someone to invite, Dora a disabled account. */
+const PEOPLE = [...Object.values(CAST), 'tom', 'ivy', 'dora'] as const;
+type Name = (typeof PEOPLE)[number];
+
+const OK = 0;
+/** An answer: success (0) or a named error, compared with its code and its message. */
+type Answer = typeof OK | ErrorName;
+/** One answer per actor, in ACTORS order. */
+type Answers = readonly [Answer, Answer, Answer, Answer, Answer, Answer, Answer, Answer];
+type Body = Record<string, unknown>;
+
+interface Row {
+  /** What the id names, for the test's name. */
+  target: string;
+  /** The request aimed at the target, as `who` sends it. */
+  body: (s: Scene, who: Caller) => Body | Promise<Body>;
+  /** The same request aimed at ids that do not exist (sent by the stranger). */
+  missing: (s: Scene) => Body[] | Promise<Body[]>;
+  /** What a missing id answers: every actor answered this must get the very same code and msg. */
+  gone: Answer;
+  expect: Answers;
+  /**
+   * For ids anyone signed in may use (users): an id that exists but that no one may see (a
+   * disabled account), answered as a missing one.
+   */
+  hidden?: (s: Scene) => Body | Promise<Body>;
+  /**
+   * Allowed calls change the target: each of these actors (every allowed one for `true`) acts on
+   * a scene of its own, after the others.
+   */
+  changes?: true | readonly Actor[];
+  /** After the refused (or silently ignored) calls: the target is as it was. */
+  intact?: (s: Scene) => Promise<void>;
+  /** More to check in an answer. */
+  check?: (data: unknown, who: Actor) => void;
+  /** A difference between "missing" and "not yours" that is known and not yet fixed, and why. */
+  gap?: string;
+}
+
+const NM = 'NotMember';
+const FB = 'Forbidden';
+const NY = 'NotYourMessage';
+const MNF = 'MessageNotFound';
+const NF = 'NotFound';
+const UNF = 'UserNotFound';
+const NFC = 'NotFriendChat';
+const NFR = 'NotFriends';
+const CNL = 'ClientNotLive';
+
+const MEMBERS: Answers = [OK, OK, OK, NM, NM, NM, NM, NM];
+const ADMINS: Answers = [OK, OK, FB, NM, NM, NM, NM, NM];
+const OWNER: Answers = [OK, FB, FB, NM, NM, NM, NM, NM];
+const EVERYONE: Answers = [OK, OK, OK, OK, OK, OK, OK, OK];
+
+const NO_GROUP = 'group-999999';
+const NO_USER = 999_999;
+const NO_ID = 999_999_999;
+
+/** Someone in a scene: their user id and, unless disabled, a session. */
+interface Person {
+  id: number;
+  token: string | undefined;
+}
+
+/** A message as a client names it: by msg_id or by its client-made id. */
+interface MessageRef {
+  msg_id: number;
+  id: string;
+}
+
+/** A token with a wrong signature: a made-up QR code. */
+const forgedToken = (gid: string) => `${gid.slice('group-'.length)}.${Date.now() + 86_400_000}.${'0'.repeat(32)}`;
+
+/** A route aimed at group G; the missing ids are a group that never was and one that was disbanded. */
+function groupRow(
+  target: string,
+  make: (gid: string, s: Scene, who: Caller) => Body | Promise<Body>,
+  expect: Answers,
+  more: Partial<Row> = {},
+): Row {
+  return {
+    target,
+    body: async (s, who) => make((await s.group()).gid, s, who),
+    missing: async (s) => [await make(NO_GROUP, s, 'stranger'), await make(await s.disbanded(), s, 'stranger')],
+    gone: NM,
+    expect,
+    ...more,
+  };
+}
+
+/**
+ * A route aimed at a user (alice). A user's id is not hidden from anyone signed in (getUserInfo
+ * answers any of them, and a chat with anyone may be opened: it shows only what the two
+ * exchanged), so the id that exists and must still read as missing is a disabled account's.
+ */
+function personRow(target: string, make: (userId: number) => Body, expect: Answers): Row {
+  return {
+    target,
+    body: (s) => make(s.person('owner').id),
+    missing: () => [make(NO_USER)],
+    hidden: (s) => make(s.people.dora.id),
+    gone: UNF,
+    expect,
+  };
+}
+
+/** A route aimed at a message, by msg_id and by client id. */
+function messageRows(
+  target: string,
+  pick: (s: Scene) => Promise<MessageRef>,
+  expect: Answers,
+  more: Partial<Row> = {},
+): Row[] {
+  return (['msg_id', 'id'] as const).map((key) => ({
+    target: `${target} (${key === 'id' ? 'client id' : 'msg_id'})`,
+    body: async (s) => ({ id: (await pick(s))[key] }),
+    missing: () => [{ id: key === 'id' ? randomUUID() : NO_ID }],
+    gone: MNF,
+    expect,
+    ...more,
+  }));
+}
+
+const text = (toContactId: string | number, content = 'hi') => ({
+  id: randomUUID(),
+  toContactId,
+  type: 'text',
+  content,
+});
+
+/** Alice's message in G, a member's message in G, and alice's private messages to Bob and to Gus. */
+const groupMsg = async (s: Scene) => (await s.group()).msg;
+const memberMsg = async (s: Scene) => (await s.group()).memberMsg;
+const toBob = async (s: Scene) => s.toBob;
+const toGus = async (s: Scene) => s.toGus;
+
+const MATRIX: Partial<Record<RouteName, Row[]>> = {
+  bindUid: [
+    {
+      target: 'another user’s id (user_id)',
+      body: async (s, who) => ({ client_id: (await s.socket(who)).clientId, user_id: s.person('owner').id }),
+      missing: async (s) => [{ client_id: (await s.socket('stranger')).clientId, user_id: NO_USER }],
+      gone: FB,
+      expect: [OK, FB, FB, FB, FB, FB, FB, FB],
+    },
+    {
+      target: 'another user’s socket (client_id)',
+      body: async (s, who) => ({ client_id: (await s.socket('owner')).clientId, user_id: s.person(who).id }),
+      missing: (s) => [{ client_id: randomUUID(), user_id: s.person('stranger').id }],
+      gone: CNL,
+      expect: [OK, FB, FB, FB, FB, FB, FB, FB],
+      gap:
+        'another user’s socket answers 403 and an unknown one 400 ClientNotLive; socket.test.ts ' +
+        '(“refuses an unknown client_id, another user’s socket…”) asserts both codes',
+    },
+  ],
+  bindGroup: [
+    groupRow(
+      'a group (group_id)',
+      async (gid, s, who) => ({ client_id: (await s.socket(who)).clientId, group_id: gid }),
+      MEMBERS,
+    ),
+    {
+      target: 'another user’s socket (client_id)',
+      body: async (s) => ({ client_id: (await s.socket('owner')).clientId, group_id: (await s.group()).gid }),
+      missing: async (s) => [{ client_id: randomUUID(), group_id: (await s.group()).gid }],
+      gone: CNL,
+      expect: [OK, CNL, CNL, CNL, CNL, CNL, CNL, CNL],
+    },
+  ],
+  getUserInfo: [personRow('a user (user_id)', (id) => ({ user_id: id }), EVERYONE)],
+
+  getContactInfo: [
+    groupRow('a group', (gid) => ({ id: gid }), MEMBERS),
+    // Alice's own id is not a contact of hers (-1 is her own chat).
+    personRow('a user', (id) => ({ id }), [NF, OK, OK, OK, OK, OK, OK, OK]),
+  ],
+  getMessageList: [
+    groupRow('a group', (gid) => ({ toContactId: gid }), MEMBERS),
+    personRow('a user', (id) => ({ toContactId: id }), EVERYONE),
+  ],
+  sendMessage: [
+    groupRow('a group', (gid) => text(gid), MEMBERS),
+    // To her own id alice writes to her own chat; only a friend may write to her (runMode 2).
+    personRow('a user', (id) => text(id), [OK, NFC, NFC, NFC, NFC, OK, NFC, NFC]),
+    {
+      target: 'someone else’s file (file_id)',
+      body: async (s) => ({ ...text(-1), type: 'image', content: '', file_id: await s.file() }),
+      missing: () => [{ ...text(-1), type: 'image', content: '', file_id: NO_ID }],
+      gone: NF,
+      expect: [OK, NF, NF, NF, NF, NF, NF, NF],
+    },
+    {
+      target: 'a message of another chat quoted (pid)',
+      body: async (s) => ({ ...text(-1), pid: (await groupMsg(s)).msg_id }),
+      missing: () => [{ ...text(-1), pid: NO_ID }],
+      gone: OK,
+      expect: EVERYONE,
+      // A quote only of a message of the same chat: the quoted text never reaches anyone else.
+      check: (data, who) => expect((data as { pid: number }).pid, `${who}'s quote`).toBe(0),
+    },
+    personRow('a user’s card (extends.id)', (id) => ({ ...text(-1), type: 'contact', extends: { id } }), EVERYONE),
+  ],
+  forwardMessage: [
+    {
+      target: 'a group message',
+      body: async (s) => ({ msg_id: (await groupMsg(s)).msg_id, user_ids: [-1] }),
+      missing: () => [{ msg_id: NO_ID, user_ids: [-1] }],
+      gone: MNF,
+      expect: [OK, OK, OK, MNF, MNF, MNF, MNF, MNF],
+    },
+    {
+      target: 'a private message',
+      body: async (s) => ({ msg_id: (await toBob(s)).msg_id, user_ids: [-1] }),
+      missing: () => [{ msg_id: NO_ID, user_ids: [-1] }],
+      gone: MNF,
+      expect: [OK, MNF, MNF, MNF, MNF, OK, MNF, MNF],
+    },
+    {
+      target: 'a private message to an ex-friend',
+      body: async (s) => ({ msg_id: (await toGus(s)).msg_id, user_ids: [-1] }),
+      missing: () => [{ msg_id: NO_ID, user_ids: [-1] }],
+      gone: MNF,
+      expect: [OK, MNF, MNF, MNF, MNF, MNF, OK, MNF],
+    },
+    groupRow(
+      'a group to forward to (user_ids)',
+      async (gid, s, who) => ({ msg_id: await s.note(who), user_ids: [gid] }),
+      MEMBERS,
+    ),
+  ],
+  setMsgIsRead: [
+    groupRow('a group', (gid) => ({ toContactId: gid, is_group: 1 }), MEMBERS),
+    personRow('a user', (id) => ({ toContactId: id }), EVERYONE),
+  ],
+  readAtMsg: [
+    groupRow('a group', (gid) => ({ toContactId: gid }), MEMBERS),
+    personRow('a user', (id) => ({ toContactId: id }), EVERYONE),
+  ],
+  undoMessage: [
+    ...messageRows('the owner’s group message', groupMsg, [OK, NY, NY, MNF, MNF, MNF, MNF, MNF], { changes: true }),
+    ...messageRows('a member’s group message', memberMsg, [OK, OK, OK, MNF, MNF, MNF, MNF, MNF], {
+      changes: true,
+    }),
+    ...messageRows('a private message', toBob, [OK, MNF, MNF, MNF, MNF, NY, MNF, MNF], { changes: true }),
+    ...messageRows('a private message to an ex-friend', toGus, [OK, MNF, MNF, MNF, MNF, MNF, NY, MNF], {
+      changes: true,
+    }),
+  ],
+  delMessage: [
+    ...messageRows('the owner’s group message', groupMsg, [OK, NY, NY, MNF, MNF, MNF, MNF, MNF], { changes: true }),
+    ...messageRows('a private message', toBob, [OK, MNF, MNF, MNF, MNF, NY, MNF, MNF], { changes: true }),
+    ...messageRows('a private message to an ex-friend', toGus, [OK, MNF, MNF, MNF, MNF, MNF, NY, MNF], {
+      changes: true,
+    }),
+  ],
+  removeMessage: [
+    ...messageRows('a group message', groupMsg, [OK, OK, OK, MNF, MNF, MNF, MNF, MNF]),
+    ...messageRows('a private message', toBob, [OK, MNF, MNF, MNF, MNF, OK, MNF, MNF]),
+    ...messageRows('a private message to an ex-friend', toGus, [OK, MNF, MNF, MNF, MNF, MNF, OK, MNF]),
+  ],
+  delChat: [
+    groupRow('a group', (gid) => ({ id: gid, is_group: 1 }), MEMBERS),
+    personRow('a user', (id) => ({ id }), EVERYONE),
+  ],
+  setChatTop: [
+    groupRow('a group', (gid) => ({ id: gid, is_group: 1, is_top: 1 }), MEMBERS),
+    personRow('a user', (id) => ({ id, is_top: 1 }), EVERYONE),
+  ],
+  isNotice: [
+    groupRow('a group', (gid) => ({ id: gid, is_group: 1, is_notice: 0 }), MEMBERS),
+    personRow('a user', (id) => ({ id, is_notice: 0 }), EVERYONE),
+  ],
+
+  groupAdd: [
+    {
+      target: 'users to add (user_ids)',
+      body: async (s) => ({ user_ids: [s.people.bob.id, (await s.invitee()).id] }),
+      missing: (s) => [{ user_ids: [NO_USER, s.people.bob.id] }],
+      hidden: (s) => ({ user_ids: [s.people.dora.id, s.people.bob.id] }),
+      gone: UNF,
+      expect: [OK, NFC, NFC, NFC, NFC, NFC, NFC, NFC],
+    },
+  ],
+  groupInfo: [groupRow('a group', (gid) => ({ group_id: gid }), MEMBERS)],
+  groupUserList: [groupRow('a group', (gid) => ({ group_id: gid }), MEMBERS)],
+  getAllUser: [groupRow('a group', (gid) => ({ group_id: gid }), MEMBERS)],
+  addGroupUser: [
+    groupRow('a group', async (gid, s) => ({ id: gid, user_ids: [(await s.invitee()).id] }), MEMBERS, {
+      changes: true,
+    }),
+  ],
+  removeUser: [groupRow('a group', (gid, s) => ({ id: gid, user_id: s.people.tom.id }), ADMINS, { changes: true })],
+  setManager: [
+    groupRow('a group', (gid, s) => ({ id: gid, user_id: s.people.tom.id, role: 2 }), OWNER, { changes: true }),
+  ],
+  changeOwner: [groupRow('a group', (gid, s) => ({ id: gid, user_id: s.people.tom.id }), OWNER, { changes: true })],
+  setNoSpeak: [groupRow('a group', (gid, s) => ({ id: gid, user_id: s.people.tom.id, noSpeakTimer: 1 }), ADMINS)],
+  groupSetting: [groupRow('a group', (gid) => ({ id: gid, setting: { invite: 1 } }), ADMINS)],
+  editGroupName: [groupRow('a group', (gid) => ({ id: gid, displayName: 'Renamed' }), ADMINS)],
+  setNotice: [groupRow('a group', (gid) => ({ id: gid, notice: '<p>hello</p>' }), ADMINS)],
+  removeGroup: [groupRow('a group', (gid) => ({ id: gid }), OWNER, { changes: true })],
+  clearMessage: [groupRow('a group', (gid) => ({ id: gid }), OWNER, { changes: true })],
+  updateCard: [groupRow('a group', (gid) => ({ group_id: gid, nickname: 'card' }), MEMBERS)],
+  uploadGroupAvatar: [groupRow('a group', (gid) => ({ group_id: gid }), ADMINS)],
+  // A genuine QR token is itself the permission: anyone signed in who holds one may look and join.
+  // Without a genuine token, a group that exists and one that does not read alike.
+  groupInfoqq: [
+    {
+      target: 'a group’s QR token',
+      body: async (s) => ({ token: await s.qrToken() }),
+      missing: () => [{ token: forgedToken(NO_GROUP) }],
+      hidden: async (s) => ({ token: forgedToken((await s.group()).gid) }),
+      gone: 'QrInvalid',
+      expect: EVERYONE,
+    },
+  ],
+  joinGroup: [
+    {
+      target: 'a group’s QR token',
+      body: async (s) => ({ group_id: (await s.group()).gid, token: await s.qrToken() }),
+      missing: () => [{ group_id: NO_GROUP, token: forgedToken(NO_GROUP) }],
+      hidden: async (s) => {
+        const { gid } = await s.group();
+        return { group_id: gid, token: forgedToken(gid) };
+      },
+      gone: 'QrInvalid',
+      expect: ['AlreadyMember', 'AlreadyMember', 'AlreadyMember', OK, OK, OK, OK, OK],
+    },
+  ],
+  uploadFile: [
+    groupRow(
+      'a group to send the file to (message.toContactId)',
+      (gid) => ({ message: JSON.stringify({ ...text(gid), type: 'image', content: '' }) }),
+      MEMBERS,
+    ),
+  ],
+
+  emojiAdd: [
+    {
+      target: 'someone else’s file (file_id)',
+      body: async (s) => ({ file_id: await s.file() }),
+      missing: () => [{ file_id: NO_ID }],
+      gone: NF,
+      // Members saw the file as an image in G, so they may collect it; Erin and Fay no longer see G.
+      expect: [OK, OK, OK, NF, NF, NF, NF, NF],
+    },
+  ],
+  // Ids not in my collection are skipped, so someone else's sticker is answered like a missing one: 0.
+  emojiDel: [
+    {
+      target: 'someone else’s sticker',
+      body: async (s) => ({ ids: [(await s.stickers())[0]] }),
+      missing: () => [{ ids: [NO_ID] }],
+      gone: OK,
+      expect: EVERYONE,
+      changes: ['owner'],
+      intact: async (s) => expect(await s.stickerList()).toEqual([...(await s.stickers())].reverse()),
+    },
+  ],
+  emojiMove: [
+    {
+      target: 'someone else’s sticker',
+      body: async (s) => ({ ids: [(await s.stickers())[0]] }),
+      missing: () => [{ ids: [NO_ID] }],
+      gone: OK,
+      expect: EVERYONE,
+      changes: ['owner'],
+      intact: async (s) => expect(await s.stickerList()).toEqual([...(await s.stickers())].reverse()),
+    },
+  ],
+
+  friendAdd: [
+    personRow('a user (user_id)', (id) => ({ user_id: id }), ['FriendSelf', OK, OK, OK, OK, 'AlreadyFriends', OK, OK]),
+  ],
+  friendUpdate: [
+    {
+      target: 'a friend request to someone else (friend_id)',
+      body: async (s) => ({ friend_id: await s.request(), status: 1 }),
+      missing: () => [{ friend_id: NO_ID, status: 1 }],
+      gone: NF,
+      // Gus asked alice again after she deleted him: only she may answer.
+      expect: [OK, NF, NF, NF, NF, NF, NF, NF],
+      changes: true,
+    },
+  ],
+  friendDel: [
+    {
+      target: 'a friendship (id)',
+      // Alice names Bob; everyone else names alice. Only the two friends can end it.
+      body: (s, who) => ({ id: who === 'owner' ? s.people.bob.id : s.person('owner').id }),
+      missing: () => [{ id: NO_USER }],
+      hidden: (s) => ({ id: s.people.dora.id }),
+      gone: NFR,
+      expect: [OK, NFR, NFR, NFR, NFR, OK, NFR, NFR],
+      changes: true,
+    },
+  ],
+  friendSetNickname: [
+    {
+      target: 'someone else’s friendship row (friend_id)',
+      body: async (s) => ({ friend_id: await s.friendRow(), nickname: 'nick' }),
+      missing: () => [{ friend_id: NO_ID, nickname: 'nick' }],
+      gone: NF,
+      expect: [OK, NF, NF, NF, NF, NF, NF, NF],
+    },
+  ],
+};
+
+it('walks the route table: each route takes no foreign id (and says why) or has permission rows', () => {
+  const names = Object.keys(routes) as RouteName[];
+  expect(names.filter((n) => !NO_FOREIGN_ID[n] && !MATRIX[n]?.length)).toEqual([]);
+  expect(names.filter((n) => NO_FOREIGN_ID[n] && MATRIX[n])).toEqual([]);
+  expect([...Object.keys(NO_FOREIGN_ID), ...Object.keys(MATRIX)].filter((n) => !(n in routes))).toEqual([]);
+  // The rows expect -1 signed out; a public route taking an id would need rows of another kind.
+  expect(names.filter((n) => routes[n].public && MATRIX[n])).toEqual([]);
+});
+
+it('answers a stranger as it answers a missing id, unless the row names an existing id to hide', () => {
+  const rows = Object.entries(MATRIX).flatMap(([name, list]) => list.map((row) => ({ name, row })));
+  const stranger = ACTORS.indexOf('stranger');
+  expect(
+    rows.filter(({ row }) => row.expect[stranger] !== row.gone && !row.hidden && !row.gap).map((r) => r.name),
+  ).toEqual([]);
+});
+
+const EN = negotiateLocale('en');
+
+/** The answer as code and msg, for comparing two answers exactly. */
+const face = (res: { code: number; msg: string }) => ({ code: res.code, msg: res.msg });
+
+function expectAnswer(res: { code: number; msg: string }, want: Answer, what: string): void {
+  if (want === OK) expect(res.code, `${what}: ${res.msg}`).toBe(0);
+  else expect(face(res), what).toEqual({ code: ErrorCodes[want], msg: translate(EN, `errors.${want}`) });
+}
+
+let server: TestServer;
+let scenes = 0;
+
+/** A tiny PNG, different for each scene and `n`, so that no two scenes share a file. */
+const png = (k: number, n: number) =>
+  sharp({ create: { width: 8, height: 8, channels: 3, background: { r: k % 256, g: (k >> 8) % 256, b: n } } })
+    .png()
+    .toBuffer();
+
+/**
+ * A fresh cast with alice's things: users and their sessions straight in the database (signUp's
+ * password hashing would dominate the suite), relations through the API where they are the
+ * point (Gus's message and his removal as a friend, Erin's removal, Fay's leaving). The parts
+ * only some rows need are made when first asked for.
+ */
+class Scene {
+  private readonly made = new Map<string, Promise<unknown>>();
+  private readonly sockets: TestSocket[] = [];
+  toBob!: MessageRef;
+  toGus!: MessageRef;
+
+  private constructor(
+    readonly k: number,
+    readonly people: Record<Name, Person>,
+  ) {}
+
+  static async create(): Promise<Scene> {
+    const k = ++scenes;
+    const { db, sessions } = server.ctx;
+    const rows = await db
+      .insertInto('users')
+      .values(PEOPLE.map((p) => userRow(`${p}${k}p`, p === 'dora' ? 0 : 1)))
+      .returning(['id', 'account'])
+      .execute();
+    const cast = await Promise.all(
+      PEOPLE.map(async (p) => {
+        const id = rows.find((r) => r.account === `${p}${k}p`)!.id;
+        if (p === 'dora') return [p, { id, token: undefined }] as const;
+        const session = await sessions.create(id, { cid: '', isMobile: false, userAgent: 't', ip: '::1' });
+        return [p, { id, token: `bearer ${session.token}` }] as const;
+      }),
+    );
+    const people = Object.fromEntries(cast) as Record<Name, Person>;
+    const { alice, bob, gus } = people;
+    const friends = new FriendRepo(db);
+    await Promise.all([bob, gus].map((u) => friends.befriend(alice.id, u.id, server.ctx.now())));
+    const s = new Scene(k, people);
+    [s.toBob, s.toGus] = await Promise.all([
+      s.say('alice', text(bob.id, 'to bob')),
+      s.say('alice', text(gus.id, 'to gus')),
+    ]);
+    await s.ok('friendDel', { id: gus.id }, 'alice');
+    return s;
+  }
+
+  /** Who plays `who`; signed out, Sam without his token. */
+  person(who: Caller): Person {
+    return this.people[CAST[who === 'signedOut' ? 'stranger' : who]];
+  }
+
+  async ok(name: RouteName, body: Body, as: Name): Promise<unknown> {
+    const res = await server.call(name, body, { token: this.people[as].token });
+    expect(res.code, `setup ${name} as ${as}: ${res.msg}`).toBe(0);
+    return res.data;
+  }
+
+  private async say(as: Name, body: Body): Promise<MessageRef> {
+    const data = (await this.ok('sendMessage', body, as)) as MessageRef;
+    return { msg_id: data.msg_id, id: data.id };
+  }
+
+  private once<T>(key: string, make: () => Promise<T>): Promise<T> {
+    let p = this.made.get(key) as Promise<T> | undefined;
+    if (!p) this.made.set(key, (p = make()));
+    return p;
+  }
+
+  /** A file alice uploaded, an image she sent to G (so that its members have seen it). */
+  async file(): Promise<number> {
+    await this.group();
+    return this.uploaded();
+  }
+
+  private uploaded(): Promise<number> {
+    return this.once('file', async () => {
+      const stored = await new FileService(server.ctx).store(
+        await png(this.k, 1),
+        'png',
+        'a.png',
+        this.people.alice.id,
+      );
+      return stored.file.id;
+    });
+  }
+
+  /**
+   * Group G: alice owner, Dan admin, Carl and Tom members; alice's message, Carl's message and
+   * alice's image in it; then Erin removed and Fay gone. Its avatar is marked as uploaded, so that
+   * joins and leaves do not redraw it (that costs more than everything else here).
+   */
+  group(): Promise<{ gid: string; msg: MessageRef; memberMsg: MessageRef }> {
+    return this.once('group', async () => {
+      const { alice, dan, carl, tom, erin, fay } = this.people;
+      const gid = await this.makeGroup(`G${this.k}`, [
+        [alice.id, Role.Owner],
+        [dan.id, Role.Admin],
+        [carl.id, Role.Member],
+        [tom.id, Role.Member],
+        [erin.id, Role.Member],
+        [fay.id, Role.Member],
+      ]);
+      const msg = await this.say('alice', text(gid, 'from the owner'));
+      const memberMsg = await this.say('carl', text(gid, 'from a member'));
+      await this.say('alice', { ...text(gid), type: 'image', content: '', file_id: await this.uploaded() });
+      await this.ok('removeUser', { id: gid, user_id: erin.id }, 'alice');
+      await this.ok('removeUser', { id: gid, user_id: fay.id }, 'fay');
+      return { gid, msg, memberMsg };
+    });
+  }
+
+  private async makeGroup(name: string, members: Array<[number, number]>): Promise<string> {
+    const { db } = server.ctx;
+    const repo = new GroupRepo(db);
+    const now = server.ctx.now();
+    const group = await db.transaction().execute(async (trx) => {
+      const g = await repo.create(trx, name, members[0]![0], JSON.stringify(DEFAULT_GROUP_SETTING), now);
+      await repo.addMembers(
+        trx,
+        g.id,
+        members.map(([userId, role]) => ({ userId, role })),
+        now,
+        0,
+      );
+      return g;
+    });
+    await db.updateTable('groups').set({ avatar_custom: 1 }).where('id', '=', group.id).execute();
+    return `group-${group.id}`;
+  }
+
+  /** A group of alice's that she disbanded. */
+  disbanded(): Promise<string> {
+    return this.once('disbanded', async () => {
+      const { alice, dan, carl } = this.people;
+      const gid = await this.makeGroup(`D${this.k}`, [
+        [alice.id, Role.Owner],
+        [dan.id, Role.Member],
+        [carl.id, Role.Member],
+      ]);
+      await this.ok('removeGroup', { id: gid }, 'alice');
+      return gid;
+    });
+  }
+
+  /** G's QR token, as alice's groupInfo hands it out. */
+  qrToken(): Promise<string> {
+    return this.once('qr', async () => {
+      const info = (await this.ok('groupInfo', { group_id: (await this.group()).gid }, 'alice')) as { qrUrl: string };
+      return decodeURIComponent(/token=([^&]+)/.exec(info.qrUrl)![1]!);
+    });
+  }
+
+  /** Alice's two stickers, oldest first. */
+  stickers(): Promise<[number, number]> {
+    return this.once('stickers', async () => {
+      const second = await new FileService(server.ctx).store(
+        await png(this.k, 2),
+        'png',
+        'b.png',
+        this.people.alice.id,
+      );
+      const a = (await this.ok('emojiAdd', { file_id: await this.file() }, 'alice')) as { id: number };
+      const b = (await this.ok('emojiAdd', { file_id: second.file.id }, 'alice')) as { id: number };
+      return [a.id, b.id];
+    });
+  }
+
+  async stickerList(): Promise<number[]> {
+    return ((await this.ok('emojiIndex', {}, 'alice')) as Array<{ id: number }>).map((e) => e.id);
+  }
+
+  /** Alice's friendship row with Bob. */
+  friendRow(): Promise<number> {
+    return this.once('friendRow', async () => {
+      const row = await new FriendRepo(server.ctx.db).row(this.people.alice.id, this.people.bob.id);
+      return row!.id;
+    });
+  }
+
+  /** Gus asks alice to be friends again; the request's id. */
+  request(): Promise<number> {
+    return this.once('request', async () => {
+      await this.ok('friendAdd', { user_id: this.people.alice.id }, 'gus');
+      const list = (await this.ok('friendIndex', { is_mine: 0 }, 'alice')) as Array<{ friend_id: number }>;
+      return list[0]!.friend_id;
+    });
+  }
+
+  /** Ivy, a friend of alice, Dan and Carl, so that each of them may invite her. */
+  invitee(): Promise<{ id: number }> {
+    return this.once('invitee', async () => {
+      const { ivy, alice, dan, carl } = this.people;
+      const friends = new FriendRepo(server.ctx.db);
+      for (const u of [alice, dan, carl]) await friends.befriend(ivy.id, u.id, server.ctx.now());
+      return ivy;
+    });
+  }
+
+  /** A note `who` wrote to their own chat (-1). */
+  note(who: Caller): Promise<number> {
+    return this.once(
+      `note:${who}`,
+      async () => (await this.say(CAST[who === 'signedOut' ? 'stranger' : who], text(-1))).msg_id,
+    );
+  }
+
+  /** A live socket of `who`'s, bound to them (unbound when signed out). */
+  socket(who: Caller): Promise<TestSocket> {
+    return this.once(`socket:${who}`, async () => {
+      const p = this.person(who);
+      const sock = who === 'signedOut' ? await TestSocket.open(server) : await TestSocket.bound(server, p.id, p.token!);
+      this.sockets.push(sock);
+      return sock;
+    });
+  }
+
+  close(): void {
+    for (const sock of this.sockets) sock.close();
+  }
+}
+
+let pngUpload: Buffer;
+
+async function send(s: Scene, name: RouteName, body: Body, who: Caller) {
+  const token = who === 'signedOut' ? undefined : s.person(who).token;
+  if (!routes[name].multipart) return server.call(name, body, { token });
+  const fields = Object.fromEntries(Object.entries(body).map(([k, v]) => [k, String(v)]));
+  return (await server.upload(name, { name: 'a.png', bytes: pngUpload, type: 'image/png' }, { token, fields })).json;
+}
+
+describeEachDb('permissions of every route that takes an id', (target) => {
+  beforeAll(async () => {
+    server = await startServer(target);
+    await server.ctx.config.set('rateLimits.anyCall.perMinute', '100000');
+    pngUpload = await png(0, 0);
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  for (const [name, rows] of Object.entries(MATRIX) as Array<[RouteName, Row[]]>) {
+    for (const row of rows) {
+      it(`${name} on ${row.target}`, async () => {
+        const allowed = ACTORS.filter((_, i) => row.expect[i] === OK);
+        const alone = row.changes === true ? allowed : (row.changes ?? []);
+        const run = async (s: Scene, who: Actor) => {
+          const res = await send(s, name, await row.body(s, who), who);
+          expectAnswer(res, row.expect[ACTORS.indexOf(who)]!, `${name} on ${row.target} as ${who}`);
+          if (res.code === 0) row.check?.(res.data, who);
+          return res;
+        };
+
+        const s = await Scene.create();
+        try {
+          const answers = new Map<Actor, { code: number; msg: string }>();
+          for (const who of ACTORS) if (!alone.includes(who)) answers.set(who, await run(s, who));
+          const out = await send(s, name, await row.body(s, 'signedOut'), 'signedOut');
+          expectAnswer(out, 'NoSession', `${name} signed out`);
+          await row.intact?.(s);
+
+          // "Not found" and "not yours" answered alike, to the letter.
+          const probes = [...(await row.missing(s))];
+          if (row.hidden) probes.push(await row.hidden(s));
+          const gone: Array<{ code: number; msg: string }> = [];
+          for (const body of probes) gone.push(face(await send(s, name, body, 'stranger')));
+          const [first] = gone;
+          for (const g of gone) expectAnswer(g, row.gone, `${name} on a missing id`);
+          for (const [who, res] of answers) {
+            if (row.expect[ACTORS.indexOf(who)] !== row.gone) continue;
+            expect(face(res), `${name}: ${who} on ${row.target} vs a missing id`).toEqual(first);
+          }
+          if (row.gap) {
+            const theirs = answers.get('stranger')!;
+            expect(face(theirs), `fixed? then drop the gap note of ${name}: ${row.gap}`).not.toEqual(first);
+          }
+        } finally {
+          s.close();
+        }
+
+        for (const who of alone) {
+          const fresh = await Scene.create();
+          try {
+            await run(fresh, who);
+          } finally {
+            fresh.close();
+          }
+        }
+      });
+    }
+  }
+});
