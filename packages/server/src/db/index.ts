@@ -52,7 +52,12 @@ export function openDb(opts: {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
     // Without a listener the pool's 'error' event would end the process; the pool has already
     // dropped the dead connection and the next query opens a new one.
-    pool.on('error', (err) => opts.onIdleError?.(err));
+    // The pool hangs the connection on the error; logged, its whole state would fill the line.
+    pool.on('error', (err) => opts.onIdleError?.(Object.assign(err, { client: undefined })));
+    // A connection checked out but between two queries (inside a transaction, say) has no listener
+    // of the pool's, and its death there (the backend terminated) would be an unhandled 'error' that
+    // ends the process. The query that next uses it fails instead, and the pool drops it on release.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
