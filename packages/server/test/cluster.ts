@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { describe } from 'vitest';
 import { WebSocket } from 'ws';
 import { routes, type Envelope, type RouteName } from '@sparrow/protocol';
+import { type OpenedDb } from '../src/db';
+import { ConfigService } from '../src/modules/system/config-service';
 import { createPgDatabase, type DbTarget } from './harness';
 
 const serverMain = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/main.ts');
@@ -22,7 +24,8 @@ export function describeWithRedis(name: string, fn: (redisUrl: string) => void):
   else describe.skip(`${name} (REDIS_URL is not set)`, () => undefined);
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.listen(0, '127.0.0.1', () => {
@@ -71,11 +74,16 @@ export class Node {
   }
 
   async stop(): Promise<void> {
+    await this.kill('SIGTERM');
+  }
+
+  /** Ends the process with `signal` (SIGKILL: a crash, nothing closed in order) and waits for it. */
+  async kill(signal: NodeJS.Signals): Promise<void> {
     const child = this.child;
-    if (!child || child.exitCode !== null) return;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
     await new Promise<void>((resolve) => {
       child.once('exit', () => resolve());
-      child.kill('SIGTERM');
+      child.kill(signal);
     });
   }
 
@@ -88,6 +96,71 @@ export class Node {
     });
     return (await res.json()) as Envelope<any>;
   }
+}
+
+/**
+ * A Redis of a suite's own, on a free port, that the suite may kill and start again: the shared one
+ * serves other suites running at the same time.
+ */
+export class RedisServer {
+  private child: ChildProcess | undefined;
+
+  private constructor(readonly port: number) {}
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  static async start(): Promise<RedisServer> {
+    const server = new RedisServer(await freePort());
+    await server.restart();
+    return server;
+  }
+
+  /** Starts it (again, on the same port, empty) and waits until it answers. */
+  async restart(): Promise<void> {
+    const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+    const child = spawn('redis-server', [...args, '--daemonize', 'no'], { stdio: 'ignore' });
+    this.child = child;
+    const deadline = Date.now() + 10_000;
+    while (!(await this.answers())) {
+      if (child.exitCode !== null || Date.now() > deadline)
+        throw new Error(`redis-server did not start on ${this.port}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  private answers(): Promise<boolean> {
+    return new Promise((resolve) => {
+      const socket = net.connect(this.port, '127.0.0.1');
+      const done = (ok: boolean) => {
+        socket.destroy();
+        resolve(ok);
+      };
+      socket.on('connect', () => socket.write('PING\r\n'));
+      socket.on('data', (d) => done(String(d).startsWith('+PONG')));
+      socket.on('error', () => done(false));
+    });
+  }
+
+  /** Ends it with `signal` and waits until it is gone. */
+  async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill(signal);
+    });
+  }
+}
+
+/** Whether `redis-server` can be started here; with CI=true its absence fails the run. */
+export function haveRedisServer(): boolean {
+  const found = (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .some((dir) => dir !== '' && fs.existsSync(path.join(dir, 'redis-server')));
+  if (!found && process.env.CI === 'true') throw new Error('CI=true but redis-server is not on PATH');
+  return found;
 }
 
 /** Several server processes sharing one database and one Redis (with a prefix of their own). */
@@ -135,11 +208,25 @@ export class ReliableClient {
   private closed = false;
   private syncing: Promise<void> = Promise.resolve();
 
+  /**
+   * `alternates`: the nodes to take turns with when the current one cannot be reached, as a load
+   * balancer would send the client elsewhere; without them it keeps trying its node until it is back.
+   */
   constructor(
     public node: Node,
     readonly userId: number,
     readonly token: string,
+    private readonly alternates: Node[] = [],
   ) {}
+
+  /** Calls made again after a failure (no answer, or an error a retry may cure). */
+  retries = 0;
+
+  /** Turns to the next node after a failure to reach this one, when there is another. */
+  private failOver(): void {
+    const ring = [this.node, ...this.alternates.filter((n) => n !== this.node)];
+    if (ring.length > 1) this.node = ring[1]!;
+  }
 
   /**
    * How far `sync` has confirmed the history. Pushes and my own sends do not move it: a push can
@@ -157,6 +244,7 @@ export class ReliableClient {
     await new Promise<void>((resolve) => {
       const ws = new WebSocket(`${this.node.url.replace('http', 'ws')}/wss`);
       this.ws = ws;
+      let opened = false;
       let settled = false;
       const done = () => {
         if (!settled) {
@@ -176,8 +264,10 @@ export class ReliableClient {
           this.keep(frame.data);
         }
       });
+      ws.on('open', () => (opened = true));
       ws.on('error', () => undefined);
       ws.on('close', () => {
+        if (!opened) this.failOver();
         done();
         if (!this.closed) setTimeout(() => void this.connect(), 50);
       });
@@ -207,6 +297,7 @@ export class ReliableClient {
   async send(to: number, content: string): Promise<number> {
     const id = randomUUID();
     for (let attempt = 0; attempt < 400; attempt++) {
+      if (attempt > 0) this.retries += 1;
       const res = await this.node
         .call('sendMessage', { id, toContactId: to, type: 'text', content }, this.token)
         .catch(() => null);
@@ -214,7 +305,8 @@ export class ReliableClient {
         this.keep(res.data);
         return res.data.msg_id;
       }
-      if (res && typeof res.code === 'number' && res.code !== 429 && res.code !== 502)
+      if (res === null) this.failOver();
+      else if (typeof res.code === 'number' && ![429, 502, 503].includes(res.code))
         throw new Error(`send refused: ${res.code} ${res.msg}`);
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -225,4 +317,123 @@ export class ReliableClient {
     this.closed = true;
     this.ws?.close();
   }
+}
+
+/** A user of a scenario, signed in. */
+export interface Member {
+  userId: number;
+  token: string;
+}
+
+/** `n` new users who are all friends of each other, signed in on `node`. */
+export async function friendsOf(node: Node, prefix: string, n: number): Promise<Member[]> {
+  const users: Member[] = [];
+  for (let i = 0; i < n; i++) {
+    const account = `${prefix}${i}`;
+    await node.call('register', { account, password: 'secret123', realname: account });
+    const login = await node.call('login', { account, password: 'secret123' });
+    users.push({ userId: login.data.userInfo.user_id, token: login.data.authToken });
+  }
+  for (const x of users)
+    for (const y of users)
+      if (x.userId < y.userId) {
+        await node.call('friendAdd', { user_id: y.userId }, x.token);
+        await node.call('friendAdd', { user_id: x.userId }, y.token);
+      }
+  return users;
+}
+
+/**
+ * Raises the rate limits in the cluster's database so that a test sends as fast as it can; the
+ * nodes see it at their next configuration poll (CONFIG_POLL_MS, 500 ms), which this waits out.
+ */
+export async function raiseRateLimits(opened: OpenedDb): Promise<void> {
+  const config = new ConfigService(opened.db);
+  await config.load();
+  await config.set('rateLimits.anyCall.perMinute', '100000');
+  await config.set('rateLimits.sendMessage.perSecond', '1000');
+  await new Promise((r) => setTimeout(r, 1200));
+}
+
+/**
+ * Each client sends `perClient` messages (`<scenario>:<client>:<k>`), one after another, to the
+ * others in turn; `fault` starts once a third are through and runs alongside the rest. Ends when
+ * every client has caught up with `sync`.
+ */
+export async function streamWithFault(
+  scenario: string,
+  clients: ReliableClient[],
+  perClient: number,
+  fault: () => Promise<void>,
+): Promise<void> {
+  const total = perClient * clients.length;
+  let sent = 0;
+  let faulted: Promise<void> | undefined;
+  for (const c of clients) c.retries = 0;
+  await Promise.all(
+    clients.map(async (c, i) => {
+      for (let k = 0; k < perClient; k++) {
+        await c.send(clients[(i + 1 + (k % (clients.length - 1))) % clients.length]!.userId, `${scenario}:${i}:${k}`);
+        sent += 1;
+        if (sent >= total / 3) faulted ??= fault();
+      }
+    }),
+  );
+  await faulted;
+  await new Promise((r) => setTimeout(r, 300));
+  await Promise.all(clients.map((c) => c.catchUp()));
+}
+
+/** What the database holds of a scenario's messages, against what was sent and what clients hold. */
+export interface Verdict {
+  stored: number;
+  lost: number;
+  duplicated: number;
+  /** Senders whose messages the database orders otherwise than they were sent (one at a time). */
+  outOfOrder: number;
+  /** Clients that do not hold exactly the private messages to and from them in the database. */
+  holdingOtherwise: number;
+  retries: number;
+}
+
+/** Judges a `streamWithFault` run by the database; prints the figures. */
+export async function judge(
+  label: string,
+  opened: OpenedDb,
+  scenario: string,
+  clients: ReliableClient[],
+  perClient: number,
+): Promise<Verdict> {
+  const userIds = clients.map((c) => c.userId);
+  const rows = await opened.db
+    .selectFrom('messages')
+    .select(['id', 'from_user', 'to_id', 'content'])
+    .where('chat_type', '=', 0)
+    .where('from_user', 'in', userIds)
+    .orderBy('id')
+    .execute();
+  const mine = rows.filter((r) => r.content.startsWith(`${scenario}:`));
+  const stored = new Set(mine.map((r) => r.content));
+  let lost = 0;
+  for (let i = 0; i < clients.length; i++)
+    for (let k = 0; k < perClient; k++) if (!stored.has(`${scenario}:${i}:${k}`)) lost += 1;
+  const outOfOrder = clients.filter((c) => {
+    const ks = mine.filter((r) => r.from_user === c.userId).map((r) => Number(r.content.split(':')[2]));
+    return ks.some((k, j) => j > 0 && k <= ks[j - 1]!);
+  }).length;
+  const holdingOtherwise = clients.filter((c) => {
+    const expected = rows.filter((r) => r.from_user === c.userId || r.to_id === c.userId).map((r) => r.id);
+    const held = [...c.messages.keys()].sort((x, y) => x - y);
+    return held.length !== expected.length || held.some((id, j) => id !== expected[j]);
+  }).length;
+  const verdict = {
+    stored: mine.length,
+    lost,
+    duplicated: mine.length - stored.size,
+    outOfOrder,
+    holdingOtherwise,
+    retries: clients.reduce((n, c) => n + c.retries, 0),
+  };
+  console.log(`${label}: ${perClient * clients.length} sent, ${JSON.stringify(verdict)}`);
+  return verdict;
 }
