@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { graphemeLength, lastGrapheme, personText, UNITS_PER_GRAPHEME_MAX, withinGraphemes } from './text';
+import { personText } from './api/fields';
+import { graphemeLength, lastGrapheme, UNITS_PER_GRAPHEME_MAX, withinGraphemes } from './text';
 
 const FAMILY = '👨‍👩‍👧‍👦';
 

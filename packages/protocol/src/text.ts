@@ -1,5 +1,4 @@
 import { graphemeSegments } from 'unicode-segmenter/grapheme';
-import { z } from 'zod';
 
 /**
  * The most UTF-16 units a text may spend per character it is allowed: a limit of `max`
@@ -39,26 +38,4 @@ export function lastGrapheme(text: string): string {
   let last = '';
   for (const s of graphemeSegments(text)) last = s.segment;
   return last;
-}
-
-/** Adds a "longer than `max` characters" issue when `text` is; `path` names the field from an object's check. */
-export function checkGraphemes(text: string, max: number, ctx: z.RefinementCtx, path?: string[]): void {
-  if (!withinGraphemes(text, max))
-    ctx.addIssue({
-      code: 'too_big',
-      origin: 'string',
-      maximum: max,
-      inclusive: true,
-      input: text,
-      ...(path && { path }),
-    });
-}
-
-/**
- * Text a person writes (names, remarks, notes, keywords): trimmed, at most `max` characters
- * counted as graphemes, at least `min`. Time linear in the input, whatever its length.
- */
-export function personText(max: number, min = 0) {
-  const base = z.string().trim();
-  return (min > 0 ? base.min(min) : base).superRefine((s, ctx) => checkGraphemes(s, max, ctx));
 }

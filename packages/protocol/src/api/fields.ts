@@ -9,7 +9,7 @@ import {
   REALNAME_MAX,
   REALNAME_MIN,
 } from '../limits';
-import { personText } from '../text';
+import { withinGraphemes } from '../text';
 
 /**
  * Field schemas shared by endpoint schemas. Strings are trimmed; numbers are coerced so that
@@ -45,4 +45,26 @@ export function isEmail(s: string): boolean {
 /** True when the string looks like a phone number. */
 export function isPhone(s: string): boolean {
   return phone.safeParse(s).success;
+}
+
+/** Adds a "longer than `max` characters" issue when `text` is; `path` names the field from an object's check. */
+export function checkGraphemes(text: string, max: number, ctx: z.RefinementCtx, path?: string[]): void {
+  if (!withinGraphemes(text, max))
+    ctx.addIssue({
+      code: 'too_big',
+      origin: 'string',
+      maximum: max,
+      inclusive: true,
+      input: text,
+      ...(path && { path }),
+    });
+}
+
+/**
+ * Text a person writes (names, remarks, notes, keywords): trimmed, at most `max` characters
+ * counted as graphemes, at least `min`. Time linear in the input, whatever its length.
+ */
+export function personText(max: number, min = 0) {
+  const base = z.string().trim();
+  return (min > 0 ? base.min(min) : base).superRefine((s, ctx) => checkGraphemes(s, max, ctx));
 }

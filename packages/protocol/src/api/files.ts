@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { KEYWORDS_MAX, PLACE_ADDRESS_MAX, PLACE_NAME_MAX } from '../limits';
-import { personText } from '../text';
+import { personText } from './fields';
 import { paging } from './friend';
 
 /** `/common/upload/uploadFile` fields besides the file. */

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { FRIEND_NOTE_MAX, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, REALNAME_MAX } from '../limits';
-import { personText } from '../text';
-import { userId } from './fields';
+import { personText, userId } from './fields';
 
 /** Paging fields (api.md §1). */
 export const paging = {

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { ANNOUNCEMENT_MAX, GROUP_NAME_MAX, REALNAME_MAX } from '../limits';
-import { personText } from '../text';
 import { paging } from './friend';
-import { userId } from './fields';
+import { personText, userId } from './fields';
 
 /** A group id on the wire: `group-<n>`. */
 export const groupId = z

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FORWARD_MAX, FORWARD_MIN, KEYWORDS_MAX, PAGE_LIMIT_MAX, TEXT_MESSAGE_MAX } from '../limits';
-import { checkGraphemes, personText, UNITS_PER_GRAPHEME_MAX } from '../text';
-import { flag } from './fields';
+import { UNITS_PER_GRAPHEME_MAX } from '../text';
+import { checkGraphemes, flag, personText } from './fields';
 import { paging } from './friend';
 
 /** A contact id as the client sends it: a user id, `group-<n>`, `system`, `admin_notice`, or -1. */
