@@ -251,7 +251,7 @@ describeEachDb('chat', (target) => {
     const outsider = await fresh('lou');
     expect((await send(outsider, gid, 'let me in')).code).toBe(403);
     expect((await server.call('getMessageList', { toContactId: gid }, { token: outsider.token })).code).toBe(403);
-    expect((await send(outsider, 'group-999999', 'x')).code).toBe(404);
+    expect((await send(outsider, 'group-999999', 'x')).code).toBe(403);
 
     await friends(owner, outsider);
     await server.ctx.db

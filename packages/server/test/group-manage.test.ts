@@ -184,7 +184,7 @@ describeEachDb('group management', (target) => {
 
     await server.call('removeGroup', { id: gid }, { token: member.token });
     expect((await so.waitFor((f) => f.type === 'removeGroup')).data).toEqual({ group_id: gid });
-    expect((await server.call('groupInfo', { group_id: gid }, { token: owner.token })).code).toBe(404);
+    expect((await server.call('groupInfo', { group_id: gid }, { token: owner.token })).code).toBe(403);
     expect((await server.call('getContacts', {}, { token: owner.token })).data.some((c: any) => c.id === gid)).toBe(
       false,
     );
