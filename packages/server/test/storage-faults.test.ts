@@ -120,7 +120,9 @@ describeEachDb('upload storage full or read-only', (target) => {
       await server.upload('uploadFile', { name: 'big.png', bytes: png }, { token: alice.token });
       expect(storageErrors()).toHaveLength(2);
       expect(
-        fs.readdirSync(uploads, { recursive: true }).filter((f) => fs.statSync(path.join(uploads, f)).isFile()),
+        fs
+          .readdirSync(uploads, { recursive: true, encoding: 'utf8' })
+          .filter((f) => fs.statSync(path.join(uploads, f)).isFile()),
       ).toEqual(['filler']);
 
       const text = await server.call(
