@@ -1,5 +1,6 @@
 import { routeAliases, routes, type RouteInput, type RouteName, type RouteResponses } from '@sparrow/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { AppError } from '../errors';
 import type { Session } from '../modules/auth/session';
 import { localeOf, type Ok, successEnvelope, validationError } from './envelope';
@@ -48,6 +49,11 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext, handlers: 
           const raw = req.body ?? {};
           const parsed = def.body.safeParse(raw);
           if (!parsed.success) throw validationError(parsed.error, localeOf(req), raw);
+          const nul = fieldWithNul(parsed.data);
+          if (nul !== null) {
+            const issue = { code: 'custom' as const, path: [nul], message: 'nul', input: undefined };
+            throw validationError(new z.ZodError([issue]), localeOf(req), raw);
+          }
           body = parsed.data;
         }
         const result = await handler({
@@ -60,4 +66,25 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext, handlers: 
       });
     }
   }
+}
+
+/**
+ * The first field of a validated body that holds U+0000 anywhere in it (keys included). PostgreSQL
+ * text cannot store that character (the statement fails: a 500) and no person types one, so it is
+ * refused as an invalid field on every database alike.
+ */
+function fieldWithNul(body: unknown): string | null {
+  if (typeof body !== 'object' || body === null) return null;
+  for (const [key, value] of Object.entries(body)) if (hasNul(value, 0)) return key;
+  return null;
+}
+
+// Handlers read a level or two into a body; deeper values are only ever stored as escaped JSON.
+const NUL_DEPTH = 32;
+
+function hasNul(value: unknown, depth: number): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (typeof value !== 'object' || value === null || depth > NUL_DEPTH) return false;
+  for (const [k, v] of Object.entries(value)) if (k.includes('\u0000') || hasNul(v, depth + 1)) return true;
+  return false;
 }

@@ -35,7 +35,7 @@ export async function readUpload(
     const code = (err as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('FileTooLarge', { size: maxMb });
     // A body that ends inside the file (no closing boundary, cut short) is the caller's error, not ours.
-    if (code === 'ERR_STREAM_PREMATURE_CLOSE') throw new AppError('Validation', {}, { fields: ['file'] });
+    if (code === 'ERR_STREAM_PREMATURE_CLOSE') throw new AppError('UploadMalformed', {}, { fields: ['file'] });
     throw err;
   }
 }
