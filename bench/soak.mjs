@@ -3,8 +3,9 @@
 // delivery latency (send start → the receiver's `simple` push) p50/p99, the errors (refused or failed
 // sends, pushes not delivered within 10 s, sockets the server closed) and the server's RSS at the
 // start of the run and at its end. MISS when there was any error or the RSS grew by more than
-// RSS_GROWTH_MAX. The run starts after the sockets are bound and WARMUP_S of sending, so that the
-// start RSS is that of a server at work, not of one still growing its heap into its load.
+// RSS_GROWTH_MAX. The run starts once the sockets are bound, the server has gone quiet after their
+// sign-ins, and WARMUP_S of sending have passed, so that the start RSS is that of a server at work,
+// neither still working through the sign-ins nor still growing its heap into its load.
 //
 //   npm run bench -- soak                                  # 2 minutes
 //   SOAK_SECONDS=1800 npm run bench -- soak                # 30 minutes
@@ -39,8 +40,13 @@ const RATE = envNumber('SOAK_RATE', 100);
 /** RSS at the end may be at most this much above RSS at the start (0.2: 20%). */
 const RSS_GROWTH_MAX = 0.2;
 const WARMUP_S = 10;
-/** The start RSS is the median of the readings over the first this many seconds, the end RSS of the last. */
-const RSS_WINDOW_S = 10;
+const QUIET_CPU = 0.1;
+const QUIET_MAX_S = 60;
+/**
+ * The start RSS is the median of the once-a-second readings over the run's first tenth (at least
+ * 10 s), the end RSS that over its last: RSS rises and falls with the collector by tens of MiB.
+ */
+const RSS_WINDOW_S = Math.max(10, Math.round(SECONDS / 10));
 /** A push not seen this long after its send started counts as not delivered. */
 const DELIVERY_TIMEOUT_MS = 10_000;
 /** A progress line every this many seconds: a tenth of the run, at least 10 s, at most 15 min. */
@@ -81,6 +87,22 @@ const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? NaN : s[Math.floor((s.length - 1) / 2)];
 };
+
+/**
+ * Waits until the server has worked through the sign-ins (in runMode 1 each one is pushed to every
+ * socket): less than QUIET_CPU of a core over a second, or QUIET_MAX_S. Answers the seconds waited.
+ */
+async function quiet(pid) {
+  const started = performance.now();
+  let before = cpuMs(pid);
+  while (performance.now() - started < QUIET_MAX_S * 1000) {
+    await sleep(1000);
+    const now = cpuMs(pid);
+    if (now - before < QUIET_CPU * 1000) break;
+    before = now;
+  }
+  return (performance.now() - started) / 1000;
+}
 
 await main('soak', async () => {
   const load = os.loadavg()[0];
@@ -124,7 +146,7 @@ await main('soak', async () => {
   for (const s of sockets) s.ws.on('close', (code) => ending || error('closed', `socket closed with ${code}`));
   const clientIds = new Map(sockets.map((s) => [s.user.id, s.clientId]));
   const http = new HttpClient(server.url, 128);
-  await sleep(3000);
+  const quietS = await quiet(server.pid);
   const rssBound = rssKb(server.pid);
 
   let sent = 0;
@@ -184,7 +206,8 @@ await main('soak', async () => {
     });
 
   console.log(
-    `${SOCKETS} sockets bound in ${fmt(boundS, 1)} s (runMode 1: each sign-in announced to everyone); RSS ${fmt(rssBound / 1024, 1)} MiB. ` +
+    `${SOCKETS} sockets bound in ${fmt(boundS, 1)} s (runMode 1: each sign-in announced to everyone), ` +
+      `the server quiet ${fmt(quietS, 0)} s later; RSS ${fmt(rssBound / 1024, 1)} MiB. ` +
       `Warm-up ${WARMUP_S} s, then ${SECONDS} s at ${RATE} msg/s; load average ${fmt(load)} on ${os.cpus().length} cores\n`,
   );
   await sendFor(WARMUP_S, sweep);
