@@ -69,7 +69,7 @@ export class GroupAdminService {
       const allowed = me.role === Role.Owner || (me.role === Role.Admin && member.role === Role.Member);
       if (!allowed) throw new AppError('Forbidden');
     }
-    await this.ctx.db.transaction().execute((trx) => this.groups.removeMember(trx, group.id, member.user_id));
+    await this.groups.removeMember(group.id, member.user_id);
     const avatar = await this.groupService.refreshAvatar(group.id);
     await this.pushMembers(group, { type: 'removeUser', data: { group_id: gid(group), user_id: user.id, avatar } }, [
       user.id,
@@ -90,7 +90,7 @@ export class GroupAdminService {
     if (body.user_id === session.userId) throw new AppError('CannotActOnSelf');
     const { member, user } = await this.target(group, body.user_id);
     if (member.role === body.role) return;
-    await this.ctx.db.updateTable('group_members').set({ role: body.role }).where('id', '=', member.id).execute();
+    await this.groups.setRole(member.id, body.role);
     await this.pushMembers(group, {
       type: 'setManager',
       data: { group_id: gid(group), user_id: user.id, role: body.role, avatar: group.avatar },
@@ -108,19 +108,7 @@ export class GroupAdminService {
     const { group, member: me } = await this.access.requireRole(session.userId, groupNumber(body.id), [Role.Owner]);
     if (body.user_id === session.userId) throw new AppError('CannotActOnSelf');
     const { member, user } = await this.target(group, body.user_id);
-    await this.ctx.db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('group_members')
-        .set({ role: Role.Owner, no_speak_until: 0 })
-        .where('id', '=', member.id)
-        .execute();
-      await trx.updateTable('group_members').set({ role: Role.Admin }).where('id', '=', me.id).execute();
-      await trx
-        .updateTable('groups')
-        .set({ owner_id: user.id, update_time: this.ctx.now() })
-        .where('id', '=', group.id)
-        .execute();
-    });
+    await this.groups.setOwner(group.id, { memberId: me.id }, { memberId: member.id, userId: user.id }, this.ctx.now());
     await this.pushMembers(group, { type: 'changeOwner', data: { group_id: gid(group), user_id: user.id } });
     await this.groupService.event(
       group,
@@ -142,7 +130,7 @@ export class GroupAdminService {
     if (!allowed) throw new AppError('Forbidden');
     const timer = body.noSpeakTimer as 0 | 1 | 2 | 3 | 4;
     const until = timer === 0 ? 0 : this.ctx.now() + MUTE_OPTIONS[timer] * 1000;
-    await this.ctx.db.updateTable('group_members').set({ no_speak_until: until }).where('id', '=', member.id).execute();
+    await this.groups.setNoSpeak(member.id, until);
     await this.pushMembers(group, {
       type: 'setNoSpeak',
       data: { group_id: gid(group), user_id: user.id, no_speak_until: until },
@@ -159,21 +147,13 @@ export class GroupAdminService {
     const { group } = await this.access.requireRole(session.userId, groupNumber(body.id), [Role.Owner, Role.Admin]);
     const defined = Object.fromEntries(Object.entries(body.setting).filter(([, v]) => v !== undefined));
     const setting = { ...groupSetting(group), ...defined };
-    await this.ctx.db
-      .updateTable('groups')
-      .set({ setting: JSON.stringify(setting), update_time: this.ctx.now() })
-      .where('id', '=', group.id)
-      .execute();
+    await this.groups.setSetting(group.id, JSON.stringify(setting), this.ctx.now());
     await this.pushMembers(group, { type: 'groupSetting', data: { group_id: gid(group), setting } });
   }
 
   async rename(session: Session, body: RouteInput<'editGroupName'>): Promise<void> {
     const { group } = await this.access.requireRole(session.userId, groupNumber(body.id), [Role.Owner, Role.Admin]);
-    await this.ctx.db
-      .updateTable('groups')
-      .set({ name: body.displayName, update_time: this.ctx.now() })
-      .where('id', '=', group.id)
-      .execute();
+    await this.groups.rename(group.id, body.displayName, this.ctx.now());
     await this.pushMembers(group, {
       type: 'editGroupName',
       data: { id: gid(group), displayName: body.displayName, editUserName: session.user.realname },
@@ -194,11 +174,7 @@ export class GroupAdminService {
     ]);
     const notice = sanitizeNotice(body.notice);
     if (noticeTooLong(notice)) throw new AppError('Validation', {}, { fields: ['notice'] });
-    await this.ctx.db
-      .updateTable('groups')
-      .set({ notice, update_time: this.ctx.now() })
-      .where('id', '=', group.id)
-      .execute();
+    await this.groups.setNotice(group.id, notice, this.ctx.now());
     await this.pushMembers(group, { type: 'setNotice', data: { group_id: gid(group), notice } });
     const text = noticeText(notice);
     if (!text) return;
@@ -219,41 +195,21 @@ export class GroupAdminService {
   async disband(session: Session, id: string): Promise<void> {
     const { group } = await this.access.requireRole(session.userId, groupNumber(id), [Role.Owner]);
     const members = await this.groups.memberIds(group.id);
-    await this.ctx.db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('groups')
-        .set({ status: 0, update_time: this.ctx.now() })
-        .where('id', '=', group.id)
-        .execute();
-      await trx.deleteFrom('conversations').where('chat_key', '=', groupKey(group.id)).execute();
-    });
+    await this.groups.disband(group.id, this.ctx.now());
     await this.ctx.realtime.publish(members, { type: 'removeGroup', data: { group_id: gid(group) } });
   }
 
   /** The owner clears the group's history for everyone. */
   async clear(session: Session, id: string): Promise<void> {
     const { group } = await this.access.requireRole(session.userId, groupNumber(id), [Role.Owner]);
-    await this.ctx.db
-      .updateTable('messages')
-      .set({ is_deleted: 1 })
-      .where('chat_key', '=', groupKey(group.id))
-      .execute();
-    await this.ctx.db
-      .updateTable('conversations')
-      .set({ is_at: 0 })
-      .where('chat_key', '=', groupKey(group.id))
-      .execute();
+    await this.groups.clearHistory(group.id);
     await this.pushMembers(group, { type: 'clearMessage', data: { group_id: gid(group) } });
   }
 
   /** My nickname in a group (群昵称), shown on my messages there. */
   async updateCard(session: Session, body: RouteInput<'updateCard'>): Promise<void> {
     const { member } = await this.access.requireMember(session.userId, groupNumber(body.group_id));
-    await this.ctx.db
-      .updateTable('group_members')
-      .set({ nickname: body.nickname })
-      .where('id', '=', member.id)
-      .execute();
+    await this.groups.setNickname(member.id, body.nickname);
   }
 
   /** An uploaded avatar (owner and admins); it is kept instead of the drawn one. */
@@ -271,11 +227,7 @@ export class GroupAdminService {
       ]));
     });
     if (!group) throw new AppError('Validation', {}, { fields: ['group_id'] });
-    await this.ctx.db
-      .updateTable('groups')
-      .set({ avatar: url, avatar_custom: 1, update_time: this.ctx.now() })
-      .where('id', '=', group.id)
-      .execute();
+    await this.groups.setUploadedAvatar(group.id, url, this.ctx.now());
     await this.pushMembers(group, {
       type: 'setManager',
       data: { group_id: gid(group), user_id: 0, role: 0, avatar: url },
@@ -320,16 +272,7 @@ export class GroupAdminService {
     const existing = await this.groups.memberIds(group.id);
     const max = this.ctx.config.get().chatInfo.groupUserMax;
     if (max > 0 && existing.length + 1 > max) throw new AppError('GroupFull', { max });
-    const now = this.ctx.now();
-    await this.ctx.db.transaction().execute(async (trx) => {
-      await this.groups.addMembers(
-        trx,
-        group.id,
-        [{ userId: session.userId, role: Role.Member }],
-        now,
-        await this.groups.lastMsgId(trx, group.id),
-      );
-    });
+    await this.groups.join(group.id, [{ userId: session.userId, role: Role.Member }], this.ctx.now());
     group.avatar = await this.groupService.refreshAvatar(group.id);
     const contact = toGroupContact(group, Role.Member, existing.length + 1);
     await this.ctx.realtime.publish([session.userId], { type: 'addGroup', data: contact });

@@ -177,15 +177,135 @@ export class GroupRepo {
       .execute();
   }
 
-  /** Takes a member out of a group, with their conversation row. */
-  async removeMember(trx: Transaction<Database>, groupId: number, userId: number): Promise<void> {
-    await trx.deleteFrom('group_members').where('group_id', '=', groupId).where('user_id', '=', userId).execute();
-    await trx
-      .deleteFrom('conversations')
-      .where('user_id', '=', userId)
-      .where('chat_key', '=', groupKey(groupId))
+  /** Creates a group with its first members (who see its whole history), in one transaction. */
+  createWithMembers(
+    name: string,
+    ownerId: number,
+    setting: string,
+    now: number,
+    members: Array<{ userId: number; role: number }>,
+  ): Promise<GroupRow> {
+    return this.db.transaction().execute(async (trx) => {
+      const group = await this.create(trx, name, ownerId, setting, now);
+      await this.addMembers(trx, group.id, members, now, 0);
+      return group;
+    });
+  }
+
+  /**
+   * Adds members to an existing group in one transaction, each joining after the group's newest
+   * message (what they see before it depends on the group's `history` setting).
+   */
+  join(groupId: number, members: Array<{ userId: number; role: number }>, now: number): Promise<void> {
+    return this.db.transaction().execute(async (trx) => {
+      await this.addMembers(trx, groupId, members, now, await this.lastMsgId(trx, groupId));
+    });
+  }
+
+  /** Takes a member out of a group, with their conversation row, in one transaction. */
+  removeMember(groupId: number, userId: number): Promise<void> {
+    return this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('group_members').where('group_id', '=', groupId).where('user_id', '=', userId).execute();
+      await trx
+        .deleteFrom('conversations')
+        .where('user_id', '=', userId)
+        .where('chat_key', '=', groupKey(groupId))
+        .execute();
+      await this.membersChanged(trx, groupId);
+    });
+  }
+
+  /** Sets a member's role (`memberId`: the member row's id). */
+  async setRole(memberId: number, role: number): Promise<void> {
+    await this.db.updateTable('group_members').set({ role }).where('id', '=', memberId).execute();
+  }
+
+  /** Mutes a member until `until` (ms), or lifts it with 0 (`memberId`: the member row's id). */
+  async setNoSpeak(memberId: number, until: number): Promise<void> {
+    await this.db.updateTable('group_members').set({ no_speak_until: until }).where('id', '=', memberId).execute();
+  }
+
+  /** A member's nickname in the group (`memberId`: the member row's id). */
+  async setNickname(memberId: number, nickname: string): Promise<void> {
+    await this.db.updateTable('group_members').set({ nickname }).where('id', '=', memberId).execute();
+  }
+
+  /**
+   * Hands a group over, in one transaction: the new owner (unmuted) and the old one, now an
+   * administrator, by their member rows' ids.
+   */
+  setOwner(
+    groupId: number,
+    from: { memberId: number },
+    to: { memberId: number; userId: number },
+    now: number,
+  ): Promise<void> {
+    return this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('group_members')
+        .set({ role: Role.Owner, no_speak_until: 0 })
+        .where('id', '=', to.memberId)
+        .execute();
+      await trx.updateTable('group_members').set({ role: Role.Admin }).where('id', '=', from.memberId).execute();
+      await trx
+        .updateTable('groups')
+        .set({ owner_id: to.userId, update_time: now })
+        .where('id', '=', groupId)
+        .execute();
+    });
+  }
+
+  /** Stores a group's settings (JSON). */
+  async setSetting(groupId: number, setting: string, now: number): Promise<void> {
+    await this.db.updateTable('groups').set({ setting, update_time: now }).where('id', '=', groupId).execute();
+  }
+
+  async rename(groupId: number, name: string, now: number): Promise<void> {
+    await this.db.updateTable('groups').set({ name, update_time: now }).where('id', '=', groupId).execute();
+  }
+
+  /** Stores a group's announcement (sanitized HTML). */
+  async setNotice(groupId: number, notice: string, now: number): Promise<void> {
+    await this.db.updateTable('groups').set({ notice, update_time: now }).where('id', '=', groupId).execute();
+  }
+
+  /** A drawn avatar; an uploaded one stays (see setUploadedAvatar). */
+  async setAvatar(groupId: number, url: string): Promise<void> {
+    await this.db.updateTable('groups').set({ avatar: url }).where('id', '=', groupId).execute();
+  }
+
+  /** An uploaded avatar, kept from then on instead of a drawn one. */
+  async setUploadedAvatar(groupId: number, url: string, now: number): Promise<void> {
+    await this.db
+      .updateTable('groups')
+      .set({ avatar: url, avatar_custom: 1, update_time: now })
+      .where('id', '=', groupId)
       .execute();
-    await this.membersChanged(trx, groupId);
+  }
+
+  /** Disbands a group and takes it off every member's list, in one transaction. */
+  disband(groupId: number, now: number): Promise<void> {
+    return this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('groups').set({ status: 0, update_time: now }).where('id', '=', groupId).execute();
+      await trx.deleteFrom('conversations').where('chat_key', '=', groupKey(groupId)).execute();
+    });
+  }
+
+  /** Deletes a group's history for everyone and clears its mentions. */
+  async clearHistory(groupId: number): Promise<void> {
+    await this.db.updateTable('messages').set({ is_deleted: 1 }).where('chat_key', '=', groupKey(groupId)).execute();
+    await this.db.updateTable('conversations').set({ is_at: 0 }).where('chat_key', '=', groupKey(groupId)).execute();
+  }
+
+  /** Some members' roles and nicknames in a group, by user. */
+  async rolesOf(groupId: number, userIds: number[]): Promise<Map<number, { role: number; nickname: string }>> {
+    const rows = await this.db
+      .selectFrom('group_members')
+      .select(['user_id', 'role', 'nickname'])
+      .where('group_id', '=', groupId)
+      .where('user_id', 'in', userIds)
+      .execute();
+    return new Map(rows.map((m) => [m.user_id, { role: m.role, nickname: m.nickname }]));
   }
 
   private async membersChanged(trx: Transaction<Database>, groupId: number): Promise<void> {
