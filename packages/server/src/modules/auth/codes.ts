@@ -4,18 +4,23 @@ import { AppError } from '../../errors';
 import { hmac, numericCode } from '../../lib/crypto';
 import type { Mailer } from '../../lib/mailer';
 import type { ConfigService } from '../system/config-service';
+import { CodeRepo } from './code-repo';
 
 /**
  * Verification codes (api.md §3 sendCode): six digits, valid 300 s, one send per 60 s per
  * account, five wrong tries burn it, stored as an HMAC with the instance secret.
  */
 export class CodeService {
+  private readonly codes: CodeRepo;
+
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly config: ConfigService,
     private readonly mailer: Mailer,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.codes = new CodeRepo(db);
+  }
 
   private hash(account: string, type: number, code: string): string {
     return hmac(this.config.secret, `${account.toLowerCase()}|${type}|${code}`);
@@ -26,36 +31,22 @@ export class CodeService {
     const key = account.toLowerCase();
     const now = this.now();
     const intervalMs = this.config.get().rateLimits.sendCode.intervalS * 1000;
-    const last = await this.db
-      .selectFrom('verify_codes')
-      .select('create_time')
-      .where('account', '=', key)
-      .orderBy('create_time', 'desc')
-      .executeTakeFirst();
-    if (last && now - last.create_time < intervalMs) {
-      throw new AppError('CodeThrottled', { seconds: Math.ceil((intervalMs - (now - last.create_time)) / 1000) });
+    const last = await this.codes.lastSentAt(key);
+    if (last !== undefined && now - last < intervalMs) {
+      throw new AppError('CodeThrottled', { seconds: Math.ceil((intervalMs - (now - last)) / 1000) });
     }
     const code = numericCode(CODE_LENGTH);
     // A new code replaces the one sent before: only the latest message in the inbox works.
-    await this.db
-      .updateTable('verify_codes')
-      .set({ used: 1 })
-      .where('account', '=', key)
-      .where('type', '=', type)
-      .where('used', '=', 0)
-      .execute();
-    await this.db
-      .insertInto('verify_codes')
-      .values({
-        account: key,
-        type,
-        code_hash: this.hash(key, type, code),
-        tries: 0,
-        used: 0,
-        expires_at: now + CODE_TTL_MS,
-        create_time: now,
-      })
-      .execute();
+    await this.codes.retireUnused(key, type);
+    await this.codes.insert({
+      account: key,
+      type,
+      code_hash: this.hash(key, type, code),
+      tries: 0,
+      used: 0,
+      expires_at: now + CODE_TTL_MS,
+      create_time: now,
+    });
     const name = this.config.get().sysInfo.name;
     await this.mailer.deliver({
       to: account,
@@ -72,36 +63,15 @@ export class CodeService {
     const keys = [...new Set(accounts.filter(Boolean).map((a) => a.toLowerCase()))];
     if (keys.length === 0) throw new AppError('CodeInvalid');
     const now = this.now();
-    const live = await this.db
-      .selectFrom('verify_codes')
-      .selectAll()
-      .where('account', 'in', keys)
-      .where('type', '=', type)
-      .where('used', '=', 0)
-      .where('expires_at', '>', now)
-      .where('tries', '<', CODE_MAX_TRIES)
-      .orderBy('create_time', 'desc')
-      .execute();
+    const live = await this.codes.live(keys, type, now, CODE_MAX_TRIES);
     const match = live.find((row) => row.code_hash === this.hash(row.account, type, code));
     if (!match) {
       const newest = live[0];
-      if (newest) {
-        await this.db
-          .updateTable('verify_codes')
-          .set({ tries: newest.tries + 1 })
-          .where('id', '=', newest.id)
-          .execute();
-      }
+      if (newest) await this.codes.setTries(newest.id, newest.tries + 1);
       throw new AppError('CodeInvalid');
     }
-    const spent = await this.db
-      .updateTable('verify_codes')
-      .set({ used: 1 })
-      .where('id', '=', match.id)
-      .where('used', '=', 0)
-      .executeTakeFirst();
     // Two requests racing with the same code: only the one that marked it used may go on.
-    if (Number(spent.numUpdatedRows) !== 1) throw new AppError('CodeInvalid');
+    if (!(await this.codes.spend(match.id))) throw new AppError('CodeInvalid');
     return match.account;
   }
 }

@@ -1,8 +1,8 @@
 import { SESSION_TTL_MS } from '@sparrow/protocol';
 import type { Db } from '../../db';
-import { Prepared } from '../../db/prepared';
 import { randomToken, sha256 } from '../../lib/crypto';
-import type { UserRow } from '../user/repo';
+import { UserRepo, type UserRow } from '../user/repo';
+import { SessionRepo } from './session-repo';
 
 /** A signed-in caller: the session and its (active) user. */
 export interface Session {
@@ -13,24 +13,6 @@ export interface Session {
 }
 
 const TOUCH_EVERY_MS = 60_000;
-
-/** Every signed-in call asks for its session. */
-const sessionByHash = new Prepared((db, tokenHash: string) =>
-  db
-    .selectFrom('sessions as s')
-    .innerJoin('users as u', 'u.id', 's.user_id')
-    .selectAll('u')
-    .select(['s.id as session_id', 's.is_mobile', 's.last_seen', 's.expires_at', 's.revoked_at'])
-    .where('s.token_hash', '=', tokenHash),
-);
-/** Every socket heartbeat asks whether its session still holds. */
-const sessionState = new Prepared((db, sessionId: number) =>
-  db
-    .selectFrom('sessions as s')
-    .innerJoin('users as u', 'u.id', 's.user_id')
-    .select(['s.revoked_at', 's.expires_at', 'u.status'])
-    .where('s.id', '=', sessionId),
-);
 
 /** The token part of an `Authorization` value: `bearer <token>` or the bare token. */
 export function tokenOf(header: string | undefined): string | null {
@@ -46,10 +28,16 @@ export function isMobileAgent(ua: string | undefined): boolean {
 
 /** Opaque, revocable sessions; tokens stored as their SHA-256. */
 export class SessionService {
+  private readonly sessions: SessionRepo;
+  private readonly users: UserRepo;
+
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.sessions = new SessionRepo(db);
+    this.users = new UserRepo(db);
+  }
 
   /**
    * The session of an `Authorization` value, or null when the token is missing, unknown, expired
@@ -60,14 +48,10 @@ export class SessionService {
     const token = tokenOf(header);
     if (!token) return null;
     const now = this.now();
-    const row = await sessionByHash.first(this.db, sha256(token));
+    const row = await this.sessions.withUserByTokenHash(sha256(token));
     if (!row || row.revoked_at !== null || row.expires_at <= now || row.status !== 1) return null;
     if (now - row.last_seen > TOUCH_EVERY_MS) {
-      await this.db
-        .updateTable('sessions')
-        .set({ last_seen: now, expires_at: now + SESSION_TTL_MS })
-        .where('id', '=', row.session_id)
-        .execute();
+      await this.sessions.touch(row.session_id, now, now + SESSION_TTL_MS);
     }
     const { session_id, is_mobile, last_seen: _l, expires_at: _e, revoked_at: _r, ...user } = row;
     return { id: session_id, userId: user.id, isMobile: is_mobile === 1, user };
@@ -75,7 +59,7 @@ export class SessionService {
 
   /** True while a session is live and its user active: sockets re-check it on every heartbeat. */
   async alive(sessionId: number): Promise<boolean> {
-    const row = await sessionState.first(this.db, sessionId);
+    const row = await this.sessions.state(sessionId);
     return row !== undefined && row.revoked_at === null && row.expires_at > this.now() && row.status === 1;
   }
 
@@ -85,7 +69,7 @@ export class SessionService {
    */
   async rememberLanguage(session: Session, locale: string): Promise<void> {
     if (session.user.language === locale) return;
-    await this.db.updateTable('users').set({ language: locale }).where('id', '=', session.userId).execute();
+    await this.users.update(session.userId, { language: locale });
     session.user.language = locale;
   }
 
@@ -96,32 +80,23 @@ export class SessionService {
   ): Promise<{ id: number; token: string }> {
     const token = randomToken(32);
     const now = this.now();
-    const row = await this.db
-      .insertInto('sessions')
-      .values({
-        token_hash: sha256(token),
-        user_id: userId,
-        cid: info.cid.slice(0, 64),
-        is_mobile: info.isMobile ? 1 : 0,
-        user_agent: info.userAgent.slice(0, 255),
-        ip: info.ip.slice(0, 64),
-        create_time: now,
-        last_seen: now,
-        expires_at: now + SESSION_TTL_MS,
-        revoked_at: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return { id: row.id, token };
+    const id = await this.sessions.insert({
+      token_hash: sha256(token),
+      user_id: userId,
+      cid: info.cid.slice(0, 64),
+      is_mobile: info.isMobile ? 1 : 0,
+      user_agent: info.userAgent.slice(0, 255),
+      ip: info.ip.slice(0, 64),
+      create_time: now,
+      last_seen: now,
+      expires_at: now + SESSION_TTL_MS,
+      revoked_at: null,
+    });
+    return { id, token };
   }
 
   async revoke(sessionId: number): Promise<void> {
-    await this.db
-      .updateTable('sessions')
-      .set({ revoked_at: this.now() })
-      .where('id', '=', sessionId)
-      .where('revoked_at', 'is', null)
-      .execute();
+    await this.sessions.revoke(sessionId, this.now());
   }
 
   /**
@@ -129,18 +104,8 @@ export class SessionService {
    * `isMobile` is given); returns their ids.
    */
   async revokeOthers(userId: number, keepId: number, isMobile?: boolean): Promise<number[]> {
-    let q = this.db
-      .selectFrom('sessions')
-      .select('id')
-      .where('user_id', '=', userId)
-      .where('id', '!=', keepId)
-      .where('revoked_at', 'is', null)
-      .where('expires_at', '>', this.now());
-    if (isMobile !== undefined) q = q.where('is_mobile', '=', isMobile ? 1 : 0);
-    const ids = (await q.execute()).map((r) => r.id);
-    if (ids.length) {
-      await this.db.updateTable('sessions').set({ revoked_at: this.now() }).where('id', 'in', ids).execute();
-    }
+    const ids = await this.sessions.liveIdsOf(userId, keepId, this.now(), isMobile);
+    if (ids.length) await this.sessions.revokeMany(ids, this.now());
     return ids;
   }
 
