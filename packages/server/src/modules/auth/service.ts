@@ -12,6 +12,7 @@ import { AppError } from '../../errors';
 import { hashPassword, verifyPassword } from '../../lib/crypto';
 import { CloseCodes } from '../../realtime/realtime';
 import { toUserInfo } from '../user/presenter';
+import { InviteRepo } from '../system/repo';
 import { UserRepo, type UserRow } from '../user/repo';
 import type { CodeService } from './codes';
 import type { Session } from './session';
@@ -32,12 +33,14 @@ const ACCOUNT_CHARS = /^[a-zA-Z0-9_.@+-]+$/;
 /** Accounts and sessions (api.md §3 `/common/Pub/*`, editPassword, editAccount). */
 export class AuthService {
   private readonly users: UserRepo;
+  private readonly invites: InviteRepo;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly codes: CodeService,
   ) {
     this.users = new UserRepo(ctx.db);
+    this.invites = new InviteRepo(ctx.db);
   }
 
   private info(row: UserRow): UserInfo {
@@ -98,15 +101,8 @@ export class AuthService {
 
   private async useInvite(code: string | undefined): Promise<void> {
     if (!code) throw new AppError('InviteInvalid', {}, { fields: ['inviteCode'] });
-    const db = this.ctx.db;
-    const res = await db
-      .updateTable('invite_codes')
-      .set((eb) => ({ uses_left: eb('uses_left', '-', 1) }))
-      .where('code', '=', code)
-      .where('uses_left', '>', 0)
-      .where('expires_at', '>', this.ctx.now())
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) throw new AppError('InviteInvalid', {}, { fields: ['inviteCode'] });
+    if (!(await this.invites.spendOne(code, this.ctx.now())))
+      throw new AppError('InviteInvalid', {}, { fields: ['inviteCode'] });
   }
 
   async login(body: RouteInput<'login'>, client: ClientInfo): Promise<LoginResult> {

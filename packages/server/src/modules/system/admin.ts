@@ -1,18 +1,26 @@
 import type { Db } from '../../db';
 import { hashPassword, randomToken } from '../../lib/crypto';
 import type { ConfigService } from './config-service';
+import { SessionRepo } from '../auth/session-repo';
 import { UserRepo } from '../user/repo';
+import { AnnouncementRepo, InviteRepo } from './repo';
 
 /** Operator tasks behind `npm run admin`: configuration, users, invite codes. */
 export class AdminService {
   private readonly users: UserRepo;
+  private readonly sessions: SessionRepo;
+  private readonly announcements: AnnouncementRepo;
+  private readonly invites: InviteRepo;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly config: ConfigService,
     private readonly now: () => number = Date.now,
   ) {
     this.users = new UserRepo(db);
+    this.sessions = new SessionRepo(db);
+    this.announcements = new AnnouncementRepo(db);
+    this.invites = new InviteRepo(db);
   }
 
   getConfig(dottedPath?: string): unknown {
@@ -62,14 +70,7 @@ export class AdminService {
   async setStatus(account: string, enabled: boolean): Promise<void> {
     const user = await this.require(account);
     await this.users.update(user.id, { status: enabled ? 1 : 0, update_time: this.now() });
-    if (!enabled) {
-      await this.db
-        .updateTable('sessions')
-        .set({ revoked_at: this.now() })
-        .where('user_id', '=', user.id)
-        .where('revoked_at', 'is', null)
-        .execute();
-    }
+    if (!enabled) await this.sessions.revokeAllOf(user.id, this.now());
   }
 
   async setRole(account: string, role: 'admin' | 'user'): Promise<void> {
@@ -79,22 +80,20 @@ export class AdminService {
 
   /** Publishes a system announcement; running servers push it to everyone within seconds. */
   async announce(title: string, notice: string): Promise<number> {
-    const row = await this.db
-      .insertInto('announcements')
-      .values({ title: title.slice(0, 128), notice, create_time: this.now() })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
+    return this.announcements.insert(title.slice(0, 128), notice, this.now());
   }
 
   /** Creates an invite code usable `uses` times within `days` days. */
   async createInvite(uses: number, days: number): Promise<string> {
     const code = randomToken(6);
     const now = this.now();
-    await this.db
-      .insertInto('invite_codes')
-      .values({ code, created_by: 0, uses_left: uses, expires_at: now + days * 86_400_000, create_time: now })
-      .execute();
+    await this.invites.insert({
+      code,
+      created_by: 0,
+      uses_left: uses,
+      expires_at: now + days * 86_400_000,
+      create_time: now,
+    });
     return code;
   }
 }

@@ -1,6 +1,7 @@
 import { DEFAULT_GLOBAL_CONFIG, RATE_LIMITS, type GlobalConfig } from '@sparrow/protocol';
 import type { Db } from '../../db';
 import { randomToken } from '../../lib/crypto';
+import { ConfigRepo } from './repo';
 
 /** Rate limits an operator may change (api.md §1); not part of globalConfig. */
 export type RateLimitConfig = {
@@ -35,11 +36,15 @@ export class ConfigService {
   private poller: NodeJS.Timeout | undefined;
   private readonly listeners = new Set<(config: GlobalConfig) => void>();
 
-  constructor(private readonly db: Db) {}
+  private readonly repo: ConfigRepo;
+
+  constructor(db: Db) {
+    this.repo = new ConfigRepo(db);
+  }
 
   /** Loads the stored configuration, creating the instance secret on first start. */
   async load(): Promise<void> {
-    const rows = await this.db.selectFrom('config').select(['key', 'value']).execute();
+    const rows = await this.repo.all();
     const stored = new Map(rows.map((r) => [r.key, r.value]));
     const next = defaults();
     for (const section of SECTIONS) {
@@ -51,22 +56,8 @@ export class ConfigService {
     }
     this.current = next;
     this.version = stored.get(VERSION_KEY) ?? '';
-    let secret = stored.get(SECRET_KEY);
-    if (!secret) {
-      secret = randomToken(32);
-      await this.db
-        .insertInto('config')
-        .values({ key: SECRET_KEY, value: secret })
-        .onConflict((oc) => oc.column('key').doNothing())
-        .execute();
-      const row = await this.db
-        .selectFrom('config')
-        .select('value')
-        .where('key', '=', SECRET_KEY)
-        .executeTakeFirstOrThrow();
-      secret = row.value;
-    }
-    this.secretValue = secret;
+    // Another process starting at the same time may store its secret first: the first one stays.
+    this.secretValue = stored.get(SECRET_KEY) || (await this.repo.keepFirst(SECRET_KEY, randomToken(32)));
   }
 
   /** The configuration as loaded. */
@@ -122,18 +113,10 @@ export class ConfigService {
   private async save(section: Section, next: StoredConfig): Promise<void> {
     const value = JSON.stringify(next[section]);
     const version = `${Date.now()}-${randomToken(6)}`;
-    await this.db.transaction().execute(async (trx) => {
-      for (const [key, v] of [
-        [section, value],
-        [VERSION_KEY, version],
-      ] as const) {
-        await trx
-          .insertInto('config')
-          .values({ key, value: v })
-          .onConflict((oc) => oc.column('key').doUpdateSet({ value: v }))
-          .execute();
-      }
-    });
+    await this.repo.putAll([
+      [section, value],
+      [VERSION_KEY, version],
+    ]);
     this.current = next;
     this.version = version;
     this.emit();
@@ -156,8 +139,7 @@ export class ConfigService {
 
   /** Reloads and notifies when another process changed the configuration. */
   async checkVersion(): Promise<boolean> {
-    const row = await this.db.selectFrom('config').select('value').where('key', '=', VERSION_KEY).executeTakeFirst();
-    const version = row?.value ?? '';
+    const version = (await this.repo.value(VERSION_KEY)) ?? '';
     if (version === this.version) return false;
     await this.load();
     this.emit();

@@ -1,0 +1,82 @@
+import type { Insertable } from 'kysely';
+import type { Db } from '../../db';
+import type { InviteCodesTable } from '../../db/schema';
+
+/** The only SQL on the `config` table: one JSON value per key. */
+export class ConfigRepo {
+  constructor(private readonly db: Db) {}
+
+  /** Every stored key and its value. */
+  all(): Promise<{ key: string; value: string }[]> {
+    return this.db.selectFrom('config').select(['key', 'value']).execute();
+  }
+
+  /** The value stored under `key`, if any. */
+  async value(key: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('config').select('value').where('key', '=', key).executeTakeFirst();
+    return row?.value;
+  }
+
+  /**
+   * Stores `value` under `key` unless a value is there already (another process may have stored
+   * one first); returns the value stored.
+   */
+  async keepFirst(key: string, value: string): Promise<string> {
+    await this.db
+      .insertInto('config')
+      .values({ key, value })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
+    const row = await this.db.selectFrom('config').select('value').where('key', '=', key).executeTakeFirstOrThrow();
+    return row.value;
+  }
+
+  /** Stores these values, replacing what their keys held, all or none. */
+  async putAll(entries: readonly (readonly [key: string, value: string])[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      for (const [key, value] of entries) {
+        await trx
+          .insertInto('config')
+          .values({ key, value })
+          .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+          .execute();
+      }
+    });
+  }
+}
+
+/** The only SQL on invite codes. */
+export class InviteRepo {
+  constructor(private readonly db: Db) {}
+
+  async insert(values: Insertable<InviteCodesTable>): Promise<void> {
+    await this.db.insertInto('invite_codes').values(values).execute();
+  }
+
+  /** Takes one use of `code` if it is unexpired at `now` and has uses left; false when not. */
+  async spendOne(code: string, now: number): Promise<boolean> {
+    const res = await this.db
+      .updateTable('invite_codes')
+      .set((eb) => ({ uses_left: eb('uses_left', '-', 1) }))
+      .where('code', '=', code)
+      .where('uses_left', '>', 0)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+}
+
+/** Writes system announcements (the admin command); running servers read and push them. */
+export class AnnouncementRepo {
+  constructor(private readonly db: Db) {}
+
+  /** Stores an announcement; returns its id. */
+  async insert(title: string, notice: string, now: number): Promise<number> {
+    const row = await this.db
+      .insertInto('announcements')
+      .values({ title, notice, create_time: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+}
