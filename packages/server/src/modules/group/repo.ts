@@ -317,7 +317,7 @@ export class GroupRepo {
   }
 
   /** The newest msg_id of a group, or 0. */
-  async lastMsgId(trx: Transaction<Database> | Db, groupId: number): Promise<number> {
+  private async lastMsgId(trx: Transaction<Database>, groupId: number): Promise<number> {
     const row = await trx
       .selectFrom('messages')
       .select((eb) => eb.fn.max('id').as('m'))

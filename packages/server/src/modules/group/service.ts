@@ -62,7 +62,7 @@ export class GroupService {
       if (err instanceof AppError && err.name === 'StorageUnavailable') return group.avatar;
       throw err;
     }
-    await this.ctx.db.updateTable('groups').set({ avatar: url }).where('id', '=', groupId).execute();
+    await this.groups.setAvatar(groupId, url);
     return url;
   }
 
@@ -130,17 +130,13 @@ export class GroupService {
         .map((u) => u.realname)
         .join('、')
         .slice(0, 64);
-    const group = await this.ctx.db.transaction().execute(async (trx) => {
-      const g = await this.groups.create(trx, name, session.userId, JSON.stringify(DEFAULT_GROUP_SETTING), now);
-      await this.groups.addMembers(
-        trx,
-        g.id,
-        [{ userId: session.userId, role: Role.Owner }, ...others.map((u) => ({ userId: u.id, role: Role.Member }))],
-        now,
-        0,
-      );
-      return g;
-    });
+    const group = await this.groups.createWithMembers(
+      name,
+      session.userId,
+      JSON.stringify(DEFAULT_GROUP_SETTING),
+      now,
+      [{ userId: session.userId, role: Role.Owner }, ...others.map((u) => ({ userId: u.id, role: Role.Member }))],
+    );
     group.avatar = await this.refreshAvatar(group.id);
     const count = others.length + 1;
     for (const user of [session.user, ...others]) {
@@ -168,16 +164,11 @@ export class GroupService {
     if (newcomers.length === 0) throw new AppError('AlreadyMember', {}, { fields: ['user_ids'] });
     this.checkSize(existing.size, newcomers.length);
     const now = this.ctx.now();
-    await this.ctx.db.transaction().execute(async (trx) => {
-      const joinMsgId = await this.groups.lastMsgId(trx, group.id);
-      await this.groups.addMembers(
-        trx,
-        group.id,
-        newcomers.map((u) => ({ userId: u.id, role: Role.Member })),
-        now,
-        joinMsgId,
-      );
-    });
+    await this.groups.join(
+      group.id,
+      newcomers.map((u) => ({ userId: u.id, role: Role.Member })),
+      now,
+    );
     const count = existing.size + newcomers.length;
     group.avatar = await this.refreshAvatar(group.id);
     for (const user of newcomers) {
