@@ -1,6 +1,7 @@
 import type { PushFrame } from '@sparrow/protocol';
 import type { Db } from '../../db';
 import type { Realtime } from '../../realtime/realtime';
+import { AnnouncementRepo } from './announcement-repo';
 
 /**
  * System announcements are written by the admin command, a separate process. Each server
@@ -10,28 +11,22 @@ import type { Realtime } from '../../realtime/realtime';
 export class AnnouncementWatcher {
   private lastId = -1;
   private timer: NodeJS.Timeout | undefined;
+  private readonly announcements: AnnouncementRepo;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly realtime: Realtime,
-  ) {}
+  ) {
+    this.announcements = new AnnouncementRepo(db);
+  }
 
   /** Pushes announcements newer than the last seen; the first call only records where we are. */
   async check(): Promise<void> {
     if (this.lastId < 0) {
-      const row = await this.db
-        .selectFrom('announcements')
-        .select((eb) => eb.fn.max('id').as('m'))
-        .executeTakeFirst();
-      this.lastId = Number(row?.m ?? 0);
+      this.lastId = await this.announcements.newestId();
       return;
     }
-    const rows = await this.db
-      .selectFrom('announcements')
-      .selectAll()
-      .where('id', '>', this.lastId)
-      .orderBy('id')
-      .execute();
+    const rows = await this.announcements.after(this.lastId);
     for (const row of rows) {
       const frame: PushFrame = { type: 'adminNotice', data: row, time: Math.floor(Date.now() / 1000) };
       this.realtime.hub.broadcast(frame);

@@ -1,0 +1,39 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db';
+import type { AnnouncementsTable } from '../../db/schema';
+
+export type AnnouncementRow = Selectable<AnnouncementsTable>;
+
+/** The only SQL on system announcements (written by the admin command, read by the servers). */
+export class AnnouncementRepo {
+  constructor(private readonly db: Db) {}
+
+  /** The newest announcement's id, or 0. */
+  async newestId(): Promise<number> {
+    const row = await this.db
+      .selectFrom('announcements')
+      .select((eb) => eb.fn.max('id').as('m'))
+      .executeTakeFirst();
+    return Number(row?.m ?? 0);
+  }
+
+  newest(): Promise<AnnouncementRow | undefined> {
+    return this.db.selectFrom('announcements').selectAll().orderBy('id', 'desc').executeTakeFirst();
+  }
+
+  /** Announcements after `id`, oldest first. */
+  after(id: number): Promise<AnnouncementRow[]> {
+    return this.db.selectFrom('announcements').selectAll().where('id', '>', id).orderBy('id').execute();
+  }
+
+  /** Announcements after `readId` published at or after `since` (a user's sign-up: older ones are not theirs). */
+  async countUnread(readId: number, since: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('announcements')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('id', '>', readId)
+      .where('create_time', '>=', since)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+}
