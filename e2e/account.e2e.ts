@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectAccessible,
   launchBrowser,
+  newContext,
   phoneContext,
   ServerProcess,
   shot,
@@ -495,7 +496,7 @@ describe('a second phone logging in to the same account', () => {
       register('bob0001', 'bob-pass1', '鲍勃'),
     ]);
     const phone = { viewport: { width: 375, height: 812 }, locale: 'zh-CN', hasTouch: true, userAgent: MOBILE_UA };
-    const [first, second] = await Promise.all([browser.newContext(phone), browser.newContext(phone)]);
+    const [first, second] = await Promise.all([newContext(browser, phone), newContext(browser, phone)]);
     try {
       const a = await first.newPage();
       const bound = socketBound(a);

@@ -5,7 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
-import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -164,9 +171,32 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+/** Content-Security-Policy violations seen by any page since the last `takeCspViolations`. */
+const cspViolations: string[] = [];
+
+/** The violations seen since the last call; e2e/setup.ts fails every test that caused one. */
+export function takeCspViolations(): string[] {
+  return cspViolations.splice(0);
+}
+
+/** A browser context whose pages report every Content-Security-Policy violation to the suite. */
+export async function newContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  await context.exposeBinding('__reportCspViolation', ({ page }, text: string) => {
+    cspViolations.push(`${page.url()}: ${text}`);
+  });
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      const report = (window as unknown as { __reportCspViolation: (text: string) => void }).__reportCspViolation;
+      report(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber})`);
+    });
+  });
+  return context;
+}
+
 /** A phone-sized browser context (375×812), in Chinese unless told otherwise. */
 export async function phoneContext(browser: Browser, locale = 'zh-CN'): Promise<BrowserContext> {
-  return browser.newContext({
+  return newContext(browser, {
     viewport: { width: 375, height: 812 },
     deviceScaleFactor: 1,
     locale,

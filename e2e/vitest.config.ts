@@ -6,6 +6,7 @@ export default defineConfig({
   test: {
     name: 'browser',
     include: ['**/*.e2e.ts'],
+    setupFiles: ['./setup.ts'],
     environment: 'node',
     testTimeout: 120_000,
     hookTimeout: 120_000,

@@ -16,3 +16,4 @@ export * from './api/friend';
 export * from './api/im';
 export * from './api/group';
 export * from './api/files';
+export * from './no-eval';

@@ -13,6 +13,7 @@ import { migrate, openDb } from './db';
 import { AppError } from './errors';
 import { localeOf, sendError } from './http/envelope';
 import { registerRoutes } from './http/route';
+import { registerSecurityHeaders } from './http/security';
 import { atMostEvery } from './lib/at-most';
 import { Limits } from './lib/limits';
 import { Mailer } from './lib/mailer';
@@ -127,6 +128,7 @@ export async function buildApp(
   });
   await app.register(formbody, { parser: (s) => qs.parse(s, { depth: 4, arrayLimit: 200 }) });
   await app.register(multipart);
+  await registerSecurityHeaders(app, () => config.get());
   await app.register(websocket, {
     options: { maxPayload: 64 * 1024 },
     // The plugin's own preClose runs first and closes sockets without a code; ours says 1012 so

@@ -1,3 +1,4 @@
+import { parseWithoutEval } from '@sparrow/protocol';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
@@ -8,6 +9,8 @@ import './app/styles.css';
 import { initI18n } from './i18n';
 import { installId } from './lib/storage';
 import { settings, settingsStore } from './stores/settings';
+
+parseWithoutEval();
 
 async function start(): Promise<void> {
   applyTheme(document.documentElement);
