@@ -2,15 +2,14 @@ import path from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
 import { parseBuffer } from 'music-metadata';
 import sharp from 'sharp';
-import type { Selectable } from 'kysely';
 import type { UploadResult } from '@sparrow/protocol';
 import type { AppContext } from '../../context';
-import type { FilesTable } from '../../db/schema';
 import { AppError } from '../../errors';
 import { mimeOf } from '../../storage/mime';
 import { storageUrl } from '../../storage/storage';
+import { FileRepo, type FileRow } from './repo';
 
-export type FileRow = Selectable<FilesTable>;
+export type { FileRow } from './repo';
 
 const IMAGES = new Set(['jpg', 'png', 'gif', 'webp', 'bmp', 'avif']);
 const AUDIO = new Set(['mp3', 'wav', 'm4a', 'aac', 'ogg', 'amr', 'opus', 'flac']);
@@ -62,7 +61,11 @@ function isText(bytes: Buffer): boolean {
  * duration.
  */
 export class FileService {
-  constructor(private readonly ctx: AppContext) {}
+  private readonly files: FileRepo;
+
+  constructor(private readonly ctx: AppContext) {
+    this.files = new FileRepo(ctx.db);
+  }
 
   /** The extension the bytes really have, checked against the allowed list; throws FileTypeForbidden. */
   async judge(bytes: Buffer, claimedName: string, allowed: string[]): Promise<string> {
@@ -86,7 +89,7 @@ export class FileService {
   /** Stores bytes of a judged type and records who uploaded them under which name. */
   async store(bytes: Buffer, ext: string, name: string, userId: number): Promise<{ file: FileRow; name: string }> {
     const { key, hash } = await this.ctx.storage.put(bytes, ext);
-    let file = await this.ctx.db.selectFrom('files').selectAll().where('hash', '=', hash).executeTakeFirst();
+    let file = await this.files.byHash(hash);
     if (!file) {
       const cate = cateOf(ext);
       let width = 0;
@@ -110,47 +113,32 @@ export class FileService {
         const meta = await parseBuffer(bytes, { mimeType: mimeOf(ext) }, { duration: true }).catch(() => null);
         duration = Math.round((meta?.format.duration ?? 0) * 1000);
       }
-      await this.ctx.db
-        .insertInto('files')
-        .values({
-          hash,
-          ext,
-          mime: mimeOf(ext),
-          size: bytes.length,
-          cate,
-          width,
-          height,
-          duration,
-          thumb,
-          storage_key: key,
-          create_time: this.ctx.now(),
-        })
-        .onConflict((oc) => oc.column('hash').doNothing())
-        .execute();
-      file = await this.ctx.db.selectFrom('files').selectAll().where('hash', '=', hash).executeTakeFirstOrThrow();
+      file = await this.files.insertOrGet({
+        hash,
+        ext,
+        mime: mimeOf(ext),
+        size: bytes.length,
+        cate,
+        width,
+        height,
+        duration,
+        thumb,
+        storage_key: key,
+        create_time: this.ctx.now(),
+      });
     }
     const shown = safeName(name);
-    await this.ctx.db
-      .insertInto('user_files')
-      .values({ user_id: userId, file_id: file.id, name: shown, create_time: this.ctx.now() })
-      .execute();
+    await this.files.recordUpload(userId, file.id, shown, this.ctx.now());
     return { file, name: shown };
   }
 
   byId(id: number): Promise<FileRow | undefined> {
-    return this.ctx.db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst();
+    return this.files.byId(id);
   }
 
   /** The name a user uploaded a file under, if they did. */
   async uploadedName(userId: number, fileId: number): Promise<string | null> {
-    const row = await this.ctx.db
-      .selectFrom('user_files')
-      .select('name')
-      .where('user_id', '=', userId)
-      .where('file_id', '=', fileId)
-      .orderBy('id', 'desc')
-      .executeTakeFirst();
-    return row?.name ?? null;
+    return (await this.files.uploadedName(userId, fileId)) ?? null;
   }
 
   result(file: FileRow, name: string): UploadResult {
@@ -173,19 +161,7 @@ export class FileService {
     if (!fileId) return;
     const file = await this.byId(fileId);
     if (!file?.storage_key) return;
-    const live = await this.ctx.db
-      .selectFrom('messages')
-      .select('id')
-      .where('file_id', '=', fileId)
-      .where('is_deleted', '=', 0)
-      .where('is_undo', '=', 0)
-      .executeTakeFirst();
-    const sticker = await this.ctx.db.selectFrom('emoji').select('id').where('file_id', '=', fileId).executeTakeFirst();
-    const url = storageUrl(file.storage_key);
-    const avatar =
-      (await this.ctx.db.selectFrom('users').select('id').where('avatar', '=', url).executeTakeFirst()) ??
-      (await this.ctx.db.selectFrom('groups').select('id').where('avatar', '=', url).executeTakeFirst());
-    if (live || sticker || avatar) return;
+    if (await this.files.inUse(fileId, storageUrl(file.storage_key))) return;
     await this.ctx.storage.remove(file.storage_key);
     const thumbKey = /^\/storage\/(.+)$/.exec(file.thumb)?.[1];
     if (thumbKey) await this.ctx.storage.remove(thumbKey);

@@ -6,6 +6,7 @@ import { AVATAR_SIZE } from '@sparrow/protocol';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { storageUrl } from '../../storage/storage';
+import { FileRepo } from './repo';
 
 const IMAGE_EXT = new Set(['jpg', 'png', 'gif', 'webp', 'bmp', 'avif']);
 
@@ -42,7 +43,11 @@ export async function readUpload(
 
 /** Uploads: the file's type is judged by its bytes, never by its name. */
 export class UploadService {
-  constructor(private readonly ctx: AppContext) {}
+  private readonly files: FileRepo;
+
+  constructor(private readonly ctx: AppContext) {
+    this.files = new FileRepo(ctx.db);
+  }
 
   /** An avatar: an image, squared and resized, stored content-addressed; returns its URL. */
   async avatar(req: FastifyRequest): Promise<string> {
@@ -72,21 +77,17 @@ export class UploadService {
       throw new AppError('FileTypeForbidden');
     }
     const { key, hash } = await this.ctx.storage.put(out, 'webp');
-    await this.ctx.db
-      .insertInto('files')
-      .values({
-        hash,
-        ext: 'webp',
-        mime: 'image/webp',
-        size: out.length,
-        cate: 2,
-        width: AVATAR_SIZE,
-        height: AVATAR_SIZE,
-        storage_key: key,
-        create_time: this.ctx.now(),
-      })
-      .onConflict((oc) => oc.column('hash').doNothing())
-      .execute();
+    await this.files.insertUnlessStored({
+      hash,
+      ext: 'webp',
+      mime: 'image/webp',
+      size: out.length,
+      cate: 2,
+      width: AVATAR_SIZE,
+      height: AVATAR_SIZE,
+      storage_key: key,
+      create_time: this.ctx.now(),
+    });
     return storageUrl(key);
   }
 }
