@@ -7,39 +7,31 @@ import type { Session } from '../auth/session';
 import type { MessageService } from '../im/service';
 import { FileService } from '../upload/files';
 import { readUpload } from '../upload/service';
+import { EmojiRepo } from './repo';
 
 const STICKER_EXT = ['jpg', 'png', 'gif', 'webp'];
 
 /** My sticker collection (api.md §3 `/enterprise/emoji/*`). */
 export class EmojiService {
   private readonly files: FileService;
+  private readonly emoji: EmojiRepo;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly messages: MessageService,
   ) {
     this.files = new FileService(ctx);
+    this.emoji = new EmojiRepo(ctx.db);
   }
 
   async list(session: Session): Promise<EmojiItem[]> {
-    const rows = await this.ctx.db
-      .selectFrom('emoji as e')
-      .innerJoin('files as f', 'f.id', 'e.file_id')
-      .select(['e.id', 'e.file_id', 'e.name', 'f.storage_key'])
-      .where('e.user_id', '=', session.userId)
-      .orderBy('e.sort', 'desc')
-      .orderBy('e.id', 'desc')
-      .execute();
+    const rows = await this.emoji.listOf(session.userId);
     return rows.map((r) => ({ id: r.id, file_id: r.file_id, name: r.name, src: storageUrl(r.storage_key) }));
   }
 
   private async insert(session: Session, fileId: number, name: string): Promise<EmojiItem> {
     const now = this.ctx.now();
-    await this.ctx.db
-      .insertInto('emoji')
-      .values({ user_id: session.userId, file_id: fileId, name: name.slice(0, 64), sort: now, create_time: now })
-      .onConflict((oc) => oc.columns(['user_id', 'file_id']).doUpdateSet({ sort: now }))
-      .execute();
+    await this.emoji.upsert(session.userId, fileId, name.slice(0, 64), now, now);
     const item = (await this.list(session)).find((e) => e.file_id === fileId);
     if (!item) throw new AppError('NotFound');
     return item;
@@ -72,18 +64,9 @@ export class EmojiService {
 
   /** Whether a message I can see carries this file. */
   private async seen(session: Session, fileId: number): Promise<boolean> {
-    const rows = await this.ctx.db
-      .selectFrom('messages')
-      .select('id')
-      .where('file_id', '=', fileId)
-      .where('is_deleted', '=', 0)
-      .where('is_undo', '=', 0)
-      .orderBy('id', 'desc')
-      .limit(20)
-      .execute();
-    for (const r of rows) {
+    for (const id of await this.emoji.liveMessageIdsWithFile(fileId, 20)) {
       try {
-        await this.messages.visible(session, r.id);
+        await this.messages.visible(session, id);
         return true;
       } catch {
         /* not this one */
@@ -93,14 +76,9 @@ export class EmojiService {
   }
 
   async remove(session: Session, ids: number[]): Promise<void> {
-    const rows = await this.ctx.db
-      .selectFrom('emoji')
-      .select(['id', 'file_id'])
-      .where('user_id', '=', session.userId)
-      .where('id', 'in', ids)
-      .execute();
+    const rows = await this.emoji.mine(session.userId, ids);
     if (rows.length === 0) return;
-    await this.ctx.db.deleteFrom('emoji').where('user_id', '=', session.userId).where('id', 'in', ids).execute();
+    await this.emoji.remove(session.userId, ids);
     for (const r of rows) await this.files.release(r.file_id);
   }
 
@@ -108,12 +86,7 @@ export class EmojiService {
   async moveToFront(session: Session, ids: number[]): Promise<void> {
     const now = this.ctx.now();
     for (let i = 0; i < ids.length; i++) {
-      await this.ctx.db
-        .updateTable('emoji')
-        .set({ sort: now + ids.length - i })
-        .where('user_id', '=', session.userId)
-        .where('id', '=', ids[i]!)
-        .execute();
+      await this.emoji.setSort(session.userId, ids[i]!, now + ids.length - i);
     }
   }
 }
