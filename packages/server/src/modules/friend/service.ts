@@ -140,19 +140,9 @@ export class FriendService {
     const mine = await this.friends.rowsOf(session.userId);
     const users =
       runMode === 1
-        ? await this.ctx.db
-            .selectFrom('users')
-            .selectAll()
-            .where('status', '=', 1)
-            .where('id', '!=', session.userId)
-            .execute()
+        ? await this.users.activeExcept(session.userId)
         : mine.size
-          ? await this.ctx.db
-              .selectFrom('users')
-              .selectAll()
-              .where('id', 'in', [...mine.keys()])
-              .where('status', '=', 1)
-              .execute()
+          ? await this.users.activeAmong([...mine.keys()])
           : [];
     const online = await this.ctx.realtime.online(users.map((u) => u.id));
     return users

@@ -54,6 +54,16 @@ export class UserRepo {
     await this.db.updateTable('users').set(values).where('id', '=', id).execute();
   }
 
+  /** Every active user but `userId` (the organisation, runMode 1). */
+  activeExcept(userId: number): Promise<UserRow[]> {
+    return this.db.selectFrom('users').selectAll().where('status', '=', 1).where('id', '!=', userId).execute();
+  }
+
+  /** The active users among `ids` (not empty). */
+  activeAmong(ids: number[]): Promise<UserRow[]> {
+    return this.db.selectFrom('users').selectAll().where('id', 'in', ids).where('status', '=', 1).execute();
+  }
+
   /** Users whose account, email or phone equals `keywords` exactly. */
   searchExact(keywords: string): Promise<UserRow[]> {
     const k = keywords.trim();
