@@ -66,7 +66,10 @@ export class InviteRepo {
   }
 }
 
-/** Writes system announcements (the admin command); running servers read and push them. */
+/**
+ * Writes system announcements (the admin command). Servers read them through im's
+ * AnnouncementRepo (im/announcement-repo.ts); this insert belongs there once both sides can meet.
+ */
 export class AnnouncementRepo {
   constructor(private readonly db: Db) {}
 
