@@ -6,6 +6,8 @@ import type { FriendService } from '../friend/service';
 import { systemContact } from '../friend/presenter';
 import { groupSetting, toGroupContact } from '../group/presenter';
 import { GroupRepo, groupKey } from '../group/repo';
+import { AnnouncementRepo } from './announcement-repo';
+import { ContactRepo } from './contact-repo';
 import { previewOf } from './presenter';
 import { pairKey, selfKey, type ConversationRow, type ConversationView, type MessageRow } from './repo';
 import type { MessageService } from './service';
@@ -18,13 +20,17 @@ import type { MessageService } from './service';
  */
 export class ContactService {
   private readonly groups: GroupRepo;
+  private readonly announcements: AnnouncementRepo;
+  private readonly requests: ContactRepo;
 
   constructor(
-    private readonly ctx: AppContext,
+    ctx: AppContext,
     private readonly friends: FriendService,
     private readonly messages: MessageService,
   ) {
     this.groups = new GroupRepo(ctx.db);
+    this.announcements = new AnnouncementRepo(ctx.db);
+    this.requests = new ContactRepo(ctx.db);
   }
 
   /** A contact or group row with what my conversation row says of the chat. */
@@ -79,36 +85,17 @@ export class ContactService {
   }
 
   private async systemRow(session: Session, pending: number): Promise<Contact> {
-    const newest = await this.ctx.db
-      .selectFrom('friend_requests')
-      .select(['create_time', 'create_user'])
-      .where('user_id', '=', session.userId)
-      .where('status', '=', 2)
-      .orderBy('create_time', 'desc')
-      .executeTakeFirst();
-    let lastContent = '';
-    if (newest) {
-      const from = await this.ctx.db
-        .selectFrom('users')
-        .select('realname')
-        .where('id', '=', newest.create_user)
-        .executeTakeFirst();
-      lastContent = translate(this.messages.reader(session.user).locale, 'notice.friendRequest', {
-        name: from?.realname ?? '',
-      });
-    }
-    return systemContact(session.user, pending, lastContent, newest?.create_time ?? 0);
+    const newest = await this.requests.newestPendingTo(session.userId);
+    const lastContent = newest
+      ? translate(this.messages.reader(session.user).locale, 'notice.friendRequest', { name: newest.fromName })
+      : '';
+    return systemContact(session.user, pending, lastContent, newest?.createTime ?? 0);
   }
 
   private async adminNoticeRow(session: Session, conv: ConversationRow | undefined): Promise<Contact> {
     const locale = this.messages.reader(session.user).locale;
     const newest = await this.newestAnnouncement();
-    const unreadRow = await this.ctx.db
-      .selectFrom('announcements')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('id', '>', conv?.read_msg_id ?? 0)
-      .where('create_time', '>=', session.user.create_time)
-      .executeTakeFirstOrThrow();
+    const unread = await this.announcements.countUnread(conv?.read_msg_id ?? 0, session.user.create_time);
     return newContact({
       id: 'admin_notice',
       displayName: translate(locale, 'contact.adminNotice'),
@@ -116,7 +103,7 @@ export class ContactService {
       lastSendTime: newest?.create_time ?? 0,
       type: 'text',
       is_group: 2,
-      unread: Number(unreadRow.n),
+      unread,
       is_top: conv?.is_top ? 1 : 0,
       is_notice: conv && !conv.is_notice ? 0 : 1,
       notice: newest?.notice ?? '',
@@ -144,6 +131,6 @@ export class ContactService {
   }
 
   newestAnnouncement(): Promise<AdminNotice | undefined> {
-    return this.ctx.db.selectFrom('announcements').selectAll().orderBy('id', 'desc').executeTakeFirst();
+    return this.announcements.newest();
   }
 }
