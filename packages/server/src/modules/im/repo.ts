@@ -42,8 +42,6 @@ export interface Visibility {
   floor: number;
 }
 
-type Exec = Db | Transaction<Database>;
-
 /** The message `m` is not hidden by this user: an id, or the `c.user_id` of a conversation row. */
 const notHiddenBy = (user: number | 'c.user_id') =>
   sql<boolean>`not exists (select 1 from message_hidden as h where h.msg_id = m.id and h.user_id = ${
@@ -107,12 +105,12 @@ export class MessageRepo {
     private readonly dialect: Dialect,
   ) {}
 
-  byId(id: number, exec: Exec = this.db): Promise<MessageRow | undefined> {
-    return exec.selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirst();
+  byId(id: number): Promise<MessageRow | undefined> {
+    return this.db.selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  bySender(fromUser: number, clientId: string, exec: Exec = this.db): Promise<MessageRow | undefined> {
-    return messageBySender.first(exec, fromUser, clientId);
+  bySender(fromUser: number, clientId: string): Promise<MessageRow | undefined> {
+    return messageBySender.first(this.db, fromUser, clientId);
   }
 
   /** Messages with this client id, newest first (client ids are unique per sender only). */
@@ -139,8 +137,8 @@ export class MessageRepo {
     await this.db.updateTable('messages').set(values).where('id', '=', id).execute();
   }
 
-  conversation(userId: number, chatKey: string, exec: Exec = this.db): Promise<ConversationRow | undefined> {
-    return exec
+  conversation(userId: number, chatKey: string): Promise<ConversationRow | undefined> {
+    return this.db
       .selectFrom('conversations')
       .selectAll()
       .where('user_id', '=', userId)
@@ -150,7 +148,6 @@ export class MessageRepo {
 
   /** Creates or updates a user's conversation row. */
   async upsertConversation(
-    exec: Exec,
     userId: number,
     chatKey: string,
     values: Partial<
@@ -160,7 +157,7 @@ export class MessageRepo {
       >
     >,
   ): Promise<void> {
-    await exec
+    await this.db
       .insertInto('conversations')
       .values({ user_id: userId, chat_key: chatKey, ...values })
       .onConflict((oc) => oc.columns(['user_id', 'chat_key']).doUpdateSet(values))

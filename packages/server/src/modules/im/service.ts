@@ -24,7 +24,9 @@ import { storageUrl } from '../../storage/storage';
 import { cateOf, FileService } from '../upload/files';
 import { UserRepo, type UserRow } from '../user/repo';
 import { decodeAt, encodeAt, parseJson, plainText, toMessage, type MessageContext, type Reader } from './presenter';
+import { AnnouncementRepo } from './announcement-repo';
 import { ChatType, MessageRepo, pairKey, selfKey, type ConversationRow, type MessageRow } from './repo';
+import { StickerRepo } from './sticker-repo';
 
 /** Where a message goes, resolved from `toContactId` and checked. */
 export type Target =
@@ -54,6 +56,8 @@ export class MessageService {
   private readonly users: UserRepo;
   private readonly groups: GroupRepo;
   private readonly friends: FriendRepo;
+  private readonly stickers: StickerRepo;
+  private readonly announcements: AnnouncementRepo;
   private readonly access: Access;
   private readonly targetMembers = new WeakMap<Target, Promise<readonly number[]>>();
   private readonly memberLists = new Map<number, { version: number; ids: readonly number[] }>();
@@ -65,6 +69,8 @@ export class MessageService {
     this.users = new UserRepo(ctx.db);
     this.groups = new GroupRepo(ctx.db);
     this.friends = new FriendRepo(ctx.db);
+    this.stickers = new StickerRepo(ctx.db);
+    this.announcements = new AnnouncementRepo(ctx.db);
     this.access = new Access(ctx);
   }
 
@@ -170,13 +176,11 @@ export class MessageService {
     if (!Number.isInteger(fileId) || fileId <= 0) return undefined;
     const file = await this.files.byId(fileId);
     if (!file || cateOf(file.ext) !== 2) return undefined;
-    const collected = await this.ctx.db
-      .selectFrom('emoji')
-      .select('id')
-      .where('user_id', '=', session.userId)
-      .where('file_id', '=', fileId)
-      .executeTakeFirst();
-    if (collected || (await this.files.uploadedName(session.userId, fileId)) !== null) return file;
+    if (
+      (await this.stickers.collected(session.userId, fileId)) ||
+      (await this.files.uploadedName(session.userId, fileId)) !== null
+    )
+      return file;
     return undefined;
   }
 
@@ -443,13 +447,7 @@ export class MessageService {
     const membersByGroup = new Map<number, Map<number, { role: number; nickname: string }>>();
     if (!context.members) {
       for (const gid of groupIds) {
-        const rowsM = await this.ctx.db
-          .selectFrom('group_members')
-          .select(['user_id', 'role', 'nickname'])
-          .where('group_id', '=', gid)
-          .where('user_id', 'in', [...ids])
-          .execute();
-        membersByGroup.set(gid, new Map(rowsM.map((m) => [m.user_id, { role: m.role, nickname: m.nickname }])));
+        membersByGroup.set(gid, await this.groups.rolesOf(gid, [...ids]));
       }
     }
     const peerRead = new Map<string, number>();
@@ -551,19 +549,15 @@ export class MessageService {
 
   private async markPseudoRead(session: Session, key: 'system' | 'admin_notice'): Promise<void> {
     if (key === 'admin_notice') {
-      const newest = await this.ctx.db
-        .selectFrom('announcements')
-        .select((eb) => eb.fn.max('id').as('m'))
-        .executeTakeFirst();
-      await this.messages.upsertConversation(this.ctx.db, session.userId, 'admin_notice', {
-        read_msg_id: Number(newest?.m ?? 0),
+      await this.messages.upsertConversation(session.userId, 'admin_notice', {
+        read_msg_id: await this.announcements.newestId(),
       });
     }
   }
 
   async readAt(session: Session, toContactId: ContactId | string | number): Promise<void> {
     const target = await this.resolve(session, toContactId);
-    await this.messages.upsertConversation(this.ctx.db, session.userId, target.chatKey, { is_at: 0 });
+    await this.messages.upsertConversation(session.userId, target.chatKey, { is_at: 0 });
   }
 
   /** Withdraws a message: the sender within redoTime; in groups admins over members, the owner over all. */
@@ -652,7 +646,7 @@ export class MessageService {
     const target = await this.resolve(session, id);
     const [view] = await this.messages.viewsOf(session.userId, [target.chatKey]);
     const newest = view?.newestId ?? (await this.messages.newestId(target.chatKey));
-    await this.messages.upsertConversation(this.ctx.db, session.userId, target.chatKey, {
+    await this.messages.upsertConversation(session.userId, target.chatKey, {
       hidden: 1,
       is_at: 0,
       last_msg_id: newest,
@@ -662,7 +656,7 @@ export class MessageService {
 
   async setTop(session: Session, body: RouteInput<'setChatTop'>): Promise<void> {
     const target = await this.resolve(session, body.id);
-    await this.messages.upsertConversation(this.ctx.db, session.userId, target.chatKey, { is_top: body.is_top });
+    await this.messages.upsertConversation(session.userId, target.chatKey, { is_top: body.is_top });
     await this.ctx.realtime.publish([session.userId], {
       type: 'setChatTop',
       data: { id: body.id as ContactId, is_top: body.is_top ? 1 : 0, is_group: body.is_group },
@@ -671,7 +665,7 @@ export class MessageService {
 
   async setNotice(session: Session, body: RouteInput<'isNotice'>): Promise<void> {
     const target = await this.resolve(session, body.id);
-    await this.messages.upsertConversation(this.ctx.db, session.userId, target.chatKey, { is_notice: body.is_notice });
+    await this.messages.upsertConversation(session.userId, target.chatKey, { is_notice: body.is_notice });
     await this.ctx.realtime.publish([session.userId], {
       type: 'setIsNotice',
       data: { id: body.id as ContactId, is_notice: body.is_notice ? 1 : 0, is_group: body.is_group },
