@@ -17,7 +17,7 @@ import { registerSecurityHeaders } from './http/security';
 import { atMostEvery } from './lib/at-most';
 import { Limits } from './lib/limits';
 import { Mailer } from './lib/mailer';
-import { MemoryRateLimiter } from './lib/rate-limit';
+import { FallbackRateLimiter, MemoryRateLimiter } from './lib/rate-limit';
 import { authRoutes } from './modules/auth/routes';
 import { emojiRoutes } from './modules/emoji/routes';
 import { EmojiService } from './modules/emoji/service';
@@ -78,9 +78,15 @@ export async function buildApp(
 
   let localSockets: () => Array<{ userId: number; clientId: string }> = () => [];
   const redis = env.redisUrl;
-  const bus = redis ? new RedisBus(redis, env.redisPrefix) : new LocalBus();
+  // Redis out of reach: pushes wait for the sockets' sync and limits count per node; said once a minute.
+  const redisDown = atMostEvery(60_000, now, (err: Error) =>
+    app.log.warn({ error: err.message }, 'Redis is out of reach: pushes wait for sync, limits count per node'),
+  );
+  const bus = redis ? new RedisBus(redis, env.redisPrefix, redisDown) : new LocalBus();
   if (bus instanceof RedisBus) await bus.ready();
-  const presence = redis ? new RedisPresence(redis, env.redisPrefix, () => localSockets(), now) : new LocalPresence();
+  const presence = redis
+    ? new RedisPresence(redis, env.redisPrefix, () => localSockets(), now, redisDown)
+    : new LocalPresence();
   const realtime = new Realtime({
     bus,
     presence,
@@ -89,6 +95,8 @@ export async function buildApp(
   });
   localSockets = () =>
     realtime.hub.all().flatMap((c) => (c.userId === null ? [] : [{ userId: c.userId, clientId: c.clientId }]));
+  // Pushes from other nodes may have been lost while Redis was away: every socket here reconnects and syncs.
+  if (bus instanceof RedisBus) bus.onRecovered(() => realtime.closeAll());
   const ctx: AppContext = {
     env,
     db: opened.db,
@@ -96,7 +104,16 @@ export async function buildApp(
     config,
     sessions: new SessionService(opened.db, now),
     realtime,
-    limits: new Limits(redis ? new RedisRateLimiter(redis, env.redisPrefix, now) : new MemoryRateLimiter(now), config),
+    limits: new Limits(
+      redis
+        ? new FallbackRateLimiter(
+            new RedisRateLimiter(redis, env.redisPrefix, now, redisDown),
+            new MemoryRateLimiter(now),
+            redisDown,
+          )
+        : new MemoryRateLimiter(now),
+      config,
+    ),
     mailer: new Mailer({
       smtpUrl: env.smtpUrl,
       outboxDir: path.join(env.dataDir, 'outbox'),

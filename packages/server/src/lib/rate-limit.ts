@@ -64,3 +64,44 @@ export class MemoryRateLimiter implements RateLimiter {
     for (const [k, b] of this.buckets) if (t - b.at > 600_000) this.buckets.delete(k);
   }
 }
+
+/**
+ * The primary limiter (Redis, across nodes) while it answers, this node's own count while it does
+ * not: a limiter out of reach must not refuse every call of every user.
+ */
+export class FallbackRateLimiter implements RateLimiter {
+  constructor(
+    private readonly primary: RateLimiter,
+    private readonly fallback: RateLimiter,
+    private readonly onError: (err: Error) => void,
+  ) {}
+
+  private async either<T>(call: (limiter: RateLimiter) => Promise<T>): Promise<T> {
+    try {
+      return await call(this.primary);
+    } catch (err) {
+      this.onError(err as Error);
+      return call(this.fallback);
+    }
+  }
+
+  hit(key: string, windowS: number) {
+    return this.either((l) => l.hit(key, windowS));
+  }
+
+  peek(key: string) {
+    return this.either((l) => l.peek(key));
+  }
+
+  reset(key: string) {
+    return this.either((l) => l.reset(key));
+  }
+
+  take(key: string, capacity: number, perSecond: number) {
+    return this.either((l) => l.take(key, capacity, perSecond));
+  }
+
+  async close() {
+    await Promise.all([this.primary.close(), this.fallback.close()]);
+  }
+}

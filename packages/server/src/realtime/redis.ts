@@ -12,16 +12,34 @@ export class RedisBus implements Bus {
   private readonly pub: Redis;
   private readonly sub: Redis;
   private handler: (message: BusMessage) => void = () => undefined;
+  private recovered: () => void = () => undefined;
   private readonly all: string;
+  /** The subscription was lost: pushes from other nodes may have gone by meanwhile. */
+  private lost = false;
 
-  /** `prefix` keeps deployments (and test runs) that share one Redis apart. */
+  /**
+   * `prefix` keeps deployments (and test runs) that share one Redis apart. While Redis is out of
+   * reach, a publish is dropped and told to `onError` rather than failing the call that pushed:
+   * what it carried is stored, and once Redis answers again `onRecovered` has the sockets sync.
+   */
   constructor(
     url: string,
     private readonly prefix: string,
+    private readonly onError: (err: Error) => void = () => undefined,
   ) {
     this.all = `${prefix}all`;
     this.pub = new Redis(url, { maxRetriesPerRequest: 2 });
     this.sub = new Redis(url, { maxRetriesPerRequest: 2 });
+    this.pub.on('error', onError);
+    this.sub.on('error', onError);
+    this.sub.on('close', () => {
+      this.lost = true;
+    });
+    this.sub.on('ready', () => {
+      if (!this.lost) return;
+      this.lost = false;
+      this.recovered();
+    });
     this.sub.on('message', (_channel: string, text: string) => {
       try {
         this.handler(JSON.parse(text) as BusMessage);
@@ -39,7 +57,20 @@ export class RedisBus implements Bus {
     await Promise.all([this.pub.ping(), this.sub.subscribe(this.all)]);
   }
 
+  /** Called when the subscription comes back after Redis was out of reach. */
+  onRecovered(handler: () => void): void {
+    this.recovered = handler;
+  }
+
   async publish(message: BusMessage): Promise<void> {
+    try {
+      await this.send(message);
+    } catch (err) {
+      this.onError(err as Error);
+    }
+  }
+
+  private async send(message: BusMessage): Promise<void> {
     if (message.kind === 'broadcast') {
       await this.pub.publish(this.all, JSON.stringify(message));
       return;
@@ -93,8 +124,10 @@ export class RedisPresence implements Presence {
     private readonly prefix: string,
     private readonly localSockets: () => Array<{ userId: number; clientId: string }>,
     private readonly now: () => number = Date.now,
+    onError: (err: Error) => void = () => undefined,
   ) {
     this.redis = new Redis(url, { maxRetriesPerRequest: 2 });
+    this.redis.on('error', onError);
     this.timer = setInterval(() => void this.refresh().catch(() => undefined), PRESENCE_REFRESH_MS);
     this.timer.unref();
   }
@@ -165,7 +198,10 @@ redis.call('PEXPIRE', KEYS[1], math.ceil(cap / rate * 1000) + 1000)
 return {ok, math.ceil((1 - tokens) / rate)}
 `;
 
-/** Rate limits that hold across nodes. */
+/**
+ * Rate limits that hold across nodes. Without a connection a call fails at once (no offline
+ * queue), so that a FallbackRateLimiter can count on this node instead.
+ */
 export class RedisRateLimiter implements RateLimiter {
   private readonly redis: Redis;
 
@@ -173,8 +209,10 @@ export class RedisRateLimiter implements RateLimiter {
     url: string,
     private readonly prefix: string,
     private readonly now: () => number = Date.now,
+    onError: (err: Error) => void = () => undefined,
   ) {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 2 });
+    this.redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: false });
+    this.redis.on('error', onError);
   }
 
   async hit(key: string, windowS: number) {
