@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { followSession } from './app/account';
+import { connectApi } from './app/connect-api';
 import { checkForUpdate, loadSystemInfo, verifySession } from './app/system';
 import { applyTheme } from './app/theme';
 import './app/styles.css';
@@ -11,6 +12,7 @@ import { installId } from './lib/storage';
 import { settings, settingsStore } from './stores/settings';
 
 parseWithoutEval();
+connectApi();
 
 async function start(): Promise<void> {
   applyTheme(document.documentElement);

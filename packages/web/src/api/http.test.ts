@@ -1,6 +1,7 @@
 import { NETWORK_TIMEOUT_MS, RELOGIN_DELAY_MS, REQUEST_TIMEOUT_MS, TOAST_SERVER_MS, routes } from '@sparrow/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import en from '../i18n/locales/en.json';
+import { createApi } from './facade';
 import { ApiError, createHttpClient, type ErrorText } from './http';
 
 type Call = Request;
@@ -22,7 +23,7 @@ function setup(
   };
   const onSessionInvalid = vi.fn(() => events.push('relogin'));
   const t = (key: ErrorText) => en.errors[key.slice('errors.'.length) as keyof typeof en.errors];
-  const { api, request } = createHttpClient({
+  const { request } = createHttpClient({
     fetch: async (req) => {
       calls.push(req);
       return respond(req);
@@ -37,7 +38,7 @@ function setup(
     onSessionInvalid,
     baseUrl: 'http://sparrow.test/',
   });
-  return { api, request, calls, events, ui, onSessionInvalid };
+  return { api: createApi(request), request, calls, events, ui, onSessionInvalid };
 }
 
 const json = (body: unknown, status = 200) =>

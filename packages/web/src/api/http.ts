@@ -291,17 +291,7 @@ export function createHttpClient(deps: HttpDeps) {
     return outcome.result;
   }
 
-  type Api = {
-    [N in RouteName]: (body?: ApiBody<N>, opts?: RequestOptions) => Promise<RouteResponses[N]>;
-  };
-  const api = Object.fromEntries(
-    (Object.keys(routes) as RouteName[]).map((name) => [
-      name,
-      async (body?: unknown, opts?: RequestOptions) => (await request(name, body as ApiBody<typeof name>, opts)).data,
-    ]),
-  ) as Api;
-
-  return { request, api };
+  return { request };
 }
 
 export type HttpClient = ReturnType<typeof createHttpClient>;

@@ -1,6 +1,7 @@
 import { NETWORK_TIMEOUT_MS, TOAST_SERVER_MS, routes } from '@sparrow/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import en from '../i18n/locales/en.json';
+import { createApi } from './facade';
 import { ApiError, createHttpClient, type ErrorText, type UploadRequest } from './http';
 import { xhrUpload } from './xhr-upload';
 
@@ -53,7 +54,7 @@ function setup(transport = manualTransport()) {
     onSessionInvalid: () => events.push('relogin'),
     baseUrl: 'http://sparrow.test/',
   });
-  return { ...client, transport, events, fetch };
+  return { ...client, api: createApi(client.request), transport, events, fetch };
 }
 
 function form(): FormData {
