@@ -161,8 +161,9 @@ export class AuthService {
   /** Joins a live socket of this server to the session's user (api.md bindUid, **secure**). */
   async bindClient(clientId: string, session: Session): Promise<void> {
     const conn = this.ctx.realtime.hub.get(clientId);
-    if (!conn) throw new AppError('ClientNotLive', {}, { fields: ['client_id'] });
-    if (conn.userId !== null && conn.userId !== session.userId) throw new AppError('Forbidden');
+    // Another user's socket is answered as one that does not exist: a client id reveals nothing.
+    if (!conn || (conn.userId !== null && conn.userId !== session.userId))
+      throw new AppError('ClientNotLive', {}, { fields: ['client_id'] });
     await this.ctx.realtime.bind(conn, { sessionId: session.id, userId: session.userId, isMobile: session.isMobile });
   }
 

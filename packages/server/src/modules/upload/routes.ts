@@ -28,10 +28,9 @@ export function uploadRoutes(ctx: AppContext, messages: MessageService): Handler
       let message: unknown;
       const { file, bytes } = await readUpload(req, fileUpload.size, async (f) => {
         const field = f.fields.message;
-        const fields = UploadFileFields.safeParse({
-          message: field && !Array.isArray(field) && 'value' in field ? field.value : undefined,
-        });
-        if (!fields.success) throw validationError(fields.error, localeOf(req), {});
+        const sent = { message: field && !Array.isArray(field) && 'value' in field ? field.value : undefined };
+        const fields = UploadFileFields.safeParse(sent);
+        if (!fields.success) throw validationError(fields.error, localeOf(req), sent);
         if (fields.data.message === undefined) return;
         try {
           message = JSON.parse(fields.data.message);
