@@ -46,6 +46,22 @@ export default tseslint.config(
     },
   },
   {
+    // Repositories own all SQL (style.md habit 2): no query is built outside repo files and db/.
+    files: ['packages/server/src/**/*.ts'],
+    ignores: ['packages/server/src/**/repo.ts', 'packages/server/src/**/*-repo.ts', 'packages/server/src/db/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto|transaction)$/]",
+          message: 'SQL lives in a repository (repo.ts or *-repo.ts of the module)',
+        },
+        { selector: "TaggedTemplateExpression[tag.name='sql']", message: 'SQL lives in a repository' },
+      ],
+    },
+  },
+  {
     files: ['packages/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: {
