@@ -6,7 +6,7 @@ import {
   SocketCodes,
 } from '@sparrow/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SocketClient, SocketError, socketUrl, type SocketState, type WebSocketLike } from './socket';
+import { SocketClient, SocketError, socketUrl, type SocketEvent, type SocketState, type WebSocketLike } from './socket';
 
 /** A WebSocket stand-in the test drives by hand: open, receive, close. */
 class FakeSocket implements WebSocketLike {
@@ -58,6 +58,9 @@ function setup(auth: { user_id: number; token: string } | null = { user_id: 7, t
   const network = new EventTarget();
   const page = new FakePage();
   const warn = vi.fn();
+  const events: SocketEvent[] = [];
+  const states: SocketState[] = [];
+  const errors: SocketError[] = [];
   const client = new SocketClient({
     url: 'ws://example.test/wss',
     createSocket: (url) => {
@@ -74,14 +77,18 @@ function setup(auth: { user_id: number; token: string } | null = { user_id: 7, t
     getAuth: () => auth,
     network,
     page,
+    dispatch: (event) => {
+      events.push(event);
+      if (event.type === 'state') states.push(event.data);
+      if (event.type === 'error') errors.push(event.data);
+    },
     warn,
   });
-  const states: SocketState[] = [];
-  const errors: SocketError[] = [];
-  client.on('state', (s) => states.push(s));
-  client.on('error', (e) => errors.push(e));
   const last = () => sockets[sockets.length - 1]!;
-  return { client, sockets, last, network, page, states, errors, warn };
+  /** The payloads of the events of one type handed to dispatch, in order. */
+  const dispatched = <T extends SocketEvent['type']>(type: T) =>
+    events.filter((e) => e.type === type).map((e) => e.data as Extract<SocketEvent, { type: T }>['data']);
+  return { client, sockets, last, network, page, states, errors, warn, dispatched };
 }
 
 beforeEach(() => {
@@ -111,14 +118,12 @@ describe('SocketClient', () => {
   });
 
   it('stores the client id on init and binds the user with the token', () => {
-    const { client, last } = setup();
-    const inits: string[] = [];
-    client.on('init', ({ client_id }) => inits.push(client_id));
+    const { client, last, dispatched } = setup();
     client.start();
     last().open();
     last().receive({ type: 'init', client_id: 'c-1' });
     expect(client.clientId).toBe('c-1');
-    expect(inits).toEqual(['c-1']);
+    expect(dispatched('init').map(({ client_id }) => client_id)).toEqual(['c-1']);
     expect(last().sent).toContainEqual({ type: 'bindUid', user_id: 7, token: 'bearer abc' });
   });
 
@@ -132,12 +137,8 @@ describe('SocketClient', () => {
     expect(client.multiport).toBe(true);
   });
 
-  it('emits typed push events and drops frames that do not parse', () => {
-    const { client, last, warn } = setup();
-    const online: unknown[] = [];
-    const offline: unknown[] = [];
-    client.on('isOnline', (d) => online.push(d));
-    client.on('offline', (d) => offline.push(d));
+  it('dispatches typed push events and drops frames that do not parse', () => {
+    const { client, last, warn, dispatched } = setup();
     client.start();
     last().open();
     last().receive({ type: 'isOnline', time: 1, data: { id: 3, is_online: 1 } });
@@ -145,8 +146,8 @@ describe('SocketClient', () => {
     last().receive('not json');
     last().receive({ type: 'isOnline', time: 1, data: { id: 'x' } });
     last().receive({ type: 'nonsense' });
-    expect(online).toEqual([{ id: 3, is_online: 1 }]);
-    expect(offline).toEqual([{ id: 7, client_id: 'c-1', isMobile: true }]);
+    expect(dispatched('isOnline')).toEqual([{ id: 3, is_online: 1 }]);
+    expect(dispatched('offline')).toEqual([{ id: 7, client_id: 'c-1', isMobile: true }]);
     expect(warn).toHaveBeenCalledTimes(3);
   });
 
@@ -187,8 +188,10 @@ describe('SocketClient', () => {
         throw new SyntaxError('bad url');
       },
       getAuth: () => null,
+      dispatch: (event) => {
+        if (event.type === 'error') errors.push(event.data.code);
+      },
     });
-    client.on('error', (e) => errors.push(e.code));
     client.start();
     expect(errors).toEqual([600009]);
     expect(client.state).toBe('waiting');

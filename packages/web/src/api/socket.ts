@@ -7,8 +7,7 @@ import {
   SocketCodes,
   parseServerFrame,
   type ClientFrame,
-  type PushEventName,
-  type PushPayload,
+  type PushEvent,
 } from '@sparrow/protocol';
 
 /**
@@ -65,17 +64,21 @@ export interface SocketDeps {
   network?: ListenerTarget;
   /** Where `visibilitychange` fires, and whether the page is visible (document). */
   page?: ListenerTarget & { readonly visibilityState: string };
+  /** Receives every parsed push event and the socket's own events; the domain layer routes them. */
+  dispatch(event: SocketEvent): void;
   warn?: (...args: unknown[]) => void;
 }
 
-/** What subscribers receive: the push events by name plus the socket's own events. */
-export type SocketEvents = { [E in PushEventName]: PushPayload<E> } & {
-  init: { client_id: string };
-  pong: { multiport: boolean };
-  state: SocketState;
-  error: SocketError;
-};
-type Handler<E extends keyof SocketEvents> = (payload: SocketEvents[E]) => void;
+/**
+ * What the socket hands on: each push event as protocol's union parsed it, and the socket's own
+ * events (bound with a client id, a pong with the multiport flag, a state change, a failure).
+ */
+export type SocketEvent =
+  | PushEvent
+  | { type: 'init'; data: { client_id: string } }
+  | { type: 'pong'; data: { multiport: boolean } }
+  | { type: 'state'; data: SocketState }
+  | { type: 'error'; data: SocketError };
 
 const defaultTimers: Timers = {
   setTimeout: (fn, ms) => setTimeout(fn, ms),
@@ -95,6 +98,8 @@ export function socketUrl(loc: { protocol: string; host: string }): string {
  * up to RECONNECT_MAX_OPEN_FAILURES retries when a connection cannot be opened and
  * RECONNECT_MAX_CLOSES when an open one closes; past either limit it enters `error` and waits
  * for the browser's `online` event. Showing the page reconnects at once when not connected.
+ * Each frame is parsed with protocol's schemas and handed to `dispatch`, which belongs to the
+ * layer above: the socket knows nothing of the stores or the conversations.
  */
 export class SocketClient {
   private ws: WebSocketLike | null = null;
@@ -103,7 +108,6 @@ export class SocketClient {
   private closes = 0;
   private retryTimer: unknown = null;
   private heartbeat: unknown = null;
-  private handlers = new Map<keyof SocketEvents, Set<(payload: never) => void>>();
   private readonly timers: Timers;
   private readonly createSocket: (url: string) => WebSocketLike;
   private listening = false;
@@ -162,16 +166,6 @@ export class SocketClient {
     this.send({ type: 'bindUid', user_id: auth.user_id, token: auth.token });
   }
 
-  on<E extends keyof SocketEvents>(type: E, handler: Handler<E>): () => void {
-    let set = this.handlers.get(type);
-    if (!set) {
-      set = new Set();
-      this.handlers.set(type, set);
-    }
-    set.add(handler as (payload: never) => void);
-    return () => set.delete(handler as (payload: never) => void);
-  }
-
   /** Reconnect now if not connected: on page show, on `online`, or from a "reconnect" button. */
   reconnectNow(): void {
     if (this.status === 'waiting' || this.status === 'error') {
@@ -200,20 +194,18 @@ export class SocketClient {
     this.deps.page?.removeEventListener('visibilitychange', this.onVisibility);
   }
 
-  private emit<E extends keyof SocketEvents>(type: E, payload: SocketEvents[E]): void {
-    for (const h of this.handlers.get(type) ?? []) {
-      try {
-        (h as Handler<E>)(payload);
-      } catch (e) {
-        (this.deps.warn ?? console.warn)('socket handler failed', type, e);
-      }
+  private emit(event: SocketEvent): void {
+    try {
+      this.deps.dispatch(event);
+    } catch (e) {
+      (this.deps.warn ?? console.warn)('socket event handler failed', event.type, e);
     }
   }
 
   private setState(next: SocketState): void {
     if (this.status === next) return;
     this.status = next;
-    this.emit('state', next);
+    this.emit({ type: 'state', data: next });
   }
 
   private resetCounters(): void {
@@ -278,7 +270,7 @@ export class SocketClient {
       retry = this.closes <= RECONNECT_MAX_CLOSES;
     } else {
       this.openFailures += 1;
-      this.emit('error', new SocketError(SocketCodes.ConnectFailed, 'socket connect failed'));
+      this.emit({ type: 'error', data: new SocketError(SocketCodes.ConnectFailed, 'socket connect failed') });
       retry = this.openFailures <= RECONNECT_MAX_OPEN_FAILURES;
     }
     if (!retry) {
@@ -310,15 +302,15 @@ export class SocketClient {
     }
     if (frame.type === 'init') {
       this.clientId = frame.client_id;
-      this.emit('init', { client_id: frame.client_id });
+      this.emit({ type: 'init', data: { client_id: frame.client_id } });
       this.bind();
     } else if (frame.type === 'ping') {
       this.send({ type: 'pong' });
     } else if (frame.type === 'pong') {
       this.multiport = frame.multiport ?? false;
-      this.emit('pong', { multiport: this.multiport });
+      this.emit({ type: 'pong', data: { multiport: this.multiport } });
     } else {
-      this.emit(frame.type, frame.data as never);
+      this.emit(frame);
     }
   }
 }

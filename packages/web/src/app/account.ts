@@ -1,5 +1,5 @@
 import type { LoginResult } from '@sparrow/protocol';
-import type * as RealtimeModule from '../api/realtime';
+import type * as RealtimeModule from '../chat/realtime';
 import { api } from '../api';
 import { i18next } from '../i18n';
 import { USER_ITEMS, storage } from '../lib/storage';
@@ -14,7 +14,7 @@ let realtime: Promise<Realtime> | null = null;
 
 /** The socket module, loaded on first use (it parses frames with protocol's zod schemas). */
 export function loadRealtime(): Promise<Realtime> {
-  realtime ??= import('../api/realtime').catch((error: unknown) => {
+  realtime ??= import('../chat/realtime').catch((error: unknown) => {
     realtime = null;
     throw error;
   });

@@ -3,7 +3,6 @@ import { useEffect } from 'react';
 import { useStore } from 'zustand';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { api } from '../api';
-import type { SocketClient } from '../api/socket';
 import { useNowUntil } from '../lib/use-now-until';
 import { sessionStore } from './session';
 import { Roles, sortMembers, speakState, type GroupRole, type SpeakState } from './group-rules';
@@ -380,21 +379,6 @@ export const groupActions = {
 sessionStore.subscribe((s, prev) => {
   if (s.user?.user_id !== prev.user?.user_id) groups.forget();
 });
-
-/** Feeds the group pushes of a socket into the store; answers a function that stops it. */
-export function listenToGroupPushes(socket: Pick<SocketClient, 'on'>): () => void {
-  let wasOpen = false;
-  const offs = GROUP_PUSHES.map((type) =>
-    socket.on(type, (data: PushPayloads[typeof type]) => groups.apply({ type, data } as GroupPush)),
-  );
-  offs.push(
-    socket.on('state', (state) => {
-      if (state === 'open' && wasOpen) groups.refreshAll();
-      if (state === 'open') wasOpen = true;
-    }),
-  );
-  return () => offs.forEach((off) => off());
-}
 
 export function useGroupState<T>(selector: (s: GroupState) => T): T {
   return useStore(groupStore, selector);

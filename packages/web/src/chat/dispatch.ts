@@ -1,0 +1,203 @@
+import { messagePreview, type GlobalConfig, type Message } from '@sparrow/protocol';
+import { request } from '../api';
+import type { SocketEvent, SocketState } from '../api/socket';
+import { forcedOffline } from '../app/account';
+import { translate } from '../i18n';
+import { contactIdOf, contactKey, conversationKeyOf, type ContactKey } from '../lib/conversation-list';
+import { ringForMessage } from '../lib/notify';
+import { storage } from '../lib/storage';
+import { config } from '../stores/config';
+import { contacts, contactsStore } from '../stores/contacts';
+import { groups } from '../stores/group';
+import { presence } from '../stores/presence';
+import { sessionStore } from '../stores/session';
+import { catchUp } from './catch-up';
+import { appEvents } from './events';
+import { deliver, forEachEngine, isGroupOf, liveEngine, openConversation } from './registry';
+
+const me = () => sessionStore.getState().user?.user_id ?? null;
+
+/**
+ * The server answers the ping sent on open and then the bind, each with a pong. Catching up on
+ * both closes the window between the bind and the `sync` query: what was committed before the
+ * bind comes with `sync`, what comes after it is pushed.
+ */
+let pongsAfterInit = 0;
+let wasOpen = false;
+
+function onState(state: SocketState): void {
+  config.setSocket(state);
+  if (state !== 'open') return;
+  // After a reconnect pushes may have been missed, so the groups on screen are fetched again.
+  if (wasOpen) groups.refreshAll();
+  wasOpen = true;
+}
+
+function onMessage(msg: Message): void {
+  const user = me();
+  if (user === null) return;
+  if (msg.fromUser.id === 'system') {
+    contacts.applySystemNotice(msg);
+    appEvents.emit('friendRequests', undefined);
+    if (msg.extends.event === 'friendRequest') ringForMessage();
+    return;
+  }
+  const key = conversationKeyOf(msg, user);
+  const mine = msg.fromUser.id === user;
+  const onScreen = openConversation() === key && document.visibilityState === 'visible';
+  deliver([msg]);
+  const row = contacts.applyMessage(msg, { openKey: onScreen ? key : null });
+  if (mine) return;
+  if (onScreen) liveEngine(key)?.readAll();
+  if (msg.type !== 'event' && row?.is_notice !== 0) ringForMessage();
+}
+
+/** A message deleted for everyone may have been its conversation's last: the preview moves to the newest left. */
+async function refreshPreview(key: ContactKey): Promise<void> {
+  try {
+    const { data } = await request(
+      'getMessageList',
+      { toContactId: contactIdOf(key), is_group: isGroupOf(key), limit: 1 },
+      { silent: true },
+    );
+    const last = data.at(-1);
+    contacts.patch(key, last ? { lastContent: messagePreview(last, translate), type: last.type } : { lastContent: '' });
+  } catch {
+    // The next catch-up brings the list fresh.
+  }
+}
+
+/**
+ * Routes each event of the push channel (api.md §4), as the socket parsed it, to the stores and
+ * the open conversations. The switch names every event: a new one in protocol's union does not
+ * compile until it is routed here.
+ */
+export function dispatch(event: SocketEvent): void {
+  switch (event.type) {
+    case 'state':
+      onState(event.data);
+      break;
+    case 'error':
+      // A failed connect shows through `state`; the socket retries by itself.
+      break;
+    case 'init':
+      storage.set('client_id', event.data.client_id);
+      pongsAfterInit = 2;
+      break;
+    case 'pong':
+      config.setMultiport(event.data.multiport);
+      if (pongsAfterInit > 0) {
+        pongsAfterInit -= 1;
+        void catchUp.request();
+      }
+      break;
+    case 'updateConfig':
+      config.merge(event.data as Partial<GlobalConfig>);
+      break;
+    case 'isOnline':
+      presence.set(event.data.id, event.data.is_online);
+      contacts.setOnline(event.data.id, event.data.is_online);
+      break;
+    case 'offline':
+      forcedOffline();
+      break;
+    case 'simple':
+    case 'group':
+      onMessage(event.data);
+      break;
+    case 'appendContact':
+      contacts.upsert(event.data);
+      appEvents.emit('friendRequests', undefined);
+      break;
+    case 'removeGroup':
+      groups.apply(event);
+      contacts.remove(contactKey(event.data.group_id));
+      break;
+    case 'setChatTop':
+      contacts.patch(contactKey(event.data.id), { is_top: event.data.is_top });
+      break;
+    case 'setIsNotice':
+      contacts.patch(contactKey(event.data.id), { is_notice: event.data.is_notice });
+      break;
+    case 'addGroup':
+      groups.apply(event);
+      contacts.upsert(event.data);
+      break;
+    case 'addGroupUser': {
+      groups.apply(event);
+      const { group_id, user_ids, avatar } = event.data;
+      const row = contacts.get(group_id);
+      if (row)
+        contacts.patch(group_id, {
+          member_count: (row.member_count ?? 0) + user_ids.length,
+          ...(avatar && { avatar }),
+        });
+      break;
+    }
+    case 'undoMessage':
+      forEachEngine((engine) => engine.applyUndo(event.data));
+      contacts.applyUndo(event.data);
+      break;
+    case 'delMessage': {
+      const key = contactKey(event.data.toContactId);
+      forEachEngine((engine) => engine.remove(event.data.msg_id));
+      contacts.noteDeleted(key);
+      void refreshPreview(key);
+      break;
+    }
+    case 'isRead':
+      liveEngine(contactKey(event.data.toContactId))?.markPeerRead(event.data.msg_id);
+      break;
+    case 'readAll':
+      contacts.markRead(contactKey(event.data.toContactId));
+      break;
+    case 'adminNotice':
+      contacts.setNotice(event.data);
+      break;
+    case 'removeUser': {
+      groups.apply(event);
+      const { group_id, user_id } = event.data;
+      if (user_id === me()) contacts.remove(group_id);
+      else {
+        const row = contacts.get(group_id);
+        if (row) contacts.patch(group_id, { member_count: Math.max(0, (row.member_count ?? 1) - 1) });
+      }
+      break;
+    }
+    case 'setNoSpeak':
+      groups.apply(event);
+      break;
+    case 'editGroupName':
+      groups.apply(event);
+      contacts.patch(event.data.id, { displayName: event.data.displayName });
+      break;
+    case 'setNotice':
+      groups.apply(event);
+      contacts.patch(event.data.group_id, { notice: event.data.notice });
+      break;
+    case 'groupSetting':
+      groups.apply(event);
+      contacts.patch(event.data.group_id, { setting: { ...event.data.setting } });
+      break;
+    case 'setManager':
+      groups.apply(event);
+      if (event.data.user_id === me()) contacts.patch(event.data.group_id, { role: event.data.role === 2 ? 2 : 3 });
+      break;
+    case 'changeOwner': {
+      groups.apply(event);
+      const { group_id, user_id } = event.data;
+      const row = contactsStore.getState().rows[group_id];
+      if (user_id === me()) contacts.patch(group_id, { role: 1, owner_id: user_id });
+      else if (row) contacts.patch(group_id, { owner_id: user_id, ...(row.role === 1 && { role: 2 as const }) });
+      break;
+    }
+    case 'clearMessage':
+      contacts.patch(event.data.group_id, { lastContent: '' });
+      void liveEngine(event.data.group_id)?.reload();
+      break;
+    default: {
+      const unrouted: never = event;
+      console.warn('socket: no route for', unrouted);
+    }
+  }
+}
