@@ -46,6 +46,24 @@ export default tseslint.config(
     },
   },
   {
+    // A module uses another only through its index.ts, the part it offers to the others.
+    files: ['packages/server/src/modules/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@sparrow/web', '**/packages/web/**'], message: 'server and web never import each other' },
+            {
+              group: ['../*/*', '!../../**'],
+              message: "import another module through its index.ts ('../user', not '../user/repo')",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Repositories own all SQL (style.md habit 2): no query is built outside repo files and db/.
     files: ['packages/server/src/**/*.ts'],
     ignores: ['packages/server/src/**/repo.ts', 'packages/server/src/**/*-repo.ts', 'packages/server/src/db/**'],

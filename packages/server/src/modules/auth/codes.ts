@@ -3,7 +3,7 @@ import type { Db } from '../../db';
 import { AppError } from '../../errors';
 import { hmac, numericCode } from '../../lib/crypto';
 import type { Mailer } from '../../lib/mailer';
-import type { ConfigService } from '../system/config-service';
+import type { ConfigService } from '../system';
 import { CodeRepo } from './code-repo';
 
 /**

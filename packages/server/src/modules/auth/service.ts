@@ -11,9 +11,8 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { hashPassword, verifyPassword } from '../../lib/crypto';
 import { CloseCodes } from '../../realtime/realtime';
-import { toUserInfo } from '../user/presenter';
-import { InviteRepo } from '../system/repo';
-import { UserRepo, type UserRow } from '../user/repo';
+import { toUserInfo, UserRepo, type UserRow } from '../user';
+import { InviteRepo } from '../system';
 import type { CodeService } from './codes';
 import type { Session } from './session';
 

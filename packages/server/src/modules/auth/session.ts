@@ -1,7 +1,7 @@
 import { SESSION_TTL_MS } from '@sparrow/protocol';
 import type { Db } from '../../db';
 import { randomToken, sha256 } from '../../lib/crypto';
-import { UserRepo, type UserRow } from '../user/repo';
+import { UserRepo, type UserRow } from '../user';
 import { SessionRepo } from './session-repo';
 
 /** A signed-in caller: the session and its (active) user. */

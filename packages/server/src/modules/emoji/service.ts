@@ -3,10 +3,9 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { storageUrl } from '../../storage/storage';
-import type { Session } from '../auth/session';
-import type { MessageService } from '../im/service';
-import { FileService } from '../upload/files';
-import { readUpload } from '../upload/service';
+import type { Session } from '../auth';
+import type { MessageService } from '../im';
+import { FileService, readUpload } from '../upload';
 import { EmojiRepo } from './repo';
 
 const STICKER_EXT = ['jpg', 'png', 'gif', 'webp'];

@@ -7,8 +7,7 @@ import {
   type Message,
 } from '@sparrow/protocol';
 import { indexLetter } from '../../lib/letter';
-import { maskAccount } from '../user/presenter';
-import type { UserRow } from '../user/repo';
+import { maskAccount, type UserRow } from '../user';
 import type { FriendRow, RequestRow } from './repo';
 
 /** A user as a row of my contact list: my remark wins over their name. */

@@ -1,8 +1,8 @@
 import type { Contact, FriendRequest, RouteInput } from '@sparrow/protocol';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
-import type { Session } from '../auth/session';
-import { UserRepo, type UserRow } from '../user/repo';
+import type { Session } from '../auth';
+import { UserRepo, type UserRow } from '../user';
 import { systemNotice, toFriendRequest, toUserContact } from './presenter';
 import { FriendRepo, RequestStatus } from './repo';
 

@@ -12,14 +12,14 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { localeOf, validationError } from '../../http/envelope';
 import { Access } from '../access';
-import type { Session } from '../auth/session';
-import { UploadService } from '../upload/service';
-import { UserRepo, type UserRow } from '../user/repo';
+import type { Session } from '../auth';
+import { UploadService } from '../upload';
+import { UserRepo, type UserRow } from '../user';
 import { eventFacts, groupSetting, toGroupContact } from './presenter';
 import { noticeText, noticeTooLong, sanitizeNotice } from './notice';
 import { GroupRepo, groupKey, Role, type GroupRow, type MemberRow } from './repo';
 import type { GroupService } from './service';
-import type { MessageService } from '../im/service';
+import type { MessageService } from '../im';
 
 const gid = (group: GroupRow) => `group-${group.id}`;
 

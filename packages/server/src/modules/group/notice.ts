@@ -1,6 +1,6 @@
 import sanitizeHtml from 'sanitize-html';
 import { ANNOUNCEMENT_MAX, EDITOR } from '@sparrow/protocol';
-import { plainText } from '../im/presenter';
+import { plainText } from '../im';
 
 const INDENT = /^ql-indent-([1-9][0-9]*)$/;
 

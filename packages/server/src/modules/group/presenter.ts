@@ -1,8 +1,8 @@
 import { newContact, type Contact, type GroupSetting } from '@sparrow/protocol';
 import { indexLetter } from '../../lib/letter';
-import { parseJson } from '../im/presenter';
-import type { Session } from '../auth/session';
-import type { UserRow } from '../user/repo';
+import { parseJson } from '../im';
+import type { Session } from '../auth';
+import type { UserRow } from '../user';
 import type { GroupRow } from './repo';
 
 export const DEFAULT_GROUP_SETTING: GroupSetting = { invite: 1, history: 1, profile: 1, nospeak: 0, manage: 0 };

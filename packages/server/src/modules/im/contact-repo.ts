@@ -1,5 +1,5 @@
 import type { Db } from '../../db';
-import { RequestStatus } from '../friend/repo';
+import { RequestStatus } from '../friend';
 
 /** A friend request as the `system` row of the conversation list shows it. */
 export interface RequestPreview {

@@ -1,11 +1,9 @@
 import { newContact, translate, type AdminNotice, type Contact, type ContactId } from '@sparrow/protocol';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
-import type { Session } from '../auth/session';
-import type { FriendService } from '../friend/service';
-import { systemContact } from '../friend/presenter';
-import { groupSetting, toGroupContact } from '../group/presenter';
-import { GroupRepo, groupKey } from '../group/repo';
+import type { Session } from '../auth';
+import { type FriendService, systemContact } from '../friend';
+import { groupSetting, toGroupContact, GroupRepo, groupKey } from '../group';
 import { AnnouncementRepo } from './announcement-repo';
 import { ContactRepo } from './contact-repo';
 import { previewOf } from './presenter';

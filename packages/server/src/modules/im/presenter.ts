@@ -7,7 +7,7 @@ import {
   type Message,
   type MessageKey,
 } from '@sparrow/protocol';
-import type { UserRow } from '../user/repo';
+import type { UserRow } from '../user';
 import { ChatType, type MessageRow } from './repo';
 
 /** `at` is stored as `,3,7,` so that a mention can be found with LIKE. */

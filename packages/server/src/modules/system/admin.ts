@@ -1,8 +1,8 @@
 import type { Db } from '../../db';
 import { hashPassword, randomToken } from '../../lib/crypto';
 import type { ConfigService } from './config-service';
-import { SessionRepo } from '../auth/session-repo';
-import { UserRepo } from '../user/repo';
+import { SessionRepo } from '../auth';
+import { UserRepo } from '../user';
 import { AnnouncementRepo, InviteRepo } from './repo';
 
 /** Operator tasks behind `npm run admin`: configuration, users, invite codes. */

@@ -4,8 +4,8 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { localeOf, ok, validationError } from '../../http/envelope';
 import type { Handlers } from '../../http/route';
-import type { MessageService } from '../im/service';
-import { UserService } from '../user/service';
+import type { MessageService } from '../im';
+import { UserService } from '../user';
 import { readUpload, UploadService } from './service';
 
 function socketOf(req: FastifyRequest): string | undefined {

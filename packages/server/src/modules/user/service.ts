@@ -1,9 +1,9 @@
 import type { RouteInput, UserInfo, UserProfile } from '@sparrow/protocol';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
-import type { Session } from '../auth/session';
+import type { Session } from '../auth';
 import { toUserInfo, toUserProfile } from './presenter';
-import { FriendRepo } from '../friend/repo';
+import { FriendRepo } from '../friend';
 import { UserRepo } from './repo';
 
 /** Profiles of users: one's own, and others' as one may see them. */

@@ -1,0 +1,4 @@
+/** What other modules may use of user; everything else in this folder is its own. */
+export * from './presenter';
+export * from './repo';
+export * from './service';
