@@ -66,4 +66,15 @@ export class EmojiRepo {
   async setSort(userId: number, id: number, sort: number): Promise<void> {
     await this.db.updateTable('emoji').set({ sort }).where('user_id', '=', userId).where('id', '=', id).execute();
   }
+
+  /** Whether `fileId` is in `userId`'s sticker collection. */
+  async collected(userId: number, fileId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('emoji')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('file_id', '=', fileId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
 }

@@ -19,6 +19,13 @@ const friendsBetween = new Prepared((db, a: number, b: number) =>
       ]),
     ),
 );
+/** A friend request as the `system` row of the conversation list shows it. */
+export interface RequestPreview {
+  createTime: number;
+  /** The sender's real name ('' when the account is gone). */
+  fromName: string;
+}
+
 /** The only SQL on friendships and friend requests. */
 export class FriendRepo {
   constructor(private readonly db: Db) {}
@@ -175,5 +182,18 @@ export class FriendRepo {
       .where('status', '=', RequestStatus.Pending)
       .executeTakeFirstOrThrow();
     return Number(row.n);
+  }
+
+  /** The newest request to `userId` still waiting for an answer, with its sender's name (the `system` row). */
+  async newestPendingTo(userId: number): Promise<RequestPreview | undefined> {
+    const newest = await this.db
+      .selectFrom('friend_requests as r')
+      .leftJoin('users as u', 'u.id', 'r.create_user')
+      .select(['r.create_time', 'u.realname'])
+      .where('r.user_id', '=', userId)
+      .where('r.status', '=', RequestStatus.Pending)
+      .orderBy('r.create_time', 'desc')
+      .executeTakeFirst();
+    return newest && { createTime: newest.create_time, fromName: newest.realname ?? '' };
   }
 }

@@ -1,7 +1,7 @@
 import type { PushFrame } from '@sparrow/protocol';
+import { AnnouncementRepo } from '../system';
 import type { Db } from '../../db';
 import type { Realtime } from '../../realtime/realtime';
-import { AnnouncementRepo } from './announcement-repo';
 
 /**
  * System announcements are written by the admin command, a separate process. Each server

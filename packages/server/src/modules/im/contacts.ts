@@ -1,11 +1,10 @@
 import { newContact, translate, type AdminNotice, type Contact, type ContactId } from '@sparrow/protocol';
+import { AnnouncementRepo } from '../system';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import type { Session } from '../auth';
-import { type FriendService, systemContact } from '../friend';
+import { FriendRepo, type FriendService, systemContact } from '../friend';
 import { groupSetting, toGroupContact, GroupRepo, groupKey } from '../group';
-import { AnnouncementRepo } from './announcement-repo';
-import { ContactRepo } from './contact-repo';
 import { previewOf } from './presenter';
 import { pairKey, selfKey, type ConversationRow, type ConversationView, type MessageRow } from './repo';
 import type { MessageService } from './service';
@@ -19,7 +18,7 @@ import type { MessageService } from './service';
 export class ContactService {
   private readonly groups: GroupRepo;
   private readonly announcements: AnnouncementRepo;
-  private readonly requests: ContactRepo;
+  private readonly requests: FriendRepo;
 
   constructor(
     ctx: AppContext,
@@ -28,7 +27,7 @@ export class ContactService {
   ) {
     this.groups = new GroupRepo(ctx.db);
     this.announcements = new AnnouncementRepo(ctx.db);
-    this.requests = new ContactRepo(ctx.db);
+    this.requests = new FriendRepo(ctx.db);
   }
 
   /** A contact or group row with what my conversation row says of the chat. */

@@ -11,20 +11,20 @@ import {
   type RouteInput,
   withinGraphemes,
 } from '@sparrow/protocol';
+import { AnnouncementRepo } from '../system';
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { Access } from '../access';
 import type { Session } from '../auth';
+import { EmojiRepo } from '../emoji';
 import { FriendRepo, type FriendRow, toUserContact } from '../friend';
 import { groupSetting, toGroupContact, GroupRepo, groupKey, Role, type GroupRow, type MemberRow } from '../group';
 import { storageUrl } from '../../storage/storage';
 import { cateOf, FileService } from '../upload';
 import { UserRepo, type UserRow } from '../user';
 import { decodeAt, encodeAt, parseJson, plainText, toMessage, type MessageContext, type Reader } from './presenter';
-import { AnnouncementRepo } from './announcement-repo';
 import { ChatType, MessageRepo, pairKey, selfKey, type ConversationRow, type MessageRow } from './repo';
-import { StickerRepo } from './sticker-repo';
 
 /** Where a message goes, resolved from `toContactId` and checked. */
 export type Target =
@@ -54,7 +54,7 @@ export class MessageService {
   private readonly users: UserRepo;
   private readonly groups: GroupRepo;
   private readonly friends: FriendRepo;
-  private readonly stickers: StickerRepo;
+  private readonly stickers: EmojiRepo;
   private readonly announcements: AnnouncementRepo;
   private readonly access: Access;
   private readonly targetMembers = new WeakMap<Target, Promise<readonly number[]>>();
@@ -67,7 +67,7 @@ export class MessageService {
     this.users = new UserRepo(ctx.db);
     this.groups = new GroupRepo(ctx.db);
     this.friends = new FriendRepo(ctx.db);
-    this.stickers = new StickerRepo(ctx.db);
+    this.stickers = new EmojiRepo(ctx.db);
     this.announcements = new AnnouncementRepo(ctx.db);
     this.access = new Access(ctx);
   }

@@ -3,7 +3,8 @@ import { hashPassword, randomToken } from '../../lib/crypto';
 import type { ConfigService } from './config-service';
 import { SessionRepo } from '../auth';
 import { UserRepo } from '../user';
-import { AnnouncementRepo, InviteRepo } from './repo';
+import { AnnouncementRepo } from './announcement-repo';
+import { InviteRepo } from './repo';
 
 /** Operator tasks behind `npm run admin`: configuration, users, invite codes. */
 export class AdminService {

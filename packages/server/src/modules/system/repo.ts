@@ -65,21 +65,3 @@ export class InviteRepo {
     return Number(res.numUpdatedRows) === 1;
   }
 }
-
-/**
- * Writes system announcements (the admin command). Servers read them through im's
- * AnnouncementRepo (im/announcement-repo.ts); this insert belongs there once both sides can meet.
- */
-export class AnnouncementRepo {
-  constructor(private readonly db: Db) {}
-
-  /** Stores an announcement; returns its id. */
-  async insert(title: string, notice: string, now: number): Promise<number> {
-    const row = await this.db
-      .insertInto('announcements')
-      .values({ title, notice, create_time: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
-  }
-}

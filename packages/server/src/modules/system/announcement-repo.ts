@@ -8,6 +8,16 @@ export type AnnouncementRow = Selectable<AnnouncementsTable>;
 export class AnnouncementRepo {
   constructor(private readonly db: Db) {}
 
+  /** Stores an announcement; returns its id. */
+  async insert(title: string, notice: string, now: number): Promise<number> {
+    const row = await this.db
+      .insertInto('announcements')
+      .values({ title, notice, create_time: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
   /** The newest announcement's id, or 0. */
   async newestId(): Promise<number> {
     const row = await this.db
