@@ -1,6 +1,6 @@
 import type { Message } from '@sparrow/protocol';
 import { describe, expect, it, vi } from 'vitest';
-import { ConversationEngine, FIRST_INDEX, type EngineDeps, type SendBody } from './engine';
+import { ConversationEngine, FIRST_INDEX, type EngineDeps, type SendBody, type Transfer } from './engine';
 import { msg } from './test-messages';
 
 /** Resolvable promises the test settles by hand. */
@@ -19,6 +19,7 @@ class Refused extends Error {}
 /** Me = user 1, chatting with user 2; the server holds `history` (msg_ids ascending). */
 function setup(history: Message[] = [], over: Partial<EngineDeps> = {}) {
   const sends: SendBody[] = [];
+  const transfers: Transfer[] = [];
   const sendResults: Array<ReturnType<typeof deferred<Message>>> = [];
   let n = 0;
   const deps: EngineDeps = {
@@ -28,8 +29,9 @@ function setup(history: Message[] = [], over: Partial<EngineDeps> = {}) {
       const older = history.filter((m) => last_id === undefined || m.msg_id < last_id);
       return older.slice(-limit);
     }),
-    send: vi.fn((body: SendBody) => {
+    send: vi.fn((body: SendBody, transfer: Transfer) => {
       sends.push(body);
+      transfers.push(transfer);
       const d = deferred<Message>();
       sendResults.push(d);
       return d.promise;
@@ -45,7 +47,7 @@ function setup(history: Message[] = [], over: Partial<EngineDeps> = {}) {
   const engine = new ConversationEngine(deps);
   const ids = () => engine.getSnapshot().rows.map((r) => r.message.msg_id);
   const flush = () => new Promise((r) => setTimeout(r, 0));
-  return { engine, deps, sends, sendResults, ids, flush };
+  return { engine, deps, sends, transfers, sendResults, ids, flush };
 }
 
 const stored = (body: SendBody, msgId: number): Message => ({
@@ -242,5 +244,110 @@ describe('ConversationEngine', () => {
     stop();
     engine.receive(msg(3));
     expect(seen).toEqual([0, 1, 2]);
+  });
+  it('sends a file with its message: progress while it uploads, the stored message after', async () => {
+    const onStored = vi.fn();
+    const { engine, sends, transfers, sendResults, flush } = setup([], { onStored });
+    await engine.start();
+    const file = new Blob(['png']);
+    const id = engine.send({
+      type: 'image',
+      attachment: { file, name: 'lake.png' },
+      preview: { url: 'blob:lake', width: 640, height: 420 },
+    });
+    const row = () => engine.getSnapshot().rows[0]!;
+    expect(row()).toMatchObject({ state: 'sending', progress: 0, preview: { width: 640 }, mine: true });
+    expect(sends[0]).toMatchObject({ id, type: 'image', content: '', extends: {} });
+    expect(transfers[0]!.attachment).toEqual({ file, name: 'lake.png' });
+
+    transfers[0]!.onProgress!(50, 100);
+    expect(row().progress).toBe(0.5);
+    // Never shown as done before the server answers.
+    transfers[0]!.onProgress!(100, 100);
+    expect(row().progress).toBe(0.99);
+
+    const message = { ...stored(sends[0]!, 7), type: 'image' as const };
+    sendResults[0]!.resolve(message);
+    await flush();
+    expect(engine.getSnapshot().rows.map((r) => [r.message.msg_id, r.state, r.progress, r.preview])).toEqual([
+      [7, 'sent', null, null],
+    ]);
+    expect(onStored).toHaveBeenCalledWith(message);
+  });
+
+  it('tells the conversation list about every kind of message of mine the server stored', async () => {
+    const onStored = vi.fn();
+    const { engine, sends, sendResults, flush } = setup([], { onStored });
+    await engine.start();
+    engine.send({ type: 'text', content: 'hi' });
+    engine.send({ type: 'location', extends: { name: 'park' }, preview: { name: 'park' } });
+    engine.send({ type: 'emoji', content: '/s.png', extends: { file_id: 3 }, preview: { url: '/s.png' } });
+    sends.forEach((body, i) => sendResults[i]!.resolve(stored(body, 20 + i)));
+    await flush();
+    expect(onStored.mock.calls.map(([m]) => (m as Message).msg_id)).toEqual([20, 21, 22]);
+  });
+
+  it('uploads a video poster once, even when the message is sent again', async () => {
+    const upload = vi.fn(async () => '/storage/poster.jpg');
+    const { engine, sends, sendResults, flush } = setup([], { upload });
+    await engine.start();
+    const id = engine.send({
+      type: 'video',
+      extends: { duration: 5 },
+      attachment: { file: new Blob(['webm']), name: 'clip.webm', poster: new Blob(['jpg']) },
+    });
+    await flush();
+    expect(sends[0]!.extends).toEqual({ duration: 5, poster: '/storage/poster.jpg' });
+    sendResults[0]!.reject(new Error('network'));
+    await flush();
+    expect(engine.getSnapshot().rows.map((r) => [r.state, r.progress])).toEqual([['failed', null]]);
+
+    engine.retry(id);
+    await flush();
+    expect(upload).toHaveBeenCalledTimes(1);
+    expect(sends.map((s) => [s.id, s.extends.poster])).toEqual([
+      [id, '/storage/poster.jpg'],
+      [id, '/storage/poster.jpg'],
+    ]);
+  });
+
+  it('cancels a file on its way, gives up a failed message, and leaves text on its way alone', async () => {
+    const { engine, transfers, sendResults, flush } = setup();
+    await engine.start();
+    const text = engine.send({ type: 'text', content: 'on its way' });
+    const upload = engine.send({ type: 'file', attachment: { file: new Blob(['x']), name: 'a.pdf' } });
+    const card = engine.send({ type: 'contact', extends: { id: 9 }, preview: { name: 'Carol' } });
+    engine.cancel(text);
+    engine.cancel(upload);
+    expect(transfers[1]!.signal.aborted).toBe(true);
+    sendResults[1]!.reject(new Error('aborted'));
+    sendResults[2]!.reject(new Error('network'));
+    await flush();
+    expect(engine.getSnapshot().rows.map((r) => [r.message.type, r.state])).toEqual([
+      ['text', 'sending'],
+      ['contact', 'failed'],
+    ]);
+    expect(engine.hasPending()).toBe(true);
+    engine.cancel(card);
+    sendResults[0]!.reject(new Error('network'));
+    await flush();
+    engine.discard(text);
+    expect(engine.getSnapshot().rows).toEqual([]);
+    expect(engine.hasPending()).toBe(false);
+  });
+
+  it('says when I send and when the server has stored what I sent, to show the newest', async () => {
+    const { engine, sends, sendResults, flush } = setup();
+    await engine.start();
+    const seen = vi.fn();
+    const stop = engine.onOwnMessage(seen);
+    engine.send({ type: 'text', content: 'hi' });
+    expect(seen).toHaveBeenCalledTimes(1);
+    sendResults[0]!.resolve(stored(sends[0]!, 3));
+    await flush();
+    expect(seen).toHaveBeenCalledTimes(2);
+    stop();
+    engine.send({ type: 'text', content: 'again' });
+    expect(seen).toHaveBeenCalledTimes(2);
   });
 });

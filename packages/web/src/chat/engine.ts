@@ -13,6 +13,31 @@ export interface ChatRow {
   message: Message;
   state: DeliveryState;
   mine: boolean;
+  /** Share of a file's bytes sent, 0–1, while it uploads; null otherwise. */
+  progress: number | null;
+  /** What a message of mine with a file or a card shows until the server has it. */
+  preview: PendingPreview | null;
+}
+
+/** What a message on its way shows until the server has it: a local picture, a file's name… */
+export interface PendingPreview {
+  /** A local object URL of the picture or video poster, or a sticker's or avatar's address. */
+  url?: string;
+  name?: string;
+  size?: number;
+  durationS?: number;
+  width?: number;
+  height?: number;
+  /** One line for location cards. */
+  label?: string;
+}
+
+/** A file that travels with its message in one call (api.md uploadFile with `message`). */
+export interface Attachment {
+  file: Blob;
+  name: string;
+  /** Uploaded first, on its own: the video's poster; a retry does not upload it again. */
+  poster?: Blob;
 }
 
 export interface EngineSnapshot {
@@ -27,20 +52,42 @@ export interface EngineSnapshot {
   peerReadTo: number;
 }
 
-/** What the composer hands over; the engine adds the id, the target and the optimistic row. */
+/** Kinds of message a client may send (protocol's SendableType). */
+export type SendableType = Exclude<Message['type'], 'event' | 'webrtc'>;
+
+/**
+ * What the composer hands over, for every kind of message; the engine adds the id, the target
+ * and the optimistic row.
+ */
 export interface OutgoingMessage {
-  type: 'text' | 'emoji';
-  content: string;
+  type: SendableType;
+  /** Text, or what a message of another type carries (a sticker's address…); empty for files. */
+  content?: string;
   at?: number[];
   /** Quoted msg_id. */
   pid?: number;
   extends?: Record<string, unknown>;
+  attachment?: Attachment;
+  preview?: PendingPreview;
 }
 
-export interface SendBody extends OutgoingMessage {
+/** sendMessage's body; with an attachment, the `message` field of uploadFile. */
+export interface SendBody {
   id: string;
   toContactId: ContactId;
   is_group: number;
+  type: SendableType;
+  content: string;
+  at: number[];
+  pid: number;
+  extends: Record<string, unknown>;
+}
+
+/** How one attempt travels: the file with it, a way to stop it, and the bytes sent so far. */
+export interface Transfer {
+  attachment?: { file: Blob; name: string };
+  signal: AbortSignal;
+  onProgress?(loaded: number, total: number): void;
 }
 
 export type FailureKind = 'refused' | 'retry';
@@ -50,7 +97,12 @@ export interface EngineDeps {
   target: { key: ContactKey; toContactId: ContactId; is_group: number };
   /** getMessageList of this conversation: newest `limit` older than `last_id`, oldest first. */
   fetchPage(query: { last_id?: number; limit: number }): Promise<Message[]>;
-  send(body: SendBody): Promise<Message>;
+  /** sendMessage, or uploadFile with the message when a file goes with it. */
+  send(body: SendBody, transfer: Transfer): Promise<Message>;
+  /** Uploads a file on its own (a video's poster) and answers its address. */
+  upload?(file: Blob, name: string, signal: AbortSignal): Promise<string>;
+  /** The server stored a message of mine: the conversation list moves it to the top. */
+  onStored?(message: Message): void;
   markRead(msgId: number): Promise<unknown>;
   /** Refused for good (muted, not a member…: drop the optimistic row) or worth a retry (network). */
   classify(error: unknown): FailureKind;
@@ -70,11 +122,24 @@ interface Pending {
   body: SendBody;
   message: Message;
   state: 'sending' | 'failed';
+  attachment: Attachment | null;
+  preview: PendingPreview | null;
+  progress: number | null;
+  /** Stops the attempt on its way. */
+  controller: AbortController | null;
+  /** The poster's address once uploaded, so a retry does not upload it again. */
+  posterSrc?: string;
+}
+
+/** Progress to show: capped below 1 until the server has answered with the stored message. */
+function share(loaded: number, total: number): number {
+  return total > 0 ? Math.min(0.99, loaded / total) : 0;
 }
 
 /**
  * One open conversation as a state machine (style.md habit 9): stored messages `confirmed` by
- * msg_id, my unsent ones `pending` by their client-made id. Pushes, pages and `sync` pages all
+ * msg_id, my unsent ones `pending` by their client-made id — every kind, text as well as files
+ * with their upload progress, places, cards and stickers. Pushes, pages and `sync` pages all
  * merge by msg_id, so a message seen twice is kept once; a retry reuses the id, so the server
  * stores it once. React reads it through subscribe/getSnapshot.
  */
@@ -91,6 +156,9 @@ export class ConversationEngine {
   private readTo = 0;
   private clearedTo: number;
   private listeners = new Set<() => void>();
+  private ownListeners = new Set<() => void>();
+  /** The rows of stored messages, reused while their message is the same object. */
+  private rowCache = new WeakMap<Message, ChatRow>();
   private snapshot: EngineSnapshot;
   private loading: Promise<void> | null = null;
   private readonly pageSize: number;
@@ -111,6 +179,17 @@ export class ConversationEngine {
   };
 
   getSnapshot = (): EngineSnapshot => this.snapshot;
+
+  /** Runs `listener` when I send a message and when the server has stored one of mine (to show the newest). */
+  onOwnMessage(listener: () => void): () => void {
+    this.ownListeners.add(listener);
+    return () => this.ownListeners.delete(listener);
+  }
+
+  /** Whether messages of mine are still on their way or failed: the engine must stay in memory. */
+  hasPending(): boolean {
+    return this.pending.size > 0;
+  }
 
   /** Loads the newest page; again after an error. Does nothing while loading or once loaded. */
   start(): Promise<void> {
@@ -157,7 +236,7 @@ export class ConversationEngine {
     }
   }
 
-  /** Sends a new message: shown at once as sending, confirmed by the server's answer. */
+  /** Sends a new message of any kind: shown at once as sending, confirmed by the server's answer. */
   send(input: OutgoingMessage): string {
     const id = this.deps.newId();
     const body: SendBody = {
@@ -165,7 +244,7 @@ export class ConversationEngine {
       toContactId: this.deps.target.toContactId,
       is_group: this.deps.target.is_group,
       type: input.type,
-      content: input.content,
+      content: input.content ?? '',
       at: input.at ?? [],
       pid: input.pid ?? 0,
       extends: input.extends ?? {},
@@ -181,22 +260,31 @@ export class ConversationEngine {
     const message: Message = {
       id,
       msg_id: 0,
-      type: input.type,
-      content: input.content,
+      type: body.type,
+      content: body.content,
       sendTime: this.deps.now(),
       toContactId: body.toContactId,
       toUser: body.toContactId,
       is_group: body.is_group as Message['is_group'],
       status: 'succeed',
       is_read: 0,
-      at: body.at ?? [],
-      pid: body.pid ?? 0,
+      at: body.at,
+      pid: body.pid,
       fromUser: from,
-      extends: body.extends ?? {},
+      extends: body.extends,
     };
-    this.pending.set(id, { body, message, state: 'sending' });
+    this.pending.set(id, {
+      body,
+      message,
+      state: 'sending',
+      attachment: input.attachment ?? null,
+      preview: input.preview ?? null,
+      progress: input.attachment ? 0 : null,
+      controller: null,
+    });
     this.emit();
     void this.deliver(id);
+    this.tellOwn();
     return id;
   }
 
@@ -204,36 +292,85 @@ export class ConversationEngine {
   retry(id: string): void {
     const p = this.pending.get(id);
     if (!p || p.state !== 'failed') return;
-    p.state = 'sending';
-    this.emit();
     void this.deliver(id);
+    this.emit();
   }
 
   /** Gives up on a failed message: it leaves the list without reaching the server. */
   discard(id: string): void {
     const p = this.pending.get(id);
     if (!p || p.state !== 'failed') return;
-    this.pending.delete(id);
+    this.forget(id);
     this.emit();
+  }
+
+  /** Stops a file on its way, or gives up on a failed message; either leaves the list. */
+  cancel(id: string): void {
+    const p = this.pending.get(id);
+    if (!p) return;
+    if (p.state === 'sending' && !p.attachment) return;
+    p.controller?.abort();
+    this.forget(id);
+    this.emit();
+  }
+
+  private forget(id: string): void {
+    const p = this.pending.get(id);
+    if (!p) return;
+    this.pending.delete(id);
+    // A local picture or poster, made for the preview only.
+    if (p.preview?.url?.startsWith('blob:')) URL.revokeObjectURL(p.preview.url);
   }
 
   private async deliver(id: string): Promise<void> {
     const p = this.pending.get(id);
     if (!p) return;
+    const controller = new AbortController();
+    p.controller = controller;
+    p.state = 'sending';
+    p.progress = p.attachment ? 0 : null;
+    /** Still on its way: not cancelled, and not already confirmed by a push of the stored message. */
+    const live = () => !controller.signal.aborted && this.pending.get(id) === p;
     try {
-      const stored = await this.deps.send(p.body);
+      let body = p.body;
+      const attachment = p.attachment;
+      if (attachment?.poster) {
+        if (!this.deps.upload) throw new Error('no upload for the poster');
+        p.posterSrc ??= await this.deps.upload(attachment.poster, 'poster.jpg', controller.signal);
+        body = { ...body, extends: { ...body.extends, poster: p.posterSrc } };
+      }
+      const stored = await this.deps.send(
+        body,
+        attachment
+          ? {
+              attachment: { file: attachment.file, name: attachment.name },
+              signal: controller.signal,
+              onProgress: (loaded, total) => {
+                if (!live()) return;
+                p.progress = share(loaded, total);
+                this.emit();
+              },
+            }
+          : { signal: controller.signal },
+      );
+      if (controller.signal.aborted) return;
+      p.controller = null;
       this.receive(stored);
       // The answer may describe another chat in a malformed reply; the row must not stay pending.
-      this.pending.delete(id);
+      this.forget(id);
       this.emit();
+      this.deps.onStored?.(stored);
+      this.tellOwn();
     } catch (error) {
-      if (!this.pending.has(id)) return;
+      if (!live()) return;
+      p.controller = null;
       if (this.deps.classify(error) === 'refused') {
-        this.pending.delete(id);
+        this.forget(id);
         this.emit();
         this.deps.onRefused?.(error);
       } else {
         p.state = 'failed';
+        p.progress = null;
         this.emit();
       }
     }
@@ -251,7 +388,10 @@ export class ConversationEngine {
   receive(message: Message): boolean {
     if (!this.owns(message) || message.msg_id <= 0) return false;
     let changed = false;
-    if (message.fromUser.id === this.deps.me.user_id && this.pending.delete(message.id)) changed = true;
+    if (message.fromUser.id === this.deps.me.user_id && this.pending.has(message.id)) {
+      this.forget(message.id);
+      changed = true;
+    }
     const oldest = this.confirmed[0]?.msg_id;
     // Older than the loaded window with more history above it: it arrives with its page instead,
     // so that the window never has a hole.
@@ -388,14 +528,30 @@ export class ConversationEngine {
 
   private build(): EngineSnapshot {
     const me = this.deps.me.user_id;
-    const rows: ChatRow[] = this.confirmed.map((message) => ({
-      key: `${String(message.fromUser.id)}:${message.id}`,
-      message,
-      state: 'sent',
-      mine: message.fromUser.id === me,
-    }));
+    const rows: ChatRow[] = this.confirmed.map((message) => {
+      let row = this.rowCache.get(message);
+      if (!row) {
+        row = {
+          key: `${String(message.fromUser.id)}:${message.id}`,
+          message,
+          state: 'sent',
+          mine: message.fromUser.id === me,
+          progress: null,
+          preview: null,
+        };
+        this.rowCache.set(message, row);
+      }
+      return row;
+    });
     for (const p of this.pending.values()) {
-      rows.push({ key: `${me}:${p.message.id}`, message: p.message, state: p.state, mine: true });
+      rows.push({
+        key: `${me}:${p.message.id}`,
+        message: p.message,
+        state: p.state,
+        mine: true,
+        progress: p.progress,
+        preview: p.preview,
+      });
     }
     return {
       status: this.status,
@@ -405,6 +561,10 @@ export class ConversationEngine {
       firstItemIndex: this.firstItemIndex,
       peerReadTo: this.peerReadTo,
     };
+  }
+
+  private tellOwn(): void {
+    for (const l of this.ownListeners) l();
   }
 
   private emit = (): void => {

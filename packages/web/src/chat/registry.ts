@@ -1,4 +1,4 @@
-import { TOAST_SERVER_MS, type Message } from '@sparrow/protocol';
+import { TOAST_SERVER_MS, type Message, type UploadResult } from '@sparrow/protocol';
 import { ApiError, api, request } from '../api';
 import { feedback } from '../app/feedback';
 import { contactIdOf, isGroupKey, SELF_KEY, type ContactKey } from '../lib/conversation-list';
@@ -6,7 +6,7 @@ import { randomUuid } from '../lib/ids';
 import { readUserItem, storage } from '../lib/storage';
 import { contacts } from '../stores/contacts';
 import { sessionStore } from '../stores/session';
-import { ConversationEngine, type FailureKind } from './engine';
+import { ConversationEngine, type FailureKind, type SendBody, type Transfer } from './engine';
 
 /** Conversations kept in memory after they were closed, so reopening one is instant. */
 const KEEP = 8;
@@ -20,6 +20,26 @@ export function isGroupOf(key: ContactKey): 0 | 1 | 3 {
   if (isGroupKey(key)) return 1;
   if (key === SELF_KEY) return 3;
   return 0;
+}
+
+/** sendMessage, or uploadFile with the message in its `message` field when a file goes with it. */
+async function sendOne(body: SendBody, { attachment, signal, onProgress }: Transfer): Promise<Message> {
+  if (!attachment) return api.sendMessage(body, { silent: true, signal });
+  const form = new FormData();
+  // The server reads the message field before the file's bytes, to refuse early.
+  form.append('message', JSON.stringify(body));
+  form.append('file', attachment.file, attachment.name);
+  return (await api.uploadFile(form, {
+    silent: true,
+    signal,
+    ...(onProgress && { onUploadProgress: onProgress }),
+  })) as Message;
+}
+
+async function uploadAlone(file: Blob, name: string, signal: AbortSignal): Promise<string> {
+  const form = new FormData();
+  form.append('file', file, name);
+  return ((await api.uploadFile(form, { silent: true, signal })) as UploadResult).src;
 }
 
 /** A refusal is for good (muted, not a member, too long…); anything else may pass later. */
@@ -49,7 +69,10 @@ function create(key: ContactKey): ConversationEngine {
           { silent: true },
         )
       ).data,
-    send: (body) => api.sendMessage(body, { silent: true }),
+    send: sendOne,
+    upload: uploadAlone,
+    // Every kind of message moves its conversation to the top of the list the same way.
+    onStored: (message) => contacts.applyMessage(message, { openKey }),
     markRead: async (msg_id) => {
       contacts.markRead(key);
       return api.setMsgIsRead({ toContactId, is_group, msg_id }, { silent: true });
@@ -78,10 +101,10 @@ export function engineFor(key: ContactKey): ConversationEngine {
     engine = create(key);
   }
   engines.set(key, engine);
-  while (engines.size > KEEP) {
-    const oldest = engines.keys().next().value;
-    if (oldest === undefined || oldest === openKey) break;
-    engines.delete(oldest);
+  // The oldest go first; the open one and those with messages still on their way stay.
+  for (const [k, e] of engines) {
+    if (engines.size <= KEEP) break;
+    if (k !== openKey && k !== key && !e.hasPending()) engines.delete(k);
   }
   return engine;
 }

@@ -1,4 +1,4 @@
-import { ExclamationCircleFill } from 'antd-mobile-icons';
+import { CloseOutline, ExclamationCircleFill } from 'antd-mobile-icons';
 import { forwardRef, memo, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -9,10 +9,13 @@ import { formatSeparator, needsTimeSeparator } from '../../lib/relative-time';
 import { useLongPress } from '../../lib/use-long-press';
 import { Avatar } from '../Avatar';
 import { MessageContent } from './MessageContent';
+import { PendingBubble } from './PendingBubble';
 
 export interface RowHandlers {
   onMenu(row: ChatRow, x: number, y: number): void;
   onRetry(id: string): void;
+  /** Stops a file on its way, or gives up a failed file or card. */
+  onCancel(id: string): void;
   onReEdit(text: string): void;
 }
 
@@ -36,6 +39,7 @@ const MessageRow = memo(function MessageRow({
   now,
   onMenu,
   onRetry,
+  onCancel,
   onReEdit,
 }: RowProps) {
   const { t, i18n } = useTranslation();
@@ -93,12 +97,22 @@ const MessageRow = memo(function MessageRow({
             </p>
           )}
           <div className="msg-line">
-            {row.state === 'sending' && (
+            {row.state === 'sending' && row.progress === null && (
               <span className="spinner msg-state" role="status" aria-label={t('chat.sending')} />
             )}
             {row.state === 'failed' && (
               <button type="button" className="msg-retry" aria-label={t('chat.resend')} onClick={() => onRetry(m.id)}>
                 <ExclamationCircleFill aria-hidden="true" />
+              </button>
+            )}
+            {row.preview && (row.progress !== null || row.state === 'failed') && (
+              <button
+                type="button"
+                className="msg-cancel"
+                aria-label={row.state === 'failed' ? t('media.pending.discard') : t('media.pending.cancel')}
+                onClick={() => onCancel(m.id)}
+              >
+                <CloseOutline aria-hidden="true" />
               </button>
             )}
             {read !== null && row.state === 'sent' && (
@@ -108,7 +122,7 @@ const MessageRow = memo(function MessageRow({
             )}
             <div className={`bubble bubble-${m.type}`} tabIndex={0} {...press}>
               <span className="visually-hidden">{t('chat.says', { name })}</span>
-              <MessageContent message={m} />
+              {row.preview ? <PendingBubble row={row} preview={row.preview} /> : <MessageContent message={m} />}
             </div>
           </div>
           {quote && (

@@ -1,5 +1,6 @@
 import { VIDEO_MAX_S, type Contact, type EmojiItem } from '@sparrow/protocol';
 import { feedback } from '../../app/feedback';
+import { engineFor } from '../../chat/registry';
 import { translate } from '../../i18n';
 import type { ContactKey } from '../../lib/conversation-list';
 import { formatFileSize, mbToBytes } from '../../lib/file-size';
@@ -7,7 +8,6 @@ import type { CaptureResult } from '../../lib/media-recorder';
 import { checkUpload, judgePickedVideo, type UploadRefusal } from '../../lib/media-rules';
 import { probeImage, probeVideo } from '../../lib/media-probe';
 import { configStore } from '../../stores/config';
-import { outbox } from '../../stores/outbox';
 import type { Place } from '../location/place-search';
 
 function limits() {
@@ -43,10 +43,9 @@ export async function sendImages(chatKey: ContactKey, files: readonly File[]): P
     }
     if (refuse(checkUpload(file, limits()), file.name)) continue;
     const size = await probeImage(file);
-    outbox.sendFile(chatKey, {
+    engineFor(chatKey).send({
       type: 'image',
-      file,
-      name: file.name || 'image.jpg',
+      attachment: { file, name: file.name || 'image.jpg' },
       preview: { url: URL.createObjectURL(file), ...(size ?? {}) },
     });
   }
@@ -71,12 +70,10 @@ export function sendVideo(
   durationS: number,
   info: { width: number; height: number; poster: Blob | null },
 ): void {
-  outbox.sendFile(chatKey, {
+  engineFor(chatKey).send({
     type: 'video',
-    file: blob,
-    name,
     extends: { duration: Math.round(durationS * 10) / 10, width: info.width, height: info.height },
-    ...(info.poster && { poster: info.poster }),
+    attachment: { file: blob, name, ...(info.poster && { poster: info.poster }) },
     preview: {
       ...(info.poster && { url: URL.createObjectURL(info.poster) }),
       durationS,
@@ -97,10 +94,9 @@ export async function sendRecordedVideo(chatKey: ContactKey, recording: CaptureR
 /** Sends any file as a file message (documents, archives…), with progress and cancel. */
 export function sendFile(chatKey: ContactKey, file: File): void {
   if (refuse(checkUpload(file, limits()), file.name)) return;
-  outbox.sendFile(chatKey, {
+  engineFor(chatKey).send({
     type: 'file',
-    file,
-    name: file.name,
+    attachment: { file, name: file.name },
     preview: { name: file.name, size: file.size },
   });
 }
@@ -110,17 +106,16 @@ export function sendVoice(chatKey: ContactKey, recording: CaptureResult): void {
   if (refuse(checkUpload({ name: recording.fileName, size: recording.blob.size }, limits()), recording.fileName))
     return;
   const seconds = Math.max(1, Math.round(recording.durationMs / 1000));
-  outbox.sendFile(chatKey, {
+  engineFor(chatKey).send({
     type: 'voice',
-    file: recording.blob,
-    name: recording.fileName,
     extends: { duration: seconds },
+    attachment: { file: recording.blob, name: recording.fileName },
     preview: { durationS: seconds },
   });
 }
 
 export function sendLocation(chatKey: ContactKey, place: Place): void {
-  outbox.sendMessage(chatKey, {
+  engineFor(chatKey).send({
     type: 'location',
     extends: { name: place.name, address: place.address, latitude: place.latitude, longitude: place.longitude },
     preview: { name: place.name, label: place.address },
@@ -132,7 +127,7 @@ export function sendContactCard(
   chatKey: ContactKey,
   person: Pick<Contact, 'displayName' | 'avatar'> & { user_id: number },
 ) {
-  outbox.sendMessage(chatKey, {
+  engineFor(chatKey).send({
     type: 'contact',
     extends: { id: person.user_id },
     preview: { name: person.displayName, url: person.avatar },
@@ -140,7 +135,7 @@ export function sendContactCard(
 }
 
 export function sendSticker(chatKey: ContactKey, sticker: EmojiItem): void {
-  outbox.sendMessage(chatKey, {
+  engineFor(chatKey).send({
     type: 'emoji',
     content: sticker.src,
     extends: { file_id: sticker.file_id },

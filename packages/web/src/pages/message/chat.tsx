@@ -1,6 +1,6 @@
 import { messagePreview, REDO_TIME_DEFAULT_S } from '@sparrow/protocol';
 import { BellMuteOutline, MoreOutline } from 'antd-mobile-icons';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import type { VirtuosoHandle } from 'react-virtuoso';
@@ -13,7 +13,6 @@ import { ActionMenu, type MenuAction } from '../../components/ActionMenu';
 import { Composer, type ComposerHandle } from '../../components/chat/Composer';
 import type { Mentionable } from '../../components/chat/MentionPicker';
 import { MessageList } from '../../components/chat/MessageList';
-import { OutboxList } from '../../components/composer/OutboxList';
 import { MediaGalleryProvider } from '../../components/message/gallery';
 import { GroupAnnouncementBanner } from '../../components/group/GroupAnnouncementBanner';
 import { useCloseWhenGroupGone } from '../../components/group/hooks';
@@ -23,7 +22,6 @@ import { chatBackgroundStyle, useChatBackground } from '../../lib/chat-backgroun
 import { copyText } from '../../lib/clipboard';
 import { SELF_KEY, SYSTEM_KEY } from '../../lib/conversation-list';
 import { useNow } from '../../lib/use-now';
-import { useOnOutboxStored } from '../../stores/outbox';
 import '../../components/chat/chat.css';
 
 /** The chat (spec §2 `/pages/message/chat?id=<contact>`): back goes home (BACK_TO_HOME). */
@@ -49,9 +47,13 @@ function Chat({ chatKey: key }: { chatKey: string }) {
   const [menu, setMenu] = useState<{ row: ChatRow; x: number; y: number } | null>(null);
   const meId = me?.user_id ?? 0;
   const background = useChatBackground(key);
-  // A picture or file I sent has been stored: show it, as after sending text.
-  useOnOutboxStored(key, () =>
-    requestAnimationFrame(() => list.current?.scrollToIndex({ index: 'LAST', behavior: 'auto' })),
+  // What I send, and each of mine once stored, shows at the bottom, whatever its kind.
+  useEffect(
+    () =>
+      engine.onOwnMessage(() =>
+        requestAnimationFrame(() => list.current?.scrollToIndex({ index: 'LAST', behavior: 'auto' })),
+      ),
+    [engine],
   );
 
   const name = key === SELF_KEY ? t('chat.selfTitle') : (contact?.displayName ?? '');
@@ -72,13 +74,13 @@ function Chat({ chatKey: key }: { chatKey: string }) {
     (text: string, at: number[]) => {
       engine.send({ type: 'text', content: text, at, ...(quote && { pid: quote.message.msg_id }) });
       setQuote(null);
-      requestAnimationFrame(() => list.current?.scrollToIndex({ index: 'LAST', behavior: 'auto' }));
     },
     [engine, quote],
   );
 
   const handleMenu = useCallback((row: ChatRow, x: number, y: number) => setMenu({ row, x, y }), []);
   const handleRetry = useCallback((id: string) => engine.retry(id), [engine]);
+  const handleCancel = useCallback((id: string) => engine.cancel(id), [engine]);
   const handleReEdit = useCallback((text: string) => composer.current?.setText(text), []);
   const handleLoadOlder = useCallback(() => void engine.loadOlder(), [engine]);
 
@@ -181,6 +183,9 @@ function Chat({ chatKey: key }: { chatKey: string }) {
       }
     : null;
 
+  // A file on its way offers nothing to do with it but cancel, next to its bubble.
+  const menuItems = menu ? menuActions(menu.row) : [];
+
   return (
     <div className="page chat-page">
       <NavBar
@@ -216,6 +221,7 @@ function Chat({ chatKey: key }: { chatKey: string }) {
               onLoadOlder={handleLoadOlder}
               onMenu={handleMenu}
               onRetry={handleRetry}
+              onCancel={handleCancel}
               onReEdit={handleReEdit}
             />
           </MediaGalleryProvider>
@@ -236,7 +242,6 @@ function Chat({ chatKey: key }: { chatKey: string }) {
             <span className="visually-hidden">{t('common.loading')}</span>
           </div>
         )}
-        <OutboxList chatKey={key} />
         <Composer
           ref={composer}
           draftKey={key}
@@ -248,10 +253,10 @@ function Chat({ chatKey: key }: { chatKey: string }) {
           onSend={handleSend}
         />
       </main>
-      {menu && (
+      {menu && menuItems.length > 0 && (
         <ActionMenu
           anchor={{ x: menu.x, y: menu.y }}
-          actions={menuActions(menu.row)}
+          actions={menuItems}
           label={t('chat.messageMenu')}
           onClose={() => setMenu(null)}
         />
