@@ -95,6 +95,24 @@ export default tseslint.config(
     },
   },
   {
+    // The transport layer knows nothing above it: the app hands it the session and a dispatcher.
+    files: ['packages/web/src/api/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@sparrow/server', '**/packages/server/**'], message: 'server and web never import each other' },
+            {
+              group: ['**/stores', '**/stores/**', '**/chat', '**/chat/**', '**/pages', '**/pages/**'],
+              message: 'api/ is transport only: stores, engines and pages import it, never the other way',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['packages/protocol/**/*.ts'],
     rules: {
       'no-restricted-imports': [
