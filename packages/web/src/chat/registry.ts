@@ -43,7 +43,7 @@ async function uploadAlone(file: Blob, name: string, signal: AbortSignal): Promi
 }
 
 /** A refusal is for good (muted, not a member, too long…); anything else may pass later. */
-export function classifySendError(error: unknown): FailureKind {
+function classifySendError(error: unknown): FailureKind {
   if (error instanceof ApiError && error.kind === 'server' && [400, 401, 403, 404].includes(error.code ?? 0))
     return 'refused';
   return 'retry';
