@@ -72,7 +72,7 @@ export default tseslint.config(
         'error',
         {
           selector:
-            "CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto|transaction)$/]",
+            'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto|transaction)$/]',
           message: 'SQL lives in a repository (repo.ts or *-repo.ts of the module)',
         },
         { selector: "TaggedTemplateExpression[tag.name='sql']", message: 'SQL lives in a repository' },
