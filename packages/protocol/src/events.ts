@@ -45,6 +45,8 @@ export interface PushPayloads {
   /** I read a conversation on another device. */
   readAll: { toContactId: ContactId; msg_id: number; is_group: number };
   setManager: { group_id: string; user_id: number; role: number; avatar?: string };
+  /** A group's picture was uploaded by its owner or an admin. */
+  groupAvatar: { group_id: string; avatar: string };
   removeUser: { group_id: string; user_id: number; avatar?: string };
   setNoSpeak: { group_id: string; user_id: number; no_speak_until: number };
   editGroupName: { id: string; displayName: string; editUserName: string };
@@ -92,6 +94,7 @@ export const PushEventSchemas: { [E in keyof PushPayloads]: z.ZodType } = {
   readAll: loose({ toContactId: z.union([z.number(), z.string()]), msg_id: z.number() }),
   adminNotice: loose({ id: z.number(), title: z.string() }),
   setManager: loose({ group_id: z.string(), user_id: z.number(), role: z.number() }),
+  groupAvatar: loose({ group_id: z.string(), avatar: z.string() }),
   removeUser: loose({ group_id: z.string(), user_id: z.number() }),
   setNoSpeak: loose({ group_id: z.string(), user_id: z.number(), no_speak_until: z.number() }),
   editGroupName: loose({ id: z.string(), displayName: z.string() }),

@@ -248,12 +248,20 @@ describeEachDb('group management', (target) => {
     const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#ff0000' } })
       .png()
       .toBuffer();
+    const watching = await TestSocket.bound(server, owner.userId, owner.token);
     const up = await server.upload(
       'uploadGroupAvatar',
       { name: 'g.png', bytes: png, type: 'image/png' },
       { token: admin.token, fields: { group_id: gid } },
     );
     expect(up.json.code).toBe(0);
+    // A new picture has a push of its own, not a setManager with nobody in it.
+    expect((await watching.waitFor((f) => f.type === 'groupAvatar')).data).toEqual({
+      group_id: gid,
+      avatar: up.json.data,
+    });
+    expect(watching.frames.some((f) => f.type === 'setManager')).toBe(false);
+    watching.close();
     await server.call('addGroupUser', { id: gid, user_ids: [other.userId] }, { token: owner.token });
     expect((await server.call('groupInfo', { group_id: gid }, { token: owner.token })).data.avatar).toBe(up.json.data);
     const noGroup = await server.upload(

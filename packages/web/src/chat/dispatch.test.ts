@@ -32,9 +32,15 @@ describe('dispatch: each push event reaches the store it changes', () => {
     dispatch({ type: 'editGroupName', data: { id: 'group-1', displayName: 'Team', editUserName: 'u2' } });
     dispatch({ type: 'addGroupUser', data: { group_id: 'group-1', user_ids: [5, 6], avatar: '' } });
     dispatch({ type: 'setManager', data: { group_id: 'group-1', user_id: 1, role: 2 } });
+    dispatch({ type: 'groupAvatar', data: { group_id: 'group-1', avatar: '/storage/g/new.webp' } });
     const rows = contactsStore.getState().rows;
     expect(rows['2']).toMatchObject({ is_top: 1, is_notice: 0 });
-    expect(rows['group-1']).toMatchObject({ displayName: 'Team', member_count: 5, role: 2 });
+    expect(rows['group-1']).toMatchObject({
+      displayName: 'Team',
+      member_count: 5,
+      role: 2,
+      avatar: '/storage/g/new.webp',
+    });
   });
 
   it('removal from a group takes it off the list', () => {

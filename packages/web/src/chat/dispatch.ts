@@ -179,6 +179,10 @@ export function dispatch(event: SocketEvent): void {
       groups.apply(event);
       contacts.patch(event.data.group_id, { setting: { ...event.data.setting } });
       break;
+    case 'groupAvatar':
+      groups.apply(event);
+      contacts.patch(event.data.group_id, { avatar: event.data.avatar });
+      break;
     case 'setManager':
       groups.apply(event);
       if (event.data.user_id === me()) contacts.patch(event.data.group_id, { role: event.data.role === 2 ? 2 : 3 });

@@ -66,11 +66,8 @@ describe('applyGroupPush: every group push, as the member it reaches sees it', (
     expect(back.info?.isJoin).toBe(3);
   });
 
-  it('setManager with user 0 carries only a new group avatar', () => {
-    const { entry } = apply(ready(), {
-      type: 'setManager',
-      data: { group_id: GID, user_id: 0, role: 0, avatar: '/g/new.png' },
-    });
+  it('groupAvatar changes only the group’s picture', () => {
+    const { entry } = apply(ready(), { type: 'groupAvatar', data: { group_id: GID, avatar: '/g/new.png' } });
     expect(entry.info?.avatar).toBe('/g/new.png');
     expect(roles(entry)).toEqual(roles(ready()));
   });

@@ -35,6 +35,7 @@ export interface GroupState {
 /** The pushes that change a group's record or its members. */
 export const GROUP_PUSHES = [
   'setManager',
+  'groupAvatar',
   'removeUser',
   'setNoSpeak',
   'editGroupName',
@@ -58,6 +59,7 @@ export function pushGroupId(event: GroupPush): string | null {
     case 'removeGroup':
       return typeof event.data.group_id === 'string' ? event.data.group_id : null;
     case 'setManager':
+    case 'groupAvatar':
     case 'removeUser':
     case 'setNoSpeak':
     case 'setNotice':
@@ -132,10 +134,8 @@ export function applyGroupPush(entry: GroupEntry, event: GroupPush, me: number):
     }
     case 'setManager': {
       const { user_id, role, avatar } = event.data;
-      // An uploaded group avatar travels as setManager with user 0 and no role (api.md §3).
-      if (user_id === 0 || (role !== Roles.Admin && role !== Roles.Member)) {
+      if (role !== Roles.Admin && role !== Roles.Member)
         return done({ ...next, info: info && withAvatar(info, avatar) });
-      }
       const r = role as 2 | 3;
       return done({
         ...next,
@@ -143,6 +143,8 @@ export function applyGroupPush(entry: GroupEntry, event: GroupPush, me: number):
         members: patchMember(entry.members, user_id, (m) => ({ ...m, role: r })),
       });
     }
+    case 'groupAvatar':
+      return done({ ...next, info: info && withAvatar(info, event.data.avatar) });
     case 'changeOwner': {
       const newOwner = event.data.user_id;
       const oldOwner = info?.owner_id ?? entry.members?.find((m) => m.role === Roles.Owner)?.user_id;

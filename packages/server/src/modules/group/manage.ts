@@ -228,10 +228,7 @@ export class GroupAdminService {
     });
     if (!group) throw new AppError('Validation', {}, { fields: ['group_id'] });
     await this.groups.setUploadedAvatar(group.id, url, this.ctx.now());
-    await this.pushMembers(group, {
-      type: 'setManager',
-      data: { group_id: gid(group), user_id: 0, role: 0, avatar: url },
-    });
+    await this.pushMembers(group, { type: 'groupAvatar', data: { group_id: gid(group), avatar: url } });
     return url;
   }
 
