@@ -121,17 +121,16 @@ export const ControlFrameSchema = z.discriminatedUnion('type', [
 ]);
 export type ControlFrame = z.infer<typeof ControlFrameSchema>;
 
-const pushFrameSchemas = Object.entries(PushEventSchemas).map(([type, data]) =>
-  z.object({ type: z.literal(type), time: z.number(), data }),
-);
+/** Every frame a server sends, told apart by its `type`. */
+const ServerFrameSchema = z.discriminatedUnion('type', [
+  ...ControlFrameSchema.options,
+  ...Object.entries(PushEventSchemas).map(([type, data]) =>
+    z.object({ type: z.literal(type), time: z.number(), data }),
+  ),
+]);
 
 /** Parses a server frame; null when it is neither a control frame nor a known push event. */
 export function parseServerFrame(raw: unknown): ControlFrame | PushFrame | null {
-  const control = ControlFrameSchema.safeParse(raw);
-  if (control.success) return control.data;
-  for (const schema of pushFrameSchemas) {
-    const r = schema.safeParse(raw);
-    if (r.success) return r.data as PushFrame;
-  }
-  return null;
+  const r = ServerFrameSchema.safeParse(raw);
+  return r.success ? (r.data as ControlFrame | PushFrame) : null;
 }
