@@ -43,19 +43,7 @@ describeWithRedis('two server processes with Redis', (redisUrl) => {
     it(`[${target}] delivers ${TOTAL} messages exactly once across nodes, socket drops and a restart`, async () => {
       const a = cluster.nodes[0]!;
       const b = cluster.nodes[1]!;
-      const users: Array<{ userId: number; token: string }> = [];
-      for (let i = 0; i < 4; i++) {
-        const account = `node${i}user`;
-        await a.call('register', { account, password: 'secret123', realname: `N${i}` });
-        const login = await a.call('login', { account, password: 'secret123' });
-        users.push({ userId: login.data.userInfo.user_id, token: login.data.authToken });
-      }
-      for (const x of users)
-        for (const y of users)
-          if (x.userId < y.userId) {
-            await a.call('friendAdd', { user_id: y.userId }, x.token);
-            await a.call('friendAdd', { user_id: x.userId }, y.token);
-          }
+      const users = await friendsOf(a, 'nodeuser', 4);
       const opened = openDb({ databaseUrl: cluster.databaseUrl, dataDir: cluster.dataDir });
       const clients = users.map((u, i) => new ReliableClient(i < 2 ? a : b, u.userId, u.token));
       await Promise.all(clients.map((c) => c.connect()));
