@@ -1,4 +1,4 @@
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import {
   groupNumber,
   MUTE_OPTIONS,
@@ -17,7 +17,7 @@ import { UploadService } from '../upload';
 import { UserRepo, type UserRow } from '../user';
 import { eventFacts, groupSetting, toGroupContact } from './presenter';
 import { noticeText, noticeTooLong, sanitizeNotice } from './notice';
-import { GroupRepo, groupKey, Role, type GroupRow, type MemberRow } from './repo';
+import { GroupRepo, Role, type GroupRow, type MemberRow } from './repo';
 import type { GroupService } from './service';
 import type { MessageService } from '../im';
 
@@ -178,17 +178,12 @@ export class GroupAdminService {
     await this.pushMembers(group, { type: 'setNotice', data: { group_id: gid(group), notice } });
     const text = noticeText(notice);
     if (!text) return;
-    const target = { kind: 'group' as const, chatKey: groupKey(group.id), group, member };
-    const stored = await this.messages.store(session.userId, target, {
-      clientId: randomUUID(),
+    await this.messages.postToGroup(session.userId, group, member, {
       type: 'text',
       content: `群公告\n${text}`.slice(0, 2048),
       extends: { notice: 1 },
       at: [0],
-      pid: 0,
-      fileId: 0,
     });
-    await this.messages.publish(stored.row, target, session.userId);
   }
 
   /** The owner disbands the group: it disappears for every member. */

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   groupNumber,
   QR_VALID_MS,
@@ -18,7 +17,7 @@ import { UserRepo, type UserRow } from '../user';
 import { storageUrl } from '../../storage/storage';
 import { composeGroupAvatar } from './avatar';
 import { DEFAULT_GROUP_SETTING, eventFacts, groupSetting, toGroupContact } from './presenter';
-import { GroupRepo, groupKey, Role, type GroupRow } from './repo';
+import { GroupRepo, Role, type GroupRow } from './repo';
 
 /** Groups as far as chatting needs them: create, invite, members, my groups, info. */
 export class GroupService {
@@ -93,17 +92,7 @@ export class GroupService {
     if (!member) return;
     // The group as it is now: the change this line tells of may have changed its members.
     const now = (await this.groups.byId(group.id)) ?? group;
-    const target = { kind: 'group' as const, chatKey: groupKey(group.id), group: now, member };
-    const stored = await this.messages.store(actor.userId, target, {
-      clientId: randomUUID(),
-      type: 'event',
-      content,
-      extends: ext,
-      at: [],
-      pid: 0,
-      fileId: 0,
-    });
-    await this.messages.publish(stored.row, target, actor.userId);
+    await this.messages.postToGroup(actor.userId, now, member, { type: 'event', content, extends: ext });
   }
 
   /** The event line "A 邀请 B、C 加入了群聊". */

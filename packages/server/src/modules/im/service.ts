@@ -348,6 +348,30 @@ export class MessageService {
   }
 
   /**
+   * Posts a line of the group's own (an event line: creation, invitations, roles…; or the text
+   * that announces a new notice) from `actorId`, with `member` as the membership it is posted
+   * under. The send path's rules are not asked: the group module has checked the change it tells of.
+   */
+  async postToGroup(
+    actorId: number,
+    group: GroupRow,
+    member: MemberRow,
+    line: { type: 'event' | 'text'; content: string; extends: Record<string, unknown>; at?: number[] },
+  ): Promise<void> {
+    const target: Target = { kind: 'group', chatKey: groupKey(group.id), group, member };
+    const stored = await this.store(actorId, target, {
+      clientId: randomUUID(),
+      type: line.type,
+      content: line.content,
+      extends: line.extends,
+      at: line.at ?? [],
+      pid: 0,
+      fileId: 0,
+    });
+    await this.publish(stored.row, target, actorId);
+  }
+
+  /**
    * Pushes a new message: `simple` to the peer and my other sockets, `group` to the members.
    * Answers the message as the sender sees it (without `contactInfo`) when it was presented on the
    * way, so that sendMessage need not present it again.
