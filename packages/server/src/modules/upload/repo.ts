@@ -57,17 +57,21 @@ export class FileRepo {
    * sticker, or a user's or group's avatar at `url`.
    */
   async inUse(fileId: number, url: string): Promise<boolean> {
-    const live = await this.db
-      .selectFrom('messages')
-      .select('id')
-      .where('file_id', '=', fileId)
-      .where('is_deleted', '=', 0)
-      .where('is_undo', '=', 0)
-      .executeTakeFirst();
-    const sticker = await this.db.selectFrom('emoji').select('id').where('file_id', '=', fileId).executeTakeFirst();
-    const avatar =
-      (await this.db.selectFrom('users').select('id').where('avatar', '=', url).executeTakeFirst()) ??
-      (await this.db.selectFrom('groups').select('id').where('avatar', '=', url).executeTakeFirst());
-    return live !== undefined || sticker !== undefined || avatar !== undefined;
+    // One use is enough: each question is asked only while the ones before found none.
+    const uses = [
+      () =>
+        this.db
+          .selectFrom('messages')
+          .select('id')
+          .where('file_id', '=', fileId)
+          .where('is_deleted', '=', 0)
+          .where('is_undo', '=', 0)
+          .executeTakeFirst(),
+      () => this.db.selectFrom('emoji').select('id').where('file_id', '=', fileId).executeTakeFirst(),
+      () => this.db.selectFrom('users').select('id').where('avatar', '=', url).executeTakeFirst(),
+      () => this.db.selectFrom('groups').select('id').where('avatar', '=', url).executeTakeFirst(),
+    ];
+    for (const use of uses) if ((await use()) !== undefined) return true;
+    return false;
   }
 }
