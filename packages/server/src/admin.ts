@@ -2,6 +2,7 @@ import { loadConfig } from './config';
 import { migrate, openDb } from './db';
 import { AdminService } from './modules/system/admin';
 import { ConfigService } from './modules/system/config-service';
+import { createRepos } from './repos';
 
 const USAGE = `npm run admin -- <command>
 
@@ -26,9 +27,10 @@ async function main(argv: string[]): Promise<number> {
   const opened = openDb({ databaseUrl: env.databaseUrl, dataDir: env.dataDir });
   try {
     await migrate(opened);
-    const config = new ConfigService(opened.db);
+    const repos = createRepos(opened.db, opened.dialect);
+    const config = new ConfigService(repos.config);
     await config.load();
-    const admin = new AdminService(opened.db, config);
+    const admin = new AdminService(repos, config);
     const need = (n: number) => {
       if (args.length < n) throw new Error(`missing arguments\n\n${USAGE}`);
     };

@@ -20,16 +20,10 @@ import { Mailer } from './lib/mailer';
 import { FallbackRateLimiter, MemoryRateLimiter } from './lib/rate-limit';
 import { authRoutes } from './modules/auth/routes';
 import { emojiRoutes } from './modules/emoji/routes';
-import { EmojiService } from './modules/emoji/service';
 import { friendRoutes } from './modules/friend/routes';
 import { groupRoutes } from './modules/group/routes';
-import { GroupAdminService } from './modules/group/manage';
-import { GroupService } from './modules/group/service';
 import { AnnouncementWatcher } from './modules/im/announcements';
-import { ContactService } from './modules/im/contacts';
 import { imRoutes } from './modules/im/routes';
-import { MessageService } from './modules/im/service';
-import { FriendService } from './modules/friend/service';
 import { SessionService } from './modules/auth/session';
 import { ConfigService } from './modules/system/config-service';
 import { systemRoutes } from './modules/system/routes';
@@ -38,8 +32,11 @@ import { userRoutes } from './modules/user/routes';
 import { LocalBus } from './realtime/bus';
 import { registerGateway } from './realtime/gateway';
 import { LocalPresence } from './realtime/presence';
+import { Access } from './modules/access';
 import { RedisBus, RedisPresence, RedisRateLimiter } from './realtime/redis';
 import { Realtime } from './realtime/realtime';
+import { createRepos } from './repos';
+import { createServices } from './services';
 import { registerStorageRoutes } from './storage/routes';
 import { DiskStorage } from './storage/storage';
 
@@ -72,7 +69,8 @@ export async function buildApp(
     onCheckpointError: (err) => app.log.error({ err }, 'SQLite checkpoint thread failed; checkpointing in the server'),
   });
   await migrate(opened);
-  const config = new ConfigService(opened.db);
+  const repos = createRepos(opened.db, opened.dialect);
+  const config = new ConfigService(repos.config);
   await config.load();
   config.startPolling(env.configPollMs);
 
@@ -101,8 +99,10 @@ export async function buildApp(
     env,
     db: opened.db,
     dialect: opened.dialect,
+    repos,
+    access: new Access(repos),
     config,
-    sessions: new SessionService(opened.db, now),
+    sessions: new SessionService(repos, now),
     realtime,
     limits: new Limits(
       redis
@@ -182,22 +182,19 @@ export async function buildApp(
     sessionAlive: (id) => ctx.sessions.alive(id),
     ...opts.socket,
   });
-  const friends = new FriendService(ctx);
-  realtime.setAudience((userId) => friends.audience(userId));
-  const messages = new MessageService(ctx);
-  const contacts = new ContactService(ctx, friends, messages);
-  const announcements = new AnnouncementWatcher(opened.db, realtime);
+  const services = createServices(ctx);
+  realtime.setAudience((userId) => services.friends.audience(userId));
+  const announcements = new AnnouncementWatcher(repos.announcements, realtime);
   announcements.start(env.configPollMs);
-  const groupService = new GroupService(ctx, messages, friends);
   registerRoutes(app, ctx, {
-    ...friendRoutes(ctx, friends),
-    ...imRoutes(ctx, messages, contacts),
-    ...groupRoutes(ctx, groupService, new GroupAdminService(ctx, groupService, messages)),
-    ...authRoutes(ctx),
-    ...userRoutes(ctx),
+    ...friendRoutes(ctx, services.friends),
+    ...imRoutes(ctx, services.messages, services.pipeline, services.contacts),
+    ...groupRoutes(ctx, services.groups, services.groupAdmin),
+    ...authRoutes(ctx, services.auth),
+    ...userRoutes(ctx, services.users),
     ...systemRoutes(ctx),
-    ...uploadRoutes(ctx, messages),
-    ...emojiRoutes(ctx, new EmojiService(ctx, messages)),
+    ...uploadRoutes(ctx, services),
+    ...emojiRoutes(ctx, services.emoji),
   });
   registerStorageRoutes(app, ctx.storage);
 

@@ -6,7 +6,9 @@ import type { Limits } from './lib/limits';
 import type { Mailer } from './lib/mailer';
 import type { SessionService } from './modules/auth/session';
 import type { ConfigService } from './modules/system/config-service';
+import type { Access } from './modules/access';
 import type { Realtime } from './realtime/realtime';
+import type { Repos } from './repos';
 import type { Storage } from './storage/storage';
 
 /** The shared parts a module is built from; one per process. */
@@ -14,6 +16,10 @@ export interface AppContext {
   env: ServerConfig;
   db: Db;
   dialect: Dialect;
+  /** Every repository, built once; services take theirs from here. */
+  repos: Repos;
+  /** Who may see and touch what (modules/access.ts). */
+  access: Access;
   config: ConfigService;
   sessions: SessionService;
   realtime: Realtime;

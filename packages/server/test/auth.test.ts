@@ -16,7 +16,7 @@ describeEachDb('register', (target) => {
   let admin: AdminService;
   beforeAll(async () => {
     server = await startServer(target);
-    admin = new AdminService(server.ctx.db, server.ctx.config, server.clock.now);
+    admin = new AdminService(server.ctx.repos, server.ctx.config, server.clock.now);
   });
   afterAll(async () => {
     await server.close();
@@ -454,7 +454,7 @@ describeEachDb('login, checkuser, logout', (target) => {
 
   it('refuses a disabled user and ends its sessions; enabling lets it back in', async () => {
     const dan = await signUp(server, 'dan_disabled');
-    const admin = new AdminService(server.ctx.db, server.ctx.config, server.clock.now);
+    const admin = new AdminService(server.ctx.repos, server.ctx.config, server.clock.now);
     await admin.setStatus('dan_disabled', false);
     expect((await server.call('checkuser', {}, { token: dan.token })).code).toBe(-1);
     const res = await server.call('login', { account: 'dan_disabled', password: dan.password });

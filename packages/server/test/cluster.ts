@@ -10,6 +10,7 @@ import { WebSocket } from 'ws';
 import { routes, type Envelope, type RouteName } from '@sparrow/protocol';
 import { type OpenedDb } from '../src/db';
 import { ConfigService } from '../src/modules/system/config-service';
+import { ConfigRepo } from '../src/modules/system/repo';
 import { createPgDatabase, type DbTarget } from './harness';
 
 const serverMain = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/main.ts');
@@ -348,7 +349,7 @@ export async function friendsOf(node: Node, prefix: string, n: number): Promise<
  * nodes see it at their next configuration poll (CONFIG_POLL_MS, 500 ms), which this waits out.
  */
 export async function raiseRateLimits(opened: OpenedDb): Promise<void> {
-  const config = new ConfigService(opened.db);
+  const config = new ConfigService(new ConfigRepo(opened.db));
   await config.load();
   await config.set('rateLimits.anyCall.perMinute', '100000');
   await config.set('rateLimits.sendMessage.perSecond', '1000');

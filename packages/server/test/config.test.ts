@@ -93,7 +93,7 @@ describeEachDb('system configuration: getSystemInfo, checkVersion, updateConfig'
       const res = await server.call('getSystemInfo');
       expect(res.data.sysInfo.name).toBe('Sparrow Test');
       expect(res.data.chatInfo.redoTime).toBe(600);
-      const fresh = new ConfigService(server.ctx.db);
+      const fresh = new ConfigService(server.ctx.repos.config);
       await fresh.load();
       expect(fresh.get().sysInfo.name).toBe('Sparrow Test');
       expect(fresh.get().chatInfo.redoTime).toBe(600);
@@ -126,9 +126,9 @@ describeEachDb('system configuration: getSystemInfo, checkVersion, updateConfig'
 
     it('is pushed when another process (the admin command) changes it', async () => {
       const sock = await TestSocket.bound(server, user.userId, user.token);
-      const elsewhere = new ConfigService(server.ctx.db);
+      const elsewhere = new ConfigService(server.ctx.repos.config);
       await elsewhere.load();
-      await new AdminService(server.ctx.db, elsewhere).setConfig('chatInfo.groupUserMax', '200');
+      await new AdminService(server.ctx.repos, elsewhere).setConfig('chatInfo.groupUserMax', '200');
       const frame = await sock.waitFor((f) => f.type === 'updateConfig' && f.data.chatInfo.groupUserMax === 200, 3000);
       expect(frame.data.chatInfo.sendInterval).toBe(3);
       expect((await server.call('getSystemInfo')).data.chatInfo.groupUserMax).toBe(200);

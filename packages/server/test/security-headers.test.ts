@@ -56,7 +56,7 @@ describeEachDb('security headers', (target) => {
   });
 
   it('follows the configured map services, and names no forged host', async () => {
-    const config = new ConfigService(server.ctx.db);
+    const config = new ConfigService(server.ctx.repos.config);
     await config.load();
     await config.set('map.tileUrl', 'https://{s}.tiles.example.net/{z}/{x}/{y}.png');
     await server.ctx.config.load();

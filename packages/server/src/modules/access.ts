@@ -1,23 +1,34 @@
-import type { AppContext } from '../context';
+import { groupNumber, type ContactId } from '@sparrow/protocol';
 import { AppError } from '../errors';
-import { GroupRepo, type GroupRow, type MemberRow } from './group/repo';
+import type { Repos } from '../repos';
+import type { Session } from './auth';
+import type { FriendRow } from './friend';
+import { groupKey, groupSetting, type GroupRow, type MemberRow } from './group';
+import { ChatType, pairKey, selfKey, type MessageRow } from './im/repo';
+import { cateOf, type FileRow } from './upload';
+import type { UserRow } from './user';
+
+/** A conversation resolved from a `toContactId` and checked: whom it is with and its storage key. */
+export type Chat =
+  | { kind: 'private'; chatKey: string; peer: UserRow }
+  | { kind: 'group'; chatKey: string; group: GroupRow; member: MemberRow }
+  | { kind: 'self'; chatKey: string };
+
+type AccessRepos = Pick<Repos, 'users' | 'groups' | 'messages' | 'friends' | 'files' | 'emoji'>;
 
 /**
- * The one access module: every service method that takes a group id starts here. Deny by
- * default: a missing or disbanded group and a group I am not in are refused alike, so that an
- * answer never tells an outsider which group ids exist.
+ * The one access module: who may see and touch which group, chat, message, file and friendship.
+ * Deny by default, and "not found" and "not yours" look alike: a missing or disbanded group and a
+ * group I am not in are refused alike, as are a missing message and one I may not see, so that an
+ * answer never tells an outsider which ids exist.
  */
 export class Access {
-  private readonly groups: GroupRepo;
-
-  constructor(ctx: AppContext) {
-    this.groups = new GroupRepo(ctx.db);
-  }
+  constructor(private readonly repos: AccessRepos) {}
 
   /** The group and my membership, or NotMember (also for a group that does not exist). */
   async requireMember(userId: number, groupId: number): Promise<{ group: GroupRow; member: MemberRow }> {
-    const group = await this.groups.byId(groupId);
-    const member = group && (await this.groups.member(groupId, userId));
+    const group = await this.repos.groups.byId(groupId);
+    const member = group && (await this.repos.groups.member(groupId, userId));
     if (!group || !member) throw new AppError('NotMember');
     return { group, member };
   }
@@ -28,4 +39,101 @@ export class Access {
     if (!roles.includes(found.member.role)) throw new AppError('Forbidden');
     return found;
   }
+
+  /** A conversation I may read: private with anyone known, a group I am in, my own. */
+  async chat(session: Session, toContactId: ContactId | string | number): Promise<Chat> {
+    if (toContactId === -1 || toContactId === '-1') return { kind: 'self', chatKey: selfKey(session.userId) };
+    if (typeof toContactId === 'string' && toContactId.startsWith('group-')) {
+      const { group, member } = await this.requireMember(session.userId, groupNumber(toContactId));
+      return { kind: 'group', chatKey: groupKey(group.id), group, member };
+    }
+    const peerId = Number(toContactId);
+    if (!Number.isInteger(peerId) || peerId <= 0) throw new AppError('NotAllowedTarget');
+    if (peerId === session.userId) return { kind: 'self', chatKey: selfKey(session.userId) };
+    const peer = await this.repos.users.byId(peerId);
+    const chatKey = pairKey(session.userId, peerId);
+    // A disabled account reads as a missing one (as getUserInfo answers), except in a chat we already share.
+    if (!peer || (peer.status !== 1 && !(await this.repos.messages.conversation(session.userId, chatKey))))
+      throw new AppError('UserNotFound');
+    return { kind: 'private', chatKey, peer };
+  }
+
+  /** The first message id a reader may see in a chat (cleared history, joined without history). */
+  async floor(userId: number, chat: Chat): Promise<number> {
+    const conv = await this.repos.messages.conversation(userId, chat.chatKey);
+    let floor = conv?.clear_msg_id ?? 0;
+    if (chat.kind === 'group' && !groupSetting(chat.group).history) floor = Math.max(floor, chat.member.join_msg_id);
+    return floor;
+  }
+
+  /** Who holds a message: the pair, the group's members, or its sender alone. */
+  async holders(row: MessageRow): Promise<number[]> {
+    if (row.chat_type === ChatType.Group) return this.repos.groups.memberIds(row.to_id);
+    if (row.chat_type === ChatType.Private) return [row.from_user, row.to_id];
+    return [row.from_user];
+  }
+
+  /** A message I can see, by msg_id or by client id; refused alike when missing or not mine to see. */
+  async message(session: Session, ref: number | string): Promise<{ row: MessageRow; chat: Chat }> {
+    const { messages } = this.repos;
+    const candidates = typeof ref === 'number' ? [await messages.byId(ref)] : await messages.byClientId(ref);
+    const ordered = candidates
+      .filter((r): r is MessageRow => r !== undefined)
+      .sort((a, b) => Number(b.from_user === session.userId) - Number(a.from_user === session.userId));
+    for (const row of ordered) {
+      if (row.is_deleted) continue;
+      if (!(await this.holders(row)).includes(session.userId)) continue;
+      const chat = await this.chat(session, contactIdOf(row, session.userId));
+      if (row.id <= (await this.floor(session.userId, chat))) continue;
+      if (await messages.isHidden(session.userId, row.id)) continue;
+      return { row, chat };
+    }
+    throw new AppError('MessageNotFound');
+  }
+
+  /** A file I uploaded and the name I gave it; a missing file and someone else's are refused alike. */
+  async ownFile(userId: number, fileId: number): Promise<{ file: FileRow; name: string }> {
+    const file = Number.isInteger(fileId) && fileId > 0 ? await this.repos.files.byId(fileId) : undefined;
+    const name = file && (await this.repos.files.uploadedName(userId, file.id));
+    if (!file || name === undefined) throw new AppError('NotFound', {}, { fields: ['file_id'] });
+    return { file, name };
+  }
+
+  /** An image I may send as a sticker: in my collection or uploaded by me; undefined otherwise. */
+  async sticker(userId: number, fileId: number): Promise<FileRow | undefined> {
+    if (!Number.isInteger(fileId) || fileId <= 0) return undefined;
+    const file = await this.repos.files.byId(fileId);
+    if (!file || cateOf(file.ext) !== 2) return undefined;
+    if (
+      (await this.repos.emoji.collected(userId, fileId)) ||
+      (await this.repos.files.uploadedName(userId, fileId)) !== undefined
+    )
+      return file;
+    return undefined;
+  }
+
+  /** Whether a message I can see carries this file (its newest twenty live messages are asked). */
+  async carriedBySeenMessage(session: Session, fileId: number): Promise<boolean> {
+    for (const id of await this.repos.messages.liveIdsWithFile(fileId, 20)) {
+      try {
+        await this.message(session, id);
+        return true;
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+      }
+    }
+    return false;
+  }
+
+  /** My friend row of `otherId`, while we are friends. */
+  friendship(userId: number, otherId: number): Promise<FriendRow | undefined> {
+    return this.repos.friends.row(userId, otherId);
+  }
+}
+
+/** The `toContactId` of a message's conversation as `userId` names it. */
+export function contactIdOf(row: MessageRow, userId: number): ContactId {
+  if (row.chat_type === ChatType.Group) return `group-${row.to_id}`;
+  if (row.chat_type === ChatType.Self) return -1;
+  return row.from_user === userId ? row.to_id : row.from_user;
 }

@@ -1,26 +1,21 @@
 import { CODE_LENGTH, CODE_MAX_TRIES, CODE_TTL_MS, translate, type Locale } from '@sparrow/protocol';
-import type { Db } from '../../db';
 import { AppError } from '../../errors';
 import { hmac, numericCode } from '../../lib/crypto';
 import type { Mailer } from '../../lib/mailer';
 import type { ConfigService } from '../system';
-import { CodeRepo } from './code-repo';
+import type { CodeRepo } from './code-repo';
 
 /**
  * Verification codes (api.md §3 sendCode): six digits, valid 300 s, one send per 60 s per
  * account, five wrong tries burn it, stored as an HMAC with the instance secret.
  */
 export class CodeService {
-  private readonly codes: CodeRepo;
-
   constructor(
-    db: Db,
+    private readonly codes: CodeRepo,
     private readonly config: ConfigService,
     private readonly mailer: Mailer,
     private readonly now: () => number,
-  ) {
-    this.codes = new CodeRepo(db);
-  }
+  ) {}
 
   private hash(account: string, type: number, code: string): string {
     return hmac(this.config.secret, `${account.toLowerCase()}|${type}|${code}`);

@@ -3,8 +3,7 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { localeOf, ok } from '../../http/envelope';
 import type { Handlers } from '../../http/route';
-import { CodeService } from './codes';
-import { AuthService, type ClientInfo } from './service';
+import type { AuthService, ClientInfo } from './service';
 import { isMobileAgent } from './session';
 
 function clientInfo(req: FastifyRequest, clientId?: string): ClientInfo {
@@ -24,8 +23,7 @@ function clientInfo(req: FastifyRequest, clientId?: string): ClientInfo {
 }
 
 /** `/common/Pub/*` accounts and sessions, and the password and account changes. */
-export function authRoutes(ctx: AppContext): Handlers {
-  const auth = new AuthService(ctx, new CodeService(ctx.db, ctx.config, ctx.mailer, ctx.now));
+export function authRoutes(ctx: AppContext, auth: AuthService): Handlers {
   return {
     register: async ({ body, req }) => ok(await auth.register(body, clientInfo(req)), { msg: 'ok.register' }),
     login: async ({ body, req }) => ok(await auth.login(body, clientInfo(req, body.client_id)), { msg: 'ok.login' }),

@@ -11,8 +11,8 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { hashPassword, verifyPassword } from '../../lib/crypto';
 import { CloseCodes } from '../../realtime/realtime';
-import { toUserInfo, UserRepo, type UserRow } from '../user';
-import { InviteRepo } from '../system';
+import { toUserInfo, type UserRepo, type UserRow } from '../user';
+import { type InviteRepo } from '../system';
 import type { CodeService } from './codes';
 import type { Session } from './session';
 
@@ -38,8 +38,8 @@ export class AuthService {
     private readonly ctx: AppContext,
     private readonly codes: CodeService,
   ) {
-    this.users = new UserRepo(ctx.db);
-    this.invites = new InviteRepo(ctx.db);
+    this.users = ctx.repos.users;
+    this.invites = ctx.repos.invites;
   }
 
   private info(row: UserRow): UserInfo {

@@ -1,8 +1,8 @@
 import { SESSION_TTL_MS } from '@sparrow/protocol';
-import type { Db } from '../../db';
+import type { Repos } from '../../repos';
 import { randomToken, sha256 } from '../../lib/crypto';
-import { UserRepo, type UserRow } from '../user';
-import { SessionRepo } from './session-repo';
+import { type UserRepo, type UserRow } from '../user';
+import { type SessionRepo } from './session-repo';
 
 /** A signed-in caller: the session and its (active) user. */
 export interface Session {
@@ -32,11 +32,11 @@ export class SessionService {
   private readonly users: UserRepo;
 
   constructor(
-    db: Db,
+    repos: Pick<Repos, 'sessions' | 'users'>,
     private readonly now: () => number,
   ) {
-    this.sessions = new SessionRepo(db);
-    this.users = new UserRepo(db);
+    this.sessions = repos.sessions;
+    this.users = repos.users;
   }
 
   /**

@@ -33,20 +33,6 @@ export class EmojiRepo {
       .execute();
   }
 
-  /** The newest live (not deleted, not withdrawn) messages that carry a file, at most `limit`. */
-  async liveMessageIdsWithFile(fileId: number, limit: number): Promise<number[]> {
-    const rows = await this.db
-      .selectFrom('messages')
-      .select('id')
-      .where('file_id', '=', fileId)
-      .where('is_deleted', '=', 0)
-      .where('is_undo', '=', 0)
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .execute();
-    return rows.map((r) => r.id);
-  }
-
   /** Those of `ids` that are the user's stickers, with their files. */
   mine(userId: number, ids: number[]): Promise<{ id: number; file_id: number }[]> {
     return this.db

@@ -4,23 +4,20 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { storageUrl } from '../../storage/storage';
 import type { Session } from '../auth';
-import type { MessageService } from '../im';
-import { FileService, readUpload } from '../upload';
-import { EmojiRepo } from './repo';
+import { readUpload, type FileService } from '../upload';
+import type { EmojiRepo } from './repo';
 
 const STICKER_EXT = ['jpg', 'png', 'gif', 'webp'];
 
 /** My sticker collection (api.md §3 `/enterprise/emoji/*`). */
 export class EmojiService {
-  private readonly files: FileService;
   private readonly emoji: EmojiRepo;
 
   constructor(
     private readonly ctx: AppContext,
-    private readonly messages: MessageService,
+    private readonly files: FileService,
   ) {
-    this.files = new FileService(ctx);
-    this.emoji = new EmojiRepo(ctx.db);
+    this.emoji = ctx.repos.emoji;
   }
 
   async list(session: Session): Promise<EmojiItem[]> {
@@ -47,7 +44,7 @@ export class EmojiService {
 
   /** Adds an image I uploaded, or one from a sticker or image message I can see. */
   async add(session: Session, fileId: number): Promise<EmojiItem> {
-    const file = await this.files.byId(fileId);
+    const file = await this.ctx.repos.files.byId(fileId);
     if (
       !file ||
       !STICKER_EXT.includes(file.ext) ||
@@ -55,23 +52,10 @@ export class EmojiService {
     ) {
       throw new AppError('NotFound', {}, { fields: ['file_id'] });
     }
-    const mine = await this.files.uploadedName(session.userId, fileId);
-    if (mine === null && !(await this.seen(session, fileId)))
+    const mine = await this.ctx.repos.files.uploadedName(session.userId, fileId);
+    if (mine === undefined && !(await this.ctx.access.carriedBySeenMessage(session, fileId)))
       throw new AppError('NotFound', {}, { fields: ['file_id'] });
     return this.insert(session, fileId, mine ?? '');
-  }
-
-  /** Whether a message I can see carries this file. */
-  private async seen(session: Session, fileId: number): Promise<boolean> {
-    for (const id of await this.emoji.liveMessageIdsWithFile(fileId, 20)) {
-      try {
-        await this.messages.visible(session, id);
-        return true;
-      } catch {
-        /* not this one */
-      }
-    }
-    return false;
   }
 
   async remove(session: Session, ids: number[]): Promise<void> {

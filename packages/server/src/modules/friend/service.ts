@@ -2,9 +2,9 @@ import type { Contact, FriendRequest, RouteInput } from '@sparrow/protocol';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import type { Session } from '../auth';
-import { UserRepo, type UserRow } from '../user';
+import { type UserRepo, type UserRow } from '../user';
 import { systemNotice, toFriendRequest, toUserContact } from './presenter';
-import { FriendRepo, RequestStatus } from './repo';
+import { type FriendRepo, RequestStatus } from './repo';
 
 /** Friends and friend requests (api.md §3 `/enterprise/friend/*`), and the contact list. */
 export class FriendService {
@@ -12,8 +12,8 @@ export class FriendService {
   private readonly users: UserRepo;
 
   constructor(private readonly ctx: AppContext) {
-    this.friends = new FriendRepo(ctx.db);
-    this.users = new UserRepo(ctx.db);
+    this.friends = ctx.repos.friends;
+    this.users = ctx.repos.users;
   }
 
   private async activeUser(id: number): Promise<UserRow> {

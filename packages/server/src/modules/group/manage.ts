@@ -11,15 +11,15 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { localeOf, validationError } from '../../http/envelope';
-import { Access } from '../access';
+import type { Access } from '../access';
 import type { Session } from '../auth';
-import { UploadService } from '../upload';
-import { UserRepo, type UserRow } from '../user';
+import type { UploadService } from '../upload';
+import type { UserRepo, UserRow } from '../user';
 import { eventFacts, groupSetting, toGroupContact } from './presenter';
 import { noticeText, noticeTooLong, sanitizeNotice } from './notice';
-import { GroupRepo, Role, type GroupRow, type MemberRow } from './repo';
+import { type GroupRepo, Role, type GroupRow, type MemberRow } from './repo';
 import type { GroupService } from './service';
-import type { MessageService } from '../im';
+import type { EventPort } from '../im';
 
 const gid = (group: GroupRow) => `group-${group.id}`;
 
@@ -31,17 +31,16 @@ export class GroupAdminService {
   private readonly groups: GroupRepo;
   private readonly users: UserRepo;
   private readonly access: Access;
-  private readonly uploads: UploadService;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly groupService: GroupService,
-    private readonly messages: MessageService,
+    private readonly events: EventPort,
+    private readonly uploads: UploadService,
   ) {
-    this.groups = new GroupRepo(ctx.db);
-    this.users = new UserRepo(ctx.db);
-    this.access = new Access(ctx);
-    this.uploads = new UploadService(ctx);
+    this.groups = ctx.repos.groups;
+    this.users = ctx.repos.users;
+    this.access = ctx.access;
   }
 
   private async target(group: GroupRow, userId: number): Promise<{ member: MemberRow; user: UserRow }> {
@@ -178,12 +177,15 @@ export class GroupAdminService {
     await this.pushMembers(group, { type: 'setNotice', data: { group_id: gid(group), notice } });
     const text = noticeText(notice);
     if (!text) return;
-    await this.messages.postToGroup(session.userId, group, member, {
-      type: 'text',
-      content: `群公告\n${text}`.slice(0, 2048),
-      extends: { notice: 1 },
-      at: [0],
-    });
+    await this.events.postEvent(
+      { group, member, actor: session.user },
+      {
+        type: 'text',
+        content: `群公告\n${text}`.slice(0, 2048),
+        extends: { notice: 1 },
+        at: [0],
+      },
+    );
   }
 
   /** The owner disbands the group: it disappears for every member. */

@@ -308,6 +308,25 @@ export class GroupRepo {
     return new Map(rows.map((m) => [m.user_id, { role: m.role, nickname: m.nickname }]));
   }
 
+  /** As rolesOf, for several groups at once: group → user → role and nickname. */
+  async rolesIn(
+    groupIds: number[],
+    userIds: number[],
+  ): Promise<Map<number, Map<number, { role: number; nickname: string }>>> {
+    const byGroup = new Map<number, Map<number, { role: number; nickname: string }>>(
+      groupIds.map((id) => [id, new Map()]),
+    );
+    if (groupIds.length === 0 || userIds.length === 0) return byGroup;
+    const rows = await this.db
+      .selectFrom('group_members')
+      .select(['group_id', 'user_id', 'role', 'nickname'])
+      .where('group_id', 'in', groupIds)
+      .where('user_id', 'in', userIds)
+      .execute();
+    for (const m of rows) byGroup.get(m.group_id)?.set(m.user_id, { role: m.role, nickname: m.nickname });
+    return byGroup;
+  }
+
   private async membersChanged(trx: Transaction<Database>, groupId: number): Promise<void> {
     await trx
       .updateTable('groups')

@@ -9,15 +9,15 @@ import {
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { hmac } from '../../lib/crypto';
-import { Access } from '../access';
+import { type Access } from '../access';
 import type { Session } from '../auth';
-import { FriendRepo, type FriendService } from '../friend';
-import type { MessageService } from '../im';
-import { UserRepo, type UserRow } from '../user';
+import { type FriendRepo, type FriendService } from '../friend';
+import type { EventPort } from '../im';
+import { type UserRepo, type UserRow } from '../user';
 import { storageUrl } from '../../storage/storage';
 import { composeGroupAvatar } from './avatar';
 import { DEFAULT_GROUP_SETTING, eventFacts, groupSetting, toGroupContact } from './presenter';
-import { GroupRepo, Role, type GroupRow } from './repo';
+import { type GroupRepo, Role, type GroupRow } from './repo';
 
 /** Groups as far as chatting needs them: create, invite, members, my groups, info. */
 export class GroupService {
@@ -28,13 +28,13 @@ export class GroupService {
 
   constructor(
     private readonly ctx: AppContext,
-    private readonly messages: MessageService,
+    private readonly events: EventPort,
     private readonly people: FriendService,
   ) {
-    this.groups = new GroupRepo(ctx.db);
-    this.users = new UserRepo(ctx.db);
-    this.friends = new FriendRepo(ctx.db);
-    this.access = new Access(ctx);
+    this.groups = ctx.repos.groups;
+    this.users = ctx.repos.users;
+    this.friends = ctx.repos.friends;
+    this.access = ctx.access;
   }
 
   /**
@@ -92,7 +92,7 @@ export class GroupService {
     if (!member) return;
     // The group as it is now: the change this line tells of may have changed its members.
     const now = (await this.groups.byId(group.id)) ?? group;
-    await this.messages.postToGroup(actor.userId, now, member, { type: 'event', content, extends: ext });
+    await this.events.postEvent({ group: now, member, actor: actor.user }, { type: 'event', content, extends: ext });
   }
 
   /** The event line "A 邀请 B、C 加入了群聊". */

@@ -1,6 +1,5 @@
 import type { PushFrame } from '@sparrow/protocol';
-import { AnnouncementRepo } from '../system';
-import type { Db } from '../../db';
+import type { AnnouncementRepo } from '../system';
 import type { Realtime } from '../../realtime/realtime';
 
 /**
@@ -11,14 +10,10 @@ import type { Realtime } from '../../realtime/realtime';
 export class AnnouncementWatcher {
   private lastId = -1;
   private timer: NodeJS.Timeout | undefined;
-  private readonly announcements: AnnouncementRepo;
-
   constructor(
-    db: Db,
+    private readonly announcements: AnnouncementRepo,
     private readonly realtime: Realtime,
-  ) {
-    this.announcements = new AnnouncementRepo(db);
-  }
+  ) {}
 
   /** Pushes announcements newer than the last seen; the first call only records where we are. */
   async check(): Promise<void> {

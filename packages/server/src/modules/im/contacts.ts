@@ -1,13 +1,13 @@
 import { newContact, translate, type AdminNotice, type Contact, type ContactId } from '@sparrow/protocol';
-import { AnnouncementRepo } from '../system';
+import type { AnnouncementRepo } from '../system';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import type { Session } from '../auth';
-import { FriendRepo, type FriendService, systemContact } from '../friend';
-import { groupSetting, toGroupContact, GroupRepo, groupKey } from '../group';
+import { systemContact, type FriendRepo, type FriendService } from '../friend';
+import { groupKey, groupSetting, toGroupContact, type GroupRepo } from '../group';
+import { readerOf } from './hydrate';
 import { previewOf } from './presenter';
 import { pairKey, selfKey, type ConversationRow, type ConversationView, type MessageRow } from './repo';
-import type { MessageService } from './service';
 
 /**
  * The conversation list (getContacts): my contacts and groups with each conversation's last
@@ -21,13 +21,12 @@ export class ContactService {
   private readonly requests: FriendRepo;
 
   constructor(
-    ctx: AppContext,
+    private readonly ctx: AppContext,
     private readonly friends: FriendService,
-    private readonly messages: MessageService,
   ) {
-    this.groups = new GroupRepo(ctx.db);
-    this.announcements = new AnnouncementRepo(ctx.db);
-    this.requests = new FriendRepo(ctx.db);
+    this.groups = ctx.repos.groups;
+    this.announcements = ctx.repos.announcements;
+    this.requests = ctx.repos.friends;
   }
 
   /** A contact or group row with what my conversation row says of the chat. */
@@ -46,7 +45,7 @@ export class ContactService {
     const shown = hidden || !last || last.id <= floor ? undefined : last;
     return {
       ...contact,
-      lastContent: shown ? previewOf(shown, this.messages.reader(session.user)) : '',
+      lastContent: shown ? previewOf(shown, readerOf(session.user)) : '',
       lastSendTime: hidden ? 0 : shown ? shown.create_time : contact.is_group === 1 ? row.last_time : 0,
       type: shown ? shown.type : '',
       unread: hidden ? 0 : view.unread,
@@ -61,11 +60,11 @@ export class ContactService {
     const [{ items: users, pending }, groups, views] = await Promise.all([
       this.friends.contacts(session),
       this.groups.mine(me),
-      this.messages.messages.viewsOf(me),
+      this.ctx.repos.messages.viewsOf(me),
     ]);
     const byKey = new Map(views.map((v) => [v.row.chat_key, v]));
     const [lastById, sizes] = await Promise.all([
-      this.messages.messages.byIds(views.map((v) => v.lastId).filter(Boolean)),
+      this.ctx.repos.messages.byIds(views.map((v) => v.lastId).filter(Boolean)),
       this.groups.counts(groups.map((g) => g.id)),
     ]);
     const out: Contact[] = [];
@@ -84,13 +83,13 @@ export class ContactService {
   private async systemRow(session: Session, pending: number): Promise<Contact> {
     const newest = await this.requests.newestPendingTo(session.userId);
     const lastContent = newest
-      ? translate(this.messages.reader(session.user).locale, 'notice.friendRequest', { name: newest.fromName })
+      ? translate(readerOf(session.user).locale, 'notice.friendRequest', { name: newest.fromName })
       : '';
     return systemContact(session.user, pending, lastContent, newest?.createTime ?? 0);
   }
 
   private async adminNoticeRow(session: Session, conv: ConversationRow | undefined): Promise<Contact> {
-    const locale = this.messages.reader(session.user).locale;
+    const locale = readerOf(session.user).locale;
     const newest = await this.newestAnnouncement();
     const unread = await this.announcements.countUnread(conv?.read_msg_id ?? 0, session.user.create_time);
     return newContact({
@@ -110,7 +109,7 @@ export class ContactService {
   private selfRow(session: Session): Contact {
     return newContact({
       id: -1,
-      displayName: translate(this.messages.reader(session.user).locale, 'contact.self'),
+      displayName: translate(readerOf(session.user).locale, 'contact.self'),
       is_group: 3,
     });
   }
@@ -120,11 +119,11 @@ export class ContactService {
     const { items } = await this.list(session);
     const found = items.find((c) => String(c.id) === String(id));
     if (found) return found;
-    const target = await this.messages.resolve(session, id);
+    const target = await this.ctx.access.chat(session, id);
     if (target.kind !== 'private') throw new AppError('NotFound');
     const contact = await this.friends.contactOf(session.userId, target.peer);
-    const [view] = await this.messages.messages.viewsOf(session.userId, [target.chatKey]);
-    return this.merge(session, contact, view, await this.messages.messages.byIds(view?.lastId ? [view.lastId] : []));
+    const [view] = await this.ctx.repos.messages.viewsOf(session.userId, [target.chatKey]);
+    return this.merge(session, contact, view, await this.ctx.repos.messages.byIds(view?.lastId ? [view.lastId] : []));
   }
 
   newestAnnouncement(): Promise<AdminNotice | undefined> {

@@ -1,3 +1,6 @@
 /** What other modules may use of im; everything else in this folder is its own. */
+export * from './hydrate';
 export * from './presenter';
+export * from './repo';
+export * from './send/pipeline';
 export * from './service';

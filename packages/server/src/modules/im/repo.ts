@@ -494,6 +494,34 @@ export class MessageRepo {
     return { rows, total: Number(total.n) };
   }
 
+  /** The newest live (not deleted, not withdrawn) messages that carry a file, at most `limit`. */
+  async liveIdsWithFile(fileId: number, limit: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('messages')
+      .select('id')
+      .where('file_id', '=', fileId)
+      .where('is_deleted', '=', 0)
+      .where('is_undo', '=', 0)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** How far the other side of each private chat has read: chat key → msg_id (0 when never). */
+  async peerReadMarks(readerId: number, chatKeys: string[]): Promise<Map<string, number>> {
+    const marks = new Map(chatKeys.map((k) => [k, 0]));
+    if (chatKeys.length === 0) return marks;
+    const rows = await this.db
+      .selectFrom('conversations')
+      .select(['chat_key', 'read_msg_id'])
+      .where('chat_key', 'in', chatKeys)
+      .where('user_id', '!=', readerId)
+      .execute();
+    for (const r of rows) marks.set(r.chat_key, r.read_msg_id);
+    return marks;
+  }
+
   /** The messages of a chat's conversation rows' last ids, by id. */
   async byIds(ids: number[]): Promise<Map<number, MessageRow>> {
     if (ids.length === 0) return new Map();

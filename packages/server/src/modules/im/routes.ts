@@ -3,6 +3,7 @@ import type { AppContext } from '../../context';
 import { ok } from '../../http/envelope';
 import type { Handlers } from '../../http/route';
 import type { ContactService } from './contacts';
+import type { SendPipeline } from './send/pipeline';
 import type { MessageService } from './service';
 
 /** The caller's socket, so that its own pushes skip it. */
@@ -12,7 +13,12 @@ function socketOf(req: FastifyRequest): string | undefined {
 }
 
 /** `/enterprise/im/*`: conversations and messages. */
-export function imRoutes(_ctx: AppContext, messages: MessageService, contacts: ContactService): Handlers {
+export function imRoutes(
+  _ctx: AppContext,
+  messages: MessageService,
+  pipeline: SendPipeline,
+  contacts: ContactService,
+): Handlers {
   return {
     getContacts: async ({ session }) => {
       const { items, pending } = await contacts.list(session);
@@ -27,9 +33,9 @@ export function imRoutes(_ctx: AppContext, messages: MessageService, contacts: C
       const { items, remaining } = await messages.sync(session, body);
       return ok(items, { count: remaining });
     },
-    sendMessage: async ({ body, session, req }) => messages.send(session, body, socketOf(req)),
+    sendMessage: async ({ body, session, req }) => pipeline.send(session, body, socketOf(req)),
     forwardMessage: async ({ body, session }) => {
-      await messages.forward(session, body);
+      await pipeline.forward(session, body);
       return ok(null, { msg: 'ok.forwarded' });
     },
     setMsgIsRead: async ({ body, session, req }) => {

@@ -1,10 +1,10 @@
-import type { Db } from '../../db';
+import type { Repos } from '../../repos';
 import { hashPassword, randomToken } from '../../lib/crypto';
 import type { ConfigService } from './config-service';
-import { SessionRepo } from '../auth';
-import { UserRepo } from '../user';
-import { AnnouncementRepo } from './announcement-repo';
-import { InviteRepo } from './repo';
+import { type SessionRepo } from '../auth';
+import { type UserRepo } from '../user';
+import { type AnnouncementRepo } from './announcement-repo';
+import { type InviteRepo } from './repo';
 
 /** Operator tasks behind `npm run admin`: configuration, users, invite codes. */
 export class AdminService {
@@ -14,14 +14,14 @@ export class AdminService {
   private readonly invites: InviteRepo;
 
   constructor(
-    db: Db,
+    repos: Pick<Repos, 'users' | 'sessions' | 'announcements' | 'invites'>,
     private readonly config: ConfigService,
     private readonly now: () => number = Date.now,
   ) {
-    this.users = new UserRepo(db);
-    this.sessions = new SessionRepo(db);
-    this.announcements = new AnnouncementRepo(db);
-    this.invites = new InviteRepo(db);
+    this.users = repos.users;
+    this.sessions = repos.sessions;
+    this.announcements = repos.announcements;
+    this.invites = repos.invites;
   }
 
   getConfig(dottedPath?: string): unknown {

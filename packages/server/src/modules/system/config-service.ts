@@ -1,7 +1,6 @@
 import { DEFAULT_GLOBAL_CONFIG, RATE_LIMITS, type GlobalConfig } from '@sparrow/protocol';
-import type { Db } from '../../db';
 import { randomToken } from '../../lib/crypto';
-import { ConfigRepo } from './repo';
+import type { ConfigRepo } from './repo';
 
 /** Rate limits an operator may change (api.md §1); not part of globalConfig. */
 export type RateLimitConfig = {
@@ -36,11 +35,7 @@ export class ConfigService {
   private poller: NodeJS.Timeout | undefined;
   private readonly listeners = new Set<(config: GlobalConfig) => void>();
 
-  private readonly repo: ConfigRepo;
-
-  constructor(db: Db) {
-    this.repo = new ConfigRepo(db);
-  }
+  constructor(private readonly repo: ConfigRepo) {}
 
   /** Loads the stored configuration, creating the instance secret on first start. */
   async load(): Promise<void> {

@@ -4,7 +4,6 @@ import { localeOf, ok } from '../../http/envelope';
 import type { Handlers } from '../../http/route';
 import { translate } from '@sparrow/protocol';
 import { AppError } from '../../errors';
-import { Access } from '../access';
 
 /** Compares dotted versions; negative when a < b. */
 export function compareVersions(a: string, b: string): number {
@@ -19,7 +18,7 @@ export function compareVersions(a: string, b: string): number {
 
 /** getSystemInfo, checkVersion, bindGroup. */
 export function systemRoutes(ctx: AppContext): Handlers {
-  const access = new Access(ctx);
+  const access = ctx.access;
   return {
     getSystemInfo: async ({ session }) => ctx.config.publicConfig(session !== null),
     checkVersion: async ({ body, req }) => {

@@ -7,7 +7,7 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { mimeOf } from '../../storage/mime';
 import { storageUrl } from '../../storage/storage';
-import { FileRepo, type FileRow } from './repo';
+import { type FileRepo, type FileRow } from './repo';
 
 export type { FileRow } from './repo';
 
@@ -64,7 +64,7 @@ export class FileService {
   private readonly files: FileRepo;
 
   constructor(private readonly ctx: AppContext) {
-    this.files = new FileRepo(ctx.db);
+    this.files = ctx.repos.files;
   }
 
   /** The extension the bytes really have, checked against the allowed list; throws FileTypeForbidden. */
@@ -132,15 +132,6 @@ export class FileService {
     return { file, name: shown };
   }
 
-  byId(id: number): Promise<FileRow | undefined> {
-    return this.files.byId(id);
-  }
-
-  /** The name a user uploaded a file under, if they did. */
-  async uploadedName(userId: number, fileId: number): Promise<string | null> {
-    return (await this.files.uploadedName(userId, fileId)) ?? null;
-  }
-
   result(file: FileRow, name: string): UploadResult {
     return {
       file_id: file.id,
@@ -159,8 +150,9 @@ export class FileService {
    */
   async release(fileId: number): Promise<void> {
     if (!fileId) return;
-    const file = await this.byId(fileId);
+    const file = await this.files.byId(fileId);
     if (!file?.storage_key) return;
+    if ((await this.ctx.repos.messages.liveIdsWithFile(fileId, 1)).length) return;
     if (await this.files.inUse(fileId, storageUrl(file.storage_key))) return;
     await this.ctx.storage.remove(file.storage_key);
     const thumbKey = /^\/storage\/(.+)$/.exec(file.thumb)?.[1];

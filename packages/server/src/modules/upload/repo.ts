@@ -53,20 +53,12 @@ export class FileRepo {
   }
 
   /**
-   * Whether anything visible still uses a file: a live (not deleted, not withdrawn) message, a
-   * sticker, or a user's or group's avatar at `url`.
+   * Whether anything but a message still uses a file: a sticker, or a user's or group's avatar at
+   * `url` (messages are asked of the message repository first).
    */
   async inUse(fileId: number, url: string): Promise<boolean> {
     // One use is enough: each question is asked only while the ones before found none.
     const uses = [
-      () =>
-        this.db
-          .selectFrom('messages')
-          .select('id')
-          .where('file_id', '=', fileId)
-          .where('is_deleted', '=', 0)
-          .where('is_undo', '=', 0)
-          .executeTakeFirst(),
       () => this.db.selectFrom('emoji').select('id').where('file_id', '=', fileId).executeTakeFirst(),
       () => this.db.selectFrom('users').select('id').where('avatar', '=', url).executeTakeFirst(),
       () => this.db.selectFrom('groups').select('id').where('avatar', '=', url).executeTakeFirst(),

@@ -4,9 +4,10 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { localeOf, ok, validationError } from '../../http/envelope';
 import type { Handlers } from '../../http/route';
-import type { MessageService } from '../im';
-import { UserService } from '../user';
-import { readUpload, UploadService } from './service';
+import type { SendPipeline } from '../im';
+import type { UserService } from '../user';
+import type { FileService } from './files';
+import { readUpload, type UploadService } from './service';
 
 function socketOf(req: FastifyRequest): string | undefined {
   const v = req.headers.clientid;
@@ -14,9 +15,11 @@ function socketOf(req: FastifyRequest): string | undefined {
 }
 
 /** `/common/upload/*`. */
-export function uploadRoutes(ctx: AppContext, messages: MessageService): Handlers {
-  const uploads = new UploadService(ctx);
-  const users = new UserService(ctx);
+export function uploadRoutes(
+  ctx: AppContext,
+  services: { uploads: UploadService; files: FileService; users: UserService; pipeline: SendPipeline },
+): Handlers {
+  const { uploads, files, users, pipeline } = services;
   return {
     uploadAvatar: async ({ req, session }) => {
       const url = await uploads.avatar(req);
@@ -38,12 +41,12 @@ export function uploadRoutes(ctx: AppContext, messages: MessageService): Handler
           throw new AppError('Validation', {}, { fields: ['message'] });
         }
       });
-      const ext = await messages.files.judge(bytes, file.filename, fileUpload.fileExt);
-      const stored = await messages.files.store(bytes, ext, file.filename, session.userId);
-      if (message === undefined) return messages.files.result(stored.file, stored.name);
+      const ext = await files.judge(bytes, file.filename, fileUpload.fileExt);
+      const stored = await files.store(bytes, ext, file.filename, session.userId);
+      if (message === undefined) return files.result(stored.file, stored.name);
       const body = SendMessageBody.safeParse({ ...(message as object), file_id: stored.file.id });
       if (!body.success) throw validationError(body.error, localeOf(req), message);
-      return messages.send(session, body.data, socketOf(req));
+      return pipeline.send(session, body.data, socketOf(req));
     },
   };
 }

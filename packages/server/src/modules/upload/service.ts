@@ -6,7 +6,7 @@ import { AVATAR_SIZE } from '@sparrow/protocol';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { storageUrl } from '../../storage/storage';
-import { FileRepo } from './repo';
+import { type FileRepo } from './repo';
 
 const IMAGE_EXT = new Set(['jpg', 'png', 'gif', 'webp', 'bmp', 'avif']);
 
@@ -46,7 +46,7 @@ export class UploadService {
   private readonly files: FileRepo;
 
   constructor(private readonly ctx: AppContext) {
-    this.files = new FileRepo(ctx.db);
+    this.files = ctx.repos.files;
   }
 
   /** An avatar: an image, squared and resized, stored content-addressed; returns its URL. */

@@ -7,6 +7,9 @@ export type UserRow = Selectable<UsersTable>;
 
 const userById = new Prepared((db, id: number) => db.selectFrom('users').selectAll().where('id', '=', id));
 
+/** Ids bound in one `IN (…)`: well under SQLite's and PostgreSQL's limits on bound values. */
+const IDS_PER_QUERY = 1000;
+
 /** The only SQL on users. */
 export class UserRepo {
   constructor(private readonly db: Db) {}
@@ -57,6 +60,21 @@ export class UserRepo {
   /** Every active user but `userId` (the organisation, runMode 1). */
   activeExcept(userId: number): Promise<UserRow[]> {
     return this.db.selectFrom('users').selectAll().where('status', '=', 1).where('id', '!=', userId).execute();
+  }
+
+  /** Users by id, whatever their status, in one query per thousand ids. */
+  async byIds(ids: Iterable<number>): Promise<Map<number, UserRow>> {
+    const unique = [...new Set(ids)];
+    const found = new Map<number, UserRow>();
+    for (let i = 0; i < unique.length; i += IDS_PER_QUERY) {
+      const rows = await this.db
+        .selectFrom('users')
+        .selectAll()
+        .where('id', 'in', unique.slice(i, i + IDS_PER_QUERY))
+        .execute();
+      for (const row of rows) found.set(row.id, row);
+    }
+    return found;
   }
 
   /** The active users among `ids` (not empty). */

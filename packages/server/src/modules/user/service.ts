@@ -3,8 +3,8 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import type { Session } from '../auth';
 import { toUserInfo, toUserProfile } from './presenter';
-import { FriendRepo } from '../friend';
-import { UserRepo } from './repo';
+import { type FriendRepo } from '../friend';
+import { type UserRepo } from './repo';
 
 /** Profiles of users: one's own, and others' as one may see them. */
 export class UserService {
@@ -12,8 +12,8 @@ export class UserService {
   private readonly friends: FriendRepo;
 
   constructor(private readonly ctx: AppContext) {
-    this.users = new UserRepo(ctx.db);
-    this.friends = new FriendRepo(ctx.db);
+    this.users = ctx.repos.users;
+    this.friends = ctx.repos.friends;
   }
 
   /** My friendship record with a user, as profiles show it. */

@@ -1,0 +1,32 @@
+import { negotiateLocale } from '@sparrow/protocol';
+import type { AppContext } from '../../../context';
+import { AppError } from '../../../errors';
+import type { Chat } from '../../access';
+import type { Session } from '../../auth';
+import { groupSetting, Role } from '../../group';
+
+/** The rules of sendMessage, in api.md's order; throws the first that refuses. */
+export async function authorizeSend(ctx: AppContext, session: Session, chat: Chat): Promise<void> {
+  const { chatInfo, sysInfo } = ctx.config.get();
+  if (chat.kind === 'private') {
+    if (chatInfo.simpleChat !== 1) throw new AppError('PrivateChatDisabled');
+    if (chat.peer.status !== 1) throw new AppError('UserNotFound');
+    if (sysInfo.runMode === 2 && !(await ctx.access.friendship(session.userId, chat.peer.id)))
+      throw new AppError('NotFriendChat');
+  }
+  if (chat.kind === 'group') {
+    const { nospeak } = groupSetting(chat.group);
+    if (nospeak === 1 && chat.member.role === Role.Member) throw new AppError('GroupNoSpeakAdmins');
+    if (nospeak === 2 && chat.member.role !== Role.Owner) throw new AppError('GroupNoSpeakOwner');
+    const until = chat.member.no_speak_until;
+    if (until > ctx.now()) {
+      const locale = negotiateLocale(session.user.language || undefined);
+      throw new AppError(
+        'Muted',
+        { until: new Date(until).toLocaleString(locale, { dateStyle: 'short', timeStyle: 'short' }) },
+        { no_speak_until: until },
+      );
+    }
+  }
+  await ctx.limits.sendMessage(session.userId, chatInfo.sendInterval);
+}

@@ -1,0 +1,111 @@
+import type { Message } from '@sparrow/protocol';
+import type { AppContext } from '../../../context';
+import type { Chat } from '../../access';
+import { toUserContact, type FriendRow } from '../../friend';
+import { Role, toGroupContact } from '../../group';
+import type { UserRow } from '../../user';
+import type { Hydrator } from '../hydrate';
+import type { ConversationRow, MessageRow } from '../repo';
+import type { MemberLists } from './members';
+
+/** `other` as a contact row of the viewer's list (their friend row of `other`, their view of the chat). */
+function contactFor(other: UserRow, friend: FriendRow | undefined, online: boolean, conv?: ConversationRow) {
+  const contact = toUserContact(other, friend, online);
+  if (conv)
+    Object.assign(contact, { unread: conv.unread, is_top: conv.is_top, is_notice: conv.is_notice, is_at: conv.is_at });
+  return contact;
+}
+
+/**
+ * Pushes a new message: `simple` to the peer and the sender's other sockets, `group` to the
+ * members. Answers the message as the sender sees it (without `contactInfo`) when it was presented
+ * on the way, so that sendMessage need not present it again.
+ */
+export class FanOut {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly hydrator: Hydrator,
+    private readonly members: MemberLists,
+  ) {}
+
+  async publish(
+    row: MessageRow,
+    chat: Chat,
+    sender: UserRow,
+    exceptClientId?: string,
+    sides?: Map<number, ConversationRow>,
+  ): Promise<Message | undefined> {
+    if (chat.kind === 'private') return this.toPair(row, chat.peer, sender, exceptClientId, sides);
+    if (chat.kind === 'self') {
+      const mine = await this.hydrator.present(row, sender);
+      await this.ctx.realtime.publish([sender.id], { type: 'simple', data: mine }, exceptClientId);
+      return mine;
+    }
+    return this.toGroup(row, chat, sender, exceptClientId);
+  }
+
+  private async toPair(
+    row: MessageRow,
+    peer: UserRow,
+    sender: UserRow,
+    exceptClientId?: string,
+    sides?: Map<number, ConversationRow>,
+  ): Promise<Message> {
+    const { realtime, repos } = this.ctx;
+    const rows = sides ?? (await repos.messages.rowsIn(row.chat_key, [sender.id, peer.id]));
+    const friends = await repos.friends.between(sender.id, peer.id);
+    const online = await realtime.online([sender.id, peer.id]);
+    const contact = (viewer: UserRow, other: UserRow) =>
+      contactFor(other, friends.get(viewer.id), online.has(other.id), rows.get(viewer.id));
+    const toPeer = await this.hydrator.present(row, peer, {
+      contactInfo: contact(peer, sender),
+      users: new Map([[sender.id, sender]]),
+    });
+    await realtime.publish([peer.id], { type: 'simple', data: toPeer });
+    const mine = await this.hydrator.present(row, sender, { peerReadTo: rows.get(peer.id)?.read_msg_id ?? 0 });
+    await realtime.publish(
+      [sender.id],
+      { type: 'simple', data: { ...mine, contactInfo: contact(sender, peer) } },
+      exceptClientId,
+    );
+    return mine;
+  }
+
+  private async toGroup(
+    row: MessageRow,
+    chat: Extract<Chat, { kind: 'group' }>,
+    sender: UserRow,
+    exceptClientId?: string,
+  ): Promise<Message | undefined> {
+    const { realtime } = this.ctx;
+    const members = await this.members.of(chat);
+    const contactInfo = toGroupContact(chat.group, Role.Member, members.length);
+    if (row.type === 'event') {
+      // An event line says "you" to whom it names: presented for each member, loaded once.
+      for (const { reader, message } of await this.hydrator.forReaders(row, members, {
+        contactInfo,
+        users: new Map([[sender.id, sender]]),
+      })) {
+        await realtime.publish(
+          [reader.id],
+          { type: 'group', data: message },
+          reader.id === sender.id ? exceptClientId : undefined,
+        );
+      }
+      return undefined;
+    }
+    // The sender's role and group nickname came with the chat; no quote needs another member's.
+    const own =
+      row.pid === 0 && chat.member.user_id === sender.id
+        ? { members: new Map([[sender.id, { role: chat.member.role, nickname: chat.member.nickname }]]) }
+        : {};
+    const mine = await this.hydrator.present(row, sender, own);
+    const data = { ...mine, contactInfo };
+    await realtime.publish(
+      members.filter((id) => id !== sender.id),
+      { type: 'group', data },
+    );
+    await realtime.publish([sender.id], { type: 'group', data }, exceptClientId);
+    return mine;
+  }
+}

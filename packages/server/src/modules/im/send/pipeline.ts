@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import type { Message, RouteInput } from '@sparrow/protocol';
+import type { AppContext } from '../../../context';
+import { AppError } from '../../../errors';
+import type { Chat } from '../../access';
+import type { Session } from '../../auth';
+import { groupKey, type GroupRow, type MemberRow } from '../../group';
+import type { UserRow } from '../../user';
+import type { Hydrator } from '../hydrate';
+import { parseJson } from '../presenter';
+import { authorizeSend } from './authorize';
+import { draftMessage, type Draft } from './draft';
+import { FanOut } from './fanout';
+import { MemberLists } from './members';
+import { storeMessage } from './store';
+
+/** Where a module tells of a change: a group's chat, posted by the member who made it. */
+export interface EventTarget {
+  group: GroupRow;
+  /** The membership the line is posted under (the actor's, or the owner's when the actor has left). */
+  member: MemberRow;
+  actor: UserRow;
+}
+
+/** A line told in a chat: an event line (rendered per reader from its facts) or a text. */
+export interface PostedLine {
+  type: 'event' | 'text';
+  content: string;
+  extends: Record<string, unknown>;
+  at?: number[];
+}
+
+/** The one port through which other modules post lines into chats. */
+export interface EventPort {
+  postEvent(target: EventTarget, line: PostedLine): Promise<void>;
+}
+
+/**
+ * Sending, as a pipeline: resolve the chat → authorize → draft → store → fan out. sendMessage,
+ * forwarding and the lines other modules post all take it, skipping only the steps that do not
+ * apply (a posted line has been checked by the module that tells of it).
+ */
+export class SendPipeline implements EventPort {
+  private readonly members: MemberLists;
+  private readonly fanOut: FanOut;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly hydrator: Hydrator,
+  ) {
+    this.members = new MemberLists(ctx.repos);
+    this.fanOut = new FanOut(ctx, hydrator, this.members);
+  }
+
+  /** sendMessage: idempotent on (sender, id); commit, then publish. */
+  async send(session: Session, body: RouteInput<'sendMessage'>, socketClientId?: string): Promise<Message> {
+    // A retry answers the stored message before any rule or limit sees it: the rules may refuse
+    // it now (muted since), and a retry must not use up the sender's rate limit.
+    const existing = await this.ctx.repos.messages.bySender(session.userId, body.id);
+    if (existing) return this.hydrator.present(existing, session.user);
+    const chat = await this.ctx.access.chat(session, body.toContactId);
+    await authorizeSend(this.ctx, session, chat);
+    const draft = await draftMessage(this.ctx, this.members, session, chat, body);
+    const stored = await storeMessage(this.ctx, this.members, session.userId, chat, draft);
+    if (!stored.fresh) return this.hydrator.present(stored.row, session.user);
+    const mine = await this.fanOut.publish(stored.row, chat, session.user, socketClientId, stored.sides);
+    return mine ?? this.hydrator.present(stored.row, session.user);
+  }
+
+  /** Forwards a message I can see to 1–5 users or groups; every copy obeys the rules of sendMessage. */
+  async forward(session: Session, body: RouteInput<'forwardMessage'>): Promise<void> {
+    const { row } = await this.ctx.access.message(session, body.msg_id);
+    if (row.type === 'event' || row.type === 'webrtc') throw new AppError('NotAllowedTarget');
+    const chats: Chat[] = [];
+    for (const to of new Set(body.user_ids.map(String))) {
+      const chat = await this.ctx.access.chat(session, /^-?\d+$/.test(to) ? Number(to) : to);
+      await authorizeSend(this.ctx, session, chat);
+      chats.push(chat);
+    }
+    const { quote: _quote, ...ext } = parseJson(row.extends);
+    for (const chat of chats) {
+      await this.post(session.user, chat, {
+        clientId: randomUUID(),
+        type: row.type,
+        content: row.content,
+        extends: ext,
+        at: [],
+        pid: 0,
+        fileId: row.file_id,
+      });
+    }
+  }
+
+  async postEvent(target: EventTarget, line: PostedLine): Promise<void> {
+    const { group, member, actor } = target;
+    await this.post(
+      actor,
+      { kind: 'group', chatKey: groupKey(group.id), group, member },
+      {
+        clientId: randomUUID(),
+        type: line.type,
+        content: line.content,
+        extends: line.extends,
+        at: line.at ?? [],
+        pid: 0,
+        fileId: 0,
+      },
+    );
+  }
+
+  /** Store → fan out, for a draft the caller has checked. */
+  private async post(sender: UserRow, chat: Chat, draft: Draft): Promise<void> {
+    const stored = await storeMessage(this.ctx, this.members, sender.id, chat, draft);
+    await this.fanOut.publish(stored.row, chat, sender, undefined, stored.sides);
+  }
+}

@@ -1,0 +1,69 @@
+import type { AppContext } from '../../../context';
+import type { Chat } from '../../access';
+import { encodeAt } from '../presenter';
+import { ChatType, type ConversationRow, type MessageRow } from '../repo';
+import type { Draft } from './draft';
+import type { MemberLists } from './members';
+
+export interface Stored {
+  row: MessageRow;
+  /** False when the sender had already stored this client id: a retry, answered as it was. */
+  fresh: boolean;
+  /** In a private chat: both sides' conversation rows as the message left them. */
+  sides?: Map<number, ConversationRow>;
+}
+
+const CHAT_TYPE = { private: ChatType.Private, group: ChatType.Group, self: ChatType.Self } as const;
+
+const isUniqueViolation = (err: unknown) => /unique|duplicate key/i.test(String((err as Error)?.message ?? err));
+
+/** The id a message is stored under: the peer, the group, or the sender for notes to self. */
+function toIdOf(chat: Chat, senderId: number): number {
+  if (chat.kind === 'private') return chat.peer.id;
+  if (chat.kind === 'group') return chat.group.id;
+  return senderId;
+}
+
+/**
+ * Stores a message and moves the conversation rows in one transaction; idempotent on
+ * (sender, client id), so a retry racing its original is answered with the stored row.
+ */
+export async function storeMessage(
+  ctx: AppContext,
+  members: MemberLists,
+  senderId: number,
+  chat: Chat,
+  draft: Draft,
+): Promise<Stored> {
+  // Whom a group message goes to is decided as it is stored, not when the request began.
+  if (chat.kind === 'group') await members.refresh(chat);
+  let mentioned: readonly number[] = [];
+  if (chat.kind === 'group' && draft.at.length) mentioned = draft.at.includes(0) ? await members.of(chat) : draft.at;
+  try {
+    const stored = await ctx.repos.messages.store(
+      {
+        client_id: draft.clientId,
+        from_user: senderId,
+        chat_type: CHAT_TYPE[chat.kind],
+        to_id: toIdOf(chat, senderId),
+        chat_key: chat.chatKey,
+        type: draft.type,
+        content: draft.content,
+        extends: JSON.stringify(draft.extends),
+        at: encodeAt(draft.at),
+        pid: draft.pid,
+        file_id: draft.fileId,
+        is_undo: 0,
+        is_deleted: 0,
+        create_time: ctx.now(),
+      },
+      mentioned,
+    );
+    return { ...stored, fresh: true };
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    const row = await ctx.repos.messages.bySender(senderId, draft.clientId);
+    if (!row) throw err;
+    return { row, fresh: false };
+  }
+}

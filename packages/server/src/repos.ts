@@ -1,0 +1,42 @@
+import type { Db } from './db';
+import type { Dialect } from './db/dialect';
+import { CodeRepo } from './modules/auth/code-repo';
+import { SessionRepo } from './modules/auth';
+import { EmojiRepo } from './modules/emoji';
+import { FriendRepo } from './modules/friend';
+import { GroupRepo } from './modules/group';
+import { MessageRepo } from './modules/im';
+import { AnnouncementRepo, ConfigRepo, InviteRepo } from './modules/system';
+import { FileRepo } from './modules/upload';
+import { UserRepo } from './modules/user';
+
+/** Every repository, one per table family, built once per process and handed to the services. */
+export interface Repos {
+  users: UserRepo;
+  sessions: SessionRepo;
+  codes: CodeRepo;
+  friends: FriendRepo;
+  groups: GroupRepo;
+  messages: MessageRepo;
+  files: FileRepo;
+  emoji: EmojiRepo;
+  announcements: AnnouncementRepo;
+  invites: InviteRepo;
+  config: ConfigRepo;
+}
+
+export function createRepos(db: Db, dialect: Dialect): Repos {
+  return {
+    users: new UserRepo(db),
+    sessions: new SessionRepo(db),
+    codes: new CodeRepo(db),
+    friends: new FriendRepo(db),
+    groups: new GroupRepo(db),
+    messages: new MessageRepo(db, dialect),
+    files: new FileRepo(db),
+    emoji: new EmojiRepo(db),
+    announcements: new AnnouncementRepo(db),
+    invites: new InviteRepo(db),
+    config: new ConfigRepo(db),
+  };
+}

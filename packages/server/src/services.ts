@@ -1,0 +1,39 @@
+import type { AppContext } from './context';
+import { CodeService } from './modules/auth/codes';
+import { AuthService } from './modules/auth/service';
+import { EmojiService } from './modules/emoji/service';
+import { FriendService } from './modules/friend/service';
+import { GroupAdminService } from './modules/group/manage';
+import { GroupService } from './modules/group/service';
+import { ContactService } from './modules/im/contacts';
+import { Hydrator } from './modules/im/hydrate';
+import { SendPipeline } from './modules/im/send/pipeline';
+import { MessageService } from './modules/im/service';
+import { FileService } from './modules/upload/files';
+import { UploadService } from './modules/upload/service';
+import { UserService } from './modules/user/service';
+
+/** Every service, built once per process from the context and from each other. */
+export function createServices(ctx: AppContext) {
+  const hydrator = new Hydrator(ctx.repos);
+  const pipeline = new SendPipeline(ctx, hydrator);
+  const files = new FileService(ctx);
+  const uploads = new UploadService(ctx);
+  const friends = new FriendService(ctx);
+  const groups = new GroupService(ctx, pipeline, friends);
+  return {
+    auth: new AuthService(ctx, new CodeService(ctx.repos.codes, ctx.config, ctx.mailer, ctx.now)),
+    users: new UserService(ctx),
+    friends,
+    pipeline,
+    messages: new MessageService(ctx, hydrator, files),
+    contacts: new ContactService(ctx, friends),
+    groups,
+    groupAdmin: new GroupAdminService(ctx, groups, pipeline, uploads),
+    files,
+    uploads,
+    emoji: new EmojiService(ctx, files),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;
