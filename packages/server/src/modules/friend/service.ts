@@ -66,12 +66,7 @@ export class FriendService {
 
   async list(body: RouteInput<'friendIndex'>, session: Session): Promise<{ items: FriendRequest[]; total: number }> {
     const { rows, total } = await this.friends.list(session.userId, body.is_mine === 1, body.page, body.limit);
-    const ids = [...new Set(rows.flatMap((r) => [r.create_user, r.user_id]))];
-    const users = new Map<number, UserRow>();
-    for (const id of ids) {
-      const u = await this.users.byId(id);
-      if (u) users.set(id, u);
-    }
+    const users = await this.users.byIds(rows.flatMap((r) => [r.create_user, r.user_id]));
     return { items: rows.map((r) => toFriendRequest(r, users)), total };
   }
 

@@ -46,11 +46,11 @@ export class GroupService {
     if (!group) return '';
     if (group.avatar_custom) return group.avatar;
     const members = await this.groups.members(groupId, 9);
-    const faces: Array<{ avatar: string; name: string }> = [];
-    for (const m of members) {
-      const u = await this.users.byId(m.user_id);
-      faces.push({ avatar: u?.avatar ?? '', name: u?.realname ?? '' });
-    }
+    const users = await this.users.byIds(members.map((m) => m.user_id));
+    const faces = members.map((m) => {
+      const u = users.get(m.user_id);
+      return { avatar: u?.avatar ?? '', name: u?.realname ?? '' };
+    });
     const bytes = await composeGroupAvatar(this.ctx.storage, faces);
     let url: string;
     try {
@@ -69,9 +69,10 @@ export class GroupService {
     const runMode = this.ctx.config.get().sysInfo.runMode;
     const friendIds = runMode === 1 ? null : new Set(await this.friends.friendIds(inviter.userId));
     const found: UserRow[] = [];
+    const users = await this.users.byIds(ids);
     for (const id of new Set(ids)) {
       if (id === inviter.userId) continue;
-      const user = await this.users.byId(id);
+      const user = users.get(id);
       if (!user || user.status !== 1) throw new AppError('UserNotFound', {}, { fields: ['user_ids'] });
       if (friendIds && !friendIds.has(id)) throw new AppError('NotFriendChat', {}, { fields: ['user_ids'] });
       found.push(user);
@@ -173,8 +174,9 @@ export class GroupService {
     const { group } = await this.access.requireMember(session.userId, groupNumber(body.group_id));
     const rows = await this.groups.members(group.id, body.limit, (body.page - 1) * body.limit);
     const items: GroupMember[] = [];
+    const users = await this.users.byIds(rows.map((m) => m.user_id));
     for (const m of rows) {
-      const u = await this.users.byId(m.user_id);
+      const u = users.get(m.user_id);
       if (!u) continue;
       items.push({
         user_id: m.user_id,
