@@ -29,7 +29,10 @@ export interface UserInfo {
   /** 0 user, 1 system administrator. */
   role: 0 | 1;
   setting: AppSetting & { language: string };
+  /** My QR code's URL (api.md §6), signed and valid until `qrExpire`; fresh on every login and checkuser. */
   qrUrl: string;
+  /** When `qrUrl` stops working, ms. */
+  qrExpire: number;
 }
 
 /** Public profile of another user (getUserInfo). */

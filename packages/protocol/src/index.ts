@@ -12,6 +12,7 @@ export * from './api/user';
 export * from './messages/index';
 export * from './config';
 export * from './preview';
+export * from './qr';
 export * from './api/friend';
 export * from './api/im';
 export * from './api/group';

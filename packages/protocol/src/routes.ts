@@ -9,7 +9,15 @@ import {
   RegisterBody,
   SendCodeBody,
 } from './api/common';
-import { EditAccountBody, EditPasswordBody, GetUserInfoBody, SearchUserBody, UpdateUserInfoBody } from './api/user';
+import {
+  EditAccountBody,
+  EditPasswordBody,
+  GetUserInfoBody,
+  SearchUserBody,
+  UpdateUserInfoBody,
+  UserQrBody,
+} from './api/user';
+import type { UserPreview } from './qr';
 import {
   FriendAddBody,
   FriendDelBody,
@@ -116,6 +124,7 @@ export const routes = {
   checkVersion: route('/common/pub/checkVersion', CheckVersionBody, true),
 
   getUserInfo: route('/enterprise/im/getUserInfo', GetUserInfoBody),
+  userInfoqq: route('/enterprise/im/userInfoqq', UserQrBody),
   searchUser: route('/enterprise/im/searchUser', SearchUserBody),
   updateUserInfo: route('/enterprise/im/updateUserInfo', UpdateUserInfoBody),
   editPassword: route('/enterprise/im/editPassword', EditPasswordBody),
@@ -192,6 +201,7 @@ export interface RouteResponses {
   getSystemInfo: GlobalConfig;
   checkVersion: VersionInfo;
   getUserInfo: UserProfile;
+  userInfoqq: UserPreview;
   searchUser: UserProfile[];
   updateUserInfo: UserInfo;
   editPassword: null;

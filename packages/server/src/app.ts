@@ -24,6 +24,7 @@ import { friendRoutes } from './modules/friend/routes';
 import { groupRoutes } from './modules/group/routes';
 import { AnnouncementWatcher } from './modules/im/announcements';
 import { imRoutes } from './modules/im/routes';
+import { qrRoutes } from './modules/qr/routes';
 import { SessionService } from './modules/auth/session';
 import { ConfigService } from './modules/system/config-service';
 import { systemRoutes } from './modules/system/routes';
@@ -195,6 +196,7 @@ export async function buildApp(
     ...systemRoutes(ctx),
     ...uploadRoutes(ctx, services),
     ...emojiRoutes(ctx, services.emoji),
+    ...qrRoutes(ctx, services.qr),
   });
   registerStorageRoutes(app, ctx.storage);
 

@@ -16,6 +16,11 @@ export interface ServerConfig {
   smtpUrl: string | undefined;
   /** The address users reach this server at (links in QR codes and mails). */
   publicUrl: string;
+  /**
+   * True when PUBLIC_URL was set. Without it, a QR link names the address the client used (the
+   * request's origin, as far as TRUST_PROXY trusts forwarded headers), not `publicUrl`'s localhost.
+   */
+  publicUrlSet: boolean;
   /** The built web client to serve at `/`; not served when absent. */
   webDist: string | undefined;
   logLevel: string;
@@ -50,6 +55,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     redisPrefix: env.REDIS_PREFIX ?? 'sparrow:',
     smtpUrl: env.SMTP_URL || undefined,
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicUrlSet: Boolean(env.PUBLIC_URL),
     webDist: env.WEB_DIST ?? path.join(repoRoot, 'packages/web/dist'),
     logLevel: env.LOG_LEVEL ?? 'info',
     configPollMs: Number(env.CONFIG_POLL_MS ?? 2000),

@@ -9,6 +9,7 @@ import { ContactService } from './modules/im/contacts';
 import { Hydrator } from './modules/im/hydrate';
 import { SendPipeline } from './modules/im/send/pipeline';
 import { MessageService } from './modules/im/service';
+import { QrService } from './modules/qr/service';
 import { FileService } from './modules/upload/files';
 import { UploadService } from './modules/upload/service';
 import { UserService } from './modules/user/service';
@@ -19,17 +20,19 @@ export function createServices(ctx: AppContext) {
   const pipeline = new SendPipeline(ctx, hydrator);
   const files = new FileService(ctx);
   const uploads = new UploadService(ctx);
-  const friends = new FriendService(ctx);
-  const groups = new GroupService(ctx, pipeline, friends);
+  const qr = new QrService(ctx);
+  const friends = new FriendService(ctx, qr);
+  const groups = new GroupService(ctx, pipeline, friends, qr);
   return {
-    auth: new AuthService(ctx, new CodeService(ctx.repos.codes, ctx.config, ctx.mailer, ctx.now)),
-    users: new UserService(ctx),
+    auth: new AuthService(ctx, new CodeService(ctx.repos.codes, ctx.config, ctx.mailer, ctx.now), qr),
+    users: new UserService(ctx, qr),
     friends,
     pipeline,
     messages: new MessageService(ctx, hydrator, files),
     contacts: new ContactService(ctx, friends),
     groups,
-    groupAdmin: new GroupAdminService(ctx, groups, pipeline, uploads),
+    groupAdmin: new GroupAdminService(ctx, groups, pipeline, uploads, qr),
+    qr,
     files,
     uploads,
     emoji: new EmojiService(ctx, files),

@@ -56,7 +56,8 @@ describeEachDb('register', (target) => {
       setting: { voiceStatus: true, vibrateStatus: false, circleAvatar: false },
     });
     expect(res.data.user_id).toBe(res.data.id);
-    expect(res.data.qrUrl).toContain(`user_id=${res.data.user_id}`);
+    // My QR code (api.md §6): a link to the landing page with a token naming me.
+    expect(res.data.qrUrl).toMatch(new RegExp(`/#/pages/index/myqrcode\\?token=u${res.data.user_id}\\.`));
     expect(Object.keys(res.data)).not.toContain('password');
     const row = await server.ctx.db
       .selectFrom('users')

@@ -130,8 +130,9 @@ interface MessageRef {
   id: string;
 }
 
-/** A token with a wrong signature: a made-up QR code. */
-const forgedToken = (gid: string) => `${gid.slice('group-'.length)}.${Date.now() + 86_400_000}.${'0'.repeat(32)}`;
+/** A token with a wrong signature: a made-up QR code of a group (`group-N`) or a user (a number). */
+const forgedToken = (id: string | number) =>
+  `${typeof id === 'number' ? `u${id}` : `g${id.slice('group-'.length)}`}.${Date.now() + 86_400_000}.${'A'.repeat(22)}`;
 
 /** A route aimed at group G; the missing ids are a group that never was and one that was disbanded. */
 function groupRow(
@@ -431,6 +432,25 @@ const MATRIX: Partial<Record<RouteName, Row[]>> = {
 
   friendAdd: [
     personRow('a user (user_id)', (id) => ({ user_id: id }), ['FriendSelf', OK, OK, OK, OK, 'AlreadyFriends', OK, OK]),
+    {
+      target: 'a person’s scanned QR code (token)',
+      body: async (s) => ({ user_id: s.person('owner').id, token: await s.userQrToken() }),
+      missing: () => [{ user_id: NO_USER, token: forgedToken(NO_USER) }],
+      hidden: (s) => ({ user_id: s.person('owner').id, token: forgedToken(s.person('owner').id) }),
+      gone: 'QrInvalid',
+      expect: ['FriendSelf', OK, OK, OK, OK, 'AlreadyFriends', OK, OK],
+    },
+  ],
+  // As with a group's code: a genuine token of a person is the permission to see their card.
+  userInfoqq: [
+    {
+      target: 'a person’s QR token',
+      body: async (s) => ({ token: await s.userQrToken() }),
+      missing: () => [{ token: forgedToken(NO_USER) }],
+      hidden: (s) => ({ token: forgedToken(s.person('owner').id) }),
+      gone: 'QrInvalid',
+      expect: EVERYONE,
+    },
   ],
   friendUpdate: [
     {
@@ -651,6 +671,14 @@ class Scene {
     return this.once('qr', async () => {
       const info = (await this.ok('groupInfo', { group_id: (await this.group()).gid }, 'alice')) as { qrUrl: string };
       return decodeURIComponent(/token=([^&]+)/.exec(info.qrUrl)![1]!);
+    });
+  }
+
+  /** Alice's own QR token, as her checkuser hands it out. */
+  userQrToken(): Promise<string> {
+    return this.once('userQr', async () => {
+      const me = (await this.ok('checkuser', {}, 'alice')) as { qrUrl: string };
+      return decodeURIComponent(/token=([^&]+)/.exec(me.qrUrl)![1]!);
     });
   }
 

@@ -31,6 +31,8 @@ export const motto = personText(MOTTO_MAX);
 export const userId = z.coerce.number().int().positive();
 export const clientId = z.string().trim().min(1).max(64);
 export const optionalText = (max: number) => z.string().trim().max(max).optional();
+/** A token from a scanned QR code (api.md §6); its signature and expiry are checked by the server. */
+export const qrToken = z.string().trim().min(10).max(200);
 
 /** A 0/1 flag that also accepts booleans and "0"/"1". */
 export const flag = z.preprocess(

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FRIEND_NOTE_MAX, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, REALNAME_MAX } from '../limits';
-import { personText, userId } from './fields';
+import { personText, qrToken, userId } from './fields';
 
 /** Paging fields (api.md §1). */
 export const paging = {
@@ -13,6 +13,8 @@ export const FriendAddBody = z.object({
   user_id: userId,
   /** The note shown with the request. */
   remark: personText(FRIEND_NOTE_MAX).default(''),
+  /** The token of the person's scanned QR code: it must name `user_id`; '' is none. */
+  token: z.union([z.literal(''), qrToken]).optional(),
 });
 
 /** `/enterprise/friend/index`: requests I received (0) or sent (1). */

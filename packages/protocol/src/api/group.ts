@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ANNOUNCEMENT_MAX, GROUP_NAME_MAX, REALNAME_MAX } from '../limits';
 import { paging } from './friend';
-import { personText, userId } from './fields';
+import { personText, qrToken, userId } from './fields';
 
 /** A group id on the wire: `group-<n>`. */
 export const groupId = z
@@ -86,10 +86,10 @@ export const GroupIdBody = z.object({ id: groupId });
 export const UpdateCardBody = z.object({ group_id: groupId, nickname: personText(REALNAME_MAX) });
 
 /** `/enterprise/group/groupInfoqq`: preview a group from a scanned QR token. */
-export const GroupQrBody = z.object({ token: z.string().trim().min(10).max(200) });
+export const GroupQrBody = z.object({ token: qrToken });
 
 /** `/enterprise/group/joinGroup`: join by a QR token. */
-export const JoinGroupBody = z.object({ group_id: groupId, token: z.string().trim().min(10).max(200) });
+export const JoinGroupBody = z.object({ group_id: groupId, token: qrToken });
 
 /** `/common/upload/uploadGroupAvatar` fields besides the file. */
 export const UploadGroupAvatarFields = z.object({ group_id: groupId });

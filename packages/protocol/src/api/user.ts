@@ -1,8 +1,11 @@
 import { z } from 'zod';
-import { code, email, motto, password, realname, userId } from './fields';
+import { code, email, motto, password, qrToken, realname, userId } from './fields';
 
 /** `/enterprise/im/getUserInfo`. */
 export const GetUserInfoBody = z.object({ user_id: userId });
+
+/** `/enterprise/im/userInfoqq`: preview the person whose QR code was scanned. */
+export const UserQrBody = z.object({ token: qrToken });
 
 /** `/enterprise/im/updateUserInfo`: only the fields given change. */
 export const UpdateUserInfoBody = z.object({

@@ -19,8 +19,8 @@ export function mapSource(template: string): string[] {
   }
 }
 
-/** A Host header fit to name in a policy, or none (a forged one must not add sources). */
-const HOST = /^[a-z0-9.-]+(:[0-9]{1,5})?$|^\[[0-9a-f:.]+\](:[0-9]{1,5})?$/i;
+/** A Host header fit to name in a policy or a link, or none (a forged one must not add sources). */
+export const HOST = /^[a-z0-9.-]+(:[0-9]{1,5})?$|^\[[0-9a-f:.]+\](:[0-9]{1,5})?$/i;
 
 /** This page's own socket address, for browsers that do not count ws: as 'self'. */
 function socketSources(req: IncomingMessage): string[] {

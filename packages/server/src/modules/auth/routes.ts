@@ -2,11 +2,12 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { localeOf, ok } from '../../http/envelope';
+import { publicBase } from '../../http/public-url';
 import type { Handlers } from '../../http/route';
 import type { AuthService, ClientInfo } from './service';
 import { isMobileAgent } from './session';
 
-function clientInfo(req: FastifyRequest, clientId?: string): ClientInfo {
+function clientInfo(req: FastifyRequest, base: string, clientId?: string): ClientInfo {
   const header = (name: string) => {
     const v = req.headers[name];
     return (Array.isArray(v) ? v[0] : v) ?? '';
@@ -19,15 +20,18 @@ function clientInfo(req: FastifyRequest, clientId?: string): ClientInfo {
     isMobile: isMobileAgent(ua),
     clientId,
     locale: localeOf(req),
+    base,
   };
 }
 
 /** `/common/Pub/*` accounts and sessions, and the password and account changes. */
 export function authRoutes(ctx: AppContext, auth: AuthService): Handlers {
   return {
-    register: async ({ body, req }) => ok(await auth.register(body, clientInfo(req)), { msg: 'ok.register' }),
-    login: async ({ body, req }) => ok(await auth.login(body, clientInfo(req, body.client_id)), { msg: 'ok.login' }),
-    checkuser: async ({ session }) => auth.me(session),
+    register: async ({ body, req }) =>
+      ok(await auth.register(body, clientInfo(req, publicBase(ctx.env, req))), { msg: 'ok.register' }),
+    login: async ({ body, req }) =>
+      ok(await auth.login(body, clientInfo(req, publicBase(ctx.env, req), body.client_id)), { msg: 'ok.login' }),
+    checkuser: async ({ session, req }) => auth.me(session, publicBase(ctx.env, req)),
     logout: async ({ session }) => {
       await auth.logout(session);
       return ok(null, { msg: 'ok.logout' });
@@ -45,6 +49,7 @@ export function authRoutes(ctx: AppContext, auth: AuthService): Handlers {
       await auth.editPassword(body, session);
       return ok(null, { msg: 'ok.passwordChanged' });
     },
-    editAccount: async ({ body, session }) => ok(await auth.editAccount(body, session), { msg: 'ok.accountChanged' }),
+    editAccount: async ({ body, session, req }) =>
+      ok(await auth.editAccount(body, session, publicBase(ctx.env, req)), { msg: 'ok.accountChanged' }),
   };
 }

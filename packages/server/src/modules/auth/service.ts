@@ -12,6 +12,7 @@ import { AppError } from '../../errors';
 import { hashPassword, verifyPassword } from '../../lib/crypto';
 import { CloseCodes } from '../../realtime/realtime';
 import { toUserInfo, type UserRepo, type UserRow } from '../user';
+import type { QrService } from '../qr';
 import { type InviteRepo } from '../system';
 import type { CodeService } from './codes';
 import type { Session } from './session';
@@ -25,6 +26,8 @@ export interface ClientInfo {
   clientId?: string | undefined;
   /** The caller's language: notices to this user are written in it. */
   locale: Locale;
+  /** The address the client reached us at: links in its answers name it (http/public-url.ts). */
+  base: string;
 }
 
 const ACCOUNT_CHARS = /^[a-zA-Z0-9_.@+-]+$/;
@@ -37,18 +40,20 @@ export class AuthService {
   constructor(
     private readonly ctx: AppContext,
     private readonly codes: CodeService,
+    private readonly qr: QrService,
   ) {
     this.users = ctx.repos.users;
     this.invites = ctx.repos.invites;
   }
 
-  private info(row: UserRow): UserInfo {
-    return toUserInfo(row, this.ctx.env.publicUrl);
+  /** A user's own record, with a fresh QR code naming `base`. */
+  private info(row: UserRow, base: string): UserInfo {
+    return toUserInfo(row, this.qr.code('user', row.id, base));
   }
 
   /** The session's own user record. */
-  me(session: Session): UserInfo {
-    return this.info(session.user);
+  me(session: Session, base: string): UserInfo {
+    return this.info(session.user, base);
   }
 
   async register(body: RouteInput<'register'>, client: ClientInfo): Promise<UserInfo> {
@@ -95,7 +100,7 @@ export class AuthService {
       update_time: now,
     });
     await this.ctx.limits.registered(client.ip, sysInfo.registerInterval);
-    return this.info(row);
+    return this.info(row, client.base);
   }
 
   private async useInvite(code: string | undefined): Promise<void> {
@@ -140,7 +145,7 @@ export class AuthService {
         if (!(err instanceof AppError)) throw err;
       });
     }
-    return { authToken: `bearer ${session.token}`, sessionId: session.id, userInfo: this.info(user) };
+    return { authToken: `bearer ${session.token}`, sessionId: session.id, userInfo: this.info(user, client.base) };
   }
 
   /** Ends the other sessions of the same device class and tells their sockets why. */
@@ -224,7 +229,7 @@ export class AuthService {
     await this.ctx.realtime.kick(user.id, others, CloseCodes.SessionEnded);
   }
 
-  async editAccount(body: RouteInput<'editAccount'>, session: Session): Promise<UserInfo> {
+  async editAccount(body: RouteInput<'editAccount'>, session: Session, base: string): Promise<UserInfo> {
     const user = session.user;
     const next = body.account.toLowerCase();
     const byEmail = isEmail(next);
@@ -242,7 +247,7 @@ export class AuthService {
       update_time: this.ctx.now(),
     });
     const row = await this.users.byId(user.id);
-    return this.info(row!);
+    return this.info(row!, base);
   }
 }
 

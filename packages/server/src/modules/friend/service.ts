@@ -2,6 +2,7 @@ import type { Contact, FriendRequest, RouteInput } from '@sparrow/protocol';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import type { Session } from '../auth';
+import type { QrService } from '../qr';
 import { type UserRepo, type UserRow } from '../user';
 import { systemNotice, toFriendRequest, toUserContact } from './presenter';
 import { type FriendRepo, RequestStatus } from './repo';
@@ -11,7 +12,10 @@ export class FriendService {
   readonly friends: FriendRepo;
   private readonly users: UserRepo;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly qr: QrService,
+  ) {
     this.friends = ctx.repos.friends;
     this.users = ctx.repos.users;
   }
@@ -37,9 +41,14 @@ export class FriendService {
     await this.ctx.realtime.publish([b.id], { type: 'appendContact', data: await this.contactOf(b.id, a) });
   }
 
-  /** Asks a user to be friends; if they already asked me, we become friends at once. */
+  /**
+   * Asks a user to be friends; if they already asked me, we become friends at once. With `token`
+   * (their scanned QR code) the code must be genuine, unexpired and theirs.
+   */
   async add(body: RouteInput<'friendAdd'>, session: Session): Promise<'requested' | 'friends'> {
     const me = session.user;
+    if (body.token && this.qr.userId(body.token) !== body.user_id)
+      throw new AppError('QrInvalid', {}, { fields: ['token'] });
     if (body.user_id === me.id) throw new AppError('FriendSelf', {}, { fields: ['user_id'] });
     const them = await this.activeUser(body.user_id);
     if (await this.friends.row(me.id, them.id)) throw new AppError('AlreadyFriends');

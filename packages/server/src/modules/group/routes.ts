@@ -1,14 +1,15 @@
 import type { AppContext } from '../../context';
 import { ok } from '../../http/envelope';
+import { publicBase } from '../../http/public-url';
 import type { Handlers } from '../../http/route';
 import type { GroupAdminService } from './manage';
 import type { GroupService } from './service';
 
 /** `/enterprise/group/*`. */
-export function groupRoutes(_ctx: AppContext, groups: GroupService, admin: GroupAdminService): Handlers {
+export function groupRoutes(ctx: AppContext, groups: GroupService, admin: GroupAdminService): Handlers {
   return {
     groupAdd: async ({ body, session }) => ok(await groups.create(session, body), { msg: 'ok.created' }),
-    groupInfo: async ({ body, session }) => groups.info(session, body.group_id),
+    groupInfo: async ({ body, session, req }) => groups.info(session, body.group_id, publicBase(ctx.env, req)),
     groupUserList: async ({ body, session }) => {
       const { items, total } = await groups.members(session, body);
       return ok(items, { count: total, page: body.page });

@@ -1,18 +1,11 @@
-import {
-  groupNumber,
-  QR_VALID_MS,
-  type Contact,
-  type GroupInfo,
-  type GroupMember,
-  type RouteInput,
-} from '@sparrow/protocol';
+import { groupNumber, type Contact, type GroupInfo, type GroupMember, type RouteInput } from '@sparrow/protocol';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
-import { hmac } from '../../lib/crypto';
 import { type Access } from '../access';
 import type { Session } from '../auth';
 import { type FriendRepo, type FriendService } from '../friend';
 import type { EventPort } from '../im';
+import type { QrService } from '../qr';
 import { type UserRepo, type UserRow } from '../user';
 import { storageUrl } from '../../storage/storage';
 import { composeGroupAvatar } from './avatar';
@@ -30,6 +23,7 @@ export class GroupService {
     private readonly ctx: AppContext,
     private readonly events: EventPort,
     private readonly people: FriendService,
+    private readonly qr: QrService,
   ) {
     this.groups = ctx.repos.groups;
     this.users = ctx.repos.users;
@@ -214,16 +208,10 @@ export class GroupService {
     return (await this.people.people(session)).filter((c) => !exclude.has(c.user_id!));
   }
 
-  /** A signed token for the group's QR code, valid seven days (spec §9). */
-  qrToken(groupId: number, expires: number): string {
-    return `${groupId}.${expires}.${hmac(this.ctx.config.secret, `group-qr|${groupId}|${expires}`).slice(0, 32)}`;
-  }
-
-  async info(session: Session, groupIdText: string): Promise<GroupInfo> {
+  /** The group's record for a member, with a fresh QR code naming `base` (http/public-url.ts). */
+  async info(session: Session, groupIdText: string, base: string): Promise<GroupInfo> {
     const { group, member } = await this.access.requireMember(session.userId, groupNumber(groupIdText));
     const owner = await this.users.byId(group.owner_id);
-    const qrExpire = this.ctx.now() + QR_VALID_MS;
-    const token = this.qrToken(group.id, qrExpire);
     return {
       group_id: `group-${group.id}`,
       id: `group-${group.id}`,
@@ -239,8 +227,7 @@ export class GroupService {
       nickname: member.nickname,
       no_speak_until: member.no_speak_until > this.ctx.now() ? member.no_speak_until : 0,
       create_time: group.create_time,
-      qrUrl: `${this.ctx.env.publicUrl}/#/pages/index/qqrcode?token=${encodeURIComponent(token)}`,
-      qrExpire,
+      ...this.qr.code('group', group.id, base),
     };
   }
 }

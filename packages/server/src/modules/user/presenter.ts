@@ -1,8 +1,11 @@
 import { DEFAULT_APP_SETTING, type UserInfo, type UserProfile } from '@sparrow/protocol';
 import type { UserRow } from './repo';
 
-/** The signed-in user's own record (api.md §2 userInfo): never a password hash. */
-export function toUserInfo(row: UserRow, publicUrl: string): UserInfo {
+/**
+ * The signed-in user's own record (api.md §2 userInfo), with a fresh QR code of theirs: never a
+ * password hash.
+ */
+export function toUserInfo(row: UserRow, code: Pick<UserInfo, 'qrUrl' | 'qrExpire'>): UserInfo {
   return {
     user_id: row.id,
     id: row.id,
@@ -17,7 +20,8 @@ export function toUserInfo(row: UserRow, publicUrl: string): UserInfo {
     is_auth: row.is_auth ? 1 : 0,
     role: row.role ? 1 : 0,
     setting: { ...DEFAULT_APP_SETTING, language: row.language },
-    qrUrl: `${publicUrl}/#/pages/contacts/detail?user_id=${row.id}`,
+    qrUrl: code.qrUrl,
+    qrExpire: code.qrExpire,
   };
 }
 

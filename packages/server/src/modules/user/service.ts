@@ -4,6 +4,7 @@ import { AppError } from '../../errors';
 import type { Session } from '../auth';
 import { toUserInfo, toUserProfile } from './presenter';
 import { type FriendRepo } from '../friend';
+import type { QrService } from '../qr';
 import { type UserRepo } from './repo';
 
 /** Profiles of users: one's own, and others' as one may see them. */
@@ -11,7 +12,10 @@ export class UserService {
   private readonly users: UserRepo;
   private readonly friends: FriendRepo;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly qr: QrService,
+  ) {
     this.users = ctx.repos.users;
     this.friends = ctx.repos.friends;
   }
@@ -36,7 +40,8 @@ export class UserService {
     );
   }
 
-  async update(body: RouteInput<'updateUserInfo'>, session: Session): Promise<UserInfo> {
+  /** Changes my profile; answers my record with links naming `base` (http/public-url.ts). */
+  async update(body: RouteInput<'updateUserInfo'>, session: Session, base: string): Promise<UserInfo> {
     if (
       body.realname !== undefined &&
       body.realname !== session.user.realname &&
@@ -56,7 +61,7 @@ export class UserService {
     };
     await this.users.update(session.userId, { ...values, update_time: this.ctx.now() });
     const row = await this.users.byId(session.userId);
-    return toUserInfo(row!, this.ctx.env.publicUrl);
+    return toUserInfo(row!, this.qr.code('user', row!.id, base));
   }
 
   /** Sets a user's avatar URL. */
