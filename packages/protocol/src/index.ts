@@ -5,6 +5,7 @@ export * from './text';
 export * from './locales';
 export * from './entities';
 export * from './events';
+export * from './event-lines';
 export * from './routes';
 export * from './api/fields';
 export * from './api/common';

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+
+/**
+ * The facts of an `event` line (a message of type `event`, api.md §2): what happened, who did it
+ * and to whom. The server stores them as the message's `extends` and words the line for each
+ * reader from them; lines written by older servers may carry more keys, which pass through.
+ */
+
+/** Who did it: the actor of a group event. */
+const actor = {
+  /** The actor's user id. */
+  user_id: z.number(),
+  /** The actor's name when the line was written. */
+  name: z.string(),
+};
+
+/** Whom it was done to: the users a group event names, with their names in the same order. */
+const others = {
+  user_ids: z.array(z.number()),
+  names: z.array(z.string()),
+};
+
+export const EventLineSchema = z.discriminatedUnion('event', [
+  /** A message was withdrawn, by its sender or by a group's owner or administrator. */
+  z.looseObject({
+    event: z.literal('undo'),
+    /** The sender of the withdrawn message. */
+    user_id: z.number(),
+    name: z.string(),
+    /** Who withdrew it (the sender, or an owner or administrator). */
+    by: z.number(),
+    by_name: z.string(),
+    /** The withdrawn message's type. */
+    original_type: z.string(),
+    /** The withdrawn text, for its sender only (to edit it again). */
+    original: z.string().optional(),
+  }),
+  /** A group was created. */
+  z.looseObject({ event: z.literal('create'), ...actor }),
+  /** The actor invited users into a group. */
+  z.looseObject({ event: z.literal('invite'), ...actor, ...others }),
+  /** The actor removed a member. */
+  z.looseObject({ event: z.literal('remove'), ...actor, ...others }),
+  /** The actor left the group. */
+  z.looseObject({ event: z.literal('leave'), ...actor }),
+  /** The actor joined by scanning the group's QR code. */
+  z.looseObject({ event: z.literal('join'), ...actor }),
+  /** The owner made a member an administrator. */
+  z.looseObject({ event: z.literal('setManager'), ...actor, ...others }),
+  /** The owner made an administrator a member again. */
+  z.looseObject({ event: z.literal('unsetManager'), ...actor, ...others }),
+  /** The owner handed the group over. */
+  z.looseObject({ event: z.literal('changeOwner'), ...actor, ...others }),
+  /** A member was muted. */
+  z.looseObject({
+    event: z.literal('mute'),
+    ...actor,
+    ...others,
+    /** The mute's length: 1 ten minutes, 2 an hour, 3 three hours, 4 a day (spec §9). */
+    timer: z.number(),
+  }),
+  /** A member's mute was lifted. */
+  z.looseObject({
+    event: z.literal('unmute'),
+    ...actor,
+    ...others,
+    /** 0: lifted. */
+    timer: z.number(),
+  }),
+  /** The group was renamed. */
+  z.looseObject({
+    event: z.literal('rename'),
+    ...actor,
+    /** The new name. */
+    title: z.string(),
+  }),
+  /** The group's announcement changed. */
+  z.looseObject({ event: z.literal('notice'), ...actor }),
+  /** A notice from `system`: someone asks to be my friend. */
+  z.looseObject({
+    event: z.literal('friendRequest'),
+    /** The request. */
+    friend_id: z.number(),
+    /** Who asks. */
+    user_id: z.number(),
+  }),
+  /** A notice from `system`: someone accepted my friend request. */
+  z.looseObject({
+    event: z.literal('friendAccepted'),
+    /** The request. */
+    friend_id: z.number(),
+    /** Who accepted. */
+    user_id: z.number(),
+  }),
+]);
+
+/** An event line's facts, told apart by `event`. */
+export type EventLine = z.infer<typeof EventLineSchema>;
+
+/** The kinds of event line. */
+export type EventKind = EventLine['event'];
