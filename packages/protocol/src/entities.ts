@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { EventLineSchema } from './event-lines';
+
+/** A 0/1 flag as the server sends it. */
+const flag01 = z.union([z.literal(0), z.literal(1)]);
 
 /** Per-user app settings (spec §3 App setting, §9 defaults). */
 export const AppSettingSchema = z.object({
@@ -52,60 +56,69 @@ export interface UserProfile {
 }
 
 /** System configuration (api.md §2 globalConfig). */
-export interface GlobalConfig {
-  sysInfo: {
-    name: string;
-    logo: string;
+export const GlobalConfigSchema = z.object({
+  sysInfo: z.object({
+    name: z.string(),
+    logo: z.string(),
     /** 1: users may change their name. */
-    diyName: 0 | 1;
+    diyName: flag01,
     /** 0 any account, 1 phone, 2 email, 3 phone or email. */
-    regauth: 0 | 1 | 2 | 3;
+    regauth: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]),
     /** 1 open, 2 invite code. */
-    regtype: 1 | 2;
+    regtype: z.union([z.literal(1), z.literal(2)]),
     /** 1 everyone in the organisation is a contact, 2 friends only. */
-    runMode: 1 | 2;
-    ipregion: 0 | 1;
-    multipleLogin: 0 | 1;
+    runMode: z.union([z.literal(1), z.literal(2)]),
+    ipregion: flag01,
+    multipleLogin: flag01,
     /** Seconds between registrations from one IP; 0 = no limit. */
-    registerInterval: number;
-  };
-  chatInfo: {
-    online: 0 | 1;
-    webrtc: 0 | 1;
-    dbDelMsg: 0 | 1;
+    registerInterval: z.number(),
+  }),
+  chatInfo: z.object({
+    online: flag01,
+    webrtc: flag01,
+    dbDelMsg: flag01,
     /** Withdraw window, s. */
-    redoTime: number;
-    groupChat: 0 | 1;
-    simpleChat: 0 | 1;
+    redoTime: z.number(),
+    groupChat: flag01,
+    simpleChat: flag01,
     /** 0 = no limit. */
-    groupUserMax: number;
+    groupUserMax: z.number(),
     /** Minimum seconds between two sends of one user; 0 = none. */
-    sendInterval: number;
+    sendInterval: z.number(),
     /** ICE servers; credentials only for a signed-in caller. */
-    stun: Array<{ urls: string | string[]; username?: string; credential?: string }>;
-  };
-  fileUpload: {
+    stun: z.array(
+      z.object({
+        urls: z.union([z.string(), z.array(z.string())]),
+        username: z.string().optional(),
+        credential: z.string().optional(),
+      }),
+    ),
+  }),
+  fileUpload: z.object({
     /** MB. */
-    size: number;
-    fileExt: string[];
+    size: z.number(),
+    fileExt: z.array(z.string()),
     /** MB. */
-    emojiSize: number;
-  };
+    emojiSize: z.number(),
+  }),
   /** The location picker's map services (Leaflet); it works without them, by name and manual pin. */
-  map: {
+  map: z.object({
     /** Tile URL template with {z}/{x}/{y}. */
-    tileUrl: string;
-    attribution: string;
+    tileUrl: z.string(),
+    attribution: z.string(),
     /** A Nominatim-compatible place search (`?q=…&format=json`). */
-    searchUrl: string;
-  };
-  compass: {
-    status: 0 | 1;
-    mode: 1 | 2;
-    list: Array<{ icon: string; name: string; type: 1 | 2; url: string }>;
-  };
-  demon_mode: 0 | 1;
-}
+    searchUrl: z.string(),
+  }),
+  compass: z.object({
+    status: flag01,
+    mode: z.union([z.literal(1), z.literal(2)]),
+    list: z.array(
+      z.object({ icon: z.string(), name: z.string(), type: z.union([z.literal(1), z.literal(2)]), url: z.string() }),
+    ),
+  }),
+  demon_mode: flag01,
+});
+export type GlobalConfig = z.infer<typeof GlobalConfigSchema>;
 
 /** Answer of /common/pub/checkVersion. */
 export interface VersionInfo {
@@ -137,47 +150,54 @@ export interface UploadResult {
   mime: string;
 }
 
-/** The id of a contact: a user id, `group-<n>`, or a pseudo-contact. */
-export type ContactId = number | `group-${number}` | 'system' | 'admin_notice' | -1;
+/** The id of a contact: a user id, `group-<n>`, or a pseudo-contact (`-1` is my file transfer). */
+export const ContactIdSchema = z.union([
+  z.number(),
+  z.templateLiteral(['group-', z.number()]),
+  z.literal('system'),
+  z.literal('admin_notice'),
+]);
+export type ContactId = z.infer<typeof ContactIdSchema>;
 
 /** A conversation or contact-list row (api.md §2 Contact, spec §3). */
-export interface Contact {
-  id: ContactId;
-  displayName: string;
-  avatar: string;
+export const ContactSchema = z.object({
+  id: ContactIdSchema,
+  displayName: z.string(),
+  avatar: z.string(),
   /** Preview of the last message, already in the reader's language. */
-  lastContent: string;
+  lastContent: z.string(),
   /** ms. */
-  lastSendTime: number;
+  lastSendTime: z.number(),
   /** Type of the last message. */
-  type: string;
+  type: z.string(),
   /** 0 user, 1 group, 2 system or announcement, 3 my file transfer. */
-  is_group: 0 | 1 | 2 | 3;
-  unread: number;
-  is_top: 0 | 1;
+  is_group: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]),
+  unread: z.number(),
+  is_top: flag01,
   /** 1 notify, 0 muted. */
-  is_notice: 0 | 1;
+  is_notice: flag01,
   /** Mentions of me not yet read. */
-  is_at: number;
-  is_online: 0 | 1;
+  is_at: z.number(),
+  is_online: flag01,
   /** Letter group A–Z, or #. */
-  index: string;
-  notice: string;
-  setting: Record<string, unknown>;
+  index: z.string(),
+  notice: z.string(),
+  setting: z.record(z.string(), z.unknown()),
   /** Users only. */
-  user_id?: number;
-  realname?: string;
+  user_id: z.number().optional(),
+  realname: z.string().optional(),
   /** Masked unless a friend. */
-  account?: string;
-  motto?: string;
+  account: z.string().optional(),
+  motto: z.string().optional(),
   /** My friendship row, when we are friends. */
-  friend_id?: number;
+  friend_id: z.number().optional(),
   /** Groups only. */
-  group_id?: string;
-  owner_id?: number;
-  role?: 1 | 2 | 3;
-  member_count?: number;
-}
+  group_id: z.string().optional(),
+  owner_id: z.number().optional(),
+  role: z.union([z.literal(1), z.literal(2), z.literal(3)]).optional(),
+  member_count: z.number().optional(),
+});
+export type Contact = z.infer<typeof ContactSchema>;
 
 /**
  * A contact row as it starts: no last message, nothing unread or mentioned, not pinned,
@@ -205,42 +225,166 @@ export function newContact(fields: Pick<Contact, 'id' | 'displayName' | 'is_grou
 }
 
 /** The sender as the server knows it (never the client's copy). */
-export interface FromUser {
-  id: number | 'system';
-  user_id: number | 'system';
-  realname: string;
-  displayName: string;
-  avatar: string;
-}
+export const FromUserSchema = z.object({
+  id: z.union([z.number(), z.literal('system')]),
+  user_id: z.union([z.number(), z.literal('system')]),
+  realname: z.string(),
+  displayName: z.string(),
+  avatar: z.string(),
+});
+export type FromUser = z.infer<typeof FromUserSchema>;
 
-/** A message (api.md §2 Message, spec §3). */
-export interface Message {
+/** The message a message quotes, as the reader sees it (api.md §2 text: quote). */
+export const QuoteSchema = z.object({
+  msg_id: z.number(),
+  /** The quoted message's preview, or its withdrawal line, in the reader's language. */
+  content: z.string(),
+  /** Its sender. */
+  user_id: z.number(),
+  /** Its sender's group nickname, or name. */
+  realname: z.string(),
+});
+export type Quote = z.infer<typeof QuoteSchema>;
+
+/**
+ * The facts a message of each type carries in `extends` (api.md §2 message types), as the server
+ * stores them. Keys written by older clients or servers pass through. Every type but `event` may
+ * also carry the message it quotes.
+ */
+const facts = <T extends z.ZodRawShape>(shape: T) => z.looseObject({ ...shape, quote: QuoteSchema.optional() });
+
+export const MessageExtendsSchemas = {
+  text: facts({
+    /** 1 on the line that posts a group announcement. */
+    notice: z.literal(1).optional(),
+  }),
+  event: EventLineSchema,
+  /** A place, as LocationExtends checked it on the way in. */
+  location: facts({
+    name: z.string(),
+    address: z.string(),
+    latitude: z.number(),
+    longitude: z.number(),
+  }),
+  /** A contact card: the user it shows, as the server knew them when it was sent. */
+  contact: facts({ id: z.number(), displayName: z.string(), avatar: z.string() }),
+  image: facts({
+    /** px, 0 when unknown. */
+    width: z.number(),
+    height: z.number(),
+    /** The thumbnail's URL. */
+    thumb: z.string(),
+    file_id: z.number(),
+  }),
+  voice: facts({
+    /** s. */
+    duration: z.number(),
+    file_id: z.number(),
+  }),
+  video: facts({
+    /** s. */
+    duration: z.number(),
+    /** px as the sender's browser measured them, 0 when unknown. */
+    width: z.number(),
+    height: z.number(),
+    /** The poster's URL, '' when there is none. */
+    poster: z.string(),
+    file_id: z.number(),
+  }),
+  file: facts({
+    /** Extension, lower case. */
+    ext: z.string(),
+    /** The name it was uploaded under. */
+    name: z.string(),
+    /** Bytes. */
+    size: z.number(),
+    file_id: z.number(),
+  }),
+  emoji: facts({
+    /** The sticker's file; absent on a sticker sent by address. */
+    file_id: z.number().optional(),
+  }),
+  /** A call summary (api.md §5). */
+  webrtc: facts({}),
+};
+
+/** The kinds of message (api.md §2). */
+export type MessageType = keyof typeof MessageExtendsSchemas;
+
+/** The `extends` of a message of each type. */
+export type MessageExtends = { [T in MessageType]: z.infer<(typeof MessageExtendsSchemas)[T]> };
+
+/** The fields every message has, whatever its type. */
+const MessageFields = z.object({
   /** Client-made UUID: the idempotency key. */
-  id: string;
+  id: z.string(),
   /** Server-assigned, grows with time: ordering and paging cursor. */
-  msg_id: number;
-  type: 'text' | 'event' | 'location' | 'contact' | 'image' | 'emoji' | 'voice' | 'video' | 'file' | 'webrtc';
-  content: string;
+  msg_id: z.number(),
+  content: z.string(),
   /** ms. */
-  sendTime: number;
-  toContactId: ContactId;
-  toUser?: ContactId;
-  is_group: 0 | 1 | 2 | 3;
-  status: 'succeed';
-  is_read: 0 | 1;
+  sendTime: z.number(),
+  toContactId: ContactIdSchema,
+  toUser: ContactIdSchema.optional(),
+  is_group: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]),
+  status: z.literal('succeed'),
+  is_read: flag01,
   /** Mentioned user ids; 0 = everyone. */
-  at: number[];
+  at: z.array(z.number()),
   /** Quoted msg_id, or 0. */
-  pid: number;
-  fromUser: FromUser;
-  role?: number;
-  extends: Record<string, unknown>;
-  fileName?: string;
-  fileSize?: number;
-  preview?: string;
-  download?: string;
+  pid: z.number(),
+  fromUser: FromUserSchema,
+  role: z.number().optional(),
+  fileName: z.string().optional(),
+  fileSize: z.number().optional(),
+  preview: z.string().optional(),
+  download: z.string().optional(),
   /** On pushes: the conversation as the receiver should show it. */
-  contactInfo?: Contact;
+  contactInfo: ContactSchema.optional(),
+});
+
+/** A type with the facts a message of that type carries. */
+const typed = <T extends MessageType>(type: T) => ({ type: z.literal(type), extends: MessageExtendsSchemas[type] });
+const messageOf = <T extends MessageType>(type: T) => MessageFields.extend(typed(type));
+
+/** A message (api.md §2 Message, spec §3), told apart by its `type`. */
+export const MessageSchema = z.discriminatedUnion('type', [
+  messageOf('text'),
+  messageOf('event'),
+  messageOf('location'),
+  messageOf('contact'),
+  messageOf('image'),
+  messageOf('emoji'),
+  messageOf('voice'),
+  messageOf('video'),
+  messageOf('file'),
+  messageOf('webrtc'),
+]);
+export type Message = z.infer<typeof MessageSchema>;
+
+/**
+ * A message's type and `extends` alone, as a server checks what it stored before presenting it:
+ * `{type: 'image', extends: {width, height, thumb, file_id}}`.
+ */
+export const MessageFactsSchema = z.discriminatedUnion('type', [
+  z.object(typed('text')),
+  z.object(typed('event')),
+  z.object(typed('location')),
+  z.object(typed('contact')),
+  z.object(typed('image')),
+  z.object(typed('emoji')),
+  z.object(typed('voice')),
+  z.object(typed('video')),
+  z.object(typed('file')),
+  z.object(typed('webrtc')),
+]);
+export type MessageFacts = z.infer<typeof MessageFactsSchema>;
+
+/** A message of one type: `MessageOf<'image'>['extends']` has its width, height, thumb and file. */
+export type MessageOf<T extends MessageType> = Extract<Message, { type: T }>;
+
+/** Narrows a message to a type; `isMessageOf(m, 'image') && m.extends.width`. */
+export function isMessageOf<T extends MessageType>(message: Message, type: T): message is MessageOf<T> {
+  return message.type === type;
 }
 
 /** A friend request (api.md §3 /enterprise/friend/index). */
@@ -255,17 +399,18 @@ export interface FriendRequest {
 }
 
 /** Group settings (api.md §2). */
-export interface GroupSetting {
+export const GroupSettingSchema = z.object({
   /** Members may invite others; QR joining allowed. */
-  invite: 0 | 1;
+  invite: flag01,
   /** New members see earlier history. */
-  history: 0 | 1;
+  history: flag01,
   /** Members may view each other's profiles and add each other. */
-  profile: 0 | 1;
+  profile: flag01,
   /** 0 all speak, 1 only owner and admins, 2 only owner. */
-  nospeak: 0 | 1 | 2;
-  manage: 0 | 1;
-}
+  nospeak: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+  manage: flag01,
+});
+export type GroupSetting = z.infer<typeof GroupSettingSchema>;
 
 /** A group's own record, for members (groupInfo). */
 export interface GroupInfo {
@@ -303,12 +448,13 @@ export interface GroupMember {
 }
 
 /** A system announcement (getAdminNotice). */
-export interface AdminNotice {
-  id: number;
-  title: string;
-  notice: string;
-  create_time: number;
-}
+export const AdminNoticeSchema = z.object({
+  id: z.number(),
+  title: z.string(),
+  notice: z.string(),
+  create_time: z.number(),
+});
+export type AdminNotice = z.infer<typeof AdminNoticeSchema>;
 
 /** A group as a scanned QR code shows it (groupInfoqq). */
 export interface GroupPreview {

@@ -1,4 +1,4 @@
-import { messagePreview, type GlobalConfig, type Message } from '@sparrow/protocol';
+import { messagePreview, type Message } from '@sparrow/protocol';
 import { request } from '../api';
 import type { SocketEvent, SocketState } from '../api/socket';
 import { forcedOffline } from '../app/account';
@@ -92,7 +92,7 @@ export function dispatch(event: SocketEvent): void {
       }
       break;
     case 'updateConfig':
-      config.merge(event.data as Partial<GlobalConfig>);
+      config.merge(event.data);
       break;
     case 'isOnline':
       presence.set(event.data.id, event.data.is_online);

@@ -1,7 +1,7 @@
 import type { Message } from '@sparrow/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { ConversationEngine, FIRST_INDEX, type EngineDeps, type SendBody, type Transfer } from './engine';
-import { msg } from './test-messages';
+import { msg, withdrawn } from './test-messages';
 
 /** Resolvable promises the test settles by hand. */
 function deferred<T>() {
@@ -200,9 +200,9 @@ describe('ConversationEngine', () => {
   it('replaces a withdrawn message with its event line and removes deleted ones', async () => {
     const { engine, ids } = setup([msg(1), msg(2), msg(3)]);
     await engine.start();
-    engine.applyUndo({ ...msg(2), type: 'event', content: 'user 2 withdrew a message' });
+    engine.applyUndo({ ...withdrawn(2), content: 'user 2 withdrew a message' });
     expect(engine.getSnapshot().rows[1]!.message).toMatchObject({ msg_id: 2, type: 'event' });
-    engine.applyUndo({ ...msg(99), type: 'event' });
+    engine.applyUndo(withdrawn(99));
     expect(ids()).toEqual([1, 2, 3]);
     engine.remove(3);
     expect(ids()).toEqual([1, 2]);
@@ -266,7 +266,11 @@ describe('ConversationEngine', () => {
     transfers[0]!.onProgress!(100, 100);
     expect(row().progress).toBe(0.99);
 
-    const message = { ...stored(sends[0]!, 7), type: 'image' as const };
+    const message: Message = {
+      ...stored(sends[0]!, 7),
+      type: 'image',
+      extends: { width: 640, height: 420, thumb: '/storage/lake.webp', file_id: 3 },
+    };
     sendResults[0]!.resolve(message);
     await flush();
     expect(engine.getSnapshot().rows.map((r) => [r.message.msg_id, r.state, r.progress, r.preview])).toEqual([

@@ -1,4 +1,4 @@
-import type { ContactId, FromUser, Message } from '@sparrow/protocol';
+import type { ContactId, FromUser, Message, MessageFacts } from '@sparrow/protocol';
 import { conversationKeyOf, type ContactKey } from '../lib/conversation-list';
 
 /** Where an open conversation is: nothing yet, first page on its way, shown, or the first page failed. */
@@ -112,6 +112,57 @@ export interface EngineDeps {
   /** Messages up to this msg_id were cleared on this device and stay hidden. */
   clearedTo?: number;
   pageSize?: number;
+}
+
+/**
+ * The type and facts of a message of mine on its way: what the composer gave, and what only the
+ * server knows (a stored file, a picture's size, a card's name) as unknown, 0 or '', until the
+ * stored message takes the row's place. A row on its way with a file or a card shows its preview.
+ */
+function pendingFacts(type: SendableType, sent: Record<string, unknown>): MessageFacts {
+  const number = (key: string) => {
+    const v = sent[key];
+    return typeof v === 'number' ? v : 0;
+  };
+  const text = (key: string) => {
+    const v = sent[key];
+    return typeof v === 'string' ? v : '';
+  };
+  switch (type) {
+    case 'text':
+      return { type, extends: {} };
+    case 'emoji':
+      return { type, extends: typeof sent.file_id === 'number' ? { file_id: sent.file_id } : {} };
+    case 'image':
+      return { type, extends: { width: 0, height: 0, thumb: '', file_id: 0 } };
+    case 'voice':
+      return { type, extends: { duration: number('duration'), file_id: 0 } };
+    case 'video':
+      return {
+        type,
+        extends: {
+          duration: number('duration'),
+          width: number('width'),
+          height: number('height'),
+          poster: '',
+          file_id: 0,
+        },
+      };
+    case 'file':
+      return { type, extends: { ext: '', name: '', size: 0, file_id: 0 } };
+    case 'location':
+      return {
+        type,
+        extends: {
+          name: text('name'),
+          address: text('address'),
+          latitude: number('latitude'),
+          longitude: number('longitude'),
+        },
+      };
+    case 'contact':
+      return { type, extends: { id: number('id'), displayName: '', avatar: '' } };
+  }
 }
 
 export const PAGE_SIZE = 30;
@@ -258,9 +309,9 @@ export class ConversationEngine {
       avatar: me.avatar,
     };
     const message: Message = {
+      ...pendingFacts(body.type, body.extends),
       id,
       msg_id: 0,
-      type: body.type,
       content: body.content,
       sendTime: this.deps.now(),
       toContactId: body.toContactId,
@@ -271,7 +322,6 @@ export class ConversationEngine {
       at: body.at,
       pid: body.pid,
       fromUser: from,
-      extends: body.extends,
     };
     this.pending.set(id, {
       body,

@@ -3,6 +3,7 @@ import {
   MUTE_OPTIONS,
   UploadGroupAvatarFields,
   type Contact,
+  type EventLine,
   type GroupPreview,
   type RouteInput,
 } from '@sparrow/protocol';
@@ -78,8 +79,8 @@ export class GroupAdminService {
       group,
       session,
       leaving
-        ? { event: 'leave', user_id: user.id, name: user.realname }
-        : { event: 'remove', ...eventFacts(session, [user]) },
+        ? ({ event: 'leave', user_id: user.id, name: user.realname } satisfies EventLine)
+        : ({ event: 'remove', ...eventFacts(session, [user]) } satisfies EventLine),
       leaving ? `${user.realname}退出了群聊` : `${session.user.realname}将${user.realname}移出了群聊`,
     );
   }
@@ -98,7 +99,10 @@ export class GroupAdminService {
     await this.groupService.event(
       group,
       session,
-      { event: body.role === Role.Admin ? 'setManager' : 'unsetManager', ...eventFacts(session, [user]) },
+      {
+        event: body.role === Role.Admin ? 'setManager' : 'unsetManager',
+        ...eventFacts(session, [user]),
+      } satisfies EventLine,
       `${user.realname}`,
     );
   }
@@ -113,7 +117,7 @@ export class GroupAdminService {
     await this.groupService.event(
       group,
       session,
-      { event: 'changeOwner', ...eventFacts(session, [user]) },
+      { event: 'changeOwner', ...eventFacts(session, [user]) } satisfies EventLine,
       user.realname,
     );
   }
@@ -138,7 +142,7 @@ export class GroupAdminService {
     await this.groupService.event(
       group,
       session,
-      { event: timer === 0 ? 'unmute' : 'mute', timer, ...eventFacts(session, [user]) },
+      { event: timer === 0 ? 'unmute' : 'mute', timer, ...eventFacts(session, [user]) } satisfies EventLine,
       user.realname,
     );
   }
@@ -161,7 +165,12 @@ export class GroupAdminService {
     await this.groupService.event(
       group,
       session,
-      { event: 'rename', user_id: session.userId, name: session.user.realname, title: body.displayName },
+      {
+        event: 'rename',
+        user_id: session.userId,
+        name: session.user.realname,
+        title: body.displayName,
+      } satisfies EventLine,
       body.displayName,
     );
   }
@@ -270,7 +279,7 @@ export class GroupAdminService {
     await this.groupService.event(
       group,
       session,
-      { event: 'join', user_id: session.userId, name: session.user.realname },
+      { event: 'join', user_id: session.userId, name: session.user.realname } satisfies EventLine,
       session.user.realname,
     );
     return contact;

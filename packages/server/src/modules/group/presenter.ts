@@ -29,13 +29,15 @@ export function toGroupContact(group: GroupRow, role: number, memberCount: numbe
   });
 }
 
-/** Who did what to whom, as an event line's `extends` records it. */
-export function eventFacts(actor: Session, others: UserRow[], more: Record<string, unknown> = {}) {
+/**
+ * Who did what to whom, as the event lines of a group action record it (EventLine: invite,
+ * remove, setManager, unsetManager, changeOwner, mute, unmute).
+ */
+export function eventFacts(actor: Session, others: UserRow[]) {
   return {
     user_id: actor.userId,
     name: actor.user.realname,
     user_ids: others.map((u) => u.id),
     names: others.map((u) => u.realname),
-    ...more,
   };
 }

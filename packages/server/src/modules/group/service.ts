@@ -1,4 +1,11 @@
-import { groupNumber, type Contact, type GroupInfo, type GroupMember, type RouteInput } from '@sparrow/protocol';
+import {
+  groupNumber,
+  type Contact,
+  type EventLine,
+  type GroupInfo,
+  type GroupMember,
+  type RouteInput,
+} from '@sparrow/protocol';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { type Access } from '../access';
@@ -95,7 +102,7 @@ export class GroupService {
     return this.event(
       group,
       session,
-      { event: 'invite', ...eventFacts(session, invited) },
+      { event: 'invite', ...eventFacts(session, invited) } satisfies EventLine,
       `${session.user.realname}邀请${invited.map((u) => u.realname).join('、')}加入了群聊`,
     );
   }
@@ -131,7 +138,7 @@ export class GroupService {
     await this.event(
       group,
       session,
-      { event: 'create', user_id: session.userId, name: session.user.realname },
+      { event: 'create', user_id: session.userId, name: session.user.realname } satisfies EventLine,
       `${session.user.realname}创建了群聊`,
     );
     await this.inviteEvent(group, session, others);

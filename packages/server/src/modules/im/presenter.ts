@@ -1,11 +1,16 @@
 import {
+  EventLineSchema,
+  MessageFactsSchema,
   messagePreview,
   translate,
   type Contact,
+  type EventLine,
   type FromUser,
   type Locale,
   type Message,
+  type MessageFacts,
   type MessageKey,
+  type Quote,
 } from '@sparrow/protocol';
 import type { UserRow } from '../user';
 import { ChatType, type MessageRow } from './repo';
@@ -55,57 +60,70 @@ export interface Reader {
   locale: Locale;
 }
 
-/** The text of an `event` line, rendered for a reader from the facts stored with it. */
-export function eventText(ext: Record<string, unknown>, reader: Reader, fallback: string): string {
+/** The facts of a stored event line; undefined when they are not a line this server knows. */
+export function eventLineOf(stored: Record<string, unknown>): EventLine | undefined {
+  const line = EventLineSchema.safeParse(stored);
+  return line.success ? line.data : undefined;
+}
+
+/** How long a mute lasts, by the `timer` of its line (spec §9). */
+const MUTE_LENGTHS: Readonly<Partial<Record<number, MessageKey>>> = {
+  1: 'mute.1',
+  2: 'mute.2',
+  3: 'mute.3',
+  4: 'mute.4',
+};
+
+/**
+ * The text of an `event` line, rendered for a reader from its facts; `fallback` (the text stored
+ * with it) for a line it does not know and for the `system` notices, which are worded when sent.
+ */
+export function eventText(line: EventLine | undefined, reader: Reader, fallback: string): string {
+  if (!line) return fallback;
   const you = translate(reader.locale, 'event.you');
-  const nameOf = (id: unknown, name: unknown) => (id === reader.userId ? you : String(name ?? ''));
-  switch (ext.event) {
+  const nameOf = (id: number, name: string) => (id === reader.userId ? you : name);
+  const others = (ids: number[], names: string[]) =>
+    ids.map((id, i) => nameOf(id, names[i] ?? '')).join(reader.locale.startsWith('zh') ? '、' : ', ');
+  switch (line.event) {
     case 'undo': {
-      if (ext.by !== undefined && ext.by !== ext.user_id) {
+      if (line.by !== line.user_id) {
         return translate(reader.locale, 'event.undoOther', {
-          admin: nameOf(ext.by, ext.by_name),
-          name: nameOf(ext.user_id, ext.name),
+          admin: nameOf(line.by, line.by_name),
+          name: nameOf(line.user_id, line.name),
         });
       }
-      return ext.user_id === reader.userId
+      return line.user_id === reader.userId
         ? translate(reader.locale, 'event.undoSelf')
-        : translate(reader.locale, 'event.undo', { name: String(ext.name ?? '') });
+        : translate(reader.locale, 'event.undo', { name: line.name });
     }
     case 'create':
-      return translate(reader.locale, 'event.create', { name: nameOf(ext.user_id, ext.name) });
-    case 'invite': {
-      const ids = Array.isArray(ext.user_ids) ? ext.user_ids : [];
-      const names = Array.isArray(ext.names) ? ext.names : [];
-      const list = ids.map((id, i) => nameOf(id, names[i])).join(reader.locale.startsWith('zh') ? '、' : ', ');
-      return translate(reader.locale, 'event.invite', { name: nameOf(ext.user_id, ext.name), names: list });
-    }
+      return translate(reader.locale, 'event.create', { name: nameOf(line.user_id, line.name) });
+    case 'invite':
+      return translate(reader.locale, 'event.invite', {
+        name: nameOf(line.user_id, line.name),
+        names: others(line.user_ids, line.names),
+      });
     case 'remove':
     case 'setManager':
     case 'unsetManager':
     case 'changeOwner':
     case 'unmute':
     case 'mute': {
-      const ids = Array.isArray(ext.user_ids) ? ext.user_ids : [];
-      const names = Array.isArray(ext.names) ? ext.names : [];
-      const list = ids.map((id, i) => nameOf(id, names[i])).join(reader.locale.startsWith('zh') ? '、' : ', ');
-      const timer = Number(ext.timer);
-      const duration = timer >= 1 && timer <= 4 ? translate(reader.locale, `mute.${timer}` as MessageKey) : '';
-      return translate(reader.locale, `event.${ext.event}` as MessageKey, {
-        name: nameOf(ext.user_id, ext.name),
-        names: list,
-        duration,
+      const length = line.event === 'mute' || line.event === 'unmute' ? MUTE_LENGTHS[line.timer] : undefined;
+      return translate(reader.locale, `event.${line.event}`, {
+        name: nameOf(line.user_id, line.name),
+        names: others(line.user_ids, line.names),
+        duration: length ? translate(reader.locale, length) : '',
       });
     }
     case 'leave':
     case 'join':
     case 'notice':
-      return translate(reader.locale, `event.${ext.event}` as MessageKey, { name: nameOf(ext.user_id, ext.name) });
+      return translate(reader.locale, `event.${line.event}`, { name: nameOf(line.user_id, line.name) });
     case 'rename':
-      return translate(reader.locale, 'event.rename', {
-        name: nameOf(ext.user_id, ext.name),
-        title: String(ext.title ?? ''),
-      });
-    default:
+      return translate(reader.locale, 'event.rename', { name: nameOf(line.user_id, line.name), title: line.title });
+    case 'friendRequest':
+    case 'friendAccepted':
       return fallback;
   }
 }
@@ -113,7 +131,7 @@ export function eventText(ext: Record<string, unknown>, reader: Reader, fallback
 /** The one-line preview of a message for conversation lists, in the reader's language. */
 export function previewOf(row: MessageRow, reader: Reader): string {
   const ext = parseJson(row.extends);
-  if (row.type === 'event') return eventText(ext, reader, row.content);
+  if (row.type === 'event') return eventText(eventLineOf(ext), reader, row.content);
   return messagePreview({ type: row.type, content: row.content, extends: ext }, (key, params) =>
     translate(reader.locale, key, params),
   );
@@ -137,17 +155,41 @@ export interface MessageContext {
   contactInfo?: Contact;
 }
 
+/**
+ * A stored message's type and facts, with the message it quotes. A row whose facts its type does
+ * not describe (the server writes none) is shown as its stored text.
+ */
+function factsOf(row: MessageRow, mc: MessageContext): MessageFacts {
+  const stored = parseJson(row.extends);
+  const quoted = row.pid ? mc.quotes?.get(row.pid) : undefined;
+  let ext = stored;
+  if (quoted && !quoted.is_deleted) {
+    const qu = mc.users.get(quoted.from_user);
+    const quote: Quote = {
+      msg_id: quoted.id,
+      content: quoted.is_undo
+        ? eventText(eventLineOf(parseJson(quoted.extends)), mc.reader, quoted.content)
+        : previewOf(quoted, mc.reader),
+      user_id: quoted.from_user,
+      realname: mc.members?.get(quoted.from_user)?.nickname || qu?.realname || '',
+    };
+    ext = { ...stored, quote };
+  }
+  const facts = MessageFactsSchema.safeParse({ type: row.type, extends: ext });
+  return facts.success ? facts.data : { type: 'text', extends: {} };
+}
+
 /** A stored message as the wire Message (api.md §2). */
 export function toMessage(row: MessageRow, mc: MessageContext): Message {
-  const ext = parseJson(row.extends);
+  const facts = factsOf(row, mc);
   const member = mc.members?.get(row.from_user);
   const isGroup = row.chat_type === ChatType.Group;
   const toContactId = isGroup ? (`group-${row.to_id}` as const) : row.chat_type === ChatType.Self ? -1 : row.to_id;
   const message: Message = {
     id: row.client_id,
     msg_id: row.id,
-    type: row.type as Message['type'],
-    content: row.type === 'event' ? eventText(ext, mc.reader, row.content) : row.content,
+    ...facts,
+    content: facts.type === 'event' ? eventText(facts.extends, mc.reader, row.content) : row.content,
     sendTime: row.create_time,
     toContactId,
     toUser: toContactId,
@@ -157,32 +199,14 @@ export function toMessage(row: MessageRow, mc: MessageContext): Message {
     at: decodeAt(row.at),
     pid: row.pid,
     fromUser: fromUserOf(mc.users.get(row.from_user), row.from_user, member?.nickname),
-    extends: ext,
   };
   if (member) message.role = member.role;
-  if (row.type === 'file' && !row.is_undo) {
-    message.fileName = String(ext.name ?? '');
-    message.fileSize = Number(ext.size ?? 0);
+  if (facts.type === 'file' && !row.is_undo) {
+    message.fileName = facts.extends.name;
+    message.fileSize = facts.extends.size;
     message.download = `${row.content}?name=${encodeURIComponent(message.fileName)}`;
   }
-  if (row.type === 'image' && typeof ext.thumb === 'string') message.preview = ext.thumb;
-  if (row.pid) {
-    const quoted = mc.quotes?.get(row.pid);
-    if (quoted && !quoted.is_deleted) {
-      const qu = mc.users.get(quoted.from_user);
-      message.extends = {
-        ...ext,
-        quote: {
-          msg_id: quoted.id,
-          content: quoted.is_undo
-            ? eventText(parseJson(quoted.extends), mc.reader, quoted.content)
-            : previewOf(quoted, mc.reader),
-          user_id: quoted.from_user,
-          realname: mc.members?.get(quoted.from_user)?.nickname || qu?.realname || '',
-        },
-      };
-    }
-  }
+  if (facts.type === 'image') message.preview = facts.extends.thumb;
   if (mc.contactInfo) message.contactInfo = mc.contactInfo;
   return message;
 }

@@ -52,8 +52,9 @@ const MessageRow = memo(function MessageRow({
   ) : null;
 
   if (m.type === 'event') {
-    const original = typeof m.extends.original === 'string' ? m.extends.original : '';
-    const canReEdit = m.extends.event === 'undo' && m.extends.user_id === me && original !== '';
+    const line = m.extends;
+    const original = line.event === 'undo' ? (line.original ?? '') : '';
+    const canReEdit = line.event === 'undo' && line.user_id === me && original !== '';
     return (
       <div className="chat-item">
         {separator}
@@ -70,7 +71,7 @@ const MessageRow = memo(function MessageRow({
   }
 
   const name = row.mine ? t('chat.me') : m.fromUser.displayName || m.fromUser.realname;
-  const quote = m.extends.quote as { realname?: string; content?: string } | undefined;
+  const quote = m.extends.quote;
   const senderId = typeof m.fromUser.id === 'number' ? m.fromUser.id : undefined;
   return (
     <div className="chat-item">

@@ -1,20 +1,20 @@
-import type { Message } from '@sparrow/protocol';
+import type { MessageOf } from '@sparrow/protocol';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths, withQuery } from '../../app/paths';
 import { Avatar } from '../Avatar';
-import { num, str } from './media-fields';
+import { str } from './media-fields';
 import './media.css';
 
 /** A contact card: the person's picture and name; a tap opens their profile. */
-export function ContactCardBubble({ message }: { message: Message }) {
+export function ContactCardBubble({ message }: { message: MessageOf<'contact'> }) {
   const { t } = useTranslation();
-  const id = num(message.extends.id);
-  const name = str(message.extends.displayName) || str(message.extends.realname);
+  const { id, avatar } = message.extends;
+  const name = message.extends.displayName || str(message.extends.realname);
   const body = (
     <>
       <span className="card-main">
-        <Avatar src={str(message.extends.avatar)} name={name} alt="" size={44} />
+        <Avatar src={avatar} name={name} alt="" size={44} />
         <span className="card-name">{name}</span>
       </span>
       <span className="card-foot">{t('chat.contactCard')}</span>

@@ -1,17 +1,16 @@
-import type { Message } from '@sparrow/protocol';
+import type { MessageOf } from '@sparrow/protocol';
 import { useTranslation } from 'react-i18next';
 import { formatFileSize } from '../../lib/file-size';
 import { extensionOf } from '../../lib/media-rules';
 import { FileIcon } from './FileIcon';
-import { num, str } from './media-fields';
 import './media.css';
 
 /** A file message: its name, size and kind; a tap downloads it under its name. */
-export function FileBubble({ message }: { message: Message }) {
+export function FileBubble({ message }: { message: MessageOf<'file'> }) {
   const { t } = useTranslation();
-  const name = message.fileName || str(message.extends.name) || t('media.file.unnamed');
-  const size = message.fileSize ?? num(message.extends.size);
-  const ext = str(message.extends.ext) || extensionOf(name);
+  const name = message.fileName || message.extends.name || t('media.file.unnamed');
+  const size = message.fileSize ?? message.extends.size;
+  const ext = message.extends.ext || extensionOf(name);
   const href = message.download || message.content;
   return (
     <a

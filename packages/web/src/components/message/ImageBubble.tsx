@@ -1,18 +1,18 @@
-import type { Message } from '@sparrow/protocol';
+import type { MessageOf } from '@sparrow/protocol';
 import { PictureWrongOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOpenImage } from './gallery';
-import { fitThumb, num, str } from './media-fields';
+import { fitThumb } from './media-fields';
 import './media.css';
 
 /** A picture message: its thumbnail at WeChat's size; a tap shows it full size. */
-export function ImageBubble({ message }: { message: Message }) {
+export function ImageBubble({ message }: { message: MessageOf<'image'> }) {
   const { t } = useTranslation();
   const { open, viewer } = useOpenImage(message);
   const [broken, setBroken] = useState(false);
-  const size = fitThumb(num(message.extends.width), num(message.extends.height));
-  const src = message.preview || str(message.extends.thumb) || message.content;
+  const size = fitThumb(message.extends.width, message.extends.height);
+  const src = message.preview || message.extends.thumb || message.content;
   return (
     <>
       <button

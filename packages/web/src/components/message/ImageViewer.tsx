@@ -1,15 +1,15 @@
-import type { Message } from '@sparrow/protocol';
+import type { MessageOf } from '@sparrow/protocol';
 import { CloseOutline, DownlandOutline, LeftOutline, RightOutline, SmileOutline } from 'antd-mobile-icons';
 import { useEffect, useRef, useState, type PointerEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { feedback } from '../../app/feedback';
 import { stickers } from '../../stores/stickers';
-import { fileIdOf, str } from './media-fields';
+import { fileIdOf } from './media-fields';
 import './media.css';
 
 interface Props {
-  images: readonly Message[];
+  images: readonly MessageOf<'image'>[];
   start: number;
   onClose: () => void;
 }
@@ -20,7 +20,7 @@ const SWIPE_PX = 60;
 const TAP_PX = 6;
 const TAP_MS = 300;
 
-function downloadName(m: Message): string {
+function downloadName(m: MessageOf<'image'>): string {
   const path = m.content.split('?')[0] ?? '';
   return path.slice(path.lastIndexOf('/') + 1) || 'image';
 }
@@ -126,7 +126,7 @@ export function ImageViewer({ images, start, onClose }: Props) {
         >
           {images.map((m, i) => {
             const near = Math.abs(i - index) <= 1;
-            const thumb = m.preview || str(m.extends.thumb) || m.content;
+            const thumb = m.preview || m.extends.thumb || m.content;
             const full = loaded.has(m.content);
             return (
               <div className="viewer-slide" key={m.id} aria-hidden={i !== index}>

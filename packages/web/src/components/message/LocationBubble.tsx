@@ -1,23 +1,18 @@
-import type { Message } from '@sparrow/protocol';
+import type { MessageOf } from '@sparrow/protocol';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLatLng } from '../location/geo';
 import { StaticMap } from '../location/StaticMap';
-import { num, str } from './media-fields';
 import './media.css';
 
 const LocationViewer = lazy(() => import('../location/LocationViewer'));
 
 /** A location: its name, address and a small map; a tap opens the map. */
-export function LocationBubble({ message }: { message: Message }) {
+export function LocationBubble({ message }: { message: MessageOf<'location'> }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
-  const place = {
-    name: str(message.extends.name),
-    address: str(message.extends.address),
-    latitude: num(message.extends.latitude),
-    longitude: num(message.extends.longitude),
-  };
+  const { name, address, latitude, longitude } = message.extends;
+  const place = { name, address, latitude, longitude };
   const valid = isLatLng(place);
   return (
     <>

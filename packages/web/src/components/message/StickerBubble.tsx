@@ -1,4 +1,4 @@
-import type { Message } from '@sparrow/protocol';
+import type { MessageOf } from '@sparrow/protocol';
 import { useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +9,7 @@ import { fileIdOf } from './media-fields';
 import './media.css';
 
 /** A sticker: the picture alone, no bubble; a tap shows it large with "Add to stickers". */
-export function StickerBubble({ message }: { message: Message }) {
+export function StickerBubble({ message }: { message: MessageOf<'emoji'> }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const fileId = fileIdOf(message);

@@ -1,21 +1,18 @@
-import type { Message } from '@sparrow/protocol';
+import type { MessageOf } from '@sparrow/protocol';
 import { PlayOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { videoPath } from '../../app/media-paths';
 import { formatClockDuration } from '../../lib/media-url';
-import { fitThumb, num, str } from './media-fields';
+import { fitThumb } from './media-fields';
 import './media.css';
 
 /** A video message: its poster with the length; a tap opens the player page. */
-export function VideoBubble({ message }: { message: Message }) {
+export function VideoBubble({ message }: { message: MessageOf<'video'> }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const w = num(message.extends.width);
-  const h = num(message.extends.height);
-  const size = fitThumb(w || 9, h || 16, 160, 80);
-  const poster = str(message.extends.poster);
-  const duration = num(message.extends.duration);
+  const { width, height, poster, duration } = message.extends;
+  const size = fitThumb(width || 9, height || 16, 160, 80);
   return (
     <button
       type="button"

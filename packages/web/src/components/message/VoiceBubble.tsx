@@ -1,8 +1,7 @@
-import type { Message } from '@sparrow/protocol';
+import type { MessageOf } from '@sparrow/protocol';
 import { useTranslation } from 'react-i18next';
 import { useVoicePlayback } from '../../lib/voice-player';
 import { useSession } from '../../stores/session';
-import { num } from './media-fields';
 import './media.css';
 
 /** Bubble width grows with the clip, as in WeChat: 80 px for a second, up to 210 px for a minute. */
@@ -22,12 +21,12 @@ export function VoiceWaves({ playing }: { playing: boolean }) {
 }
 
 /** A voice message: its length, and a tap that plays or stops it; one clip plays at a time. */
-export function VoiceBubble({ message, mine: given }: { message: Message; mine?: boolean }) {
+export function VoiceBubble({ message, mine: given }: { message: MessageOf<'voice'>; mine?: boolean }) {
   const { t } = useTranslation();
   const me = useSession((s) => s.user?.user_id);
   // My clips point the other way, from the right, as in WeChat.
   const mine = given ?? message.fromUser.id === me;
-  const seconds = Math.max(1, Math.round(num(message.extends.duration)));
+  const seconds = Math.max(1, Math.round(message.extends.duration));
   const { playing, failed, toggle } = useVoicePlayback(message.id, message.content);
   const length = t('chat.seconds', { count: seconds });
   return (

@@ -1,18 +1,18 @@
-import type { Message } from '@sparrow/protocol';
+import { isMessageOf, type Message, type MessageOf } from '@sparrow/protocol';
 import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 
 const ImageViewer = lazy(() => import('./ImageViewer').then((m) => ({ default: m.ImageViewer })));
 
 interface Gallery {
-  open(message: Message): void;
+  open(message: MessageOf<'image'>): void;
 }
 
 const GalleryContext = createContext<Gallery | null>(null);
 
-function useViewerState(pictures: () => readonly Message[]) {
-  const [shown, setShown] = useState<{ images: readonly Message[]; start: number } | null>(null);
+function useViewerState(pictures: () => readonly MessageOf<'image'>[]) {
+  const [shown, setShown] = useState<{ images: readonly MessageOf<'image'>[]; start: number } | null>(null);
   const open = useCallback(
-    (message: Message) => {
+    (message: MessageOf<'image'>) => {
       const list = pictures();
       const at = list.findIndex((m) => m.id === message.id);
       setShown(at >= 0 ? { images: list, start: at } : { images: [message], start: 0 });
@@ -39,7 +39,10 @@ export function MediaGalleryProvider({
   children: ReactNode;
 }) {
   const images = useMemo(
-    () => rows.map((r) => r.message).filter((m) => m.type === 'image' && m.msg_id > 0 && m.content),
+    () =>
+      rows
+        .map((r) => r.message)
+        .filter((m): m is MessageOf<'image'> => isMessageOf(m, 'image') && m.msg_id > 0 && m.content !== ''),
     [rows],
   );
   const pictures = useCallback(() => images, [images]);
@@ -54,7 +57,7 @@ export function MediaGalleryProvider({
 }
 
 /** Opens a picture full size: among its conversation's pictures inside a provider, alone outside one. */
-export function useOpenImage(message: Message): { open: () => void; viewer: ReactNode } {
+export function useOpenImage(message: MessageOf<'image'>): { open: () => void; viewer: ReactNode } {
   const gallery = useContext(GalleryContext);
   const alone = useCallback(() => [message], [message]);
   const local = useViewerState(alone);

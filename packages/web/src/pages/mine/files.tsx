@@ -1,4 +1,4 @@
-import { PAGE_LIMIT_DEFAULT, type FileItem, type Message } from '@sparrow/protocol';
+import { PAGE_LIMIT_DEFAULT, type FileItem, type MessageOf } from '@sparrow/protocol';
 import { FolderOutline, PlayOutline } from 'antd-mobile-icons';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -38,8 +38,8 @@ function dateOf(ms: number, language: string): string {
   return new Date(ms).toLocaleDateString(language, { year: 'numeric', month: '2-digit', day: '2-digit' });
 }
 
-/** A file as the image viewer wants it: a message of its picture. */
-function asImageMessage(f: FileItem): Message {
+/** A file as the image viewer wants it: a message of its picture, its size and thumbnail unknown (0, ''). */
+function asImageMessage(f: FileItem): MessageOf<'image'> {
   return {
     id: `file-${f.msg_id}`,
     msg_id: f.msg_id,
@@ -53,7 +53,7 @@ function asImageMessage(f: FileItem): Message {
     at: [],
     pid: 0,
     fromUser: f.fromUser,
-    extends: { file_id: f.file_id },
+    extends: { width: 0, height: 0, thumb: '', file_id: f.file_id },
   };
 }
 
