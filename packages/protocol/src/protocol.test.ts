@@ -4,7 +4,10 @@ import { serverMessages } from './messages/index';
 import { LoginBody, RegisterBody } from './api/common';
 import { routes } from './routes';
 import { messagePreview } from './preview';
-import { newContact } from './entities';
+import { isMessageOf, MessageFactsSchema, newContact, type Message } from './entities';
+import { DEFAULT_GLOBAL_CONFIG } from './config';
+import { EventLineSchema } from './event-lines';
+import { parseServerFrame, PushEventSchemas, type PushEvent } from './events';
 
 describe('locales', () => {
   it('negotiates Accept-Language: zh-Hans by default, English when nothing matches', () => {
@@ -99,5 +102,208 @@ describe('newContact', () => {
     const muted = newContact({ id: 7, displayName: 'Ann', is_group: 0, is_notice: 0, unread: 3, index: 'A' });
     expect(muted).toMatchObject({ id: 7, is_notice: 0, unread: 3, index: 'A', is_top: 0 });
     expect(Object.keys(muted).slice(0, 2)).toEqual(['id', 'displayName']);
+  });
+});
+
+describe('push frames', () => {
+  const fromUser = { id: 2, user_id: 2, realname: 'Ann', displayName: 'Ann', avatar: '' };
+  const base = {
+    id: 'c0ffee00-0000-4000-8000-000000000001',
+    msg_id: 7,
+    content: 'hi',
+    sendTime: 1_700_000_000_000,
+    toContactId: 2,
+    toUser: 2,
+    is_group: 0 as const,
+    status: 'succeed' as const,
+    is_read: 0 as const,
+    at: [],
+    pid: 0,
+    fromUser,
+  };
+  const text: Message = { ...base, type: 'text', extends: {} };
+  const group = newContact({ id: 'group-3', group_id: 'group-3', displayName: 'Team', is_group: 1, role: 3 });
+  const frame = (event: PushEvent) => ({ ...event, time: 1_700_000_000 });
+
+  /** At least one payload of every push event, as the server sends it. */
+  const examples: PushEvent[] = [
+    { type: 'isOnline', data: { id: 2, is_online: 1 } },
+    { type: 'offline', data: { id: 2, client_id: 'abc', isMobile: false } },
+    { type: 'updateConfig', data: DEFAULT_GLOBAL_CONFIG },
+    { type: 'simple', data: { ...text, contactInfo: newContact({ id: 2, displayName: 'Ann', is_group: 0 }) } },
+    {
+      type: 'simple',
+      data: {
+        ...base,
+        id: 'friend-5-request',
+        msg_id: 0,
+        type: 'event',
+        toContactId: 1,
+        is_group: 2,
+        fromUser: { id: 'system', user_id: 'system', realname: '', displayName: 'New friends', avatar: '' },
+        extends: { event: 'friendRequest', friend_id: 5, user_id: 2 },
+      },
+    },
+    { type: 'appendContact', data: newContact({ id: 2, user_id: 2, displayName: 'Ann', is_group: 0, friend_id: 5 }) },
+    { type: 'removeGroup', data: { group_id: 'group-3' } },
+    { type: 'removeGroup', data: { group_id: 2 } },
+    {
+      type: 'group',
+      data: {
+        ...base,
+        type: 'image',
+        toContactId: 'group-3',
+        toUser: 'group-3',
+        is_group: 1,
+        role: 3,
+        extends: { width: 640, height: 480, thumb: '/storage/t.webp', file_id: 9 },
+        preview: '/storage/t.webp',
+        contactInfo: group,
+      },
+    },
+    {
+      type: 'group',
+      data: {
+        ...base,
+        type: 'event',
+        toContactId: 'group-3',
+        is_group: 1,
+        extends: { event: 'mute', user_id: 2, name: 'Ann', user_ids: [4], names: ['Bo'], timer: 2 },
+      },
+    },
+    { type: 'setChatTop', data: { id: 'group-3', is_top: 1, is_group: 1 } },
+    { type: 'setIsNotice', data: { id: 2, is_notice: 0, is_group: 0 } },
+    { type: 'addGroup', data: group },
+    { type: 'addGroupUser', data: { group_id: 'group-3', user_ids: [4, 5], avatar: '/storage/g.webp' } },
+    {
+      type: 'undoMessage',
+      data: {
+        ...base,
+        type: 'event',
+        content: 'You withdrew a message',
+        extends: {
+          event: 'undo',
+          user_id: 2,
+          name: 'Ann',
+          by: 2,
+          by_name: 'Ann',
+          original_type: 'text',
+          original: 'hi',
+        },
+      },
+    },
+    { type: 'delMessage', data: { id: base.id, msg_id: 7, toContactId: -1 } },
+    { type: 'isRead', data: { toContactId: 2, msg_id: 7 } },
+    { type: 'readAll', data: { toContactId: 'group-3', msg_id: 7, is_group: 1 } },
+    { type: 'setManager', data: { group_id: 'group-3', user_id: 4, role: 2, avatar: '' } },
+    { type: 'groupAvatar', data: { group_id: 'group-3', avatar: '/storage/g.webp' } },
+    { type: 'removeUser', data: { group_id: 'group-3', user_id: 4 } },
+    { type: 'setNoSpeak', data: { group_id: 'group-3', user_id: 4, no_speak_until: 0 } },
+    { type: 'editGroupName', data: { id: 'group-3', displayName: 'Crew', editUserName: 'Ann' } },
+    { type: 'setNotice', data: { group_id: 'group-3', notice: '<p>Hello</p>' } },
+    {
+      type: 'groupSetting',
+      data: { group_id: 'group-3', setting: { invite: 1, history: 0, profile: 1, nospeak: 2, manage: 0 } },
+    },
+    { type: 'changeOwner', data: { group_id: 'group-3', user_id: 4 } },
+    { type: 'clearMessage', data: { group_id: 'group-3' } },
+    { type: 'adminNotice', data: { id: 1, title: 'Maintenance', notice: 'Tonight', create_time: 1_700_000_000_000 } },
+  ];
+
+  it('describes a frame of every push event as the server sends it', () => {
+    expect(new Set(examples.map((e) => e.type))).toEqual(new Set(Object.keys(PushEventSchemas)));
+    for (const event of examples) expect(parseServerFrame(frame(event)), event.type).toEqual(frame(event));
+  });
+
+  it("lets keys it does not name through a message's facts, as older clients wrote them", () => {
+    const card = {
+      ...base,
+      type: 'contact',
+      extends: { id: 4, displayName: 'Bo', avatar: '', realname: 'Bo' },
+    };
+    const legacy = {
+      ...base,
+      type: 'text',
+      extends: { atList: [4], quote: { msg_id: 6, content: 'a', user_id: 4, realname: 'Bo' } },
+    };
+    expect(parseServerFrame({ type: 'simple', time: 1, data: card })).toEqual({ type: 'simple', time: 1, data: card });
+    expect(parseServerFrame({ type: 'group', time: 1, data: legacy })).toEqual({
+      type: 'group',
+      time: 1,
+      data: legacy,
+    });
+  });
+
+  it('refuses frames it does not describe', () => {
+    const bad = [
+      { type: 'moments', time: 1, data: {} },
+      { type: 'simple', time: 1, data: { ...base, type: 'image', extends: { file_id: 9 } } },
+      { type: 'simple', time: 1, data: { ...base, type: 'sticker', extends: {} } },
+      { type: 'group', time: 1, data: { ...base, type: 'event', extends: { event: 'dance', user_id: 2 } } },
+      { type: 'undoMessage', time: 1, data: text },
+      { type: 'isOnline', time: 1, data: { id: '2', is_online: 1 } },
+      { type: 'setChatTop', time: 1, data: { id: 'group-x', is_top: 1, is_group: 1 } },
+      { type: 'groupSetting', time: 1, data: { group_id: 'group-3', setting: { invite: 1 } } },
+    ];
+    for (const f of bad) expect(parseServerFrame(f), JSON.stringify(f)).toBeNull();
+    expect(parseServerFrame({ type: 'pong', multiport: true })).toEqual({ type: 'pong', multiport: true });
+  });
+});
+
+describe('event lines', () => {
+  it('tells each kind apart by `event`, with the facts the server records for it', () => {
+    const actor = { user_id: 2, name: 'Ann' };
+    const others = { user_ids: [4], names: ['Bo'] };
+    const lines = [
+      { event: 'undo', ...actor, by: 3, by_name: 'Cy', original_type: 'image' },
+      { event: 'create', ...actor },
+      { event: 'invite', ...actor, ...others },
+      { event: 'remove', ...actor, ...others },
+      { event: 'leave', ...actor },
+      { event: 'join', ...actor },
+      { event: 'setManager', ...actor, ...others },
+      { event: 'unsetManager', ...actor, ...others },
+      { event: 'changeOwner', ...actor, ...others },
+      { event: 'mute', ...actor, ...others, timer: 4 },
+      { event: 'unmute', ...actor, ...others, timer: 0 },
+      { event: 'rename', ...actor, title: 'Crew' },
+      { event: 'notice', ...actor },
+      { event: 'friendRequest', friend_id: 5, user_id: 2 },
+      { event: 'friendAccepted', friend_id: 5, user_id: 4 },
+    ];
+    for (const line of lines) expect(EventLineSchema.parse(line)).toEqual(line);
+    expect(EventLineSchema.safeParse({ event: 'mute', ...actor, ...others }).success).toBe(false);
+    expect(EventLineSchema.safeParse({ event: 'undo', ...actor }).success).toBe(false);
+    expect(EventLineSchema.safeParse({ event: 'rename', ...actor, title: 'Crew', was: 'Team' }).data).toMatchObject({
+      was: 'Team',
+    });
+  });
+
+  it("checks a stored message's facts by its type", () => {
+    expect(
+      MessageFactsSchema.safeParse({ type: 'file', extends: { ext: 'pdf', name: 'a.pdf', size: 3, file_id: 1 } })
+        .success,
+    ).toBe(true);
+    expect(MessageFactsSchema.safeParse({ type: 'file', extends: { name: 'a.pdf' } }).success).toBe(false);
+    expect(MessageFactsSchema.safeParse({ type: 'emoji', extends: {} }).success).toBe(true);
+    const m: Message = {
+      ...{
+        id: 'x',
+        msg_id: 1,
+        content: '',
+        sendTime: 0,
+        toContactId: 2,
+        is_group: 0,
+        status: 'succeed',
+        is_read: 0,
+        at: [],
+        pid: 0,
+        fromUser: { id: 2, user_id: 2, realname: '', displayName: '', avatar: '' },
+      },
+      type: 'voice',
+      extends: { duration: 3, file_id: 1 },
+    };
+    expect(isMessageOf(m, 'voice') && m.extends.duration).toBe(3);
+    expect(isMessageOf(m, 'image')).toBe(false);
   });
 });

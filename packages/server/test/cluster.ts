@@ -11,7 +11,7 @@ import { routes, type Envelope, type RouteName } from '@sparrow/protocol';
 import { type OpenedDb } from '../src/db';
 import { ConfigService } from '../src/modules/system/config-service';
 import { ConfigRepo } from '../src/modules/system/repo';
-import { createPgDatabase, type DbTarget } from './harness';
+import { checkServerFrame, createPgDatabase, type DbTarget } from './harness';
 
 const serverMain = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/main.ts');
 
@@ -255,6 +255,7 @@ export class ReliableClient {
       };
       ws.on('message', (data) => {
         const frame = JSON.parse(String(data));
+        checkServerFrame(frame);
         if (frame.type === 'init')
           ws.send(JSON.stringify({ type: 'bindUid', user_id: this.userId, token: this.token }));
         else if (frame.type === 'pong') {

@@ -6,9 +6,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { WebSocket } from 'ws';
-import { describe, expect } from 'vitest';
+import { afterEach, describe, expect } from 'vitest';
 import {
   negotiateLocale,
+  parseServerFrame,
+  PushEventSchemas,
   routes,
   translate,
   type Envelope,
@@ -431,7 +433,28 @@ export async function expectBadBodies<N extends RouteName>(
   }
 }
 
-/** A real WebSocket client that records every frame it receives. */
+/** Frames received since the last test ended that protocol's schemas do not describe. */
+const undescribed: string[] = [];
+
+/**
+ * Holds a frame from the server to protocol's schemas (events.ts), the client's own parser: one
+ * they do not describe fails the test that received it, so the schemas stay the truth of the wire.
+ */
+export function checkServerFrame(frame: unknown): void {
+  if (parseServerFrame(frame) !== null) return;
+  const type = typeof frame === 'object' && frame !== null && 'type' in frame ? frame.type : undefined;
+  const data = typeof frame === 'object' && frame !== null && 'data' in frame ? frame.data : undefined;
+  const schema = Object.entries(PushEventSchemas).find(([name]) => name === type)?.[1];
+  const why = schema ? JSON.stringify(schema.safeParse(data).error?.issues) : 'no such frame type';
+  undescribed.push(`${JSON.stringify(frame).slice(0, 2000)}\n  ${why}`);
+}
+
+afterEach(() => {
+  const found = undescribed.splice(0);
+  if (found.length) throw new Error(`frames protocol's schemas do not describe:\n${found.join('\n')}`);
+});
+
+/** A real WebSocket client that records every frame it receives; each must parse with protocol's schemas. */
 export class TestSocket {
   readonly frames: any[] = [];
   closeCode: number | null = null;
@@ -445,6 +468,7 @@ export class TestSocket {
       const text = String(data);
       scanForSecrets(text, 'a socket frame');
       const frame = JSON.parse(text);
+      checkServerFrame(frame);
       if (frame.type === 'init') this.clientId = frame.client_id;
       this.frames.push(frame);
       this.notify();
