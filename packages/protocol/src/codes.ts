@@ -21,12 +21,20 @@ export const SocketCodes = {
 
 /** Call signalling codes (api.md §5). */
 export const CallCodes = {
+  Calling: 901,
+  /** Cancelled by the caller before an answer, or not answered in time. */
   Cancelled: 902,
   Refused: 903,
+  Accepted: 904,
+  /** Not connected: the call failed or its peer vanished before an answer. */
+  Unreachable: 905,
+  /** Ended after it was answered; the message carries `callTime`. */
   Ended: 906,
   Busy: 907,
-  Unreachable: 905,
+  /** Answered or refused on another device of the callee (`otherOpt`). */
+  OtherDevice: 908,
 } as const;
+export type CallCode = (typeof CallCodes)[keyof typeof CallCodes];
 
 /**
  * Named errors: each has an envelope code and a message key (`errors.<name>` in the server
@@ -51,6 +59,9 @@ export const ErrorCodes = {
   RequestPending: Codes.BadRequest,
   RequestHandled: Codes.BadRequest,
   NotFriends: Codes.Forbidden,
+  CallsDisabled: Codes.Forbidden,
+  CallNotFound: Codes.NotFound,
+  CallSelf: Codes.BadRequest,
   NotMember: Codes.Forbidden,
   GroupNotFound: Codes.NotFound,
   Muted: Codes.Refused,

@@ -304,8 +304,25 @@ export const MessageExtendsSchemas = {
     /** The sticker's file; absent on a sticker sent by address. */
     file_id: z.number().optional(),
   }),
-  /** A call summary (api.md §5). */
-  webrtc: facts({}),
+  /** A call (api.md §5): stored as its summary; on a signal's push, the signal's fields too. */
+  webrtc: facts({
+    /** 1 video, 0 audio. */
+    type: z.union([z.literal(0), z.literal(1)]),
+    /** 3 on the message that rings. */
+    status: z.number(),
+    /** calling, acceptRtc, offer, answer, iceCandidate, busy, hangup, or otherOpt (handled on another device). */
+    event: z.string(),
+    /** 901 calling, 902 cancelled, 903 refused, 904 answered, 905 not connected, 906 ended, 907 busy. */
+    code: z.number(),
+    /** s, on 906. */
+    callTime: z.number(),
+    /** Whether the signal came from a phone. */
+    isMobile: z.boolean(),
+    /** A session description's text (offer, answer). */
+    sdp: z.string().optional(),
+    /** An ICE candidate as JSON text. */
+    iceCandidate: z.string().optional(),
+  }),
 };
 
 /** The kinds of message (api.md §2). */
@@ -346,6 +363,9 @@ const MessageFields = z.object({
 const typed = <T extends MessageType>(type: T) => ({ type: z.literal(type), extends: MessageExtendsSchemas[type] });
 const messageOf = <T extends MessageType>(type: T) => MessageFields.extend(typed(type));
 
+/** A call's message: its summary as stored, or a signal of the call as pushed (api.md §5). */
+export const CallMessageSchema = messageOf('webrtc');
+
 /** A message (api.md §2 Message, spec §3), told apart by its `type`. */
 export const MessageSchema = z.discriminatedUnion('type', [
   messageOf('text'),
@@ -357,7 +377,7 @@ export const MessageSchema = z.discriminatedUnion('type', [
   messageOf('voice'),
   messageOf('video'),
   messageOf('file'),
-  messageOf('webrtc'),
+  CallMessageSchema,
 ]);
 export type Message = z.infer<typeof MessageSchema>;
 

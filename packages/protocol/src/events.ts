@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   AdminNoticeSchema,
+  CallMessageSchema,
   ContactIdSchema,
   ContactSchema,
   GlobalConfigSchema,
@@ -67,6 +68,8 @@ export const PushEventSchemas = {
   clearMessage: z.object({ group_id: z.string() }),
   /** A new system announcement. */
   adminNotice: AdminNoticeSchema,
+  /** A signal of a call, or its end, from the party named by `fromUser` (api.md §5). */
+  webrtc: CallMessageSchema,
 };
 
 /** Payload of each push event (api.md §4). */

@@ -142,3 +142,14 @@ export const RATE_LIMITS = {
 
 /** Avatar edge, px, after resizing. */
 export const AVATAR_SIZE = 256;
+
+/** Calls (api.md §5): the caller gives up on an unanswered call after this long, ms (902). */
+export const CALL_RING_TIMEOUT_MS = 40_000;
+/** A call lock holds this long unless a signal or the server renews it, ms. */
+export const CALL_LOCK_TTL_MS = 60_000;
+/** A call whose peer has had no socket anywhere this long ends by itself, ms. */
+export const CALL_PEER_GONE_MS = 30_000;
+/** The longest session description a signal may carry, characters. */
+export const CALL_SDP_MAX = 32_768;
+/** The longest ICE candidate a signal may carry, characters. */
+export const CALL_ICE_MAX = 2_048;

@@ -64,10 +64,12 @@ import {
   MessageRefBody,
   ReadAtMsgBody,
   SendMessageBody,
+  SendToMsgBody,
   SetChatTopBody,
   SetMsgIsReadBody,
   SyncBody,
 } from './api/im';
+import type { IceConfig } from './api/im';
 import type {
   AdminNotice,
   Contact,
@@ -145,6 +147,8 @@ export const routes = {
   setChatTop: route('/enterprise/im/setChatTop', SetChatTopBody),
   isNotice: route('/enterprise/im/isNotice', IsNoticeBody),
   getAdminNotice: route('/enterprise/im/getAdminNotice', GetAdminNoticeBody),
+  sendToMsg: route('/enterprise/im/sendToMsg', SendToMsgBody),
+  iceServers: route('/enterprise/im/iceServers', EmptyBody),
 
   groupAdd: route('/enterprise/group/add', GroupAddBody),
   groupInfo: route('/enterprise/group/groupInfo', GroupInfoBody),
@@ -230,6 +234,9 @@ export interface RouteResponses {
   setChatTop: null;
   isNotice: null;
   getAdminNotice: AdminNotice | null;
+  /** The call's `webrtc` message as the sender sees it (`extends.code` 907 when the callee is busy). */
+  sendToMsg: Message;
+  iceServers: IceConfig;
   groupAdd: Contact;
   groupInfo: GroupInfo;
   groupUserList: GroupMember[];

@@ -19,6 +19,7 @@ import { Limits } from './lib/limits';
 import { Mailer } from './lib/mailer';
 import { FallbackRateLimiter, MemoryRateLimiter } from './lib/rate-limit';
 import { authRoutes } from './modules/auth/routes';
+import { callRoutes } from './modules/call/routes';
 import { emojiRoutes } from './modules/emoji/routes';
 import { friendRoutes } from './modules/friend/routes';
 import { groupRoutes } from './modules/group/routes';
@@ -34,10 +35,11 @@ import { LocalBus } from './realtime/bus';
 import { registerGateway } from './realtime/gateway';
 import { LocalPresence } from './realtime/presence';
 import { Access } from './modules/access';
-import { RedisBus, RedisPresence, RedisRateLimiter } from './realtime/redis';
+import { MemoryCallStore } from './realtime/call-store';
+import { RedisBus, RedisCallStore, RedisPresence, RedisRateLimiter } from './realtime/redis';
 import { Realtime } from './realtime/realtime';
 import { createRepos } from './repos';
-import { createServices } from './services';
+import { createServices, type Services } from './services';
 import { registerStorageRoutes } from './storage/routes';
 import { DiskStorage } from './storage/storage';
 
@@ -53,7 +55,7 @@ export interface BuildOptions {
 export async function buildApp(
   env: ServerConfig,
   opts: BuildOptions = {},
-): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+): Promise<{ app: FastifyInstance; ctx: AppContext; services: Services }> {
   const app = Fastify({
     logger: opts.logger === false ? false : { level: env.logLevel },
     routerOptions: { caseSensitive: false, ignoreDuplicateSlashes: true },
@@ -183,7 +185,11 @@ export async function buildApp(
     sessionAlive: (id) => ctx.sessions.alive(id),
     ...opts.socket,
   });
-  const services = createServices(ctx);
+  const services = createServices(
+    ctx,
+    redis ? new RedisCallStore(redis, env.redisPrefix, redisDown) : new MemoryCallStore(),
+  );
+  services.calls.start();
   realtime.setAudience((userId) => services.friends.audience(userId));
   const announcements = new AnnouncementWatcher(repos.announcements, realtime);
   announcements.start(env.configPollMs);
@@ -197,6 +203,7 @@ export async function buildApp(
     ...uploadRoutes(ctx, services),
     ...emojiRoutes(ctx, services.emoji),
     ...qrRoutes(ctx, services.qr),
+    ...callRoutes(ctx, services.calls),
   });
   registerStorageRoutes(app, ctx.storage);
 
@@ -219,11 +226,12 @@ export async function buildApp(
   app.addHook('onClose', async () => {
     config.stop();
     announcements.stop();
+    await services.calls.stop();
     await ctx.limits.close();
     await bus.close();
     await presence.close();
     await opened.close();
   });
 
-  return { app, ctx };
+  return { app, ctx, services };
 }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { CALL_LOCK_TTL_MS, CALL_PEER_GONE_MS, CALL_RING_TIMEOUT_MS } from '@sparrow/protocol';
 
 /** Process configuration, from the environment (README "Configuration"). */
 export interface ServerConfig {
@@ -31,6 +32,16 @@ export interface ServerConfig {
    * interval) hold only when a client cannot choose its own address.
    */
   trustProxy: boolean | string;
+  /** TURN servers handed to callers with short-lived credentials (TURN_URLS, comma-separated). */
+  turnUrls: string[];
+  /** The secret coturn's `use-auth-secret` shares with us (TURN_SECRET). */
+  turnSecret: string | undefined;
+  /** How long TURN credentials hold, s. */
+  turnTtlS: number;
+  /** 'relay' makes clients use TURN only, hiding their addresses from each other. */
+  iceTransportPolicy: 'all' | 'relay';
+  /** Call timings, ms; shortened by tests only (README "Configuration"). */
+  calls: { ringTimeoutMs: number; lockTtlMs: number; peerGoneMs: number; sweepMs: number };
 }
 
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -60,5 +71,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel: env.LOG_LEVEL ?? 'info',
     configPollMs: Number(env.CONFIG_POLL_MS ?? 2000),
     trustProxy: trustProxyOf(env.TRUST_PROXY),
+    turnUrls: (env.TURN_URLS ?? '')
+      .split(',')
+      .map((u) => u.trim())
+      .filter(Boolean),
+    turnSecret: env.TURN_SECRET || undefined,
+    turnTtlS: Number(env.TURN_TTL_S ?? 86_400),
+    iceTransportPolicy: env.ICE_TRANSPORT_POLICY === 'relay' ? 'relay' : 'all',
+    calls: {
+      ringTimeoutMs: Number(env.CALL_RING_TIMEOUT_MS ?? CALL_RING_TIMEOUT_MS),
+      lockTtlMs: Number(env.CALL_LOCK_TTL_MS ?? CALL_LOCK_TTL_MS),
+      peerGoneMs: Number(env.CALL_PEER_GONE_MS ?? CALL_PEER_GONE_MS),
+      sweepMs: Number(env.CALL_SWEEP_MS ?? 5_000),
+    },
   };
 }

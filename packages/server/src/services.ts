@@ -1,4 +1,6 @@
 import type { AppContext } from './context';
+import type { CallStore } from './realtime/call-store';
+import { CallService } from './modules/call/service';
 import { CodeService } from './modules/auth/codes';
 import { AuthService } from './modules/auth/service';
 import { EmojiService } from './modules/emoji/service';
@@ -15,7 +17,7 @@ import { UploadService } from './modules/upload/service';
 import { UserService } from './modules/user/service';
 
 /** Every service, built once per process from the context and from each other. */
-export function createServices(ctx: AppContext) {
+export function createServices(ctx: AppContext, callStore: CallStore) {
   const hydrator = new Hydrator(ctx.repos);
   const pipeline = new SendPipeline(ctx, hydrator);
   const files = new FileService(ctx);
@@ -23,6 +25,8 @@ export function createServices(ctx: AppContext) {
   const qr = new QrService(ctx);
   const friends = new FriendService(ctx, qr);
   const groups = new GroupService(ctx, pipeline, friends, qr);
+  const calls = new CallService(ctx, pipeline, hydrator, callStore);
+  friends.onUnfriended((a, b) => calls.endBetween(a, b));
   return {
     auth: new AuthService(ctx, new CodeService(ctx.repos.codes, ctx.config, ctx.mailer, ctx.now), qr),
     users: new UserService(ctx, qr),
@@ -36,6 +40,7 @@ export function createServices(ctx: AppContext) {
     files,
     uploads,
     emoji: new EmojiService(ctx, files),
+    calls,
   };
 }
 

@@ -22,6 +22,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, type BuildOptions } from '../src/app';
 import { loadConfig, type ServerConfig } from '../src/config';
 import type { AppContext } from '../src/context';
+import type { Services } from '../src/services';
 import { migrate, openDb, type OpenedDb } from '../src/db';
 
 export type DbTarget = 'sqlite' | 'postgres';
@@ -61,6 +62,8 @@ export interface RawResponse {
 export interface TestServer {
   app: FastifyInstance;
   ctx: AppContext;
+  /** Every service, for what no request reaches (the call sweep). */
+  services: Services;
   clock: TestClock;
   /** http://127.0.0.1:<port> */
   url: string;
@@ -268,7 +271,7 @@ export async function startServer(
     ...opts.env,
   };
   const { extraRoutes, env: _env, ...buildOpts } = opts;
-  const { app, ctx } = await buildApp(env, { now: clock.now, logger: false, ...buildOpts });
+  const { app, ctx, services } = await buildApp(env, { now: clock.now, logger: false, ...buildOpts });
   extraRoutes?.(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
@@ -309,6 +312,7 @@ export async function startServer(
   return {
     app,
     ctx,
+    services,
     clock,
     url,
     dataDir,

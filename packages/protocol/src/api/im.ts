@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { FORWARD_MAX, FORWARD_MIN, KEYWORDS_MAX, PAGE_LIMIT_MAX, TEXT_MESSAGE_MAX } from '../limits';
+import {
+  CALL_ICE_MAX,
+  CALL_SDP_MAX,
+  FORWARD_MAX,
+  FORWARD_MIN,
+  KEYWORDS_MAX,
+  PAGE_LIMIT_MAX,
+  TEXT_MESSAGE_MAX,
+} from '../limits';
 import { UNITS_PER_GRAPHEME_MAX } from '../text';
 import { checkGraphemes, flag, personText } from './fields';
 import { paging } from './friend';
@@ -120,3 +128,58 @@ export const ForwardMessageBody = z.object({
 
 /** `/enterprise/im/getAdminNotice`. */
 export const GetAdminNoticeBody = z.object({});
+
+/** What Raingad clients send for an unused field ('' or null) reads as absent. */
+const absent = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional());
+
+/** Signals of a call (api.md §5); `otherOpt` is the server's own. */
+export const CallEvent = z.enum(['calling', 'acceptRtc', 'offer', 'answer', 'iceCandidate', 'busy', 'hangup']);
+export type CallEvent = z.infer<typeof CallEvent>;
+
+/** `/enterprise/im/sendToMsg`: one signal of a one-to-one call. */
+export const SendToMsgBody = z.object({
+  /** The call's UUID, made by the caller; every signal of the call names it. */
+  id: z.string().trim().min(8).max(64),
+  /** The other party's user id. */
+  toContactId: z.coerce.number().int().positive(),
+  /** 1 video, 0 audio. */
+  type: z.coerce.number().int().min(0).max(1).default(0),
+  event: CallEvent,
+  /** The code the sender means (902 cancel, 903 refuse, 906 end, 907 busy); the server decides the outcome. */
+  code: absent(z.coerce.number().int().min(900).max(999)),
+  /** A session description's text, with `offer` and `answer`. */
+  sdp: absent(z.string().max(CALL_SDP_MAX)),
+  /** An ICE candidate, as JSON text `{candidate, sdpMLineIndex, sdpMid}` (an object is taken too). */
+  iceCandidate: absent(
+    z.union([
+      z.string().max(CALL_ICE_MAX),
+      z
+        .record(z.string(), z.unknown())
+        .transform((o) => JSON.stringify(o))
+        .pipe(z.string().max(CALL_ICE_MAX)),
+    ]),
+  ),
+  /** Seconds the sender counted; the stored duration is the server's own. */
+  callTime: absent(z.coerce.number().int().min(0).max(86_400)),
+  /** Sent by Raingad 6.x clients and not needed. */
+  msg_id: absent(z.coerce.number().int().min(0)),
+  status: absent(z.coerce.number().int().min(0).max(9)),
+  isMobile: absent(z.unknown()),
+});
+
+/** One ICE server as RTCPeerConnection takes it. */
+export interface IceServer {
+  urls: string | string[];
+  username?: string;
+  credential?: string;
+}
+
+/** `/enterprise/im/iceServers`: STUN, and TURN with short-lived credentials. */
+export interface IceConfig {
+  iceServers: IceServer[];
+  /** How long the credentials hold, s. */
+  ttl: number;
+  /** 'relay' when the operator hides users' addresses from each other. */
+  iceTransportPolicy?: 'relay';
+}

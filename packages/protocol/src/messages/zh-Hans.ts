@@ -158,6 +158,23 @@ export const zhHans = {
   'errors.VideoTooLong': '视频不能超过 {max} 秒',
   'field.file_id': '文件',
   'field.extends': '内容',
+  'errors.CallsDisabled': '音视频通话已关闭',
+  'errors.CallNotFound': '通话已结束',
+  'errors.CallSelf': '不能呼叫自己',
+  'call.audio': '语音通话',
+  'call.video': '视频通话',
+  'call.cancelled': '已取消',
+  'call.cancelledByPeer': '对方已取消',
+  'call.refused': '已拒绝',
+  'call.refusedByPeer': '对方已拒绝',
+  'call.unreachable': '未接通',
+  'call.duration': '通话时长 {time}',
+  'call.busy': '对方忙',
+  'call.missedBusy': '忙线未接听',
+  'field.event': '通话事件',
+  'field.sdp': '会话描述',
+  'field.iceCandidate': '网络候选',
+  'field.callTime': '通话时长',
 } as const;
 
 export type MessageKey = keyof typeof zhHans;

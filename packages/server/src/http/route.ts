@@ -88,3 +88,9 @@ function hasNul(value: unknown, depth: number): boolean {
   for (const [k, v] of Object.entries(value)) if (k.includes('\u0000') || hasNul(v, depth + 1)) return true;
   return false;
 }
+
+/** The caller's socket (the `clientId` header), so that pushes the call causes skip it. */
+export function socketOf(req: FastifyRequest): string | undefined {
+  const v = req.headers.clientid;
+  return (Array.isArray(v) ? v[0] : v) || undefined;
+}

@@ -107,6 +107,11 @@ export class Realtime {
     return this.opts.presence.online(userIds);
   }
 
+  /** Which of these users have a live socket anywhere, whether or not presence is shown to others. */
+  reachable(userIds: number[]): Promise<Set<number>> {
+    return this.opts.presence.online(userIds);
+  }
+
   private async announce(userId: number, isOnline: 0 | 1): Promise<void> {
     if (!this.opts.presenceVisible()) return;
     try {

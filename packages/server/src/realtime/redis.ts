@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Bus, BusMessage } from './bus';
+import { callKey, type CallRecord, type CallState, type CallStore } from './call-store';
 import type { Presence } from './presence';
 import type { RateLimiter } from '../lib/rate-limit';
 
@@ -250,6 +251,137 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async close() {
+    this.redis.disconnect();
+  }
+}
+
+/** A lock's value: the call it is for and until when it holds. */
+const LOCK_LIVE = `
+local function live(v, key, now)
+  if not v then return false end
+  local sep = string.find(v, '|', 1, true)
+  return string.sub(v, 1, sep - 1) ~= key and tonumber(string.sub(v, sep + 1)) > now
+end
+`;
+
+const BEGIN_CALL = `${LOCK_LIVE}
+local now = tonumber(ARGV[3])
+if live(redis.call('GET', KEYS[1]), ARGV[1], now) or live(redis.call('GET', KEYS[2]), ARGV[1], now) then return 0 end
+redis.call('SET', KEYS[1], ARGV[1] .. '|' .. ARGV[2], 'PX', ARGV[5])
+redis.call('SET', KEYS[2], ARGV[1] .. '|' .. ARGV[2], 'PX', ARGV[5])
+redis.call('SET', KEYS[3], ARGV[4], 'PX', ARGV[5])
+redis.call('ZADD', KEYS[4], ARGV[2], ARGV[1])
+return 1
+`;
+
+const UPDATE_CALL = `
+local current = redis.call('GET', KEYS[3])
+if not current or cjson.decode(current).state ~= ARGV[6] then return 0 end
+local mine = ARGV[1] .. '|'
+for i = 1, 2 do
+  local v = redis.call('GET', KEYS[i])
+  if v and string.sub(v, 1, #mine) == mine then redis.call('SET', KEYS[i], mine .. ARGV[2], 'PX', ARGV[5]) end
+end
+redis.call('SET', KEYS[3], ARGV[4], 'PX', ARGV[5])
+redis.call('ZADD', KEYS[4], ARGV[2], ARGV[1])
+return 1
+`;
+
+const TAKE_CALL = `
+local current = redis.call('GET', KEYS[3])
+redis.call('ZREM', KEYS[4], ARGV[1])
+if not current then return false end
+redis.call('DEL', KEYS[3])
+local mine = ARGV[1] .. '|'
+for i = 1, 2 do
+  local v = redis.call('GET', KEYS[i])
+  if v and string.sub(v, 1, #mine) == mine then redis.call('DEL', KEYS[i]) end
+end
+return current
+`;
+
+/** Redis keeps a call's keys this long past its expiry, for the sweep to find and end it. */
+const CALL_KEEP_MS = 10 * 60_000;
+
+/**
+ * Calls and call locks shared by every node, so that a callee on another node is busy-checked
+ * and a call ends once whichever node notices first. Expiry is judged against the caller's
+ * clock (`now`); Redis's own expiry only collects what nobody ended.
+ */
+export class RedisCallStore implements CallStore {
+  private readonly redis: Redis;
+
+  constructor(
+    url: string,
+    private readonly prefix: string,
+    onError: (err: Error) => void = () => undefined,
+  ) {
+    this.redis = new Redis(url, { maxRetriesPerRequest: 2 });
+    this.redis.on('error', onError);
+  }
+
+  private keys(call: Pick<CallRecord, 'callerId' | 'calleeId' | 'id'>): string[] {
+    return [
+      `${this.prefix}call-lock:${call.callerId}`,
+      `${this.prefix}call-lock:${call.calleeId}`,
+      `${this.prefix}call:${callKey(call.callerId, call.id)}`,
+      `${this.prefix}calls`,
+    ];
+  }
+
+  private keep(call: CallRecord): number {
+    return Math.max(1, call.expiresAt - Date.now()) + CALL_KEEP_MS;
+  }
+
+  async begin(call: CallRecord, now: number): Promise<'ok' | 'busy'> {
+    const key = callKey(call.callerId, call.id);
+    const ok = await this.redis.eval(
+      BEGIN_CALL,
+      4,
+      ...this.keys(call),
+      key,
+      call.expiresAt,
+      now,
+      JSON.stringify(call),
+      this.keep(call),
+    );
+    return ok === 1 ? 'ok' : 'busy';
+  }
+
+  async get(callerId: number, id: string): Promise<CallRecord | undefined> {
+    const raw = await this.redis.get(`${this.prefix}call:${callKey(callerId, id)}`);
+    return raw ? (JSON.parse(raw) as CallRecord) : undefined;
+  }
+
+  async update(call: CallRecord, from: CallState): Promise<boolean> {
+    const ok = await this.redis.eval(
+      UPDATE_CALL,
+      4,
+      ...this.keys(call),
+      callKey(call.callerId, call.id),
+      call.expiresAt,
+      0,
+      JSON.stringify(call),
+      this.keep(call),
+      from,
+    );
+    return ok === 1;
+  }
+
+  async take(call: Pick<CallRecord, 'callerId' | 'calleeId' | 'id'>): Promise<CallRecord | undefined> {
+    const raw = (await this.redis.eval(TAKE_CALL, 4, ...this.keys(call), callKey(call.callerId, call.id))) as
+      string | null;
+    return raw ? (JSON.parse(raw) as CallRecord) : undefined;
+  }
+
+  async live(): Promise<CallRecord[]> {
+    const keys = await this.redis.zrange(`${this.prefix}calls`, 0, -1);
+    if (keys.length === 0) return [];
+    const raws = await this.redis.mget(keys.map((k) => `${this.prefix}call:${k}`));
+    return raws.filter((r): r is string => r !== null).map((r) => JSON.parse(r) as CallRecord);
+  }
+
+  async close(): Promise<void> {
     this.redis.disconnect();
   }
 }

@@ -12,6 +12,9 @@ export class FriendService {
   readonly friends: FriendRepo;
   private readonly users: UserRepo;
 
+  /** Told when two people stop being friends (their call, if any, ends). */
+  private readonly unfriended: Array<(a: number, b: number) => Promise<void>> = [];
+
   constructor(
     private readonly ctx: AppContext,
     private readonly qr: QrService,
@@ -103,10 +106,15 @@ export class FriendService {
     });
   }
 
+  onUnfriended(listener: (a: number, b: number) => Promise<void>): void {
+    this.unfriended.push(listener);
+  }
+
   /** Ends a friendship both ways; old clients drop the contact on `removeGroup {group_id: <id>}`. */
   async remove(body: RouteInput<'friendDel'>, session: Session): Promise<void> {
     const other = body.id;
     if (!(await this.friends.unfriend(session.userId, other))) throw new AppError('NotFriends');
+    for (const listener of this.unfriended) await listener(session.userId, other);
     await this.ctx.realtime.publish([other], { type: 'removeGroup', data: { group_id: session.userId } });
     await this.ctx.realtime.publish([session.userId], { type: 'removeGroup', data: { group_id: other } });
   }

@@ -8,6 +8,7 @@ import {
   type FromUser,
   type Locale,
   type Message,
+  type MessageExtends,
   type MessageFacts,
   type MessageKey,
   type Quote,
@@ -128,6 +129,35 @@ export function eventText(line: EventLine | undefined, reader: Reader, fallback:
   }
 }
 
+/** mm:ss, or h:mm:ss from an hour on. */
+export function callClock(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const two = (n: number) => String(n).padStart(2, '0');
+  const h = Math.floor(s / 3600);
+  const rest = `${two(Math.floor((s % 3600) / 60))}:${two(s % 60)}`;
+  return h ? `${h}:${rest}` : rest;
+}
+
+/** A call's summary as its reader sees it: "已取消" to the caller is "对方已取消" to the callee. */
+export function callText(ext: MessageExtends['webrtc'], reader: Reader, callerId: number): string {
+  const caller = reader.userId === callerId;
+  const say = (key: MessageKey, params?: Record<string, string>) => translate(reader.locale, key, params);
+  switch (ext.code) {
+    case 902:
+      return say(caller ? 'call.cancelled' : 'call.cancelledByPeer');
+    case 903:
+      return say(caller ? 'call.refusedByPeer' : 'call.refused');
+    case 905:
+      return say('call.unreachable');
+    case 906:
+      return say('call.duration', { time: callClock(ext.callTime) });
+    case 907:
+      return say(caller ? 'call.busy' : 'call.missedBusy');
+    default:
+      return say(ext.type === 1 ? 'call.video' : 'call.audio');
+  }
+}
+
 /** The one-line preview of a message for conversation lists, in the reader's language. */
 export function previewOf(row: MessageRow, reader: Reader): string {
   const ext = parseJson(row.extends);
@@ -180,6 +210,13 @@ function factsOf(row: MessageRow, mc: MessageContext): MessageFacts {
 }
 
 /** A stored message as the wire Message (api.md §2). */
+/** What a message says to its reader: event lines and call summaries are told in their words. */
+function contentOf(facts: MessageFacts, row: MessageRow, reader: Reader): string {
+  if (facts.type === 'event') return eventText(facts.extends, reader, row.content);
+  if (facts.type === 'webrtc') return callText(facts.extends, reader, row.from_user);
+  return row.content;
+}
+
 export function toMessage(row: MessageRow, mc: MessageContext): Message {
   const facts = factsOf(row, mc);
   const member = mc.members?.get(row.from_user);
@@ -189,7 +226,7 @@ export function toMessage(row: MessageRow, mc: MessageContext): Message {
     id: row.client_id,
     msg_id: row.id,
     ...facts,
-    content: facts.type === 'event' ? eventText(facts.extends, mc.reader, row.content) : row.content,
+    content: contentOf(facts, row, mc.reader),
     sendTime: row.create_time,
     toContactId,
     toUser: toContactId,

@@ -307,6 +307,18 @@ export class MessageRepo {
       ]);
   }
 
+  /** Takes one message back off a private chat's unread count, unless the user has read past it already. */
+  async unreadDown(userId: number, chatKey: string, msgId: number): Promise<void> {
+    await this.db
+      .updateTable('conversations')
+      .set((eb) => ({ unread: eb('unread', '-', 1) }))
+      .where('user_id', '=', userId)
+      .where('chat_key', '=', chatKey)
+      .where('unread', '>', 0)
+      .where('read_msg_id', '<', msgId)
+      .execute();
+  }
+
   /**
    * Marks a conversation read up to `msgId`; its mentions are cleared once nothing after it is
    * unread. A private chat's counter becomes what is left; a group's is counted when read.

@@ -1,16 +1,9 @@
-import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import { ok } from '../../http/envelope';
-import type { Handlers } from '../../http/route';
+import { socketOf, type Handlers } from '../../http/route';
 import type { ContactService } from './contacts';
 import type { SendPipeline } from './send/pipeline';
 import type { MessageService } from './service';
-
-/** The caller's socket, so that its own pushes skip it. */
-function socketOf(req: FastifyRequest): string | undefined {
-  const v = req.headers.clientid;
-  return (Array.isArray(v) ? v[0] : v) || undefined;
-}
 
 /** `/enterprise/im/*`: conversations and messages. */
 export function imRoutes(

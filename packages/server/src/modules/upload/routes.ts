@@ -1,18 +1,12 @@
 import { SendMessageBody, UploadFileFields } from '@sparrow/protocol';
-import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { localeOf, ok, validationError } from '../../http/envelope';
-import type { Handlers } from '../../http/route';
+import { socketOf, type Handlers } from '../../http/route';
 import type { SendPipeline } from '../im';
 import type { UserService } from '../user';
 import type { FileService } from './files';
 import { readUpload, type UploadService } from './service';
-
-function socketOf(req: FastifyRequest): string | undefined {
-  const v = req.headers.clientid;
-  return (Array.isArray(v) ? v[0] : v) || undefined;
-}
 
 /** `/common/upload/*`. */
 export function uploadRoutes(

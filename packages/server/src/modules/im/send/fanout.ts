@@ -1,4 +1,4 @@
-import type { Message } from '@sparrow/protocol';
+import { isMessageOf, type Message, type PushEvent } from '@sparrow/protocol';
 import type { AppContext } from '../../../context';
 import type { Chat } from '../../access';
 import { toUserContact, type FriendRow } from '../../friend';
@@ -34,8 +34,9 @@ export class FanOut {
     sender: UserRow,
     exceptClientId?: string,
     sides?: Map<number, ConversationRow>,
+    push: 'simple' | 'webrtc' = 'simple',
   ): Promise<Message | undefined> {
-    if (chat.kind === 'private') return this.toPair(row, chat.peer, sender, exceptClientId, sides);
+    if (chat.kind === 'private') return this.toPair(row, chat.peer, sender, exceptClientId, sides, push);
     if (chat.kind === 'self') {
       const mine = await this.hydrator.present(row, sender);
       await this.ctx.realtime.publish([sender.id], { type: 'simple', data: mine }, exceptClientId);
@@ -50,6 +51,7 @@ export class FanOut {
     sender: UserRow,
     exceptClientId?: string,
     sides?: Map<number, ConversationRow>,
+    push: 'simple' | 'webrtc' = 'simple',
   ): Promise<Message> {
     const { realtime, repos } = this.ctx;
     const rows = sides ?? (await repos.messages.rowsIn(row.chat_key, [sender.id, peer.id]));
@@ -61,13 +63,11 @@ export class FanOut {
       contactInfo: contact(peer, sender),
       users: new Map([[sender.id, sender]]),
     });
-    await realtime.publish([peer.id], { type: 'simple', data: toPeer });
+    const frame = (data: Message): PushEvent =>
+      push === 'webrtc' && isMessageOf(data, 'webrtc') ? { type: 'webrtc', data } : { type: 'simple', data };
+    await realtime.publish([peer.id], frame(toPeer));
     const mine = await this.hydrator.present(row, sender, { peerReadTo: rows.get(peer.id)?.read_msg_id ?? 0 });
-    await realtime.publish(
-      [sender.id],
-      { type: 'simple', data: { ...mine, contactInfo: contact(sender, peer) } },
-      exceptClientId,
-    );
+    await realtime.publish([sender.id], frame({ ...mine, contactInfo: contact(sender, peer) }), exceptClientId);
     return mine;
   }
 

@@ -8,6 +8,7 @@ import { groupKey, type GroupRow, type MemberRow } from '../../group';
 import type { UserRow } from '../../user';
 import type { Hydrator } from '../hydrate';
 import { parseJson } from '../presenter';
+import { pairKey, type MessageRow } from '../repo';
 import { authorizeSend } from './authorize';
 import { draftMessage, type Draft } from './draft';
 import { FanOut } from './fanout';
@@ -106,6 +107,25 @@ export class SendPipeline implements EventPort {
         fileId: 0,
       },
     );
+  }
+
+  /**
+   * Stores the message that tells of a call in the private chat of its two parties (once per call
+   * id: a retried `calling` finds it) and pushes it to both as `push`.
+   */
+  async postCall(
+    caller: UserRow,
+    peer: UserRow,
+    call: { clientId: string; content: string; extends: Record<string, unknown> },
+    push: 'simple' | 'webrtc',
+    exceptClientId?: string,
+  ): Promise<{ row: MessageRow; message: Message | undefined }> {
+    const chat: Chat = { kind: 'private', chatKey: pairKey(caller.id, peer.id), peer };
+    const draft = { ...call, type: 'webrtc', at: [], pid: 0, fileId: 0 };
+    const stored = await storeMessage(this.ctx, this.members, caller.id, chat, draft);
+    if (!stored.fresh) return { row: stored.row, message: undefined };
+    const message = await this.fanOut.publish(stored.row, chat, caller, exceptClientId, stored.sides, push);
+    return { row: stored.row, message };
   }
 
   /** Store → fan out, for a draft the caller has checked. */
