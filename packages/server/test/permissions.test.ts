@@ -39,6 +39,7 @@ const NO_FOREIGN_ID: Partial<Record<RouteName, string>> = {
   uploadEmoji: 'into the caller’s own collection',
   emojiIndex: 'the caller’s own collection',
   friendIndex: 'the caller’s own requests',
+  iceServers: 'the caller’s own TURN credentials',
 };
 
 /**
@@ -229,6 +230,19 @@ const MATRIX: Partial<Record<RouteName, Row[]>> = {
     },
   ],
   getUserInfo: [personRow('a user (user_id)', (id) => ({ user_id: id }), EVERYONE)],
+  // Signals on a call already placed are calls.test.ts's: a third party's is answered as an unknown call id.
+  sendToMsg: [
+    personRow('a user to call (toContactId)', (id) => ({ id: randomUUID(), toContactId: id, event: 'calling' }), [
+      'CallSelf',
+      NFR,
+      NFR,
+      NFR,
+      NFR,
+      OK,
+      NFR,
+      NFR,
+    ]),
+  ],
 
   getContactInfo: [
     groupRow('a group', (gid) => ({ id: gid }), MEMBERS),
