@@ -173,7 +173,7 @@ export class Cluster {
     private readonly dropDb: (() => Promise<void>) | undefined,
   ) {}
 
-  static async start(target: DbTarget, redisUrl: string, size: number): Promise<Cluster> {
+  static async start(target: DbTarget, redisUrl: string, size: number, more: NodeJS.ProcessEnv = {}): Promise<Cluster> {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-cluster-'));
     const pgDb = target === 'postgres' ? await createPgDatabase() : undefined;
     const env = {
@@ -182,6 +182,7 @@ export class Cluster {
       REDIS_URL: redisUrl,
       REDIS_PREFIX: `sparrow-test-${randomUUID()}:`,
       CONFIG_POLL_MS: '500',
+      ...more,
     };
     const nodes: Node[] = [];
     for (let i = 0; i < size; i++) nodes.push(new Node(await freePort(), env));

@@ -489,7 +489,7 @@ export class TestSocket {
     for (const w of this.waiters.splice(0)) w();
   }
 
-  static async open(server: TestServer, headers: Record<string, string> = {}): Promise<TestSocket> {
+  static async open(server: Pick<TestServer, 'url'>, headers: Record<string, string> = {}): Promise<TestSocket> {
     const ws = new WebSocket(`${server.url.replace('http', 'ws')}/wss`, {
       headers,
       createConnection: ((options: net.NetConnectOpts) =>
@@ -548,7 +548,7 @@ export class TestSocket {
 
   /** Opens a socket and binds it to a user with its token; resolves with the bind's pong. */
   static async bound(
-    server: TestServer,
+    server: Pick<TestServer, 'url'>,
     userId: number,
     token: string,
     headers: Record<string, string> = {},
