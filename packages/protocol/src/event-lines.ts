@@ -81,16 +81,18 @@ export const EventLineSchema = z.discriminatedUnion('event', [
     event: z.literal('friendRequest'),
     /** The request. */
     friend_id: z.number(),
-    /** Who asks. */
+    /** Who asks, and their name. */
     user_id: z.number(),
+    name: z.string(),
   }),
   /** A notice from `system`: someone accepted my friend request. */
   z.looseObject({
     event: z.literal('friendAccepted'),
     /** The request. */
     friend_id: z.number(),
-    /** Who accepted. */
+    /** Who accepted, and their name. */
     user_id: z.number(),
+    name: z.string(),
   }),
 ]);
 

@@ -141,7 +141,7 @@ describe('push frames', () => {
         toContactId: 1,
         is_group: 2,
         fromUser: { id: 'system', user_id: 'system', realname: '', displayName: 'New friends', avatar: '' },
-        extends: { event: 'friendRequest', friend_id: 5, user_id: 2 },
+        extends: { event: 'friendRequest', friend_id: 5, user_id: 2, name: 'Ann' },
       },
     },
     { type: 'appendContact', data: newContact({ id: 2, user_id: 2, displayName: 'Ann', is_group: 0, friend_id: 5 }) },
@@ -208,6 +208,15 @@ describe('push frames', () => {
     { type: 'changeOwner', data: { group_id: 'group-3', user_id: 4 } },
     { type: 'clearMessage', data: { group_id: 'group-3' } },
     { type: 'adminNotice', data: { id: 1, title: 'Maintenance', notice: 'Tonight', create_time: 1_700_000_000_000 } },
+    {
+      type: 'webrtc',
+      data: {
+        ...base,
+        type: 'webrtc',
+        content: '视频通话',
+        extends: { type: 1, status: 3, event: 'offer', code: 901, callTime: 0, isMobile: false, sdp: 'v=0\r\n' },
+      },
+    },
   ];
 
   it('describes a frame of every push event as the server sends it', () => {
@@ -268,8 +277,8 @@ describe('event lines', () => {
       { event: 'unmute', ...actor, ...others, timer: 0 },
       { event: 'rename', ...actor, title: 'Crew' },
       { event: 'notice', ...actor },
-      { event: 'friendRequest', friend_id: 5, user_id: 2 },
-      { event: 'friendAccepted', friend_id: 5, user_id: 4 },
+      { event: 'friendRequest', friend_id: 5, user_id: 2, name: 'Ann' },
+      { event: 'friendAccepted', friend_id: 5, user_id: 4, name: 'Dee' },
     ];
     for (const line of lines) expect(EventLineSchema.parse(line)).toEqual(line);
     expect(EventLineSchema.safeParse({ event: 'mute', ...actor, ...others }).success).toBe(false);

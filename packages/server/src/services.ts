@@ -23,7 +23,7 @@ export function createServices(ctx: AppContext, callStore: CallStore) {
   const files = new FileService(ctx);
   const uploads = new UploadService(ctx);
   const qr = new QrService(ctx);
-  const friends = new FriendService(ctx, qr);
+  const friends = new FriendService(ctx, qr, pipeline);
   const groups = new GroupService(ctx, pipeline, friends, qr);
   const calls = new CallService(ctx, pipeline, hydrator, callStore);
   friends.onUnfriended((a, b) => calls.endBetween(a, b));

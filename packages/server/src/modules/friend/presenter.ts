@@ -1,11 +1,4 @@
-import {
-  negotiateLocale,
-  newContact,
-  translate,
-  type Contact,
-  type FriendRequest,
-  type Message,
-} from '@sparrow/protocol';
+import { newContact, type Contact, type FriendRequest } from '@sparrow/protocol';
 import { indexLetter } from '../../lib/letter';
 import { maskAccount, type UserRow } from '../user';
 import type { FriendRow, RequestRow } from './repo';
@@ -43,56 +36,5 @@ export function toFriendRequest(row: RequestRow, users: Map<number, UserRow>): F
     remark: row.remark,
     status: row.status === 0 || row.status === 1 ? row.status : 2,
     create_time: row.create_time,
-  };
-}
-
-/** The `system` pseudo-contact, which carries friend-request notices. */
-export function systemContact(recipient: UserRow, pending: number, lastContent: string, at: number): Contact {
-  const locale = negotiateLocale(recipient.language || undefined);
-  return newContact({
-    id: 'system',
-    displayName: translate(locale, 'contact.system'),
-    lastContent,
-    lastSendTime: at,
-    type: 'event',
-    is_group: 2,
-    unread: pending,
-  });
-}
-
-/** A notice from `system` to a user, in that user's language, as a `simple` push. */
-export function systemNotice(
-  recipient: UserRow,
-  key: 'notice.friendRequest' | 'notice.friendAccepted',
-  name: string,
-  extra: { friend_id: number; user_id: number; pending: number; now: number },
-): Message {
-  const locale = negotiateLocale(recipient.language || undefined);
-  const content = translate(locale, key, { name });
-  return {
-    id: `friend-${extra.friend_id}-${key === 'notice.friendRequest' ? 'request' : 'accepted'}`,
-    msg_id: 0,
-    type: 'event',
-    content,
-    sendTime: extra.now,
-    toContactId: recipient.id,
-    is_group: 2,
-    status: 'succeed',
-    is_read: 0,
-    at: [],
-    pid: 0,
-    fromUser: {
-      id: 'system',
-      user_id: 'system',
-      realname: '',
-      displayName: translate(locale, 'contact.system'),
-      avatar: '',
-    },
-    extends: {
-      event: key === 'notice.friendRequest' ? 'friendRequest' : 'friendAccepted',
-      friend_id: extra.friend_id,
-      user_id: extra.user_id,
-    },
-    contactInfo: systemContact(recipient, extra.pending, content, extra.now),
   };
 }

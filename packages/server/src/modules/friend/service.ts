@@ -4,7 +4,8 @@ import { AppError } from '../../errors';
 import type { Session } from '../auth';
 import type { QrService } from '../qr';
 import { type UserRepo, type UserRow } from '../user';
-import { systemNotice, toFriendRequest, toUserContact } from './presenter';
+import type { EventPort } from '../events';
+import { toFriendRequest, toUserContact } from './presenter';
 import { type FriendRepo, RequestStatus } from './repo';
 
 /** Friends and friend requests (api.md §3 `/enterprise/friend/*`), and the contact list. */
@@ -18,6 +19,7 @@ export class FriendService {
   constructor(
     private readonly ctx: AppContext,
     private readonly qr: QrService,
+    private readonly events: EventPort,
   ) {
     this.friends = ctx.repos.friends;
     this.users = ctx.repos.users;
@@ -63,16 +65,14 @@ export class FriendService {
     }
     if (await this.friends.pending(me.id, them.id)) throw new AppError('RequestPending');
     const id = await this.friends.createRequest(me.id, them.id, body.remark, this.ctx.now());
-    const pending = await this.friends.pendingCount(them.id);
-    await this.ctx.realtime.publish([them.id], {
-      type: 'simple',
-      data: systemNotice(them, 'notice.friendRequest', me.realname, {
-        friend_id: id,
-        user_id: me.id,
-        pending,
-        now: this.ctx.now(),
-      }),
-    });
+    await this.events.postEvent(
+      { kind: 'system', recipient: them },
+      {
+        type: 'event',
+        line: { event: 'friendRequest', friend_id: id, user_id: me.id, name: me.realname },
+        content: '',
+      },
+    );
     return 'requested';
   }
 
@@ -95,15 +95,14 @@ export class FriendService {
     const requester = await this.activeUser(request.create_user);
     await this.friends.befriend(session.userId, requester.id, now);
     await this.announceFriendship(session.user, requester);
-    await this.ctx.realtime.publish([requester.id], {
-      type: 'simple',
-      data: systemNotice(requester, 'notice.friendAccepted', session.user.realname, {
-        friend_id: request.id,
-        user_id: session.userId,
-        pending: await this.friends.pendingCount(requester.id),
-        now,
-      }),
-    });
+    await this.events.postEvent(
+      { kind: 'system', recipient: requester },
+      {
+        type: 'event',
+        line: { event: 'friendAccepted', friend_id: request.id, user_id: session.userId, name: session.user.realname },
+        content: '',
+      },
+    );
   }
 
   onUnfriended(listener: (a: number, b: number) => Promise<void>): void {

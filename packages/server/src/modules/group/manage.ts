@@ -19,7 +19,7 @@ import { eventFacts, groupSetting, toGroupContact } from './presenter';
 import { noticeText, noticeTooLong, sanitizeNotice } from './notice';
 import { type GroupRepo, Role, type GroupRow, type MemberRow } from './repo';
 import type { GroupService } from './service';
-import type { EventPort } from '../im';
+import type { EventPort } from '../events';
 import type { QrService } from '../qr';
 
 const gid = (group: GroupRow) => `group-${group.id}`;
@@ -188,7 +188,7 @@ export class GroupAdminService {
     const text = noticeText(notice);
     if (!text) return;
     await this.events.postEvent(
-      { group, member, actor: session.user },
+      { kind: 'group', group, member, actor: session.user },
       {
         type: 'text',
         content: `群公告\n${text}`.slice(0, 2048),

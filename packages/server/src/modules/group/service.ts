@@ -11,7 +11,7 @@ import { AppError } from '../../errors';
 import { type Access } from '../access';
 import type { Session } from '../auth';
 import { type FriendRepo, type FriendService } from '../friend';
-import type { EventPort } from '../im';
+import type { EventPort } from '../events';
 import type { QrService } from '../qr';
 import { type UserRepo, type UserRow } from '../user';
 import { storageUrl } from '../../storage/storage';
@@ -87,14 +87,17 @@ export class GroupService {
   }
 
   /** Posts an event line to a group (creation, invitation, role changes…) and pushes it. */
-  async event(group: GroupRow, actor: Session, ext: Record<string, unknown>, content: string): Promise<void> {
+  async event(group: GroupRow, actor: Session, line: EventLine, content: string): Promise<void> {
     // The actor may have just left or been removed: event lines need no membership of their own.
     const member =
       (await this.groups.member(group.id, actor.userId)) ?? (await this.groups.member(group.id, group.owner_id));
     if (!member) return;
     // The group as it is now: the change this line tells of may have changed its members.
     const now = (await this.groups.byId(group.id)) ?? group;
-    await this.events.postEvent({ group: now, member, actor: actor.user }, { type: 'event', content, extends: ext });
+    await this.events.postEvent(
+      { kind: 'group', group: now, member, actor: actor.user },
+      { type: 'event', line, content },
+    );
   }
 
   /** The event line "A 邀请 B、C 加入了群聊". */

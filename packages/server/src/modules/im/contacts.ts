@@ -3,9 +3,10 @@ import type { AnnouncementRepo } from '../system';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import type { Session } from '../auth';
-import { systemContact, type FriendRepo, type FriendService } from '../friend';
+import type { FriendRepo, FriendService } from '../friend';
 import { groupKey, groupSetting, toGroupContact, type GroupRepo } from '../group';
 import { readerOf } from './hydrate';
+import { systemContact } from './presenter';
 import { previewOf } from './presenter';
 import { pairKey, selfKey, type ConversationRow, type ConversationView, type MessageRow } from './repo';
 

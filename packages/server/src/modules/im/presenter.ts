@@ -1,5 +1,7 @@
 import {
   EventLineSchema,
+  negotiateLocale,
+  newContact,
   MessageFactsSchema,
   messagePreview,
   translate,
@@ -124,9 +126,57 @@ export function eventText(line: EventLine | undefined, reader: Reader, fallback:
     case 'rename':
       return translate(reader.locale, 'event.rename', { name: nameOf(line.user_id, line.name), title: line.title });
     case 'friendRequest':
+      return translate(reader.locale, 'notice.friendRequest', { name: line.name });
     case 'friendAccepted':
-      return fallback;
+      return translate(reader.locale, 'notice.friendAccepted', { name: line.name });
   }
+}
+
+/** The `system` pseudo-contact, which carries friend-request notices. */
+export function systemContact(recipient: UserRow, pending: number, lastContent: string, at: number): Contact {
+  const locale = negotiateLocale(recipient.language || undefined);
+  return newContact({
+    id: 'system',
+    displayName: translate(locale, 'contact.system'),
+    lastContent,
+    lastSendTime: at,
+    type: 'event',
+    is_group: 2,
+    unread: pending,
+  });
+}
+
+/** A notice from `system` to a user, in that user's language, as a `simple` push; never stored. */
+export function systemNotice(
+  recipient: UserRow,
+  line: Extract<EventLine, { event: 'friendRequest' | 'friendAccepted' }>,
+  pending: number,
+  now: number,
+): Message {
+  const locale = negotiateLocale(recipient.language || undefined);
+  const content = eventText(line, { userId: recipient.id, locale }, '');
+  return {
+    id: `friend-${line.friend_id}-${line.event === 'friendRequest' ? 'request' : 'accepted'}`,
+    msg_id: 0,
+    type: 'event',
+    content,
+    sendTime: now,
+    toContactId: recipient.id,
+    is_group: 2,
+    status: 'succeed',
+    is_read: 0,
+    at: [],
+    pid: 0,
+    fromUser: {
+      id: 'system',
+      user_id: 'system',
+      realname: '',
+      displayName: translate(locale, 'contact.system'),
+      avatar: '',
+    },
+    extends: line,
+    contactInfo: systemContact(recipient, pending, content, now),
+  };
 }
 
 /** mm:ss, or h:mm:ss from an hour on. */

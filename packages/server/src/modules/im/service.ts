@@ -1,4 +1,4 @@
-import type { ContactId, FileItem, Message, RouteInput } from '@sparrow/protocol';
+import type { ContactId, EventLine, FileItem, Message, RouteInput } from '@sparrow/protocol';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { contactIdOf } from '../access';
@@ -102,7 +102,7 @@ export class MessageService {
       by_name: session.user.realname,
       original_type: row.type,
       ...(mine && row.type === 'text' && { original: row.content }),
-    };
+    } satisfies EventLine;
     await this.ctx.repos.messages.update(row.id, {
       is_undo: 1,
       type: 'event',

@@ -4,37 +4,17 @@ import type { AppContext } from '../../../context';
 import { AppError } from '../../../errors';
 import type { Chat } from '../../access';
 import type { Session } from '../../auth';
-import { groupKey, type GroupRow, type MemberRow } from '../../group';
+import { groupKey } from '../../group';
 import type { UserRow } from '../../user';
 import type { Hydrator } from '../hydrate';
-import { parseJson } from '../presenter';
+import type { EventPort, EventTarget, PostedLine } from '../../events';
+import { parseJson, systemNotice } from '../presenter';
 import { pairKey, type MessageRow } from '../repo';
 import { authorizeSend } from './authorize';
 import { draftMessage, type Draft } from './draft';
 import { FanOut } from './fanout';
 import { MemberLists } from './members';
 import { storeMessage } from './store';
-
-/** Where a module tells of a change: a group's chat, posted by the member who made it. */
-export interface EventTarget {
-  group: GroupRow;
-  /** The membership the line is posted under (the actor's, or the owner's when the actor has left). */
-  member: MemberRow;
-  actor: UserRow;
-}
-
-/** A line told in a chat: an event line (rendered per reader from its facts) or a text. */
-export interface PostedLine {
-  type: 'event' | 'text';
-  content: string;
-  extends: Record<string, unknown>;
-  at?: number[];
-}
-
-/** The one port through which other modules post lines into chats. */
-export interface EventPort {
-  postEvent(target: EventTarget, line: PostedLine): Promise<void>;
-}
 
 /**
  * Sending, as a pipeline: resolve the chat → authorize → draft → store → fan out. sendMessage,
@@ -92,17 +72,29 @@ export class SendPipeline implements EventPort {
     }
   }
 
-  async postEvent(target: EventTarget, line: PostedLine): Promise<void> {
+  async postEvent(target: EventTarget, posted: PostedLine): Promise<void> {
+    if (target.kind === 'system') {
+      const { recipient } = target;
+      const line = posted.type === 'event' ? posted.line : undefined;
+      if (line?.event !== 'friendRequest' && line?.event !== 'friendAccepted')
+        throw new Error('only friend notices go to the system conversation');
+      const pending = await this.ctx.repos.friends.pendingCount(recipient.id);
+      await this.ctx.realtime.publish([recipient.id], {
+        type: 'simple',
+        data: systemNotice(recipient, line, pending, this.ctx.now()),
+      });
+      return;
+    }
     const { group, member, actor } = target;
     await this.post(
       actor,
       { kind: 'group', chatKey: groupKey(group.id), group, member },
       {
         clientId: randomUUID(),
-        type: line.type,
-        content: line.content,
-        extends: line.extends,
-        at: line.at ?? [],
+        type: posted.type,
+        content: posted.content,
+        extends: posted.type === 'event' ? posted.line : posted.extends,
+        at: posted.type === 'event' ? [] : posted.at,
         pid: 0,
         fileId: 0,
       },

@@ -1,0 +1,23 @@
+import type { EventLine } from '@sparrow/protocol';
+import type { GroupRow, MemberRow } from './group';
+import type { UserRow } from './user';
+
+/**
+ * Where a module tells of a change: a group's chat (posted by the member who made the change, or
+ * under the owner's membership when they have left), or a user's `system` conversation.
+ */
+export type EventTarget =
+  { kind: 'group'; group: GroupRow; member: MemberRow; actor: UserRow } | { kind: 'system'; recipient: UserRow };
+
+/**
+ * A line told in a chat: an event line, rendered for each reader from its facts (`content` is what
+ * clients that show the stored text read), or a group's text such as a new notice.
+ */
+export type PostedLine =
+  | { type: 'event'; line: EventLine; content: string }
+  | { type: 'text'; content: string; extends: { notice: 1 }; at: number[] };
+
+/** The one port through which group and friend code post their lines; the im module implements it. */
+export interface EventPort {
+  postEvent(target: EventTarget, line: PostedLine): Promise<void>;
+}
