@@ -8,8 +8,10 @@
 import fs from 'node:fs';
 import { migrate, openDb } from '../packages/server/src/db/index.ts';
 import { hashPassword } from '../packages/server/src/lib/crypto.ts';
+import { SessionRepo } from '../packages/server/src/modules/auth/session-repo.ts';
 import { SessionService } from '../packages/server/src/modules/auth/session.ts';
 import { ConfigService } from '../packages/server/src/modules/system/config-service.ts';
+import { ConfigRepo } from '../packages/server/src/modules/system/repo.ts';
 import { UserRepo } from '../packages/server/src/modules/user/repo.ts';
 
 const [out, count, ...settings] = process.argv.slice(2);
@@ -22,7 +24,7 @@ if (!out || !Number.isInteger(n) || n < 0) {
 const opened = openDb({ databaseUrl: process.env.DATABASE_URL || undefined, dataDir: process.env.DATA_DIR ?? 'data' });
 try {
   await migrate(opened);
-  const config = new ConfigService(opened.db);
+  const config = new ConfigService(new ConfigRepo(opened.db));
   await config.load();
   for (const s of settings) {
     const eq = s.indexOf('=');
@@ -34,7 +36,7 @@ try {
   const made = [];
   await opened.db.transaction().execute(async (trx) => {
     const users = new UserRepo(trx);
-    const sessions = new SessionService(trx, Date.now);
+    const sessions = new SessionService({ users, sessions: new SessionRepo(trx) }, Date.now);
     for (let i = 0; i < n; i++) {
       const account = `bench${String(i).padStart(5, '0')}`;
       const row = await users.insert({
