@@ -2,6 +2,7 @@
 // of relay.mjs and two HTTP calls:
 //   POST /send       {from, to, id, content}  one SQLite insert (better-sqlite3, WAL), then the
 //                    stored message is pushed to the receiver's sockets as a `simple` frame
+//   POST /signal     {from, to, id, iceCandidate}  a call's signal pushed to `to` as a `webrtc` frame, no database
 //   POST /broadcast  {from, data}              the payload pushed as a `group` frame to every bound
 //                    socket but the sender's, serialized and encoded once, no database
 // No sessions, no rules, no conversation rows.
@@ -40,6 +41,17 @@ serve({
     };
     push(body.to, JSON.stringify({ type: 'simple', data: message, time: Math.floor(now / 1000) }));
     return message;
+  },
+  '/signal': (body) => {
+    const now = Date.now();
+    const data = {
+      id: body.id,
+      type: 'webrtc',
+      fromUser: { id: body.from },
+      extends: { event: 'iceCandidate', iceCandidate: body.iceCandidate },
+    };
+    push(body.to, JSON.stringify({ type: 'webrtc', data, time: Math.floor(now / 1000) }));
+    return data;
   },
   '/broadcast': (body) => {
     pushAll(

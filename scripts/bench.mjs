@@ -9,7 +9,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const ALL = ['private-latency', 'group-fanout', 'cross-node', 'idle-memory', 'client-render', 'long-text'];
+const ALL = [
+  'private-latency',
+  'group-fanout',
+  'cross-node',
+  'idle-memory',
+  'client-render',
+  'long-text',
+  'call-signal',
+];
 /** Run only when named: the soak holds its load for SOAK_SECONDS (2 minutes, or hours when asked). */
 const ON_REQUEST = ['soak'];
 /** A benchmark that runs longer than this is stopped with everything it started. */
