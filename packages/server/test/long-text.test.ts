@@ -1,6 +1,6 @@
 import { routes, TEXT_MESSAGE_MAX, UNITS_PER_GRAPHEME_MAX } from '@sparrow/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { plainText } from '../src/modules/im/presenter';
+import { plainText } from '../src/lib/text';
 import { sanitizeNotice } from '../src/modules/group/notice';
 import { describeEachDb, signUp, startServer, type TestServer } from './harness';
 

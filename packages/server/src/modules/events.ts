@@ -1,4 +1,5 @@
-import type { EventLine } from '@sparrow/protocol';
+import type { EventLine, Message, RouteInput } from '@sparrow/protocol';
+import type { Session } from './auth';
 import type { GroupRow, MemberRow } from './group';
 import type { UserRow } from './user';
 
@@ -20,4 +21,9 @@ export type PostedLine =
 /** The one port through which group and friend code post their lines; the im module implements it. */
 export interface EventPort {
   postEvent(target: EventTarget, line: PostedLine): Promise<void>;
+}
+
+/** Sends a message as sendMessage does: the upload route sends the file it has just stored. */
+export interface MessageSender {
+  send(session: Session, body: RouteInput<'sendMessage'>, socketClientId?: string): Promise<Message>;
 }

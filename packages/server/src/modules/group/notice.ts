@@ -1,6 +1,6 @@
 import sanitizeHtml from 'sanitize-html';
 import { ANNOUNCEMENT_MAX, EDITOR } from '@sparrow/protocol';
-import { plainText } from '../im';
+import { plainText } from '../../lib/text';
 
 const INDENT = /^ql-indent-([1-9][0-9]*)$/;
 

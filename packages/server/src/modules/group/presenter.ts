@@ -1,6 +1,6 @@
 import { newContact, type Contact, type GroupSetting } from '@sparrow/protocol';
 import { indexLetter } from '../../lib/letter';
-import { parseJson } from '../im';
+import { parseJson } from '../../lib/text';
 import type { Session } from '../auth';
 import type { UserRow } from '../user';
 import type { GroupRow } from './repo';

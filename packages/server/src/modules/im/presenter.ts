@@ -15,6 +15,7 @@ import {
   type MessageKey,
   type Quote,
 } from '@sparrow/protocol';
+import { parseJson } from '../../lib/text';
 import type { UserRow } from '../user';
 import { ChatType, type MessageRow } from './repo';
 
@@ -26,36 +27,6 @@ export const decodeAt = (stored: string) =>
     .filter(Boolean)
     .map(Number)
     .filter((n) => Number.isInteger(n));
-
-/**
- * Plain text from what an older client may send as HTML: tags dropped, line breaks kept. A tag
- * never spans a `<`, so each pattern scans a stretch of text once: `[^>]*` alone rescans the
- * rest of the text from every `<` that has no `>` after it.
- */
-export function plainText(input: string): string {
-  if (!/<[a-z/!][^<>]*>/i.test(input)) return input;
-  return input
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<\/(p|div|li|h[1-6])>/gi, '\n')
-    .replace(/<[^<>]*>/g, '')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-}
-
-export function parseJson(text: string): Record<string, unknown> {
-  try {
-    const v: unknown = JSON.parse(text);
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
 
 /** Who reads: their id and language, for "you" and for event lines in their words. */
 export interface Reader {

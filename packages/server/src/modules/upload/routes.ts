@@ -3,7 +3,7 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { localeOf, ok, validationError } from '../../http/envelope';
 import { socketOf, type Handlers } from '../../http/route';
-import type { SendPipeline } from '../im';
+import type { MessageSender } from '../events';
 import type { UserService } from '../user';
 import type { FileService } from './files';
 import { readUpload, type UploadService } from './service';
@@ -11,7 +11,7 @@ import { readUpload, type UploadService } from './service';
 /** `/common/upload/*`. */
 export function uploadRoutes(
   ctx: AppContext,
-  services: { uploads: UploadService; files: FileService; users: UserService; pipeline: SendPipeline },
+  services: { uploads: UploadService; files: FileService; users: UserService; pipeline: MessageSender },
 ): Handlers {
   const { uploads, files, users, pipeline } = services;
   return {

@@ -13,7 +13,7 @@ import type { Chat } from '../../access';
 import type { Session } from '../../auth';
 import { Role } from '../../group';
 import { cateOf, type FileRow } from '../../upload';
-import { plainText } from '../presenter';
+import { plainText } from '../../../lib/text';
 import type { MemberLists } from './members';
 
 type SendBody = RouteInput<'sendMessage'>;

@@ -7,8 +7,9 @@ import type { Session } from '../../auth';
 import { groupKey } from '../../group';
 import type { UserRow } from '../../user';
 import type { Hydrator } from '../hydrate';
-import type { EventPort, EventTarget, PostedLine } from '../../events';
-import { parseJson, systemNotice } from '../presenter';
+import type { EventPort, EventTarget, MessageSender, PostedLine } from '../../events';
+import { parseJson } from '../../../lib/text';
+import { systemNotice } from '../presenter';
 import { pairKey, type MessageRow } from '../repo';
 import { authorizeSend } from './authorize';
 import { draftMessage, type Draft } from './draft';
@@ -21,7 +22,7 @@ import { storeMessage } from './store';
  * forwarding and the lines other modules post all take it, skipping only the steps that do not
  * apply (a posted line has been checked by the module that tells of it).
  */
-export class SendPipeline implements EventPort {
+export class SendPipeline implements EventPort, MessageSender {
   private readonly members: MemberLists;
   private readonly fanOut: FanOut;
 
