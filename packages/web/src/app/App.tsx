@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HashRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { useSession } from '../stores/session';
@@ -32,6 +32,20 @@ function RequireAuth({ children }: { children: React.ReactNode }) {
   return signedIn ? children : <Navigate to={paths.login} replace />;
 }
 
+// Its own chunk, loaded once someone is signed in: the first screen carries no call code.
+const CallReturn = lazy(() => import('../components/call/CallReturn'));
+
+/** While a call goes on and its screen is not shown, a bar leads back to it. */
+function CallReturnBar() {
+  const signedIn = useSession((s) => s.token !== null);
+  if (!signedIn) return null;
+  return (
+    <Suspense fallback={null}>
+      <CallReturn />
+    </Suspense>
+  );
+}
+
 function UnknownRoute() {
   const signedIn = useSession((s) => s.token !== null);
   return <Navigate to={signedIn ? paths.home : paths.login} replace />;
@@ -42,6 +56,7 @@ export function App() {
     <HashRouter>
       <NavigatorBridge />
       <TitleSync />
+      <CallReturnBar />
       <Routes>
         {appRoutes.map(({ path, page: Page, auth }) => (
           <Route

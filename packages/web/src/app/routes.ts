@@ -1,4 +1,5 @@
 import type { MessageKey } from '../i18n/keys';
+import { callPaths } from './call-paths';
 import { lazyPage, type LazyPage } from './lazy-page';
 import { groupPaths } from './group-paths';
 import { mediaPaths } from './media-paths';
@@ -168,6 +169,12 @@ export const appRoutes: readonly AppRoute[] = [
     path: mediaPaths.files,
     title: 'media.routes.files',
     page: lazyPage(() => import('../pages/mine/files')),
+    auth: true,
+  },
+  {
+    path: callPaths.call,
+    title: 'routes.call',
+    page: lazyPage(() => import('../pages/message/call')),
     auth: true,
   },
 ];

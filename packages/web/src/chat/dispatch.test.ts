@@ -1,10 +1,20 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import type { MessageOf } from '@sparrow/protocol';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { api } from '../api';
+import { navigateTo } from '../app/navigation';
+import { calls, callStore } from '../call/store';
 import { configStore } from '../stores/config';
 import { contactsStore } from '../stores/contacts';
 import { presenceStore } from '../stores/presence';
 import { sessionStore } from '../stores/session';
 import { contactRow } from '../test/fixtures';
 import { dispatch } from './dispatch';
+
+vi.mock(import('../app/navigation'), async (original) => ({ ...(await original()), navigateTo: vi.fn() }));
+vi.mock(import('../api'), async (original) => ({
+  ...(await original()),
+  api: { sendToMsg: vi.fn(async () => null) } as never,
+}));
 
 beforeEach(() => {
   sessionStore.setState({ token: 'bearer t', user: { user_id: 1 } as never });
@@ -46,5 +56,62 @@ describe('dispatch: each push event reaches the store it changes', () => {
   it('removal from a group takes it off the list', () => {
     dispatch({ type: 'removeUser', data: { group_id: 'group-1', user_id: 1 } });
     expect(contactsStore.getState().rows['group-1']).toBeUndefined();
+  });
+});
+
+/** A `webrtc` push from user `from` about call `id`. */
+function callPush(id: string, from: number, ext: Record<string, unknown>): MessageOf<'webrtc'> {
+  return {
+    id,
+    msg_id: 50,
+    type: 'webrtc',
+    content: '视频通话',
+    sendTime: 1,
+    toContactId: from === 1 ? 2 : 1,
+    is_group: 0,
+    status: 'succeed',
+    is_read: 0,
+    at: [],
+    pid: 0,
+    fromUser: { id: from, user_id: from, realname: 'Bob', displayName: 'Bob', avatar: '/a.png' },
+    extends: { type: 1, status: 3, event: 'calling', code: 901, callTime: 0, isMobile: false, ...ext },
+  } as MessageOf<'webrtc'>;
+}
+
+describe('dispatch: calls', () => {
+  afterAll(() => calls.reset());
+
+  it('a call ringing me opens the call page over any page, with the six query values of spec §2', () => {
+    dispatch({ type: 'webrtc', data: callPush('call-a', 2, {}) });
+    expect(navigateTo).toHaveBeenCalledWith(
+      '/pages/message/call?msg_id=call-a&type=1&status=3&id=2&name=Bob&avatar=%2Fa.png',
+    );
+    expect(callStore.getState().call).toMatchObject({ id: 'call-a', role: 'callee', phase: 'incoming' });
+    expect(contactsStore.getState().rows['2']?.unread).toBe(1);
+  });
+
+  it('another call while one is live is answered busy (907) and opens nothing', () => {
+    vi.mocked(navigateTo).mockClear();
+    dispatch({ type: 'webrtc', data: callPush('call-b', 3, { type: 0 }) });
+    expect(api.sendToMsg).toHaveBeenCalledWith(
+      { id: 'call-b', toContactId: 3, type: 0, event: 'busy', code: 907 },
+      { silent: true },
+    );
+    expect(navigateTo).not.toHaveBeenCalled();
+    expect(callStore.getState().call?.id).toBe('call-a');
+  });
+
+  it("the caller's hangup ends the call ringing me", async () => {
+    dispatch({ type: 'webrtc', data: callPush('call-a', 2, { event: 'hangup', code: 902 }) });
+    await vi.waitFor(() => expect(callStore.getState().call).toMatchObject({ phase: 'ended', end: 'peerCancelled' }));
+  });
+
+  it('a call I placed from another device shows in its chat and does not ring here', () => {
+    calls.reset();
+    vi.mocked(navigateTo).mockClear();
+    dispatch({ type: 'webrtc', data: callPush('call-c', 1, {}) });
+    expect(navigateTo).not.toHaveBeenCalled();
+    expect(callStore.getState().call).toBeNull();
+    expect(contactsStore.getState().rows['2']).toMatchObject({ unread: 0, type: 'webrtc' });
   });
 });

@@ -1,7 +1,11 @@
-import { messagePreview, type Message } from '@sparrow/protocol';
-import { request } from '../api';
+import { CallCodes, messagePreview, type Message } from '@sparrow/protocol';
+import { api, request } from '../api';
 import type { SocketEvent, SocketState } from '../api/socket';
 import { forcedOffline } from '../app/account';
+import { callPath } from '../app/call-paths';
+import { navigateTo } from '../app/navigation';
+import { callSignalOf, isFinalCode } from '../call/signal';
+import { calls, showCallOutcome } from '../call/store';
 import { translate } from '../i18n';
 import { contactIdOf, contactKey, conversationKeyOf, type ContactKey } from '../lib/conversation-list';
 import { ringForMessage } from '../lib/notify';
@@ -29,7 +33,11 @@ function onState(state: SocketState): void {
   config.setSocket(state);
   if (state !== 'open') return;
   // After a reconnect pushes may have been missed, so the groups on screen are fetched again.
-  if (wasOpen) groups.refreshAll();
+  if (wasOpen) {
+    groups.refreshAll();
+    // Relayed call signals are not stored: a live call restarts ICE instead of waiting for them.
+    calls.onReconnect();
+  }
   wasOpen = true;
 }
 
@@ -50,6 +58,47 @@ function onMessage(msg: Message): void {
   if (mine) return;
   if (onScreen) liveEngine(key)?.readAll();
   if (msg.type !== 'event' && row?.is_notice !== 0) ringForMessage();
+}
+
+/**
+ * A call's signal (api.md §5). `calling` puts the call in its chat and rings, opening the call
+ * screen over whatever page is shown; while I am in another call the caller hears busy (907). An
+ * end replaces the call's bubble with its summary; every signal then goes to the call itself.
+ */
+function onCall(msg: Message): void {
+  const user = me();
+  const signal = callSignalOf(msg);
+  if (user === null || !signal) return;
+  if (signal.event === 'calling') {
+    const key = conversationKeyOf(msg, user);
+    const onScreen = openConversation() === key && document.visibilityState === 'visible';
+    const unreadBefore = contacts.get(key)?.unread ?? 0;
+    deliver([msg]);
+    const row = contacts.applyMessage(msg, { openKey: onScreen ? key : null });
+    if (onScreen) liveEngine(key)?.readAll();
+    // A call I placed from another device shows in the chat and rings nowhere here.
+    if (signal.fromId === user) return;
+    const rung = calls.ring(msg, signal, (row?.unread ?? 0) > unreadBefore);
+    if (rung === 'busy') {
+      const busy = {
+        id: signal.id,
+        toContactId: signal.fromId,
+        type: signal.type,
+        event: 'busy',
+        code: CallCodes.Busy,
+      } as const;
+      api.sendToMsg(busy, { silent: true }).catch(() => undefined);
+    } else if (rung === 'ringing') {
+      const from = msg.fromUser;
+      const name = from.displayName || from.realname;
+      navigateTo(
+        callPath({ msg_id: signal.id, type: signal.type, status: 3, id: signal.fromId, name, avatar: from.avatar }),
+      );
+    }
+    return;
+  }
+  if (isFinalCode(signal.code) && ['hangup', 'busy', 'otherOpt'].includes(signal.event)) showCallOutcome(msg);
+  calls.onSignal(signal);
 }
 
 /** A message deleted for everyone may have been its conversation's last: the preview moves to the newest left. */
@@ -195,6 +244,9 @@ export function dispatch(event: SocketEvent): void {
       else if (row) contacts.patch(group_id, { owner_id: user_id, ...(row.role === 1 && { role: 2 as const }) });
       break;
     }
+    case 'webrtc':
+      onCall(event.data);
+      break;
     case 'clearMessage':
       contacts.patch(event.data.group_id, { lastContent: '' });
       void liveEngine(event.data.group_id)?.reload();

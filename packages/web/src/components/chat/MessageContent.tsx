@@ -1,6 +1,6 @@
 import type { Message } from '@sparrow/protocol';
-import { PhoneFill } from 'antd-mobile-icons';
 import { linkify } from '../../lib/linkify';
+import { CallBubble } from '../message/CallBubble';
 import { MediaMessage } from '../message/MediaMessage';
 
 function Text({ content }: { content: string }) {
@@ -34,10 +34,6 @@ export function MessageContent({ message: m }: { message: Message }) {
     case 'contact':
       return <MediaMessage message={m} />;
     case 'webrtc':
-      return (
-        <span className="msg-call">
-          <PhoneFill aria-hidden="true" /> {m.content}
-        </span>
-      );
+      return <CallBubble message={m} />;
   }
 }

@@ -3,15 +3,20 @@ import {
   EnvironmentOutline,
   FolderOutline,
   LeftOutline,
+  PhoneFill,
   PictureOutline,
   SmileOutline,
   UserContactOutline,
+  VideoOutline,
 } from 'antd-mobile-icons';
 import { lazy, Suspense, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { feedback } from '../../app/feedback';
+import { startCall } from '../../call/start';
 import type { ContactKey } from '../../lib/conversation-list';
 import { canCapture } from '../../lib/media-recorder';
+import { useConfig } from '../../stores/config';
+import { contactsStore } from '../../stores/contacts';
 import { ContactCardPicker } from './ContactCardPicker';
 import { sendFile, sendImages, sendLocation } from './send-media';
 import { StickerPanel } from './StickerPanel';
@@ -35,9 +40,16 @@ function Tile({ icon, label, onClick }: { icon: ReactNode; label: string; onClic
   );
 }
 
+/** The person a chat is with, when it is a one-to-one chat with someone else. */
+function peerOf(chatKey: ContactKey): number | null {
+  const id = Number(chatKey);
+  return Number.isInteger(id) && id > 0 ? id : null;
+}
+
 /**
  * The input bar's "+" panel, WeChat style: album (pictures and videos, several at once), camera
- * (video up to 60 s), location, contact card, file and my stickers.
+ * (video up to 60 s), location, contact card, file and my stickers; in a one-to-one chat, voice
+ * and video calls when the server allows them (chatInfo.webrtc).
  */
 export function MorePanel({ chatKey }: { chatKey: ContactKey }) {
   const { t } = useTranslation();
@@ -46,6 +58,13 @@ export function MorePanel({ chatKey }: { chatKey: ContactKey }) {
   const album = useRef<HTMLInputElement>(null);
   const files = useRef<HTMLInputElement>(null);
   const close = () => setOverlay(null);
+  const callsOn = useConfig((s) => s.config?.chatInfo.webrtc === 1);
+  const peer = callsOn ? peerOf(chatKey) : null;
+  const call = (type: 0 | 1) => {
+    if (peer === null) return;
+    const row = contactsStore.getState().rows[chatKey];
+    startCall({ id: peer, name: row?.displayName ?? '', avatar: row?.avatar ?? '' }, type);
+  };
 
   if (view === 'stickers') {
     return (
@@ -80,6 +99,12 @@ export function MorePanel({ chatKey }: { chatKey: ContactKey }) {
         <Tile icon={<UserContactOutline />} label={t('media.more.card')} onClick={() => setOverlay('card')} />
         <Tile icon={<FolderOutline />} label={t('media.more.file')} onClick={() => files.current?.click()} />
         <Tile icon={<SmileOutline />} label={t('media.more.stickers')} onClick={() => setView('stickers')} />
+        {peer !== null && (
+          <>
+            <Tile icon={<PhoneFill />} label={t('call.voice')} onClick={() => call(0)} />
+            <Tile icon={<VideoOutline />} label={t('call.video')} onClick={() => call(1)} />
+          </>
+        )}
       </ul>
       <input
         ref={album}

@@ -6,6 +6,7 @@ import { api } from '../../api';
 import { feedback } from '../../app/feedback';
 import { useBackTo } from '../../app/navigation';
 import { chatPath, paths, withQuery } from '../../app/paths';
+import { startCall } from '../../call/start';
 import { appEvents } from '../../chat/events';
 import { AddFriendForm } from '../../components/AddFriendForm';
 import { Avatar } from '../../components/Avatar';
@@ -77,6 +78,7 @@ export default function ContactDetailPage() {
   const id = Number(params.get('id'));
   const me = useSession((s) => s.user?.user_id);
   const runMode = useConfig((s) => s.config?.sysInfo.runMode ?? 2);
+  const callsOn = useConfig((s) => s.config?.chatInfo.webrtc === 1);
   const row = useContacts((s) => s.rows[String(id)]);
   const [profile, setProfile] = useState<UserProfile | null>(null);
   const [failed, setFailed] = useState(false);
@@ -129,6 +131,8 @@ export default function ContactDetailPage() {
   const remark = profile.friend?.nickname ?? '';
   const name = remark || profile.realname;
   const canChat = isMe || isFriend || runMode === 1;
+  const canCall = callsOn && !isMe && (isFriend || runMode === 1);
+  const callPeer = { id: profile.user_id, name, avatar: profile.avatar };
 
   const handleDelete = async () => {
     const ok = await feedback
@@ -188,6 +192,16 @@ export default function ContactDetailPage() {
           <Link className="button button-primary" to={chatPath(isMe ? SELF_KEY : String(profile.user_id))}>
             {t('friend.message')}
           </Link>
+        )}
+        {canCall && (
+          <>
+            <button type="button" className="button button-default" onClick={() => startCall(callPeer, 0)}>
+              {t('call.voice')}
+            </button>
+            <button type="button" className="button button-default" onClick={() => startCall(callPeer, 1)}>
+              {t('call.video')}
+            </button>
+          </>
         )}
         {isFriend && (
           <button type="button" className="button button-danger" onClick={() => void handleDelete()}>

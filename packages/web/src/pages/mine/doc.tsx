@@ -1,9 +1,27 @@
-import { ACCOUNT_MAX, ACCOUNT_MIN, CODE_LENGTH, PASSWORD_MAX, PASSWORD_MIN, RATE_LIMITS } from '@sparrow/protocol';
+import {
+  ACCOUNT_MAX,
+  ACCOUNT_MIN,
+  CALL_RING_TIMEOUT_MS,
+  CODE_LENGTH,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  RATE_LIMITS,
+} from '@sparrow/protocol';
 import { useTranslation } from 'react-i18next';
 import { Page } from '../../components/Page';
 import type { MessageKey } from '../../i18n/keys';
 
-const SECTIONS = ['register', 'login', 'profile', 'security', 'language', 'settings', 'offline', 'update'] as const;
+const SECTIONS = [
+  'register',
+  'login',
+  'profile',
+  'security',
+  'language',
+  'settings',
+  'calls',
+  'offline',
+  'update',
+] as const;
 
 /** Help: how to register, log in, edit the profile, keep the account safe, and more. */
 export default function DocPage() {
@@ -16,6 +34,7 @@ export default function DocPage() {
     codeLength: CODE_LENGTH,
     maxFailures: RATE_LIMITS.loginFailures.max,
     lockMinutes: RATE_LIMITS.loginFailures.windowS / 60,
+    ringSeconds: CALL_RING_TIMEOUT_MS / 1000,
   };
   return (
     <Page title={t('routes.doc')}>
