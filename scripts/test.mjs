@@ -43,6 +43,11 @@ const chromium = env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const haveBrowser = fs.existsSync(chromium);
 if (!haveBrowser) skipped.push(`browser suite: no Chromium at ${chromium} (apt-get install chromium fonts-noto-cjk)`);
 
+// The relayed call of the browser suite runs a real coturn on loopback (e2e/turn.ts).
+const turnserver = env.TURNSERVER_PATH ?? '/usr/bin/turnserver';
+if (haveBrowser && !fs.existsSync(turnserver))
+  skipped.push(`browser call through TURN: no coturn at ${turnserver} (apt-get install coturn)`);
+
 function run(name, cmd, args) {
   const started = Date.now();
   console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
