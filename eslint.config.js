@@ -104,8 +104,17 @@ export default tseslint.config(
           patterns: [
             { group: ['@sparrow/server', '**/packages/server/**'], message: 'server and web never import each other' },
             {
-              group: ['**/stores', '**/stores/**', '**/chat', '**/chat/**', '**/pages', '**/pages/**'],
-              message: 'api/ is transport only: stores, engines and pages import it, never the other way',
+              group: [
+                '**/stores',
+                '**/stores/**',
+                '**/chat',
+                '**/chat/**',
+                '**/call',
+                '**/call/**',
+                '**/pages',
+                '**/pages/**',
+              ],
+              message: 'api/ is transport only: stores, engines, calls and pages import it, never the other way',
             },
           ],
         },
