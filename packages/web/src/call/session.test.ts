@@ -313,6 +313,8 @@ describe('a call from offer to hangup', () => {
     s.handle(signal('acceptRtc', { code: 904 }));
     await settle();
     const pc = t.peers[0]!;
+    // The servers asked for when the call started serve its connection: no second round trip.
+    expect(t.iceAsked()).toBe(1);
     expect(pc.config).toEqual({ iceServers: ICE.iceServers, iceTransportPolicy: 'all' });
     expect(t.sent.at(-1)).toMatchObject({ event: 'offer', sdp: 'offer-sdp-1' });
     pc.gather('candidate:1 1 udp 2122260223 192.0.2.2 50000 typ host');

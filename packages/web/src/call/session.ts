@@ -157,6 +157,8 @@ export class CallSession {
   private remote: MediaStream | null = null;
   private cameras = 0;
   private pc: PeerLike | null = null;
+  /** The ICE servers asked for when the call started, used when it is answered. */
+  private config: RTCConfiguration = { iceServers: [] };
 
   private makingOffer = false;
   private ignoreOffer = false;
@@ -258,6 +260,7 @@ export class CallSession {
 
   private async prepare(): Promise<{ config: RTCConfiguration; media: OpenedMedia } | null> {
     const config = await this.rtcConfig();
+    this.config = config;
     try {
       const media = await this.deps.openMedia(this.type);
       if (this.ended) {
@@ -423,7 +426,7 @@ export class CallSession {
     this.setPhase('connecting');
     const stream = this.local;
     if (!stream) return;
-    this.openPeer(await this.rtcConfig(), { stream, cameraFailed: this.cameraFailed });
+    this.openPeer(this.config, { stream, cameraFailed: this.cameraFailed });
     this.armConnectTimer();
   }
 
