@@ -397,17 +397,17 @@ describe('an account from sign-up to sign-out', () => {
     await page.waitForURL(/#\/pages\/login\/login$/, WAIT);
     await titled(page, '登录');
     expect(await page.evaluate(() => localStorage.getItem('authToken'))).toBeNull();
-    // Nothing signed-in is left: such a page sends us back to login.
+    // Nothing signed-in is left: such a page sends us to login, which comes back to it afterwards.
     await open(page, '/pages/mine/profile');
-    await page.waitForURL(/#\/pages\/login\/login$/, WAIT);
+    await page.waitForURL(/#\/pages\/login\/login\?redirect=%2Fpages%2Fmine%2Fprofile$/, WAIT);
 
     await login(page, account, firstPassword);
     await visible(toast(page, '账号或密码错误'));
-    expect(page.url()).toMatch(/#\/pages\/login\/login$/);
+    expect(page.url()).toMatch(/#\/pages\/login\/login\?redirect=%2Fpages%2Fmine%2Fprofile$/);
 
     await login(page, account, newPassword);
-    await page.waitForURL(/#\/pages\/index\/index$/, WAIT);
-    await titled(page, '消息');
+    await page.waitForURL(/#\/pages\/mine\/profile$/, WAIT);
+    await titled(page, '个人信息');
   });
 
   it('logs in by itself with the stored session', async () => {
@@ -520,7 +520,7 @@ describe('a second phone logging in to the same account', () => {
 
       // Nothing of the session is left on the first phone, while the second one stays in.
       await open(a, '/pages/mine/profile');
-      await a.waitForURL(/#\/pages\/login\/login$/, WAIT);
+      await a.waitForURL(/#\/pages\/login\/login\?redirect=%2Fpages%2Fmine%2Fprofile$/, WAIT);
       await b.getByRole('navigation', { name: '主导航' }).getByRole('button', { name: '我' }).click();
       await visible(b.getByText('鲍勃', { exact: true }));
     } finally {

@@ -152,8 +152,11 @@ export class ServerProcess {
   }
 }
 
-/** Headless Debian Chromium with the flags that work on this kind of machine. */
-export async function launchBrowser(): Promise<Browser> {
+/**
+ * Headless Debian Chromium with the flags that work on this kind of machine; `args` adds more (a
+ * camera fed from a file: `--use-file-for-fake-video-capture=<y4m>`).
+ */
+export async function launchBrowser(args: string[] = []): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}`);
   return chromium.launch({
     executablePath: CHROMIUM,
@@ -167,6 +170,7 @@ export async function launchBrowser(): Promise<Browser> {
       '--no-first-run',
       '--use-fake-device-for-media-stream',
       '--use-fake-ui-for-media-stream',
+      ...args,
     ],
   });
 }

@@ -8,6 +8,7 @@ import { session, sessionStore } from '../stores/session';
 import { feedback } from './feedback';
 import { navigateTo } from './navigation';
 import { paths } from './paths';
+import { currentPath, loginPath, returnPath } from './return-to';
 
 type Realtime = typeof RealtimeModule;
 let realtime: Promise<Realtime> | null = null;
@@ -21,10 +22,16 @@ export function loadRealtime(): Promise<Realtime> {
   return realtime;
 }
 
-/** After login: keep the token and user, then open home. */
-export function signIn(result: LoginResult): void {
+/** After login: keep the token and user, then open the page the visitor came for (`redirect`), or home. */
+export function signIn(result: LoginResult, redirect?: string | null): void {
   session.signIn(result.authToken, result.userInfo);
-  navigateTo(paths.home, { replace: true });
+  navigateTo(returnPath(redirect) ?? paths.home, { replace: true });
+}
+
+/** The server no longer knows this session (code -1, HTTP 401): sign in again, then come back here. */
+export function sessionEnded(): void {
+  session.clear();
+  navigateTo(loginPath(currentPath()), { replace: true });
 }
 
 function dropSession(): void {

@@ -1,11 +1,10 @@
 import { configureApi } from '../api';
 import { i18next } from '../i18n';
 import { installId, storage } from '../lib/storage';
-import { session, sessionStore } from '../stores/session';
+import { sessionStore } from '../stores/session';
 import { settingsStore } from '../stores/settings';
+import { sessionEnded } from './account';
 import { feedback } from './feedback';
-import { navigateTo } from './navigation';
-import { paths } from './paths';
 
 /** Wires the request layer to the session, the settings, the router and the on-screen feedback. */
 export function connectApi(): void {
@@ -16,9 +15,6 @@ export function connectApi(): void {
     getClientId: () => storage.get('client_id'),
     getCid: installId,
     getLanguage: () => settingsStore.getState().language,
-    onSessionInvalid: () => {
-      session.clear();
-      navigateTo(paths.login, { replace: true });
-    },
+    onSessionInvalid: sessionEnded,
   });
 }

@@ -86,7 +86,7 @@ export function useChat(key: ContactKey) {
   // Why the input is closed: the group's rules and my mute, or a private chat I may not have.
   const speak = useGroupSpeakState(isGroup ? key : null);
   let block: string | null = null;
-  if (isGroup) block = speakText(speak, t, i18n.language);
+  if (isGroup) block = speakText(speak, i18n.language);
   else if (key !== SELF_KEY) {
     if (chatInfo && chatInfo.simpleChat !== 1) block = t('chat.privateDisabled');
     else if (runMode === 2 && contact && contact.is_group === 0 && contact.friend_id === undefined)

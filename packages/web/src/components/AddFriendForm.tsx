@@ -6,12 +6,14 @@ import { useSession } from '../stores/session';
 
 interface Props {
   userId: number;
+  /** The person's scanned QR token: adds them even where search would not find them. */
+  token?: string;
   /** After the request went out (or made us friends at once). */
   onSent?: () => void;
 }
 
 /** "Add to contacts": a note for the person, then the request (api.md friend/add). */
-export function AddFriendForm({ userId, onSent }: Props) {
+export function AddFriendForm({ userId, token, onSent }: Props) {
   const { t } = useTranslation();
   const me = useSession((s) => s.user);
   const id = useId();
@@ -22,7 +24,7 @@ export function AddFriendForm({ userId, onSent }: Props) {
   const handleSubmit = async () => {
     setBusy(true);
     try {
-      await api.friendAdd({ user_id: userId, remark: note.trim() }, { loading: true });
+      await api.friendAdd({ user_id: userId, remark: note.trim(), ...(token && { token }) }, { loading: true });
       setSent(true);
       onSent?.();
     } catch {

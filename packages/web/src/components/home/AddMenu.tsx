@@ -1,12 +1,13 @@
-import { AddCircleOutline, ChatAddOutline, UserAddOutline } from 'antd-mobile-icons';
+import { AddCircleOutline, ChatAddOutline, ScanningOutline, UserAddOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { paths, withQuery } from '../../app/paths';
+import { qrPaths } from '../../app/qr-paths';
 import { useConfig } from '../../stores/config';
 import { ActionMenu, type MenuAction } from '../ActionMenu';
 
-/** The "+" of the Messages and Contacts tabs: start a group chat, add a friend. */
+/** The "+" of the Messages and Contacts tabs: start a group chat, add a friend, scan a code. */
 export function AddMenu() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -28,6 +29,12 @@ export function AddMenu() {
       label: t('home.addFriend'),
       icon: <UserAddOutline />,
       onSelect: () => void navigate(paths.contactSearch),
+    },
+    {
+      key: 'scan',
+      label: t('qr.entry.scan'),
+      icon: <ScanningOutline />,
+      onSelect: () => void navigate(qrPaths.scan),
     },
   ];
   return (

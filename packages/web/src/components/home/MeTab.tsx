@@ -5,6 +5,7 @@ import {
   QuestionCircleOutline,
   SetOutline,
   SmileOutline,
+  SystemQRcodeOutline,
   UserOutline,
 } from 'antd-mobile-icons';
 import { useEffect } from 'react';
@@ -13,6 +14,7 @@ import { Link } from 'react-router';
 import { api } from '../../api';
 import { emojiPath, filesPath } from '../../app/media-paths';
 import { paths } from '../../app/paths';
+import { qrPaths } from '../../app/qr-paths';
 import { session, useSession } from '../../stores/session';
 import { Avatar } from '../Avatar';
 import { Cell, CellGroup } from '../Cell';
@@ -39,6 +41,7 @@ export function MeTab() {
       </Link>
       <CellGroup>
         <Cell icon={<UserOutline />} title={t('me.profile')} to={paths.profile} />
+        <Cell icon={<SystemQRcodeOutline />} title={t('qr.entry.mine')} to={qrPaths.mycode} />
         <Cell icon={<LockOutline />} title={t('me.secure')} to={paths.secure} />
       </CellGroup>
       <CellGroup>

@@ -3,9 +3,9 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { paths, withQuery } from '../../app/paths';
-import { EmptyState } from '../../components/EmptyState';
 import { AddMenu } from '../../components/home/AddMenu';
 import { ContactsTab } from '../../components/home/ContactsTab';
+import { DiscoverTab } from '../../components/home/DiscoverTab';
 import { MeTab } from '../../components/home/MeTab';
 import { MessagesTab } from '../../components/home/MessagesTab';
 import { Page } from '../../components/Page';
@@ -84,13 +84,7 @@ export default function HomePage() {
     >
       {tab === 'messages' && <MessagesTab />}
       {tab === 'contacts' && <ContactsTab />}
-      {tab === 'discover' && (
-        <EmptyState
-          icon={<CompassOutline />}
-          title={t('home.discoverEmpty')}
-          description={t('home.discoverEmptyDesc')}
-        />
-      )}
+      {tab === 'discover' && <DiscoverTab />}
       {tab === 'me' && <MeTab />}
     </Page>
   );

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { api, sendCode } from '../../api';
 import { signIn } from '../../app/account';
 import { feedback } from '../../app/feedback';
-import { paths } from '../../app/paths';
+import { paths, withQuery } from '../../app/paths';
 import { preloadRoute } from '../../app/routes';
 import logo from '../../assets/logo.svg';
 import { Field, PasswordField } from '../../components/Field';
@@ -20,6 +20,8 @@ type Mode = 'password' | 'code';
 export default function LoginPage() {
   const { t } = useTranslation();
   const sysInfo = useConfig((s) => s.config?.sysInfo);
+  // The page a signed-out visitor opened (a scanned code's landing page): back there after signing in.
+  const redirect = useSearchParams()[0].get('redirect');
   const [mode, setMode] = useState<Mode>('password');
   const form = useForm({ account: '', password: '', code: '' }, (v) => ({
     account: checkAccount(v.account),
@@ -34,7 +36,7 @@ export default function LoginPage() {
 
   const handleSubmit = form.submit(async ({ account, password, code }) => {
     const body = mode === 'password' ? { account, password } : { account, code };
-    signIn(await api.login(body, { loading: true }));
+    signIn(await api.login(body, { loading: true }), redirect);
   });
 
   const handleSendCode = async () => {
@@ -98,7 +100,8 @@ export default function LoginPage() {
             {mode === 'password' ? t('login.useCode') : t('login.usePassword')}
           </button>
           <span>
-            {t('login.noAccount')} <Link to={paths.register}>{t('login.register')}</Link>
+            {t('login.noAccount')}{' '}
+            <Link to={withQuery(paths.register, { redirect: redirect ?? undefined })}>{t('login.register')}</Link>
           </span>
         </div>
       </form>

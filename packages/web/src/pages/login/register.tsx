@@ -1,11 +1,11 @@
 import { ACCOUNT_MAX, ACCOUNT_MIN, PASSWORD_MAX, PASSWORD_MIN } from '@sparrow/protocol';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { api, sendCode } from '../../api';
 import { signIn } from '../../app/account';
 import { feedback } from '../../app/feedback';
-import { paths } from '../../app/paths';
+import { paths, withQuery } from '../../app/paths';
 import { loadSystemInfo } from '../../app/system';
 import { Field, PasswordField } from '../../components/Field';
 import { Page } from '../../components/Page';
@@ -40,6 +40,8 @@ export default function RegisterPage() {
   const regauth = sysInfo?.regauth ?? 0;
   const needsCode = regauth !== 0;
   const needsInvite = sysInfo?.regtype === 2;
+  // Where the visitor was going before signing up (a scanned code's landing page).
+  const redirect = useSearchParams()[0].get('redirect');
 
   useEffect(() => {
     // regauth and regtype may have changed since the stored copy.
@@ -78,7 +80,7 @@ export default function RegisterPage() {
       },
       { loading: true, quiet: true },
     );
-    signIn(await api.login({ account, password: v.password }, { loading: true }));
+    signIn(await api.login({ account, password: v.password }, { loading: true }), redirect);
   });
 
   const lengths = { min: ACCOUNT_MIN, max: ACCOUNT_MAX };
@@ -148,7 +150,7 @@ export default function RegisterPage() {
         </div>
         <p className="auth-footer">
           {t('register.haveAccount')}
-          <Link to={paths.login}>{t('register.goLogin')}</Link>
+          <Link to={withQuery(paths.login, { redirect: redirect ?? undefined })}>{t('register.goLogin')}</Link>
         </p>
       </form>
     </Page>

@@ -5,6 +5,7 @@ import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../api';
 import { feedback } from '../../app/feedback';
 import { groupPath } from '../../app/group-paths';
+import { groupCodePath } from '../../app/qr-paths';
 import { paths, withQuery } from '../../app/paths';
 import { clearHistory } from '../../chat/clear-history';
 import { isGroupOf } from '../../chat/registry';
@@ -143,6 +144,7 @@ export default function ChatDetailPage() {
             to={groupPath('info', key, { view: 'notice' })}
           />
           <Cell title={t('detail.manageMembers')} to={groupPath('members', key)} />
+          <Cell title={t('qr.entry.group')} to={groupCodePath(key)} />
           {info.nickname && <Cell title={t('detail.myNickname')} value={info.nickname} />}
         </CellGroup>
       )}

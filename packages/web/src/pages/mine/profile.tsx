@@ -1,5 +1,5 @@
 import type { UserInfo } from '@sparrow/protocol';
-import { CheckOutline, RightOutline } from 'antd-mobile-icons';
+import { CheckOutline, RightOutline, SystemQRcodeOutline } from 'antd-mobile-icons';
 import { useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -7,6 +7,7 @@ import { api } from '../../api';
 import { feedback } from '../../app/feedback';
 import { useBackTo } from '../../app/navigation';
 import { paths } from '../../app/paths';
+import { qrPaths } from '../../app/qr-paths';
 import { Avatar } from '../../components/Avatar';
 import { Cell, CellGroup } from '../../components/Cell';
 import { Field } from '../../components/Field';
@@ -195,6 +196,11 @@ export default function ProfilePage() {
           <Cell title={t('profile.name')} value={name} />
         )}
         <Cell title={t('profile.account')} value={user.account} />
+        <Cell
+          title={t('qr.entry.mine')}
+          to={qrPaths.mycode}
+          extra={<SystemQRcodeOutline className="cell-extra-icon" aria-hidden="true" />}
+        />
       </CellGroup>
       {!canRename && <p className="form-note">{t('profile.nameLocked')}</p>}
       <CellGroup>

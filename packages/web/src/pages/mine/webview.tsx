@@ -4,11 +4,14 @@ import { useSearchParams } from 'react-router';
 import { Page } from '../../components/Page';
 import { frameSandbox, safeWebUrl } from '../../lib/url';
 
-/** In-app browser for `?src=`; anything but http/https is refused (no javascript:, data:, file:). */
+/**
+ * In-app browser for `?src=` (or `?url=`, as the scan page opens a scanned address); anything but
+ * http/https is refused (no javascript:, data:, file:).
+ */
 export default function WebviewPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
-  const src = params.get('src');
+  const src = params.get('src') ?? params.get('url');
   const url = safeWebUrl(src);
 
   if (!url) {

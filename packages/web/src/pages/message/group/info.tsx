@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { feedback } from '../../../app/feedback';
 import { groupPath } from '../../../app/group-paths';
+import { groupCodePath } from '../../../app/qr-paths';
 import { DelayedSpinner } from '../../../app/lazy-page';
 import { useBackTo } from '../../../app/navigation';
 import { Avatar } from '../../../components/Avatar';
@@ -208,39 +209,6 @@ function NoticeEditor({ id, info }: { id: string; info: GroupInfo }) {
           }}
         />
       </Suspense>
-    </Page>
-  );
-}
-
-function InviteLink({ id, info }: { id: string; info: GroupInfo }) {
-  const { t, i18n } = useTranslation();
-  const back = useBackTo(groupPath('info', id));
-  const handleCopy = async () => {
-    try {
-      await navigator.clipboard.writeText(info.qrUrl);
-      feedback.toast(t('group.qr.copied'));
-    } catch {
-      feedback.toast(t('group.qr.copyFailed'));
-    }
-  };
-  const expires = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(
-    new Date(info.qrExpire),
-  );
-  return (
-    <Page title={t('group.qr.title')} onBack={back}>
-      <section className="gm-qr-card" aria-label={t('group.qr.title')}>
-        <Avatar src={info.avatar} name={groupName(info)} alt="" size={64} />
-        <p className="gm-qr-name">{groupName(info)}</p>
-        <a className="gm-qr-link" href={info.qrUrl}>
-          {info.qrUrl}
-        </a>
-        <p className="gm-qr-expire">{t('group.qr.expires', { time: expires })}</p>
-      </section>
-      <div className="actions">
-        <button type="button" className="button button-primary" onClick={() => void handleCopy()}>
-          {t('group.qr.copy')}
-        </button>
-      </div>
     </Page>
   );
 }
@@ -508,7 +476,7 @@ function GroupInfoView({ id, entry, info }: { id: string; entry: GroupEntry; inf
         <AvatarCell id={id} info={info} editable={can.manage} />
         <Cell
           title={t('group.qr.title')}
-          to={groupPath('info', id, { view: 'qr' })}
+          to={groupCodePath(id)}
           extra={<SystemQRcodeOutline className="gm-qr-icon" aria-hidden="true" />}
         />
         <li>
@@ -559,6 +527,5 @@ export default function GroupInfoPage() {
   if (edit === 'nickname') return <NicknameEditor id={id} info={info} />;
   if (edit === 'notice' && can.manage) return <NoticeEditor id={id} info={info} />;
   if (view === 'notice' || edit === 'notice') return <NoticeView id={id} info={info} canEdit={can.manage} />;
-  if (view === 'qr') return <InviteLink id={id} info={info} />;
   return <GroupInfoView id={id} entry={entry} info={info} />;
 }
