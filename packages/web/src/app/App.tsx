@@ -4,6 +4,7 @@ import { HashRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'r
 import { useSession } from '../stores/session';
 import { setNavigator } from './navigation';
 import { paths } from './paths';
+import { loginPath } from './return-to';
 import { appRoutes, findRoute } from './routes';
 
 /** Hands the router's navigate to code outside React (request layer, socket events). */
@@ -27,9 +28,11 @@ function TitleSync() {
   return null;
 }
 
+/** A page that needs a session; a signed-out visitor signs in (or registers) and comes back to it. */
 function RequireAuth({ children }: { children: React.ReactNode }) {
   const signedIn = useSession((s) => s.token !== null);
-  return signedIn ? children : <Navigate to={paths.login} replace />;
+  const { pathname, search } = useLocation();
+  return signedIn ? children : <Navigate to={loginPath(`${pathname}${search}`)} replace />;
 }
 
 // Its own chunk, loaded once someone is signed in: the first screen carries no call code.

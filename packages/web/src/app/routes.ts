@@ -4,6 +4,7 @@ import { lazyPage, type LazyPage } from './lazy-page';
 import { groupPaths } from './group-paths';
 import { mediaPaths } from './media-paths';
 import { paths } from './paths';
+import { qrPaths } from './qr-paths';
 
 export interface AppRoute {
   path: string;
@@ -169,6 +170,36 @@ export const appRoutes: readonly AppRoute[] = [
     path: mediaPaths.files,
     title: 'media.routes.files',
     page: lazyPage(() => import('../pages/mine/files')),
+    auth: true,
+  },
+  {
+    path: qrPaths.mycode,
+    title: 'qr.routes.mycode',
+    page: lazyPage(() => import('../pages/index/mycode')),
+    auth: true,
+  },
+  {
+    path: qrPaths.myqrcode,
+    title: 'qr.routes.myqrcode',
+    page: lazyPage(() => import('../pages/index/myqrcode')),
+    auth: true,
+  },
+  {
+    path: qrPaths.qrcode,
+    title: 'qr.routes.qrcode',
+    page: lazyPage(() => import('../pages/index/qrcode')),
+    auth: true,
+  },
+  {
+    path: qrPaths.qqrcode,
+    title: 'qr.routes.qqrcode',
+    page: lazyPage(() => import('../pages/index/qqrcode')),
+    auth: true,
+  },
+  {
+    path: qrPaths.scan,
+    title: 'qr.routes.scan',
+    page: lazyPage(() => import('../pages/index/scan')),
     auth: true,
   },
   {
