@@ -70,6 +70,8 @@ export const PushEventSchemas = {
   adminNotice: AdminNoticeSchema,
   /** A signal of a call, or its end, from the party named by `fromUser` (api.md §5). */
   webrtc: CallMessageSchema,
+  /** Moments (api.md §3): a friend posted, or someone liked, commented on or replied in a post of mine. */
+  moments: z.object({ type: z.enum(['post', 'like', 'comment']), post_id: z.number(), user_id: z.number() }),
 };
 
 /** Payload of each push event (api.md §4). */

@@ -18,4 +18,5 @@ export * from './api/friend';
 export * from './api/im';
 export * from './api/group';
 export * from './api/files';
+export * from './api/moments';
 export * from './no-eval';

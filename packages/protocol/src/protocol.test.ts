@@ -217,6 +217,7 @@ describe('push frames', () => {
         extends: { type: 1, status: 3, event: 'offer', code: 901, callTime: 0, isMobile: false, sdp: 'v=0\r\n' },
       },
     },
+    { type: 'moments', data: { type: 'comment', post_id: 12, user_id: 4 } },
   ];
 
   it('describes a frame of every push event as the server sends it', () => {

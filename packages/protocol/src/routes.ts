@@ -70,6 +70,20 @@ import {
   SyncBody,
 } from './api/im';
 import type { IceConfig } from './api/im';
+import {
+  MomentCommentBody,
+  MomentCoverBody,
+  MomentIdBody,
+  MomentListBody,
+  MomentNoticesBody,
+  MomentPublishBody,
+  MomentSettingBody,
+  type MomentComment,
+  type MomentNotice,
+  type MomentPost,
+  type MomentSettings,
+  type MomentUnread,
+} from './api/moments';
 import type {
   AdminNotice,
   Contact,
@@ -184,6 +198,19 @@ export const routes = {
   friendSetNickname: route('/enterprise/friend/setNickname', FriendSetNicknameBody),
 
   uploadAvatar: upload('/common/upload/uploadAvatar', EmptyBody),
+
+  momentsList: route('/enterprise/moments/list', MomentListBody),
+  momentsPublish: route('/enterprise/moments/publish', MomentPublishBody),
+  momentsDel: route('/enterprise/moments/del', MomentIdBody),
+  momentsLike: route('/enterprise/moments/like', MomentIdBody),
+  momentsUnlike: route('/enterprise/moments/unlike', MomentIdBody),
+  momentsComment: route('/enterprise/moments/comment', MomentCommentBody),
+  momentsDelComment: route('/enterprise/moments/delComment', MomentIdBody),
+  momentsNotices: route('/enterprise/moments/notices', MomentNoticesBody),
+  momentsUnread: route('/enterprise/moments/unread', EmptyBody),
+  momentsReadNotices: route('/enterprise/moments/readNotices', EmptyBody),
+  momentsSetCover: route('/enterprise/moments/setCover', MomentCoverBody),
+  momentsSetting: route('/enterprise/moments/setting', MomentSettingBody),
 } as const;
 
 export type RouteName = keyof typeof routes;
@@ -265,6 +292,20 @@ export interface RouteResponses {
   emojiMove: null;
   /** `count`: how many in all. */
   fileList: FileItem[];
+  /** Newest first. */
+  momentsList: MomentPost[];
+  momentsPublish: MomentPost;
+  momentsDel: null;
+  /** The post's likes as the caller sees them. */
+  momentsLike: MomentPost;
+  momentsUnlike: MomentPost;
+  momentsComment: MomentComment;
+  momentsDelComment: null;
+  momentsNotices: MomentNotice[];
+  momentsUnread: MomentUnread;
+  momentsReadNotices: null;
+  momentsSetCover: MomentSettings;
+  momentsSetting: MomentSettings;
 }
 
 /** The body a caller sends to an endpoint (before defaults and coercion). */

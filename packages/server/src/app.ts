@@ -21,6 +21,7 @@ import { FallbackRateLimiter, MemoryRateLimiter } from './lib/rate-limit';
 import { authRoutes } from './modules/auth/routes';
 import { callRoutes } from './modules/call/routes';
 import { emojiRoutes } from './modules/emoji/routes';
+import { momentRoutes } from './modules/moments/routes';
 import { friendRoutes } from './modules/friend/routes';
 import { groupRoutes } from './modules/group/routes';
 import { AnnouncementWatcher } from './modules/im/announcements';
@@ -204,6 +205,7 @@ export async function buildApp(
     ...emojiRoutes(ctx, services.emoji),
     ...qrRoutes(ctx, services.qr),
     ...callRoutes(ctx, services.calls),
+    ...momentRoutes(ctx, services.moments),
   });
   registerStorageRoutes(app, ctx.storage);
 

@@ -6,6 +6,7 @@ import { EmojiRepo } from './modules/emoji';
 import { FriendRepo } from './modules/friend';
 import { GroupRepo } from './modules/group';
 import { MessageRepo } from './modules/im';
+import { MomentRepo } from './modules/moments';
 import { AnnouncementRepo, ConfigRepo, InviteRepo } from './modules/system';
 import { FileRepo } from './modules/upload';
 import { UserRepo } from './modules/user';
@@ -18,6 +19,7 @@ export interface Repos {
   friends: FriendRepo;
   groups: GroupRepo;
   messages: MessageRepo;
+  moments: MomentRepo;
   files: FileRepo;
   emoji: EmojiRepo;
   announcements: AnnouncementRepo;
@@ -33,6 +35,7 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
     friends: new FriendRepo(db),
     groups: new GroupRepo(db),
     messages: new MessageRepo(db, dialect),
+    moments: new MomentRepo(db),
     files: new FileRepo(db),
     emoji: new EmojiRepo(db),
     announcements: new AnnouncementRepo(db),

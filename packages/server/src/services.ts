@@ -11,6 +11,7 @@ import { ContactService } from './modules/im/contacts';
 import { Hydrator } from './modules/im/hydrate';
 import { SendPipeline } from './modules/im/send/pipeline';
 import { MessageService } from './modules/im/service';
+import { MomentService } from './modules/moments/service';
 import { QrService } from './modules/qr/service';
 import { FileService } from './modules/upload/files';
 import { UploadService } from './modules/upload/service';
@@ -41,6 +42,7 @@ export function createServices(ctx: AppContext, callStore: CallStore) {
     uploads,
     emoji: new EmojiService(ctx, files),
     calls,
+    moments: new MomentService(ctx, files),
   };
 }
 

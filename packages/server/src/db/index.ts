@@ -12,6 +12,7 @@ import { chat } from './migrations/003-chat';
 import { groupAvatar } from './migrations/004-group-avatar';
 import { files } from './migrations/005-files';
 import { memberVersion } from './migrations/006-member-version';
+import { moments } from './migrations/007-moments';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -26,6 +27,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '004-group-avatar': groupAvatar(),
     '005-files': files(dialect),
     '006-member-version': memberVersion(),
+    '007-moments': moments(dialect),
   };
 }
 

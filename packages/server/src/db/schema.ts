@@ -198,6 +198,76 @@ export interface AnnouncementsTable {
   create_time: number;
 }
 
+export interface MomentPostsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** The author's own id of the post, so that publishing again returns the same post. */
+  client_id: string;
+  content: string;
+  /** JSON of `{name, address, latitude, longitude}`, or ''. */
+  location: Generated<string>;
+  /** 1 all friends, 2 only me, 3 only these, 4 all friends but these (moment_targets). */
+  visibility: number;
+  create_time: number;
+}
+
+export interface MomentImagesTable {
+  id: Generated<number>;
+  post_id: number;
+  file_id: number;
+  sort: number;
+}
+
+export interface MomentTargetsTable {
+  post_id: number;
+  user_id: number;
+}
+
+export interface MomentLikesTable {
+  id: Generated<number>;
+  post_id: number;
+  user_id: number;
+  create_time: number;
+}
+
+export interface MomentCommentsTable {
+  id: Generated<number>;
+  post_id: number;
+  user_id: number;
+  /** The user this comment answers, or 0. */
+  reply_to_user: Generated<number>;
+  content: string;
+  create_time: number;
+}
+
+export interface MomentNoticesTable {
+  id: Generated<number>;
+  /** Who is told. */
+  user_id: number;
+  actor_id: number;
+  post_id: number;
+  /** 1 like, 2 comment. */
+  kind: number;
+  comment_id: Generated<number>;
+  create_time: number;
+}
+
+export interface MomentSettingsTable {
+  user_id: number;
+  cover_file_id: Generated<number>;
+  /** How many days back friends see my posts; 0 all. */
+  range_days: Generated<number>;
+  read_notice_id: Generated<number>;
+  seen_post_id: Generated<number>;
+}
+
+export interface MomentHidesTable {
+  owner_id: number;
+  /** 1 the owner hides their posts from other_id; 2 the owner skips other_id's posts. */
+  kind: number;
+  other_id: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -215,4 +285,12 @@ export interface Database {
   announcements: AnnouncementsTable;
   user_files: UserFilesTable;
   emoji: EmojiTable;
+  moment_posts: MomentPostsTable;
+  moment_images: MomentImagesTable;
+  moment_targets: MomentTargetsTable;
+  moment_likes: MomentLikesTable;
+  moment_comments: MomentCommentsTable;
+  moment_notices: MomentNoticesTable;
+  moment_settings: MomentSettingsTable;
+  moment_hides: MomentHidesTable;
 }

@@ -5,6 +5,7 @@ import type { Session } from './auth';
 import type { FriendRow } from './friend';
 import { groupKey, groupSetting, type GroupRow, type MemberRow } from './group';
 import { ChatType, pairKey, selfKey, type MessageRow } from './im/repo';
+import { Hide, type PostRow } from './moments';
 import { cateOf, type FileRow } from './upload';
 import type { UserRow } from './user';
 
@@ -14,7 +15,7 @@ export type Chat =
   | { kind: 'group'; chatKey: string; group: GroupRow; member: MemberRow }
   | { kind: 'self'; chatKey: string };
 
-type AccessRepos = Pick<Repos, 'users' | 'groups' | 'messages' | 'friends' | 'files' | 'emoji'>;
+type AccessRepos = Pick<Repos, 'users' | 'groups' | 'messages' | 'friends' | 'files' | 'emoji' | 'moments'>;
 
 /**
  * The one access module: who may see and touch which group, chat, message, file and friendship.
@@ -123,6 +124,30 @@ export class Access {
       }
     }
     return false;
+  }
+
+  /**
+   * Whether `viewerId` may see a post: its author always; a current friend of the author when the
+   * post's visibility admits them, the author's hide list does not name them, and the post is
+   * within the author's range. Unfriending ends it both ways at once (the friend rows are asked).
+   */
+  async seesMoment(viewerId: number, post: PostRow, now: number): Promise<boolean> {
+    if (post.user_id === viewerId) return true;
+    if (post.visibility === 2) return false;
+    const { friends, moments } = this.repos;
+    if (!(await friends.row(viewerId, post.user_id))) return false;
+    if (await moments.hidden(post.user_id, Hide.From, viewerId)) return false;
+    if (post.visibility === 3 && !(await moments.targets(post.id, viewerId))) return false;
+    if (post.visibility === 4 && (await moments.targets(post.id, viewerId))) return false;
+    const range = (await moments.settings(post.user_id))?.range_days ?? 0;
+    return range === 0 || post.create_time >= now - range * 86_400_000;
+  }
+
+  /** A post I may see; a missing one and one I may not see are refused alike. */
+  async moment(viewerId: number, postId: number, now: number): Promise<PostRow> {
+    const post = await this.repos.moments.byId(postId);
+    if (!post || !(await this.seesMoment(viewerId, post, now))) throw new AppError('MomentNotFound');
+    return post;
   }
 
   /** My friend row of `otherId`, while we are friends. */

@@ -13,6 +13,7 @@ import { storage } from '../lib/storage';
 import { config } from '../stores/config';
 import { contacts, contactsStore } from '../stores/contacts';
 import { groups } from '../stores/group';
+import { moments } from '../stores/moments';
 import { presence } from '../stores/presence';
 import { sessionStore } from '../stores/session';
 import { catchUp } from './catch-up';
@@ -250,6 +251,9 @@ export function dispatch(event: SocketEvent): void {
     case 'clearMessage':
       contacts.patch(event.data.group_id, { lastContent: '' });
       void liveEngine(event.data.group_id)?.reload();
+      break;
+    case 'moments':
+      moments.onPush(event.data);
       break;
     default: {
       const unrouted: never = event;

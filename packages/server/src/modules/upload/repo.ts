@@ -62,6 +62,9 @@ export class FileRepo {
       () => this.db.selectFrom('emoji').select('id').where('file_id', '=', fileId).executeTakeFirst(),
       () => this.db.selectFrom('users').select('id').where('avatar', '=', url).executeTakeFirst(),
       () => this.db.selectFrom('groups').select('id').where('avatar', '=', url).executeTakeFirst(),
+      () => this.db.selectFrom('moment_images').select('id').where('file_id', '=', fileId).executeTakeFirst(),
+      () =>
+        this.db.selectFrom('moment_settings').select('user_id').where('cover_file_id', '=', fileId).executeTakeFirst(),
     ];
     for (const use of uses) if ((await use()) !== undefined) return true;
     return false;

@@ -1,0 +1,384 @@
+import {
+  MOMENT_PAGE,
+  MomentVisibility,
+  type MomentComment,
+  type MomentNotice,
+  type MomentPost,
+  type MomentSettings,
+  type MomentUnread,
+  type MomentUser,
+  type RouteInput,
+} from '@sparrow/protocol';
+import type { AppContext } from '../../context';
+import { AppError } from '../../errors';
+import { storageUrl } from '../../storage/storage';
+import type { Session } from '../auth';
+import type { FriendRow } from '../friend';
+import { cateOf, type FileService } from '../upload';
+import type { UserRow } from '../user';
+import { Hide, NoticeKind, type CommentRow, type MomentRepo, type PostRow } from './repo';
+
+const NOTICES_PAGE = 20;
+/** Most new notices `unread` counts. */
+const UNREAD_MAX = 99;
+
+/** Who a viewer sees on posts: their friends (by the name they gave them) and themselves. */
+interface Viewer {
+  id: number;
+  friends: Map<number, FriendRow>;
+}
+
+/** Moments (api.md §3 `/enterprise/moments/*`): posts, the feed, likes, comments and notices. */
+export class MomentService {
+  private readonly moments: MomentRepo;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly files: FileService,
+  ) {
+    this.moments = ctx.repos.moments;
+  }
+
+  private async viewer(userId: number): Promise<Viewer> {
+    return { id: userId, friends: await this.ctx.repos.friends.rowsOf(userId) };
+  }
+
+  /** Whether a viewer is shown what `userId` did on a post by `authorId`: theirs, the author's, a friend's. */
+  private shows(viewer: Viewer, userId: number, authorId: number): boolean {
+    return userId === viewer.id || userId === authorId || viewer.friends.has(userId);
+  }
+
+  private user(viewer: Viewer, users: Map<number, UserRow>, id: number): MomentUser {
+    const row = users.get(id);
+    return {
+      user_id: id,
+      displayName: viewer.friends.get(id)?.nickname || row?.realname || '',
+      avatar: row?.avatar ?? '',
+    };
+  }
+
+  /** Posts as a viewer sees them: images, and likes and comments only from people the viewer may see. */
+  private async present(viewer: Viewer, rows: PostRow[]): Promise<MomentPost[]> {
+    const ids = rows.map((r) => r.id);
+    const [images, likes, comments] = await Promise.all([
+      this.moments.images(ids),
+      this.moments.likes(ids),
+      this.moments.comments(ids),
+    ]);
+    const authorOf = new Map(rows.map((r) => [r.id, r.user_id]));
+    const seenLikes = likes.filter((l) => this.shows(viewer, l.user_id, authorOf.get(l.post_id)!));
+    const seenComments = comments.filter((c) => {
+      const author = authorOf.get(c.post_id)!;
+      return this.shows(viewer, c.user_id, author) && (!c.reply_to_user || this.shows(viewer, c.reply_to_user, author));
+    });
+    const users = await this.ctx.repos.users.byIds([
+      ...rows.map((r) => r.user_id),
+      ...seenLikes.map((l) => l.user_id),
+      ...seenComments.flatMap((c) => [c.user_id, c.reply_to_user]),
+    ]);
+    return rows.map((r) => ({
+      id: r.id,
+      client_id: r.client_id,
+      user: this.user(viewer, users, r.user_id),
+      content: r.content,
+      images: images
+        .filter((i) => i.post_id === r.id)
+        .map((i) => ({
+          file_id: i.file_id,
+          src: storageUrl(i.storage_key),
+          thumb: i.thumb || storageUrl(i.storage_key),
+          width: i.width,
+          height: i.height,
+        })),
+      ...(r.location && { location: JSON.parse(r.location) as MomentPost['location'] }),
+      visibility: r.visibility,
+      create_time: r.create_time,
+      likes: seenLikes
+        .filter((l) => l.post_id === r.id)
+        .map((l) => {
+          const u = this.user(viewer, users, l.user_id);
+          return { user_id: u.user_id, displayName: u.displayName };
+        }),
+      comments: seenComments.filter((c) => c.post_id === r.id).map((c) => this.presentComment(viewer, users, c)),
+    }));
+  }
+
+  private presentComment(viewer: Viewer, users: Map<number, UserRow>, c: CommentRow): MomentComment {
+    return {
+      id: c.id,
+      user: this.user(viewer, users, c.user_id),
+      ...(c.reply_to_user ? { reply_to: this.user(viewer, users, c.reply_to_user) } : {}),
+      content: c.content,
+      create_time: c.create_time,
+    };
+  }
+
+  private async presentOne(userId: number, post: PostRow): Promise<MomentPost> {
+    return (await this.present(await this.viewer(userId), [post]))[0]!;
+  }
+
+  /** The feed, or with `user_id` that person's album; paged by `last_id`. */
+  async list(session: Session, body: RouteInput<'momentsList'>): Promise<MomentPost[]> {
+    const me = session.userId;
+    const rows = await this.moments.page(me, {
+      beforeId: body.last_id,
+      ...(body.user_id !== undefined && { authorId: body.user_id }),
+      limit: MOMENT_PAGE,
+      now: this.ctx.now(),
+    });
+    if (body.user_id === undefined && body.last_id === 0 && rows[0]) {
+      const seen = (await this.moments.settings(me))?.seen_post_id ?? 0;
+      if (rows[0].id > seen) await this.moments.saveSettings(me, { seen_post_id: rows[0].id });
+    }
+    return this.present(await this.viewer(me), rows);
+  }
+
+  /** Friends of the author who may see a post (and do not skip the author's posts). */
+  private async audience(post: PostRow): Promise<number[]> {
+    if (post.visibility === MomentVisibility.Private) return [];
+    const [friends, hideFrom, hiding, targets] = await Promise.all([
+      this.ctx.repos.friends.friendIds(post.user_id),
+      this.moments.hides(post.user_id, Hide.From),
+      this.moments.hiding(post.user_id),
+      this.moments.targetIds(post.id),
+    ]);
+    const out = new Set([...hideFrom, ...hiding]);
+    const named = new Set(targets);
+    return friends.filter(
+      (id) =>
+        !out.has(id) &&
+        (post.visibility === MomentVisibility.Friends ||
+          (post.visibility === MomentVisibility.Only && named.has(id)) ||
+          (post.visibility === MomentVisibility.Except && !named.has(id))),
+    );
+  }
+
+  /** A new post; publishing the same client `id` again answers the post already made. */
+  async publish(session: Session, body: RouteInput<'momentsPublish'>): Promise<MomentPost> {
+    const me = session.userId;
+    const existing = await this.moments.byClientId(me, body.id);
+    if (existing) return this.presentOne(me, existing);
+    const fileIds = [...new Set(body.file_ids)];
+    if (!body.content && fileIds.length === 0) throw new AppError('MomentEmpty', {}, { fields: ['content'] });
+    for (const id of fileIds) {
+      const { file } = await this.ctx.access.ownFile(me, id);
+      if (cateOf(file.ext) !== 2) throw new AppError('MomentNotImage', {}, { fields: ['file_ids'] });
+    }
+    const named =
+      body.visibility === MomentVisibility.Only || body.visibility === MomentVisibility.Except
+        ? [...new Set(body.user_ids)].filter((id) => id !== me)
+        : [];
+    let post: PostRow;
+    try {
+      post = await this.moments.insert(
+        {
+          user_id: me,
+          client_id: body.id,
+          content: body.content,
+          location: body.location ? JSON.stringify(body.location) : '',
+          visibility: body.visibility,
+          create_time: this.ctx.now(),
+        },
+        fileIds,
+        named,
+      );
+    } catch (err) {
+      // The same client id published twice at once: the other request stored it.
+      const raced = await this.moments.byClientId(me, body.id);
+      if (!raced) throw err;
+      return this.presentOne(me, raced);
+    }
+    const audience = await this.audience(post);
+    if (audience.length)
+      await this.ctx.realtime.publish(audience, {
+        type: 'moments',
+        data: { type: 'post', post_id: post.id, user_id: me },
+      });
+    return this.presentOne(me, post);
+  }
+
+  /** Deletes my own post; its images stop being served when nothing else uses them. */
+  async remove(session: Session, id: number): Promise<void> {
+    const post = await this.moments.byId(id);
+    if (!post || post.user_id !== session.userId) throw new AppError('MomentNotFound');
+    const fileIds = await this.moments.remove(post.id);
+    for (const fileId of fileIds) await this.files.release(fileId);
+  }
+
+  async like(session: Session, id: number): Promise<MomentPost> {
+    const me = session.userId;
+    const now = this.ctx.now();
+    const post = await this.ctx.access.moment(me, id, now);
+    if ((await this.moments.like(post.id, me, now)) && post.user_id !== me) {
+      await this.moments.notify({
+        user_id: post.user_id,
+        actor_id: me,
+        post_id: post.id,
+        kind: NoticeKind.Like,
+        comment_id: 0,
+        create_time: now,
+      });
+      await this.ctx.realtime.publish([post.user_id], {
+        type: 'moments',
+        data: { type: 'like', post_id: post.id, user_id: me },
+      });
+    }
+    return this.presentOne(me, post);
+  }
+
+  async unlike(session: Session, id: number): Promise<MomentPost> {
+    const post = await this.ctx.access.moment(session.userId, id, this.ctx.now());
+    await this.moments.unlike(post.id, session.userId);
+    return this.presentOne(session.userId, post);
+  }
+
+  /** A comment on a post I may see, or a reply to a comment on it that I may see. */
+  async comment(session: Session, body: RouteInput<'momentsComment'>): Promise<MomentComment> {
+    const me = session.userId;
+    const now = this.ctx.now();
+    const post = await this.ctx.access.moment(me, body.id, now);
+    const viewer = await this.viewer(me);
+    let replyTo = 0;
+    if (body.reply_to !== undefined) {
+      const target = await this.moments.comment(body.reply_to);
+      if (!target || target.post_id !== post.id || !this.shows(viewer, target.user_id, post.user_id))
+        throw new AppError('MomentCommentNotFound', {}, { fields: ['reply_to'] });
+      if (target.user_id !== me) replyTo = target.user_id;
+    }
+    const row = await this.moments.addComment({
+      post_id: post.id,
+      user_id: me,
+      reply_to_user: replyTo,
+      content: body.content,
+      create_time: now,
+    });
+    const told = new Set<number>();
+    if (post.user_id !== me) told.add(post.user_id);
+    if (replyTo && (await this.ctx.access.seesMoment(replyTo, post, now))) told.add(replyTo);
+    for (const userId of told)
+      await this.moments.notify({
+        user_id: userId,
+        actor_id: me,
+        post_id: post.id,
+        kind: NoticeKind.Comment,
+        comment_id: row.id,
+        create_time: now,
+      });
+    if (told.size)
+      await this.ctx.realtime.publish([...told], {
+        type: 'moments',
+        data: { type: 'comment', post_id: post.id, user_id: me },
+      });
+    const users = await this.ctx.repos.users.byIds([me, replyTo]);
+    return this.presentComment(viewer, users, row);
+  }
+
+  /** Deletes my own comment, or any comment on my post; anything else reads as missing. */
+  async removeComment(session: Session, id: number): Promise<void> {
+    const row = await this.moments.comment(id);
+    const post = row && (await this.moments.byId(row.post_id));
+    if (!row || !post || (row.user_id !== session.userId && post.user_id !== session.userId))
+      throw new AppError('MomentCommentNotFound');
+    await this.moments.removeComment(row.id);
+  }
+
+  /** Likes and comments on my posts and replies to my comments, newest first, from my friends. */
+  async notices(session: Session, page: number): Promise<MomentNotice[]> {
+    const me = session.userId;
+    const rows = await this.moments.notices(me, { offset: (page - 1) * NOTICES_PAGE, limit: NOTICES_PAGE });
+    const viewer = await this.viewer(me);
+    const now = this.ctx.now();
+    const postIds = [...new Set(rows.map((r) => r.post_id))];
+    const posts = new Map<number, PostRow>();
+    for (const id of postIds) {
+      const post = await this.moments.byId(id);
+      if (post && (await this.ctx.access.seesMoment(me, post, now))) posts.set(id, post);
+    }
+    const [images, comments, users] = await Promise.all([
+      this.moments.images([...posts.keys()]),
+      this.moments.comments([...posts.keys()]),
+      this.ctx.repos.users.byIds(rows.map((r) => r.actor_id)),
+    ]);
+    return rows
+      .filter((r) => posts.has(r.post_id))
+      .map((r) => {
+        const post = posts.get(r.post_id)!;
+        const image = images.find((i) => i.post_id === r.post_id);
+        return {
+          id: r.id,
+          type: r.kind === NoticeKind.Like ? ('like' as const) : ('comment' as const),
+          user: this.user(viewer, users, r.actor_id),
+          post_id: r.post_id,
+          comment_id: r.comment_id,
+          content: comments.find((c) => c.id === r.comment_id)?.content ?? '',
+          post_image: image ? image.thumb || storageUrl(image.storage_key) : '',
+          post_text: image ? '' : post.content,
+          create_time: r.create_time,
+        };
+      });
+  }
+
+  /** New notices since readNotices, and the newest poster I have not seen in the feed. */
+  async unread(session: Session): Promise<MomentUnread> {
+    const me = session.userId;
+    const settings = await this.moments.settings(me);
+    const fresh = await this.moments.notices(me, {
+      afterId: settings?.read_notice_id ?? 0,
+      offset: 0,
+      limit: UNREAD_MAX,
+    });
+    const newest = await this.moments.page(me, { beforeId: 0, limit: MOMENT_PAGE, now: this.ctx.now() });
+    const poster = newest.find((p) => p.user_id !== me && p.id > (settings?.seen_post_id ?? 0));
+    const avatar = poster ? ((await this.ctx.repos.users.byId(poster.user_id))?.avatar ?? '') : '';
+    return { count: fresh.length, avatar };
+  }
+
+  async readNotices(session: Session): Promise<void> {
+    const [newest] = await this.moments.notices(session.userId, { offset: 0, limit: 1 });
+    if (newest) await this.moments.saveSettings(session.userId, { read_notice_id: newest.id });
+  }
+
+  private async settings(userId: number): Promise<MomentSettings> {
+    const [row, hideFrom, hideThem] = await Promise.all([
+      this.moments.settings(userId),
+      this.moments.hides(userId, Hide.From),
+      this.moments.hides(userId, Hide.Them),
+    ]);
+    const cover = row?.cover_file_id ? await this.ctx.repos.files.byId(row.cover_file_id) : undefined;
+    return {
+      hide_from: hideFrom,
+      hide_them: hideThem,
+      range: row?.range_days ?? 0,
+      cover: cover ? storageUrl(cover.storage_key) : '',
+    };
+  }
+
+  /** My cover: an image I uploaded. */
+  async setCover(session: Session, fileId: number): Promise<MomentSettings> {
+    const { file } = await this.ctx.access.ownFile(session.userId, fileId);
+    if (cateOf(file.ext) !== 2) throw new AppError('MomentNotImage', {}, { fields: ['file_id'] });
+    const old = (await this.moments.settings(session.userId))?.cover_file_id ?? 0;
+    await this.moments.saveSettings(session.userId, { cover_file_id: file.id });
+    if (old && old !== file.id) await this.files.release(old);
+    return this.settings(session.userId);
+  }
+
+  /** Replaces the settings given; answers them all. */
+  async setting(session: Session, body: RouteInput<'momentsSetting'>): Promise<MomentSettings> {
+    const me = session.userId;
+    if (body.hide_from)
+      await this.moments.setHides(
+        me,
+        Hide.From,
+        [...new Set(body.hide_from)].filter((id) => id !== me),
+      );
+    if (body.hide_them)
+      await this.moments.setHides(
+        me,
+        Hide.Them,
+        [...new Set(body.hide_them)].filter((id) => id !== me),
+      );
+    if (body.range !== undefined) await this.moments.saveSettings(me, { range_days: body.range });
+    return this.settings(me);
+  }
+}

@@ -1,0 +1,251 @@
+import { randomUUID } from 'node:crypto';
+import sharp from 'sharp';
+import { ErrorCodes } from '@sparrow/protocol';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { FriendRepo } from '../src/modules/friend/repo';
+import { describeEachDb, startServer, TestSocket, userRow, type TestServer } from './harness';
+
+const NAMES = ['alice', 'bob', 'carl', 'dan', 'erin', 'fay', 'gus', 'sam'] as const;
+type Name = (typeof NAMES)[number];
+interface Person {
+  id: number;
+  token: string;
+}
+
+let k = 0;
+const png = (n: number) =>
+  sharp({ create: { width: 16, height: 12, channels: 3, background: { r: n % 256, g: (n >> 8) % 256, b: k } } })
+    .png()
+    .toBuffer();
+
+describeEachDb('moments', (target) => {
+  let server: TestServer;
+  const open: TestSocket[] = [];
+
+  beforeAll(async () => {
+    server = await startServer(target);
+  });
+  afterAll(async () => {
+    for (const s of open) s.close();
+    await server.close();
+  });
+
+  /**
+   * Alice and her friends: Bob (admitted), Carl (excluded by the post's "all but these"), Dan (in
+   * her hide_from), Erin (hides alice's posts from her own feed), Fay (admitted; not Bob's friend),
+   * Gus (a friend she removed), Sam (a stranger).
+   */
+  async function cast(): Promise<Record<Name, Person>> {
+    const n = ++k;
+    const { db, sessions } = server.ctx;
+    const rows = await db
+      .insertInto('users')
+      .values(NAMES.map((p) => userRow(`${p}${n}m`)))
+      .returning(['id', 'account'])
+      .execute();
+    const people = {} as Record<Name, Person>;
+    for (const p of NAMES) {
+      const id = rows.find((r) => r.account === `${p}${n}m`)!.id;
+      const session = await sessions.create(id, { cid: '', isMobile: false, userAgent: 't', ip: '::1' });
+      people[p] = { id, token: `bearer ${session.token}` };
+    }
+    const friends = new FriendRepo(db);
+    for (const p of ['bob', 'carl', 'dan', 'erin', 'fay', 'gus'] as const)
+      await friends.befriend(people.alice.id, people[p].id, server.ctx.now());
+    await call('friendDel', { id: people.gus.id }, people.alice);
+    await call('momentsSetting', { hide_from: [people.dan.id] }, people.alice);
+    await call('momentsSetting', { hide_them: [people.alice.id] }, people.erin);
+    return people;
+  }
+
+  async function call(name: Parameters<TestServer['call']>[0], body: object, as: Person) {
+    const res = await server.call(name, body, { token: as.token });
+    expect(res.code, `${name}: ${res.msg}`).toBe(0);
+    return res.data;
+  }
+
+  const answer = (name: Parameters<TestServer['call']>[0], body: object, as: Person) =>
+    server.call(name, body, { token: as.token, lang: 'en' });
+
+  async function image(as: Person, n: number): Promise<number> {
+    const res = await server.upload('uploadFile', { name: `p${n}.png`, bytes: await png(n) }, { token: as.token });
+    expect(res.json.code, res.json.msg).toBe(0);
+    return res.json.data.file_id;
+  }
+
+  const ids = (posts: Array<{ id: number }>) => posts.map((p) => p.id);
+
+  it('shows a post to exactly those its visibility and hide lists admit, over every call and push', async () => {
+    const p = await cast();
+    const sockets = Object.fromEntries(
+      await Promise.all(
+        NAMES.map(async (n) => {
+          const sock = await TestSocket.bound(server, p[n].id, p[n].token);
+          open.push(sock);
+          return [n, sock] as const;
+        }),
+      ),
+    ) as Record<Name, TestSocket>;
+    const files = [await image(p.alice, 1), await image(p.alice, 2), await image(p.alice, 3)];
+    const clientId = randomUUID();
+    const body = { id: clientId, content: 'hello', file_ids: files, visibility: 4, user_ids: [p.carl.id] };
+    const post = await call('momentsPublish', body, p.alice);
+    expect(post.images).toHaveLength(3);
+    expect(post.images[0]).toMatchObject({ width: 16, height: 12 });
+    // A retry with the same id is the same post.
+    expect((await call('momentsPublish', body, p.alice)).id).toBe(post.id);
+
+    const sees: Record<Name, boolean> = {
+      alice: true,
+      bob: true,
+      carl: false,
+      dan: false,
+      erin: true,
+      fay: true,
+      gus: false,
+      sam: false,
+    };
+    // Pushed to the friends whose feed shows it: not to Erin, who skips alice's posts.
+    for (const n of ['bob', 'fay'] as const)
+      await sockets[n].waitFor((f) => f.type === 'moments' && f.data.type === 'post' && f.data.post_id === post.id);
+    await Promise.all(NAMES.map((n) => sockets[n].roundTrip()));
+    for (const n of ['alice', 'carl', 'dan', 'erin', 'gus', 'sam'] as const)
+      expect(
+        sockets[n].frames.some((f) => f.type === 'moments'),
+        n,
+      ).toBe(false);
+
+    for (const n of NAMES) {
+      const feed = await call('momentsList', {}, p[n]);
+      expect(ids(feed).includes(post.id), `${n} feed`).toBe(sees[n] && n !== 'erin');
+      const album = await call('momentsList', { user_id: p.alice.id }, p[n]);
+      expect(ids(album).includes(post.id), `${n} album`).toBe(sees[n]);
+      const like = await answer('momentsLike', { id: post.id }, p[n]);
+      const comment = await answer('momentsComment', { id: post.id, content: `from ${n}` }, p[n]);
+      for (const res of [like, comment]) {
+        if (sees[n]) expect(res.code, `${n}: ${res.msg}`).toBe(0);
+        else {
+          // Refused exactly as a post that does not exist.
+          const missing = await answer('momentsLike', { id: 999_999_999 }, p[n]);
+          expect({ code: res.code, msg: res.msg }, n).toEqual({ code: missing.code, msg: missing.msg });
+          expect(res.code).toBe(ErrorCodes.MomentNotFound);
+        }
+      }
+    }
+
+    // Likes and comments are shown from the viewer's friends and the author only.
+    const asBob = (await call('momentsList', { user_id: p.alice.id }, p.bob))[0];
+    expect(asBob.likes.map((l: any) => l.user_id).sort()).toEqual([p.alice.id, p.bob.id].sort());
+    expect(asBob.comments.map((c: any) => c.content)).toEqual(['from alice', 'from bob']);
+    const asFay = (await call('momentsList', { user_id: p.alice.id }, p.fay))[0];
+    expect(asFay.comments.map((c: any) => c.content)).toEqual(['from alice', 'from fay']);
+    const asAlice = (await call('momentsList', {}, p.alice))[0];
+    expect(asAlice.comments.map((c: any) => c.content)).toEqual(['from alice', 'from bob', 'from erin', 'from fay']);
+
+    // Alice is told of her friends' likes and comments, live and in notices.
+    await sockets.alice.waitFor(
+      (f) => f.type === 'moments' && f.data.type === 'comment' && f.data.user_id === p.fay.id,
+    );
+    const notices = await call('momentsNotices', {}, p.alice);
+    expect(new Set(notices.map((x: any) => x.user.user_id))).toEqual(new Set([p.bob.id, p.erin.id, p.fay.id]));
+    expect(notices[0].post_image).toMatch(/^\/storage\//);
+    expect((await call('momentsUnread', {}, p.alice)).count).toBe(6);
+    await call('momentsReadNotices', {}, p.alice);
+    expect((await call('momentsUnread', {}, p.alice)).count).toBe(0);
+
+    // Fay cannot reply to Bob's comment: she does not see it.
+    const bobComment = asBob.comments.find((c: any) => c.content === 'from bob');
+    const reply = await answer('momentsComment', { id: post.id, content: 'hey', reply_to: bobComment.id }, p.fay);
+    expect(reply.code).toBe(ErrorCodes.MomentCommentNotFound);
+    // Alice replies to Bob: Bob is told, Fay does not see a reply to someone she does not know.
+    await call('momentsComment', { id: post.id, content: 'thanks', reply_to: bobComment.id }, p.alice);
+    await sockets.bob.waitFor(
+      (f) => f.type === 'moments' && f.data.type === 'comment' && f.data.user_id === p.alice.id,
+    );
+    const bobNotices = await call('momentsNotices', {}, p.bob);
+    expect(bobNotices.map((x: any) => x.content)).toEqual(['thanks']);
+    expect((await call('momentsList', { user_id: p.alice.id }, p.fay))[0].comments.map((c: any) => c.content)).toEqual([
+      'from alice',
+      'from fay',
+    ]);
+
+    // delComment: own comments, or any on my post; someone else's reads as missing.
+    const fayComment = asFay.comments.find((c: any) => c.content === 'from fay');
+    const foreign = await answer('momentsDelComment', { id: fayComment.id }, p.bob);
+    const none = await answer('momentsDelComment', { id: 999_999_999 }, p.bob);
+    expect({ code: foreign.code, msg: foreign.msg }).toEqual({ code: none.code, msg: none.msg });
+    await call('momentsDelComment', { id: bobComment.id }, p.bob);
+    await call('momentsDelComment', { id: fayComment.id }, p.alice);
+    const after = (await call('momentsList', {}, p.alice))[0];
+    expect(after.comments.map((c: any) => c.content)).toEqual(['from alice', 'from erin', 'thanks']);
+
+    // Unfriending cuts access both ways at once.
+    await call('friendDel', { id: p.alice.id }, p.bob);
+    expect(ids(await call('momentsList', { user_id: p.alice.id }, p.bob))).toEqual([]);
+    expect((await answer('momentsLike', { id: post.id }, p.bob)).code).toBe(ErrorCodes.MomentNotFound);
+    const stillAlice = (await call('momentsList', {}, p.alice))[0];
+    expect(stillAlice.likes.map((l: any) => l.user_id)).not.toContain(p.bob.id);
+    expect((await call('momentsNotices', {}, p.alice)).map((x: any) => x.user.user_id)).not.toContain(p.bob.id);
+
+    // Only the author deletes a post; then it is gone for everyone.
+    const notMine = await answer('momentsDel', { id: post.id }, p.fay);
+    expect(notMine.code).toBe(ErrorCodes.MomentNotFound);
+    await call('momentsDel', { id: post.id }, p.alice);
+    expect(ids(await call('momentsList', {}, p.fay))).not.toContain(post.id);
+    expect(ids(await call('momentsList', {}, p.alice))).not.toContain(post.id);
+  });
+
+  it('keeps "only me" and "only these" posts to whom they name', async () => {
+    const p = await cast();
+    const own = await call('momentsPublish', { id: randomUUID(), content: 'diary', visibility: 2 }, p.alice);
+    const only = await call(
+      'momentsPublish',
+      { id: randomUUID(), content: 'for fay', visibility: 3, user_ids: [p.fay.id, p.sam.id] },
+      p.alice,
+    );
+    expect(ids(await call('momentsList', {}, p.alice))).toEqual([only.id, own.id]);
+    expect(ids(await call('momentsList', {}, p.fay))).toEqual([only.id]);
+    expect(ids(await call('momentsList', {}, p.bob))).toEqual([]);
+    // Named but not a friend: still nothing.
+    expect(ids(await call('momentsList', { user_id: p.alice.id }, p.sam))).toEqual([]);
+    // Paging by last_id.
+    expect(ids(await call('momentsList', { last_id: only.id }, p.alice))).toEqual([own.id]);
+  });
+
+  it('refuses ten images, a file that is not an image, someone else’s file and an empty post', async () => {
+    const p = await cast();
+    const ten = await answer(
+      'momentsPublish',
+      { id: randomUUID(), content: 'x', file_ids: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] },
+      p.alice,
+    );
+    expect(ten.code).toBe(ErrorCodes.Validation);
+    const doc = await server.upload(
+      'uploadFile',
+      { name: 'a.txt', bytes: Buffer.from('just some text\n') },
+      { token: p.alice.token },
+    );
+    expect(doc.json.code, doc.json.msg).toBe(0);
+    const notImage = await answer('momentsPublish', { id: randomUUID(), file_ids: [doc.json.data.file_id] }, p.alice);
+    expect(notImage.code).toBe(ErrorCodes.MomentNotImage);
+    const bobs = await image(p.bob, 7);
+    const foreign = await answer('momentsPublish', { id: randomUUID(), file_ids: [bobs] }, p.alice);
+    expect(foreign.code).toBe(ErrorCodes.NotFound);
+    const empty = await answer('momentsPublish', { id: randomUUID(), content: '  ' }, p.alice);
+    expect(empty.code).toBe(ErrorCodes.MomentEmpty);
+  });
+
+  it('stops serving a deleted post’s images unless something else uses them, and sets a cover', async () => {
+    const p = await cast();
+    const a = await image(p.alice, 11);
+    const b = await image(p.alice, 12);
+    const post = await call('momentsPublish', { id: randomUUID(), file_ids: [a, b] }, p.alice);
+    await call('momentsSetCover', { file_id: b }, p.alice);
+    const [srcA, srcB] = post.images.map((i: any) => i.src);
+    expect((await server.get(srcA)).status).toBe(200);
+    await call('momentsDel', { id: post.id }, p.alice);
+    expect((await server.get(srcA)).status).toBe(404);
+    expect((await server.get(srcB)).status).toBe(200);
+    expect((await call('momentsSetting', {}, p.alice)).cover).toBe(srcB);
+  });
+});
