@@ -118,7 +118,9 @@ export interface MomentNotice {
 export interface MomentUnread {
   /** New notices since `readNotices`. */
   count: number;
-  /** Avatar of the newest poster I have not yet seen in the feed, or ''. */
+  /** The newest poster I have not yet seen in the feed, or 0. */
+  poster: number;
+  /** That poster's avatar, or ''. */
   avatar: string;
 }
 

@@ -3,6 +3,7 @@ import { callPaths } from './call-paths';
 import { lazyPage, type LazyPage } from './lazy-page';
 import { groupPaths } from './group-paths';
 import { mediaPaths } from './media-paths';
+import { momentPaths } from './moment-paths';
 import { paths } from './paths';
 import { qrPaths } from './qr-paths';
 
@@ -206,6 +207,18 @@ export const appRoutes: readonly AppRoute[] = [
     path: callPaths.call,
     title: 'routes.call',
     page: lazyPage(() => import('../pages/message/call')),
+    auth: true,
+  },
+  {
+    path: momentPaths.moments,
+    title: 'routes.moments',
+    page: lazyPage(() => import('../pages/compass/moments')),
+    auth: true,
+  },
+  {
+    path: momentPaths.publish,
+    title: 'routes.momentsPublish',
+    page: lazyPage(() => import('../pages/compass/publish')),
     auth: true,
   },
 ];

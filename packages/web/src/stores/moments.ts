@@ -9,13 +9,21 @@ export interface MomentsState {
   user: number | null;
   /** New likes and comments on my posts since I last opened the notices. */
   count: number;
-  /** The newest poster I have not seen in the feed, for Discover's entry; '' when none. */
+  /** The newest poster I have not seen in the feed, for Discover's dot; 0 when none. */
+  poster: number;
+  /** Their avatar, or ''. */
   avatar: string;
   /** Moves on every `moments` push, so an open feed knows to load again. */
   version: number;
 }
 
-export const momentsStore = createStore<MomentsState>()(() => ({ user: null, count: 0, avatar: '', version: 0 }));
+export const momentsStore = createStore<MomentsState>()(() => ({
+  user: null,
+  count: 0,
+  poster: 0,
+  avatar: '',
+  version: 0,
+}));
 
 export function useMoments<T>(selector: (s: MomentsState) => T): T {
   return useStore(momentsStore, selector);
@@ -32,8 +40,8 @@ export const moments = {
       const user = me();
       if (user === null) return;
       try {
-        const { count, avatar } = await api.momentsUnread({}, { silent: true });
-        if (me() === user) momentsStore.setState({ user, count, avatar });
+        const { count, poster, avatar } = await api.momentsUnread({}, { silent: true });
+        if (me() === user) momentsStore.setState({ user, count, poster, avatar });
       } catch {
         // The dot stays as it was; the next push or visit asks again.
       }
@@ -56,6 +64,6 @@ export const moments = {
 
   /** I opened the feed: its newest poster is seen. */
   seen(): void {
-    momentsStore.setState({ avatar: '' });
+    momentsStore.setState({ poster: 0, avatar: '' });
   },
 };

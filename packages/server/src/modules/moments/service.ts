@@ -330,7 +330,7 @@ export class MomentService {
     const newest = await this.moments.page(me, { beforeId: 0, limit: MOMENT_PAGE, now: this.ctx.now() });
     const poster = newest.find((p) => p.user_id !== me && p.id > (settings?.seen_post_id ?? 0));
     const avatar = poster ? ((await this.ctx.repos.users.byId(poster.user_id))?.avatar ?? '') : '';
-    return { count: fresh.length, avatar };
+    return { count: fresh.length, poster: poster?.user_id ?? 0, avatar };
   }
 
   async readNotices(session: Session): Promise<void> {

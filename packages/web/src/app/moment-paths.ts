@@ -1,0 +1,12 @@
+import { withQuery } from './paths';
+
+/** The moments pages of the spec's route table (§2 `/pages/compass/*`). */
+export const momentPaths = {
+  /** 朋友圈: the feed, or with `user_id` a person's album. */
+  moments: '/pages/compass/moments',
+  /** 发表动态 */
+  publish: '/pages/compass/publish',
+} as const;
+
+/** A person's album: their posts I may see. */
+export const albumPath = (userId: number) => withQuery(momentPaths.moments, { user_id: userId });

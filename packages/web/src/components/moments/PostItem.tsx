@@ -1,0 +1,174 @@
+import type { MomentComment, MomentPost } from '@sparrow/protocol';
+import { EnvironmentOutline, HeartOutline, MessageOutline, MoreOutline } from 'antd-mobile-icons';
+import { lazy, memo, Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { albumPath } from '../../app/moment-paths';
+import { formatRelative } from '../../lib/relative-time';
+import { useLongPress } from '../../lib/use-long-press';
+import { Avatar } from '../Avatar';
+import { asViewerImages, gridColumns } from './images';
+
+const ImageViewer = lazy(() => import('../message/ImageViewer').then((m) => ({ default: m.ImageViewer })));
+
+/** Text longer than this many characters is folded behind 全文. */
+const FOLD_CHARS = 180;
+
+interface Props {
+  post: MomentPost;
+  me: number;
+  now: number;
+  onLike: (post: MomentPost) => void;
+  onComment: (post: MomentPost, replyTo?: MomentComment) => void;
+  onDelete: (post: MomentPost) => void;
+  onCommentMenu: (post: MomentPost, comment: MomentComment) => void;
+}
+
+function CommentLine({
+  post,
+  comment,
+  onTap,
+  onMenu,
+}: {
+  post: MomentPost;
+  comment: MomentComment;
+  onTap: () => void;
+  onMenu: () => void;
+}) {
+  const { t } = useTranslation();
+  const press = useLongPress(onMenu);
+  return (
+    <li>
+      <button type="button" className="moment-comment" onClick={onTap} {...press} data-post={post.id}>
+        <span className="moment-name">{comment.user.displayName}</span>
+        {comment.reply_to && (
+          <>
+            {t('moments.replied')}
+            <span className="moment-name">{comment.reply_to.displayName}</span>
+          </>
+        )}
+        ：{comment.content}
+      </button>
+    </li>
+  );
+}
+
+/** One post: author, text (long text folded), pictures, place, time, likes and comments. */
+export const PostItem = memo(function PostItem({ post, me, now, onLike, onComment, onDelete, onCommentMenu }: Props) {
+  const { t, i18n } = useTranslation();
+  const [unfolded, setUnfolded] = useState(false);
+  const [menu, setMenu] = useState(false);
+  const [viewing, setViewing] = useState<number | null>(null);
+  const long = post.content.length > FOLD_CHARS;
+  const text = long && !unfolded ? `${post.content.slice(0, FOLD_CHARS)}…` : post.content;
+  const liked = post.likes.some((l) => l.user_id === me);
+  const cols = gridColumns(post.images.length);
+  return (
+    <article className="moment-post" aria-label={t('moments.postBy', { name: post.user.displayName })}>
+      <Link to={albumPath(post.user.user_id)} className="moment-avatar">
+        <Avatar src={post.user.avatar} name={post.user.displayName} alt={post.user.displayName} size={42} />
+      </Link>
+      <div className="moment-main">
+        <Link to={albumPath(post.user.user_id)} className="moment-author">
+          {post.user.displayName}
+        </Link>
+        {post.content && <p className="moment-text">{text}</p>}
+        {long && (
+          <button type="button" className="moment-link" onClick={() => setUnfolded((v) => !v)}>
+            {unfolded ? t('moments.fold') : t('moments.unfold')}
+          </button>
+        )}
+        {post.images.length > 0 && (
+          <div className={`moment-grid moment-grid-${cols}`}>
+            {post.images.map((img, i) => (
+              <button
+                type="button"
+                key={img.file_id}
+                className="moment-image"
+                onClick={() => setViewing(i)}
+                aria-label={t('moments.openImage', { n: i + 1, count: post.images.length })}
+              >
+                <img src={img.thumb} alt="" loading="lazy" />
+              </button>
+            ))}
+          </div>
+        )}
+        {post.location && (
+          <p className="moment-location">
+            <EnvironmentOutline aria-hidden="true" /> {post.location.name}
+          </p>
+        )}
+        <div className="moment-meta">
+          <time dateTime={new Date(post.create_time).toISOString()}>
+            {formatRelative(post.create_time, now, t, i18n.language)}
+          </time>
+          {post.user.user_id === me && (
+            <button type="button" className="moment-link" onClick={() => onDelete(post)}>
+              {t('moments.delete')}
+            </button>
+          )}
+          <span className="moment-actions">
+            {menu && (
+              <span className="moment-menu">
+                <button
+                  type="button"
+                  onClick={() => {
+                    setMenu(false);
+                    onLike(post);
+                  }}
+                >
+                  <HeartOutline aria-hidden="true" /> {liked ? t('moments.unlike') : t('moments.like')}
+                </button>
+                <button
+                  type="button"
+                  onClick={() => {
+                    setMenu(false);
+                    onComment(post);
+                  }}
+                >
+                  <MessageOutline aria-hidden="true" /> {t('moments.comment')}
+                </button>
+              </span>
+            )}
+            <button
+              type="button"
+              className="moment-more"
+              aria-expanded={menu}
+              aria-label={t('moments.actions')}
+              onClick={() => setMenu((v) => !v)}
+            >
+              <MoreOutline aria-hidden="true" />
+            </button>
+          </span>
+        </div>
+        {(post.likes.length > 0 || post.comments.length > 0) && (
+          <div className="moment-feedback">
+            {post.likes.length > 0 && (
+              <p className="moment-likes">
+                <HeartOutline aria-label={t('moments.likes')} /> {post.likes.map((l) => l.displayName).join('，')}
+              </p>
+            )}
+            {post.comments.length > 0 && (
+              <ul className="moment-comments">
+                {post.comments.map((c) => (
+                  <CommentLine
+                    key={c.id}
+                    post={post}
+                    comment={c}
+                    onTap={() => (c.user.user_id === me ? onCommentMenu(post, c) : onComment(post, c))}
+                    onMenu={() => onCommentMenu(post, c)}
+                  />
+                ))}
+              </ul>
+            )}
+          </div>
+        )}
+      </div>
+      {viewing !== null && (
+        <Suspense fallback={null}>
+          <ImageViewer images={asViewerImages(post.id, post.images)} start={viewing} onClose={() => setViewing(null)} />
+        </Suspense>
+      )}
+    </article>
+  );
+});
