@@ -13,7 +13,7 @@ import {
   visible,
   WAIT,
 } from './harness';
-import { TURNSERVER, TurnServer } from './turn';
+import { TURNSERVER, TurnServer } from '../packages/server/test/turn';
 
 /**
  * Issue 18, browser: audio and video calls between two Chromium contexts with fake camera and

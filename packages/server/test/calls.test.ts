@@ -1,12 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { CALL_LOCK_TTL_MS, CALL_PEER_GONE_MS, CALL_RING_TIMEOUT_MS } from '@sparrow/protocol';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { freePort } from './cluster';
+import { TURNSERVER, TurnServer } from './turn';
 import { describeEachDb, signUp, startServer, TestSocket, type DbTarget, type TestServer } from './harness';
 
 type User = Awaited<ReturnType<typeof signUp>>;
@@ -361,7 +359,6 @@ describeEachDb('ICE servers', (target) => {
   });
 });
 
-const TURNSERVER = process.env.TURNSERVER_PATH ?? '/usr/bin/turnserver';
 const UCLIENT = path.join(path.dirname(TURNSERVER), 'turnutils_uclient');
 
 /** Suites that need coturn: run when it is installed; with CI=true a missing coturn fails. */
@@ -369,54 +366,6 @@ function describeWithTurn(name: string, fn: () => void): void {
   if (fs.existsSync(TURNSERVER) && fs.existsSync(UCLIENT)) describe(name, fn);
   else if (process.env.CI === 'true') throw new Error(`CI=true but ${TURNSERVER} is missing: apt-get install coturn`);
   else describe.skip(`${name} (no ${TURNSERVER}: apt-get install coturn)`, () => undefined);
-}
-
-/** A coturn on loopback checking REST credentials made with `secret`. */
-async function startTurn(secret: string): Promise<{ port: number; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const relay = 40_000 + (port % 500) * 40;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-turn-'));
-  const proc = spawn(
-    TURNSERVER,
-    [
-      '-n',
-      '--listening-ip=127.0.0.1',
-      '--relay-ip=127.0.0.1',
-      `--listening-port=${port}`,
-      `--min-port=${relay}`,
-      `--max-port=${relay + 30}`,
-      '--use-auth-secret',
-      `--static-auth-secret=${secret}`,
-      '--realm=sparrow.test',
-      '--fingerprint',
-      '--allow-loopback-peers',
-      '--no-cli',
-      '--no-tls',
-      '--no-dtls',
-      `--userdb=${path.join(dir, 'turndb')}`,
-      `--pidfile=${path.join(dir, 'turn.pid')}`,
-      '--log-file=stdout',
-    ],
-    { stdio: 'ignore' },
-  );
-  for (let i = 0; i < 50; i++) {
-    const open = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, '127.0.0.1', () => resolve(true)).on('error', () => resolve(false));
-      s.unref();
-      setTimeout(() => s.destroy(), 200);
-    });
-    if (open) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    port,
-    stop: async () => {
-      const exited = new Promise((r) => proc.once('exit', r));
-      proc.kill('SIGTERM');
-      await exited;
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 /** Asks coturn for a relay allocation with these credentials; true when it grants one. */
@@ -433,13 +382,12 @@ function allocates(port: number, username: string, credential: string): boolean 
 }
 
 describeWithTurn('TURN credentials against a real coturn', () => {
-  const secret = `s-${randomUUID()}`;
-  let turn: Awaited<ReturnType<typeof startTurn>>;
+  let turn: TurnServer;
   let server: TestServer;
   beforeAll(async () => {
-    turn = await startTurn(secret);
+    turn = await TurnServer.start();
     server = await startServer('sqlite', {
-      env: { turnUrls: [`turn:127.0.0.1:${turn.port}?transport=udp`], turnSecret: secret, turnTtlS: 300 },
+      env: { turnUrls: [`turn:127.0.0.1:${turn.port}?transport=udp`], turnSecret: turn.secret, turnTtlS: 300 },
     });
   });
   afterAll(async () => {
