@@ -2,6 +2,7 @@ import {
   FolderOutline,
   InformationCircleOutline,
   LockOutline,
+  PictureOutline,
   QuestionCircleOutline,
   SetOutline,
   SmileOutline,
@@ -13,6 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../../api';
 import { emojiPath, filesPath } from '../../app/media-paths';
+import { albumPath } from '../../app/moment-paths';
 import { paths } from '../../app/paths';
 import { qrPaths } from '../../app/qr-paths';
 import { session, useSession } from '../../stores/session';
@@ -47,6 +49,7 @@ export function MeTab() {
       <CellGroup>
         <Cell icon={<FolderOutline />} title={t('media.files.entry')} to={filesPath()} />
         <Cell icon={<SmileOutline />} title={t('media.sticker.entry')} to={emojiPath()} />
+        {user && <Cell icon={<PictureOutline />} title={t('moments.myAlbum')} to={albumPath(user.user_id)} />}
       </CellGroup>
       <CellGroup>
         <Cell icon={<SetOutline />} title={t('me.setting')} to={paths.setting} />

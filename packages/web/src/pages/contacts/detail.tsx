@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../api';
 import { feedback } from '../../app/feedback';
+import { albumPath } from '../../app/moment-paths';
 import { useBackTo } from '../../app/navigation';
 import { chatPath, paths, withQuery } from '../../app/paths';
 import { startCall } from '../../call/start';
@@ -179,6 +180,7 @@ export default function ContactDetailPage() {
             to={withQuery(paths.contactDetail, { id: profile.user_id, edit: 'remark' })}
           />
         )}
+        {(isFriend || isMe) && <Cell title={t('moments.album')} to={albumPath(profile.user_id)} />}
         <Cell title={t('profile.motto')} value={profile.motto || t('common.notSet')} />
         {profile.sex !== 2 && <Cell title={t('profile.sex')} value={t(`profile.sex${profile.sex}`)} />}
       </CellGroup>
