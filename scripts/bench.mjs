@@ -17,6 +17,7 @@ const ALL = [
   'client-render',
   'long-text',
   'call-signal',
+  'moments-feed',
 ];
 /** Run only when named: the soak holds its load for SOAK_SECONDS (2 minutes, or hours when asked). */
 const ON_REQUEST = ['soak'];

@@ -63,10 +63,12 @@ export class MomentRepo {
       eb.or([
         eb('p.user_id', '=', viewerId),
         eb.and([
-          eb(
-            'p.user_id',
-            'in',
-            eb.selectFrom('friends as f').select('f.friend_user_id').where('f.user_id', '=', viewerId),
+          eb.exists(
+            eb
+              .selectFrom('friends as f')
+              .select('f.friend_user_id')
+              .where('f.user_id', '=', viewerId)
+              .whereRef('f.friend_user_id', '=', 'p.user_id'),
           ),
           ...(opts.authorId === undefined
             ? [
