@@ -114,6 +114,14 @@ describe('moments in three browsers', () => {
     await shot(page, 'moments-liked');
     await expectAccessible(page);
 
+    // Alice's album, from her name on the post: her posts that Bob may see.
+    await post.getByRole('link', { name: 'Alice' }).first().click();
+    await visible(page.getByRole('article', { name: 'Alice 的动态' }).getByText(TEXT));
+    await shot(page, 'moments-album');
+    await expectAccessible(page);
+    await page.goBack();
+    await visible(post.getByText(TEXT));
+
     await openDiscover(carol.page);
     await carol.page.getByRole('link', { name: /朋友圈/ }).click();
     await visible(carol.page.getByText('朋友圈还是空的'));

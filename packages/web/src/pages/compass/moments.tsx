@@ -175,7 +175,7 @@ export default function MomentsPage() {
   };
 
   const header = (
-    <div className="moment-header">
+    <div className={`moment-header${isAlbum ? ' moment-header-album' : ''}`}>
       {isAlbum ? (
         <div className="moment-cover" />
       ) : (
