@@ -4,10 +4,19 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from './cluster';
 
 /** coturn from Debian's `coturn` package. */
 export const TURNSERVER = process.env.TURNSERVER_PATH ?? '/usr/bin/turnserver';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}
 
 /** A coturn on loopback checking REST credentials (use-auth-secret), as the README runs it beside Sparrow. */
 export class TurnServer {
