@@ -9,6 +9,7 @@ import {
 } from '@sparrow/protocol';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
+import { atMostEvery } from '../../lib/at-most';
 import type { CallRecord, CallStore } from '../../realtime/call-store';
 import type { Session } from '../auth';
 import { parseJson } from '../../lib/text';
@@ -295,7 +296,12 @@ export class CallService {
 
   /** Ends any call between two users (their friendship ended). */
   async endBetween(a: number, b: number): Promise<void> {
-    for (const call of await this.store.live()) {
+    // The friendship has ended whatever the call store says; a call it could not end is swept later.
+    const live = await this.store.live().catch((err: unknown) => {
+      this.ctx.log.warn({ err }, 'could not end the calls of two people who are no longer friends');
+      return [];
+    });
+    for (const call of live) {
       const pair = [call.callerId, call.calleeId];
       if (!pair.includes(a) || !pair.includes(b)) continue;
       await this.end(call, call.state === 'accepted' ? CallCodes.Ended : CallCodes.Cancelled, 0).catch(() => undefined);
@@ -303,7 +309,11 @@ export class CallService {
   }
 
   start(): void {
-    this.timer = setInterval(() => void this.sweep(), this.ctx.env.calls.sweepMs);
+    // The call store may be out of reach (Redis down): the sweep tries again next time, said once a minute.
+    const failed = atMostEvery(60_000, this.ctx.now, (err: unknown) =>
+      this.ctx.log.warn({ err }, 'call sweep failed; calls are swept again once the call store answers'),
+    );
+    this.timer = setInterval(() => void this.sweep().catch(failed), this.ctx.env.calls.sweepMs);
     this.timer.unref();
   }
 
