@@ -81,9 +81,10 @@ describe('SQLite log checkpoints', () => {
       await new Promise((r) => setTimeout(r, 2));
     }
     // Each commit logs every page it changed (about three here, measured): a log that never started
-    // over would hold some three frames per row, one that does holds well under one.
+    // over would hold some three frames per row, one that does holds under one on a quiet machine
+    // (1.3 measured with a full test run beside it, when the thread gets the CPU late): under two.
     const frame = 4096 + 24;
-    expect(size(`${file()}-wal`)).toBeLessThan(rows * frame);
+    expect(size(`${file()}-wal`)).toBeLessThan(rows * frame * 2);
   });
 
   it('closes the checkpoint thread first, so the server connection removes the log on close', async () => {
