@@ -13,7 +13,7 @@ import { atMostEvery } from '../../lib/at-most';
 import type { CallRecord, CallStore } from '../../realtime/call-store';
 import type { Session } from '../auth';
 import { parseJson } from '../../lib/text';
-import { callClock, fromUserOf, type Hydrator, type MessageRow, type SendPipeline } from '../im';
+import { callText, fromUserOf, type Hydrator, type MessageRow, type SendPipeline } from '../im';
 import type { UserRow } from '../user';
 import { iceConfig } from './ice';
 import { outcomeOf } from './outcome';
@@ -29,17 +29,12 @@ function asCall(message: Message): CallMessage {
   return message;
 }
 
-/** The stored text of each outcome, for clients that show `content` as it is. */
-const STORED_TEXT: Record<CallCode, (ext: CallExtends) => string> = {
-  901: (e) => (e.type ? '视频通话' : '语音通话'),
-  902: () => '已取消',
-  903: () => '已拒绝',
-  904: (e) => (e.type ? '视频通话' : '语音通话'),
-  905: () => '未接通',
-  906: (e) => `通话时长 ${callClock(e.callTime)}`,
-  907: () => '对方忙',
-  908: (e) => (e.type ? '视频通话' : '语音通话'),
-};
+/**
+ * The text stored with a call's message, for clients that show `content` as it is: the summary as
+ * the caller reads it in Chinese (each reader is told in their own words when it is presented).
+ */
+const storedText = (ext: CallExtends, callerId: number) =>
+  callText(ext, { userId: callerId, locale: 'zh-Hans' }, callerId);
 
 /**
  * One-to-one audio and video calls (api.md §5): signalling relayed between the two parties, one
@@ -124,7 +119,7 @@ export class CallService {
       const { row, message } = await this.pipeline.postCall(
         session.user,
         chat.peer,
-        { clientId: body.id, content: STORED_TEXT[907](busy), extends: { ...busy } },
+        { clientId: body.id, content: storedText(busy, session.userId), extends: { ...busy } },
         'simple',
         socketClientId,
       );
@@ -134,7 +129,7 @@ export class CallService {
       const { row, message } = await this.pipeline.postCall(
         session.user,
         chat.peer,
-        { clientId: body.id, content: STORED_TEXT[901](ext), extends: { ...ext } },
+        { clientId: body.id, content: storedText(ext, session.userId), extends: { ...ext } },
         'webrtc',
         socketClientId,
       );
@@ -215,8 +210,9 @@ export class CallService {
     // Refused by the callee: they saw it, so it no longer waits unread.
     if (code === CallCodes.Refused && taken.state === 'ringing')
       await this.ctx.repos.messages.unreadDown(taken.calleeId, row.chat_key, row.id);
-    await this.ctx.repos.messages.update(row.id, { extends: JSON.stringify(ext), content: STORED_TEXT[code](ext) });
-    const updated: MessageRow = { ...row, extends: JSON.stringify(ext), content: STORED_TEXT[code](ext) };
+    const stored = { extends: JSON.stringify(ext), content: storedText(ext, taken.callerId) };
+    await this.ctx.repos.messages.update(row.id, stored);
+    const updated: MessageRow = { ...row, ...stored };
     const event = code === CallCodes.Busy ? 'busy' : 'hangup';
     let answer: Message | undefined;
     const actor = actorId === taken.calleeId ? parties.callee : parties.caller;
