@@ -6,6 +6,8 @@ export const momentPaths = {
   moments: '/pages/compass/moments',
   /** 发表动态 */
   publish: '/pages/compass/publish',
+  /** 朋友圈设置: whom my posts are hidden from, whose I skip, how far back friends read mine. */
+  setting: '/pages/compass/setting',
 } as const;
 
 /** A person's album: their posts I may see. */

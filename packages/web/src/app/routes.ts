@@ -221,6 +221,12 @@ export const appRoutes: readonly AppRoute[] = [
     page: lazyPage(() => import('../pages/compass/publish')),
     auth: true,
   },
+  {
+    path: momentPaths.setting,
+    title: 'routes.momentsSetting',
+    page: lazyPage(() => import('../pages/compass/setting')),
+    auth: true,
+  },
 ];
 
 /** The route serving a pathname; paths match case-insensitively like the router's. */

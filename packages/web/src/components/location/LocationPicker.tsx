@@ -16,6 +16,8 @@ import './location.css';
 interface Props {
   onSend: (place: Place) => void;
   onClose: () => void;
+  /** The confirming button's text; 发送 (send) when the place goes into a chat. */
+  confirmLabel?: string;
 }
 
 /** The point under the centre pin, named by the search service or, without one, by the person. */
@@ -33,7 +35,7 @@ const coords = (p: LatLng) => `${p.latitude.toFixed(5)}, ${p.longitude.toFixed(5
  * of places (nearby first), and the device's position refreshed every 30 s. When the map service
  * cannot be reached it still works: the map without tiles, the pin placed by hand and named here.
  */
-export default function LocationPicker({ onSend, onClose }: Props) {
+export default function LocationPicker({ onSend, onClose, confirmLabel }: Props) {
   const { t, i18n } = useTranslation();
   const services = useRef(mapServices()).current;
   const map = useRef<MapHandle>(null);
@@ -184,7 +186,7 @@ export default function LocationPicker({ onSend, onClose }: Props) {
         </button>
         <h2 className="picker-title">{t('media.location.title')}</h2>
         <button type="button" className="picker-send" disabled={!chosen} onClick={send}>
-          {t('chat.send')}
+          {confirmLabel ?? t('chat.send')}
         </button>
       </header>
       <div className="picker-map">

@@ -10,6 +10,7 @@ import { Avatar } from '../Avatar';
 import { asViewerImages, gridColumns } from './images';
 
 const ImageViewer = lazy(() => import('../message/ImageViewer').then((m) => ({ default: m.ImageViewer })));
+const LocationViewer = lazy(() => import('../location/LocationViewer'));
 
 /** Text longer than this many characters is folded behind 全文. */
 const FOLD_CHARS = 180;
@@ -59,6 +60,7 @@ export const PostItem = memo(function PostItem({ post, me, now, onLike, onCommen
   const [unfolded, setUnfolded] = useState(false);
   const [menu, setMenu] = useState(false);
   const [viewing, setViewing] = useState<number | null>(null);
+  const [mapOpen, setMapOpen] = useState(false);
   const long = post.content.length > FOLD_CHARS;
   const text = long && !unfolded ? `${post.content.slice(0, FOLD_CHARS)}…` : post.content;
   const liked = post.likes.some((l) => l.user_id === me);
@@ -94,9 +96,14 @@ export const PostItem = memo(function PostItem({ post, me, now, onLike, onCommen
           </div>
         )}
         {post.location && (
-          <p className="moment-location">
+          <button
+            type="button"
+            className="moment-location"
+            aria-label={t('media.location.open', { name: post.location.name })}
+            onClick={() => setMapOpen(true)}
+          >
             <EnvironmentOutline aria-hidden="true" /> {post.location.name}
-          </p>
+          </button>
         )}
         <div className="moment-meta">
           <time dateTime={new Date(post.create_time).toISOString()}>
@@ -164,6 +171,11 @@ export const PostItem = memo(function PostItem({ post, me, now, onLike, onCommen
           </div>
         )}
       </div>
+      {mapOpen && post.location && (
+        <Suspense fallback={null}>
+          <LocationViewer place={post.location} onClose={() => setMapOpen(false)} />
+        </Suspense>
+      )}
       {viewing !== null && (
         <Suspense fallback={null}>
           <ImageViewer images={asViewerImages(post.id, post.images)} start={viewing} onClose={() => setViewing(null)} />

@@ -1,5 +1,5 @@
 import type { MomentComment, MomentNotice, MomentPost, UploadResult } from '@sparrow/protocol';
-import { CameraOutline, PictureOutline } from 'antd-mobile-icons';
+import { CameraOutline, MoreOutline, PictureOutline, RedoOutline, SetOutline } from 'antd-mobile-icons';
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -11,13 +11,22 @@ import { Avatar } from '../../components/Avatar';
 import { EmptyState } from '../../components/EmptyState';
 import { Page } from '../../components/Page';
 import { PostItem } from '../../components/moments/PostItem';
+import { usePullToRefresh, type PullPhase } from '../../components/moments/use-pull-to-refresh';
 import '../../components/moments/moments.css';
+import type { MessageKey } from '../../i18n/keys';
 import { formatRelative } from '../../lib/relative-time';
 import { useNow } from '../../lib/use-now';
 import { moments, useMoments } from '../../stores/moments';
 import { useSession } from '../../stores/session';
 
 type Status = 'loading' | 'ready' | 'error';
+
+const PULL_TEXT: Record<PullPhase, MessageKey | null> = {
+  idle: null,
+  pulling: 'moments.pullToRefresh',
+  armed: 'moments.releaseToRefresh',
+  refreshing: 'moments.refreshing',
+};
 
 interface Draft {
   post: MomentPost;
@@ -43,6 +52,8 @@ export default function MomentsPage() {
   const [draft, setDraft] = useState<Draft | null>(null);
   const [text, setText] = useState('');
   const [noticeList, setNoticeList] = useState<MomentNotice[] | null>(null);
+  const [menu, setMenu] = useState(false);
+  const [scroller, setScroller] = useState<HTMLElement | null>(null);
   const loadingMore = useRef(false);
   const coverInput = useRef<HTMLInputElement>(null);
 
@@ -51,6 +62,7 @@ export default function MomentsPage() {
     [albumOf],
   );
 
+  /** The first page again; answers whether it came. */
   const reload = useCallback(async () => {
     try {
       const first = await api.momentsList(body(0), { silent: true });
@@ -58,10 +70,17 @@ export default function MomentsPage() {
       setMore(first.length > 0);
       setStatus('ready');
       if (albumOf === undefined) moments.seen();
+      return true;
     } catch {
       setStatus((s) => (s === 'ready' ? s : 'error'));
+      return false;
     }
   }, [albumOf, body]);
+
+  const refresh = useCallback(async () => {
+    if (!(await reload())) feedback.toast(t('moments.refreshFailed'));
+  }, [reload, t]);
+  const pull = usePullToRefresh(scroller, refresh);
 
   useEffect(() => {
     void reload();
@@ -209,6 +228,7 @@ export default function MomentsPage() {
   );
 
   const title = t('routes.moments');
+  const pullText = PULL_TEXT[pull.phase];
   if (noticeList)
     return (
       <Page title={t('moments.notices')} onBack={() => setNoticeList(null)}>
@@ -245,13 +265,55 @@ export default function MomentsPage() {
       title={title}
       className="moments-page"
       right={
-        isAlbum ? undefined : (
-          <Link to={momentPaths.publish} className="navbar-back navbar-icon" aria-label={t('moments.publish')}>
-            <CameraOutline aria-hidden="true" />
-          </Link>
-        )
+        <>
+          {!isAlbum && (
+            <Link to={momentPaths.publish} className="navbar-back navbar-icon" aria-label={t('moments.publish')}>
+              <CameraOutline aria-hidden="true" />
+            </Link>
+          )}
+          <button
+            type="button"
+            className="navbar-back navbar-icon"
+            aria-label={t('moments.menu')}
+            aria-expanded={menu}
+            aria-controls="moment-page-menu"
+            onClick={() => setMenu((v) => !v)}
+          >
+            <MoreOutline aria-hidden="true" />
+          </button>
+        </>
       }
     >
+      {menu && (
+        <ul id="moment-page-menu" className="moment-page-menu">
+          <li>
+            <button
+              type="button"
+              disabled={pull.phase === 'refreshing'}
+              onClick={() => {
+                setMenu(false);
+                void pull.trigger();
+              }}
+            >
+              <RedoOutline aria-hidden="true" /> {t('moments.refresh')}
+            </button>
+          </li>
+          {!isAlbum && (
+            <li>
+              <Link to={momentPaths.setting} onClick={() => setMenu(false)}>
+                <SetOutline aria-hidden="true" /> {t('routes.momentsSetting')}
+              </Link>
+            </li>
+          )}
+        </ul>
+      )}
+      <div
+        className={`moment-pull moment-pull-${pull.phase}`}
+        style={{ height: pull.phase === 'refreshing' ? 40 : pull.pull }}
+        role="status"
+      >
+        {pullText && t(pullText)}
+      </div>
       {status === 'error' && posts.length === 0 ? (
         <EmptyState icon={<PictureOutline />} title={t('moments.failed')} description={t('moments.failedHint')}>
           <button type="button" className="button button-primary" onClick={() => void reload()}>
@@ -261,6 +323,7 @@ export default function MomentsPage() {
       ) : (
         <Virtuoso
           className="moment-list"
+          scrollerRef={(el) => setScroller(el instanceof HTMLElement ? el : null)}
           data={posts}
           endReached={() => void loadMore()}
           computeItemKey={(_, p) => p.id}

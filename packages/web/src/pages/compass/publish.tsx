@@ -1,20 +1,26 @@
-import { MOMENT_IMAGES_MAX, type Contact, type UploadResult } from '@sparrow/protocol';
-import { AddOutline, CloseOutline } from 'antd-mobile-icons';
-import { useEffect, useMemo, useState } from 'react';
+import { MOMENT_IMAGES_MAX, type MomentPost, type UploadResult } from '@sparrow/protocol';
+import { AddOutline, CloseOutline, EnvironmentOutline, RedoOutline, RightOutline } from 'antd-mobile-icons';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api } from '../../api';
 import { momentPaths } from '../../app/moment-paths';
-import { Avatar } from '../../components/Avatar';
 import { Page } from '../../components/Page';
+import { FriendPicker } from '../../components/moments/FriendPicker';
 import '../../components/moments/moments.css';
 import { randomUuid } from '../../lib/ids';
-import { contacts, useContacts } from '../../stores/contacts';
+
+const LocationPicker = lazy(() => import('../../components/location/LocationPicker'));
+
+type Place = NonNullable<MomentPost['location']>;
 
 interface Picked {
   key: string;
+  file: File;
   preview: string;
   state: 'uploading' | 'done' | 'failed';
+  /** Share of the picture's bytes sent, 0–1. */
+  progress: number;
   fileId?: number;
 }
 
@@ -34,38 +40,43 @@ export default function PublishPage() {
   const [pics, setPics] = useState<Picked[]>([]);
   const [visibility, setVisibility] = useState<number>(1);
   const [chosen, setChosen] = useState<ReadonlySet<number>>(() => new Set());
+  const [place, setPlace] = useState<Place | null>(null);
+  const [picking, setPicking] = useState(false);
   const [busy, setBusy] = useState(false);
-  const rows = useContacts((s) => s.rows);
-  const friends = useMemo(
-    () =>
-      Object.values(rows).filter(
-        (c): c is Contact & { user_id: number } => c.is_group === 0 && !!c.user_id && c.user_id > 0,
-      ),
-    [rows],
-  );
+  const previews = useRef(new Set<string>());
 
   useEffect(() => {
-    contacts.load().catch(() => undefined);
+    const urls = previews.current;
+    return () => urls.forEach((u) => URL.revokeObjectURL(u));
   }, []);
 
+  const patch = (key: string, change: Partial<Picked>) =>
+    setPics((p) => p.map((x) => (x.key === key ? { ...x, ...change } : x)));
+
   const upload = async (file: File, key: string) => {
+    patch(key, { state: 'uploading', progress: 0 });
     const form = new FormData();
     form.append('file', file, file.name);
     try {
-      const up = (await api.uploadFile(form, { silent: true })) as UploadResult;
-      setPics((p) => p.map((x) => (x.key === key ? { ...x, state: 'done', fileId: up.file_id } : x)));
+      const up = (await api.uploadFile(form, {
+        silent: true,
+        onUploadProgress: (loaded, total) => total > 0 && patch(key, { progress: loaded / total }),
+      })) as UploadResult;
+      patch(key, { state: 'done', progress: 1, fileId: up.file_id });
     } catch {
-      setPics((p) => p.map((x) => (x.key === key ? { ...x, state: 'failed' } : x)));
+      patch(key, { state: 'failed' });
     }
   };
 
   const pick = (files: FileList | null) => {
     if (!files) return;
     const room = MOMENT_IMAGES_MAX - pics.length;
-    const added = [...files]
-      .slice(0, room)
-      .map((f) => ({ file: f, key: randomUuid(), preview: URL.createObjectURL(f) }));
-    setPics((p) => [...p, ...added.map((a) => ({ key: a.key, preview: a.preview, state: 'uploading' as const }))]);
+    const added: Picked[] = [...files].slice(0, room).map((file) => {
+      const preview = URL.createObjectURL(file);
+      previews.current.add(preview);
+      return { key: randomUuid(), file, preview, state: 'uploading', progress: 0 };
+    });
+    setPics((p) => [...p, ...added]);
     for (const a of added) void upload(a.file, a.key);
   };
 
@@ -85,6 +96,7 @@ export default function PublishPage() {
           file_ids: ready.map((p) => p.fileId!),
           visibility,
           user_ids: needsPeople ? [...chosen] : [],
+          ...(place && { location: place }),
         },
         { loading: true },
       );
@@ -122,10 +134,28 @@ export default function PublishPage() {
           {pics.map((p, i) => (
             <li key={p.key} className={`moment-image moment-pick-${p.state}`}>
               <img src={p.preview} alt={t('moments.pictureN', { n: i + 1 })} />
-              {p.state !== 'done' && (
+              {p.state === 'uploading' && (
                 <span className="moment-pick-state">
-                  {p.state === 'uploading' ? t('moments.uploading') : t('moments.uploadFailed')}
+                  <progress
+                    className="moment-pick-progress"
+                    max={1}
+                    value={p.progress}
+                    aria-label={t('moments.uploadingN', { n: i + 1 })}
+                  />
+                  <span aria-hidden="true">
+                    {t('moments.uploadPercent', { percent: Math.round(p.progress * 100) })}
+                  </span>
                 </span>
+              )}
+              {p.state === 'failed' && (
+                <button
+                  type="button"
+                  className="moment-pick-state moment-pick-retry"
+                  onClick={() => void upload(p.file, p.key)}
+                  aria-label={t('moments.retryPicture', { n: i + 1 })}
+                >
+                  <RedoOutline aria-hidden="true" /> {t('moments.uploadFailed')}
+                </button>
               )}
               <button
                 type="button"
@@ -156,6 +186,43 @@ export default function PublishPage() {
             </li>
           )}
         </ul>
+        {place ? (
+          <div className="moment-place">
+            <button type="button" className="moment-place-pick" onClick={() => setPicking(true)}>
+              <EnvironmentOutline aria-hidden="true" />
+              <span className="moment-place-name">
+                <span className="visually-hidden">{t('moments.location')}：</span>
+                {place.name}
+              </span>
+            </button>
+            <button
+              type="button"
+              className="moment-place-remove"
+              aria-label={t('moments.removeLocation')}
+              onClick={() => setPlace(null)}
+            >
+              <CloseOutline aria-hidden="true" />
+            </button>
+          </div>
+        ) : (
+          <button type="button" className="moment-place moment-place-pick" onClick={() => setPicking(true)}>
+            <EnvironmentOutline aria-hidden="true" />
+            <span className="moment-place-name">{t('moments.location')}</span>
+            <RightOutline aria-hidden="true" />
+          </button>
+        )}
+        {picking && (
+          <Suspense fallback={<p className="moment-end">{t('common.loading')}</p>}>
+            <LocationPicker
+              confirmLabel={t('common.confirm')}
+              onClose={() => setPicking(false)}
+              onSend={(p) => {
+                setPlace({ name: p.name, address: p.address, latitude: p.latitude, longitude: p.longitude });
+                setPicking(false);
+              }}
+            />
+          </Suspense>
+        )}
         <fieldset className="moment-visibility">
           <legend>{t('moments.whoCanSee')}</legend>
           {VISIBILITIES.map(([v, label]) => (
@@ -166,28 +233,11 @@ export default function PublishPage() {
           ))}
         </fieldset>
         {needsPeople && (
-          <fieldset className="moment-people">
-            <legend>{visibility === 3 ? t('moments.pickOnly') : t('moments.pickExcept')}</legend>
-            {friends.length === 0 && <p>{t('moments.noFriends')}</p>}
-            {friends.map((f) => (
-              <label key={f.user_id}>
-                <input
-                  type="checkbox"
-                  checked={chosen.has(f.user_id)}
-                  onChange={(e) =>
-                    setChosen((s) => {
-                      const next = new Set(s);
-                      if (e.target.checked) next.add(f.user_id);
-                      else next.delete(f.user_id);
-                      return next;
-                    })
-                  }
-                />
-                <Avatar src={f.avatar} name={f.displayName} alt="" size={32} />
-                {f.displayName}
-              </label>
-            ))}
-          </fieldset>
+          <FriendPicker
+            legend={visibility === 3 ? t('moments.pickOnly') : t('moments.pickExcept')}
+            chosen={chosen}
+            onChange={setChosen}
+          />
         )}
       </div>
     </Page>
