@@ -259,4 +259,25 @@ describeEachDb('moments', (target) => {
     expect(await stored(srcB)).toBe(true);
     expect((await call('momentsSetting', {}, p.alice)).cover).toBe(srcB);
   });
+
+  it('shows a person’s cover on their album to their friends only, and never their lists', async () => {
+    const p = await cast();
+    const file = await image(p.alice, 13);
+    const { cover } = await call('momentsSetCover', { file_id: file }, p.alice);
+    expect(cover).not.toBe('');
+    const mine = await call('momentsSetting', { user_id: p.alice.id }, p.alice);
+    expect(mine).toMatchObject({ cover, hide_from: [p.dan.id] });
+    const theirs = { hide_from: [], hide_them: [], range: 0 };
+    expect(await call('momentsSetting', { user_id: p.alice.id }, p.bob)).toEqual({ ...theirs, cover });
+    // Dan is in her hide_from and still her friend: the cover is no post, only her posts are kept from him.
+    expect(await call('momentsSetting', { user_id: p.alice.id }, p.dan)).toEqual({ ...theirs, cover });
+    for (const n of ['gus', 'sam'] as const)
+      expect(await call('momentsSetting', { user_id: p.alice.id }, p[n]), n).toEqual({ ...theirs, cover: '' });
+    // A stranger's id that does not exist reads like one that does.
+    expect(await call('momentsSetting', { user_id: 2 ** 31 - 1 }, p.sam)).toEqual({ ...theirs, cover: '' });
+    // Someone else's settings cannot be written.
+    const write = await answer('momentsSetting', { user_id: p.alice.id, hide_from: [] }, p.bob);
+    expect(write.code).toBe(ErrorCodes.Validation);
+    expect((await call('momentsSetting', {}, p.alice)).hide_from).toEqual([p.dan.id]);
+  });
 });

@@ -52,11 +52,15 @@ export const MomentNoticesBody = z.object({ page: z.coerce.number().int().min(1)
 /** `/enterprise/moments/setCover`: an image I uploaded. */
 export const MomentCoverBody = z.object({ file_id: id });
 
-/** `/enterprise/moments/setting`: each field given replaces that setting; none given reads them. */
+/**
+ * `/enterprise/moments/setting`: each field given replaces that setting; none given reads them.
+ * With someone else's `user_id` it only reads their cover, for their album.
+ */
 export const MomentSettingBody = z.object({
   hide_from: userIds.optional(),
   hide_them: userIds.optional(),
   range: z.union([z.literal(0), z.literal(3), z.literal(30), z.literal(180)]).optional(),
+  user_id: id.optional(),
 });
 
 /** Someone as a viewer sees them on a post: their name as the viewer calls them. */
@@ -128,6 +132,6 @@ export interface MomentSettings {
   hide_from: number[];
   hide_them: number[];
   range: number;
-  /** My cover image URL, or ''. */
+  /** My cover image URL (with `user_id`, that person's), or ''. */
   cover: string;
 }

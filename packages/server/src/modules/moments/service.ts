@@ -344,13 +344,13 @@ export class MomentService {
       this.moments.hides(userId, Hide.From),
       this.moments.hides(userId, Hide.Them),
     ]);
-    const cover = row?.cover_file_id ? await this.ctx.repos.files.byId(row.cover_file_id) : undefined;
-    return {
-      hide_from: hideFrom,
-      hide_them: hideThem,
-      range: row?.range_days ?? 0,
-      cover: cover ? storageUrl(cover.storage_key) : '',
-    };
+    return { hide_from: hideFrom, hide_them: hideThem, range: row?.range_days ?? 0, cover: await this.cover(row) };
+  }
+
+  /** The URL of a cover image, or '' for none. */
+  private async cover(row: { cover_file_id: number } | undefined): Promise<string> {
+    const file = row?.cover_file_id ? await this.ctx.repos.files.byId(row.cover_file_id) : undefined;
+    return file ? storageUrl(file.storage_key) : '';
   }
 
   /** My cover: an image I uploaded. */
@@ -363,9 +363,20 @@ export class MomentService {
     return this.settings(session.userId);
   }
 
-  /** Replaces the settings given; answers them all. */
+  /**
+   * Replaces the settings given; answers them all. With someone else's `user_id`, reads only their
+   * cover, for their album: shown to their friends, and to anyone else as if they had none; their
+   * lists and range are never told.
+   */
   async setting(session: Session, body: RouteInput<'momentsSetting'>): Promise<MomentSettings> {
     const me = session.userId;
+    if (body.user_id !== undefined && body.user_id !== me) {
+      if (body.hide_from || body.hide_them || body.range !== undefined)
+        throw new AppError('Validation', {}, { fields: ['user_id'] });
+      const friend = await this.ctx.access.friendship(me, body.user_id);
+      const cover = friend ? await this.cover(await this.moments.settings(body.user_id)) : '';
+      return { hide_from: [], hide_them: [], range: 0, cover };
+    }
     if (body.hide_from)
       await this.moments.setHides(
         me,

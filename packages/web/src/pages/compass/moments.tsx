@@ -88,12 +88,13 @@ export default function MomentsPage() {
 
   useEffect(() => {
     void moments.refresh();
-    if (!isAlbum)
-      api
-        .momentsSetting({}, { silent: true })
-        .then((s) => setCover(s.cover))
-        .catch(() => undefined);
-  }, [isAlbum]);
+    // An album shows its owner's cover; the cover stays blank when it cannot be read.
+    setCover('');
+    api
+      .momentsSetting(isAlbum ? { user_id: albumOf } : {}, { silent: true })
+      .then((s) => setCover(s.cover))
+      .catch(() => undefined);
+  }, [isAlbum, albumOf]);
 
   const loadMore = async () => {
     const last = posts[posts.length - 1];
@@ -193,10 +194,15 @@ export default function MomentsPage() {
     setCover((await api.momentsSetCover({ file_id: up.file_id })).cover);
   };
 
+  const albumName = isAlbum ? posts[0]?.user.displayName : undefined;
   const header = (
     <div className={`moment-header${isAlbum ? ' moment-header-album' : ''}`}>
       {isAlbum ? (
-        <div className="moment-cover" />
+        <div
+          className="moment-cover"
+          style={cover ? { backgroundImage: `url(${cover})` } : undefined}
+          {...(cover && albumName ? { role: 'img', 'aria-label': t('moments.coverOf', { name: albumName }) } : {})}
+        />
       ) : (
         <button
           type="button"
