@@ -1,6 +1,13 @@
 import type { Message } from '@sparrow/protocol';
 import { describe, expect, it, vi } from 'vitest';
-import { ConversationEngine, FIRST_INDEX, type EngineDeps, type SendBody, type Transfer } from './engine';
+import {
+  ConversationEngine,
+  FIRST_INDEX,
+  type EngineDeps,
+  type PageQuery,
+  type SendBody,
+  type Transfer,
+} from './engine';
 import { msg, withdrawn } from './test-messages';
 
 /** Resolvable promises the test settles by hand. */
@@ -353,5 +360,114 @@ describe('ConversationEngine', () => {
     stop();
     engine.send({ type: 'text', content: 'again' });
     expect(seen).toHaveBeenCalledTimes(2);
+  });
+});
+
+/** getMessageList over `history` as the server pages it: before, after or around one msg_id. */
+function pages(history: Message[]): EngineDeps['fetchPage'] {
+  return vi.fn(async ({ last_id, after_id, around_id, limit }: PageQuery) => {
+    if (after_id !== undefined) return history.filter((m) => m.msg_id > after_id).slice(0, limit);
+    if (around_id !== undefined) {
+      const newer = Math.floor(limit / 2);
+      const upTo = history.filter((m) => m.msg_id <= around_id).slice(-(limit - newer));
+      return [...upTo, ...history.filter((m) => m.msg_id > around_id).slice(0, newer)];
+    }
+    return history.filter((m) => last_id === undefined || m.msg_id < last_id).slice(-limit);
+  });
+}
+
+describe('ConversationEngine opened at a message', () => {
+  const history = Array.from({ length: 20 }, (_, i) => msg(i + 1));
+
+  it('loads the page around it, then older pages above and newer pages below until the newest', async () => {
+    const { engine, ids } = setup(history, { fetchPage: pages(history), pageSize: 4 });
+    await engine.openAt(10);
+    let snap = engine.getSnapshot();
+    expect(snap.status).toBe('ready');
+    expect(ids()).toEqual([9, 10, 11, 12]);
+    expect(snap.focus).toEqual({ msgId: 10, seq: 1 });
+    expect(snap.hasNewer).toBe(true);
+
+    await engine.loadOlder();
+    expect(ids().slice(0, 4)).toEqual([5, 6, 7, 8]);
+    expect(engine.getSnapshot().firstItemIndex).toBe(FIRST_INDEX - 4);
+
+    await engine.loadNewer();
+    expect(ids().at(-1)).toBe(16);
+    expect(engine.getSnapshot().hasNewer).toBe(true);
+    await engine.loadNewer();
+    expect(ids().at(-1)).toBe(20);
+    await engine.loadNewer();
+    snap = engine.getSnapshot();
+    expect(snap.hasNewer).toBe(false);
+    expect(ids()).toEqual(Array.from({ length: 16 }, (_, i) => i + 5));
+  });
+
+  it('holds pushed messages until the pages below reach the newest, then shows them once', async () => {
+    const server = [...history];
+    const { engine, ids } = setup(server, { fetchPage: pages(server), pageSize: 4 });
+    await engine.openAt(10);
+    server.push(msg(21));
+    expect(engine.receive(msg(21))).toBe(false);
+    expect(ids()).not.toContain(21);
+
+    for (let i = 0; i < 4 && engine.getSnapshot().hasNewer; i++) await engine.loadNewer();
+    expect(engine.getSnapshot().hasNewer).toBe(false);
+    expect(ids().filter((id) => id === 21)).toHaveLength(1);
+    expect(engine.receive(msg(22))).toBe(true);
+    expect(ids().at(-1)).toBe(22);
+  });
+
+  it('does not mark older history as read; reading counts once the newest is shown', async () => {
+    const { engine, deps } = setup(history, { fetchPage: pages(history), pageSize: 4 });
+    await engine.openAt(5);
+    engine.readAll();
+    expect(deps.markRead).not.toHaveBeenCalled();
+    while (engine.getSnapshot().hasNewer) await engine.loadNewer();
+    engine.readAll();
+    expect(deps.markRead).toHaveBeenCalledWith(20);
+  });
+
+  it('opens again at a message already loaded without fetching, and at the newest when asked', async () => {
+    const fetchPage = pages(history);
+    const { engine, ids } = setup(history, { fetchPage, pageSize: 4 });
+    await engine.openAt(10);
+    const calls = vi.mocked(fetchPage).mock.calls.length;
+    await engine.openAt(11);
+    expect(vi.mocked(fetchPage).mock.calls.length).toBe(calls);
+    expect(engine.getSnapshot().focus).toEqual({ msgId: 11, seq: 2 });
+
+    await engine.openLatest();
+    expect(engine.getSnapshot().focus).toBeNull();
+    expect(engine.getSnapshot().hasNewer).toBe(false);
+    expect(ids()).toEqual([17, 18, 19, 20]);
+  });
+
+  it('goes to the newest when I send from older history', async () => {
+    const { engine, ids, flush } = setup(history, { fetchPage: pages(history), pageSize: 4 });
+    await engine.openAt(5);
+    engine.send({ type: 'text', content: 'now' });
+    await flush();
+    await flush();
+    const snap = engine.getSnapshot();
+    expect(snap.hasNewer).toBe(false);
+    expect(ids().slice(0, 4)).toEqual([17, 18, 19, 20]);
+    expect(snap.rows.at(-1)?.message.content).toBe('now');
+  });
+
+  it('opens at the newest when the message is not one I may see', async () => {
+    const fetchPage = pages(history);
+    const { engine, ids } = setup(history, {
+      pageSize: 4,
+      fetchPage: async (query) => {
+        if (query.around_id !== undefined) throw new Refused('not found');
+        return fetchPage(query);
+      },
+    });
+    await engine.openAt(99);
+    expect(engine.getSnapshot().status).toBe('ready');
+    expect(engine.getSnapshot().focus).toBeNull();
+    expect(engine.getSnapshot().hasNewer).toBe(false);
+    expect(ids()).toEqual([17, 18, 19, 20]);
   });
 });

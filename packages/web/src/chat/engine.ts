@@ -40,12 +40,23 @@ export interface Attachment {
   poster?: Blob;
 }
 
+/** The message a chat was opened at; `seq` counts the openings, so opening it again shows it again. */
+export interface ChatFocus {
+  msgId: number;
+  seq: number;
+}
+
 export interface EngineSnapshot {
   status: EngineStatus;
   /** Stored messages by msg_id, then my pending ones in the order I sent them. */
   rows: readonly ChatRow[];
   hasOlder: boolean;
   loadingOlder: boolean;
+  /** Opened at an older message: newer pages remain between the rows shown and the newest. */
+  hasNewer: boolean;
+  loadingNewer: boolean;
+  /** The message to show and mark when the list appears (a search hit, a day of the history). */
+  focus: ChatFocus | null;
   /** For the virtual list: goes down by the number of rows put in front of the first one. */
   firstItemIndex: number;
   /** The newest msg_id of mine the peer has read (private chats). */
@@ -92,11 +103,22 @@ export interface Transfer {
 
 export type FailureKind = 'refused' | 'retry';
 
+/** Which page of a conversation to fetch (api.md getMessageList); at most one of the ids. */
+export interface PageQuery {
+  limit: number;
+  last_id?: number;
+  after_id?: number;
+  around_id?: number;
+}
+
 export interface EngineDeps {
   me: { user_id: number; realname: string; avatar: string };
   target: { key: ContactKey; toContactId: ContactId; is_group: number };
-  /** getMessageList of this conversation: newest `limit` older than `last_id`, oldest first. */
-  fetchPage(query: { last_id?: number; limit: number }): Promise<Message[]>;
+  /**
+   * getMessageList of this conversation, oldest first: the newest `limit` (older than `last_id`),
+   * the oldest `limit` newer than `after_id`, or `limit` centred on `around_id`.
+   */
+  fetchPage(query: PageQuery): Promise<Message[]>;
   /** sendMessage, or uploadFile with the message when a file goes with it. */
   send(body: SendBody, transfer: Transfer): Promise<Message>;
   /** Uploads a file on its own (a video's poster) and answers its address. */
@@ -202,6 +224,13 @@ export class ConversationEngine {
   private pending = new Map<string, Pending>();
   private hasOlder = true;
   private loadingOlder = false;
+  private hasNewer = false;
+  private loadingNewer = false;
+  private focus: ChatFocus | null = null;
+  /** Pushed messages newer than the rows shown while newer pages remain, for when the pages catch up. */
+  private held = new Map<number, Message>();
+  /** Goes up whenever the window starts over, so that an answer for the old window is dropped. */
+  private epoch = 0;
   private firstItemIndex = FIRST_INDEX;
   private peerReadTo = 0;
   private readTo = 0;
@@ -242,7 +271,10 @@ export class ConversationEngine {
     return this.pending.size > 0;
   }
 
-  /** Loads the newest page; again after an error. Does nothing while loading or once loaded. */
+  /**
+   * Loads the first page: the newest, or the one around the message the chat was opened at; again
+   * after an error. Does nothing while loading or once loaded.
+   */
   start(): Promise<void> {
     if (this.status === 'ready') return Promise.resolve();
     this.loading ??= this.loadFirst().finally(() => {
@@ -251,30 +283,97 @@ export class ConversationEngine {
     return this.loading;
   }
 
+  /** Opens the chat at its newest messages, leaving an older place it was opened at. */
+  openLatest(): Promise<void> {
+    const moved = this.focus !== null;
+    this.focus = null;
+    if (this.hasNewer) return this.startOver();
+    if (moved) this.emit();
+    return this.start();
+  }
+
+  /**
+   * Opens the chat at one message, shown and marked, with history loading both ways from it; the
+   * rows already loaded serve when they hold it.
+   */
+  openAt(msgId: number): Promise<void> {
+    this.focus = { msgId, seq: (this.focus?.seq ?? 0) + 1 };
+    if (this.status === 'ready' && this.byMsgId.has(msgId)) {
+      this.emit();
+      return Promise.resolve();
+    }
+    return this.startOver();
+  }
+
+  /** Drops the rows loaded and loads the first page again. */
+  private startOver(): Promise<void> {
+    this.epoch++;
+    this.loading = null;
+    this.confirmed = [];
+    this.byMsgId.clear();
+    this.held.clear();
+    this.hasOlder = true;
+    this.hasNewer = false;
+    this.loadingOlder = false;
+    this.loadingNewer = false;
+    this.firstItemIndex = FIRST_INDEX;
+    this.status = 'idle';
+    return this.start();
+  }
+
   private async loadFirst(): Promise<void> {
+    const epoch = this.epoch;
     this.status = 'loading';
     this.emit();
     try {
-      const page = await this.deps.fetchPage({ limit: this.pageSize });
-      this.hasOlder = page.length >= this.pageSize;
+      const page = await this.firstPage();
+      if (epoch !== this.epoch) return;
       for (const m of page) this.put(m);
+      if (this.focus === null) {
+        this.hasOlder = page.length >= this.pageSize;
+      } else {
+        // Whether the ends of a centred page are the ends of the history is learnt by asking past them.
+        this.hasOlder = true;
+        this.hasNewer = true;
+      }
       this.status = 'ready';
     } catch {
+      if (epoch !== this.epoch) return;
       this.status = 'error';
     }
     this.emit();
+  }
+
+  /**
+   * The page around the focused message, or the newest page: also when that message is not one
+   * I may see (withdrawn or deleted since, say), which the server refuses like a missing one.
+   */
+  private async firstPage(): Promise<Message[]> {
+    const around = this.focus?.msgId;
+    if (around !== undefined) {
+      try {
+        const page = await this.deps.fetchPage({ around_id: around, limit: this.pageSize });
+        if (page.some((m) => m.msg_id === around)) return page;
+      } catch (error) {
+        if (this.deps.classify(error) !== 'refused') throw error;
+      }
+      this.focus = null;
+    }
+    return this.deps.fetchPage({ limit: this.pageSize });
   }
 
   /** The page before the oldest row; the list calls it when the top comes into view. */
   async loadOlder(): Promise<void> {
     if (this.status !== 'ready' || !this.hasOlder || this.loadingOlder) return;
     const oldest = this.confirmed[0]?.msg_id;
+    const epoch = this.epoch;
     this.loadingOlder = true;
     this.emit();
     try {
       const page = await this.deps.fetchPage(
         oldest ? { last_id: oldest, limit: this.pageSize } : { limit: this.pageSize },
       );
+      if (epoch !== this.epoch) return;
       this.hasOlder = page.length >= this.pageSize;
       const before = this.confirmed.length;
       for (const m of page) this.put(m);
@@ -282,8 +381,39 @@ export class ConversationEngine {
     } catch {
       // The top of the list stays where it is; scrolling up again retries.
     } finally {
-      this.loadingOlder = false;
-      this.emit();
+      if (epoch === this.epoch) {
+        this.loadingOlder = false;
+        this.emit();
+      }
+    }
+  }
+
+  /**
+   * The page after the newest row, while the chat shows older history; the list calls it when the
+   * bottom comes into view. Once the newest is reached, pushed messages append as usual.
+   */
+  async loadNewer(): Promise<void> {
+    if (this.status !== 'ready' || !this.hasNewer || this.loadingNewer) return;
+    const newest = this.confirmed[this.confirmed.length - 1]?.msg_id ?? 0;
+    const epoch = this.epoch;
+    this.loadingNewer = true;
+    this.emit();
+    try {
+      const page = await this.deps.fetchPage({ after_id: newest, limit: this.pageSize });
+      if (epoch !== this.epoch) return;
+      for (const m of page) this.put(m);
+      if (page.length < this.pageSize) {
+        this.hasNewer = false;
+        for (const m of this.held.values()) this.put(m);
+        this.held.clear();
+      }
+    } catch {
+      // The bottom of the list stays where it is; scrolling down again retries.
+    } finally {
+      if (epoch === this.epoch) {
+        this.loadingNewer = false;
+        this.emit();
+      }
     }
   }
 
@@ -332,7 +462,9 @@ export class ConversationEngine {
       progress: input.attachment ? 0 : null,
       controller: null,
     });
-    this.emit();
+    // What I send goes below the newest message, so a chat showing older history moves there.
+    if (this.hasNewer) void this.openLatest();
+    else this.emit();
     void this.deliver(id);
     this.tellOwn();
     return id;
@@ -443,11 +575,15 @@ export class ConversationEngine {
       changed = true;
     }
     const oldest = this.confirmed[0]?.msg_id;
+    const newest = this.confirmed[this.confirmed.length - 1]?.msg_id;
+    const known = this.byMsgId.has(message.msg_id);
     // Older than the loaded window with more history above it: it arrives with its page instead,
-    // so that the window never has a hole.
-    const outside =
-      this.hasOlder && oldest !== undefined && message.msg_id < oldest && !this.byMsgId.has(message.msg_id);
-    if (!outside && this.put(message)) changed = true;
+    // so that the window never has a hole. Newer than a window of older history: held until the
+    // pages below reach it.
+    const outside = this.hasOlder && oldest !== undefined && message.msg_id < oldest && !known;
+    const later = this.hasNewer && newest !== undefined && message.msg_id > newest && !known;
+    if (later) this.held.set(message.msg_id, message);
+    else if (!outside && this.put(message)) changed = true;
     if (changed) this.emit();
     return changed;
   }
@@ -488,8 +624,9 @@ export class ConversationEngine {
     this.emit();
   }
 
-  /** Tells the server I have read everything shown; once per newer message. */
+  /** Tells the server I have read everything shown; once per newer message, and only once the newest is shown. */
   readAll(): void {
+    if (this.hasNewer) return;
     const newest = this.confirmed[this.confirmed.length - 1]?.msg_id ?? 0;
     if (newest <= this.readTo) return;
     this.readTo = newest;
@@ -519,18 +656,18 @@ export class ConversationEngine {
     this.confirmed = this.confirmed.filter((m) => m.msg_id > this.clearedTo);
     this.byMsgId = new Map(this.confirmed.map((m) => [m.msg_id, m]));
     this.hasOlder = false;
+    this.hasNewer = false;
+    this.focus = null;
+    for (const m of this.held.values()) this.put(m);
+    this.held.clear();
     this.emit();
     return this.clearedTo;
   }
 
   /** Starts over from the newest page (the group's history was cleared, say). */
   async reload(): Promise<void> {
-    this.confirmed = [];
-    this.byMsgId.clear();
-    this.hasOlder = true;
-    this.firstItemIndex = FIRST_INDEX;
-    this.status = 'idle';
-    await this.start();
+    this.focus = null;
+    await this.startOver();
   }
 
   message(msgId: number): Message | undefined {
@@ -608,6 +745,9 @@ export class ConversationEngine {
       rows,
       hasOlder: this.hasOlder,
       loadingOlder: this.loadingOlder,
+      hasNewer: this.hasNewer,
+      loadingNewer: this.loadingNewer,
+      focus: this.focus,
       firstItemIndex: this.firstItemIndex,
       peerReadTo: this.peerReadTo,
     };

@@ -46,8 +46,10 @@ function useContactRow(key: ContactKey): Contact | undefined {
 /**
  * Everything the chat page shows and does for one conversation: the engine's snapshot, the
  * contact, the group's members and rules, whether I may speak, and read marks while it is open.
+ * With `focusId` the chat opens at that message (a search hit, a day of the history) instead of
+ * the newest.
  */
-export function useChat(key: ContactKey) {
+export function useChat(key: ContactKey, focusId: number | null = null) {
   const { t, i18n } = useTranslation();
   const user = useSession((s) => s.user);
   const engine = useMemo(() => engineFor(key), [key]);
@@ -60,14 +62,15 @@ export function useChat(key: ContactKey) {
 
   useEffect(() => {
     setOpenConversation(key);
-    void engine.start();
+    void (focusId ? engine.openAt(focusId) : engine.openLatest());
     return () => setOpenConversation(null);
-  }, [engine, key]);
+  }, [engine, key, focusId]);
 
-  // Everything shown while the page is visible counts as read.
+  // Everything shown while the page is visible counts as read, once the newest is shown.
   const newest = snapshot.rows.at(-1)?.message.msg_id ?? 0;
+  const atNewest = !snapshot.hasNewer;
   useEffect(() => {
-    if (snapshot.status !== 'ready') return;
+    if (snapshot.status !== 'ready' || !atNewest) return;
     const read = () => {
       if (document.visibilityState !== 'visible') return;
       engine.readAll();
@@ -76,7 +79,7 @@ export function useChat(key: ContactKey) {
     read();
     document.addEventListener('visibilitychange', read);
     return () => document.removeEventListener('visibilitychange', read);
-  }, [engine, key, newest, snapshot.status]);
+  }, [engine, key, newest, snapshot.status, atNewest]);
 
   const mentioned = (contact?.is_at ?? 0) > 0;
   useEffect(() => {

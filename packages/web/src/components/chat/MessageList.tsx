@@ -1,5 +1,5 @@
 import { CloseOutline, ExclamationCircleFill } from 'antd-mobile-icons';
-import { forwardRef, memo, type Ref } from 'react';
+import { forwardRef, memo, useCallback, useEffect, useRef, useState, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
@@ -26,6 +26,8 @@ interface RowProps extends RowHandlers {
   showName: boolean;
   /** Private chats: whether the peer has read this message of mine. */
   read: boolean | null;
+  /** The message the chat was opened at: marked for a moment, and named the current one. */
+  focus: 'marked' | 'current' | null;
   me: number;
   now: number;
 }
@@ -35,6 +37,7 @@ const MessageRow = memo(function MessageRow({
   previousTime,
   showName,
   read,
+  focus,
   me,
   now,
   onMenu,
@@ -45,6 +48,16 @@ const MessageRow = memo(function MessageRow({
   const { t, i18n } = useTranslation();
   const m = row.message;
   const press = useLongPress((x, y) => onMenu(row, x, y));
+  const marked = focus === 'marked';
+  // Keyboard and screen reader land on the message the chat was opened at.
+  const bubble = useCallback(
+    (el: HTMLElement | null) => {
+      if (el && marked) el.focus({ preventScroll: true });
+    },
+    [marked],
+  );
+  const itemClass = `chat-item${marked ? ' chat-item-focus' : ''}`;
+  const current = focus === null ? undefined : true;
   const separator = needsTimeSeparator(previousTime, m.sendTime) ? (
     <p className="chat-time">
       <time dateTime={new Date(m.sendTime).toISOString()}>{formatSeparator(m.sendTime, now, t, i18n.language)}</time>
@@ -56,9 +69,9 @@ const MessageRow = memo(function MessageRow({
     const original = line.event === 'undo' ? (line.original ?? '') : '';
     const canReEdit = line.event === 'undo' && line.user_id === me && original !== '';
     return (
-      <div className="chat-item">
+      <div className={itemClass} aria-current={current}>
         {separator}
-        <p className="chat-event">
+        <p className="chat-event" ref={bubble} tabIndex={marked ? -1 : undefined}>
           {m.content}
           {canReEdit && (
             <button type="button" className="chat-reedit" onClick={() => onReEdit(original)}>
@@ -74,7 +87,7 @@ const MessageRow = memo(function MessageRow({
   const quote = m.extends.quote;
   const senderId = typeof m.fromUser.id === 'number' ? m.fromUser.id : undefined;
   return (
-    <div className="chat-item">
+    <div className={itemClass} aria-current={current}>
       {separator}
       <div className={`msg${row.mine ? ' msg-mine' : ''}`}>
         {senderId !== undefined && !row.mine ? (
@@ -121,7 +134,7 @@ const MessageRow = memo(function MessageRow({
                 {read ? t('chat.read') : t('chat.unread')}
               </span>
             )}
-            <div className={`bubble bubble-${m.type}`} tabIndex={0} {...press}>
+            <div className={`bubble bubble-${m.type}`} tabIndex={0} ref={bubble} {...press}>
               <span className="visually-hidden">{t('chat.says', { name })}</span>
               {row.preview ? <PendingBubble row={row} preview={row.preview} /> : <MessageContent message={m} />}
             </div>
@@ -146,10 +159,21 @@ interface ListProps extends RowHandlers {
   me: number;
   now: number;
   onLoadOlder(): void;
+  /** Opened at an older message: the page below the newest row. */
+  onLoadNewer(): void;
   label: string;
 }
 
-function Top({ context }: { context: { loadingOlder: boolean; hasOlder: boolean } }) {
+/** How long the message a chat was opened at stays marked. */
+export const FOCUS_MARK_MS = 4000;
+
+interface ListContext {
+  loadingOlder: boolean;
+  hasOlder: boolean;
+  loadingNewer: boolean;
+}
+
+function Top({ context }: { context: ListContext }) {
   const { t } = useTranslation();
   if (context.loadingOlder) {
     return (
@@ -162,38 +186,83 @@ function Top({ context }: { context: { loadingOlder: boolean; hasOlder: boolean 
   return <div className="chat-top">{context.hasOlder ? '' : t('chat.noMore')}</div>;
 }
 
+/** Below the rows while newer pages load, when the chat was opened at an older message. */
+function Bottom({ context }: { context: ListContext }) {
+  const { t } = useTranslation();
+  if (!context.loadingNewer) return null;
+  return (
+    <div className="chat-top" role="status">
+      <span className="spinner spinner-small" aria-hidden="true" />
+      <span className="visually-hidden">{t('common.loading')}</span>
+    </div>
+  );
+}
+
 /**
  * The conversation, newest at the bottom, virtualized: only the rows near the viewport are in
- * the DOM. Older pages go in front through firstItemIndex, so the rows on screen stay put.
+ * the DOM. Older pages go in front through firstItemIndex, so the rows on screen stay put. Opened
+ * at a message (snapshot.focus), the list starts with it centred and marked, and loads newer
+ * pages at the bottom until the newest; only then does it follow new messages down.
  */
 export const MessageList = forwardRef(function MessageList(
-  { snapshot, isGroup, readMarks, me, now, onLoadOlder, label, ...handlers }: ListProps,
+  { snapshot, isGroup, readMarks, me, now, onLoadOlder, onLoadNewer, label, ...handlers }: ListProps,
   ref: Ref<VirtuosoHandle>,
 ) {
-  const { rows, firstItemIndex, peerReadTo } = snapshot;
+  const { t } = useTranslation();
+  const { rows, firstItemIndex, peerReadTo, focus } = snapshot;
+  const focusIndex = focus ? rows.findIndex((r) => r.message.msg_id === focus.msgId) : -1;
+  const [marked, setMarked] = useState<number | null>(null);
+  useEffect(() => {
+    if (!focus) return;
+    setMarked(focus.msgId);
+    const timer = setTimeout(() => setMarked(null), FOCUS_MARK_MS);
+    return () => clearTimeout(timer);
+  }, [focus]);
+  // A page that arrives below rows of older history is not followed down, even the page that
+  // reaches the newest; what arrives after that is.
+  const detached = useRef(snapshot.hasNewer);
+  useEffect(() => {
+    detached.current = snapshot.hasNewer;
+  }, [snapshot.hasNewer]);
+
   return (
     <section className="chat-list" aria-label={label}>
+      {focus && focusIndex >= 0 && (
+        <p className="visually-hidden" role="status">
+          {t('chat.openedAt')}
+        </p>
+      )}
       <Virtuoso
+        key={focus ? `at-${focus.seq}` : 'newest'}
         ref={ref}
         className="chat-scroller"
         data={rows}
         firstItemIndex={firstItemIndex}
-        initialTopMostItemIndex={Math.max(0, rows.length - 1)}
+        initialTopMostItemIndex={
+          focusIndex >= 0 ? { index: focusIndex, align: 'center' } : Math.max(0, rows.length - 1)
+        }
         alignToBottom
-        followOutput={(atBottom) => (atBottom ? 'auto' : false)}
+        followOutput={(atBottom) => (atBottom && !detached.current ? 'auto' : false)}
         startReached={onLoadOlder}
+        endReached={onLoadNewer}
         increaseViewportBy={{ top: 600, bottom: 200 }}
-        context={{ loadingOlder: snapshot.loadingOlder, hasOlder: snapshot.hasOlder }}
-        components={{ Header: Top }}
+        context={{
+          loadingOlder: snapshot.loadingOlder,
+          hasOlder: snapshot.hasOlder,
+          loadingNewer: snapshot.loadingNewer,
+        }}
+        components={{ Header: Top, Footer: Bottom }}
         computeItemKey={(_, row) => row.key}
         itemContent={(index, row) => {
           const previous = rows[index - firstItemIndex - 1];
+          const id = row.message.msg_id;
           return (
             <MessageRow
               row={row}
               previousTime={previous?.message.sendTime}
               showName={isGroup}
-              read={readMarks && row.mine ? row.message.msg_id > 0 && row.message.msg_id <= peerReadTo : null}
+              read={readMarks && row.mine ? id > 0 && id <= peerReadTo : null}
+              focus={id > 0 && id === marked ? 'marked' : id > 0 && id === focus?.msgId ? 'current' : null}
               me={me}
               now={now}
               {...handlers}

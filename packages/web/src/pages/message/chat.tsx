@@ -30,14 +30,15 @@ export default function ChatPage() {
   const key = params.get('id') ?? '';
   if (!key) return <Navigate to={paths.home} replace />;
   if (key === SYSTEM_KEY) return <Navigate to={paths.friend} replace />;
-  return <Chat key={key} chatKey={key} />;
+  // `msg_id` opens the chat at that message (a search hit, a day of the history).
+  return <Chat key={key} chatKey={key} focusId={Number(params.get('msg_id')) || null} />;
 }
 
-function Chat({ chatKey: key }: { chatKey: string }) {
+function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | null }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const now = useNow();
-  const chat = useChat(key);
+  const chat = useChat(key, focusId);
   const { engine, snapshot, contact, isGroup, group, me, myRole, chatInfo } = chat;
   // Removed from the group, or the group disbanded: the chat closes with a message.
   useCloseWhenGroupGone(isGroup ? key : null);
@@ -83,6 +84,7 @@ function Chat({ chatKey: key }: { chatKey: string }) {
   const handleCancel = useCallback((id: string) => engine.cancel(id), [engine]);
   const handleReEdit = useCallback((text: string) => composer.current?.setText(text), []);
   const handleLoadOlder = useCallback(() => void engine.loadOlder(), [engine]);
+  const handleLoadNewer = useCallback(() => void engine.loadNewer(), [engine]);
 
   const menuActions = (row: ChatRow): MenuAction[] => {
     const m = row.message;
@@ -219,6 +221,7 @@ function Chat({ chatKey: key }: { chatKey: string }) {
               me={meId}
               now={now}
               onLoadOlder={handleLoadOlder}
+              onLoadNewer={handleLoadNewer}
               onMenu={handleMenu}
               onRetry={handleRetry}
               onCancel={handleCancel}
