@@ -63,13 +63,14 @@ import {
   IsNoticeBody,
   MessageRefBody,
   ReadAtMsgBody,
+  SearchMessageBody,
   SendMessageBody,
   SendToMsgBody,
   SetChatTopBody,
   SetMsgIsReadBody,
   SyncBody,
 } from './api/im';
-import type { IceConfig } from './api/im';
+import type { IceConfig, SearchHit } from './api/im';
 import {
   MomentCommentBody,
   MomentCoverBody,
@@ -149,6 +150,7 @@ export const routes = {
   getContacts: route('/enterprise/im/getContacts', GetContactsBody),
   getContactInfo: route('/enterprise/im/getContactInfo', GetContactInfoBody),
   getMessageList: route('/enterprise/im/getMessageList', GetMessageListBody),
+  searchMessage: route('/enterprise/im/searchMessage', SearchMessageBody),
   sync: route('/enterprise/im/sync', SyncBody),
   sendMessage: route('/enterprise/im/sendMessage', SendMessageBody),
   forwardMessage: route('/enterprise/im/forwardMessage', ForwardMessageBody),
@@ -248,6 +250,8 @@ export interface RouteResponses {
   getContactInfo: Contact;
   /** Oldest → newest; `count`: how many match in all. */
   getMessageList: Message[];
+  /** Newest first; `count`: how many match in all. */
+  searchMessage: SearchHit[];
   /** Ascending; `count`: how many remain after these. */
   sync: Message[];
   sendMessage: Message;

@@ -9,6 +9,7 @@ import { GroupAdminService } from './modules/group/manage';
 import { GroupService } from './modules/group/service';
 import { ContactService } from './modules/im/contacts';
 import { Hydrator } from './modules/im/hydrate';
+import { MessageSearch } from './modules/im/search';
 import { SendPipeline } from './modules/im/send/pipeline';
 import { MessageService } from './modules/im/service';
 import { MomentService } from './modules/moments/service';
@@ -28,13 +29,15 @@ export function createServices(ctx: AppContext, callStore: CallStore) {
   const groups = new GroupService(ctx, pipeline, friends, qr);
   const calls = new CallService(ctx, pipeline, hydrator, callStore);
   friends.onUnfriended((a, b) => calls.endBetween(a, b));
+  const contacts = new ContactService(ctx, friends);
   return {
     auth: new AuthService(ctx, new CodeService(ctx.repos.codes, ctx.config, ctx.mailer, ctx.now), qr),
     users: new UserService(ctx, qr),
     friends,
     pipeline,
     messages: new MessageService(ctx, hydrator, files),
-    contacts: new ContactService(ctx, friends),
+    contacts,
+    search: new MessageSearch(ctx, hydrator, contacts),
     groups,
     groupAdmin: new GroupAdminService(ctx, groups, pipeline, uploads, qr),
     qr,

@@ -11,6 +11,7 @@ import {
 import { UNITS_PER_GRAPHEME_MAX } from '../text';
 import { checkGraphemes, flag, personText } from './fields';
 import { paging } from './friend';
+import type { Contact, Message } from '../entities';
 
 /** A contact id as the client sends it: a user id, `group-<n>`, `system`, `admin_notice`, or -1. */
 export const contactId = z.union([
@@ -74,7 +75,44 @@ export const GetMessageListBody = z.object({
   is_at: flag.optional(),
   /** Only messages from this user (chat history by member). */
   from_user: z.coerce.number().int().positive().optional(),
+  /** `limit` messages centred on this msg_id (jump to a search hit); refused alike when missing or not mine to see. */
+  around_id: z.coerce.number().int().positive().optional(),
+  /** From this time on, ms (the history's date picker: the first message of a day). */
+  start_time: z.coerce.number().int().min(0).optional(),
+  /** Up to this time, ms, inclusive. */
+  end_time: z.coerce.number().int().min(0).optional(),
 });
+
+/** The kinds of message whose words are indexed: text, and the names in file, location and card messages. */
+export const SearchableType = z.enum(['text', 'file', 'location', 'contact']);
+
+/** `/enterprise/im/searchMessage`: every conversation I can see, newest first. */
+export const SearchMessageBody = z
+  .object({
+    /** Words to find, all of them, inside words too (Chinese needs no spaces); case is ignored. */
+    keywords: personText(KEYWORDS_MAX, 1),
+    /** Only this conversation. */
+    toContactId: contactId.optional(),
+    is_group: z.coerce.number().int().min(0).max(3).default(0),
+    type: SearchableType.optional(),
+    /** Only messages from this user. */
+    from_user: z.coerce.number().int().positive().optional(),
+    /** From this time on, ms. */
+    start_time: z.coerce.number().int().min(0).optional(),
+    /** Up to this time, ms, inclusive. */
+    end_time: z.coerce.number().int().min(0).optional(),
+    ...paging,
+  })
+  .refine((b) => b.start_time === undefined || b.end_time === undefined || b.start_time <= b.end_time, {
+    path: ['end_time'],
+  });
+
+/** A search hit: the message, its conversation as the reader's list shows it, and where the words are. */
+export type SearchHit = Message & {
+  contactInfo: Contact;
+  /** `[start, end)` offsets into `content` (UTF-16 code units, as a JavaScript string counts) of each match. */
+  highlight: Array<[number, number]>;
+};
 
 /** `/enterprise/im/sync`: what I missed since a msg_id, across all conversations. */
 export const SyncBody = z.object({

@@ -13,6 +13,7 @@ import { groupAvatar } from './migrations/004-group-avatar';
 import { files } from './migrations/005-files';
 import { memberVersion } from './migrations/006-member-version';
 import { moments } from './migrations/007-moments';
+import { search } from './migrations/008-search';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -28,6 +29,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '005-files': files(dialect),
     '006-member-version': memberVersion(),
     '007-moments': moments(dialect),
+    '008-search': search(dialect),
   };
 }
 

@@ -160,6 +160,8 @@ export interface MessagesTable {
   is_undo: number;
   is_deleted: number;
   create_time: number;
+  /** The words search finds it by (text, file name, place, card name); indexed by trigrams. */
+  search_text: Generated<string>;
 }
 
 export interface MessageHiddenTable {

@@ -67,6 +67,11 @@ export class Access {
     return floor;
   }
 
+  /** The groups I am in that show me nothing before my join: floor's rule for every group at once. */
+  async groupsHidingHistory(userId: number): Promise<number[]> {
+    return (await this.repos.groups.mine(userId)).filter((g) => !groupSetting(g).history).map((g) => g.id);
+  }
+
   /** Who holds a message: the pair, the group's members, or its sender alone. */
   async holders(row: MessageRow): Promise<number[]> {
     if (row.chat_type === ChatType.Group) return this.repos.groups.memberIds(row.to_id);

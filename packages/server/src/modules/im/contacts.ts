@@ -118,8 +118,20 @@ export class ContactService {
   /** One row of my list: a user, a group I am in, or a pseudo-contact. */
   async info(session: Session, id: ContactId | string | number): Promise<Contact> {
     const { items } = await this.list(session);
-    const found = items.find((c) => String(c.id) === String(id));
-    if (found) return found;
+    return items.find((c) => String(c.id) === String(id)) ?? this.offList(session, id);
+  }
+
+  /** The rows of my list of some chats, by id as a string, the list read once. */
+  async infoMany(session: Session, ids: ReadonlyArray<ContactId | string | number>): Promise<Map<string, Contact>> {
+    const { items } = await this.list(session);
+    const listed = new Map(items.map((c) => [String(c.id), c]));
+    const out = new Map<string, Contact>();
+    for (const id of new Set(ids.map(String))) out.set(id, listed.get(id) ?? (await this.offList(session, id)));
+    return out;
+  }
+
+  /** A private chat's row for someone not on my list (no longer a friend, or never one). */
+  private async offList(session: Session, id: ContactId | string | number): Promise<Contact> {
     const target = await this.ctx.access.chat(session, id);
     if (target.kind !== 'private') throw new AppError('NotFound');
     const contact = await this.friends.contactOf(session.userId, target.peer);

@@ -4,6 +4,7 @@ import { runAtomically, type Work } from '../../db/at-once';
 import { Prepared } from '../../db/prepared';
 import type { Database, Db } from '../../db';
 import type { ConversationsTable, MessagesTable } from '../../db/schema';
+import { searchText } from './search-text';
 
 export type MessageRow = Selectable<MessagesTable>;
 export type ConversationRow = Selectable<ConversationsTable>;
@@ -52,6 +53,29 @@ const notHiddenBy = (user: number | 'c.user_id') =>
 const inGroupsOf = (userId: number) =>
   sql<boolean>`m.to_id in (select g.group_id from group_members as g where g.user_id = ${userId})`;
 
+/** A message as it is handed to `store`: what search finds it by is worked out there. */
+export type NewMessage = Omit<MessageRow, 'id' | 'search_text'>;
+
+/** What a search asks of the messages besides its words. */
+export interface SearchFilter {
+  /** One chat only. */
+  chatKey?: string | undefined;
+  types?: readonly string[] | undefined;
+  fromUser?: number | undefined;
+  startTime?: number | undefined;
+  endTime?: number | undefined;
+}
+
+/**
+ * Queries whose every word is shorter than a trigram cannot use the index: they scan at most the
+ * newest SHORT_QUERY_SCAN messages of the server (by id, newest first), so their cost is bounded
+ * whatever the history's size; older messages are not found by them.
+ */
+export const SHORT_QUERY_SCAN = 50_000;
+
+/** `%word%` for LIKE with a backslash as its escape, the word's own wildcards taken literally. */
+const likeTerm = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
 const messageBySender = new Prepared((db, fromUser: number, clientId: string) =>
   db.selectFrom('messages').selectAll().where('from_user', '=', fromUser).where('client_id', '=', clientId),
 );
@@ -71,6 +95,7 @@ const MESSAGE_COLUMNS = [
   'is_undo',
   'is_deleted',
   'create_time',
+  'search_text',
 ] as const satisfies ReadonlyArray<keyof MessageRow>;
 
 const insertMessage = new Prepared((db, ...values: Array<MessageRow[(typeof MESSAGE_COLUMNS)[number]]>) =>
@@ -171,12 +196,13 @@ export class MessageRepo {
    * counted from their read positions), so a group message is one insert whatever the group's size.
    */
   store(
-    message: Omit<MessageRow, 'id'>,
+    message: NewMessage,
     mentioned: readonly number[],
   ): Promise<{ row: MessageRow; sides: Map<number, ConversationRow> }> {
+    const row = { ...message, search_text: searchText(message.type, message.content, message.extends) };
     return runAtomically(
       this.db,
-      () => this.storing(message, mentioned),
+      () => this.storing(row, mentioned),
       (trx) => this.lockSequence(trx),
     );
   }
@@ -383,6 +409,12 @@ export class MessageRepo {
       keywords?: string | undefined;
       mentioning?: number | undefined;
       fromUser?: number | undefined;
+      /** Centred on this message: `limit` minus half before and with it, half after. */
+      aroundId?: number | undefined;
+      /** Sent from this time on (ms); without a cursor the page starts there, oldest first. */
+      startTime?: number | undefined;
+      /** Sent up to this time (ms), inclusive. */
+      endTime?: number | undefined;
     },
   ): Promise<{ rows: MessageRow[]; total: number }> {
     let q = this.db
@@ -403,8 +435,26 @@ export class MessageRepo {
       q = q.where((eb) => eb.or([eb('m.at', 'like', `%,${opts.mentioning},%`), eb('m.at', 'like', '%,0,%')]));
     }
     if (opts.fromUser !== undefined) q = q.where('m.from_user', '=', opts.fromUser);
+    if (opts.startTime !== undefined) q = q.where('m.create_time', '>=', opts.startTime);
+    if (opts.endTime !== undefined) q = q.where('m.create_time', '<=', opts.endTime);
     const totalRow = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     let page = q.selectAll('m');
+    if (opts.aroundId !== undefined) {
+      const newer = Math.floor(opts.limit / 2);
+      const [before, after] = await Promise.all([
+        page
+          .where('m.id', '<=', opts.aroundId)
+          .orderBy('m.id', 'desc')
+          .limit(opts.limit - newer)
+          .execute(),
+        page.where('m.id', '>', opts.aroundId).orderBy('m.id', 'asc').limit(newer).execute(),
+      ]);
+      return { rows: [...before.reverse(), ...after], total: Number(totalRow.n) };
+    }
+    if (opts.startTime !== undefined && opts.afterId === undefined && !opts.lastId) {
+      page = page.orderBy('m.id', 'asc').limit(opts.limit).offset(opts.offset);
+      return { rows: await page.execute(), total: Number(totalRow.n) };
+    }
     if (opts.afterId !== undefined) {
       page = page.where('m.id', '>', opts.afterId).orderBy('m.id', 'asc').limit(opts.limit);
       return { rows: await page.execute(), total: Number(totalRow.n) };
@@ -423,7 +473,25 @@ export class MessageRepo {
    * and file-transfer chats, and the groups I am in (from my join on when they hide history).
    */
   async since(userId: number, afterId: number, limit: number): Promise<{ rows: MessageRow[]; remaining: number }> {
-    const base = this.db
+    const base = this.readableBy(userId, 'all').where('m.id', '>', afterId);
+    const rows = await base
+      .selectAll('m')
+      .orderBy('m.id', 'asc')
+      .limit(limit + 1)
+      .execute();
+    if (rows.length <= limit) return { rows, remaining: 0 };
+    const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return { rows: rows.slice(0, limit), remaining: Number(total.n) - limit };
+  }
+
+  /**
+   * The messages `m` a reader may see across all chats: private chats they are in, their own
+   * chat, and the groups they are in from the first message each shows them (after their join in
+   * the groups of `hidingHistory`, or in all of them), after a history they cleared, neither
+   * deleted nor hidden by them. Access.floor is the same rule for one chat.
+   */
+  private readableBy(userId: number, hidingHistory: readonly number[] | 'all') {
+    return this.db
       .selectFrom('messages as m')
       .leftJoin('group_members as gm', (join) =>
         join.on('gm.user_id', '=', userId).onRef('gm.group_id', '=', 'm.to_id'),
@@ -431,7 +499,6 @@ export class MessageRepo {
       .leftJoin('conversations as c', (join) =>
         join.on('c.user_id', '=', userId).onRef('c.chat_key', '=', 'm.chat_key'),
       )
-      .where('m.id', '>', afterId)
       .where('m.is_deleted', '=', 0)
       .where((eb) =>
         eb.or([
@@ -443,20 +510,56 @@ export class MessageRepo {
           eb.and([
             eb('m.chat_type', '=', ChatType.Group),
             inGroupsOf(userId),
-            eb('m.id', '>', eb.ref('gm.join_msg_id')),
+            hidingHistory === 'all'
+              ? eb('m.id', '>', eb.ref('gm.join_msg_id'))
+              : hidingHistory.length
+                ? eb.or([eb('m.to_id', 'not in', hidingHistory), eb('m.id', '>', eb.ref('gm.join_msg_id'))])
+                : sql<boolean>`1 = 1`,
           ]),
         ]),
       )
       .where((eb) => eb.or([eb('c.clear_msg_id', 'is', null), eb('m.id', '>', eb.ref('c.clear_msg_id'))]))
       .where(notHiddenBy(userId));
-    const rows = await base
-      .selectAll('m')
-      .orderBy('m.id', 'asc')
-      .limit(limit + 1)
-      .execute();
-    if (rows.length <= limit) return { rows, remaining: 0 };
-    const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    return { rows: rows.slice(0, limit), remaining: Number(total.n) - limit };
+  }
+
+  /**
+   * Messages a reader may see whose words hold every term, newest first, with how many in all.
+   * Terms of three characters or more are looked up in the trigram index (FTS5 on SQLite, pg_trgm
+   * GIN on PostgreSQL) and every term is then checked by LIKE; a query of short terms only scans
+   * the newest SHORT_QUERY_SCAN messages. Withdrawn messages are never found.
+   */
+  async search(
+    userId: number,
+    hidingHistory: readonly number[],
+    terms: { indexed: readonly string[]; short: readonly string[] },
+    filter: SearchFilter,
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: MessageRow[]; total: number }> {
+    const like = this.dialect === 'postgres' ? sql`ilike` : sql`like`;
+    // Written out, not as parameters, so that PostgreSQL sees they imply its partial index's predicate.
+    let q = this.readableBy(userId, hidingHistory).where(
+      sql<boolean>`m.is_deleted = 0 and m.is_undo = 0 and m.search_text <> ''`,
+    );
+    if (terms.indexed.length && this.dialect === 'sqlite') {
+      const match = terms.indexed.map((t) => `"${t.replaceAll('"', '""')}"`).join(' AND ');
+      q = q.where(sql<boolean>`m.id in (select rowid from message_search where message_search match ${match})`);
+    } else if (!terms.indexed.length) {
+      q = q.where(sql<boolean>`m.id > (select coalesce(max(n.id), 0) from messages as n) - ${SHORT_QUERY_SCAN}`);
+    }
+    // On PostgreSQL the trigram GIN index serves these LIKEs of three characters or more.
+    for (const t of this.dialect === 'postgres' ? [...terms.indexed, ...terms.short] : terms.short) {
+      q = q.where(sql<boolean>`m.search_text ${like} ${likeTerm(t)} escape '\\'`);
+    }
+    if (filter.chatKey !== undefined) q = q.where('m.chat_key', '=', filter.chatKey);
+    if (filter.types?.length) q = q.where('m.type', 'in', filter.types);
+    if (filter.fromUser !== undefined) q = q.where('m.from_user', '=', filter.fromUser);
+    if (filter.startTime !== undefined) q = q.where('m.create_time', '>=', filter.startTime);
+    if (filter.endTime !== undefined) q = q.where('m.create_time', '<=', filter.endTime);
+    const [rows, total] = await Promise.all([
+      q.selectAll('m').orderBy('m.id', 'desc').limit(page.limit).offset(page.offset).execute(),
+      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(total.n) };
   }
 
   /**

@@ -2,6 +2,7 @@ import type { AppContext } from '../../context';
 import { ok } from '../../http/envelope';
 import { socketOf, type Handlers } from '../../http/route';
 import type { ContactService } from './contacts';
+import type { MessageSearch } from './search';
 import type { SendPipeline } from './send/pipeline';
 import type { MessageService } from './service';
 
@@ -11,6 +12,7 @@ export function imRoutes(
   messages: MessageService,
   pipeline: SendPipeline,
   contacts: ContactService,
+  search: MessageSearch,
 ): Handlers {
   return {
     getContacts: async ({ session }) => {
@@ -20,6 +22,10 @@ export function imRoutes(
     getContactInfo: async ({ body, session }) => contacts.info(session, body.id),
     getMessageList: async ({ body, session }) => {
       const { items, total } = await messages.list(session, body);
+      return ok(items, { count: total, page: body.page });
+    },
+    searchMessage: async ({ body, session }) => {
+      const { items, total } = await search.search(session, body);
       return ok(items, { count: total, page: body.page });
     },
     sync: async ({ body, session }) => {

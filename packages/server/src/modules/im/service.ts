@@ -20,6 +20,10 @@ export class MessageService {
     const target = await this.ctx.access.chat(session, body.toContactId);
     const floor = await this.ctx.access.floor(session.userId, target);
     const types = body.type === 'media' ? ['image', 'video'] : body.type ? [body.type] : undefined;
+    // A message of another chat, or one I may not see, is answered as a missing one.
+    const around =
+      body.around_id === undefined ? undefined : (await this.ctx.access.message(session, body.around_id)).row;
+    if (around && around.chat_key !== target.chatKey) throw new AppError('MessageNotFound');
     const { rows, total } = await this.ctx.repos.messages.list(
       { userId: session.userId, chatKey: target.chatKey, floor },
       {
@@ -31,6 +35,9 @@ export class MessageService {
         keywords: body.keywords,
         mentioning: body.is_at ? session.userId : undefined,
         fromUser: body.from_user,
+        aroundId: around?.id,
+        startTime: body.start_time,
+        endTime: body.end_time,
       },
     );
     return { items: await this.hydrator.presentMany(rows, session.user), total };

@@ -212,11 +212,29 @@ export const MessageList = forwardRef(function MessageList(
   const { rows, firstItemIndex, peerReadTo, focus } = snapshot;
   const focusIndex = focus ? rows.findIndex((r) => r.message.msg_id === focus.msgId) : -1;
   const [marked, setMarked] = useState<number | null>(null);
+  const list = useRef<VirtuosoHandle | null>(null);
+  const setList = useCallback(
+    (handle: VirtuosoHandle | null) => {
+      list.current = handle;
+      if (typeof ref === 'function') ref(handle);
+      else if (ref) ref.current = handle;
+    },
+    [ref],
+  );
+  const focusAt = useRef(focusIndex);
+  focusAt.current = focusIndex;
   useEffect(() => {
     if (!focus) return;
     setMarked(focus.msgId);
     const timer = setTimeout(() => setMarked(null), FOCUS_MARK_MS);
-    return () => clearTimeout(timer);
+    // The first placement guesses the heights of rows not drawn yet; once drawn, centre it again.
+    const frame = requestAnimationFrame(() => {
+      if (focusAt.current >= 0) list.current?.scrollToIndex({ index: focusAt.current, align: 'center' });
+    });
+    return () => {
+      clearTimeout(timer);
+      cancelAnimationFrame(frame);
+    };
   }, [focus]);
   // A page that arrives below rows of older history is not followed down, even the page that
   // reaches the newest; what arrives after that is.
@@ -234,7 +252,7 @@ export const MessageList = forwardRef(function MessageList(
       )}
       <Virtuoso
         key={focus ? `at-${focus.seq}` : 'newest'}
-        ref={ref}
+        ref={setList}
         className="chat-scroller"
         data={rows}
         firstItemIndex={firstItemIndex}

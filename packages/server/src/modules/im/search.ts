@@ -1,0 +1,53 @@
+import type { RouteInput, SearchHit } from '@sparrow/protocol';
+import type { AppContext } from '../../context';
+import { contactIdOf } from '../access';
+import type { Session } from '../auth';
+import type { ContactService } from './contacts';
+import type { Hydrator } from './hydrate';
+import { codePoints, highlights, queryTerms, TRIGRAM } from './search-text';
+
+/**
+ * searchMessage (api.md §3): every conversation the reader can see, newest first, each hit with
+ * its conversation as the reader's list shows it and where the words are in its content. What
+ * the reader may see is the repository's rule for reading across chats (the one `sync` reads by),
+ * with the groups that hide history from new members named by Access.
+ */
+export class MessageSearch {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly hydrator: Hydrator,
+    private readonly contacts: ContactService,
+  ) {}
+
+  async search(session: Session, body: RouteInput<'searchMessage'>): Promise<{ items: SearchHit[]; total: number }> {
+    const { access, repos } = this.ctx;
+    if (body.toContactId === 'system' || body.toContactId === 'admin_notice') return { items: [], total: 0 };
+    const chatKey = body.toContactId === undefined ? undefined : (await access.chat(session, body.toContactId)).chatKey;
+    const terms = queryTerms(body.keywords);
+    const { rows, total } = await repos.messages.search(
+      session.userId,
+      await access.groupsHidingHistory(session.userId),
+      {
+        indexed: terms.filter((t) => codePoints(t) >= TRIGRAM),
+        short: terms.filter((t) => codePoints(t) < TRIGRAM),
+      },
+      {
+        chatKey,
+        types: body.type ? [body.type] : undefined,
+        fromUser: body.from_user,
+        startTime: body.start_time,
+        endTime: body.end_time,
+      },
+      { limit: body.limit, offset: (body.page - 1) * body.limit },
+    );
+    const messages = await this.hydrator.presentMany(rows, session.user);
+    const chats = rows.map((r) => contactIdOf(r, session.userId));
+    const contacts = await this.contacts.infoMany(session, chats);
+    const items = messages.map((m, i): SearchHit => ({
+      ...m,
+      contactInfo: contacts.get(String(chats[i]))!,
+      highlight: highlights(m.content, terms),
+    }));
+    return { items, total };
+  }
+}
