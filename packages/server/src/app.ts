@@ -196,7 +196,7 @@ export async function buildApp(
   announcements.start(env.configPollMs);
   registerRoutes(app, ctx, {
     ...friendRoutes(ctx, services.friends),
-    ...imRoutes(ctx, services.messages, services.pipeline, services.contacts),
+    ...imRoutes(ctx, services.messages, services.pipeline, services.contacts, services.search),
     ...groupRoutes(ctx, services.groups, services.groupAdmin),
     ...authRoutes(ctx, services.auth),
     ...userRoutes(ctx, services.users),
