@@ -30,15 +30,39 @@ async function befriend(a: Person, b: Person) {
   await server.post('/enterprise/friend/update', { friend_id: requests[0]!.friend_id, status: 1 }, b.token);
 }
 
+/** A finger laid on the element's top and dragged `dy` px down, then lifted. */
+async function pullDown(page: Page, selector: string, dy: number) {
+  const box = (await page.locator(selector).boundingBox())!;
+  const x = box.x + box.width / 2;
+  const y = box.y + 20;
+  const cdp = await page.context().newCDPSession(page);
+  const touch = (type: string, ty?: number) =>
+    cdp.send('Input.dispatchTouchEvent', {
+      type,
+      touchPoints: ty === undefined ? [] : [{ x, y: ty }],
+    });
+  await touch('touchStart', y);
+  for (let step = 1; step <= 10; step += 1) await touch('touchMove', y + (dy * step) / 10);
+  await visible(page.getByRole('status').filter({ hasText: '松开刷新' }));
+  await touch('touchEnd');
+  await cdp.detach();
+}
+
 async function openDiscover(page: Page) {
   await page.getByRole('navigation', { name: '主导航' }).getByRole('button', { name: /发现/ }).click();
   await visible(page.getByRole('heading', { level: 1, name: '发现' }));
 }
 
 const TEXT = '周末去爬山了，天气很好';
+const LAKE = '湖边散步';
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([ServerProcess.start(), launchBrowser()]);
+  // No place search and a map service out of reach, set before the pages load their policy: the
+  // location picker then takes a place named by hand, offline.
+  await server.admin('config', 'set', 'map.searchUrl', '');
+  await server.admin('config', 'set', 'map.tileUrl', 'http://127.0.0.1:9/{z}/{x}/{y}.png');
+  await new Promise((r) => setTimeout(r, 1200));
   alice = await newPerson(server, browser, 'alice_mom', 'Alice');
   bob = await newPerson(server, browser, 'bob_mom', 'Bob');
   carol = await newPerson(server, browser, 'carol_mom', 'Carol');
@@ -156,5 +180,106 @@ describe('moments in three browsers', () => {
     await visible(page.getByText('朋友圈还是空的'));
     await bob.page.reload();
     await visible(bob.page.getByText('朋友圈还是空的'));
+  });
+
+  it('pulling the feed down reloads it, and the menu has the same refresh', async () => {
+    const page = carol.page;
+    await visible(page.getByText('朋友圈还是空的'));
+    const listed = () => page.waitForRequest((r) => r.url().endsWith('/enterprise/moments/list'));
+    let request = listed();
+    await pullDown(page, '.moment-list', 200);
+    await request;
+    await visible(page.getByText('朋友圈还是空的'));
+
+    request = listed();
+    await page.getByRole('button', { name: '朋友圈菜单' }).click();
+    await page.getByRole('button', { name: '刷新' }).click();
+    await request;
+  });
+
+  it('a picture that fails to upload is retried on its own; the place picked is shown and can be removed', async () => {
+    const page = alice.page;
+    await visible(page.getByRole('heading', { level: 1, name: '朋友圈' }));
+    await page.getByRole('link', { name: '发表' }).click();
+    await visible(page.getByRole('heading', { level: 1, name: '发表动态' }));
+    let refused = false;
+    await page.route('**/common/upload/uploadFile', (route) => {
+      if (refused) return route.continue();
+      refused = true;
+      return route.abort('connectionreset');
+    });
+    await page
+      .getByLabel('添加图片')
+      .setInputFiles([{ name: 'lake.png', mimeType: 'image/png', buffer: png(120, 90, [40, 120, 200]) }]);
+    const retry = page.getByRole('button', { name: '重新上传第 1 张图片' });
+    await visible(retry);
+    await shot(page, 'moments-publish-failed-upload');
+    await expectAccessible(page);
+    await retry.click();
+    await hidden(retry);
+    await hidden(page.getByRole('progressbar', { name: '第 1 张图片的上传进度' }));
+    await page.unroute('**/common/upload/uploadFile');
+
+    await page.getByRole('button', { name: '所在位置' }).click();
+    const picker = page.getByRole('dialog', { name: '选择位置' });
+    await visible(picker);
+    await picker.getByRole('textbox', { name: '名称' }).fill('西湖');
+    await picker.getByRole('button', { name: '确定' }).click();
+    await hidden(picker);
+    await visible(page.getByRole('button', { name: /西湖/ }));
+    await page.getByRole('button', { name: '移除所在位置' }).click();
+    await hidden(page.getByRole('button', { name: /西湖/ }));
+    await page.getByRole('button', { name: '所在位置' }).click();
+    await picker.getByRole('textbox', { name: '名称' }).fill('西湖');
+    await picker.getByRole('button', { name: '确定' }).click();
+    await visible(page.getByRole('button', { name: /西湖/ }));
+    await page.getByLabel('这一刻的想法…').fill(LAKE);
+    await shot(page, 'moments-publish-location');
+    await expectAccessible(page);
+    await page.getByRole('button', { name: '发表' }).click();
+    const post = page.getByRole('article', { name: 'Alice 的动态' });
+    await visible(post.getByText(LAKE));
+    await visible(post.getByRole('button', { name: '查看位置：西湖' }));
+    await shot(page, 'moments-feed-location');
+  });
+
+  it('the settings screen hides A’s posts from the friend A picks', async () => {
+    const page = alice.page;
+    await page.getByRole('button', { name: '朋友圈菜单' }).click();
+    await shot(page, 'moments-menu');
+    await page.getByRole('link', { name: '朋友圈设置' }).click();
+    await visible(page.getByRole('heading', { level: 1, name: '朋友圈设置' }));
+    await visible(page.getByRole('radio', { name: '全部' }));
+    await expect(page.getByRole('radio', { name: '全部' }).isChecked()).resolves.toBe(true);
+    await shot(page, 'moments-settings');
+    await expectAccessible(page);
+
+    await page.getByRole('link', { name: /不给他（她）看我的朋友圈/ }).click();
+    await visible(page.getByRole('heading', { level: 1, name: '不给他（她）看我的朋友圈' }));
+    await page.getByRole('checkbox', { name: 'Bob' }).check();
+    await shot(page, 'moments-settings-hide-from');
+    await expectAccessible(page);
+    await page.getByRole('button', { name: '保存' }).click();
+    await visible(page.getByRole('heading', { level: 1, name: '朋友圈设置' }));
+    await visible(page.getByRole('link', { name: /不给他（她）看我的朋友圈\s*1 人/ }));
+
+    // Bob's feed and Alice's album no longer hold her post; Carol's still does, with its place.
+    await bob.page.reload();
+    await visible(bob.page.getByText('朋友圈还是空的'));
+    await expect(bob.page.getByText(LAKE).count()).resolves.toBe(0);
+    await carol.page.reload();
+    const seen = carol.page.getByRole('article', { name: 'Alice 的动态' });
+    await visible(seen.getByText(LAKE));
+    await seen.getByRole('button', { name: '查看位置：西湖' }).click();
+    await visible(carol.page.getByRole('dialog', { name: '位置：西湖' }));
+    await carol.page.keyboard.press('Escape');
+
+    // Back to everyone: Bob sees it again.
+    await page.getByRole('link', { name: /不给他（她）看我的朋友圈/ }).click();
+    await page.getByRole('checkbox', { name: 'Bob' }).uncheck();
+    await page.getByRole('button', { name: '保存' }).click();
+    await visible(page.getByRole('link', { name: /不给他（她）看我的朋友圈\s*未设置/ }));
+    await bob.page.reload();
+    await visible(bob.page.getByRole('article', { name: 'Alice 的动态' }).getByText(LAKE));
   });
 });

@@ -1,9 +1,9 @@
 import type { MomentComment, MomentNotice, MomentPost, UploadResult } from '@sparrow/protocol';
 import { CameraOutline, MoreOutline, PictureOutline, RedoOutline, SetOutline } from 'antd-mobile-icons';
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { Virtuoso } from 'react-virtuoso';
+import { Virtuoso, type Components } from 'react-virtuoso';
 import { api } from '../../api';
 import { feedback } from '../../app/feedback';
 import { momentPaths } from '../../app/moment-paths';
@@ -20,6 +20,21 @@ import { moments, useMoments } from '../../stores/moments';
 import { useSession } from '../../stores/session';
 
 type Status = 'loading' | 'ready' | 'error';
+
+interface ListContext {
+  header: ReactNode;
+  footer: ReactNode;
+}
+
+/**
+ * The list's header and footer as components of a stable identity, their content passed in
+ * `context`: a component made anew on each render would remount the cover under a finger
+ * dragging it, and the browser stops telling a touch whose target left the page.
+ */
+const LIST_PARTS: Components<MomentPost, ListContext> = {
+  Header: ({ context }) => context.header,
+  Footer: ({ context }) => context.footer,
+};
 
 const PULL_TEXT: Record<PullPhase, MessageKey | null> = {
   idle: null,
@@ -333,9 +348,9 @@ export default function MomentsPage() {
           data={posts}
           endReached={() => void loadMore()}
           computeItemKey={(_, p) => p.id}
-          components={{
-            Header: () => header,
-            Footer: () =>
+          context={{
+            header,
+            footer:
               status === 'loading' ? (
                 <p className="moment-end">{t('common.loading')}</p>
               ) : posts.length === 0 ? (
@@ -358,6 +373,7 @@ export default function MomentsPage() {
                 <p className="moment-end">{t('moments.end')}</p>
               ) : null,
           }}
+          components={LIST_PARTS}
           itemContent={(_, post) => (
             <PostItem
               post={post}
