@@ -22,6 +22,7 @@ import { authRoutes } from './modules/auth/routes';
 import { callRoutes } from './modules/call/routes';
 import { emojiRoutes } from './modules/emoji/routes';
 import { momentRoutes } from './modules/moments/routes';
+import { Metrics, Readiness, registerOpsRoutes } from './modules/ops';
 import { friendRoutes } from './modules/friend/routes';
 import { groupRoutes } from './modules/group/routes';
 import { AnnouncementWatcher } from './modules/im/announcements';
@@ -65,6 +66,7 @@ export async function buildApp(
     genReqId: () => Math.random().toString(36).slice(2, 10),
   });
   const now = opts.now ?? Date.now;
+  const metrics = new Metrics();
 
   const opened = openDb({
     databaseUrl: env.databaseUrl,
@@ -94,6 +96,11 @@ export async function buildApp(
     presence,
     log: app.log,
     presenceVisible: () => config.get().chatInfo.online === 1,
+    onDelivered: (delayMs) => metrics.pushDelivered(delayMs),
+  });
+  metrics.watchSockets({
+    open: () => realtime.hub.size,
+    bound: () => realtime.hub.all().filter((c) => c.userId !== null).length,
   });
   localSockets = () =>
     realtime.hub.all().flatMap((c) => (c.userId === null ? [] : [{ userId: c.userId, clientId: c.clientId }]));
@@ -124,6 +131,7 @@ export async function buildApp(
       from: `Sparrow <no-reply@${new URL(env.publicUrl).hostname}>`,
       log: app.log,
     }),
+    metrics,
     storage: new DiskStorage(
       path.join(env.dataDir, 'uploads'),
       atMostEvery(60_000, now, (err: Error) => app.log.error({ err }, 'upload storage is full or unavailable')),
@@ -162,7 +170,10 @@ export async function buildApp(
   });
 
   app.setErrorHandler((err, req, reply) => {
-    if (err instanceof AppError) return sendError(req, reply, err);
+    if (err instanceof AppError) {
+      if (err.code === Codes.TooMany) metrics.refused(err.name);
+      return sendError(req, reply, err);
+    }
     const status = (err as { statusCode?: number }).statusCode ?? 500;
     if (status === 413 && req.isMultipart())
       return sendError(req, reply, new AppError('FileTooLarge', { size: config.get().fileUpload.size }));
@@ -208,6 +219,11 @@ export async function buildApp(
     ...momentRoutes(ctx, services.moments),
   });
   registerStorageRoutes(app, ctx.storage);
+  await registerOpsRoutes(app, {
+    metrics,
+    readiness: new Readiness(repos.ops, redis),
+    metricsToken: env.metricsToken,
+  });
 
   if (env.webDist && fs.existsSync(path.join(env.webDist, 'index.html'))) {
     await app.register(fastifyStatic, {

@@ -40,6 +40,8 @@ export interface ServerConfig {
   turnTtlS: number;
   /** 'relay' makes clients use TURN only, hiding their addresses from each other. */
   iceTransportPolicy: 'all' | 'relay';
+  /** Bearer token that lets a scraper not on this machine read /metrics (METRICS_TOKEN); loopback only when absent. */
+  metricsToken: string | undefined;
   /** Call timings, ms; shortened by tests only (README "Configuration"). */
   calls: { ringTimeoutMs: number; lockTtlMs: number; peerGoneMs: number; sweepMs: number };
 }
@@ -78,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     turnSecret: env.TURN_SECRET || undefined,
     turnTtlS: Number(env.TURN_TTL_S ?? 86_400),
     iceTransportPolicy: env.ICE_TRANSPORT_POLICY === 'relay' ? 'relay' : 'all',
+    metricsToken: env.METRICS_TOKEN || undefined,
     calls: {
       ringTimeoutMs: Number(env.CALL_RING_TIMEOUT_MS ?? CALL_RING_TIMEOUT_MS),
       lockTtlMs: Number(env.CALL_LOCK_TTL_MS ?? CALL_LOCK_TTL_MS),

@@ -7,6 +7,7 @@ import type { Mailer } from './lib/mailer';
 import type { SessionService } from './modules/auth/session';
 import type { ConfigService } from './modules/system/config-service';
 import type { Access } from './modules/access';
+import type { Metrics } from './modules/ops';
 import type { Realtime } from './realtime/realtime';
 import type { Repos } from './repos';
 import type { Storage } from './storage/storage';
@@ -26,6 +27,8 @@ export interface AppContext {
   limits: Limits;
   mailer: Mailer;
   storage: Storage;
+  /** The process's Prometheus counters (modules/ops/metrics.ts). */
+  metrics: Metrics;
   log: FastifyBaseLogger;
   /** The current time in ms; tests move it forward. */
   now: () => number;

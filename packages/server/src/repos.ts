@@ -7,6 +7,7 @@ import { FriendRepo } from './modules/friend';
 import { GroupRepo } from './modules/group';
 import { MessageRepo } from './modules/im';
 import { MomentRepo } from './modules/moments';
+import { OpsRepo } from './modules/ops';
 import { AnnouncementRepo, ConfigRepo, InviteRepo } from './modules/system';
 import { FileRepo } from './modules/upload';
 import { UserRepo } from './modules/user';
@@ -25,6 +26,7 @@ export interface Repos {
   announcements: AnnouncementRepo;
   invites: InviteRepo;
   config: ConfigRepo;
+  ops: OpsRepo;
 }
 
 export function createRepos(db: Db, dialect: Dialect): Repos {
@@ -41,5 +43,6 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
     announcements: new AnnouncementRepo(db),
     invites: new InviteRepo(db),
     config: new ConfigRepo(db),
+    ops: new OpsRepo(db),
   };
 }

@@ -18,6 +18,8 @@ export class SqliteAtOnce {
   constructor(
     private readonly sqlite: SQLite.Database,
     keep: number,
+    /** Told how long each statement took, ms (the database time metric). */
+    private readonly onQuery?: (ms: number) => void,
   ) {
     this.transaction = sqlite.transaction((work: () => unknown) => work());
     this.statement = keepPrepared(keep, (sql) => prepareStatement(sqlite, sql));
@@ -29,7 +31,17 @@ export class SqliteAtOnce {
   }
 
   /** Runs one statement, answering as Kysely's SQLite driver does. */
-  execute<R>({ sql, parameters }: Pick<CompiledQuery<R>, 'sql' | 'parameters'>): QueryResult<R> {
+  execute<R>(query: Pick<CompiledQuery<R>, 'sql' | 'parameters'>): QueryResult<R> {
+    if (!this.onQuery) return this.run(query);
+    const started = performance.now();
+    try {
+      return this.run(query);
+    } finally {
+      this.onQuery(performance.now() - started);
+    }
+  }
+
+  private run<R>({ sql, parameters }: Pick<CompiledQuery<R>, 'sql' | 'parameters'>): QueryResult<R> {
     const statement = this.statement(sql);
     if (statement.row) {
       const values = statement.stmt.all(parameters) as unknown[][];

@@ -2,7 +2,14 @@ import type { PushFrame } from '@sparrow/protocol';
 
 /** What travels between nodes: pushes to users, broadcasts, and orders to close sessions' sockets. */
 export type BusMessage =
-  | { kind: 'push'; userIds: number[]; frame: PushFrame; exceptClientId?: string | undefined }
+  | {
+      kind: 'push';
+      userIds: number[];
+      frame: PushFrame;
+      exceptClientId?: string | undefined;
+      /** When it was published (ms since the epoch), for the push delay metric. */
+      at?: number | undefined;
+    }
   | { kind: 'broadcast'; frame: PushFrame; exceptUserId?: number | undefined }
   | {
       kind: 'kick';

@@ -32,6 +32,8 @@ export interface RealtimeOptions {
   log: FastifyBaseLogger;
   /** Whether presence is shown (chatInfo.online). */
   presenceVisible: () => boolean;
+  /** Told of each push handed to this node's sockets, `delayMs` after it was published. */
+  onDelivered?: (delayMs: number) => void;
 }
 
 const nowS = () => Math.floor(Date.now() / 1000);
@@ -58,7 +60,8 @@ export class Realtime {
   async publish(userIds: number[], event: PushEvent, exceptClientId?: string): Promise<void> {
     if (userIds.length === 0) return;
     const frame = { ...event, time: nowS() } as PushFrame;
-    await this.opts.bus.publish({ kind: 'push', userIds: [...new Set(userIds)], frame, exceptClientId });
+    const at = Date.now();
+    await this.opts.bus.publish({ kind: 'push', userIds: [...new Set(userIds)], frame, exceptClientId, at });
   }
 
   /** Pushes an event to every bound socket on every node. */
@@ -129,6 +132,7 @@ export class Realtime {
     switch (message.kind) {
       case 'push':
         this.hub.deliver(message.userIds, message.frame, message.exceptClientId);
+        if (message.at !== undefined) this.opts.onDelivered?.(Date.now() - message.at);
         return;
       case 'broadcast':
         this.hub.broadcast(message.frame, message.exceptUserId);

@@ -83,9 +83,10 @@ export class RedisBus implements Bus {
     const frame = JSON.stringify(message.frame);
     const except =
       message.exceptClientId === undefined ? '' : `,"exceptClientId":${JSON.stringify(message.exceptClientId)}`;
+    const at = message.at === undefined ? '' : `,"at":${message.at}`;
     const pipeline = this.pub.pipeline();
     for (const id of message.userIds) {
-      pipeline.publish(this.channel(id), `{"kind":"push","userIds":[${id}]${except},"frame":${frame}}`);
+      pipeline.publish(this.channel(id), `{"kind":"push","userIds":[${id}]${except}${at},"frame":${frame}}`);
     }
     await pipeline.exec();
   }

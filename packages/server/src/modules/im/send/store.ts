@@ -59,6 +59,7 @@ export async function storeMessage(
       },
       mentioned,
     );
+    ctx.metrics.messageStored(draft.type);
     return { ...stored, fresh: true };
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;

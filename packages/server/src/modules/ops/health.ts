@@ -1,0 +1,62 @@
+import { Redis } from 'ioredis';
+import type { OpsRepo } from './repo';
+
+/** How long the database and Redis have to answer before the server is not ready (api.md §7). */
+export const READY_TIMEOUT_MS = 1_000;
+
+/** One part's state: `ok`, or why it is not ready. */
+export type PartState = 'ok' | 'timeout' | `error: ${string}`;
+
+export interface ReadyReport {
+  ready: boolean;
+  parts: Record<string, PartState>;
+}
+
+function within(promise: Promise<unknown>, ms: number): Promise<PartState> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<PartState>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), ms);
+  });
+  const answered = promise.then(
+    (): PartState => 'ok',
+    (err: unknown): PartState => `error: ${err instanceof Error ? err.message : String(err)}`,
+  );
+  return Promise.race([answered, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Whether this process can serve: the database and Redis (when configured) each answer within
+ * READY_TIMEOUT_MS. Redis is asked over a connection of its own that does not retry, so a lost
+ * Redis shows at once rather than after the bus's retries. A closing server answers 503 to every
+ * request before any handler runs (Fastify's return503OnClosing), this probe's included.
+ */
+export class Readiness {
+  private readonly redis: Redis | undefined;
+
+  constructor(
+    private readonly repo: OpsRepo,
+    redisUrl: string | undefined,
+  ) {
+    if (redisUrl) {
+      this.redis = new Redis(redisUrl, { maxRetriesPerRequest: 0, connectTimeout: READY_TIMEOUT_MS });
+      // A lost connection is reported by the probe; ioredis would otherwise print each attempt.
+      this.redis.on('error', () => undefined);
+    }
+  }
+
+  async check(): Promise<ReadyReport> {
+    const checks: Array<Promise<[string, PartState]>> = [
+      within(this.repo.ping(), READY_TIMEOUT_MS).then((s) => ['database', s]),
+    ];
+    if (this.redis) {
+      const redis = this.redis;
+      checks.push(within(redis.ping(), READY_TIMEOUT_MS).then((s) => ['redis', s]));
+    }
+    const parts = Object.fromEntries(await Promise.all(checks));
+    return { ready: Object.values(parts).every((s) => s === 'ok'), parts };
+  }
+
+  close(): void {
+    this.redis?.disconnect();
+  }
+}

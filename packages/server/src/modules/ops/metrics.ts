@@ -1,0 +1,147 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+/** What the socket gauges read at each scrape: the sockets this node holds, and how many are bound. */
+export interface SocketCounts {
+  open(): number;
+  bound(): number;
+}
+
+const HTTP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const PUSH_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+
+/**
+ * The process's Prometheus metrics (api.md §7), in a registry of its own so that two servers in
+ * one process (the tests) count apart. What the send path touches is a plain number added to,
+ * read into the registry's series only when scraped: a message costs no allocation here.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  /** What is counted as it happens; the series read it at each scrape. */
+  private readonly counts = {
+    byType: new Map<string, number>(),
+    refusals: new Map<string, number>(),
+    pushes: 0,
+    dbSeconds: 0,
+    dbQueries: 0,
+    sockets: { open: () => 0, bound: () => 0 } as SocketCounts,
+  };
+  private readonly http: Histogram<'method' | 'route' | 'code'>;
+  private readonly httpChildren = new Map<string, Histogram.Internal<'method' | 'route' | 'code'>>();
+  private readonly pushDelay: Histogram;
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+    this.http = new Histogram({
+      name: 'sparrow_http_request_duration_seconds',
+      help: 'HTTP requests by method, route (its pattern; "unknown" for no route) and status code, and how long they took',
+      labelNames: ['method', 'route', 'code'],
+      buckets: HTTP_BUCKETS,
+      registers: [this.registry],
+    });
+    this.pushDelay = new Histogram({
+      name: 'sparrow_push_delay_seconds',
+      help: 'From a push being published to its frame being written to the sockets on this node',
+      buckets: PUSH_BUCKETS,
+      registers: [this.registry],
+    });
+    const read = this.counts;
+    new Gauge({
+      name: 'sparrow_sockets',
+      help: 'Sockets this node holds: open (all) and bound (signed in to a user)',
+      labelNames: ['state'],
+      registers: [this.registry],
+      collect() {
+        this.set({ state: 'open' }, read.sockets.open());
+        this.set({ state: 'bound' }, read.sockets.bound());
+      },
+    });
+    new Counter({
+      name: 'sparrow_messages_sent_total',
+      help: 'Messages stored, by type (text, image, event, webrtc…)',
+      labelNames: ['type'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [type, n] of read.byType) this.inc({ type }, n);
+      },
+    });
+    new Counter({
+      name: 'sparrow_pushes_delivered_total',
+      help: 'Pushes handed to the sockets of their users on this node',
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(read.pushes);
+      },
+    });
+    new Counter({
+      name: 'sparrow_rate_limit_refusals_total',
+      help: 'Calls refused by a rate limit, by the error answered (TooMany, SendTooFast, LoginLocked…)',
+      labelNames: ['limit'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [limit, n] of read.refusals) this.inc({ limit }, n);
+      },
+    });
+    new Counter({
+      name: 'sparrow_db_query_seconds_total',
+      help: 'Time spent in database statements',
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(read.dbSeconds);
+      },
+    });
+    new Counter({
+      name: 'sparrow_db_queries_total',
+      help: 'Database statements run',
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(read.dbQueries);
+      },
+    });
+  }
+
+  /** Where the socket gauges read from (the hub, once it exists). */
+  watchSockets(sockets: SocketCounts): void {
+    this.counts.sockets = sockets;
+  }
+
+  /** One HTTP request answered; `route` is the matched pattern, so ids in paths do not make new series. */
+  request(method: string, route: string, code: number, seconds: number): void {
+    const key = `${method} ${code} ${route}`;
+    let child = this.httpChildren.get(key);
+    if (!child) {
+      child = this.http.labels({ method, route, code: String(code) });
+      this.httpChildren.set(key, child);
+    }
+    child.observe(seconds);
+  }
+
+  messageStored(type: string): void {
+    this.counts.byType.set(type, (this.counts.byType.get(type) ?? 0) + 1);
+  }
+
+  /** A push handed to the sockets of its users on this node, `delayMs` after it was published. */
+  pushDelivered(delayMs: number): void {
+    this.counts.pushes++;
+    this.pushDelay.observe(delayMs / 1000);
+  }
+
+  refused(limit: string): void {
+    this.counts.refusals.set(limit, (this.counts.refusals.get(limit) ?? 0) + 1);
+  }
+
+  /** One database statement that took `ms`. */
+  query(ms: number): void {
+    this.counts.dbQueries++;
+    this.counts.dbSeconds += ms / 1000;
+  }
+
+  /** The Prometheus text exposition of every series. */
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+}

@@ -1,0 +1,275 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import * as protocol from '@sparrow/protocol';
+import { Codes, ErrorCodes, routeAliases, routes, type RouteName } from '@sparrow/protocol';
+import type * as TS from 'typescript';
+import { z } from 'zod';
+
+type Json = Record<string, unknown>;
+
+/** The doc comments of the protocol's sources, read with the TypeScript parser. */
+interface Docs {
+  /** An exported constant's comment, by its name. */
+  exports: Map<string, string>;
+  /** The comments on an exported schema's fields, by the export's name, then the field's path ("a.b"). */
+  fields: Map<string, Map<string, string>>;
+  /** Each route's entry in the route table: its comment and the name of its body schema. */
+  routes: Map<string, { doc: string | undefined; body: string | undefined }>;
+  /** RouteResponses: what each route answers in `data`, as a type, and its comment. */
+  responses: Map<string, { doc: string | undefined; type: TS.TypeNode }>;
+}
+
+const protocolSrc = path.dirname(createRequire(import.meta.url).resolve('@sparrow/protocol'));
+
+function readDocs(ts: typeof TS): Docs {
+  const docs: Docs = { exports: new Map(), fields: new Map(), routes: new Map(), responses: new Map() };
+  const files = ['routes.ts', ...fs.readdirSync(path.join(protocolSrc, 'api')).map((f) => path.join('api', f))];
+  for (const file of files.filter((f) => f.endsWith('.ts'))) {
+    const text = fs.readFileSync(path.join(protocolSrc, file), 'utf8');
+    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+    const commentOf = (node: TS.Node): string | undefined => {
+      const parts = ts
+        .getJSDocCommentsAndTags(node)
+        .filter(ts.isJSDoc)
+        .map((d) => ts.getTextOfJSDocComment(d.comment))
+        .filter((c): c is string => Boolean(c));
+      return parts.length ? parts.join('\n') : undefined;
+    };
+    const fieldsOf = (node: TS.Node, prefix: string, into: Map<string, string>): void => {
+      if (ts.isPropertyAssignment(node) && (ts.isIdentifier(node.name) || ts.isStringLiteral(node.name))) {
+        const name = prefix + node.name.text;
+        const doc = commentOf(node);
+        if (doc) into.set(name, doc);
+        ts.forEachChild(node.initializer, (child) => fieldsOf(child, `${name}.`, into));
+        return;
+      }
+      ts.forEachChild(node, (child) => fieldsOf(child, prefix, into));
+    };
+    for (const statement of source.statements) {
+      if (ts.isVariableStatement(statement)) {
+        for (const decl of statement.declarationList.declarations) {
+          if (!ts.isIdentifier(decl.name) || !decl.initializer) continue;
+          const name = decl.name.text;
+          const doc = commentOf(decl);
+          if (doc) docs.exports.set(name, doc);
+          if (name === 'routes') readRouteTable(ts, decl.initializer, commentOf, docs);
+          else {
+            const fields = new Map<string, string>();
+            fieldsOf(decl.initializer, '', fields);
+            if (fields.size) docs.fields.set(name, fields);
+          }
+        }
+      } else if (ts.isInterfaceDeclaration(statement) && statement.name.text === 'RouteResponses') {
+        for (const member of statement.members) {
+          if (ts.isPropertySignature(member) && ts.isIdentifier(member.name) && member.type)
+            docs.responses.set(member.name.text, { doc: commentOf(member), type: member.type });
+        }
+      }
+    }
+  }
+  return docs;
+}
+
+function readRouteTable(
+  ts: typeof TS,
+  init: TS.Expression,
+  commentOf: (node: TS.Node) => string | undefined,
+  docs: Docs,
+): void {
+  const table = ts.isAsExpression(init) ? init.expression : init;
+  if (!ts.isObjectLiteralExpression(table)) return;
+  for (const entry of table.properties) {
+    if (!ts.isPropertyAssignment(entry) || !ts.isIdentifier(entry.name)) continue;
+    const call = entry.initializer;
+    const body = ts.isCallExpression(call) && call.arguments[1] && ts.isIdentifier(call.arguments[1]);
+    docs.routes.set(entry.name.text, {
+      doc: commentOf(entry),
+      body: body ? (call.arguments[1] as TS.Identifier).text : undefined,
+    });
+  }
+}
+
+/** A zod schema as JSON Schema, the doc comments of the exports it is made of as descriptions. */
+function schemaOf(schema: z.ZodType, io: 'input' | 'output', described: Map<unknown, string>): Json {
+  const json = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    override: ({ zodSchema, jsonSchema }) => {
+      const doc = described.get(zodSchema);
+      if (doc && jsonSchema.description === undefined) jsonSchema.description = doc;
+    },
+  }) as Json;
+  delete json.$schema;
+  return json;
+}
+
+/** Sets the field comments on an object schema's properties, copying each so that no shared part changes. */
+function describeFields(json: Json, fields: Map<string, string> | undefined, prefix = ''): void {
+  const props = json.properties as Record<string, Json> | undefined;
+  if (!fields || !props) return;
+  for (const [name, prop] of Object.entries(props)) {
+    const copy = { ...prop };
+    const doc = fields.get(prefix + name);
+    if (doc) copy.description = doc;
+    describeFields(copy, fields, `${prefix}${name}.`);
+    props[name] = copy;
+  }
+}
+
+/** The `data` of an answer, from its type in RouteResponses: entities by their zod schema (`<Name>Schema`). */
+function dataSchema(ts: typeof TS, type: TS.TypeNode, entity: (name: string) => Json | undefined): Json {
+  if (ts.isArrayTypeNode(type)) return { type: 'array', items: dataSchema(ts, type.elementType, entity) };
+  if (ts.isUnionTypeNode(type)) return { anyOf: type.types.map((t) => dataSchema(ts, t, entity)) };
+  if (ts.isParenthesizedTypeNode(type)) return dataSchema(ts, type.type, entity);
+  if (ts.isLiteralTypeNode(type) && type.literal.kind === ts.SyntaxKind.NullKeyword) return { type: 'null' };
+  if (type.kind === ts.SyntaxKind.StringKeyword) return { type: 'string' };
+  if (type.kind === ts.SyntaxKind.NumberKeyword) return { type: 'number' };
+  if (type.kind === ts.SyntaxKind.BooleanKeyword) return { type: 'boolean' };
+  if (ts.isTypeReferenceNode(type) && ts.isIdentifier(type.typeName)) {
+    const name = type.typeName.text;
+    return entity(name) ?? { type: 'object', description: `${name} (packages/protocol)` };
+  }
+  return { description: type.getText() };
+}
+
+const ENVELOPE: Json = {
+  type: 'object',
+  description:
+    "Every answer (api.md §1). `code` 0 is success; any other is an error whose `msg` is in the caller's language (Accept-Language). HTTP status is 200 but for 429 (too many), 500 (server error) and 503 (unavailable).",
+  properties: {
+    code: {
+      type: 'integer',
+      enum: [...new Set(Object.values(Codes))],
+      description: Object.entries(Codes)
+        .map(([name, code]) => `${code}: ${name}`)
+        .join('; '),
+    },
+    msg: { type: 'string' },
+    data: { description: 'The answer; on a validation error `{fields}`, the names of the bad fields' },
+    count: { type: 'integer', description: 'For lists: how many in all (see each route)' },
+    page: { type: 'integer' },
+  },
+  required: ['code', 'msg', 'data'],
+};
+
+const ERROR_NAMES: Json = {
+  type: 'string',
+  description: `The named errors and the envelope code each answers with: ${Object.entries(ErrorCodes)
+    .map(([name, code]) => `${name} ${code}`)
+    .join(', ')}.`,
+  enum: Object.keys(ErrorCodes),
+};
+
+/** The tag of a route: its area in the path (`/enterprise/im/…` → im, `/common/Pub/…` → Pub). */
+const tagOf = (p: string) => p.split('/')[2] ?? 'other';
+
+/**
+ * The OpenAPI 3.1 document of the HTTP API: every route of the protocol's route table (and its
+ * aliases), its body as JSON Schema from the zod schema the server validates with, its answer in
+ * the envelope, the codes an answer may carry, with the protocol's doc comments as descriptions.
+ */
+export async function buildOpenApi(version: string): Promise<Json> {
+  const ts = (await import('typescript')).default;
+  const docs = readDocs(ts);
+  const exported = Object.entries(protocol) as Array<[string, unknown]>;
+  const described = new Map<unknown, string>();
+  for (const [name, value] of exported) {
+    const doc = docs.exports.get(name);
+    if (doc && value instanceof z.ZodType) described.set(value, doc);
+  }
+  const components: Record<string, Json> = { Envelope: ENVELOPE, ErrorName: ERROR_NAMES };
+  const entity = (name: string): Json | undefined => {
+    const schema = (protocol as Record<string, unknown>)[`${name}Schema`];
+    if (!(schema instanceof z.ZodType)) return undefined;
+    if (!components[name]) {
+      components[name] = schemaOf(schema, 'output', described);
+    }
+    return { $ref: `#/components/schemas/${name}` };
+  };
+
+  const paths: Record<string, Json> = {};
+  for (const name of Object.keys(routes) as RouteName[]) {
+    const def = routes[name];
+    const entry = docs.routes.get(name);
+    const bodyName = entry?.body;
+    const body = schemaOf(def.body, 'input', described);
+    describeFields(body, bodyName ? docs.fields.get(bodyName) : undefined);
+    const bodyDoc = bodyName ? docs.exports.get(bodyName) : undefined;
+    const answer = docs.responses.get(name);
+    const data = answer ? dataSchema(ts, answer.type, entity) : {};
+    const content = def.multipart
+      ? {
+          'multipart/form-data': {
+            schema: {
+              ...body,
+              type: 'object',
+              properties: {
+                ...(body.properties as Json | undefined),
+                file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file' },
+              },
+              required: [...((body.required as string[] | undefined) ?? []), 'file'],
+            },
+          },
+        }
+      : { 'application/json': { schema: body }, 'application/x-www-form-urlencoded': { schema: body } };
+    const errors = ['400 Validation (`data.fields` names the bad fields)', '403/404 not allowed or not found'];
+    if (!def.public) errors.unshift('-1 no session: sign in again');
+    const operation: Json = {
+      operationId: name,
+      tags: [tagOf(def.path)],
+      summary: entry?.doc?.split('\n')[0] ?? name,
+      description: [entry?.doc, bodyDoc, answer?.doc && `Answers: ${answer.doc}`].filter(Boolean).join('\n\n'),
+      requestBody: { required: true, content },
+      responses: {
+        '200': {
+          description: `The envelope: \`code\` 0 and \`data\`, or an error code (${errors.join('; ')}).`,
+          content: {
+            'application/json': {
+              schema: { allOf: [{ $ref: '#/components/schemas/Envelope' }, { properties: { data } }] },
+            },
+          },
+        },
+        '429': { $ref: '#/components/responses/TooMany' },
+        '500': { $ref: '#/components/responses/ServerError' },
+        '503': { $ref: '#/components/responses/Unavailable' },
+      },
+      ...(def.public ? { security: [] } : {}),
+    };
+    for (const url of [def.path, ...(routeAliases[name] ?? [])]) {
+      paths[url] = { post: url === def.path ? operation : { ...operation, operationId: `${name}Alias` } };
+    }
+  }
+
+  const errorAnswer = (description: string): Json => ({
+    description,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Envelope' } } },
+  });
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Sparrow IM',
+      version,
+      description:
+        'The HTTP API of a Sparrow server. Every call is a POST with a JSON (or form-encoded) body and answers the envelope. Pushes arrive over the WebSocket (api.md §4), not described here.',
+    },
+    paths,
+    components: {
+      schemas: components,
+      responses: {
+        TooMany: errorAnswer('A rate limit refused the call (code 429); `msg` says how many seconds to wait'),
+        ServerError: errorAnswer('An unexpected error (code 502); `msg` names the request id for the logs'),
+        Unavailable: errorAnswer('A part of the server is out of service for now (code 503), e.g. full upload storage'),
+      },
+      securitySchemes: {
+        session: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: 'The `authToken` of login (with or without `Bearer `)',
+        },
+      },
+    },
+    security: [{ session: [] }],
+  };
+}
