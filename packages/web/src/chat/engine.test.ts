@@ -455,6 +455,23 @@ describe('ConversationEngine opened at a message', () => {
     expect(snap.rows.at(-1)?.message.content).toBe('now');
   });
 
+  it('drops the answer of a page asked before the chat was opened elsewhere', async () => {
+    const first = deferred<Message[]>();
+    const fetchPage = pages(history);
+    const { engine, ids } = setup(history, {
+      pageSize: 4,
+      fetchPage: (query) =>
+        query.around_id === undefined && query.last_id === undefined ? first.promise : fetchPage(query),
+    });
+    const newest = engine.start();
+    const at = engine.openAt(10);
+    await at;
+    first.resolve(history.slice(-4));
+    await newest;
+    expect(ids()).toEqual([9, 10, 11, 12]);
+    expect(engine.getSnapshot().focus?.msgId).toBe(10);
+  });
+
   it('opens at the newest when the message is not one I may see', async () => {
     const fetchPage = pages(history);
     const { engine, ids } = setup(history, {

@@ -277,10 +277,12 @@ export class ConversationEngine {
    */
   start(): Promise<void> {
     if (this.status === 'ready') return Promise.resolve();
-    this.loading ??= this.loadFirst().finally(() => {
-      this.loading = null;
+    if (this.loading) return this.loading;
+    const loading = this.loadFirst().finally(() => {
+      if (this.loading === loading) this.loading = null;
     });
-    return this.loading;
+    this.loading = loading;
+    return loading;
   }
 
   /** Opens the chat at its newest messages, leaving an older place it was opened at. */
