@@ -61,11 +61,18 @@ function create(key: ContactKey): ConversationEngine {
   return new ConversationEngine({
     me: { user_id: user.user_id, realname: user.realname, avatar: user.avatar },
     target: { key, toContactId, is_group },
-    fetchPage: async ({ last_id, limit }) =>
+    fetchPage: async ({ last_id, after_id, around_id, limit }) =>
       (
         await request(
           'getMessageList',
-          { toContactId, is_group, limit, ...(last_id ? { last_id } : {}) },
+          {
+            toContactId,
+            is_group,
+            limit,
+            ...(last_id ? { last_id } : {}),
+            ...(after_id !== undefined && { after_id }),
+            ...(around_id !== undefined && { around_id }),
+          },
           { silent: true },
         )
       ).data,

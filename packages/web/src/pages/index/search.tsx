@@ -1,5 +1,5 @@
-import type { Contact } from '@sparrow/protocol';
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { Contact, SearchHit } from '@sparrow/protocol';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { request } from '../../api';
@@ -8,24 +8,53 @@ import { chatPath, paths, withQuery } from '../../app/paths';
 import { isGroupOf } from '../../chat/registry';
 import { ContactAvatar } from '../../components/ContactAvatar';
 import { SearchBar } from '../../components/SearchBar';
-import { compareConversations, contactIdOf, contactKey, contactName } from '../../lib/conversation-list';
+import { chatAt, HitContent } from '../../components/search/SearchHits';
+import { contactIdOf, contactKey, contactName, conversationKeyOf } from '../../lib/conversation-list';
 import { useContacts } from '../../stores/contacts';
+import { useSession } from '../../stores/session';
 import '../../components/lists.css';
+import '../../components/search/search.css';
 import '../pages.css';
 
 const DEBOUNCE_MS = 300;
-/** Conversations whose history is searched (the most recent ones), and how many at once. */
-const HISTORY_CONVERSATIONS = 50;
-const PARALLEL = 5;
+/** Hits asked at once, newest first, grouped by conversation. */
+const HITS_PAGE = 100;
+/** Conversations with hits shown at first, and added by "more". */
+const CONVERSATIONS_SHOWN = 20;
+/** How many conversations' counts are asked at the same time. */
+const PARALLEL = 4;
 const SECTION_FIRST = 5;
 
-interface HistoryHit {
+/** A conversation with messages found in it: the newest hit, and how many there are. */
+interface ChatHits {
+  key: string;
   contact: Contact;
-  count: number;
+  newest: SearchHit;
+  /** Known once every hit of the conversation is among those loaded, or once asked. */
+  count: number | null;
+  loaded: number;
 }
+
+type HistoryState =
+  | { words: string; status: 'idle' | 'loading' | 'failed' }
+  | { words: string; status: 'ready'; chats: ChatHits[]; complete: boolean };
 
 function matches(c: Contact, q: string): boolean {
   return [c.displayName, c.realname ?? '', c.account ?? ''].some((s) => s.toLowerCase().includes(q));
+}
+
+/** Hits grouped by conversation, in the order of each one's newest hit. */
+function groupHits(hits: readonly SearchHit[], me: number, complete: boolean): ChatHits[] {
+  const byKey = new Map<string, ChatHits>();
+  for (const hit of hits) {
+    const key = conversationKeyOf(hit, me);
+    const chat = byKey.get(key);
+    if (chat) chat.loaded++;
+    else byKey.set(key, { key, contact: hit.contactInfo, newest: hit, count: null, loaded: 1 });
+  }
+  const chats = [...byKey.values()];
+  if (complete) for (const c of chats) c.count = c.loaded;
+  return chats;
 }
 
 /** One titled section of results. */
@@ -59,22 +88,47 @@ function ContactLink({ contact, to, name, sub }: { contact: Contact; to: string;
   );
 }
 
+/** A conversation with messages found: one hit opens the chat at it, more open the conversation's list. */
+function ChatHitsLink({ chat, words }: { chat: ChatHits; words: string }) {
+  const { t } = useTranslation();
+  const single = chat.count === 1;
+  const to = single ? chatAt(chat.key, chat.newest.msg_id) : withQuery(paths.record, { id: chat.key, keywords: words });
+  return (
+    <li>
+      <Link className="contact-row" to={to}>
+        <ContactAvatar contact={chat.contact} size={40} />
+        <span className="contact-text">
+          <span className="contact-name">{contactName(chat.contact, t)}</span>
+          <span className="contact-sub">
+            {single ? (
+              <HitContent hit={chat.newest} words={words} />
+            ) : chat.count === null ? (
+              t('search.hitsAtLeast', { count: chat.loaded })
+            ) : (
+              t('search.hits', { count: chat.count })
+            )}
+          </span>
+        </span>
+      </Link>
+    </li>
+  );
+}
+
 /**
- * Search (spec §2 `/pages/index/search`): my contacts and groups by name, and the text of my
- * conversations. The server searches one conversation at a time, so the recent conversations are
- * asked a few at a time, each for its number of matching messages.
+ * Search (spec §2 `/pages/index/search`): my contacts and groups by name, and the messages of
+ * every conversation I can see (api.md searchMessage), grouped by conversation with the number
+ * found in each; a conversation opens its list of hits, a single hit the chat at that message.
  */
 export default function SearchPage() {
   const { t } = useTranslation();
   const back = useBack();
   const rows = useContacts((s) => s.rows);
+  const me = useSession((s) => s.user?.user_id ?? 0);
   const [query, setQuery] = useState('');
   const [words, setWords] = useState('');
-  const [history, setHistory] = useState<{ words: string; hits: HistoryHit[]; done: boolean }>({
-    words: '',
-    hits: [],
-    done: true,
-  });
+  const [history, setHistory] = useState<HistoryState>({ words: '', status: 'idle' });
+  const [shown, setShown] = useState(CONVERSATIONS_SHOWN);
+  const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     const timer = setTimeout(() => setWords(query.trim()), DEBOUNCE_MS);
@@ -82,58 +136,84 @@ export default function SearchPage() {
   }, [query]);
 
   const all = useMemo(() => Object.values(rows), [rows]);
-  // The history search runs again for new words, not for every message that changes the list.
-  const latest = useRef(all);
-  useEffect(() => {
-    latest.current = all;
-  }, [all]);
   const q = words.toLowerCase();
   const people = useMemo(() => (q ? all.filter((c) => c.is_group === 0 && matches(c, q)) : []), [all, q]);
   const groups = useMemo(() => (q ? all.filter((c) => c.is_group === 1 && matches(c, q)) : []), [all, q]);
 
   useEffect(() => {
+    setShown(CONVERSATIONS_SHOWN);
     if (!words) {
-      setHistory({ words: '', hits: [], done: true });
+      setHistory({ words: '', status: 'idle' });
       return;
     }
     let live = true;
-    setHistory({ words, hits: [], done: false });
-    const targets = latest.current
-      .filter((c) => (c.is_group === 0 || c.is_group === 1 || c.is_group === 3) && c.lastSendTime > 0)
-      .sort(compareConversations)
-      .slice(0, HISTORY_CONVERSATIONS);
-    const hits: HistoryHit[] = [];
-    const ask = async (c: Contact) => {
-      const key = contactKey(c.id);
+    setHistory({ words, status: 'loading' });
+    request('searchMessage', { keywords: words, limit: HITS_PAGE }, { silent: true }).then(
+      ({ data, count }) => {
+        if (!live) return;
+        const complete = (count ?? data.length) <= data.length;
+        setHistory({ words, status: 'ready', chats: groupHits(data, me, complete), complete });
+      },
+      () => {
+        if (live) setHistory({ words, status: 'failed' });
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [words, me, attempt]);
+
+  // With more hits than one page holds, the conversations shown ask for their own counts.
+  const pendingCounts = useMemo(
+    () =>
+      history.status === 'ready' && !history.complete
+        ? history.chats.slice(0, shown).filter((c) => c.count === null)
+        : [],
+    [history, shown],
+  );
+  useEffect(() => {
+    if (pendingCounts.length === 0) return;
+    let live = true;
+    const asked = history.words;
+    const counts = new Map<string, number>();
+    const ask = async (chat: ChatHits) => {
       try {
         const { count } = await request(
-          'getMessageList',
-          { toContactId: contactIdOf(key), is_group: isGroupOf(key), keywords: words, limit: 1 },
+          'searchMessage',
+          { keywords: asked, toContactId: contactIdOf(chat.key), is_group: isGroupOf(chat.key), limit: 1 },
           { silent: true },
         );
-        if (count) hits.push({ contact: c, count });
+        counts.set(chat.key, count ?? chat.loaded);
       } catch {
-        // One conversation that cannot be searched does not stop the others.
+        // The conversation keeps the "at least" count of the hits loaded.
+        counts.set(chat.key, -1);
       }
     };
     void (async () => {
-      for (let i = 0; i < targets.length && live; i += PARALLEL) {
-        await Promise.all(targets.slice(i, i + PARALLEL).map(ask));
-        if (live)
-          setHistory({
-            words,
-            hits: [...hits].sort((a, b) => b.count - a.count),
-            done: i + PARALLEL >= targets.length,
-          });
+      for (let i = 0; i < pendingCounts.length && live; i += PARALLEL) {
+        await Promise.all(pendingCounts.slice(i, i + PARALLEL).map(ask));
       }
-      if (live) setHistory((h) => ({ ...h, done: true }));
+      if (!live) return;
+      setHistory((h) =>
+        h.status === 'ready' && h.words === asked
+          ? {
+              ...h,
+              chats: h.chats.map((c) => {
+                const n = counts.get(c.key);
+                return n === undefined || c.count !== null ? c : { ...c, count: n < 0 ? c.loaded : n };
+              }),
+            }
+          : h,
+      );
     })();
     return () => {
       live = false;
     };
-  }, [words]);
+  }, [pendingCounts, history.words]);
 
-  const nothing = words && history.done && people.length === 0 && groups.length === 0 && history.hits.length === 0;
+  const chats = history.status === 'ready' ? history.chats : [];
+  const nothing =
+    words && history.status === 'ready' && people.length === 0 && groups.length === 0 && chats.length === 0;
   return (
     <div className="page search-page">
       <header className="search-header">
@@ -167,23 +247,36 @@ export default function SearchPage() {
             ))}
           </Section>
         )}
-        {history.hits.length > 0 && (
+        {chats.length > 0 && (
           <Section id="search-history" title={t('search.history')}>
-            {history.hits.map(({ contact: c, count }) => (
-              <ContactLink
-                key={String(c.id)}
-                contact={c}
-                to={withQuery(paths.record, { id: contactKey(c.id), keywords: history.words })}
-                name={contactName(c, t)}
-                sub={t('search.hits', { count })}
-              />
+            {chats.slice(0, shown).map((chat) => (
+              <ChatHitsLink key={chat.key} chat={chat} words={history.words} />
             ))}
           </Section>
         )}
-        {words && !history.done && (
+        {chats.length > shown && (
+          <div className="actions">
+            <button
+              type="button"
+              className="button button-default"
+              onClick={() => setShown((n) => n + CONVERSATIONS_SHOWN)}
+            >
+              {t('search.moreChats')}
+            </button>
+          </div>
+        )}
+        {history.status === 'loading' && (
           <p className="search-tip" role="status">
             {t('search.searching')}
           </p>
+        )}
+        {history.status === 'failed' && (
+          <div className="search-tip" role="alert">
+            <p>{t('search.failed')}</p>
+            <button type="button" className="button button-default" onClick={() => setAttempt((n) => n + 1)}>
+              {t('common.retry')}
+            </button>
+          </div>
         )}
         {nothing && <p className="search-tip">{t('search.nothing', { words })}</p>}
       </main>

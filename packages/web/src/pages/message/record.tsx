@@ -1,7 +1,8 @@
-import type { Message } from '@sparrow/protocol';
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { DATE_PICKER_YEARS, type Message, type SearchHit } from '@sparrow/protocol';
+import { SearchOutline } from 'antd-mobile-icons';
+import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useSearchParams } from 'react-router';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { request } from '../../api';
 import { paths } from '../../app/paths';
 import { isGroupOf } from '../../chat/registry';
@@ -11,39 +12,49 @@ import { MessageContent } from '../../components/chat/MessageContent';
 import { EmptyState } from '../../components/EmptyState';
 import { Page } from '../../components/Page';
 import { SearchBar } from '../../components/SearchBar';
+import { chatAt, HitRow } from '../../components/search/SearchHits';
 import { contactIdOf, isGroupKey, SELF_KEY } from '../../lib/conversation-list';
-import { formatClock, formatDate } from '../../lib/relative-time';
 import { useContacts } from '../../stores/contacts';
 import { useSession } from '../../stores/session';
-import { SearchOutline } from 'antd-mobile-icons';
 import '../../components/chat/chat.css';
 import '../../components/lists.css';
+import '../../components/search/search.css';
 import '../pages.css';
 
-type Filter = 'all' | 'media' | 'file' | 'member';
-const FILTERS: readonly Filter[] = ['all', 'media', 'file', 'member'];
+type Filter = 'all' | 'media' | 'file' | 'member' | 'date';
+const FILTERS: readonly Filter[] = ['all', 'media', 'file', 'member', 'date'];
 const PAGE = 30;
 const DEBOUNCE_MS = 300;
+/** The time of day the date picker offers (spec §5): a day's messages from 00:00 to 23:59. */
+const DAY_START = '00:00';
+const DAY_END = '23:59';
 
-/** The words of the search marked in a line of text. */
-function Highlight({ text, words }: { text: string; words: string }) {
-  if (!words) return <>{text}</>;
-  const lower = text.toLowerCase();
-  const needle = words.toLowerCase();
-  const parts: ReactNode[] = [];
-  let from = 0;
-  for (let i = lower.indexOf(needle); i >= 0; i = lower.indexOf(needle, i + needle.length)) {
-    if (i > from) parts.push(text.slice(from, i));
-    parts.push(<mark key={i}>{text.slice(i, i + needle.length)}</mark>);
-    from = i + needle.length;
-  }
-  parts.push(text.slice(from));
-  return <>{parts}</>;
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+/** A local day as the date input writes it, `yyyy-mm-dd`. */
+const dayOf = (d: Date) => `${pad(d.getFullYear(), 4)}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+
+/** The local time of a picked day and `hh:mm`, in ms; NaN when either is not one. */
+function localTime(day: string, clock: string): number {
+  const [y, mo, d] = day.split('-').map(Number);
+  const [h, mi] = clock.split(':').map(Number);
+  if ([y, mo, d, h, mi].some((n) => n === undefined || !Number.isInteger(n))) return NaN;
+  const date = new Date(y!, mo! - 1, d!, h!, mi!);
+  // Years below 100 would otherwise be read as 19xx.
+  date.setFullYear(y!);
+  return date.getTime();
 }
 
-/** Chat history (spec §2 `/pages/message/record?id=`): search the text, or list media, files, or one member. */
+type ListState = { status: 'loading' | 'ready' | 'failed'; items: Message[]; more: boolean };
+
+/**
+ * Chat history (spec §2 `/pages/message/record?id=`): the conversation's messages found by words
+ * (api.md searchMessage, the words marked), or listed by kind or member; each opens the chat at
+ * it. By date, a day and a time of it (spec §5's range) open the chat at the first message from
+ * then.
+ */
 export default function RecordPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const key = params.get('id') ?? '';
   const filter: Filter = (FILTERS as readonly string[]).includes(params.get('filter') ?? '')
@@ -52,9 +63,7 @@ export default function RecordPage() {
   const member = Number(params.get('member')) || null;
   const [query, setQuery] = useState(params.get('keywords') ?? '');
   const [words, setWords] = useState(query.trim());
-  const [items, setItems] = useState<Message[]>([]);
-  const [more, setMore] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const [list, setList] = useState<ListState>({ status: 'loading', items: [], more: false });
   const contact = useContacts((s) => s.rows[key]);
   const me = useSession((s) => s.user);
   const group = useGroup(key);
@@ -64,6 +73,9 @@ export default function RecordPage() {
     return () => clearTimeout(timer);
   }, [query]);
 
+  // Pictures and videos have no words: searching lists every kind that has.
+  const kind = words && filter === 'media' ? 'all' : filter;
+
   const people = useMemo(() => {
     if (isGroupKey(key))
       return group.members.map((m) => ({
@@ -71,46 +83,66 @@ export default function RecordPage() {
         name: m.nickname || m.userInfo.realname,
         avatar: m.userInfo.avatar,
       }));
-    const list = me ? [{ id: me.user_id, name: me.realname, avatar: me.avatar }] : [];
+    const people = me ? [{ id: me.user_id, name: me.realname, avatar: me.avatar }] : [];
     if (contact && key !== SELF_KEY && typeof contact.user_id === 'number')
-      list.push({ id: contact.user_id, name: contact.displayName, avatar: contact.avatar });
-    return list;
+      people.push({ id: contact.user_id, name: contact.displayName, avatar: contact.avatar });
+    return people;
   }, [key, group.members, me, contact]);
 
+  /** The next page after `shown` (newest first), or the first. */
   const load = useCallback(
-    async (before?: number) => {
-      if (!key || (filter === 'member' && !member)) return;
-      setBusy(true);
+    async (shown: readonly Message[], signal?: { live: boolean }) => {
+      if (!key || kind === 'date' || (kind === 'member' && !member)) return;
+      setList((l) => ({ ...l, status: 'loading' }));
+      const target = { toContactId: contactIdOf(key), is_group: isGroupOf(key) };
       try {
-        const { data } = await request(
-          'getMessageList',
-          {
-            toContactId: contactIdOf(key),
-            is_group: isGroupOf(key),
-            limit: PAGE,
-            ...(before && { last_id: before }),
-            ...(words && { keywords: words }),
-            ...(filter === 'media' && { type: 'media' }),
-            ...(filter === 'file' && { type: 'file' }),
-            ...(filter === 'member' && member && { from_user: member }),
-          },
-          { silent: true },
-        );
-        const newestFirst = [...data].reverse();
-        setItems((old) => (before ? [...old, ...newestFirst] : newestFirst));
-        setMore(data.length >= PAGE);
+        let page: Message[];
+        if (words) {
+          const { data } = await request(
+            'searchMessage',
+            {
+              ...target,
+              keywords: words,
+              limit: PAGE,
+              page: Math.floor(shown.length / PAGE) + 1,
+              ...(kind === 'file' && { type: 'file' as const }),
+              ...(kind === 'member' && member && { from_user: member }),
+            },
+            { silent: true },
+          );
+          page = data;
+        } else {
+          const { data } = await request(
+            'getMessageList',
+            {
+              ...target,
+              limit: PAGE,
+              ...(shown.length > 0 && { last_id: shown.at(-1)!.msg_id }),
+              ...(kind === 'media' && { type: 'media' }),
+              ...(kind === 'file' && { type: 'file' }),
+              ...(kind === 'member' && member && { from_user: member }),
+            },
+            { silent: true },
+          );
+          page = [...data].reverse();
+        }
+        if (signal && !signal.live) return;
+        setList({ status: 'ready', items: [...shown, ...page], more: page.length >= PAGE });
       } catch {
-        setMore(false);
-      } finally {
-        setBusy(false);
+        if (signal && !signal.live) return;
+        setList({ status: 'failed', items: [...shown], more: false });
       }
     },
-    [key, words, filter, member],
+    [key, words, kind, member],
   );
 
   useEffect(() => {
-    setItems([]);
-    void load();
+    const signal = { live: true };
+    setList({ status: 'loading', items: [], more: false });
+    void load([], signal);
+    return () => {
+      signal.live = false;
+    };
   }, [load]);
 
   if (!key) return <Navigate to={paths.home} replace />;
@@ -127,22 +159,28 @@ export default function RecordPage() {
     setParams(next, { replace: true });
   };
 
-  const shown = items.filter((m) => m.type !== 'event');
-  const when = (ms: number) => `${formatDate(ms, i18n.language, Date.now())} ${formatClock(ms, i18n.language)}`;
+  const shown = list.items.filter((m) => m.type !== 'event');
+  const busy = list.status === 'loading';
 
   return (
     <Page title={t('routes.record')}>
       <SearchBar value={query} onChange={setQuery} placeholder={t('record.search')} />
-      <fieldset className="segmented">
+      <fieldset className="segmented record-filters">
         <legend>{t('record.filter')}</legend>
         {FILTERS.map((f) => (
           <label key={f}>
-            <input type="radio" name="filter" checked={filter === f} onChange={() => setFilter(f)} />
+            <input
+              type="radio"
+              name="filter"
+              checked={kind === f}
+              disabled={f === 'media' && Boolean(words)}
+              onChange={() => setFilter(f)}
+            />
             {t(`record.${f}`)}
           </label>
         ))}
       </fieldset>
-      {filter === 'member' && (
+      {kind === 'member' && (
         <ul className="member-chips" aria-label={t('record.pickMember')}>
           {people.map((p) => (
             <li key={p.id}>
@@ -159,52 +197,134 @@ export default function RecordPage() {
           ))}
         </ul>
       )}
-      {filter === 'member' && !member ? (
+      {kind === 'date' ? (
+        <DayPicker onOpen={(msgId) => void navigate(chatAt(key, msgId))} chatKey={key} />
+      ) : kind === 'member' && !member ? (
         <p className="form-note">{t('record.pickMemberHint')}</p>
-      ) : shown.length === 0 && !busy ? (
+      ) : list.status === 'failed' && shown.length === 0 ? (
+        <EmptyState icon={<SearchOutline />} title={t('record.failed')} description={t('record.failedDesc')}>
+          <button type="button" className="button button-default" onClick={() => void load([])}>
+            {t('common.retry')}
+          </button>
+        </EmptyState>
+      ) : shown.length === 0 && busy ? (
+        <p className="search-tip" role="status">
+          {t('common.loading')}
+        </p>
+      ) : shown.length === 0 ? (
         <EmptyState
           icon={<SearchOutline />}
           title={t('record.empty')}
           description={words ? t('record.emptyWords', { words }) : t('record.emptyDesc')}
         />
       ) : (
-        <ul className={filter === 'media' ? 'record-media' : 'record-list'} aria-busy={busy}>
+        <ul className={kind === 'media' ? 'record-media' : 'record-list'} aria-busy={busy}>
           {shown.map((m) =>
-            filter === 'media' ? (
+            kind === 'media' ? (
               <li key={m.msg_id}>
                 <MessageContent message={m} />
               </li>
             ) : (
-              <li key={m.msg_id} className="record-row">
-                <Avatar src={m.fromUser.avatar} name={m.fromUser.displayName || m.fromUser.realname} alt="" size={36} />
-                <div className="record-main">
-                  <p className="record-line">
-                    <span className="record-name">{m.fromUser.displayName || m.fromUser.realname}</span>
-                    <time className="record-time" dateTime={new Date(m.sendTime).toISOString()}>
-                      {when(m.sendTime)}
-                    </time>
-                  </p>
-                  <div className="record-content">
-                    {m.type === 'text' ? <Highlight text={m.content} words={words} /> : <MessageContent message={m} />}
-                  </div>
-                </div>
-              </li>
+              <HitRow key={m.msg_id} hit={m as Message & Partial<SearchHit>} chatKey={key} words={words} />
             ),
           )}
         </ul>
       )}
-      {more && (
+      {kind !== 'date' && (list.more || (list.status === 'failed' && shown.length > 0)) && (
         <div className="actions">
-          <button
-            type="button"
-            className="button button-default"
-            disabled={busy}
-            onClick={() => void load(items.at(-1)?.msg_id)}
-          >
-            {t('record.more')}
+          <button type="button" className="button button-default" disabled={busy} onClick={() => void load(list.items)}>
+            {list.status === 'failed' ? t('common.retry') : t('record.more')}
           </button>
         </div>
       )}
     </Page>
+  );
+}
+
+/**
+ * The history's date picker: a day within DATE_PICKER_YEARS of this year and a time from 00:00 to
+ * 23:59 (spec §5); opens the chat at the first message from then to the end of that day.
+ */
+function DayPicker({ chatKey: key, onOpen }: { chatKey: string; onOpen(msgId: number): void }) {
+  const { t, i18n } = useTranslation();
+  const id = useId();
+  const [day, setDay] = useState(() => dayOf(new Date()));
+  const [clock, setClock] = useState(DAY_START);
+  const [state, setState] = useState<'idle' | 'busy' | 'none' | 'failed' | 'invalid'>('idle');
+  const year = new Date().getFullYear();
+  const min = `${pad(year - DATE_PICKER_YEARS, 4)}-01-01`;
+  const max = `${pad(year + DATE_PICKER_YEARS, 4)}-12-31`;
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const from = localTime(day, clock || DAY_START);
+    const to = localTime(day, DAY_END) + 59_999;
+    if (Number.isNaN(from) || day < min || day > max || from > to) {
+      setState('invalid');
+      return;
+    }
+    setState('busy');
+    try {
+      const { data } = await request(
+        'getMessageList',
+        { toContactId: contactIdOf(key), is_group: isGroupOf(key), start_time: from, end_time: to, limit: 1 },
+        { silent: true },
+      );
+      const first = data[0];
+      if (first) onOpen(first.msg_id);
+      else setState('none');
+    } catch {
+      setState('failed');
+    }
+  };
+
+  const dayText = Number.isNaN(localTime(day, DAY_START))
+    ? day
+    : new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long' }).format(localTime(day, DAY_START));
+  return (
+    <>
+      <form className="record-date" onSubmit={(e) => void submit(e)} aria-describedby={`${id}-note`}>
+        <label>
+          {t('record.day')}
+          <input
+            type="date"
+            required
+            min={min}
+            max={max}
+            value={day}
+            onChange={(e) => {
+              setDay(e.target.value);
+              setState('idle');
+            }}
+          />
+        </label>
+        <label>
+          {t('record.from')}
+          <input
+            type="time"
+            min={DAY_START}
+            max={DAY_END}
+            step={60}
+            value={clock}
+            onChange={(e) => {
+              setClock(e.target.value);
+              setState('idle');
+            }}
+          />
+        </label>
+        <button type="submit" className="button button-primary" disabled={state === 'busy'}>
+          {t('record.jump')}
+        </button>
+      </form>
+      <p className="record-date-note" id={`${id}-note`} role="status">
+        {state === 'none'
+          ? t('record.dayEmpty', { day: dayText })
+          : state === 'failed'
+            ? t('record.failed')
+            : state === 'invalid'
+              ? t('record.dayInvalid', { from: min, to: max })
+              : t('record.dayHint')}
+      </p>
+    </>
   );
 }
