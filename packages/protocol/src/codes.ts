@@ -59,6 +59,7 @@ export const ErrorCodes = {
   RequestPending: Codes.BadRequest,
   RequestHandled: Codes.BadRequest,
   NotFriends: Codes.Forbidden,
+  ProfileHidden: Codes.Forbidden,
   CallsDisabled: Codes.Forbidden,
   CallNotFound: Codes.NotFound,
   CallSelf: Codes.BadRequest,

@@ -53,6 +53,12 @@ export interface UserProfile {
   /** My friendship record with this user, or null. */
   friend: { friend_id: number; nickname: string } | null;
   is_friend: 0 | 1;
+  /**
+   * 0 when a group's `profile` setting hides this person from me (we share only groups where it is
+   * off and I am an ordinary member, and are not friends): account, sex and motto are withheld and a
+   * friend request is refused.
+   */
+  profile: 0 | 1;
 }
 
 /** System configuration (api.md §2 globalConfig). */
@@ -464,6 +470,8 @@ export interface GroupMember {
   /** ms; 0 when not muted. */
   no_speak_until: number;
   join_time: number;
+  /** 0 when the group's `profile` setting keeps me from their profile and from adding them. */
+  profile: 0 | 1;
   userInfo: { user_id: number; realname: string; displayName: string; avatar: string; account: string };
 }
 

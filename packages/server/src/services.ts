@@ -9,7 +9,6 @@ import { GroupAdminService } from './modules/group/manage';
 import { GroupService } from './modules/group/service';
 import { ContactService } from './modules/im/contacts';
 import { Hydrator } from './modules/im/hydrate';
-import { MessageSearch } from './modules/im/search';
 import { SendPipeline } from './modules/im/send/pipeline';
 import { MessageService } from './modules/im/service';
 import { MomentService } from './modules/moments/service';
@@ -29,15 +28,18 @@ export function createServices(ctx: AppContext, callStore: CallStore) {
   const groups = new GroupService(ctx, pipeline, friends, qr);
   const calls = new CallService(ctx, pipeline, hydrator, callStore);
   friends.onUnfriended((a, b) => calls.endBetween(a, b));
-  const contacts = new ContactService(ctx, friends);
+  const users = new UserService(ctx, qr);
+  users.onChanged(async (user) => {
+    await friends.announceProfile(user);
+    await groups.redrawFaces(user.id);
+  });
   return {
     auth: new AuthService(ctx, new CodeService(ctx.repos.codes, ctx.config, ctx.mailer, ctx.now), qr),
-    users: new UserService(ctx, qr),
+    users,
     friends,
     pipeline,
     messages: new MessageService(ctx, hydrator, files),
-    contacts,
-    search: new MessageSearch(ctx, hydrator, contacts),
+    contacts: new ContactService(ctx, friends),
     groups,
     groupAdmin: new GroupAdminService(ctx, groups, pipeline, uploads, qr),
     qr,

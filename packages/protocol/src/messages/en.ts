@@ -78,6 +78,7 @@ export const en: Record<MessageKey, string> = {
   'errors.AlreadyFriends': 'You are already friends',
   'errors.RequestPending': 'A request is already waiting for their answer',
   'errors.NotFriends': 'This user is not your friend',
+  'errors.ProfileHidden': 'The group does not let members add each other as friends',
   'errors.RequestHandled': 'This request has already been answered',
   'field.remark': 'Note',
   'field.friend_id': 'Friend',

@@ -78,6 +78,7 @@ export const es: Record<MessageKey, string> = {
   'errors.AlreadyFriends': 'Ya sois amigos',
   'errors.RequestPending': 'Ya hay una solicitud esperando respuesta',
   'errors.NotFriends': 'Este usuario no es tu amigo',
+  'errors.ProfileHidden': 'El grupo no permite que sus miembros se añadan como amigos',
   'errors.RequestHandled': 'Esta solicitud ya fue respondida',
   'field.remark': 'Nota',
   'field.friend_id': 'Amigo',

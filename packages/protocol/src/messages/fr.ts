@@ -78,6 +78,7 @@ export const fr: Record<MessageKey, string> = {
   'errors.AlreadyFriends': 'Vous êtes déjà amis',
   'errors.RequestPending': 'Une demande attend déjà sa réponse',
   'errors.NotFriends': "Cet utilisateur n'est pas votre ami",
+  'errors.ProfileHidden': 'Le groupe ne permet pas à ses membres de s’ajouter en amis',
   'errors.RequestHandled': 'Cette demande a déjà reçu une réponse',
   'field.remark': 'Note',
   'field.friend_id': 'Ami',

@@ -75,6 +75,7 @@ export const zhHans = {
   'errors.AlreadyFriends': '你们已经是好友了',
   'errors.RequestPending': '已发送过好友请求，请等待对方验证',
   'errors.NotFriends': '对方不是你的好友',
+  'errors.ProfileHidden': '群主已禁止群成员互相添加好友',
   'errors.RequestHandled': '该请求已处理',
   'field.remark': '备注',
   'field.friend_id': '好友',

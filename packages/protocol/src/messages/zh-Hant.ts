@@ -77,6 +77,7 @@ export const zhHant: Record<MessageKey, string> = {
   'errors.AlreadyFriends': '你們已經是好友了',
   'errors.RequestPending': '已發送過好友請求，請等待對方驗證',
   'errors.NotFriends': '對方不是你的好友',
+  'errors.ProfileHidden': '群主已禁止群成員互相加為好友',
   'errors.RequestHandled': '該請求已處理',
   'field.remark': '備註',
   'field.friend_id': '好友',

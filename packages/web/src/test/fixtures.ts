@@ -25,6 +25,7 @@ export function groupMember(
     nickname: '',
     no_speak_until: 0,
     join_time: user_id,
+    profile: 1,
     userInfo: { user_id, realname: name, displayName: name, avatar: '', account },
     ...extra,
   };

@@ -56,6 +56,12 @@ export class FriendRepo {
     return new Map(rows.map((r) => [r.friend_user_id, r]));
   }
 
+  /** The rows of those who have me as a friend, keyed by whose row it is. */
+  async rowsTo(userId: number): Promise<Map<number, FriendRow>> {
+    const rows = await this.db.selectFrom('friends').selectAll().where('friend_user_id', '=', userId).execute();
+    return new Map(rows.map((r) => [r.user_id, r]));
+  }
+
   async friendIds(userId: number): Promise<number[]> {
     const rows = await this.db.selectFrom('friends').select('friend_user_id').where('user_id', '=', userId).execute();
     return rows.map((r) => r.friend_user_id);

@@ -5,6 +5,7 @@ import type { Session } from '../auth';
 import type { QrService } from '../qr';
 import { type UserRepo, type UserRow } from '../user';
 import type { EventPort } from '../events';
+import { profileHidden } from '../group';
 import { toFriendRequest, toUserContact } from './presenter';
 import { type FriendRepo, RequestStatus } from './repo';
 
@@ -64,6 +65,8 @@ export class FriendService {
       return 'friends';
     }
     if (await this.friends.pending(me.id, them.id)) throw new AppError('RequestPending');
+    // A scanned QR code is the person's own invitation; a group that hides its members is not.
+    if (!body.token && (await profileHidden(this.ctx, me.id, them.id))) throw new AppError('ProfileHidden');
     const id = await this.friends.createRequest(me.id, them.id, body.remark, this.ctx.now());
     await this.events.postEvent(
       { kind: 'system', recipient: them },
@@ -135,6 +138,25 @@ export class FriendService {
         type: 'appendContact',
         data: await this.contactOf(session.userId, friend),
       });
+  }
+
+  /**
+   * A user's name or avatar changed: those who list them get their row again as `appendContact`
+   * (api.md `uploadAvatar`), each friend with their own remark; in runMode 1, where everyone is a
+   * contact, everyone else gets the row a non-friend sees.
+   */
+  async announceProfile(user: UserRow): Promise<void> {
+    const [theirs, online] = await Promise.all([this.friends.rowsTo(user.id), this.ctx.realtime.online([user.id])]);
+    const isOnline = online.has(user.id);
+    if (this.ctx.config.get().sysInfo.runMode === 1) {
+      await this.ctx.realtime.broadcast(
+        { type: 'appendContact', data: toUserContact(user, undefined, isOnline) },
+        user.id,
+      );
+    }
+    for (const [friendId, row] of theirs) {
+      await this.ctx.realtime.publish([friendId], { type: 'appendContact', data: toUserContact(user, row, isOnline) });
+    }
   }
 
   /** My contacts, with the number of friend requests waiting for me. */

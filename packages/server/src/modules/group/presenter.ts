@@ -7,7 +7,7 @@ import type { GroupRow } from './repo';
 
 export const DEFAULT_GROUP_SETTING: GroupSetting = { invite: 1, history: 1, profile: 1, nospeak: 0, manage: 0 };
 
-export function groupSetting(row: GroupRow): GroupSetting {
+export function groupSetting(row: Pick<GroupRow, 'setting'>): GroupSetting {
   return { ...DEFAULT_GROUP_SETTING, ...(parseJson(row.setting) as Partial<GroupSetting>) };
 }
 

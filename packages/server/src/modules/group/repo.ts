@@ -297,6 +297,19 @@ export class GroupRepo {
     await this.db.updateTable('conversations').set({ is_at: 0 }).where('chat_key', '=', groupKey(groupId)).execute();
   }
 
+  /** The groups two users are both in, with `viewer`'s role in each and the group's settings. */
+  shared(viewerId: number, otherId: number): Promise<Array<{ role: number; setting: string }>> {
+    return this.db
+      .selectFrom('group_members as mine')
+      .innerJoin('group_members as theirs', 'theirs.group_id', 'mine.group_id')
+      .innerJoin('groups as g', 'g.id', 'mine.group_id')
+      .select(['mine.role', 'g.setting'])
+      .where('mine.user_id', '=', viewerId)
+      .where('theirs.user_id', '=', otherId)
+      .where('g.status', '=', 1)
+      .execute();
+  }
+
   /** Some members' roles and nicknames in a group, by user. */
   async rolesOf(groupId: number, userIds: number[]): Promise<Map<number, { role: number; nickname: string }>> {
     const rows = await this.db

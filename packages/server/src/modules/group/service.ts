@@ -17,6 +17,7 @@ import { type UserRepo, type UserRow } from '../user';
 import { storageUrl } from '../../storage/storage';
 import { composeGroupAvatar } from './avatar';
 import { DEFAULT_GROUP_SETTING, eventFacts, groupSetting, toGroupContact } from './presenter';
+import { membersHidden } from './profile';
 import { type GroupRepo, Role, type GroupRow } from './repo';
 
 /** Groups as far as chatting needs them: create, invite, members, my groups, info. */
@@ -63,6 +64,24 @@ export class GroupService {
     }
     await this.groups.setAvatar(groupId, url);
     return url;
+  }
+
+  /**
+   * A member's name or avatar changed: the drawn avatars of their groups that show them (the first
+   * nine members) are drawn again and pushed as `groupAvatar`.
+   */
+  async redrawFaces(userId: number): Promise<void> {
+    for (const group of await this.groups.mine(userId)) {
+      if (group.avatar_custom) continue;
+      const shown = await this.groups.members(group.id, 9);
+      if (!shown.some((m) => m.user_id === userId)) continue;
+      const avatar = await this.refreshAvatar(group.id);
+      if (avatar === group.avatar) continue;
+      await this.ctx.realtime.publish(await this.groups.memberIds(group.id), {
+        type: 'groupAvatar',
+        data: { group_id: `group-${group.id}`, avatar },
+      });
+    }
   }
 
   /** The users `inviter` may bring into a group: active, and friends unless everyone is a contact. */
@@ -175,10 +194,13 @@ export class GroupService {
   }
 
   async members(session: Session, body: RouteInput<'groupUserList'>): Promise<{ items: GroupMember[]; total: number }> {
-    const { group } = await this.access.requireMember(session.userId, groupNumber(body.group_id));
+    const { group, member } = await this.access.requireMember(session.userId, groupNumber(body.group_id));
     const rows = await this.groups.members(group.id, body.limit, (body.page - 1) * body.limit);
     const items: GroupMember[] = [];
     const users = await this.users.byIds(rows.map((m) => m.user_id));
+    // With `profile` off an ordinary member may open only their friends' profiles (and their own).
+    const hidden = membersHidden(group, member.role);
+    const friendIds = hidden ? new Set(await this.friends.friendIds(session.userId)) : new Set<number>();
     for (const m of rows) {
       const u = users.get(m.user_id);
       if (!u) continue;
@@ -188,6 +210,7 @@ export class GroupService {
         nickname: m.nickname,
         no_speak_until: m.no_speak_until > this.ctx.now() ? m.no_speak_until : 0,
         join_time: m.join_time,
+        profile: hidden && u.id !== session.userId && !friendIds.has(u.id) ? 0 : 1,
         userInfo: {
           user_id: u.id,
           realname: u.realname,

@@ -31,24 +31,29 @@ export function maskAccount(account: string): string {
   return `${account.slice(0, 3)}******${account.slice(-2)}`;
 }
 
-/** Another user's profile as `viewer` may see it. */
+/**
+ * Another user's profile as `viewer` may see it; `hidden` (a group's `profile` setting) leaves
+ * only the name and the avatar the group already shows.
+ */
 export function toUserProfile(
   row: UserRow,
   viewerId: number,
   friend: { friend_id: number; nickname: string } | null,
+  hidden = false,
 ): UserProfile {
   const me = row.id === viewerId;
   return {
     user_id: row.id,
     id: row.id,
-    account: me ? row.account : maskAccount(row.account),
+    account: hidden ? '' : me ? row.account : maskAccount(row.account),
     realname: row.realname,
     displayName: friend?.nickname || row.realname,
     avatar: row.avatar,
-    sex: clampSex(row.sex),
-    motto: row.motto,
+    sex: hidden ? 2 : clampSex(row.sex),
+    motto: hidden ? '' : row.motto,
     friend,
     is_friend: friend ? 1 : 0,
+    profile: hidden ? 0 : 1,
   };
 }
 

@@ -4,13 +4,17 @@ import { AppError } from '../../errors';
 import type { Session } from '../auth';
 import { toUserInfo, toUserProfile } from './presenter';
 import { type FriendRepo } from '../friend';
+import { profileHidden } from '../group';
 import type { QrService } from '../qr';
-import { type UserRepo } from './repo';
+import { type UserRepo, type UserRow } from './repo';
 
 /** Profiles of users: one's own, and others' as one may see them. */
 export class UserService {
   private readonly users: UserRepo;
   private readonly friends: FriendRepo;
+
+  /** Told when a user's name or avatar changed, so that those who show them can be updated. */
+  private readonly changed: Array<(user: UserRow) => Promise<void>> = [];
 
   constructor(
     private readonly ctx: AppContext,
@@ -18,6 +22,16 @@ export class UserService {
   ) {
     this.users = ctx.repos.users;
     this.friends = ctx.repos.friends;
+  }
+
+  onChanged(listener: (user: UserRow) => Promise<void>): void {
+    this.changed.push(listener);
+  }
+
+  private async tellChanged(userId: number): Promise<void> {
+    const user = await this.users.byId(userId);
+    if (!user) return;
+    for (const listener of this.changed) await listener(user);
   }
 
   /** My friendship record with a user, as profiles show it. */
@@ -29,7 +43,11 @@ export class UserService {
   async profile(userId: number, session: Session): Promise<UserProfile> {
     const row = await this.users.byId(userId);
     if (!row || (row.status !== 1 && row.id !== session.userId)) throw new AppError('UserNotFound');
-    return toUserProfile(row, session.userId, await this.friendOf(session.userId, row.id));
+    const [friend, hidden] = await Promise.all([
+      this.friendOf(session.userId, row.id),
+      profileHidden(this.ctx, session.userId, row.id),
+    ]);
+    return toUserProfile(row, session.userId, friend, hidden);
   }
 
   /** Exact matches on account, email or phone: never a listing, never a partial match. */
@@ -61,11 +79,13 @@ export class UserService {
     };
     await this.users.update(session.userId, { ...values, update_time: this.ctx.now() });
     const row = await this.users.byId(session.userId);
+    if (values.realname !== undefined && values.realname !== session.user.realname) await this.tellChanged(row!.id);
     return toUserInfo(row!, this.qr.code('user', row!.id, base));
   }
 
   /** Sets a user's avatar URL. */
   async setAvatar(userId: number, url: string): Promise<void> {
     await this.users.update(userId, { avatar: url, update_time: this.ctx.now() });
+    await this.tellChanged(userId);
   }
 }
