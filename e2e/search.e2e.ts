@@ -1,0 +1,205 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  expectAccessible,
+  launchBrowser,
+  newPerson,
+  type Person,
+  ServerProcess,
+  shot,
+  signIn,
+  visible,
+  WAIT,
+} from './harness';
+
+/**
+ * Issue 21, browser: a word said long ago in a conversation is found from the search page, the
+ * conversation's hits open, and the hit opens the chat at that message, marked, with the history
+ * around it loading both ways until the newest; the history's date picker opens the chat at the
+ * first message of a day.
+ */
+
+let server: ServerProcess;
+let browser: Browser;
+let alice: Person;
+let bob: { id: number; token: string; name: string };
+
+/** Messages Bob sends Alice: more than a chat's first page holds above and below each hit. */
+const COUNT = 90;
+const WORD = '蓝鲸咖啡';
+/** The messages that hold the word, the older one far from the newest. */
+const HITS = new Map([
+  [20, `周末去${WORD}坐坐吧`],
+  [55, `${WORD}的拿铁不错`],
+]);
+const line = (i: number) => HITS.get(i) ?? `第 ${i} 条消息`;
+/** The first messages were sent three days ago (their time is moved back in the database). */
+const EARLY = 30;
+
+async function befriend(a: { id: number; token: string }, b: { id: number; token: string }): Promise<void> {
+  await server.post('/enterprise/friend/add', { user_id: b.id, remark: '' }, a.token);
+  const requests = await server.post<Array<{ friend_id: number; create_user_info: { user_id: number } }>>(
+    '/enterprise/friend/index',
+    { is_mine: 0 },
+    b.token,
+  );
+  const request = requests.find((r) => r.create_user_info.user_id === a.id);
+  if (!request) throw new Error('no friend request');
+  await server.post('/enterprise/friend/update', { friend_id: request.friend_id, status: 1 }, b.token);
+}
+
+/** The bubble of one message (exact words). */
+function bubble(page: Page, text: string): Locator {
+  return page.locator('.bubble').filter({ has: page.getByText(text, { exact: true }) });
+}
+
+/** Scrolls the chat down a screen at a time until `target` is shown. */
+async function scrollDownTo(page: Page, target: Locator): Promise<void> {
+  const scroller = page.locator('.chat-scroller');
+  const deadline = Date.now() + WAIT.timeout;
+  while (!(await target.isVisible())) {
+    if (Date.now() > deadline) throw new Error('the newest message never came into view');
+    await scroller.evaluate((el) => el.scrollBy(0, el.clientHeight));
+    await page.waitForTimeout(150);
+  }
+}
+
+/** Local midnight `days` days before today. */
+function dayStart(daysAgo: number): Date {
+  const d = new Date();
+  d.setHours(0, 0, 0, 0);
+  d.setDate(d.getDate() - daysAgo);
+  return d;
+}
+
+const dayInput = (d: Date) =>
+  `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([ServerProcess.start(), launchBrowser()]);
+  alice = await newPerson(server, browser, 'alice_search', 'Alice', { signedIn: false });
+  bob = await server.register('bob_search', 'Bob');
+  await befriend(alice, bob);
+  // Said in turn, so that neither goes past the send rate limit's burst.
+  const ids: number[] = [];
+  for (let i = 1; i <= COUNT; i++) {
+    const [from, to] = i % 2 ? [bob, alice] : [alice, bob];
+    const m = await server.post<{ msg_id: number }>(
+      '/enterprise/im/sendMessage',
+      { id: `seed-${i}-0000`, toContactId: to.id, type: 'text', content: line(i) },
+      from.token,
+    );
+    ids.push(m.msg_id);
+  }
+  // The first messages were said three days ago, a minute apart from 10:00.
+  const db = new Database(path.join(server.dataDir, 'sparrow.db'));
+  const early = dayStart(3).getTime() + 10 * 3_600_000;
+  const move = db.prepare('UPDATE messages SET create_time = ? WHERE id = ?');
+  db.transaction(() => ids.slice(0, EARLY).forEach((id, i) => move.run(early + i * 60_000, id)))();
+  db.close();
+  await signIn(server, alice.page, alice.account);
+});
+
+afterAll(async () => {
+  await alice?.context.close();
+  await browser?.close();
+  await server?.dispose();
+});
+
+describe('search and history', () => {
+  it('finds a word in every conversation, opens its hits, and opens the chat at the hit', async () => {
+    const page = alice.page;
+    await page.getByRole('button', { name: '搜索', exact: true }).first().click();
+    await page.getByRole('searchbox', { name: '搜索联系人、群聊和聊天记录' }).fill(WORD);
+
+    const history = page.getByRole('region', { name: '聊天记录' });
+    const chat = history.getByRole('link', { name: /Bob/ });
+    await visible(chat);
+    await expect(chat.textContent()).resolves.toContain('2 条相关的聊天记录');
+    await shot(page, 'search-results-375');
+    await expectAccessible(page);
+
+    await chat.click();
+    const hits = page.locator('.record-list');
+    await visible(hits.getByRole('link', { name: /周末去蓝鲸咖啡坐坐吧/ }));
+    // Newest first, the words marked.
+    const rows = hits.getByRole('link');
+    await expect(rows.count()).resolves.toBe(2);
+    await expect(rows.first().textContent()).resolves.toContain(line(55));
+    await expect(hits.locator('mark').first().textContent()).resolves.toBe(WORD);
+    await shot(page, 'search-chat-hits-375');
+    await expectAccessible(page);
+
+    await hits.getByRole('link', { name: /周末去蓝鲸咖啡坐坐吧/ }).click();
+    // The chat opens at the hit, marked, with what was said just before and after it.
+    const marked = page.locator('.chat-item-focus');
+    await visible(marked);
+    await expect(marked.textContent()).resolves.toContain(line(20));
+    await expect(page.locator('[aria-current="true"] .bubble').textContent()).resolves.toContain(line(20));
+    await visible(bubble(page, line(19)));
+    await visible(bubble(page, line(21)));
+    // …near the middle of the screen.
+    await expect
+      .poll(async () => {
+        const [row, list] = await Promise.all([marked.boundingBox(), page.locator('.chat-scroller').boundingBox()]);
+        if (!row || !list) return Infinity;
+        return Math.abs(row.y + row.height / 2 - (list.y + list.height / 2)) / list.height;
+      }, WAIT)
+      .toBeLessThan(0.25);
+    await expect(bubble(page, line(COUNT)).count()).resolves.toBe(0);
+    await shot(page, 'chat-opened-at-hit-375');
+    await expectAccessible(page);
+
+    // Scrolling down loads the newer pages until the newest, each message once.
+    await scrollDownTo(page, bubble(page, line(COUNT)));
+    await expect(bubble(page, line(COUNT - 1)).count()).resolves.toBe(1);
+
+    // Once at the newest, what Bob says now appears below, as in any chat.
+    await server.post(
+      '/enterprise/im/sendMessage',
+      { id: 'live-after-jump-0001', toContactId: alice.id, type: 'text', content: '刚刚发的消息' },
+      bob.token,
+    );
+    await visible(bubble(page, '刚刚发的消息'));
+  });
+
+  it('the date picker of the history opens the chat at the first message of a day', async () => {
+    const page = alice.page;
+    await page.goto(`${server.url}/#/pages/message/record?id=${bob.id}`);
+    await page.getByRole('radio', { name: '按日期' }).check();
+    const day = page.getByLabel('日期', { exact: true });
+    await visible(day);
+    const year = new Date().getFullYear();
+    await expect(day.getAttribute('min')).resolves.toBe(`${year - 150}-01-01`);
+    await expect(day.getAttribute('max')).resolves.toBe(`${year + 150}-12-31`);
+    const time = page.getByLabel('从', { exact: true });
+    await expect(time.getAttribute('min')).resolves.toBe('00:00');
+    await expect(time.getAttribute('max')).resolves.toBe('23:59');
+    await shot(page, 'record-date-picker-375');
+    await expectAccessible(page);
+
+    // A day without messages says so.
+    await day.fill(dayInput(dayStart(5)));
+    await page.getByRole('button', { name: '查看这一天' }).click();
+    await visible(page.getByRole('status').filter({ hasText: '没有聊天记录' }));
+
+    // Three days ago: the chat opens at the first message said that day.
+    await day.fill(dayInput(dayStart(3)));
+    await page.getByRole('button', { name: '查看这一天' }).click();
+    const marked = page.locator('.chat-item-focus');
+    await visible(marked);
+    await expect(marked.textContent()).resolves.toContain(line(1));
+    await shot(page, 'chat-opened-at-day-375');
+
+    // Today from 00:00: the first message said today, after the early ones.
+    await page.goBack();
+    await page.getByRole('radio', { name: '按日期' }).check();
+    await day.fill(dayInput(dayStart(0)));
+    await time.fill('00:00');
+    await page.getByRole('button', { name: '查看这一天' }).click();
+    await visible(page.locator('.chat-item-focus'));
+    await expect(page.locator('.chat-item-focus').textContent()).resolves.toContain(line(EARLY + 1));
+  });
+});
