@@ -9,6 +9,7 @@ import { GroupAdminService } from './modules/group/manage';
 import { GroupService } from './modules/group/service';
 import { ContactService } from './modules/im/contacts';
 import { Hydrator } from './modules/im/hydrate';
+import { MessageSearch } from './modules/im/search';
 import { SendPipeline } from './modules/im/send/pipeline';
 import { MessageService } from './modules/im/service';
 import { MomentService } from './modules/moments/service';
@@ -33,13 +34,15 @@ export function createServices(ctx: AppContext, callStore: CallStore) {
     await friends.announceProfile(user);
     await groups.redrawFaces(user.id);
   });
+  const contacts = new ContactService(ctx, friends);
   return {
     auth: new AuthService(ctx, new CodeService(ctx.repos.codes, ctx.config, ctx.mailer, ctx.now), qr),
     users,
     friends,
     pipeline,
     messages: new MessageService(ctx, hydrator, files),
-    contacts: new ContactService(ctx, friends),
+    contacts,
+    search: new MessageSearch(ctx, hydrator, contacts),
     groups,
     groupAdmin: new GroupAdminService(ctx, groups, pipeline, uploads, qr),
     qr,

@@ -273,6 +273,28 @@ const MATRIX: Partial<Record<RouteName, Row[]>> = {
   getMessageList: [
     groupRow('a group', (gid) => ({ toContactId: gid }), MEMBERS),
     personRow('a user', (id) => ({ toContactId: id }), EVERYONE),
+    groupRow(
+      'a group, around one of its messages (around_id)',
+      async (gid, s) => ({ toContactId: gid, around_id: (await groupMsg(s)).msg_id }),
+      MEMBERS,
+    ),
+  ],
+  searchMessage: [
+    groupRow('a group', (gid) => ({ keywords: 'from the owner', toContactId: gid, is_group: 1 }), MEMBERS),
+    personRow('a user', (id) => ({ keywords: 'hi', toContactId: id }), EVERYONE),
+    {
+      target: 'a group’s messages, by their words alone',
+      body: async (s) => {
+        await s.group();
+        return { keywords: 'from the owner' };
+      },
+      missing: () => [{ keywords: 'words nobody wrote' }],
+      gone: OK,
+      expect: EVERYONE,
+      // Only the members find it; those removed or gone no longer do.
+      check: (data, who) =>
+        expect((data as unknown[]).length, who).toBe(['owner', 'admin', 'member'].includes(who) ? 1 : 0),
+    },
   ],
   sendMessage: [
     groupRow('a group', (gid) => text(gid), MEMBERS),
