@@ -282,4 +282,29 @@ describe('moments in three browsers', () => {
     await bob.page.reload();
     await visible(bob.page.getByRole('article', { name: 'Alice 的动态' }).getByText(LAKE));
   });
+
+  it('B sees A’s own cover on her album, not his', async () => {
+    const page = alice.page;
+    await page.getByRole('button', { name: '返回' }).click();
+    await visible(page.getByRole('heading', { level: 1, name: '朋友圈' }));
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: '更换封面' }).click();
+    await (await chooser).setFiles({ name: 'cover.png', mimeType: 'image/png', buffer: png(400, 240, [220, 130, 40]) });
+    const cover = page.getByRole('button', { name: '更换封面' });
+    await expect.poll(() => cover.evaluate((el) => getComputedStyle(el).backgroundImage)).toContain('/storage/');
+    const url = await cover.evaluate((el) => getComputedStyle(el).backgroundImage);
+
+    const bobs = bob.page;
+    await bobs.getByRole('article', { name: 'Alice 的动态' }).getByRole('link', { name: 'Alice' }).first().click();
+    const albumCover = bobs.getByRole('img', { name: 'Alice 的封面' });
+    await visible(albumCover);
+    await expect(albumCover.evaluate((el) => getComputedStyle(el).backgroundImage)).resolves.toBe(url);
+    await shot(bobs, 'moments-album-cover');
+    await expectAccessible(bobs);
+    // Bob's own feed keeps his own (unset) cover.
+    await bobs.goBack();
+    await expect(
+      bobs.getByRole('button', { name: '更换封面' }).evaluate((el) => getComputedStyle(el).backgroundImage),
+    ).resolves.not.toBe(url);
+  });
 });

@@ -416,8 +416,8 @@ export function isMessageOf<T extends MessageType>(message: Message, type: T): m
 /** A friend request (api.md §3 /enterprise/friend/index). */
 export interface FriendRequest {
   friend_id: number;
-  create_user_info: { user_id: number; realname: string; displayName: string; avatar: string };
-  user_id_info: { user_id: number; realname: string; displayName: string; avatar: string };
+  create_user_info: { user_id: number; id: number; realname: string; displayName: string; avatar: string };
+  user_id_info: { user_id: number; id: number; realname: string; displayName: string; avatar: string };
   remark: string;
   /** 2 pending, 1 accepted, 0 refused. */
   status: 0 | 1 | 2;
@@ -446,7 +446,7 @@ export interface GroupInfo {
   name: string;
   avatar: string;
   owner_id: number;
-  owner: { user_id: number; realname: string; avatar: string } | null;
+  owner: { user_id: number; id: number; realname: string; avatar: string } | null;
   notice: string;
   setting: GroupSetting;
   member_count: number;
@@ -472,7 +472,7 @@ export interface GroupMember {
   join_time: number;
   /** 0 when the group's `profile` setting keeps me from their profile and from adding them. */
   profile: 0 | 1;
-  userInfo: { user_id: number; realname: string; displayName: string; avatar: string; account: string };
+  userInfo: { user_id: number; id: number; realname: string; displayName: string; avatar: string; account: string };
 }
 
 /** A system announcement (getAdminNotice). */
@@ -502,7 +502,7 @@ export interface EmojiItem {
   name: string;
 }
 
-/** A file I sent or received (file management). */
+/** A file I sent or received (file management); `preview` on are what Raingad's file manager reads. */
 export interface FileItem {
   msg_id: number;
   file_id: number;
@@ -515,4 +515,14 @@ export interface FileItem {
   create_time: number;
   fromUser: FromUser;
   toContactId: ContactId;
+  /** A picture of the file: an image's thumbnail or a video's poster, else the file itself. */
+  preview: string;
+  /** The icon the list shows: the picture for images and videos, else ''. */
+  extUrl: string;
+  /** The type of the message that carried it. */
+  msg_type: string;
+  /** The sender, as `fromUser`. */
+  user_id_info: FromUser;
+  /** The file's address that downloads it under its name. */
+  download: string;
 }

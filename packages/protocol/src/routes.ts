@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { blanksAbsent } from './api/fields';
 import {
   BindGroupBody,
   BindUidBody,
@@ -115,7 +116,7 @@ export interface RouteDef<B extends z.ZodType = z.ZodType> {
 
 const route = <B extends z.ZodType>(path: string, body: B, isPublic = false): RouteDef<B> => ({
   path,
-  body,
+  body: blanksAbsent(body),
   public: isPublic,
 });
 const upload = <B extends z.ZodType>(path: string, body: B): RouteDef<B> => ({
@@ -220,6 +221,7 @@ export type RouteName = keyof typeof routes;
 /** Aliases: other paths that serve the same endpoint. */
 export const routeAliases: Partial<Record<RouteName, string[]>> = {
   bindGroup: ['/common/index/bindGroup'],
+  fileList: ['/enterprise/files/index'],
 };
 
 /** What each endpoint answers in `data`. */

@@ -213,6 +213,7 @@ export class GroupService {
         profile: hidden && u.id !== session.userId && !friendIds.has(u.id) ? 0 : 1,
         userInfo: {
           user_id: u.id,
+          id: u.id,
           realname: u.realname,
           displayName: m.nickname || u.realname,
           avatar: u.avatar,
@@ -252,7 +253,7 @@ export class GroupService {
       name: group.name,
       avatar: group.avatar,
       owner_id: group.owner_id,
-      owner: owner ? { user_id: owner.id, realname: owner.realname, avatar: owner.avatar } : null,
+      owner: owner ? { user_id: owner.id, id: owner.id, realname: owner.realname, avatar: owner.avatar } : null,
       notice: group.notice,
       setting: groupSetting(group),
       member_count: await this.groups.count(group.id),

@@ -182,9 +182,14 @@ export class MessageService {
     });
   }
 
-  /** Files I sent (is_mine 1) or received, newest first (the spec's file management). */
+  /**
+   * Files I sent (is_mine 1) or received, newest first (the spec's file management); Raingad's
+   * file manager asks by `role` (1 sent, 2 received, 0 both) or for all of them (`is_all`).
+   */
   async fileList(session: Session, body: RouteInput<'fileList'>): Promise<{ items: FileItem[]; total: number }> {
-    const { rows, total } = await this.ctx.repos.messages.files(session.userId, body.is_mine === 1, {
+    const role = body.is_all === 1 ? 0 : (body.role ?? (body.is_mine === 1 ? 1 : 2));
+    const direction = role === 1 ? 'sent' : role === 2 ? 'received' : 'both';
+    const { rows, total } = await this.ctx.repos.messages.files(session.userId, direction, {
       cate: body.cate,
       keywords: body.keywords,
       limit: body.limit,
@@ -195,6 +200,8 @@ export class MessageService {
       const m = messages[i]!;
       const ext = m.extends;
       const name = row.type === 'file' ? String(ext.name ?? '') : (row.content.split('/').pop() ?? '');
+      const picture =
+        row.type === 'image' ? String(ext.thumb || row.content) : row.type === 'video' ? String(ext.poster ?? '') : '';
       return {
         msg_id: row.id,
         file_id: row.file_id,
@@ -206,6 +213,11 @@ export class MessageService {
         create_time: row.create_time,
         fromUser: m.fromUser,
         toContactId: m.toContactId,
+        preview: picture || row.content,
+        extUrl: picture,
+        msg_type: row.type,
+        user_id_info: m.fromUser,
+        download: `${row.content}?name=${encodeURIComponent(name)}`,
       };
     });
     return { items, total };

@@ -306,7 +306,13 @@ export default function MomentsPage() {
       }
     >
       {menu && (
-        <ul id="moment-page-menu" className="moment-page-menu">
+        <ul
+          id="moment-page-menu"
+          className="moment-page-menu"
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') setMenu(false);
+          }}
+        >
           <li>
             <button
               type="button"
