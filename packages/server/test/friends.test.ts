@@ -231,7 +231,8 @@ describeEachDb('friends and contacts', (target) => {
     const notice = await sb.waitFor((f) => f.type === 'simple');
     expect(notice.data).toMatchObject({
       type: 'event',
-      toContactId: b.userId,
+      toContactId: 'system',
+      toUser: b.userId,
       fromUser: { id: 'system' },
       contactInfo: { id: 'system', unread: 1 },
     });

@@ -64,10 +64,17 @@ export const BindUidBody = z.object({
 
 /** `/common/pub/checkVersion`. */
 export const CheckVersionBody = z.object({
-  /** The caller's release, e.g. "6.1.0". */
-  release: z.string().trim().max(32).default(''),
+  /** The caller's release: a version ("6.1.0") or, from Raingad clients, its numeric code (20250916). */
+  release: z
+    .union([z.string().trim().max(32), z.number().int().min(0).max(99_999_999)])
+    .transform(String)
+    .default(''),
   setupPage: flag.optional(),
-  type: z.string().trim().max(16).optional(),
+  /** Platform of a Raingad app: 1101 Android, 1102 iOS. */
+  type: z
+    .union([z.string().trim().max(16), z.number().int().min(0).max(99_999)])
+    .transform(String)
+    .optional(),
 });
 
 /** `/common/Pub/checkuser`, `/common/Pub/getSystemInfo`: no body. */

@@ -70,3 +70,29 @@ export function personText(max: number, min = 0) {
   const base = z.string().trim();
   return (min > 0 ? base.min(min) : base).superRefine((s, ctx) => checkGraphemes(s, max, ctx));
 }
+
+/** How an old client leaves a field unused: present, but empty or zero. */
+const isBlank = (v: unknown) => v === '' || v === '0' || v === 0 || v === null;
+
+/**
+ * Reads old clients' blanks as absent (api.md §1 "Old clients": `code=` on a password login,
+ * `file_id=0` on a text message). A field sent blank that its own schema refuses is dropped before
+ * the body is validated, when the field may be left out; one its schema takes keeps its meaning
+ * (`is_group=0`, `status=0`), and a required one is refused as sent. Applied
+ * to every body of the route table; only blank fields are looked at, so a body costs no second pass.
+ */
+export function blanksAbsent<T extends z.ZodType>(schema: T): T {
+  if (!(schema instanceof z.ZodObject)) return schema;
+  const shape = schema.shape as Record<string, z.ZodType>;
+  return z.preprocess((raw) => {
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+    let kept: Record<string, unknown> | undefined;
+    for (const [key, value] of Object.entries(raw)) {
+      const field = Object.hasOwn(shape, key) ? shape[key] : undefined;
+      if (!isBlank(value) || !field || field.safeParse(value).success || !field.safeParse(undefined).success) continue;
+      kept ??= { ...raw };
+      delete kept[key];
+    }
+    return kept ?? raw;
+  }, schema) as unknown as T;
+}

@@ -21,9 +21,16 @@ export const EmojiAddBody = z.object({ file_id: z.coerce.number().int().positive
 /** `/enterprise/emoji/del` and `/enterprise/emoji/move` (to the front). */
 export const EmojiIdsBody = z.object({ ids: z.array(z.coerce.number().int().positive()).min(1).max(200) });
 
-/** `/enterprise/im/fileList`: files I sent (1) or received (0), newest first. */
+/**
+ * `/enterprise/im/fileList` (and Raingad's `/enterprise/files/index`): files I sent (1) or
+ * received (0), newest first.
+ */
 export const FileListBody = z.object({
   is_mine: z.coerce.number().int().min(0).max(1).default(1),
+  /** Raingad's direction, instead of is_mine: 1 sent, 2 received, 0 both. */
+  role: z.coerce.number().int().min(0).max(2).optional(),
+  /** Raingad's "all files": 1 = every file I sent or received, whatever is_mine or role say. */
+  is_all: z.coerce.number().int().min(0).max(1).optional(),
   /** 1 doc, 2 image, 3 audio, 4 video, 9 other. */
   cate: z.coerce.number().int().min(1).max(9).optional(),
   keywords: personText(KEYWORDS_MAX).optional(),

@@ -5,6 +5,7 @@ import { AppError } from '../errors';
 import type { Session } from '../modules/auth/session';
 import { localeOf, type Ok, successEnvelope, validationError } from './envelope';
 import type { AppContext } from '../context';
+import { sessionSockets } from '../realtime/hub';
 
 /** What a handler is given: the validated body, the session (on non-public routes), the request. */
 export interface HandlerContext<N extends RouteName> {
@@ -40,6 +41,7 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext, handlers: 
     for (const url of paths) {
       app.post(url, async (req, reply) => {
         const session = await ctx.sessions.fromToken(req.headers.authorization);
+        if (session) callers.set(req, session.id);
         await ctx.limits.anyCall(session ? `u:${session.userId}` : `ip:${req.ip}`);
         if (!def.public && !session) throw new AppError('NoSession');
         if (session && req.headers['accept-language']) await ctx.sessions.rememberLanguage(session, localeOf(req));
@@ -89,8 +91,17 @@ function hasNul(value: unknown, depth: number): boolean {
   return false;
 }
 
-/** The caller's socket (the `clientId` header), so that pushes the call causes skip it. */
+/** The session of each request that came with one, for `socketOf`. */
+const callers = new WeakMap<FastifyRequest, number>();
+
+/**
+ * The caller's socket (the `clientId` header), so that pushes the call causes skip it. A caller that
+ * names none (Raingad clients send no `clientId`) is the socket its session joined over HTTP
+ * bindUid, as those clients do, so its own call never comes back to it as something new.
+ */
 export function socketOf(req: FastifyRequest): string | undefined {
   const v = req.headers.clientid;
-  return (Array.isArray(v) ? v[0] : v) || undefined;
+  const named = (Array.isArray(v) ? v[0] : v) || undefined;
+  const session = callers.get(req);
+  return named ?? (session === undefined ? undefined : sessionSockets(session));
 }

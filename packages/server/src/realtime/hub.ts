@@ -26,6 +26,21 @@ export const SLOW_CLOSE_GRACE_MS = 2_000;
 /** Close code for a slow consumer: try again later (RFC 6455 registry), then `sync`. */
 export const SLOW_CONSUMER_CLOSE = 1013;
 
+/**
+ * What a push skips to mean the sockets a session joined over HTTP bindUid rather than one socket
+ * (client ids are UUIDs, so it is never one of them).
+ */
+export function sessionSockets(sessionId: number): string {
+  return `session:${sessionId}`;
+}
+
+/** True when a push that skips `except` (a client id, or `sessionSockets`) skips this socket. */
+function skipped(conn: Connection, except: string | undefined): boolean {
+  if (except === undefined) return false;
+  if (conn.clientId === except) return true;
+  return conn.boundOverHttp === true && conn.sessionId !== null && sessionSockets(conn.sessionId) === except;
+}
+
 /** One open socket on this node. */
 export interface Connection {
   clientId: string;
@@ -35,6 +50,11 @@ export interface Connection {
   userId: number | null;
   sessionId: number | null;
   isMobile: boolean;
+  /**
+   * Joined by HTTP bindUid, as Raingad clients join theirs: such a client names no socket on its
+   * calls, so a call of its session without `clientId` comes from this socket.
+   */
+  boundOverHttp?: boolean;
   /** The hub's count of binds when this socket was bound: it gets the frames for everyone given after. */
   bound: number;
 }
@@ -106,7 +126,7 @@ export class Hub {
     let text: Buffer | undefined;
     for (const userId of userIds) {
       for (const conn of this.byUser.get(userId) ?? []) {
-        if (conn.clientId !== exceptClientId) this.send(conn, (text ??= encode(frame)));
+        if (!skipped(conn, exceptClientId)) this.send(conn, (text ??= encode(frame)));
       }
     }
   }

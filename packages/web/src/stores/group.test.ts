@@ -28,7 +28,7 @@ function groupInfo(extra: Partial<GroupInfo> = {}): GroupInfo {
     name: 'Team',
     avatar: '/g/1.png',
     owner_id: OWNER,
-    owner: { user_id: OWNER, realname: 'u1', avatar: '/a/1.png' },
+    owner: { user_id: OWNER, id: OWNER, realname: 'u1', avatar: '/a/1.png' },
     notice: '',
     setting: { invite: 1, history: 1, profile: 1, nospeak: 0, manage: 0 },
     member_count: 4,

@@ -167,6 +167,7 @@ export function applyGroupPush(entry: GroupEntry, event: GroupPush, me: number):
           owner: ownerMember
             ? {
                 user_id: newOwner,
+                id: newOwner,
                 realname: ownerMember.userInfo.realname,
                 avatar: ownerMember.userInfo.avatar,
               }

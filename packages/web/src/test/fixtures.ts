@@ -26,7 +26,7 @@ export function groupMember(
     no_speak_until: 0,
     join_time: user_id,
     profile: 1,
-    userInfo: { user_id, realname: name, displayName: name, avatar: '', account },
+    userInfo: { user_id, id: user_id, realname: name, displayName: name, avatar: '', account },
     ...extra,
   };
 }

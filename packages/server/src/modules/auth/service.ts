@@ -169,6 +169,7 @@ export class AuthService {
     if (!conn || (conn.userId !== null && conn.userId !== session.userId))
       throw new AppError('ClientNotLive', {}, { fields: ['client_id'] });
     await this.ctx.realtime.bind(conn, { sessionId: session.id, userId: session.userId, isMobile: session.isMobile });
+    conn.boundOverHttp = true;
   }
 
   async sendCode(body: RouteInput<'sendCode'>, session: Session | null, locale: Locale): Promise<void> {

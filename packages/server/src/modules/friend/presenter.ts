@@ -23,6 +23,7 @@ export function toUserContact(user: UserRow, friend: FriendRow | undefined, onli
 
 const brief = (u: UserRow | undefined, id: number) => ({
   user_id: id,
+  id,
   realname: u?.realname ?? '',
   displayName: u?.realname ?? '',
   avatar: u?.avatar ?? '',

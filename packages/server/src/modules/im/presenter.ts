@@ -132,7 +132,8 @@ export function systemNotice(
     type: 'event',
     content,
     sendTime: now,
-    toContactId: recipient.id,
+    toContactId: 'system',
+    toUser: recipient.id,
     is_group: 2,
     status: 'succeed',
     is_read: 0,
@@ -242,7 +243,9 @@ export function toMessage(row: MessageRow, mc: MessageContext): Message {
   const facts = factsOf(row, mc);
   const member = mc.members?.get(row.from_user);
   const isGroup = row.chat_type === ChatType.Group;
-  const toContactId = isGroup ? (`group-${row.to_id}` as const) : row.chat_type === ChatType.Self ? -1 : row.to_id;
+  const toUser = isGroup ? (`group-${row.to_id}` as const) : row.chat_type === ChatType.Self ? -1 : row.to_id;
+  // The conversation as the reader sees it (api.md §2): a private message's receiver files it under the sender.
+  const toContactId = row.chat_type === ChatType.Private && row.to_id === mc.reader.userId ? row.from_user : toUser;
   const message: Message = {
     id: row.client_id,
     msg_id: row.id,
@@ -250,7 +253,7 @@ export function toMessage(row: MessageRow, mc: MessageContext): Message {
     content: contentOf(facts, row, mc.reader),
     sendTime: row.create_time,
     toContactId,
-    toUser: toContactId,
+    toUser,
     is_group: isGroup ? 1 : row.chat_type === ChatType.Self ? 3 : 0,
     status: 'succeed',
     is_read: row.chat_type === ChatType.Private && mc.peerReadTo !== undefined && mc.peerReadTo >= row.id ? 1 : 0,

@@ -22,7 +22,10 @@ export function systemRoutes(ctx: AppContext): Handlers {
   return {
     getSystemInfo: async ({ session }) => ctx.config.publicConfig(session !== null),
     checkVersion: async ({ body, req }) => {
-      const current = body.release !== '' && compareVersions(body.release, APP_VERSION) >= 0;
+      // Raingad clients send their build's version code (a date, 20250916) instead of a version.
+      const current = /^[0-9]{8}$/.test(body.release)
+        ? Number(body.release) >= APP_VERSION_CODE
+        : body.release !== '' && compareVersions(body.release, APP_VERSION) >= 0;
       const locale = localeOf(req);
       const info: VersionInfo = {
         versionName: APP_VERSION,

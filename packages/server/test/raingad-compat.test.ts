@@ -1,0 +1,418 @@
+/**
+ * Raingad 6.x clients against Sparrow, unchanged (issue 22). This suite speaks as the original
+ * clients do, not as Sparrow's own: the web client (Vue 2 + Lemon-IMUI) posts every call as a form
+ * built by `qs.stringify` (bracketed arrays and objects, empty arrays left out) with `Authorization`
+ * and `sessionId` headers and no `clientId`, on its own paths and casing; the uni-app client posts
+ * JSON, also without `clientId`. Each test asserts the fields those clients read, as
+ * `../shared/raingad-protocol.md` lists them. The JSON contract has its own suites.
+ */
+import { randomUUID } from 'node:crypto';
+import qs from 'qs';
+import sharp from 'sharp';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { APP_VERSION_CODE } from '@sparrow/protocol';
+import { describeEachDb, signUp, startServer, TestSocket, type TestServer } from './harness';
+
+/** The web client's axios default for every post that is not an upload. */
+const FORM = 'application/x-www-form-urlencoded;charset=UTF-8';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** What a push that must not come is given to arrive before the test says it did not. */
+const QUIET_MS = 300;
+
+interface Account {
+  account: string;
+  password: string;
+  userId: number;
+}
+
+/**
+ * One signed-in original web client: its request interceptor (form bodies through qs.stringify,
+ * `sessionId` and `Authorization` once logged in, never `clientId`) and its socket.
+ */
+class OldWebClient {
+  token = '';
+  sessionId = '';
+  userId = 0;
+  socket: TestSocket | undefined;
+
+  constructor(
+    private readonly server: TestServer,
+    readonly who: Account,
+  ) {}
+
+  /** A post as `src/utils/request.js` sends it; answers the envelope. */
+  async post(path: string, data: Record<string, unknown> = {}): Promise<any> {
+    const headers: Record<string, string> = { 'content-type': FORM };
+    if (this.sessionId && this.token) {
+      headers.sessionid = this.sessionId;
+      headers.authorization = this.token;
+    }
+    const res = await this.server.post(`/${path}`, qs.stringify(data), headers);
+    expect(res.status, path).toBe(200);
+    return res.json;
+  }
+
+  /** The login page's form: account, password and the unused code field, empty. */
+  async login(): Promise<any> {
+    const res = await this.post('common/Pub/login', {
+      account: this.who.account,
+      password: this.who.password,
+      code: '',
+    });
+    expect(res.code, res.msg).toBe(0);
+    this.token = res.data.authToken;
+    this.sessionId = String(res.data.sessionId);
+    this.userId = res.data.userInfo.user_id;
+    return res;
+  }
+
+  /** socket init → HTTP bindUid with the init's client_id → the socket's own bindUid. */
+  async connect(): Promise<TestSocket> {
+    const socket = await TestSocket.open(this.server);
+    const bound = await this.post('common/Pub/bindUid', { client_id: socket.clientId, user_id: this.userId });
+    expect(bound.code, bound.msg).toBe(0);
+    socket.send({ type: 'bindUid', user_id: this.userId, token: this.token });
+    await socket.waitFor((f) => f.type === 'pong');
+    this.socket = socket;
+    return socket;
+  }
+
+  /** A message as Lemon-IMUI hands it to sendMessage: every field present, unused ones blank. */
+  draft(toContactId: number | string, content: string, extra: Record<string, unknown> = {}) {
+    return {
+      id: randomUUID(),
+      status: 'going',
+      type: 'text',
+      sendTime: Date.now(),
+      content,
+      toContactId,
+      fromUser: { id: this.userId, displayName: this.who.account, avatar: '' },
+      is_group: typeof toContactId === 'string' && toContactId.startsWith('group-') ? 1 : 0,
+      file_id: 0,
+      file_cate: 0,
+      fileName: '',
+      fileSize: 0,
+      at: [],
+      pid: 0,
+      extends: {},
+      ...extra,
+    };
+  }
+}
+
+describeEachDb('Raingad 6.x clients', (target) => {
+  let server: TestServer;
+  let n = 0;
+
+  beforeAll(async () => {
+    server = await startServer(target);
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  /** A registered user (registration is not part of the old client's session under test). */
+  async function person(name: string): Promise<Account> {
+    const account = `${name}_${++n}`;
+    const made = await signUp(server, account);
+    return { account, password: made.password, userId: made.userId };
+  }
+
+  /** Signed in through the old login form, socket bound. */
+  async function online(name: string): Promise<OldWebClient> {
+    const client = new OldWebClient(server, await person(name));
+    await client.login();
+    await client.connect();
+    return client;
+  }
+
+  /** Friends, as the old clients make them: add, the other lists requests to them, accepts. */
+  async function befriend(a: OldWebClient, b: OldWebClient) {
+    expect((await a.post('enterprise/friend/add', { user_id: b.userId, remark: 'hi' })).code).toBe(0);
+    const asked = await b.post('enterprise/friend/index', { is_mine: 0, page: 1, limit: 20 });
+    const request = asked.data.find((r: any) => r.create_user_info.user_id === a.userId);
+    expect(request).toBeDefined();
+    expect((await b.post('enterprise/friend/update', { friend_id: request.friend_id, status: 1 })).code).toBe(0);
+  }
+
+  /** A group made by the first, with the others in it, through the old client's group/add. */
+  async function group(owner: OldWebClient, ...others: OldWebClient[]): Promise<string> {
+    const made = await owner.post('enterprise/group/add', {
+      user_ids: others.map((o) => o.userId),
+      name: '老客户端群',
+    });
+    expect(made.code, made.msg).toBe(0);
+    expect(made.data.id).toMatch(/^group-\d+$/);
+    return made.data.id;
+  }
+
+  it('login from the old form: code= empty is a password login (point 1)', async () => {
+    const who = await person('form');
+    const client = new OldWebClient(server, who);
+    const res = await client.post('common/Pub/login', { account: who.account, password: who.password, code: '' });
+    expect(res.code, res.msg).toBe(0);
+    expect(res.data.authToken).toMatch(/^bearer /);
+    expect(res.data.userInfo).toMatchObject({ id: who.userId, user_id: who.userId, displayName: who.account });
+    // The blank is only "absent": a wrong password is still wrong, and a code that is there is checked.
+    const wrong = await client.post('common/Pub/login', { account: who.account, password: 'wrong-pass', code: '' });
+    expect(wrong.code).toBe(400);
+    const badCode = await client.post('common/Pub/login', { account: who.account, code: '12' });
+    expect(badCode.code).toBe(400);
+    expect(badCode.data.fields).toContain('code');
+  });
+
+  it('a first session of the original web client: login → getSystemInfo → getContacts → files/index → socket → history → send → receive', async () => {
+    const alice = new OldWebClient(server, await person('alice'));
+    const bob = await online('bob');
+    await alice.login();
+    const sys = await alice.post('common/Pub/getSystemInfo');
+    expect(sys.code).toBe(0);
+    expect(sys.data.sysInfo).toMatchObject({ runMode: expect.any(Number), multipleLogin: expect.any(Number) });
+    expect(sys.data.chatInfo).toMatchObject({ redoTime: expect.any(Number), dbDelMsg: expect.any(Number) });
+    expect(sys.data.fileUpload).toMatchObject({ size: expect.any(Number), fileExt: expect.any(Array) });
+    await alice.connect();
+    await befriend(alice, bob);
+
+    const contacts = await alice.post('enterprise/im/getContacts');
+    expect(contacts.code).toBe(0);
+    const bobRow = contacts.data.find((c: any) => c.id === bob.userId);
+    expect(bobRow).toMatchObject({ id: bob.userId, user_id: bob.userId, is_group: 0, index: expect.any(String) });
+    expect(contacts.data.map((c: any) => c.id)).toEqual(expect.arrayContaining(['admin_notice', -1]));
+
+    // The Files menu asks at start-up, with every parameter its page holds.
+    const files = await alice.post('enterprise/files/index', {
+      page: 1,
+      limit: 20,
+      keywords: '',
+      cate: 0,
+      is_all: 0,
+      role: 0,
+    });
+    expect(files.code, files.msg).toBe(0);
+    expect(files.data).toEqual([]);
+    expect(files.count).toBe(0);
+
+    const history = await alice.post('enterprise/im/getMessageList', {
+      toContactId: bob.userId,
+      is_group: 0,
+      page: 1,
+      limit: 20,
+    });
+    expect(history.code).toBe(0);
+    expect(history.data).toEqual([]);
+
+    // The editor's HTML, as Lemon-IMUI sends it.
+    const from = alice.socket!.frames.length;
+    const draft = alice.draft(bob.userId, '你好，<b>Bob</b><br>第二行');
+    const sent = await alice.post('enterprise/im/sendMessage', draft);
+    expect(sent.code, sent.msg).toBe(0);
+    expect(sent.data).toMatchObject({ id: draft.id, toContactId: bob.userId, content: '你好，Bob\n第二行' });
+
+    const got = await bob.socket!.waitFor((f) => f.type === 'simple' && f.data.id === draft.id);
+    // The receiver files it under the sender: the conversation as Bob sees it.
+    expect(got.data).toMatchObject({
+      toContactId: alice.userId,
+      toUser: bob.userId,
+      is_group: 0,
+      status: 'succeed',
+      msg_id: expect.any(Number),
+      content: '你好，Bob\n第二行',
+      fromUser: { id: alice.userId, user_id: alice.userId },
+      contactInfo: { id: alice.userId, user_id: alice.userId },
+    });
+    // Bob's list counts it unread under Alice.
+    const bobs = await bob.post('enterprise/im/getContacts');
+    expect(bobs.data.find((c: any) => c.id === alice.userId)).toMatchObject({
+      unread: 1,
+      lastContent: expect.any(String),
+    });
+    // Alice's own socket gets no second copy of what she sent (her client has it already).
+    await sleep(QUIET_MS);
+    expect(alice.socket!.frames.slice(from).filter((f) => f.data?.id === draft.id)).toEqual([]);
+
+    // Bob's reply reaches Alice under Bob; her history lists both as she sees them.
+    const reply = bob.draft(alice.userId, '收到');
+    expect((await bob.post('enterprise/im/sendMessage', reply)).code).toBe(0);
+    const back = await alice.socket!.waitFor((f) => f.type === 'simple' && f.data.id === reply.id);
+    expect(back.data.toContactId).toBe(bob.userId);
+    const both = await alice.post('enterprise/im/getMessageList', { toContactId: bob.userId, is_group: 0, page: 1 });
+    expect(both.data.map((m: any) => [m.id, m.toContactId])).toEqual([
+      [draft.id, bob.userId],
+      [reply.id, bob.userId],
+    ]);
+    const bobsHistory = await bob.post('enterprise/im/getMessageList', { toContactId: alice.userId, is_group: 0 });
+    expect(bobsHistory.data.map((m: any) => m.toContactId)).toEqual([alice.userId, alice.userId]);
+
+    // Logout ends the session: the next call with its token is told to sign in again.
+    expect((await alice.post('common/Pub/logout', { client_id: alice.socket!.clientId })).code).toBe(0);
+    expect((await alice.post('enterprise/im/getContacts')).code).toBe(-1);
+  });
+
+  it('sends text with file_id=0, private and group (point 2)', async () => {
+    const [a, b, c] = [await online('ann'), await online('ben'), await online('cat')];
+    await befriend(a, b);
+    await befriend(a, c);
+    const privately = await a.post('enterprise/im/sendMessage', a.draft(b.userId, 'hello'));
+    expect(privately.code, privately.msg).toBe(0);
+    const groupId = await group(a, b, c);
+    const inGroup = a.draft(groupId, '大家好');
+    const res = await a.post('enterprise/im/sendMessage', inGroup);
+    expect(res.code, res.msg).toBe(0);
+    const pushed = await c.socket!.waitFor((f) => f.type === 'group' && f.data.id === inGroup.id);
+    expect(pushed.data).toMatchObject({ toContactId: groupId, is_group: 1, fromUser: { id: a.userId } });
+    // A file_id that is there is still a file that must be mine to send.
+    const forged = await a.post(
+      'enterprise/im/sendMessage',
+      a.draft(b.userId, 'x', { type: 'file', file_id: 999_999 }),
+    );
+    expect(forged.code).not.toBe(0);
+  });
+
+  it("a private message's receiver reads the sender as toContactId, pushed and listed (point 3)", async () => {
+    const [a, b] = [await online('ta'), await online('tb')];
+    await befriend(a, b);
+    const draft = a.draft(b.userId, 'hi');
+    expect((await a.post('enterprise/im/sendMessage', draft)).code).toBe(0);
+    const pushed = await b.socket!.waitFor((f) => f.type === 'simple' && f.data.id === draft.id);
+    expect(pushed.data).toMatchObject({ toContactId: a.userId, toUser: b.userId, is_group: 0 });
+    const listed = await b.post('enterprise/im/getMessageList', { toContactId: a.userId, is_group: 0 });
+    expect(listed.data.map((m: any) => [m.toContactId, m.toUser])).toEqual([[a.userId, b.userId]]);
+    // The sender's own copy names the receiver.
+    const own = await a.post('enterprise/im/getMessageList', { toContactId: b.userId, is_group: 0 });
+    expect(own.data.map((m: any) => [m.toContactId, m.toUser])).toEqual([[b.userId, b.userId]]);
+    // The unread badge: the row the push names holds it.
+    const rows = await b.post('enterprise/im/getContacts');
+    expect(rows.data.find((c: any) => c.id === pushed.data.toContactId)).toMatchObject({ unread: 1 });
+  });
+
+  it('checkVersion takes release as the numeric version code (point 7)', async () => {
+    const client = new OldWebClient(server, await person('ver'));
+    // The uni-app client posts JSON with numbers.
+    const current = await server.post('/common/pub/checkVersion', { release: APP_VERSION_CODE, type: 1101 });
+    expect(current.json.code, current.json.msg).toBe(0);
+    expect(current.json.data).toMatchObject({ versionCode: APP_VERSION_CODE, downloadUrl: '' });
+    const older = await server.post('/common/pub/checkVersion', { release: 20250107, setupPage: true, type: 1102 });
+    expect(older.json.code).toBe(0);
+    expect(older.json.data.downloadUrl).not.toBe('');
+    // And as a form, the code arrives as text.
+    const form = await client.post('common/pub/checkVersion', { release: APP_VERSION_CODE });
+    expect(form.code).toBe(0);
+    expect(form.data.downloadUrl).toBe('');
+  });
+
+  it('files/index answers as the old file manager reads it, by role and is_all (point 4)', async () => {
+    const [a, b] = [await online('fa'), await online('fb')];
+    await befriend(a, b);
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 9, g: 9, b: 9 } } })
+      .png()
+      .toBuffer();
+    const message = JSON.stringify({
+      id: randomUUID(),
+      toContactId: b.userId,
+      is_group: 0,
+      type: 'image',
+      content: '',
+    });
+    const up = await server.upload(
+      'uploadFile',
+      { name: 'photo.png', bytes: png, type: 'image/png' },
+      { token: a.token, fields: { message } },
+    );
+    expect(up.json.code, up.json.msg).toBe(0);
+
+    const sent = await a.post('enterprise/files/index', {
+      page: 1,
+      limit: 20,
+      keywords: '',
+      cate: 0,
+      is_all: 0,
+      role: 1,
+    });
+    expect(sent.code).toBe(0);
+    expect(sent.count).toBe(1);
+    expect(sent.page).toBe(1);
+    expect(sent.data[0]).toMatchObject({
+      src: expect.stringContaining('/storage/'),
+      preview: expect.any(String),
+      extUrl: expect.any(String),
+      name: expect.any(String),
+      size: expect.any(Number),
+      cate: 2,
+      msg_type: 'image',
+      ext: 'png',
+      user_id_info: { id: a.userId, user_id: a.userId },
+      download: expect.stringContaining('/storage/'),
+    });
+    expect((await a.post('enterprise/files/index', { role: 2 })).count).toBe(0);
+    expect((await b.post('enterprise/files/index', { role: 2 })).count).toBe(1);
+    expect((await b.post('enterprise/files/index', { role: 1 })).count).toBe(0);
+    expect((await b.post('enterprise/files/index', { role: 0 })).count).toBe(1);
+    expect((await a.post('enterprise/files/index', { is_all: 1, role: 2 })).count).toBe(1);
+    expect((await a.post('enterprise/files/index', { cate: 1, role: 0 })).count).toBe(0);
+    // "All files" is everything I sent or received, never other people's.
+    const stranger = await online('fc');
+    expect((await stranger.post('enterprise/files/index', { is_all: 1 })).count).toBe(0);
+  });
+
+  it('group members carry id beside user_id (point 5)', async () => {
+    const [a, b, c] = [await online('ga'), await online('gb'), await online('gc')];
+    await befriend(a, b);
+    await befriend(a, c);
+    const groupId = await group(a, b, c);
+    const list = await b.post('enterprise/group/groupuserlist', { group_id: groupId });
+    expect(list.code).toBe(0);
+    expect(list.count).toBe(3);
+    for (const m of list.data) {
+      expect(m.userInfo.id).toBe(m.user_id);
+      expect(m.userInfo).toMatchObject({ displayName: expect.any(String), avatar: expect.any(String) });
+    }
+    expect(list.data[0]).toMatchObject({ user_id: a.userId, role: 1 });
+    const info = await b.post('enterprise/group/groupInfo', { group_id: groupId });
+    expect(info.data).toMatchObject({ id: groupId, isJoin: 3, owner: { id: a.userId, user_id: a.userId } });
+    const sent = await a.post('enterprise/friend/index', { is_mine: 1 });
+    for (const r of sent.data) {
+      expect(r.create_user_info.id).toBe(a.userId);
+      expect(r.user_id_info.id).toBe(r.user_id_info.user_id);
+    }
+  });
+
+  it('no clientId: my send is not echoed to my socket; reading tells the peer isRead and only my other sockets readAll (point 6)', async () => {
+    const [a, b] = [await online('ra'), await online('rb')];
+    await befriend(a, b);
+    // Alice on a second device: another session, another socket.
+    const other = new OldWebClient(server, a.who);
+    await other.login();
+    await other.connect();
+
+    const draft = a.draft(b.userId, 'ping');
+    const fromA = a.socket!.frames.length;
+    expect((await a.post('enterprise/im/sendMessage', draft)).code).toBe(0);
+    const onOther = await other.socket!.waitFor((f) => f.type === 'simple' && f.data.id === draft.id);
+    expect(onOther.data.toContactId).toBe(b.userId);
+    await b.socket!.waitFor((f) => f.type === 'simple' && f.data.id === draft.id);
+
+    // Bob reads: Alice's sockets are told Bob read, with Bob as the conversation.
+    const fromB = b.socket!.frames.length;
+    const fromOther = other.socket!.frames.length;
+    expect((await b.post('enterprise/im/setMsgIsRead', { toContactId: a.userId, is_group: 0 })).code).toBe(0);
+    const read = await a.socket!.waitFor((f) => f.type === 'isRead', 3000, fromA);
+    expect(read.data).toMatchObject({ toContactId: b.userId, msg_id: expect.any(Number) });
+    await other.socket!.waitFor((f) => f.type === 'isRead', 3000, fromOther);
+
+    // Alice reads on her first device: only her other device hears readAll, about her reading.
+    const fromOther2 = other.socket!.frames.length;
+    expect((await a.post('enterprise/im/setMsgIsRead', { toContactId: b.userId, is_group: 0 })).code).toBe(0);
+    const mine = await other.socket!.waitFor((f) => f.type === 'readAll', 3000, fromOther2);
+    expect(mine.data.toContactId).toBe(b.userId);
+    await sleep(QUIET_MS);
+    const echoes = a.socket!.frames.slice(fromA).filter((f) => f.type === 'readAll' || f.data?.id === draft.id);
+    expect(echoes).toEqual([]);
+    // Bob never hears readAll: what he is told of Alice's reading is isRead.
+    expect(b.socket!.frames.slice(fromB).filter((f) => f.type === 'readAll')).toEqual([]);
+    expect(await b.socket!.waitFor((f) => f.type === 'isRead', 3000, fromB)).toMatchObject({
+      data: { toContactId: a.userId },
+    });
+  });
+});
