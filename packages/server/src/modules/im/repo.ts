@@ -283,8 +283,9 @@ export class MessageRepo {
 
   /**
    * Conversation rows with what is read off the messages: the newest message the user can see
-   * (not deleted, not hidden by them, after a cleared history) and, in a group, the messages from
-   * others after the read position, counted up to `UNREAD_MAX` (a private chat's row keeps its
+   * (not deleted, not hidden by them, after a cleared history; in a muted chat, not a system line,
+   * which moves no muted chat up the list) and, in a group, the messages from others after the
+   * read position but its system lines, counted up to `UNREAD_MAX` (a private chat's row keeps its
    * count). Each walks the (chat_key, id) index from the newest message down, so the cost does
    * not grow with the history.
    */
@@ -300,6 +301,7 @@ export class MessageRepo {
           .whereRef('m.id', '>', 'c.clear_msg_id')
           .where('m.is_deleted', '=', 0)
           .where(notHiddenBy('c.user_id'))
+          .where((e) => e.or([e('c.is_notice', '=', 1), e('m.type', '!=', 'event')]))
           .orderBy('m.id', 'desc')
           .limit(1)
           .as('last_id'),
@@ -317,6 +319,7 @@ export class MessageRepo {
                   .whereRef('m.id', '>', 'c.clear_msg_id')
                   .whereRef('m.from_user', '!=', 'c.user_id')
                   .where('m.is_deleted', '=', 0)
+                  .where('m.type', '!=', 'event')
                   .limit(UNREAD_MAX)
                   .as('u'),
               )
@@ -361,7 +364,7 @@ export class MessageRepo {
       .where('is_deleted', '=', 0);
     let values: Partial<Pick<ConversationRow, 'read_msg_id' | 'unread' | 'is_at'>>;
     if (isGroupKey(chatKey)) {
-      const left = await after.select('id').limit(1).executeTakeFirst();
+      const left = await after.where('type', '!=', 'event').select('id').limit(1).executeTakeFirst();
       values = { read_msg_id: readTo, ...(!left && { is_at: 0 }) };
     } else {
       const left = Number((await after.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
@@ -564,11 +567,11 @@ export class MessageRepo {
 
   /**
    * Messages carrying files that I sent, or that reached me (private to me, or in a group I am
-   * in), or both, newest first, with each file's extension and size.
+   * in), newest first, with each file's extension and size.
    */
   async files(
     userId: number,
-    direction: 'sent' | 'received' | 'both',
+    mine: boolean,
     opts: { cate?: number | undefined; keywords?: string | undefined; limit: number; offset: number },
   ) {
     let q = this.db
@@ -579,17 +582,16 @@ export class MessageRepo {
       .where('m.is_undo', '=', 0)
       .where('m.type', 'in', ['image', 'video', 'voice', 'file'])
       .where(notHiddenBy(userId));
-    if (direction === 'sent') q = q.where('m.from_user', '=', userId);
+    if (mine) q = q.where('m.from_user', '=', userId);
     else {
-      q = q.where((eb) => {
-        const reached = eb.or([
-          eb.and([eb('m.chat_type', '=', ChatType.Private), eb('m.to_id', '=', userId)]),
-          eb.and([eb('m.chat_type', '=', ChatType.Group), inGroupsOf(userId)]),
-        ]);
-        return direction === 'both'
-          ? eb.or([eb('m.from_user', '=', userId), reached])
-          : eb.and([eb('m.from_user', '!=', userId), reached]);
-      });
+      q = q
+        .where('m.from_user', '!=', userId)
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('m.chat_type', '=', ChatType.Private), eb('m.to_id', '=', userId)]),
+            eb.and([eb('m.chat_type', '=', ChatType.Group), inGroupsOf(userId)]),
+          ]),
+        );
     }
     if (opts.cate === 2) q = q.where('m.type', '=', 'image');
     else if (opts.cate === 4) q = q.where('m.type', '=', 'video');
