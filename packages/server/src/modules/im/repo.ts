@@ -567,11 +567,11 @@ export class MessageRepo {
 
   /**
    * Messages carrying files that I sent, or that reached me (private to me, or in a group I am
-   * in), newest first, with each file's extension and size.
+   * in), or both, newest first, with each file's extension and size.
    */
   async files(
     userId: number,
-    mine: boolean,
+    direction: 'sent' | 'received' | 'both',
     opts: { cate?: number | undefined; keywords?: string | undefined; limit: number; offset: number },
   ) {
     let q = this.db
@@ -582,16 +582,17 @@ export class MessageRepo {
       .where('m.is_undo', '=', 0)
       .where('m.type', 'in', ['image', 'video', 'voice', 'file'])
       .where(notHiddenBy(userId));
-    if (mine) q = q.where('m.from_user', '=', userId);
+    if (direction === 'sent') q = q.where('m.from_user', '=', userId);
     else {
-      q = q
-        .where('m.from_user', '!=', userId)
-        .where((eb) =>
-          eb.or([
-            eb.and([eb('m.chat_type', '=', ChatType.Private), eb('m.to_id', '=', userId)]),
-            eb.and([eb('m.chat_type', '=', ChatType.Group), inGroupsOf(userId)]),
-          ]),
-        );
+      q = q.where((eb) => {
+        const reached = eb.or([
+          eb.and([eb('m.chat_type', '=', ChatType.Private), eb('m.to_id', '=', userId)]),
+          eb.and([eb('m.chat_type', '=', ChatType.Group), inGroupsOf(userId)]),
+        ]);
+        return direction === 'both'
+          ? eb.or([eb('m.from_user', '=', userId), reached])
+          : eb.and([eb('m.from_user', '!=', userId), reached]);
+      });
     }
     if (opts.cate === 2) q = q.where('m.type', '=', 'image');
     else if (opts.cate === 4) q = q.where('m.type', '=', 'video');
