@@ -2,6 +2,7 @@ import { loadConfig } from './config';
 import { migrate, openDb } from './db';
 import { AdminService } from './modules/system/admin';
 import { ConfigService } from './modules/system/config-service';
+import { backup, pgDumpAdvice, restore, type BackupReport } from './modules/ops';
 import { createRepos } from './repos';
 
 const USAGE = `npm run admin -- <command>
@@ -14,6 +15,9 @@ const USAGE = `npm run admin -- <command>
   user role <account> admin|user
   invite create [uses=1] [days=7]         make an invite code (for sysInfo.regtype 2)
   announce "<title>" "<text>"             publish a system announcement to everyone
+  backup <file.tar.gz>                    copy the database (SQLite, while the server runs) and the uploads
+                                          into one archive; on PostgreSQL the uploads, and how to pg_dump
+  restore <file.tar.gz>                   put an archive back into DATA_DIR, which must be empty
 
 Running servers pick up configuration changes within a few seconds and push them as updateConfig.`;
 
@@ -24,6 +28,11 @@ async function main(argv: string[]): Promise<number> {
     return area ? 0 : 1;
   }
   const env = loadConfig();
+  // Neither opens the database the way the server does: restore has none yet, backup only reads.
+  if (area === 'backup' || area === 'restore') {
+    if (!verb) throw new Error(`${area} needs an archive file\n\n${USAGE}`);
+    return area === 'backup' ? runBackup(env.dataDir, env.databaseUrl, verb) : runRestore(env.dataDir, verb);
+  }
   const opened = openDb({ databaseUrl: env.databaseUrl, dataDir: env.dataDir });
   try {
     await migrate(opened);
@@ -83,6 +92,26 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await opened.close();
   }
+}
+
+function describe(report: BackupReport): string {
+  const db = report.integrity === undefined ? 'no database (PostgreSQL)' : `database integrity: ${report.integrity}`;
+  return `${db}; ${report.uploads} uploaded files`;
+}
+
+async function runBackup(dataDir: string, databaseUrl: string | undefined, file: string): Promise<number> {
+  const report = await backup({ dataDir, file, database: databaseUrl ? 'postgres' : 'sqlite' });
+  console.log(`backed up ${dataDir} to ${file}: ${describe(report)}`);
+  if (databaseUrl) console.log(`\n${pgDumpAdvice(file)}`);
+  return 0;
+}
+
+async function runRestore(dataDir: string, file: string): Promise<number> {
+  const report = await restore({ dataDir, file });
+  console.log(`restored ${file} (made ${report.manifest.createdAt}) into ${dataDir}: ${describe(report)}`);
+  if (report.manifest.database === 'postgres')
+    console.log('\nThe database was PostgreSQL: restore its dump with pg_restore before starting the server.');
+  return 0;
 }
 
 main(process.argv.slice(2)).then(

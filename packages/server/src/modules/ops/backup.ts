@@ -1,0 +1,172 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import * as tar from 'tar';
+import { APP_VERSION } from '@sparrow/protocol';
+
+/** The archive's description of itself, its first entry. */
+export interface BackupManifest {
+  format: 'sparrow-backup';
+  version: 1;
+  /** The server version that made it. */
+  server: string;
+  createdAt: string;
+  /** Which database the server ran on: the archive holds the SQLite file only for `sqlite`. */
+  database: 'sqlite' | 'postgres';
+}
+
+const MANIFEST = 'sparrow-backup.json';
+const DB_FILE = 'sparrow.db';
+const UPLOADS = 'uploads';
+
+/** What a backup or a restore did, for the operator to read. */
+export interface BackupReport {
+  manifest: BackupManifest;
+  /** Files under uploads/ in the archive. */
+  uploads: number;
+  /** SQLite's `PRAGMA integrity_check` of the database copy, or undefined on PostgreSQL. */
+  integrity: string | undefined;
+}
+
+function integrityOf(file: string): string {
+  const db = new SQLite(file, { readonly: true, fileMustExist: true });
+  try {
+    const rows = db.pragma('integrity_check') as Array<{ integrity_check: string }>;
+    return rows.map((r) => r.integrity_check).join('; ');
+  } finally {
+    db.close();
+  }
+}
+
+function countFiles(dir: string): number {
+  if (!fs.existsSync(dir)) return 0;
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
+}
+
+/**
+ * Writes `<dataDir>`'s database and uploads into one gzipped tar archive at `file`. The SQLite
+ * database is copied through SQLite's online backup API while the server keeps running and writing:
+ * the copy is the database as of one moment, every write committed before it included. It is
+ * taken before the uploads are, so every upload it names is in the archive. On PostgreSQL the
+ * archive holds the uploads only; the database is dumped with pg_dump (see `pgDumpAdvice`).
+ */
+export async function backup(opts: {
+  dataDir: string;
+  file: string;
+  database: 'sqlite' | 'postgres';
+}): Promise<BackupReport> {
+  const out = path.resolve(opts.file);
+  if (fs.existsSync(out)) throw new Error(`${out} exists already; name a new file`);
+  const source = path.join(opts.dataDir, DB_FILE);
+  if (opts.database === 'sqlite' && !fs.existsSync(source)) throw new Error(`no database at ${source}`);
+  const staging = fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-backup-'));
+  try {
+    const manifest: BackupManifest = {
+      format: 'sparrow-backup',
+      version: 1,
+      server: APP_VERSION,
+      createdAt: new Date().toISOString(),
+      database: opts.database,
+    };
+    fs.writeFileSync(path.join(staging, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+    const entries = [MANIFEST];
+    let integrity: string | undefined;
+    if (opts.database === 'sqlite') {
+      const live = new SQLite(source, { fileMustExist: true });
+      try {
+        live.pragma('busy_timeout = 5000');
+        // All the pages in one step: one read transaction, so a consistent copy however busy the
+        // writers are (in steps, each write of another connection would start the copy over).
+        await live.backup(path.join(staging, DB_FILE), { progress: () => 0x7fffffff });
+      } finally {
+        live.close();
+      }
+      integrity = integrityOf(path.join(staging, DB_FILE));
+      if (integrity !== 'ok') throw new Error(`the copy failed SQLite's integrity check: ${integrity}`);
+      entries.push(DB_FILE);
+    }
+    const uploads = path.join(opts.dataDir, UPLOADS);
+    if (fs.existsSync(uploads)) {
+      // The archive is made in one folder: the uploads are reached through a link to them.
+      fs.symlinkSync(uploads, path.join(staging, UPLOADS), 'dir');
+      entries.push(UPLOADS);
+    }
+    await tar.create(
+      {
+        gzip: true,
+        file: out,
+        cwd: staging,
+        follow: true,
+        portable: true,
+        // An upload still being written (storage/storage.ts writes to a temporary name first).
+        filter: (p) => !p.endsWith('.tmp'),
+      },
+      entries,
+    );
+    return { manifest, uploads: countFiles(uploads), integrity };
+  } catch (err) {
+    fs.rmSync(out, { force: true });
+    throw err;
+  } finally {
+    fs.rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Puts an archive made by `backup` into `dataDir`, which must be empty or absent: a restore never
+ * mixes with a server's data. Only the manifest, the database and uploads/ are taken from it.
+ */
+export async function restore(opts: { dataDir: string; file: string }): Promise<BackupReport> {
+  const file = path.resolve(opts.file);
+  if (!fs.existsSync(file)) throw new Error(`no archive at ${file}`);
+  const dataDir = path.resolve(opts.dataDir);
+  if (fs.existsSync(dataDir) && fs.readdirSync(dataDir).length > 0)
+    throw new Error(`${dataDir} is not empty: restore into an empty data folder (DATA_DIR)`);
+  let manifest: BackupManifest | undefined;
+  await tar.list({
+    file,
+    filter: (p) => p === MANIFEST,
+    onReadEntry: (entry) => {
+      const chunks: Buffer[] = [];
+      entry.on('data', (chunk: Buffer) => chunks.push(chunk));
+      entry.on('end', () => {
+        manifest = JSON.parse(Buffer.concat(chunks).toString('utf8')) as BackupManifest;
+      });
+    },
+  });
+  if (manifest?.format !== 'sparrow-backup') throw new Error(`${file} is not a Sparrow backup`);
+  fs.mkdirSync(dataDir, { recursive: true });
+  // Plain files and folders only: a link in an archive could point a later entry outside the folder.
+  const wanted = (p: string, type: string) =>
+    (type === 'File' && (p === MANIFEST || p === DB_FILE || p.startsWith(`${UPLOADS}/`))) ||
+    (type === 'Directory' && (p === `${UPLOADS}/` || p.startsWith(`${UPLOADS}/`)));
+  await tar.extract({
+    file,
+    cwd: dataDir,
+    strict: true,
+    filter: (p, entry) => wanted(p.replace(/^\.\//, ''), 'type' in entry ? entry.type : ''),
+  });
+  const restoredDb = path.join(dataDir, DB_FILE);
+  const integrity = manifest.database === 'sqlite' ? integrityOf(restoredDb) : undefined;
+  if (integrity !== undefined && integrity !== 'ok')
+    throw new Error(`the restored database failed SQLite's integrity check: ${integrity}`);
+  // The manifest says what the archive held; the data folder has no use for it.
+  fs.rmSync(path.join(dataDir, MANIFEST), { force: true });
+  return { manifest, uploads: countFiles(path.join(dataDir, UPLOADS)), integrity };
+}
+
+/** What an operator on PostgreSQL runs beside `backup` and `restore`: the database is theirs to dump. */
+export function pgDumpAdvice(archive: string): string {
+  return [
+    'The database is PostgreSQL: this archive holds the uploads only. Dump the database beside it',
+    '(pg_dump takes a consistent snapshot while the server runs):',
+    '',
+    '  pg_dump --format=custom --no-owner --file=sparrow.pgdump "$DATABASE_URL"',
+    '',
+    'and to restore, into an empty database, before starting the server:',
+    '',
+    '  pg_restore --no-owner --dbname="$DATABASE_URL" sparrow.pgdump',
+    `  DATA_DIR=<empty folder> npm run admin -- restore ${archive}`,
+  ].join('\n');
+}
