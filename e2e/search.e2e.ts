@@ -25,6 +25,7 @@ let server: ServerProcess;
 let browser: Browser;
 let alice: Person;
 let bob: { id: number; token: string; name: string };
+let carol: { id: number; token: string; name: string };
 
 /** Messages Bob sends Alice: more than a chat's first page holds above and below each hit. */
 const COUNT = 90;
@@ -81,7 +82,9 @@ beforeAll(async () => {
   [server, browser] = await Promise.all([ServerProcess.start(), launchBrowser()]);
   alice = await newPerson(server, browser, 'alice_search', 'Alice', { signedIn: false });
   bob = await server.register('bob_search', 'Bob');
+  carol = await server.register('carol_search', 'Carol');
   await befriend(alice, bob);
+  await befriend(alice, carol);
   // Said in turn, so that neither goes past the send rate limit's burst.
   const ids: number[] = [];
   for (let i = 1; i <= COUNT; i++) {
@@ -99,6 +102,18 @@ beforeAll(async () => {
   const move = db.prepare('UPDATE messages SET create_time = ? WHERE id = ?');
   db.transaction(() => ids.slice(0, EARLY).forEach((id, i) => move.run(early + i * 60_000, id)))();
   db.close();
+  // Another conversation finds the word in the name of a place.
+  await server.post(
+    '/enterprise/im/sendMessage',
+    {
+      id: 'carol-place-0001',
+      toContactId: alice.id,
+      type: 'location',
+      content: '',
+      extends: { name: `${WORD}馆`, address: '中山东一路 18 号', latitude: 31.24, longitude: 121.49 },
+    },
+    carol.token,
+  );
   await signIn(server, alice.page, alice.account);
 });
 
@@ -118,16 +133,29 @@ describe('search and history', () => {
     const chat = history.getByRole('link', { name: /Bob/ });
     await visible(chat);
     await expect(chat.textContent()).resolves.toContain('2 条相关的聊天记录');
+    // One conversation per row, the newest hit's first; a single hit shows its words, marked.
+    const rows = history.getByRole('link');
+    await expect(rows.count()).resolves.toBe(2);
+    await expect(rows.first().locator('.contact-sub').textContent()).resolves.toBe(
+      `[位置] ${WORD}馆 · 中山东一路 18 号`,
+    );
+    await expect(rows.first().locator('mark').textContent()).resolves.toBe(WORD);
     await shot(page, 'search-results-375');
     await expectAccessible(page);
+
+    // That single hit opens the chat at it.
+    await rows.first().click();
+    await visible(page.locator('.chat-item-focus .bubble-location'));
+    await page.goBack();
+    await visible(chat);
 
     await chat.click();
     const hits = page.locator('.record-list');
     await visible(hits.getByRole('link', { name: /周末去蓝鲸咖啡坐坐吧/ }));
     // Newest first, the words marked.
-    const rows = hits.getByRole('link');
-    await expect(rows.count()).resolves.toBe(2);
-    await expect(rows.first().textContent()).resolves.toContain(line(55));
+    const found = hits.getByRole('link');
+    await expect(found.count()).resolves.toBe(2);
+    await expect(found.first().textContent()).resolves.toContain(line(55));
     await expect(hits.locator('mark').first().textContent()).resolves.toBe(WORD);
     await shot(page, 'search-chat-hits-375');
     await expectAccessible(page);

@@ -1,7 +1,7 @@
 import type { Contact, SearchHit } from '@sparrow/protocol';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { request } from '../../api';
 import { useBack } from '../../app/navigation';
 import { chatPath, paths, withQuery } from '../../app/paths';
@@ -124,8 +124,10 @@ export default function SearchPage() {
   const back = useBack();
   const rows = useContacts((s) => s.rows);
   const me = useSession((s) => s.user?.user_id ?? 0);
-  const [query, setQuery] = useState('');
-  const [words, setWords] = useState('');
+  // The words stay in the address, so that coming back from a hit shows the same results.
+  const [params, setParams] = useSearchParams();
+  const [query, setQuery] = useState(params.get('keywords') ?? '');
+  const [words, setWords] = useState(query.trim());
   const [history, setHistory] = useState<HistoryState>({ words: '', status: 'idle' });
   const [shown, setShown] = useState(CONVERSATIONS_SHOWN);
   const [attempt, setAttempt] = useState(0);
@@ -134,6 +136,9 @@ export default function SearchPage() {
     const timer = setTimeout(() => setWords(query.trim()), DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [query]);
+  useEffect(() => {
+    if ((params.get('keywords') ?? '') !== words) setParams(words ? { keywords: words } : {}, { replace: true });
+  }, [words, params, setParams]);
 
   const all = useMemo(() => Object.values(rows), [rows]);
   const q = words.toLowerCase();
