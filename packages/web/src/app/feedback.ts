@@ -35,7 +35,9 @@ export const feedback: FeedbackUi & {
 } = {
   toast(text, durationMs = TOAST_MS) {
     loadingShown = false;
-    withUi(({ Toast }) => Toast.show({ content: text, duration: durationMs }));
+    // A toast only says something: taps go through it to the controls under it, here or on the
+    // page the app moves to while it shows ("登录成功" over the home page's list).
+    withUi(({ Toast }) => Toast.show({ content: text, duration: durationMs, maskClassName: 'toast-passthrough' }));
   },
   showLoading() {
     loadingCount += 1;

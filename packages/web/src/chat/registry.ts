@@ -1,6 +1,7 @@
 import { TOAST_SERVER_MS, type Message, type UploadResult } from '@sparrow/protocol';
 import { ApiError, api, request } from '../api';
 import { feedback } from '../app/feedback';
+import { translate } from '../i18n';
 import { contactIdOf, isGroupKey, SELF_KEY, type ContactKey } from '../lib/conversation-list';
 import { randomUuid } from '../lib/ids';
 import { readUserItem, storage } from '../lib/storage';
@@ -42,6 +43,20 @@ async function uploadAlone(file: Blob, name: string, signal: AbortSignal): Promi
   return ((await api.uploadFile(form, { silent: true, signal })) as UploadResult).src;
 }
 
+/**
+ * sendOne, saying when a message could not leave because the connection is down: its bubble
+ * turns to "resend", the toast says why.
+ */
+async function sendOrSay(body: SendBody, transfer: Transfer): Promise<Message> {
+  try {
+    return await sendOne(body, transfer);
+  } catch (error) {
+    if (error instanceof ApiError && (error.kind === 'network' || error.kind === 'offline'))
+      feedback.toast(translate('chat.sendOffline'));
+    throw error;
+  }
+}
+
 /** A refusal is for good (muted, not a member, too long…); anything else may pass later. */
 function classifySendError(error: unknown): FailureKind {
   if (error instanceof ApiError && error.kind === 'server' && [400, 401, 403, 404].includes(error.code ?? 0))
@@ -76,7 +91,7 @@ function create(key: ContactKey): ConversationEngine {
           { silent: true },
         )
       ).data,
-    send: sendOne,
+    send: sendOrSay,
     upload: uploadAlone,
     // Every kind of message moves its conversation to the top of the list the same way.
     onStored: (message) => contacts.applyMessage(message, { openKey }),

@@ -1,4 +1,4 @@
-import type { Contact } from '@sparrow/protocol';
+import type { Contact, Message } from '@sparrow/protocol';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { msg } from '../chat/test-messages';
 import { contacts, contactsStore } from './contacts';
@@ -38,6 +38,23 @@ describe('contacts store', () => {
     contacts.applyMessage(msg(13, { from: 3, group: true, at: [1] }), { openKey: null });
     contacts.applyMessage(msg(14, { from: 3, group: true, at: [0] }), { openKey: null });
     expect(row('group-1')).toMatchObject({ unread: 2, is_at: 2, role: 1, is_notice: 0 });
+  });
+
+  it('a group’s system line counts as no unread, and leaves a muted group where it was', () => {
+    const line = (msgId: number): Message => ({
+      ...msg(msgId, { from: 3, group: true }),
+      type: 'event',
+      content: 'user 3 invited user 4',
+      extends: { event: 'invite', user_id: 3, name: 'user 3', user_ids: [4], names: ['user 4'] },
+    });
+    contacts.applyMessage(line(16), { openKey: null });
+    expect(row('group-1')).toMatchObject({ unread: 0, lastSendTime: 0, is_notice: 0 });
+    contacts.patch('group-1', { is_notice: 1 });
+    contacts.applyMessage(line(17), { openKey: null });
+    expect(row('group-1')).toMatchObject({ unread: 0, lastContent: 'user 3 invited user 4', type: 'event' });
+    expect(row('group-1').lastSendTime).toBe(line(17).sendTime);
+    contacts.applyMessage(msg(18, { from: 3, group: true }), { openKey: null });
+    expect(row('group-1').unread).toBe(1);
   });
 
   it('a conversation I did not have comes from the message’s contactInfo', () => {

@@ -180,7 +180,9 @@ export const contacts = {
   /**
    * A new message (spec §4): the conversation's preview and time move on; unread rises unless
    * it is mine or the conversation is open before my eyes; a mention of me raises is_at;
-   * a conversation I did not have is added from the message's contactInfo.
+   * a conversation I did not have is added from the message's contactInfo. A group's system line
+   * ("A 邀请 B 加入了群聊") is nothing to read: it counts as no unread, and leaves a muted group
+   * where it was, as getContacts does.
    */
   applyMessage(msg: Message, opts: { openKey: ContactKey | null }): Contact | undefined {
     const user = me();
@@ -193,13 +195,18 @@ export const contacts = {
     setRows((rows) => {
       const base = rows[key] ?? msg.contactInfo;
       if (!base) return false;
+      const systemLine = msg.is_group === 1 && msg.type === 'event';
+      if (systemLine && rows[key]?.is_notice === 0) {
+        result = rows[key];
+        return false;
+      }
       const row: Contact = {
         ...base,
         lastContent: messagePreview(msg, translate),
         lastSendTime: Math.max(msg.sendTime, base.lastSendTime),
         type: msg.type,
         // A pushed contactInfo of a private chat already counts this message; a group's does not.
-        unread: seen ? 0 : rows[key] ? base.unread + 1 : Math.max(1, base.unread),
+        unread: seen ? 0 : systemLine ? base.unread : rows[key] ? base.unread + 1 : Math.max(1, base.unread),
         is_at: seen ? 0 : (rows[key] ? base.is_at : 0) + (mentionsMe(msg, user) && !mine ? 1 : 0),
       };
       if (!rows[key] && msg.is_group === 1) {

@@ -5,8 +5,11 @@ import { Link } from 'react-router';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import { paths, withQuery } from '../../app/paths';
 import type { ChatRow, EngineSnapshot } from '../../chat/engine';
+import { contactKey } from '../../lib/conversation-list';
 import { formatSeparator, needsTimeSeparator } from '../../lib/relative-time';
 import { useLongPress } from '../../lib/use-long-press';
+import { useContacts } from '../../stores/contacts';
+import { useSession } from '../../stores/session';
 import { Avatar } from '../Avatar';
 import { MessageContent } from './MessageContent';
 import { PendingBubble } from './PendingBubble';
@@ -32,6 +35,17 @@ interface RowProps extends RowHandlers {
   now: number;
 }
 
+/**
+ * A sender's face as it is now: mine from my session, a contact's from my list (both follow an
+ * avatar changed elsewhere, pushed as appendContact), else the one the message was presented with.
+ */
+function useFace(fromUser: ChatRow['message']['fromUser'], mine: boolean): string {
+  const id = fromUser.id;
+  const own = useSession((s) => (mine ? s.user?.avatar : undefined));
+  const listed = useContacts((s) => (!mine && typeof id === 'number' ? s.rows[contactKey(id)]?.avatar : undefined));
+  return own || listed || fromUser.avatar;
+}
+
 const MessageRow = memo(function MessageRow({
   row,
   previousTime,
@@ -48,6 +62,7 @@ const MessageRow = memo(function MessageRow({
   const { t, i18n } = useTranslation();
   const m = row.message;
   const press = useLongPress((x, y) => onMenu(row, x, y));
+  const face = useFace(m.fromUser, row.mine);
   const marked = focus === 'marked';
   // Keyboard and screen reader land on the message the chat was opened at.
   const bubble = useCallback(
@@ -97,11 +112,11 @@ const MessageRow = memo(function MessageRow({
             aria-label={t('chat.profileOf', { name })}
             tabIndex={-1}
           >
-            <Avatar src={m.fromUser.avatar} name={name} alt="" size={40} />
+            <Avatar src={face} name={name} alt="" size={40} />
           </Link>
         ) : (
           <span className="msg-avatar" aria-hidden="true">
-            <Avatar src={m.fromUser.avatar} name={m.fromUser.realname || name} alt="" size={40} />
+            <Avatar src={face} name={m.fromUser.realname || name} alt="" size={40} />
           </span>
         )}
         <div className="msg-body">

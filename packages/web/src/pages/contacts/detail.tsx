@@ -129,6 +129,8 @@ export default function ContactDetailPage() {
 
   const isMe = profile.user_id === me;
   const isFriend = profile.is_friend === 1;
+  // A group we share keeps its members' details and friend requests between them closed.
+  const hidden = profile.profile === 0;
   const remark = profile.friend?.nickname ?? '';
   const name = remark || profile.realname;
   const canChat = isMe || isFriend || runMode === 1;
@@ -166,9 +168,13 @@ export default function ContactDetailPage() {
               {row?.is_online === 1 && <span className="tag tag-ok">{t('contacts.online')}</span>}
             </h2>
             {remark && <p className="profile-sub">{t('contact.nickname', { name: profile.realname })}</p>}
-            <p className="profile-sub">
-              {t('friend.account', { account: (isFriend && row?.account) || profile.account })}
-            </p>
+            {hidden ? (
+              <p className="profile-sub">{t('contact.profileHidden')}</p>
+            ) : (
+              <p className="profile-sub">
+                {t('friend.account', { account: (isFriend && row?.account) || profile.account })}
+              </p>
+            )}
           </div>
         </div>
       </section>
@@ -181,10 +187,10 @@ export default function ContactDetailPage() {
           />
         )}
         {(isFriend || isMe) && <Cell title={t('moments.album')} to={albumPath(profile.user_id)} />}
-        <Cell title={t('profile.motto')} value={profile.motto || t('common.notSet')} />
+        {!hidden && <Cell title={t('profile.motto')} value={profile.motto || t('common.notSet')} />}
         {profile.sex !== 2 && <Cell title={t('profile.sex')} value={t(`profile.sex${profile.sex}`)} />}
       </CellGroup>
-      {!isMe && !isFriend && (
+      {!isMe && !isFriend && !hidden && (
         <section className="cell-group profile-add" aria-label={t('friend.add')}>
           <AddFriendForm userId={profile.user_id} />
         </section>

@@ -36,7 +36,8 @@ export default function LoginPage() {
 
   const handleSubmit = form.submit(async ({ account, password, code }) => {
     const body = mode === 'password' ? { account, password } : { account, code };
-    signIn(await api.login(body, { loading: true }), redirect);
+    // Arriving at the next page says it worked: a "登录成功" toast would only linger over it.
+    signIn(await api.login(body, { loading: true, quiet: true }), redirect);
   });
 
   const handleSendCode = async () => {

@@ -16,6 +16,7 @@ import { MessageList } from '../../components/chat/MessageList';
 import { MediaGalleryProvider } from '../../components/message/gallery';
 import { GroupAnnouncementBanner } from '../../components/group/GroupAnnouncementBanner';
 import { useCloseWhenGroupGone } from '../../components/group/hooks';
+import { ConnectionBanner } from '../../components/home/ConnectionBanner';
 import { NavBar } from '../../components/NavBar';
 import { translate } from '../../i18n';
 import { chatBackgroundStyle, useChatBackground } from '../../lib/chat-background';
@@ -208,6 +209,7 @@ function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | nu
           </>
         }
       />
+      <ConnectionBanner />
       <main id="main" className="chat-main" style={chatBackgroundStyle(background.url)}>
         {isGroup && <GroupAnnouncementBanner groupId={key} />}
         {snapshot.status === 'ready' ? (

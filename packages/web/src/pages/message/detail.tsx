@@ -10,6 +10,7 @@ import { paths, withQuery } from '../../app/paths';
 import { clearHistory } from '../../chat/clear-history';
 import { isGroupOf } from '../../chat/registry';
 import { useGroup } from '../../chat/use-chat';
+import { useCloseWhenGroupGone } from '../../components/group/hooks';
 import { filesPath } from '../../app/media-paths';
 import { Avatar } from '../../components/Avatar';
 import { ChatBackgroundCell } from '../../components/background/ChatBackgroundCell';
@@ -18,6 +19,7 @@ import { ContactAvatar } from '../../components/ContactAvatar';
 import { Page } from '../../components/Page';
 import { contactIdOf, isGroupKey, SELF_KEY } from '../../lib/conversation-list';
 import { contacts, useContacts } from '../../stores/contacts';
+import { GroupActionsBlock } from './group/info';
 import '../../components/lists.css';
 import '../pages.css';
 
@@ -39,9 +41,11 @@ export default function ChatDetailPage() {
   const contact = useContacts((s) => s.rows[key]);
   const group = useGroup(key);
   const [allMembers, setAllMembers] = useState(false);
+  const isGroup = isGroupKey(key);
+  // Left (删除并退出), removed or disbanded: the page closes, as the chat does.
+  useCloseWhenGroupGone(isGroup ? key : null);
   if (!key) return <Navigate to={paths.home} replace />;
 
-  const isGroup = isGroupKey(key);
   const body = { id: contactIdOf(key), is_group: isGroupOf(key) };
   const isTop = contact?.is_top === 1;
   const muted = contact?.is_notice === 0;
@@ -145,7 +149,11 @@ export default function ChatDetailPage() {
           />
           <Cell title={t('detail.manageMembers')} to={groupPath('members', key)} />
           <Cell title={t('qr.entry.group')} to={groupCodePath(key)} />
-          {info.nickname && <Cell title={t('detail.myNickname')} value={info.nickname} />}
+          <Cell
+            title={t('detail.myNickname')}
+            value={info.nickname || t('common.notSet')}
+            to={groupPath('info', key, { edit: 'nickname' })}
+          />
         </CellGroup>
       )}
       <CellGroup>
@@ -164,6 +172,9 @@ export default function ChatDetailPage() {
           {t('detail.clear')}
         </button>
       </div>
+      {isGroup && info && !group.gone && (
+        <GroupActionsBlock id={key} role={info.isJoin} leaveLabel={t('detail.deleteAndLeave')} withClear={false} />
+      )}
       {isGroup && group.gone && <p className="form-note">{t('group.speak.notMember')}</p>}
     </Page>
   );

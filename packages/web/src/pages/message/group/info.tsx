@@ -365,7 +365,22 @@ function ManageSettings({ id, setting: saved }: { id: string; setting: GroupSett
   );
 }
 
-function GroupActionsBlock({ id, role }: { id: string; role: GroupRole }) {
+/**
+ * The group's closing actions: clear its history for everyone (owner), leave, disband (owner).
+ * Chat info shows them too, the leave button named as WeChat names it there (删除并退出), without
+ * the clearing (chat info clears this device's history instead).
+ */
+export function GroupActionsBlock({
+  id,
+  role,
+  leaveLabel,
+  withClear = true,
+}: {
+  id: string;
+  role: GroupRole;
+  leaveLabel?: string;
+  withClear?: boolean;
+}) {
   const { t } = useTranslation();
   const can = groupPermissions(role, { invite: 0 });
   const [busy, setBusy] = useState(false);
@@ -409,7 +424,7 @@ function GroupActionsBlock({ id, role }: { id: string; role: GroupRole }) {
     );
   return (
     <>
-      {can.clearHistory && (
+      {withClear && can.clearHistory && (
         <CellGroup>
           <li>
             <button
@@ -432,7 +447,7 @@ function GroupActionsBlock({ id, role }: { id: string; role: GroupRole }) {
               disabled={busy}
               onClick={() => void handleLeave()}
             >
-              {t('group.info.leave')}
+              {leaveLabel ?? t('group.info.leave')}
             </button>
           </li>
         )}
