@@ -1,42 +1,21 @@
 import { messagePreview, type Message, type SearchHit } from '@sparrow/protocol';
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths, withQuery } from '../../app/paths';
 import { translate } from '../../i18n';
 import { formatClock, formatDate } from '../../lib/relative-time';
 import { Avatar } from '../Avatar';
+import { cutAt, wordSpans, type Span } from './hits';
 
-export type Span = readonly [number, number];
-
-/** `text` with the `[start, end)` spans marked; spans outside the text or overlapping are skipped. */
+/** `text` with the `[start, end)` spans marked. */
 export function Marked({ text, spans }: { text: string; spans: readonly Span[] }) {
-  const parts: ReactNode[] = [];
-  let from = 0;
-  for (const [start, end] of spans) {
-    if (start < from || end <= start || end > text.length) continue;
-    if (start > from) parts.push(text.slice(from, start));
-    parts.push(<mark key={start}>{text.slice(start, end)}</mark>);
-    from = end;
-  }
-  parts.push(text.slice(from));
-  return <>{parts}</>;
-}
-
-/**
- * Where the words of a search occur in `text`, case ignored, as sorted `[start, end)` spans: for
- * the names of files, places and cards, which the server's offsets (into `content`) do not cover.
- */
-export function wordSpans(text: string, words: string): Span[] {
-  const lower = text.toLowerCase();
-  const spans: Array<[number, number]> = [];
-  for (const word of new Set(words.toLowerCase().split(/\s+/u).filter(Boolean))) {
-    for (let i = lower.indexOf(word); i >= 0; i = lower.indexOf(word, i + word.length)) {
-      spans.push([i, i + word.length]);
-    }
-  }
-  spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
-  return spans;
+  return (
+    <>
+      {cutAt(text, spans).map((part) =>
+        part.marked ? <mark key={part.at}>{part.text}</mark> : <span key={part.at}>{part.text}</span>,
+      )}
+    </>
+  );
 }
 
 /** The words a message was found by, as the hit shows them: a text, or the kind and its name. */

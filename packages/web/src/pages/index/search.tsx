@@ -1,4 +1,4 @@
-import type { Contact, SearchHit } from '@sparrow/protocol';
+import type { Contact } from '@sparrow/protocol';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
@@ -8,8 +8,9 @@ import { chatPath, paths, withQuery } from '../../app/paths';
 import { isGroupOf } from '../../chat/registry';
 import { ContactAvatar } from '../../components/ContactAvatar';
 import { SearchBar } from '../../components/SearchBar';
+import { groupHits, type ChatHits } from '../../components/search/hits';
 import { chatAt, HitContent } from '../../components/search/SearchHits';
-import { contactIdOf, contactKey, contactName, conversationKeyOf } from '../../lib/conversation-list';
+import { contactIdOf, contactKey, contactName } from '../../lib/conversation-list';
 import { useContacts } from '../../stores/contacts';
 import { useSession } from '../../stores/session';
 import '../../components/lists.css';
@@ -25,36 +26,12 @@ const CONVERSATIONS_SHOWN = 20;
 const PARALLEL = 4;
 const SECTION_FIRST = 5;
 
-/** A conversation with messages found in it: the newest hit, and how many there are. */
-interface ChatHits {
-  key: string;
-  contact: Contact;
-  newest: SearchHit;
-  /** Known once every hit of the conversation is among those loaded, or once asked. */
-  count: number | null;
-  loaded: number;
-}
-
 type HistoryState =
   | { words: string; status: 'idle' | 'loading' | 'failed' }
   | { words: string; status: 'ready'; chats: ChatHits[]; complete: boolean };
 
 function matches(c: Contact, q: string): boolean {
   return [c.displayName, c.realname ?? '', c.account ?? ''].some((s) => s.toLowerCase().includes(q));
-}
-
-/** Hits grouped by conversation, in the order of each one's newest hit. */
-function groupHits(hits: readonly SearchHit[], me: number, complete: boolean): ChatHits[] {
-  const byKey = new Map<string, ChatHits>();
-  for (const hit of hits) {
-    const key = conversationKeyOf(hit, me);
-    const chat = byKey.get(key);
-    if (chat) chat.loaded++;
-    else byKey.set(key, { key, contact: hit.contactInfo, newest: hit, count: null, loaded: 1 });
-  }
-  const chats = [...byKey.values()];
-  if (complete) for (const c of chats) c.count = c.loaded;
-  return chats;
 }
 
 /** One titled section of results. */
