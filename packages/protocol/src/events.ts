@@ -33,8 +33,17 @@ const flag01 = z.union([z.literal(0), z.literal(1)]);
  */
 export const PushEventSchemas = {
   isOnline: z.object({ id: z.number(), is_online: flag01 }),
-  /** This socket's session was ended elsewhere; the session is already revoked. */
-  offline: z.object({ id: z.number(), client_id: z.string(), isMobile: z.boolean() }),
+  /**
+   * This socket's session has ended (it is already revoked): another device took over (no
+   * `reason`), or an admin disabled the account (`disabled`), set its password (`password`) or ended
+   * its sessions (`ended`).
+   */
+  offline: z.object({
+    id: z.number(),
+    client_id: z.string(),
+    isMobile: z.boolean(),
+    reason: z.enum(['disabled', 'password', 'ended']).optional(),
+  }),
   updateConfig: GlobalConfigSchema,
   /** A private message (or a notice from `system`). */
   simple: MessageSchema,
@@ -56,7 +65,13 @@ export const PushEventSchemas = {
   isRead: z.object({ toContactId: ContactIdSchema, msg_id: z.number() }),
   /** I read a conversation on another device. */
   readAll: z.object({ toContactId: ContactIdSchema, msg_id: z.number(), is_group: z.number() }),
-  setManager: z.object({ group_id: z.string(), user_id: z.number(), role: z.number(), avatar: z.string().optional() }),
+  /** A member's role changed; without user_id and role, only the group's picture (as Raingad 6.x clients hear of it). */
+  setManager: z.object({
+    group_id: z.string(),
+    user_id: z.number().optional(),
+    role: z.number().optional(),
+    avatar: z.string().optional(),
+  }),
   /** A group's picture was uploaded by its owner or an admin. */
   groupAvatar: z.object({ group_id: z.string(), avatar: z.string() }),
   removeUser: z.object({ group_id: z.string(), user_id: z.number(), avatar: z.string().optional() }),

@@ -415,4 +415,199 @@ describeEachDb('Raingad 6.x clients', (target) => {
       data: { toContactId: a.userId },
     });
   });
+
+  it('group management as the old clients call it, and the pushes they read', async () => {
+    const [owner, b, c, d] = [await online('go'), await online('gb'), await online('gc'), await online('gd')];
+    for (const other of [b, c, d]) await befriend(owner, other);
+    const groupId = await group(owner, b, c);
+    // addGroup: the contact the client appends, then binds its socket to the group as it always did.
+    const added = await b.socket!.waitFor((f) => f.type === 'addGroup' && f.data.id === groupId);
+    expect(added.data).toMatchObject({ id: groupId, is_group: 1, displayName: '老客户端群', owner_id: owner.userId });
+    expect(added.data.avatar).toEqual(expect.any(String));
+    const bound = await b.post('common/pub/bindGroup', { client_id: b.socket!.clientId, group_id: groupId });
+    expect(bound.code, bound.msg).toBe(0);
+
+    const mark = () => b.socket!.frames.length;
+    let from = mark();
+    expect((await owner.post('enterprise/group/editGroupName', { id: groupId, displayName: '新群名' })).code).toBe(0);
+    const renamed = await b.socket!.waitFor((f) => f.type === 'editGroupName', 3000, from);
+    expect(renamed.data).toMatchObject({ id: groupId, displayName: '新群名', editUserName: expect.any(String) });
+
+    from = mark();
+    expect((await owner.post('enterprise/group/setNotice', { id: groupId, notice: '明天开会' })).code).toBe(0);
+    const notice = await b.socket!.waitFor((f) => f.type === 'setNotice', 3000, from);
+    expect(notice.data).toMatchObject({ group_id: groupId, notice: expect.stringContaining('明天开会') });
+
+    // The settings dialog posts the whole setting object, as qs nests it: setting[invite]=1…
+    from = mark();
+    const setting = { manage: 0, invite: 1, nospeak: 1, history: true, profile: false };
+    const set = await owner.post('enterprise/group/groupSetting', { id: groupId, setting });
+    expect(set.code, set.msg).toBe(0);
+    const changed = await b.socket!.waitFor((f) => f.type === 'groupSetting', 3000, from);
+    expect(changed.data).toMatchObject({
+      group_id: groupId,
+      setting: { nospeak: 1, invite: 1, history: 1, profile: 0 },
+    });
+    expect((await owner.post('enterprise/group/groupSetting', { id: groupId, setting: { nospeak: 0 } })).code).toBe(0);
+
+    // setManager, addGroupUser and removeUser: the client refreshes the member list and sets the avatar.
+    from = mark();
+    expect((await owner.post('enterprise/group/setManager', { id: groupId, user_id: c.userId, role: 2 })).code).toBe(0);
+    const manager = await b.socket!.waitFor((f) => f.type === 'setManager', 3000, from);
+    expect(manager.data).toMatchObject({ group_id: groupId, user_id: c.userId, avatar: expect.any(String) });
+
+    from = mark();
+    expect((await owner.post('enterprise/group/addGroupUser', { id: groupId, user_ids: [d.userId] })).code).toBe(0);
+    const joined = await b.socket!.waitFor((f) => f.type === 'addGroupUser', 3000, from);
+    expect(joined.data).toMatchObject({ group_id: groupId, avatar: expect.any(String) });
+    await d.socket!.waitFor((f) => f.type === 'addGroup' && f.data.id === groupId);
+    expect((await b.post('enterprise/group/groupuserlist', { group_id: groupId })).data).toHaveLength(4);
+
+    from = mark();
+    const muted = await owner.post('enterprise/group/setNoSpeak', { id: groupId, user_id: d.userId, noSpeakTimer: 1 });
+    expect(muted.code, muted.msg).toBe(0);
+    const mute = await b.socket!.waitFor((f) => f.type === 'setNoSpeak', 3000, from);
+    expect(mute.data).toMatchObject({ group_id: groupId, user_id: d.userId });
+
+    from = mark();
+    expect((await owner.post('enterprise/group/removeUser', { id: groupId, user_id: d.userId })).code).toBe(0);
+    const removed = await b.socket!.waitFor((f) => f.type === 'removeUser', 3000, from);
+    expect(removed.data).toMatchObject({ group_id: groupId, user_id: d.userId, avatar: expect.any(String) });
+    await d.socket!.waitFor((f) => f.type === 'removeUser' && f.data.user_id === d.userId);
+
+    // A new picture reaches old clients as setManager {group_id, avatar}: their only way to hear of it.
+    from = mark();
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 1, g: 99, b: 9 } } })
+      .png()
+      .toBuffer();
+    const pic = await server.upload(
+      'uploadGroupAvatar',
+      { name: 'g.png', bytes: png, type: 'image/png' },
+      { token: owner.token, fields: { group_id: groupId } },
+    );
+    expect(pic.json.code, pic.json.msg).toBe(0);
+    const picture = await b.socket!.waitFor((f) => f.type === 'setManager' && f.data.user_id === undefined, 3000, from);
+    expect(picture.data).toEqual({ group_id: groupId, avatar: pic.json.data });
+
+    from = mark();
+    expect((await owner.post('enterprise/group/changeOwner', { id: groupId, user_id: b.userId })).code).toBe(0);
+    const owned = await b.socket!.waitFor((f) => f.type === 'changeOwner', 3000, from);
+    expect(owned.data).toMatchObject({ group_id: groupId, user_id: b.userId });
+
+    from = mark();
+    expect((await b.post('enterprise/group/removeGroup', { id: groupId })).code).toBe(0);
+    const gone = await c.socket!.waitFor((f) => f.type === 'removeGroup');
+    expect(gone.data).toEqual({ group_id: groupId });
+  });
+
+  it('friends as the old clients call them: add, index, update, setNickname, del', async () => {
+    const [a, b] = [await online('fra'), await online('frb')];
+    expect((await a.post('enterprise/friend/add', { user_id: b.userId, remark: '我是A' })).code).toBe(0);
+    // The request arrives as a simple push from system, which the client counts on its "new friends" badge.
+    const asked = await b.socket!.waitFor((f) => f.type === 'simple' && f.data.fromUser.id === 'system');
+    expect(asked.data).toMatchObject({ toContactId: 'system', is_group: 2, type: 'event', status: 'succeed' });
+    expect((await b.post('enterprise/im/getContacts')).count).toBe(1);
+
+    const list = await b.post('enterprise/friend/index', { is_mine: 0, page: 1, limit: 20 });
+    expect(list.data[0]).toMatchObject({
+      friend_id: expect.any(Number),
+      remark: '我是A',
+      status: 2,
+      create_user_info: { id: a.userId, user_id: a.userId, displayName: a.who.account },
+      user_id_info: { id: b.userId, user_id: b.userId },
+    });
+    expect((await b.post('enterprise/friend/update', { friend_id: list.data[0].friend_id, status: 1 })).code).toBe(0);
+    for (const [me, them] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      const contact = await me.socket!.waitFor((f) => f.type === 'appendContact');
+      expect(contact.data).toMatchObject({ id: them.userId, user_id: them.userId, is_group: 0 });
+    }
+
+    const mine = (await a.post('enterprise/im/getContacts')).data.find((c: any) => c.id === b.userId);
+    const named = await a.post('enterprise/friend/setNickname', { friend_id: mine.friend_id, nickname: '老B' });
+    expect(named.code, named.msg).toBe(0);
+    const renamed = (await a.post('enterprise/im/getContacts')).data.find((c: any) => c.id === b.userId);
+    expect(renamed.displayName).toBe('老B');
+    const profile = await a.post('enterprise/im/getUserInfo', { user_id: b.userId });
+    expect(profile.data).toMatchObject({ id: b.userId, user_id: b.userId, displayName: '老B' });
+
+    // Unfriending: the other side drops the contact on removeGroup {group_id: <my id>}.
+    expect((await a.post('enterprise/friend/del', { id: b.userId })).code).toBe(0);
+    const dropped = await b.socket!.waitFor((f) => f.type === 'removeGroup');
+    expect(dropped.data).toEqual({ group_id: a.userId });
+  });
+
+  it('stickers: index, add, move and del with the ids[] the clients send', async () => {
+    const a = await online('emo');
+    const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: { r: 200, g: 9, b: 9 } } })
+      .png()
+      .toBuffer();
+    const up = await server.upload('uploadEmoji', { name: 's.png', bytes: png, type: 'image/png' }, { token: a.token });
+    expect(up.json.code, up.json.msg).toBe(0);
+    const sticker = await server.upload(
+      'uploadFile',
+      { name: 't.png', bytes: png, type: 'image/png' },
+      { token: a.token },
+    );
+    expect((await a.post('enterprise/emoji/add', { file_id: sticker.json.data.file_id })).code).toBe(0);
+    const index = await a.post('enterprise/emoji/index');
+    expect(index.code).toBe(0);
+    for (const e of index.data)
+      expect(e).toMatchObject({ id: expect.any(Number), src: expect.any(String), file_id: expect.any(Number) });
+    const ids = index.data.map((e: any) => e.id);
+    expect((await a.post('enterprise/emoji/move', { ids: [ids.at(-1)] })).code).toBe(0);
+    expect((await a.post('enterprise/emoji/index')).data[0].id).toBe(ids.at(-1));
+    expect((await a.post('enterprise/emoji/del', { ids })).code).toBe(0);
+    expect((await a.post('enterprise/emoji/index')).data).toEqual([]);
+  });
+
+  it('messages: undo, pin, mute, forward and delete for me, answered and pushed as the clients read them', async () => {
+    const [a, b, c] = [await online('ma'), await online('mb'), await online('mc')];
+    await befriend(a, b);
+    await befriend(a, c);
+    const draft = a.draft(b.userId, '说错了');
+    const sent = await a.post('enterprise/im/sendMessage', draft);
+    await b.socket!.waitFor((f) => f.type === 'simple' && f.data.id === draft.id);
+
+    // undoMessage: the peer's client updates the message it holds by id.
+    expect((await a.post('enterprise/im/undoMessage', { id: draft.id })).code).toBe(0);
+    const undone = await b.socket!.waitFor((f) => f.type === 'undoMessage');
+    expect(undone.data).toMatchObject({ id: draft.id, msg_id: sent.data.msg_id, type: 'event', toContactId: a.userId });
+    expect(undone.data.content).toContain('撤回了一条消息');
+
+    // Pin and mute go to my own sockets, as {id, is_top|is_notice, is_group}.
+    const other = new OldWebClient(server, a.who);
+    await other.login();
+    await other.connect();
+    expect((await a.post('enterprise/im/setChatTop', { id: b.userId, is_top: 1, is_group: 0 })).code).toBe(0);
+    const pinned = await other.socket!.waitFor((f) => f.type === 'setChatTop');
+    expect(pinned.data).toEqual({ id: b.userId, is_top: 1, is_group: 0 });
+    expect((await a.post('enterprise/im/isNotice', { id: b.userId, is_notice: 0, is_group: 0 })).code).toBe(0);
+    const quiet = await other.socket!.waitFor((f) => f.type === 'setIsNotice');
+    expect(quiet.data).toEqual({ id: b.userId, is_notice: 0, is_group: 0 });
+    const row = (await a.post('enterprise/im/getContacts')).data.find((x: any) => x.id === b.userId);
+    expect(row).toMatchObject({ is_top: 1, is_notice: 0 });
+
+    // Forward: user_ids as the chooser gives them (numbers as text, groups as group-N).
+    const kept = a.draft(b.userId, '转给你');
+    const keptRes = await a.post('enterprise/im/sendMessage', kept);
+    const groupId = await group(a, b, c);
+    const fwd = await a.post('enterprise/im/forwardMessage', {
+      msg_id: keptRes.data.msg_id,
+      user_ids: [String(c.userId), groupId],
+    });
+    expect(fwd.code, fwd.msg).toBe(0);
+    const toC = await c.socket!.waitFor((f) => f.type === 'simple' && f.data.content === '转给你');
+    expect(toC.data).toMatchObject({ toContactId: a.userId, fromUser: { id: a.userId } });
+    await c.socket!.waitFor((f) => f.type === 'group' && f.data.content === '转给你' && f.data.toContactId === groupId);
+
+    // removeMessage hides it for me only.
+    expect((await b.post('enterprise/im/removeMessage', { id: kept.id })).code).toBe(0);
+    const bHistory = await b.post('enterprise/im/getMessageList', { toContactId: a.userId, is_group: 0 });
+    expect(bHistory.data.map((m: any) => m.id)).not.toContain(kept.id);
+    const aHistory = await a.post('enterprise/im/getMessageList', { toContactId: b.userId, is_group: 0 });
+    expect(aHistory.data.map((m: any) => m.id)).toContain(kept.id);
+  });
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ANNOUNCEMENT_MAX, GROUP_NAME_MAX, REALNAME_MAX } from '../limits';
 import { paging } from './friend';
-import { personText, qrToken, userId } from './fields';
+import { flag, personText, qrToken, userId } from './fields';
 
 /** A group id on the wire: `group-<n>`. */
 export const groupId = z
@@ -64,12 +64,13 @@ export const SetNoSpeakBody = z.object({
 /** `/enterprise/group/groupSetting`: only the keys given change. */
 export const GroupSettingBody = z.object({
   id: groupId,
+  /** Switches as 0/1 (or, from Raingad's settings dialog, true/false). */
   setting: z.object({
-    invite: z.coerce.number().int().min(0).max(1).optional(),
-    history: z.coerce.number().int().min(0).max(1).optional(),
-    profile: z.coerce.number().int().min(0).max(1).optional(),
+    invite: flag.optional(),
+    history: flag.optional(),
+    profile: flag.optional(),
     nospeak: z.coerce.number().int().min(0).max(2).optional(),
-    manage: z.coerce.number().int().min(0).max(1).optional(),
+    manage: flag.optional(),
   }),
 });
 

@@ -134,7 +134,7 @@ export function applyGroupPush(entry: GroupEntry, event: GroupPush, me: number):
     }
     case 'setManager': {
       const { user_id, role, avatar } = event.data;
-      if (role !== Roles.Admin && role !== Roles.Member)
+      if (user_id === undefined || (role !== Roles.Admin && role !== Roles.Member))
         return done({ ...next, info: info && withAvatar(info, avatar) });
       const r = role as 2 | 3;
       return done({

@@ -235,7 +235,7 @@ export class GroupAdminService {
     });
     if (!group) throw new AppError('Validation', {}, { fields: ['group_id'] });
     await this.groups.setUploadedAvatar(group.id, url, this.ctx.now());
-    await this.pushMembers(group, { type: 'groupAvatar', data: { group_id: gid(group), avatar: url } });
+    await this.groupService.announceAvatar(group.id, url);
     return url;
   }
 

@@ -68,7 +68,7 @@ export class GroupService {
 
   /**
    * A member's name or avatar changed: the drawn avatars of their groups that show them (the first
-   * nine members) are drawn again and pushed as `groupAvatar`.
+   * nine members) are drawn again and announced.
    */
   async redrawFaces(userId: number): Promise<void> {
     for (const group of await this.groups.mine(userId)) {
@@ -77,11 +77,19 @@ export class GroupService {
       if (!shown.some((m) => m.user_id === userId)) continue;
       const avatar = await this.refreshAvatar(group.id);
       if (avatar === group.avatar) continue;
-      await this.ctx.realtime.publish(await this.groups.memberIds(group.id), {
-        type: 'groupAvatar',
-        data: { group_id: `group-${group.id}`, avatar },
-      });
+      await this.announceAvatar(group.id, avatar);
     }
+  }
+
+  /**
+   * Tells the members a group's new picture: `groupAvatar`, and `setManager {group_id, avatar}`,
+   * which is how Raingad 6.x clients hear of it (raingad-protocol.md §4.2).
+   */
+  async announceAvatar(groupId: number, avatar: string): Promise<void> {
+    const members = await this.groups.memberIds(groupId);
+    const group_id = `group-${groupId}` as const;
+    await this.ctx.realtime.publish(members, { type: 'groupAvatar', data: { group_id, avatar } });
+    await this.ctx.realtime.publish(members, { type: 'setManager', data: { group_id, avatar } });
   }
 
   /** The users `inviter` may bring into a group: active, and friends unless everyone is a contact. */
