@@ -206,6 +206,94 @@ describeEachDb('moments', (target) => {
     expect(ids(await call('momentsList', {}, p.alice))).not.toContain(post.id);
   });
 
+  const publish = (as: Person, visibility: number, user_ids: number[] = []) =>
+    call('momentsPublish', { id: randomUUID(), content: `v${visibility}`, visibility, user_ids }, as);
+  const feed = async (as: Person) => ids(await call('momentsList', {}, as));
+  /** The feed rows kept for `reader` of `authorId`'s posts, or of one post. */
+  const rows = (where: { reader?: number; authorId?: number; postId?: number }) => {
+    let q = server.ctx.db.selectFrom('moment_timeline').select('post_id');
+    if (where.reader !== undefined) q = q.where('user_id', '=', where.reader);
+    if (where.authorId !== undefined) q = q.where('author_id', '=', where.authorId);
+    if (where.postId !== undefined) q = q.where('post_id', '=', where.postId);
+    return q.execute().then((r) => r.length);
+  };
+
+  it('gives a new friend the posts their visibility admits, takes them away on unfriending, and forgets a deleted post', async () => {
+    const p = await cast();
+    const all = await publish(p.alice, 1);
+    const butSam = await publish(p.alice, 4, [p.sam.id]);
+    const forSam = await publish(p.alice, 3, [p.sam.id]);
+    const diary = await publish(p.alice, 2);
+    const samsOwn = await publish(p.sam, 1);
+    expect(await feed(p.sam)).toEqual([samsOwn.id]);
+
+    // Sam asks and Alice accepts: each feed gets the other's admitted posts, older ones included.
+    await call('friendAdd', { user_id: p.alice.id }, p.sam);
+    const asked = (await call('friendIndex', { is_mine: 0 }, p.alice)).find(
+      (r: any) => r.create_user_info.user_id === p.sam.id,
+    );
+    await call('friendUpdate', { friend_id: asked.friend_id, status: 1 }, p.alice);
+    expect(await feed(p.sam)).toEqual([samsOwn.id, forSam.id, all.id]);
+    expect(await feed(p.alice)).toEqual([samsOwn.id, diary.id, forSam.id, butSam.id, all.id]);
+    expect(ids(await call('momentsList', { user_id: p.alice.id }, p.sam))).toEqual([forSam.id, all.id]);
+
+    // Unfriending takes both people's posts out of each other's feed at once.
+    await call('friendDel', { id: p.sam.id }, p.alice);
+    expect(await feed(p.sam)).toEqual([samsOwn.id]);
+    expect(await feed(p.alice)).toEqual([diary.id, forSam.id, butSam.id, all.id]);
+    expect(await rows({ reader: p.sam.id, authorId: p.alice.id })).toBe(0);
+    expect(await rows({ reader: p.alice.id, authorId: p.sam.id })).toBe(0);
+
+    // Friends again, the other way (both ask): the same posts come back, once each.
+    await call('friendAdd', { user_id: p.alice.id }, p.sam);
+    await call('friendAdd', { user_id: p.sam.id }, p.alice);
+    expect(await feed(p.sam)).toEqual([samsOwn.id, forSam.id, all.id]);
+    const later = await publish(p.alice, 4, [p.bob.id]);
+    expect(await feed(p.sam)).toEqual([later.id, samsOwn.id, forSam.id, all.id]);
+    expect(await feed(p.bob)).not.toContain(later.id);
+
+    // A deleted post leaves no feed row behind.
+    expect(await rows({ postId: forSam.id })).toBe(2);
+    await call('momentsDel', { id: forSam.id }, p.alice);
+    expect(await rows({ postId: forSam.id })).toBe(0);
+    expect(await feed(p.sam)).toEqual([later.id, samsOwn.id, all.id]);
+
+    // The feed asks the friend rows too: a friendship ended however it ends hides the posts.
+    await new FriendRepo(server.ctx.db).unfriend(p.alice.id, p.sam.id);
+    expect(await rows({ reader: p.sam.id, authorId: p.alice.id })).toBe(2);
+    expect(await feed(p.sam)).toEqual([samsOwn.id]);
+    expect(await feed(p.alice)).not.toContain(samsOwn.id);
+  });
+
+  it('applies hide lists and the range to posts already in a feed, as soon as they change', async () => {
+    const p = await cast();
+    const old = await publish(p.alice, 1);
+    server.clock.advance(4 * 86_400_000);
+    const fresh = await publish(p.alice, 1);
+    const bobs = await publish(p.bob, 1);
+    expect(await feed(p.bob)).toEqual([bobs.id, fresh.id, old.id]);
+
+    await call('momentsSetting', { range: 3 }, p.alice);
+    expect(await feed(p.bob)).toEqual([bobs.id, fresh.id]);
+    // The author always sees all of her own posts.
+    expect(await feed(p.alice)).toEqual([bobs.id, fresh.id, old.id]);
+    await call('momentsSetting', { range: 0 }, p.alice);
+    expect(await feed(p.bob)).toEqual([bobs.id, fresh.id, old.id]);
+
+    await call('momentsSetting', { hide_from: [p.dan.id, p.bob.id] }, p.alice);
+    expect(await feed(p.bob)).toEqual([bobs.id]);
+    expect(await feed(p.alice)).toEqual([bobs.id, fresh.id, old.id]);
+    await call('momentsSetting', { hide_from: [p.dan.id] }, p.alice);
+    expect(await feed(p.bob)).toEqual([bobs.id, fresh.id, old.id]);
+
+    await call('momentsSetting', { hide_them: [p.alice.id] }, p.bob);
+    expect(await feed(p.bob)).toEqual([bobs.id]);
+    await call('momentsSetting', { hide_them: [] }, p.bob);
+    expect(await feed(p.bob)).toEqual([bobs.id, fresh.id, old.id]);
+    // Paging walks the same feed.
+    expect(ids(await call('momentsList', { last_id: fresh.id }, p.bob))).toEqual([old.id]);
+  });
+
   it('keeps "only me" and "only these" posts to whom they name', async () => {
     const p = await cast();
     const own = await call('momentsPublish', { id: randomUUID(), content: 'diary', visibility: 2 }, p.alice);

@@ -1,5 +1,6 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
-import type { Db } from '../../db';
+import { MomentVisibility } from '@sparrow/protocol';
+import { sql, type Insertable, type Selectable, type Transaction } from 'kysely';
+import type { Database, Db } from '../../db';
 import type { MomentPostsTable, MomentSettingsTable } from '../../db/schema';
 
 export type PostRow = Selectable<MomentPostsTable>;
@@ -11,6 +12,10 @@ export const Hide = { From: 1, Them: 2 } as const;
 export const NoticeKind = { Like: 1, Comment: 2 } as const;
 
 const DAY_MS = 86_400_000;
+
+/** The post `p` is older than the range its author's settings `s` show to others (range_days > 0). */
+const beyondRange = (now: number) =>
+  sql<boolean>`p.create_time < cast(${now} as bigint) - s.range_days * cast(${DAY_MS} as bigint)`;
 
 export interface ImageWithFile {
   post_id: number;
@@ -44,59 +49,71 @@ export class MomentRepo {
   constructor(private readonly db: Db) {}
 
   /**
-   * One page of the posts `viewerId` may see, newest first, below `beforeId` (0: from the newest).
-   * With `authorId`, only that author's (an album, where the viewer's own hide list does not apply).
-   * One query over the posts' (user_id, id) index: my own posts, and my current friends' posts that
-   * their visibility and hide lists admit, within the author's range (fan-out on read).
+   * One page of my feed, newest first, below `beforeId` (0: from the newest): one query over my
+   * timeline's (user_id, post_id) key, which holds my own posts and those of my friends that their
+   * visibility admitted. The rest is decided at read, by key lookups on each row: the author is still
+   * my friend, neither of us hides the other, and the post is within the author's range. Written as
+   * one SQL text: built with the query builder, building it cost as much CPU as running it.
    */
-  page(
+  async feed(viewerId: number, opts: { beforeId: number; limit: number; now: number }): Promise<PostRow[]> {
+    const { rows } = await sql<PostRow>`
+      select p.* from moment_timeline tl
+      join moment_posts p on p.id = tl.post_id
+      where tl.user_id = ${viewerId}
+        ${opts.beforeId > 0 ? sql`and tl.post_id < ${opts.beforeId}` : sql``}
+        and (tl.author_id = ${viewerId} or exists (
+          select 1 from friends f where f.user_id = ${viewerId} and f.friend_user_id = tl.author_id))
+        and not exists (
+          select 1 from moment_hides mine
+          where mine.owner_id = ${viewerId} and mine.kind = ${Hide.Them} and mine.other_id = tl.author_id)
+        and not exists (
+          select 1 from moment_hides h
+          where h.owner_id = tl.author_id and h.kind = ${Hide.From} and h.other_id = ${viewerId})
+        and not exists (
+          select 1 from moment_settings s
+          where s.user_id = tl.author_id and s.user_id <> ${viewerId} and s.range_days > 0 and ${beyondRange(opts.now)})
+      order by tl.post_id desc
+      limit ${opts.limit}
+    `.execute(this.db);
+    return rows;
+  }
+
+  /**
+   * One page of `authorId`'s posts that `viewerId` may see (their album), newest first, below
+   * `beforeId`: over the posts' (user_id, id) index, the author's own or, for a current friend,
+   * those the post's visibility, the author's hide list and range admit.
+   */
+  album(
     viewerId: number,
-    opts: { beforeId: number; authorId?: number; limit: number; now: number },
+    authorId: number,
+    opts: { beforeId: number; limit: number; now: number },
   ): Promise<PostRow[]> {
-    let q = this.db
-      .selectFrom('moment_posts as p')
-      .leftJoin('moment_settings as s', 's.user_id', 'p.user_id')
-      .selectAll('p');
+    let q = this.db.selectFrom('moment_posts as p').selectAll('p').where('p.user_id', '=', authorId);
     if (opts.beforeId > 0) q = q.where('p.id', '<', opts.beforeId);
-    if (opts.authorId !== undefined) q = q.where('p.user_id', '=', opts.authorId);
-    q = q.where((eb) =>
-      eb.or([
-        eb('p.user_id', '=', viewerId),
+    if (authorId !== viewerId)
+      q = q.where((eb) =>
         eb.and([
           eb.exists(
             eb
               .selectFrom('friends as f')
               .select('f.friend_user_id')
               .where('f.user_id', '=', viewerId)
-              .whereRef('f.friend_user_id', '=', 'p.user_id'),
+              .where('f.friend_user_id', '=', authorId),
           ),
-          ...(opts.authorId === undefined
-            ? [
-                eb(
-                  'p.user_id',
-                  'not in',
-                  eb
-                    .selectFrom('moment_hides as mine')
-                    .select('mine.other_id')
-                    .where('mine.owner_id', '=', viewerId)
-                    .where('mine.kind', '=', Hide.Them),
-                ),
-              ]
-            : []),
           eb.not(
             eb.exists(
               eb
                 .selectFrom('moment_hides as h')
                 .select('h.other_id')
-                .whereRef('h.owner_id', '=', 'p.user_id')
+                .where('h.owner_id', '=', authorId)
                 .where('h.kind', '=', Hide.From)
                 .where('h.other_id', '=', viewerId),
             ),
           ),
           eb.or([
-            eb('p.visibility', '=', 1),
+            eb('p.visibility', '=', MomentVisibility.Friends),
             eb.and([
-              eb('p.visibility', '=', 3),
+              eb('p.visibility', '=', MomentVisibility.Only),
               eb.exists(
                 eb
                   .selectFrom('moment_targets as t')
@@ -106,7 +123,7 @@ export class MomentRepo {
               ),
             ]),
             eb.and([
-              eb('p.visibility', '=', 4),
+              eb('p.visibility', '=', MomentVisibility.Except),
               eb.not(
                 eb.exists(
                   eb
@@ -118,14 +135,18 @@ export class MomentRepo {
               ),
             ]),
           ]),
-          eb.or([
-            eb('s.range_days', 'is', null),
-            eb('s.range_days', '=', 0),
-            sql<boolean>`p.create_time >= cast(${opts.now} as bigint) - s.range_days * cast(${DAY_MS} as bigint)`,
-          ]),
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('moment_settings as s')
+                .select('s.user_id')
+                .where('s.user_id', '=', authorId)
+                .where('s.range_days', '>', 0)
+                .where(beyondRange(opts.now)),
+            ),
+          ),
         ]),
-      ]),
-    );
+      );
     return q.orderBy('p.id', 'desc').limit(opts.limit).execute();
   }
 
@@ -142,7 +163,10 @@ export class MomentRepo {
       .executeTakeFirst();
   }
 
-  /** Stores a post with its images and named people, in one transaction. */
+  /**
+   * Stores a post with its images and named people, and writes it to the timelines of its author
+   * and of each friend its visibility admits, in one transaction.
+   */
   async insert(values: Insertable<MomentPostsTable>, fileIds: number[], targets: number[]): Promise<PostRow> {
     return this.db.transaction().execute(async (trx) => {
       const row = await trx.insertInto('moment_posts').values(values).returningAll().executeTakeFirstOrThrow();
@@ -156,12 +180,62 @@ export class MomentRepo {
           .insertInto('moment_targets')
           .values(targets.map((user_id) => ({ post_id: row.id, user_id })))
           .execute();
+      await trx
+        .insertInto('moment_timeline')
+        .values({ user_id: row.user_id, post_id: row.id, author_id: row.user_id })
+        .execute();
+      if (row.visibility !== MomentVisibility.Private)
+        await trx
+          .insertInto('moment_timeline')
+          .columns(['user_id', 'post_id', 'author_id'])
+          .expression((eb) => {
+            let friends = eb
+              .selectFrom('friends')
+              .select([
+                'friend_user_id',
+                sql<number>`cast(${row.id} as bigint)`.as('post_id'),
+                sql<number>`cast(${row.user_id} as bigint)`.as('author_id'),
+              ])
+              .where('user_id', '=', row.user_id);
+            if (row.visibility === MomentVisibility.Only)
+              friends = friends.where('friend_user_id', 'in', targets.length ? targets : [0]);
+            if (row.visibility === MomentVisibility.Except && targets.length)
+              friends = friends.where('friend_user_id', 'not in', targets);
+            return friends;
+          })
+          .execute();
       return row;
     });
   }
 
-  /** Removes a post and everything on it; the file ids its images used. */
-  async remove(postId: number): Promise<number[]> {
+  /**
+   * Two people became friends: each one's timeline gets the other's posts whose visibility admits
+   * them (the range and hide lists are applied at read).
+   */
+  async befriended(a: number, b: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await backfill(trx, a, b);
+      await backfill(trx, b, a);
+    });
+  }
+
+  /** Two people are no longer friends: each one's timeline loses the other's posts. */
+  async unfriended(a: number, b: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      for (const [reader, author] of [
+        [a, b],
+        [b, a],
+      ] as const)
+        await trx
+          .deleteFrom('moment_timeline')
+          .where('user_id', '=', reader)
+          .where('post_id', 'in', (eb) => eb.selectFrom('moment_posts').select('id').where('user_id', '=', author))
+          .execute();
+    });
+  }
+
+  /** Removes `authorId`'s post and everything on it; the file ids its images used. */
+  async remove(postId: number, authorId: number): Promise<number[]> {
     return this.db.transaction().execute(async (trx) => {
       const files = await trx.selectFrom('moment_images').select('file_id').where('post_id', '=', postId).execute();
       await trx.deleteFrom('moment_images').where('post_id', '=', postId).execute();
@@ -169,6 +243,17 @@ export class MomentRepo {
       await trx.deleteFrom('moment_likes').where('post_id', '=', postId).execute();
       await trx.deleteFrom('moment_comments').where('post_id', '=', postId).execute();
       await trx.deleteFrom('moment_notices').where('post_id', '=', postId).execute();
+      // A post is only in its author's and the author's friends' timelines: found by their keys.
+      await trx
+        .deleteFrom('moment_timeline')
+        .where('post_id', '=', postId)
+        .where((eb) =>
+          eb.or([
+            eb('user_id', '=', authorId),
+            eb('user_id', 'in', eb.selectFrom('friends').select('friend_user_id').where('user_id', '=', authorId)),
+          ]),
+        )
+        .execute();
       await trx.deleteFrom('moment_posts').where('id', '=', postId).execute();
       return files.map((f) => f.file_id);
     });
@@ -345,4 +430,33 @@ export class MomentRepo {
       .executeTakeFirst();
     return cover !== undefined;
   }
+}
+
+/** Writes into `reader`'s timeline the posts of `author` whose visibility admits them. */
+async function backfill(trx: Transaction<Database>, reader: number, author: number): Promise<void> {
+  await trx
+    .insertInto('moment_timeline')
+    .columns(['user_id', 'post_id', 'author_id'])
+    .expression((eb) =>
+      eb
+        .selectFrom('moment_posts as p')
+        .select([sql<number>`cast(${reader} as bigint)`.as('user_id'), 'p.id', 'p.user_id'])
+        .where('p.user_id', '=', author)
+        .where((w) => {
+          const named = w.exists(
+            w
+              .selectFrom('moment_targets as t')
+              .select('t.user_id')
+              .whereRef('t.post_id', '=', 'p.id')
+              .where('t.user_id', '=', reader),
+          );
+          return w.or([
+            w('p.visibility', '=', MomentVisibility.Friends),
+            w.and([w('p.visibility', '=', MomentVisibility.Only), named]),
+            w.and([w('p.visibility', '=', MomentVisibility.Except), w.not(named)]),
+          ]);
+        }),
+    )
+    .onConflict((oc) => oc.columns(['user_id', 'post_id']).doNothing())
+    .execute();
 }

@@ -120,12 +120,9 @@ export class MomentService {
   /** The feed, or with `user_id` that person's album; paged by `last_id`. */
   async list(session: Session, body: RouteInput<'momentsList'>): Promise<MomentPost[]> {
     const me = session.userId;
-    const rows = await this.moments.page(me, {
-      beforeId: body.last_id,
-      ...(body.user_id !== undefined && { authorId: body.user_id }),
-      limit: MOMENT_PAGE,
-      now: this.ctx.now(),
-    });
+    const page = { beforeId: body.last_id, limit: MOMENT_PAGE, now: this.ctx.now() };
+    const rows =
+      body.user_id === undefined ? await this.moments.feed(me, page) : await this.moments.album(me, body.user_id, page);
     if (body.user_id === undefined && body.last_id === 0 && rows[0]) {
       const seen = (await this.moments.settings(me))?.seen_post_id ?? 0;
       if (rows[0].id > seen) await this.moments.saveSettings(me, { seen_post_id: rows[0].id });
@@ -197,11 +194,21 @@ export class MomentService {
     return this.presentOne(me, post);
   }
 
+  /** New friends: each one's feed gets the other's posts it may show (friends.onBefriended). */
+  befriended(a: number, b: number): Promise<void> {
+    return this.moments.befriended(a, b);
+  }
+
+  /** No longer friends: each one's feed loses the other's posts (friends.onUnfriended). */
+  unfriended(a: number, b: number): Promise<void> {
+    return this.moments.unfriended(a, b);
+  }
+
   /** Deletes my own post; its images stop being served when nothing else uses them. */
   async remove(session: Session, id: number): Promise<void> {
     const post = await this.moments.byId(id);
     if (!post || post.user_id !== session.userId) throw new AppError('MomentNotFound');
-    const fileIds = await this.moments.remove(post.id);
+    const fileIds = await this.moments.remove(post.id, post.user_id);
     for (const fileId of fileIds) await this.files.release(fileId);
   }
 
@@ -327,7 +334,7 @@ export class MomentService {
       offset: 0,
       limit: UNREAD_MAX,
     });
-    const newest = await this.moments.page(me, { beforeId: 0, limit: MOMENT_PAGE, now: this.ctx.now() });
+    const newest = await this.moments.feed(me, { beforeId: 0, limit: MOMENT_PAGE, now: this.ctx.now() });
     const poster = newest.find((p) => p.user_id !== me && p.id > (settings?.seen_post_id ?? 0));
     const avatar = poster ? ((await this.ctx.repos.users.byId(poster.user_id))?.avatar ?? '') : '';
     return { count: fresh.length, poster: poster?.user_id ?? 0, avatar };
