@@ -56,13 +56,13 @@ function bubble(page: Page, text: string): Locator {
   return page.locator('.bubble').filter({ has: page.getByText(text, { exact: true }) });
 }
 
-/** Scrolls the chat down a screen at a time until `target` is shown. */
-async function scrollDownTo(page: Page, target: Locator): Promise<void> {
+/** Scrolls the chat a screen at a time, up or down, until `target` is shown. */
+async function scrollTo(page: Page, target: Locator, direction: 'up' | 'down'): Promise<void> {
   const scroller = page.locator('.chat-scroller');
   const deadline = Date.now() + WAIT.timeout;
   while (!(await target.isVisible())) {
-    if (Date.now() > deadline) throw new Error('the newest message never came into view');
-    await scroller.evaluate((el) => el.scrollBy(0, el.clientHeight));
+    if (Date.now() > deadline) throw new Error(`scrolling ${direction} never showed the message`);
+    await scroller.evaluate((el, sign) => el.scrollBy(0, sign * el.clientHeight), direction === 'up' ? -1 : 1);
     await page.waitForTimeout(150);
   }
 }
@@ -162,16 +162,15 @@ describe('search and history', () => {
 
     await hits.getByRole('link', { name: /周末去蓝鲸咖啡坐坐吧/ }).click();
     // The chat opens at the hit, marked, with what was said just before and after it.
-    const marked = page.locator('.chat-item-focus');
-    await visible(marked);
-    await expect(marked.textContent()).resolves.toContain(line(20));
-    await expect(page.locator('[aria-current="true"] .bubble').textContent()).resolves.toContain(line(20));
+    await expect(page.locator('.chat-item-focus').textContent(WAIT)).resolves.toContain(line(20));
+    const opened = page.locator('[aria-current="true"]');
+    await expect(opened.locator('.bubble').textContent()).resolves.toContain(line(20));
     await visible(bubble(page, line(19)));
     await visible(bubble(page, line(21)));
     // …near the middle of the screen.
     await expect
       .poll(async () => {
-        const [row, list] = await Promise.all([marked.boundingBox(), page.locator('.chat-scroller').boundingBox()]);
+        const [row, list] = await Promise.all([opened.boundingBox(), page.locator('.chat-scroller').boundingBox()]);
         if (!row || !list) return Infinity;
         return Math.abs(row.y + row.height / 2 - (list.y + list.height / 2)) / list.height;
       }, WAIT)
@@ -180,8 +179,11 @@ describe('search and history', () => {
     await shot(page, 'chat-opened-at-hit-375');
     await expectAccessible(page);
 
-    // Scrolling down loads the newer pages until the newest, each message once.
-    await scrollDownTo(page, bubble(page, line(COUNT)));
+    // Scrolling up loads the older pages to the first message…
+    await scrollTo(page, bubble(page, line(1)), 'up');
+    await visible(page.getByText('没有更多消息了'));
+    // …and scrolling down the newer pages until the newest, each message once.
+    await scrollTo(page, bubble(page, line(COUNT)), 'down');
     await expect(bubble(page, line(COUNT - 1)).count()).resolves.toBe(1);
 
     // Once at the newest, what Bob says now appears below, as in any chat.
@@ -196,7 +198,8 @@ describe('search and history', () => {
   it('the date picker of the history opens the chat at the first message of a day', async () => {
     const page = alice.page;
     await page.goto(`${server.url}/#/pages/message/record?id=${bob.id}`);
-    await page.getByRole('radio', { name: '按日期' }).check();
+    await visible(page.getByRole('heading', { name: '聊天记录' }));
+    await page.getByRole('radio', { name: '按日期' }).click();
     const day = page.getByLabel('日期', { exact: true });
     await visible(day);
     const year = new Date().getFullYear();
@@ -216,18 +219,15 @@ describe('search and history', () => {
     // Three days ago: the chat opens at the first message said that day.
     await day.fill(dayInput(dayStart(3)));
     await page.getByRole('button', { name: '查看这一天' }).click();
-    const marked = page.locator('.chat-item-focus');
-    await visible(marked);
-    await expect(marked.textContent()).resolves.toContain(line(1));
+    await expect(page.locator('.chat-item-focus').textContent(WAIT)).resolves.toContain(line(1));
     await shot(page, 'chat-opened-at-day-375');
 
-    // Today from 00:00: the first message said today, after the early ones.
+    // Back on the history, still by date. Today from 00:00: the first message said today, after the early ones.
     await page.goBack();
-    await page.getByRole('radio', { name: '按日期' }).check();
+    await visible(day);
     await day.fill(dayInput(dayStart(0)));
     await time.fill('00:00');
     await page.getByRole('button', { name: '查看这一天' }).click();
-    await visible(page.locator('.chat-item-focus'));
-    await expect(page.locator('.chat-item-focus').textContent()).resolves.toContain(line(EARLY + 1));
+    await expect(page.locator('.chat-item-focus').textContent(WAIT)).resolves.toContain(line(EARLY + 1));
   });
 });
