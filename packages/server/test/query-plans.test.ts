@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDb, type Database } from '../src/db';
 import { MessageRepo } from '../src/modules/im/repo';
+import { MomentRepo } from '../src/modules/moments/repo';
 
 /**
  * The reads that grow with a server's history walk indexes from a bound (a cursor, a chat, a read
@@ -14,6 +15,7 @@ import { MessageRepo } from '../src/modules/im/repo';
 describe('query plans', () => {
   let sqlite: SQLite.Database;
   let repo: MessageRepo;
+  let moments: MomentRepo;
   const ran: CompiledQuery[] = [];
 
   beforeAll(async () => {
@@ -27,6 +29,7 @@ describe('query plans', () => {
       log: (event) => void ran.push(event.query),
     });
     repo = new MessageRepo(db, 'sqlite');
+    moments = new MomentRepo(db);
   });
   afterAll(() => sqlite.close());
 
@@ -57,11 +60,36 @@ describe('query plans', () => {
     expect(lines.filter((l) => l.includes('messages_chat (chat_key=? AND id>?)'))).toHaveLength(2);
   });
 
+  it('a moments feed page reads the reader’s own timeline by key, in order, whatever else is posted', async () => {
+    for (const beforeId of [0, 500]) {
+      const lines = await plans(() => moments.feed(7, { beforeId, limit: 10, now: Date.now() }));
+      expect(lines[0]).toBe(`SEARCH tl USING PRIMARY KEY (user_id=?${beforeId ? ' AND post_id<?' : ''})`);
+      expect(lines.filter((l) => /^SCAN |TEMP B-TREE/.test(l))).toEqual([]);
+      expect(lines).toContain('SEARCH p USING INTEGER PRIMARY KEY (rowid=?)');
+    }
+  });
+
   it('a page of a chat reads that chat only', async () => {
     const lines = await plans(() =>
       repo.list({ userId: 7, chatKey: 'p:7:8', floor: 0 }, { limit: 20, offset: 0, lastId: 500 }),
     );
     expect(scansMessages(lines)).toEqual([]);
     expect(lines.some((l) => l.includes('messages_chat (chat_key=?'))).toBe(true);
+  });
+
+  it('a search looks Chinese up in the trigram index, and reads Latin and short words from my own chats', async () => {
+    const page = { limit: 20, offset: 0 };
+    const chinese = await plans(() => repo.search(7, [3], { indexed: ['咖啡馆'], short: [] }, {}, page));
+    expect(scansMessages(chinese)).toEqual([]);
+    expect(chinese).toContain('SCAN message_search VIRTUAL TABLE INDEX 0:M1');
+    for (const terms of [
+      { indexed: ['meeting'], short: [] },
+      { indexed: [], short: ['咖啡'] },
+    ]) {
+      const lines = await plans(() => repo.search(7, [3], terms, {}, page));
+      expect(scansMessages(lines)).toEqual([]);
+      expect(lines).toContain('SEARCH m USING INDEX messages_to (chat_type=? AND to_id=?)');
+      expect(lines).toContain('SEARCH m USING INDEX messages_from (from_user=?)');
+    }
   });
 });
