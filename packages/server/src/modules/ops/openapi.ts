@@ -161,8 +161,8 @@ const ERROR_NAMES: Json = {
   enum: Object.keys(ErrorCodes),
 };
 
-/** The tag of a route: its area in the path (`/enterprise/im/…` → im, `/common/Pub/…` → Pub). */
-const tagOf = (p: string) => p.split('/')[2] ?? 'other';
+/** The tag of a route: its area in the path (`/enterprise/im/…` → im, `/common/Pub/…` → pub; paths ignore case). */
+const tagOf = (p: string) => (p.split('/')[2] ?? 'other').toLowerCase();
 
 /**
  * The OpenAPI 3.1 document of the HTTP API: every route of the protocol's route table (and its
