@@ -223,6 +223,8 @@ describeEachDb('search', (target) => {
       pages.push(...hits.map((h) => h.msg_id));
     }
     expect(pages).toEqual(all);
+    // Past the last page: nothing, and still the count of all.
+    expect(await search(ann, 'weekly', { page: 4, limit: 3 })).toEqual({ hits: [], count: all.length });
     // The same with a short word, through the bounded scan.
     expect((await search(ann, 'ly', { limit: 3, page: 2 })).hits.map((h) => h.msg_id)).toEqual(all.slice(3, 6));
     // A group's hit carries the group as the reader's list shows it.

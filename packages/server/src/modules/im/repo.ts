@@ -563,11 +563,18 @@ export class MessageRepo {
     if (filter.fromUser !== undefined) q = q.where('m.from_user', '=', filter.fromUser);
     if (filter.startTime !== undefined) q = q.where('m.create_time', '>=', filter.startTime);
     if (filter.endTime !== undefined) q = q.where('m.create_time', '<=', filter.endTime);
-    const [rows, total] = await Promise.all([
-      q.selectAll('m').orderBy('m.id', 'desc').limit(page.limit).offset(page.offset).execute(),
-      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { rows, total: Number(total.n) };
+    // The page and the count of all matches in one pass over the matches; past the last page, counted alone.
+    const found = await q
+      .selectAll('m')
+      .select(sql<number>`count(*) over ()`.as('matches'))
+      .orderBy('m.id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+    const total = found.length
+      ? Number(found[0]!.matches)
+      : Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    return { rows: found.map(({ matches: _, ...row }) => row), total };
   }
 
   /**
