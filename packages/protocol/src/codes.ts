@@ -101,6 +101,10 @@ export const ErrorCodes = {
   Forbidden: Codes.Forbidden,
   NotFound: Codes.NotFound,
   UserNotFound: Codes.NotFound,
+  /** The last administrator keeps the role (api.md §8). */
+  LastAdmin: Codes.BadRequest,
+  /** An admin does not disable their own account. */
+  AdminSelf: Codes.BadRequest,
   TooMany: Codes.TooMany,
   LoginLocked: Codes.TooMany,
   CodeThrottled: Codes.TooMany,

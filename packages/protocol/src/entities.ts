@@ -37,6 +37,8 @@ export interface UserInfo {
   qrUrl: string;
   /** When `qrUrl` stops working, ms. */
   qrExpire: number;
+  /** 1 when an admin set the password: the client asks for a new one before anything else. */
+  must_change_password?: 1;
 }
 
 /** Public profile of another user (getUserInfo). */

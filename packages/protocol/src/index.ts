@@ -19,4 +19,5 @@ export * from './api/im';
 export * from './api/group';
 export * from './api/files';
 export * from './api/moments';
+export * from './api/manage';
 export * from './no-eval';

@@ -138,6 +138,8 @@ export const RATE_LIMITS = {
   anyCall: { perMinute: 600 },
   loginFailures: { max: 5, windowS: 300 },
   sendCode: { intervalS: 60 },
+  /** The administration calls (api.md §8), per admin, beside every call's limit. */
+  manage: { perMinute: 300 },
 } as const;
 
 /** Avatar edge, px, after resizing. */

@@ -86,6 +86,33 @@ import {
   type MomentSettings,
   type MomentUnread,
 } from './api/moments';
+import {
+  ManageAuditListBody,
+  ManageConfigSetBody,
+  ManageEmptyBody,
+  ManageGroupBody,
+  ManageGroupMembersBody,
+  ManageGroupOwnerBody,
+  ManageInviteCreateBody,
+  ManageInviteRevokeBody,
+  ManageListBody,
+  ManageNoticeDelBody,
+  ManageNoticePublishBody,
+  ManagePageBody,
+  ManageUserCreateBody,
+  ManageUserIdBody,
+  ManageUserPasswordBody,
+  ManageUserRoleBody,
+  ManageUserStatusBody,
+  type AuditRow,
+  type ManagedConfig,
+  type ManagedGroup,
+  type ManagedInvite,
+  type ManagedMember,
+  type ManagedNotice,
+  type ManagedUser,
+  type ManageStats,
+} from './api/manage';
 import type {
   AdminNotice,
   Contact,
@@ -112,12 +139,18 @@ export interface RouteDef<B extends z.ZodType = z.ZodType> {
   public: boolean;
   /** True for multipart/form-data uploads (the body schema covers the non-file fields). */
   multipart?: boolean;
+  /** True for the administration calls (api.md §8): a session of a user whose role is admin. */
+  admin?: boolean;
 }
 
 const route = <B extends z.ZodType>(path: string, body: B, isPublic = false): RouteDef<B> => ({
   path,
   body: blanksAbsent(body),
   public: isPublic,
+});
+const manage = <B extends z.ZodType>(path: string, body: B): RouteDef<B> => ({
+  ...route(path, body),
+  admin: true,
 });
 const upload = <B extends z.ZodType>(path: string, body: B): RouteDef<B> => ({
   path,
@@ -214,6 +247,26 @@ export const routes = {
   momentsReadNotices: route('/enterprise/moments/readNotices', EmptyBody),
   momentsSetCover: route('/enterprise/moments/setCover', MomentCoverBody),
   momentsSetting: route('/enterprise/moments/setting', MomentSettingBody),
+  manageStats: manage('/manage/stats', ManageEmptyBody),
+  manageUserList: manage('/manage/userList', ManageListBody),
+  manageUserCreate: manage('/manage/userCreate', ManageUserCreateBody),
+  manageUserStatus: manage('/manage/userStatus', ManageUserStatusBody),
+  manageUserPassword: manage('/manage/userPassword', ManageUserPasswordBody),
+  manageUserRole: manage('/manage/userRole', ManageUserRoleBody),
+  manageUserLogout: manage('/manage/userLogout', ManageUserIdBody),
+  manageGroupList: manage('/manage/groupList', ManageListBody),
+  manageGroupMembers: manage('/manage/groupMembers', ManageGroupMembersBody),
+  manageGroupDisband: manage('/manage/groupDisband', ManageGroupBody),
+  manageGroupOwner: manage('/manage/groupOwner', ManageGroupOwnerBody),
+  manageConfigGet: manage('/manage/configGet', ManageEmptyBody),
+  manageConfigSet: manage('/manage/configSet', ManageConfigSetBody),
+  manageInviteList: manage('/manage/inviteList', ManagePageBody),
+  manageInviteCreate: manage('/manage/inviteCreate', ManageInviteCreateBody),
+  manageInviteRevoke: manage('/manage/inviteRevoke', ManageInviteRevokeBody),
+  manageNoticeList: manage('/manage/noticeList', ManagePageBody),
+  manageNoticePublish: manage('/manage/noticePublish', ManageNoticePublishBody),
+  manageNoticeDel: manage('/manage/noticeDel', ManageNoticeDelBody),
+  manageAuditList: manage('/manage/auditList', ManageAuditListBody),
 } as const;
 
 export type RouteName = keyof typeof routes;
@@ -312,6 +365,32 @@ export interface RouteResponses {
   momentsReadNotices: null;
   momentsSetCover: MomentSettings;
   momentsSetting: MomentSettings;
+  manageStats: ManageStats;
+  /** `count`: how many match. */
+  manageUserList: ManagedUser[];
+  manageUserCreate: ManagedUser;
+  manageUserStatus: null;
+  manageUserPassword: null;
+  manageUserRole: null;
+  manageUserLogout: null;
+  /** `count`: how many match. */
+  manageGroupList: ManagedGroup[];
+  /** `count`: how many members. */
+  manageGroupMembers: ManagedMember[];
+  manageGroupDisband: null;
+  manageGroupOwner: null;
+  manageConfigGet: ManagedConfig;
+  manageConfigSet: ManagedConfig;
+  /** `count`: how many in all. */
+  manageInviteList: ManagedInvite[];
+  manageInviteCreate: ManagedInvite;
+  manageInviteRevoke: null;
+  /** Newest first; `count`: how many in all. */
+  manageNoticeList: ManagedNotice[];
+  manageNoticePublish: ManagedNotice;
+  manageNoticeDel: null;
+  /** Newest first; `count`: how many match. */
+  manageAuditList: AuditRow[];
 }
 
 /** The body a caller sends to an endpoint (before defaults and coercion). */

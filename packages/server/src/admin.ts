@@ -1,6 +1,8 @@
 import { loadConfig } from './config';
 import { migrate, openDb } from './db';
-import { AdminService } from './modules/system/admin';
+import { translate } from '@sparrow/protocol';
+import { AppError } from './errors';
+import { AdminService } from './modules/admin';
 import { ConfigService } from './modules/system/config-service';
 import { backup, pgDumpAdvice, restore, type BackupReport } from './modules/ops';
 import { createRepos } from './repos';
@@ -12,7 +14,10 @@ const USAGE = `npm run admin -- <command>
   user create <account> <password> [name] [--admin]
   user disable <account>                  disable a user and end all their sessions
   user enable <account>
-  user role <account> admin|user
+  user role <account> admin|user         the last enabled admin keeps the role
+  user password <account> <password>      set a password; the user's sessions end and they choose
+                                          their own at next login
+  user logout <account>                   end every session of a user
   invite create [uses=1] [days=7]         make an invite code (for sysInfo.regtype 2)
   announce "<title>" "<text>"             publish a system announcement to everyone
   backup <file.tar.gz>                    copy the database (SQLite, while the server runs) and the uploads
@@ -81,6 +86,16 @@ async function main(argv: string[]): Promise<number> {
         await admin.setRole(args[0]!, args[1]);
         console.log(`${args[0]} is now ${args[1]}`);
         break;
+      case 'user password':
+        need(2);
+        await admin.setPassword(args[0]!, args[1]!);
+        console.log(`password of ${args[0]} set; they choose their own at next login`);
+        break;
+      case 'user logout':
+        need(1);
+        await admin.endSessionsOf(args[0]!);
+        console.log(`ended every session of ${args[0]}`);
+        break;
       case 'invite create':
         console.log(await admin.createInvite(Number(args[0] ?? 1), Number(args[1] ?? 7)));
         break;
@@ -92,6 +107,13 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await opened.close();
   }
+}
+
+/** A refusal of the admin service in English, naming the field it concerns. */
+function explain(err: AppError): string {
+  const fields = (err.data as { fields?: string[] } | null)?.fields ?? [];
+  const text = translate('en', `errors.${err.name}`, err.params);
+  return fields.length ? `${text} (${fields.join(', ')})` : text;
 }
 
 function describe(report: BackupReport): string {
@@ -119,7 +141,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    console.error(err instanceof Error ? err.message : err);
+    console.error(err instanceof AppError ? explain(err) : err instanceof Error ? err.message : err);
     process.exitCode = 1;
   },
 );

@@ -1,5 +1,6 @@
 import type { Db } from './db';
 import type { Dialect } from './db/dialect';
+import { AdminRepo } from './modules/admin';
 import { CodeRepo } from './modules/auth/code-repo';
 import { SessionRepo } from './modules/auth';
 import { EmojiRepo } from './modules/emoji';
@@ -27,6 +28,7 @@ export interface Repos {
   invites: InviteRepo;
   config: ConfigRepo;
   ops: OpsRepo;
+  admin: AdminRepo;
 }
 
 export function createRepos(db: Db, dialect: Dialect): Repos {
@@ -44,5 +46,6 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
     invites: new InviteRepo(db),
     config: new ConfigRepo(db),
     ops: new OpsRepo(db),
+    admin: new AdminRepo(db),
   };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminService } from '../src/modules/system/admin';
+import { AdminService } from '../src/modules/admin';
 import {
   describeEachDb,
   expectBadBodies,

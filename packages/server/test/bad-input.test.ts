@@ -648,6 +648,9 @@ describeEachDb('bad input derived from the route schemas', (target) => {
   let alice: Awaited<ReturnType<typeof signUp>>;
   let bob: Awaited<ReturnType<typeof signUp>>;
   let carol: Awaited<ReturnType<typeof signUp>>;
+  /** Calls the administration routes (api.md §8), on dave: anyone else would lose the world above. */
+  let root: Awaited<ReturnType<typeof signUp>>;
+  let dave: Awaited<ReturnType<typeof signUp>>;
   let groupId: string | undefined;
   let sent = 0;
   let n = 0;
@@ -657,12 +660,16 @@ describeEachDb('bad input derived from the route schemas', (target) => {
   beforeAll(async () => {
     server = await startServer(target);
     await server.ctx.config.set('rateLimits.anyCall.perMinute', '10000000');
+    await server.ctx.config.set('rateLimits.manage.perMinute', '10000000');
     await server.ctx.config.set('rateLimits.sendMessage.burst', '10000000');
     await server.ctx.config.set('rateLimits.sendMessage.perSecond', '10000000');
     await server.ctx.config.set('sysInfo.runMode', '1');
     alice = await signUp(server, 'alice_bad');
     bob = await signUp(server, 'bob_bad');
     carol = await signUp(server, 'carol_bad');
+    root = await signUp(server, 'root_bad');
+    dave = await signUp(server, 'dave_bad');
+    await server.ctx.db.updateTable('users').set({ role: 1 }).where('id', '=', root.userId).execute();
   });
 
   /**
@@ -741,7 +748,7 @@ describeEachDb('bad input derived from the route schemas', (target) => {
     const lang = LANGS[n % LANGS.length]!;
     const headers: Record<string, string> = { 'content-type': contentType };
     if (lang !== null) headers['accept-language'] = lang;
-    if (auth === 'session') headers.authorization = alice.token;
+    if (auth === 'session') headers.authorization = routes[name].admin ? root.token : alice.token;
     if (auth === 'garbage') headers.authorization = GARBAGE_TOKENS[n % GARBAGE_TOKENS.length]!;
     const res = await server.app.inject({ method: 'POST', url: routes[name].path, headers, payload });
     sent += 1;
@@ -785,7 +792,8 @@ describeEachDb('bad input derived from the route schemas', (target) => {
     const schema = def.body as Schema;
     const failures: Failure[] = [];
     const needsSession = !def.public;
-    const hints = await freshWorld();
+    const world = await freshWorld();
+    const hints = def.admin ? { ...world, user_id: [dave.userId], account: ['made_bad'] } : world;
     const sentBodies = new Set<string>();
 
     if (def.multipart) {

@@ -4,7 +4,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RATE_LIMITS } from '@sparrow/protocol';
-import { AdminService } from '../src/modules/system/admin';
+import { AdminService } from '../src/modules/admin';
 import { BROADCAST_BATCH_MS, MAX_BUFFERED_BYTES, SLOW_CLOSE_GRACE_MS } from '../src/realtime/hub';
 import {
   captureLog,

@@ -44,6 +44,10 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext, handlers: 
         if (session) callers.set(req, session.id);
         await ctx.limits.anyCall(session ? `u:${session.userId}` : `ip:${req.ip}`);
         if (!def.public && !session) throw new AppError('NoSession');
+        if (def.admin) {
+          if (session?.user.role !== 1) throw new AppError('Forbidden');
+          await ctx.limits.manageCall(session.userId);
+        }
         if (session && req.headers['accept-language']) await ctx.sessions.rememberLanguage(session, localeOf(req));
         // Multipart fields arrive with the file stream; those handlers validate them with the same schema.
         let body: unknown = {};

@@ -16,6 +16,13 @@ export class Limits {
     if (count > perMinute) throw new AppError('TooMany', { seconds: resetS });
   }
 
+  /** The administration calls: their own budget per admin, beside every call's. */
+  async manageCall(userId: number): Promise<void> {
+    const { perMinute } = this.config.get().rateLimits.manage;
+    const { count, resetS } = await this.limiter.hit(`manage:${userId}`, 60);
+    if (count > perMinute) throw new AppError('TooMany', { seconds: resetS });
+  }
+
   /** Refuses a login while an account+IP pair is locked out. */
   async assertLoginAllowed(account: string, ip: string): Promise<void> {
     const { count, resetS } = await this.limiter.peek(`login-lock:${account}:${ip}`);

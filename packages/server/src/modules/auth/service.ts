@@ -225,7 +225,11 @@ export class AuthService {
     } else {
       await this.codes.consume([user.account, user.email, user.phone], CodeType.ChangePassword, body.code ?? '');
     }
-    await this.users.update(user.id, { password_hash: await hashPassword(body.password), update_time: this.ctx.now() });
+    await this.users.update(user.id, {
+      password_hash: await hashPassword(body.password),
+      must_change_password: 0,
+      update_time: this.ctx.now(),
+    });
     const others = await this.ctx.sessions.revokeOthers(user.id, session.id);
     await this.ctx.realtime.kick(user.id, others, CloseCodes.SessionEnded);
   }

@@ -4,7 +4,7 @@ import type { AnnouncementsTable } from '../../db/schema';
 
 export type AnnouncementRow = Selectable<AnnouncementsTable>;
 
-/** The only SQL on system announcements (written by the admin command, read by the servers). */
+/** The only SQL on system announcements (written by admins, read by the servers). */
 export class AnnouncementRepo {
   constructor(private readonly db: Db) {}
 
@@ -29,6 +29,28 @@ export class AnnouncementRepo {
 
   newest(): Promise<AnnouncementRow | undefined> {
     return this.db.selectFrom('announcements').selectAll().orderBy('id', 'desc').executeTakeFirst();
+  }
+
+  /** Announcements newest first, a page of them, and how many there are. */
+  async page(offset: number, limit: number): Promise<{ rows: AnnouncementRow[]; total: number }> {
+    const rows = await this.db
+      .selectFrom('announcements')
+      .selectAll()
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    const { n } = await this.db
+      .selectFrom('announcements')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return { rows, total: Number(n) };
+  }
+
+  /** Withdraws an announcement: nobody reads it any more; false when there was none. */
+  async remove(id: number): Promise<boolean> {
+    const res = await this.db.deleteFrom('announcements').where('id', '=', id).executeTakeFirst();
+    return Number(res.numDeletedRows) === 1;
   }
 
   /** Announcements after `id`, oldest first. */

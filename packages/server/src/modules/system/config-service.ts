@@ -8,6 +8,7 @@ export type RateLimitConfig = {
   anyCall: { perMinute: number };
   loginFailures: { max: number; windowS: number };
   sendCode: { intervalS: number };
+  manage: { perMinute: number };
 };
 
 /** Everything stored in the `config` table. */

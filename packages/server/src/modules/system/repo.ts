@@ -53,6 +53,29 @@ export class InviteRepo {
     await this.db.insertInto('invite_codes').values(values).execute();
   }
 
+  /** Codes newest first, a page of them, and how many there are. */
+  async page(offset: number, limit: number) {
+    const rows = await this.db
+      .selectFrom('invite_codes')
+      .selectAll()
+      .orderBy('create_time', 'desc')
+      .orderBy('code')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    const { n } = await this.db
+      .selectFrom('invite_codes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return { rows, total: Number(n) };
+  }
+
+  /** Removes a code so that it admits nobody; false when there was none. */
+  async revoke(code: string): Promise<boolean> {
+    const res = await this.db.deleteFrom('invite_codes').where('code', '=', code).executeTakeFirst();
+    return Number(res.numDeletedRows) === 1;
+  }
+
   /** Takes one use of `code` if it is unexpired at `now` and has uses left; false when not. */
   async spendOne(code: string, now: number): Promise<boolean> {
     const res = await this.db

@@ -22,6 +22,7 @@ export function toUserInfo(row: UserRow, code: Pick<UserInfo, 'qrUrl' | 'qrExpir
     setting: { ...DEFAULT_APP_SETTING, language: row.language },
     qrUrl: code.qrUrl,
     qrExpire: code.qrExpire,
+    ...(row.must_change_password ? { must_change_password: 1 as const } : {}),
   };
 }
 

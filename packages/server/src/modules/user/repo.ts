@@ -1,4 +1,4 @@
-import type { Selectable, Updateable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../../db';
 import { Prepared } from '../../db/prepared';
 import type { UsersTable } from '../../db/schema';
@@ -48,7 +48,7 @@ export class UserRepo {
     return found !== undefined;
   }
 
-  async insert(values: Omit<UserRow, 'id'>): Promise<UserRow> {
+  async insert(values: Omit<Insertable<UsersTable>, 'id'>): Promise<UserRow> {
     const row = await this.db.insertInto('users').values(values).returningAll().executeTakeFirstOrThrow();
     return row;
   }

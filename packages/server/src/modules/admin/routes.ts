@@ -1,0 +1,74 @@
+import { translate, type ManagedConfig } from '@sparrow/protocol';
+import type { FastifyRequest } from 'fastify';
+import { localeOf, ok } from '../../http/envelope';
+import type { Handlers } from '../../http/route';
+import type { Session } from '../auth';
+import type { Actor, AdminService } from './service';
+
+const actor = (session: Session, req: FastifyRequest): Actor => ({ adminId: session.userId, ip: req.ip });
+
+/**
+ * `/manage/*` (api.md §8). The route loop has already refused callers whose role is not admin
+ * (403, or -1 without a session) and counted the call against the admins' own limit.
+ */
+export function adminRoutes(admin: AdminService): Handlers {
+  const config = (req: FastifyRequest): ManagedConfig => {
+    const locale = localeOf(req);
+    return {
+      settings: admin.settings().map((s) => ({ ...s, description: translate(locale, `config.${s.key}`) })),
+    };
+  };
+  const paged = <T>(body: { page?: number | undefined }, { items, total }: { items: T[]; total: number }) =>
+    ok(items, { count: total, page: body.page ?? 1 });
+  return {
+    manageStats: async () => admin.stats(),
+    manageUserList: async ({ body }) => paged(body, await admin.listUsers(body)),
+    manageUserCreate: async ({ body, session, req }) => admin.createManagedUser(body, actor(session, req)),
+    manageUserStatus: async ({ body, session, req }) => {
+      await admin.setUserStatus(body.user_id, body.status === 1, actor(session, req));
+      return null;
+    },
+    manageUserPassword: async ({ body, session, req }) => {
+      await admin.setUserPassword(body.user_id, body.password, actor(session, req));
+      return null;
+    },
+    manageUserRole: async ({ body, session, req }) => {
+      await admin.setUserRole(body.user_id, body.role === 1, actor(session, req));
+      return null;
+    },
+    manageUserLogout: async ({ body, session, req }) => {
+      await admin.endUserSessions(body.user_id, actor(session, req));
+      return null;
+    },
+    manageGroupList: async ({ body }) => paged(body, await admin.listGroups(body)),
+    manageGroupMembers: async ({ body }) => paged(body, await admin.groupMembers(body)),
+    manageGroupDisband: async ({ body, session, req }) => {
+      await admin.disbandGroup(body.group_id, actor(session, req));
+      return null;
+    },
+    manageGroupOwner: async ({ body, session, req }) => {
+      await admin.changeGroupOwner(body.group_id, body.user_id, actor(session, req));
+      return null;
+    },
+    manageConfigGet: async ({ req }) => config(req),
+    manageConfigSet: async ({ body, session, req }) => {
+      await admin.setConfig(body.key, body.value, actor(session, req));
+      return config(req);
+    },
+    manageInviteList: async ({ body }) => paged(body, await admin.listInvites(body)),
+    manageInviteCreate: async ({ body, session, req }) =>
+      admin.createManagedInvite(body.uses, body.days, actor(session, req)),
+    manageInviteRevoke: async ({ body, session, req }) => {
+      await admin.revokeInvite(body.code, actor(session, req));
+      return null;
+    },
+    manageNoticeList: async ({ body }) => paged(body, await admin.listNotices(body)),
+    manageNoticePublish: async ({ body, session, req }) =>
+      admin.publishNotice(body.title, body.notice, actor(session, req)),
+    manageNoticeDel: async ({ body, session, req }) => {
+      await admin.withdrawNotice(body.id, actor(session, req));
+      return null;
+    },
+    manageAuditList: async ({ body }) => paged(body, await admin.auditLog(body)),
+  };
+}

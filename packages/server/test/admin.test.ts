@@ -1,0 +1,421 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
+import { CONFIG_KEYS, routes, type RouteBody, type RouteName } from '@sparrow/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdminService } from '../src/modules/admin';
+import { describeEachDb, logIn, signUp, startServer, TestSocket, type TestServer } from './harness';
+
+const adminMain = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/admin.ts');
+
+type Person = Awaited<ReturnType<typeof signUp>>;
+
+describeEachDb('administration (/manage/*)', (target) => {
+  let server: TestServer;
+  let root: Person;
+  let plain: Person;
+  let third: Person;
+  let groupId: string;
+
+  /** Runs `npm run admin -- …` against this server's database, as an operator would. */
+  function cli(...args: string[]) {
+    const res = spawnSync(process.execPath, ['--import', 'tsx', adminMain, ...args], {
+      env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: server.ctx.env.databaseUrl ?? '' },
+      encoding: 'utf8',
+    });
+    return { status: res.status, out: `${res.stdout}${res.stderr}` };
+  }
+
+  const as = (who: Person) => ({ token: who.token });
+
+  beforeAll(async () => {
+    server = await startServer(target);
+    root = await signUp(server, 'root_admin');
+    plain = await signUp(server, 'plain_user');
+    third = await signUp(server, 'third_member');
+    await new AdminService(server.ctx.repos, server.ctx.config, server.clock.now).setRole('root_admin', 'admin');
+    await server.ctx.config.set('sysInfo.runMode', '1');
+    await server.ctx.config.set('rateLimits.anyCall.perMinute', '100000');
+    const group = await server.call(
+      'groupAdd',
+      { name: 'Admins watch', user_ids: [root.userId, third.userId] },
+      { token: plain.token },
+    );
+    expect(group.code).toBe(0);
+    groupId = group.data.id;
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  /** A body each route accepts, so that the matrix tests who may call, not what is sent. */
+  function validBody(name: RouteName): Record<string, unknown> {
+    const bodies: Partial<Record<RouteName, RouteBody<RouteName> | Record<string, unknown>>> = {
+      manageUserCreate: {
+        account: `made_${name.length}_${Date.now() % 100000}`,
+        password: 'secret123',
+        realname: 'Made',
+      },
+      manageUserStatus: { user_id: plain.userId, status: 1 },
+      manageUserPassword: { user_id: 999_999, password: 'secret123' },
+      manageUserRole: { user_id: plain.userId, role: 0 },
+      manageUserLogout: { user_id: 999_999 },
+      manageGroupMembers: { group_id: groupId },
+      manageGroupDisband: { group_id: 'group-999999' },
+      manageGroupOwner: { group_id: 'group-999999', user_id: root.userId },
+      manageConfigSet: { key: 'chatInfo.sendInterval', value: 0 },
+      manageInviteCreate: { uses: 1, days: 1 },
+      manageInviteRevoke: { code: 'no-such-code' },
+      manageNoticePublish: { title: 'Matrix', notice: 'Every route' },
+      manageNoticeDel: { id: 999_999 },
+    };
+    return (bodies[name] as Record<string, unknown> | undefined) ?? {};
+  }
+
+  const MANAGE = [
+    'manageStats',
+    'manageUserList',
+    'manageUserCreate',
+    'manageUserStatus',
+    'manageUserPassword',
+    'manageUserRole',
+    'manageUserLogout',
+    'manageGroupList',
+    'manageGroupMembers',
+    'manageGroupDisband',
+    'manageGroupOwner',
+    'manageConfigGet',
+    'manageConfigSet',
+    'manageInviteList',
+    'manageInviteCreate',
+    'manageInviteRevoke',
+    'manageNoticeList',
+    'manageNoticePublish',
+    'manageNoticeDel',
+    'manageAuditList',
+  ] as const;
+
+  it('has every /manage route, and only those, admin-only in the route table', () => {
+    const admin = (Object.keys(routes) as RouteName[]).filter((n) => routes[n].admin);
+    expect([...admin].sort()).toEqual([...MANAGE].sort());
+    for (const n of admin) expect(routes[n].path.startsWith('/manage/')).toBe(true);
+    const byPath = (Object.keys(routes) as RouteName[]).filter((n) => routes[n].path.startsWith('/manage/'));
+    expect(byPath.sort()).toEqual([...MANAGE].sort());
+  });
+
+  describe('who may call each route', () => {
+    for (const name of MANAGE) {
+      it(`${name}: admin answered, plain user 403, signed out -1`, async () => {
+        const body = validBody(name);
+        const signedOut = await server.callRaw(name, body, { lang: 'en' });
+        expect(signedOut.json).toMatchObject({ code: -1, data: null });
+        const user = await server.call(name, body, { token: plain.token, lang: 'fr' });
+        expect(user).toMatchObject({ code: 403, msg: 'Non autorisé', data: null });
+        // A plain user learns nothing from a bad body either: refused before validation.
+        expect((await server.call(name, { page: -5, user_id: 'x' }, { token: plain.token })).code).toBe(403);
+
+        const answer = await server.call(name, body, as(root));
+        // Ids that do not exist are answered as not found; everything else succeeds.
+        expect([0, 404]).toContain(answer.code);
+        if (/999999|no-such/.test(JSON.stringify(body))) expect(answer.code).toBe(404);
+        else expect(answer.code, answer.msg).toBe(0);
+      });
+    }
+  });
+
+  it('lists and searches users, paged, with last sign-in and never a password', async () => {
+    await signUp(server, 'zed_search', 'secret123', 'Zed Searchable');
+    await logIn(server, 'zed_search', 'secret123');
+    const found = await server.call('manageUserList', { keywords: 'SEARCHABLE' }, as(root));
+    expect(found.count).toBe(1);
+    expect(found.data[0]).toMatchObject({ account: 'zed_search', realname: 'Zed Searchable', role: 0, status: 1 });
+    expect(found.data[0].last_login_time).toBeGreaterThan(0);
+    expect(JSON.stringify(found.data)).not.toContain('password');
+    // LIKE's own wildcards are taken literally.
+    expect((await server.call('manageUserList', { keywords: '%' }, as(root))).count).toBe(0);
+    const page = await server.call('manageUserList', { page: 1, limit: 2 }, as(root));
+    expect(page.data).toHaveLength(2);
+    expect(page.count).toBeGreaterThanOrEqual(3);
+    expect((await server.call('manageUserList', { limit: 101 }, as(root))).code).toBe(400);
+  });
+
+  it('creates a user who can sign in, and refuses a taken account', async () => {
+    const made = await server.call(
+      'manageUserCreate',
+      { account: 'Made_By_Admin', password: 'secret123', realname: 'Made' },
+      as(root),
+    );
+    expect(made.data).toMatchObject({ account: 'made_by_admin', role: 0, status: 1, last_login_time: 0 });
+    expect(await logIn(server, 'made_by_admin', 'secret123')).toMatch(/^bearer /);
+    const again = await server.call(
+      'manageUserCreate',
+      { account: 'made_by_admin', password: 'secret123', realname: 'Made' },
+      as(root),
+    );
+    expect(again.code).toBe(400);
+  });
+
+  it('disabling ends every session at once: the sockets get offline and close, the token is refused', async () => {
+    const victim = await signUp(server, 'vic_disabled');
+    const second = await logIn(server, 'vic_disabled', victim.password);
+    const a = await TestSocket.bound(server, victim.userId, victim.token);
+    const b = await TestSocket.bound(server, victim.userId, second);
+
+    expect((await server.call('manageUserStatus', { user_id: victim.userId, status: 0 }, as(root))).code).toBe(0);
+    for (const sock of [a, b]) {
+      const frame = await sock.waitFor((f) => f.type === 'offline');
+      expect(frame.data).toMatchObject({ id: victim.userId, reason: 'disabled', client_id: sock.clientId });
+      expect(await sock.waitClosed()).toBe(4004);
+    }
+    expect((await server.call('checkuser', {}, { token: second })).code).toBe(-1);
+    expect((await server.call('login', { account: 'vic_disabled', password: victim.password })).code).toBe(400);
+
+    expect((await server.call('manageUserStatus', { user_id: victim.userId, status: 1 }, as(root))).code).toBe(0);
+    expect(await logIn(server, 'vic_disabled', victim.password)).toMatch(/^bearer /);
+
+    const rows = await server.call('manageAuditList', { admin_id: root.userId, action: 'userDisable' }, as(root));
+    expect(rows.data[0]).toMatchObject({
+      admin_id: root.userId,
+      admin_name: 'root_admin',
+      action: 'userDisable',
+      target: `user:${victim.userId}`,
+      ip: '127.0.0.1',
+    });
+    expect(rows.data[0].create_time).toBe(server.clock.now());
+  });
+
+  it('an admin cannot disable themselves, and the last admin keeps the role', async () => {
+    const self = await server.call('manageUserStatus', { user_id: root.userId, status: 0 }, as(root));
+    expect(self).toMatchObject({ code: 400, msg: 'You cannot disable your own account' });
+    const last = await server.call(
+      'manageUserRole',
+      { user_id: root.userId, role: 0 },
+      { ...as(root), lang: 'zh-Hans' },
+    );
+    expect(last).toMatchObject({ code: 400, msg: '至少要保留一位管理员' });
+
+    // With a second admin, the first may step down; the second is then the last.
+    const deputy = await signUp(server, 'deputy_admin');
+    expect((await server.call('manageUserRole', { user_id: deputy.userId, role: 1 }, as(root))).code).toBe(0);
+    expect((await server.call('manageUserRole', { user_id: root.userId, role: 0 }, as(root))).code).toBe(0);
+    expect((await server.call('manageStats', {}, as(root))).code).toBe(403);
+    expect((await server.call('manageUserRole', { user_id: deputy.userId, role: 0 }, as(deputy))).code).toBe(400);
+    expect((await server.call('manageUserRole', { user_id: root.userId, role: 1 }, as(deputy))).code).toBe(0);
+    // Disabling the other admin is allowed while one stays enabled.
+    expect((await server.call('manageUserStatus', { user_id: deputy.userId, status: 0 }, as(root))).code).toBe(0);
+    expect((await server.call('manageUserStatus', { user_id: deputy.userId, status: 1 }, as(root))).code).toBe(0);
+    expect((await server.call('manageUserRole', { user_id: deputy.userId, role: 0 }, as(root))).code).toBe(0);
+  });
+
+  it('a password an admin sets ends the sessions and asks for a new one at next login', async () => {
+    const pat = await signUp(server, 'pat_reset');
+    const sock = await TestSocket.bound(server, pat.userId, pat.token);
+    expect(
+      (await server.call('manageUserPassword', { user_id: pat.userId, password: 'given123' }, as(root))).code,
+    ).toBe(0);
+    expect((await sock.waitFor((f) => f.type === 'offline')).data.reason).toBe('password');
+    expect((await server.call('checkuser', {}, { token: pat.token })).code).toBe(-1);
+    const login = await server.call('login', { account: 'pat_reset', password: 'given123' });
+    expect(login.data.userInfo.must_change_password).toBe(1);
+    const token = login.data.authToken;
+    expect(
+      (await server.call('editPassword', { originalPassword: 'given123', password: 'mine1234' }, { token })).code,
+    ).toBe(0);
+    const again = await server.call('login', { account: 'pat_reset', password: 'mine1234' });
+    expect(again.data.userInfo.must_change_password).toBeUndefined();
+  });
+
+  it('ends every session of a user on demand', async () => {
+    const sam = await signUp(server, 'sam_logout');
+    const sock = await TestSocket.bound(server, sam.userId, sam.token);
+    expect((await server.call('manageUserLogout', { user_id: sam.userId }, as(root))).code).toBe(0);
+    expect((await sock.waitFor((f) => f.type === 'offline')).data.reason).toBe('ended');
+    expect((await server.call('checkuser', {}, { token: sam.token })).code).toBe(-1);
+    // The account itself still works.
+    expect(await logIn(server, 'sam_logout', sam.password)).toMatch(/^bearer /);
+  });
+
+  it('lists groups and members, hands a group over and disbands it as its owner would', async () => {
+    const list = await server.call('manageGroupList', { keywords: 'watch' }, as(root));
+    expect(list.count).toBe(1);
+    expect(list.data[0]).toMatchObject({
+      group_id: groupId,
+      name: 'Admins watch',
+      member_count: 3,
+      owner: { user_id: plain.userId },
+    });
+    const members = await server.call('manageGroupMembers', { group_id: groupId }, as(root));
+    expect(members.data.map((m: any) => [m.user_id, m.role])).toEqual([
+      [plain.userId, 1],
+      [root.userId, 3],
+      [third.userId, 3],
+    ]);
+    // Only a member can be made owner: someone outside is refused.
+    const outsider = await signUp(server, 'outsider_x');
+    expect(
+      (await server.call('manageGroupOwner', { group_id: groupId, user_id: outsider.userId }, as(root))).code,
+    ).toBe(403);
+    expect((await server.call('manageGroupOwner', { group_id: groupId, user_id: root.userId }, as(root))).code).toBe(0);
+    expect((await server.call('manageGroupList', { keywords: 'watch' }, as(root))).data[0].owner.user_id).toBe(
+      root.userId,
+    );
+
+    const sock = await TestSocket.bound(server, plain.userId, plain.token);
+    expect((await server.call('manageGroupDisband', { group_id: groupId }, as(root))).code).toBe(0);
+    expect((await sock.waitFor((f) => f.type === 'removeGroup')).data).toEqual({ group_id: groupId });
+    expect((await server.call('manageGroupList', { keywords: 'watch' }, as(root))).count).toBe(0);
+    expect((await server.call('manageGroupMembers', { group_id: groupId }, as(root))).code).toBe(404);
+    sock.close();
+  });
+
+  it('shows every setting with a description in the caller’s language and saves one live', async () => {
+    const got = await server.call('manageConfigGet', {}, { ...as(root), lang: 'en' });
+    expect(got.data.settings.map((s: any) => s.key)).toEqual(Object.keys(CONFIG_KEYS));
+    const redo = got.data.settings.find((s: any) => s.key === 'chatInfo.redoTime');
+    expect(redo).toMatchObject({ value: 86400 });
+    expect(redo.description).toMatch(/withdrawn/);
+    const zh = await server.call('manageConfigGet', {}, { ...as(root), lang: 'zh-Hans' });
+    expect(zh.data.settings.find((s: any) => s.key === 'chatInfo.redoTime').description).toMatch(/撤回/);
+
+    const watcher = await TestSocket.bound(server, plain.userId, plain.token);
+    const set = await server.call('manageConfigSet', { key: 'chatInfo.redoTime', value: 120 }, as(root));
+    expect(set.data.settings.find((s: any) => s.key === 'chatInfo.redoTime').value).toBe(120);
+    expect((await watcher.waitFor((f) => f.type === 'updateConfig')).data.chatInfo.redoTime).toBe(120);
+    expect((await server.call('getSystemInfo', {})).data.chatInfo.redoTime).toBe(120);
+    watcher.close();
+
+    // Each key is checked against its own rule.
+    for (const [key, value] of [
+      ['chatInfo.redoTime', -1],
+      ['chatInfo.redoTime', 'soon'],
+      ['sysInfo.regtype', 3],
+      ['sysInfo.logo', 'javascript:alert(1)'],
+      ['fileUpload.fileExt', ['exe', '../x']],
+      ['rateLimits', 1],
+      ['constructor', 1],
+    ] as const) {
+      const bad = await server.call('manageConfigSet', { key, value }, as(root));
+      expect(bad.code, `${key}=${JSON.stringify(value)}`).toBe(400);
+    }
+    const ext = await server.call('manageConfigSet', { key: 'fileUpload.fileExt', value: '["PNG","txt"]' }, as(root));
+    expect(ext.data.settings.find((s: any) => s.key === 'fileUpload.fileExt').value).toEqual(['png', 'txt']);
+    await server.call('manageConfigSet', { key: 'chatInfo.redoTime', value: 86400 }, as(root));
+    const audit = await server.call('manageAuditList', { action: 'configSet' }, as(root));
+    expect(JSON.parse(audit.data.find((r: any) => r.target === 'chatInfo.redoTime').detail)).toEqual({
+      from: 120,
+      to: 86400,
+    });
+  });
+
+  it('creates, lists and revokes invite codes; a revoked code admits nobody', async () => {
+    await server.ctx.config.set('sysInfo.regtype', '2');
+    try {
+      const made = await server.call('manageInviteCreate', { uses: 2, days: 3 }, as(root));
+      expect(made.data).toMatchObject({ uses_left: 2, created_by: root.userId });
+      const { code } = made.data;
+      expect((await server.call('manageInviteList', {}, as(root))).data.map((i: any) => i.code)).toContain(code);
+      expect((await server.call('manageInviteRevoke', { code }, as(root))).code).toBe(0);
+      const refused = await server.call('register', {
+        account: 'invited_late',
+        password: 'secret123',
+        realname: 'Late',
+        inviteCode: code,
+      });
+      expect(refused.code).toBe(400);
+      expect((await server.call('manageInviteRevoke', { code }, as(root))).code).toBe(404);
+    } finally {
+      await server.ctx.config.set('sysInfo.regtype', '1');
+    }
+  });
+
+  it('publishes an announcement to admin_notice, lists it and withdraws it', async () => {
+    const sock = await TestSocket.bound(server, plain.userId, plain.token);
+    const made = await server.call('manageNoticePublish', { title: 'Upgrade', notice: 'Tonight at 23:00' }, as(root));
+    expect(made.data).toMatchObject({ title: 'Upgrade', notice: 'Tonight at 23:00' });
+    expect((await sock.waitFor((f) => f.type === 'adminNotice')).data).toMatchObject({ title: 'Upgrade' });
+    expect((await server.call('getAdminNotice', {}, { token: plain.token })).data).toMatchObject({ title: 'Upgrade' });
+    const list = await server.call('manageNoticeList', {}, as(root));
+    expect(list.data[0]).toMatchObject({ id: made.data.id, title: 'Upgrade' });
+    expect((await server.call('manageNoticeDel', { id: made.data.id }, as(root))).code).toBe(0);
+    expect((await server.call('manageNoticeList', {}, as(root))).data.map((n: any) => n.id)).not.toContain(
+      made.data.id,
+    );
+    expect((await server.call('manageNoticeDel', { id: made.data.id }, as(root))).code).toBe(404);
+    expect((await server.call('manageNoticePublish', { title: 'x'.repeat(129), notice: 'y' }, as(root))).code).toBe(
+      400,
+    );
+    sock.close();
+  });
+
+  it('counts users, online users, groups, messages per day for 30 days, storage, version and uptime', async () => {
+    const sock = await TestSocket.bound(server, plain.userId, plain.token);
+    await server.call(
+      'sendMessage',
+      {
+        id: crypto.randomUUID(),
+        toContactId: root.userId,
+        is_group: 0,
+        type: 'text',
+        content: 'hello',
+      },
+      { token: plain.token },
+    );
+    const stats = (await server.call('manageStats', {}, as(root))).data;
+    expect(stats.users).toBe(
+      Number(
+        (
+          await server.ctx.db
+            .selectFrom('users')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    );
+    expect(stats.online).toBeGreaterThanOrEqual(1);
+    expect(stats.messagesPerDay).toHaveLength(30);
+    expect(stats.messagesPerDay.at(-1)).toEqual({
+      day: new Date(server.clock.now()).toISOString().slice(0, 10),
+      count: stats.messagesToday,
+    });
+    expect(stats.messagesToday).toBeGreaterThanOrEqual(1);
+    expect(stats.version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(stats.uptimeS).toBeGreaterThanOrEqual(0);
+    expect(stats.storageBytes).toBeGreaterThanOrEqual(0);
+    sock.close();
+  });
+
+  it('keeps the audit log append-only: the database refuses to change or delete a row', async () => {
+    const rows = await server.call('manageAuditList', { limit: 100 }, as(root));
+    expect(rows.count).toBeGreaterThan(5);
+    const id = rows.data[0].id;
+    await expect(sql`update audit_log set action = 'forged' where id = ${id}`.execute(server.ctx.db)).rejects.toThrow(
+      /append-only/,
+    );
+    await expect(sql`delete from audit_log where id = ${id}`.execute(server.ctx.db)).rejects.toThrow(/append-only/);
+    expect((await server.call('manageAuditList', { limit: 1 }, as(root))).data[0]).toEqual(rows.data[0]);
+    expect(JSON.stringify(rows.data)).not.toMatch(/secret123|given123/);
+  });
+
+  it('the command line uses the same rules and writes the same audit rows', async () => {
+    const made = cli('user', 'create', 'cli_person', 'secret123', 'Cli Person');
+    expect(made.status, made.out).toBe(0);
+    expect(cli('user', 'disable', 'cli_person').status).toBe(0);
+    const refused = cli('user', 'role', 'root_admin', 'user');
+    expect(refused.status).toBe(1);
+    expect(refused.out).toMatch(/at least one administrator/);
+    expect(cli('config', 'set', 'chatInfo.redoTime', 'soon').status).toBe(1);
+    const audit = await server.call('manageAuditList', { admin_id: 0 }, as(root));
+    expect(audit.data.slice(0, 2).map((r: any) => [r.action, r.ip, r.admin_name])).toEqual([
+      ['userDisable', 'cli', ''],
+      ['userCreate', 'cli', ''],
+    ]);
+  });
+
+  it('gives admins their own rate limit', async () => {
+    const burst = await Promise.all(Array.from({ length: 310 }, () => server.call('manageStats', {}, as(root))));
+    expect(burst.filter((r) => r.code === 429).length).toBeGreaterThan(0);
+    // Plain calls of the same admin are not counted against it.
+    expect((await server.call('checkuser', {}, as(root))).code).toBe(0);
+  });
+});
