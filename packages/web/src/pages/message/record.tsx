@@ -1,6 +1,6 @@
 import { DATE_PICKER_YEARS, type Message, type SearchHit } from '@sparrow/protocol';
 import { SearchOutline } from 'antd-mobile-icons';
-import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { request } from '../../api';
@@ -89,9 +89,13 @@ export default function RecordPage() {
     return people;
   }, [key, group.members, me, contact]);
 
+  // A page asked for other words, kind or member than those shown is dropped when it arrives.
+  const generation = useRef(0);
+
   /** The next page after `shown` (newest first), or the first. */
   const load = useCallback(
-    async (shown: readonly Message[], signal?: { live: boolean }) => {
+    async (shown: readonly Message[]) => {
+      const asked = generation.current;
       if (!key || kind === 'date' || (kind === 'member' && !member)) return;
       setList((l) => ({ ...l, status: 'loading' }));
       const target = { toContactId: contactIdOf(key), is_group: isGroupOf(key) };
@@ -126,10 +130,10 @@ export default function RecordPage() {
           );
           page = [...data].reverse();
         }
-        if (signal && !signal.live) return;
+        if (asked !== generation.current) return;
         setList({ status: 'ready', items: [...shown, ...page], more: page.length >= PAGE });
       } catch {
-        if (signal && !signal.live) return;
+        if (asked !== generation.current) return;
         setList({ status: 'failed', items: [...shown], more: false });
       }
     },
@@ -137,12 +141,9 @@ export default function RecordPage() {
   );
 
   useEffect(() => {
-    const signal = { live: true };
+    generation.current++;
     setList({ status: 'loading', items: [], more: false });
-    void load([], signal);
-    return () => {
-      signal.live = false;
-    };
+    void load([]);
   }, [load]);
 
   if (!key) return <Navigate to={paths.home} replace />;
