@@ -610,4 +610,37 @@ describeEachDb('Raingad 6.x clients', (target) => {
     const aHistory = await a.post('enterprise/im/getMessageList', { toContactId: b.userId, is_group: 0 });
     expect(aHistory.data.map((m: any) => m.id)).toContain(kept.id);
   });
+
+  it('the uni-app client: JSON bodies with null and zero blanks, getContactInfo, delMessage', async () => {
+    const [a, b] = [await online('ua'), await online('ub')];
+    await befriend(a, b);
+    /** A post as its `postJsonRequest` makes it: JSON, Authorization, no clientId. */
+    const json = async (who: OldWebClient, path: string, body: Record<string, unknown>) =>
+      (await server.post(`/${path}`, body, { authorization: who.token })).json;
+    const message = {
+      id: randomUUID(),
+      toContactId: b.userId,
+      is_group: 0,
+      type: 'text',
+      content: '手机发的',
+      sendTime: Date.now(),
+      fromUser: { id: a.userId, displayName: a.who.account, avatar: '' },
+      at: [],
+      pid: 0,
+      extends: null,
+      file_id: 0,
+      status: 'going',
+    };
+    const sent = await json(a, 'enterprise/im/sendMessage', message);
+    expect(sent.code, sent.msg).toBe(0);
+    // Its App.vue files a push under toContactId, or under toUser when toContactId is its own id.
+    const got = await b.socket!.waitFor((f) => f.type === 'simple' && f.data.id === message.id);
+    expect(got.data.toContactId).toBe(a.userId);
+    const info = await json(b, 'enterprise/im/getContactInfo', { id: a.userId });
+    expect(info.data).toMatchObject({ id: a.userId, user_id: a.userId, is_group: 0 });
+    // Deleting for everyone: the peer drops it by id from the conversation it names.
+    expect((await json(a, 'enterprise/im/delMessage', { id: message.id })).code).toBe(0);
+    const deleted = await b.socket!.waitFor((f) => f.type === 'delMessage');
+    expect(deleted.data).toEqual({ id: message.id, msg_id: sent.data.msg_id, toContactId: a.userId });
+  });
 });
