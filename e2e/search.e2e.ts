@@ -230,4 +230,26 @@ describe('search and history', () => {
     await page.getByRole('button', { name: '查看这一天' }).click();
     await expect(page.locator('.chat-item-focus').textContent(WAIT)).resolves.toContain(line(EARLY + 1));
   });
+
+  it("counts each conversation's hits when there are more than one page of them", async () => {
+    const page = alice.page;
+    const senders = [await server.register('dan_search', 'Dan'), await server.register('erin_search', 'Erin')];
+    const each = 52;
+    for (const who of senders) {
+      await befriend(alice, who);
+      for (let i = 0; i < each; i++) {
+        await server.post(
+          '/enterprise/im/sendMessage',
+          { id: `pie-${who.id}-${i}-0000`, toContactId: alice.id, type: 'text', content: `苹果派第 ${i} 块` },
+          who.token,
+        );
+      }
+    }
+    await page.goto(`${server.url}/#/pages/index/search`);
+    await page.getByRole('searchbox', { name: '搜索联系人、群聊和聊天记录' }).fill('苹果派');
+    const history = page.getByRole('region', { name: '聊天记录' });
+    for (const who of senders)
+      await visible(history.getByRole('link', { name: new RegExp(`${who.name}.*${each} 条相关的聊天记录`) }));
+    await expect(history.getByRole('link').count()).resolves.toBe(2);
+  });
 });
