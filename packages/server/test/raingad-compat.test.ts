@@ -378,7 +378,7 @@ describeEachDb('Raingad 6.x clients', (target) => {
     }
   });
 
-  it('no clientId: my send is not echoed to my socket; reading tells the peer isRead and only my other sockets readAll (point 6)', async () => {
+  it('no clientId: my send is not echoed to my socket; reading tells the peer isRead, and readAll reaches only my other Sparrow sockets (point 6)', async () => {
     const [a, b] = [await online('ra'), await online('rb')];
     await befriend(a, b);
     // Alice on a second device: another session, another socket.
@@ -401,14 +401,19 @@ describeEachDb('Raingad 6.x clients', (target) => {
     expect(read.data).toMatchObject({ toContactId: b.userId, msg_id: expect.any(Number) });
     await other.socket!.waitFor((f) => f.type === 'isRead', 3000, fromOther);
 
-    // Alice reads on her first device: only her other device hears readAll, about her reading.
+    // Alice reads on her first device: her Sparrow device hears readAll, about her reading; no old
+    // client hears it, since to them it would say that Bob read everything.
+    const login = await server.call('login', { account: a.who.account, password: a.who.password });
+    const sparrow = await TestSocket.bound(server, a.userId, login.data.authToken);
     const fromOther2 = other.socket!.frames.length;
     expect((await a.post('enterprise/im/setMsgIsRead', { toContactId: b.userId, is_group: 0 })).code).toBe(0);
-    const mine = await other.socket!.waitFor((f) => f.type === 'readAll', 3000, fromOther2);
+    const mine = await sparrow.waitFor((f) => f.type === 'readAll');
     expect(mine.data.toContactId).toBe(b.userId);
     await sleep(QUIET_MS);
     const echoes = a.socket!.frames.slice(fromA).filter((f) => f.type === 'readAll' || f.data?.id === draft.id);
     expect(echoes).toEqual([]);
+    expect(other.socket!.frames.slice(fromOther2).filter((f) => f.type === 'readAll')).toEqual([]);
+    sparrow.close();
     // Bob never hears readAll: what he is told of Alice's reading is isRead.
     expect(b.socket!.frames.slice(fromB).filter((f) => f.type === 'readAll')).toEqual([]);
     expect(await b.socket!.waitFor((f) => f.type === 'isRead', 3000, fromB)).toMatchObject({

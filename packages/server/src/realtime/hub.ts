@@ -34,8 +34,15 @@ export function sessionSockets(sessionId: number): string {
   return `session:${sessionId}`;
 }
 
+/**
+ * Frames a Raingad client would misread, kept from sockets joined over HTTP bindUid: to them
+ * `readAll` means that the peer read everything, not that I read on another device.
+ */
+const MISREAD_BY_RAINGAD = new Set<PushFrame['type']>(['readAll']);
+
 /** True when a push that skips `except` (a client id, or `sessionSockets`) skips this socket. */
-function skipped(conn: Connection, except: string | undefined): boolean {
+function skipped(conn: Connection, frame: PushFrame, except: string | undefined): boolean {
+  if (conn.boundOverHttp === true && MISREAD_BY_RAINGAD.has(frame.type)) return true;
   if (except === undefined) return false;
   if (conn.clientId === except) return true;
   return conn.boundOverHttp === true && conn.sessionId !== null && sessionSockets(conn.sessionId) === except;
@@ -126,7 +133,7 @@ export class Hub {
     let text: Buffer | undefined;
     for (const userId of userIds) {
       for (const conn of this.byUser.get(userId) ?? []) {
-        if (!skipped(conn, exceptClientId)) this.send(conn, (text ??= encode(frame)));
+        if (!skipped(conn, frame, exceptClientId)) this.send(conn, (text ??= encode(frame)));
       }
     }
   }
