@@ -9,6 +9,20 @@ export interface SocketCounts {
 const HTTP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const PUSH_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
+let runtime: Registry | undefined;
+
+/**
+ * The runtime's standard series (CPU, memory, heap, event-loop delay, GC): one set per process,
+ * however many servers it builds, since each set keeps an event-loop monitor running.
+ */
+function runtimeRegistry(): Registry {
+  if (!runtime) {
+    runtime = new Registry();
+    collectDefaultMetrics({ register: runtime });
+  }
+  return runtime;
+}
+
 /**
  * The process's Prometheus metrics (api.md §7), in a registry of its own so that two servers in
  * one process (the tests) count apart. What the send path touches is a plain number added to,
@@ -30,7 +44,7 @@ export class Metrics {
   private readonly pushDelay: Histogram;
 
   constructor() {
-    collectDefaultMetrics({ register: this.registry });
+    runtimeRegistry();
     this.http = new Histogram({
       name: 'sparrow_http_request_duration_seconds',
       help: 'HTTP requests by method, route (its pattern; "unknown" for no route) and status code, and how long they took',
@@ -141,7 +155,8 @@ export class Metrics {
   }
 
   /** The Prometheus text exposition of every series. */
-  text(): Promise<string> {
-    return this.registry.metrics();
+  async text(): Promise<string> {
+    const [own, runtimeText] = await Promise.all([this.registry.metrics(), runtimeRegistry().metrics()]);
+    return `${own}\n${runtimeText}`;
   }
 }
