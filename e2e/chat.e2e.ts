@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import type { Browser, BrowserContext, Locator, Page, WebSocketRoute } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectAccessible,
@@ -11,6 +12,7 @@ import {
   shot,
   signIn,
   socketBound,
+  toast,
   visible,
   WAIT,
 } from './harness';
@@ -317,6 +319,13 @@ describe('chat in real time', () => {
     for (const ws of bobSockets) await ws.close({ code: 4000, reason: 'offline' });
     bobSockets.clear();
     await b.waitForTimeout(500);
+    // The chat says the connection is down, as the Messages tab does; a send that cannot leave says why.
+    await visible(b.getByRole('button', { name: '立即重连' }));
+    await b.getByRole('textbox', { name: '输入消息' }).fill('断网时写的');
+    await b.locator('.composer').getByRole('button', { name: '发送' }).click();
+    await visible(toast(b, '网络连接已断开，消息未发送，可稍后点击重发'));
+    await visible(b.getByRole('button', { name: '重新发送' }));
+    await shot(b, 'chat-offline-banner');
 
     await backHome(a);
     await conversation(a, 'Bob').click();
@@ -329,6 +338,7 @@ describe('chat in real time', () => {
     const bound = socketBound(b);
     await bob.context.setOffline(false);
     await bound;
+    await hidden(b.getByRole('button', { name: '立即重连' }));
     for (const text of sent) await visible(bubble(b, text));
     // Give any duplicate (push and sync both) time to show, then count.
     await b.waitForTimeout(1500);
@@ -337,6 +347,9 @@ describe('chat in real time', () => {
     const positions = sent.map((text) => order.findIndex((t) => t.includes(text)));
     expect([...positions].sort((x, y) => x - y)).toEqual(positions);
     await shot(b, 'chat-after-offline');
+    await b.getByRole('button', { name: '重新发送' }).click();
+    await hidden(b.getByRole('button', { name: '重新发送' }));
+    await visible(bubble(a, '断网时写的'));
   });
 
   it('A forwards a message to two chats, finds it in the history and in search, lists the groups', async () => {
@@ -416,5 +429,22 @@ describe('chat in real time', () => {
     await b.waitForTimeout(1000);
     expect(await bubble(b, '重启以后的消息').count()).toBe(1);
     await shot(b, 'chat-after-restart');
+  });
+
+  it('A changes her picture; B’s open chat and list show it without a reload', async () => {
+    const a = alice.page;
+    const b = bob.page;
+    const faces = b.locator('.msg:not(.msg-mine) .msg-avatar img[src^="/storage/"]');
+    expect(await faces.count()).toBe(0);
+    await a.goto(`${server.url}/#/pages/mine/profile`);
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#2f7d4f' } })
+      .png()
+      .toBuffer();
+    await a.getByLabel('更换头像').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
+    await visible(toast(a, '头像已更新'));
+    await visible(faces.first());
+    await shot(b, 'chat-avatar-followed');
+    await backHome(b);
+    await visible(conversation(b, 'Alice').locator('img[src^="/storage/"]'));
   });
 });

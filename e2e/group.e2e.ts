@@ -260,6 +260,49 @@ describe('group management across owner, admin and member', () => {
     await visible(row(member.page, '群公告'));
   });
 
+  it('chat info offers the group QR code, my nickname in the group and 删除并退出; a group that hides its members keeps their cards closed', async () => {
+    const m = member.page;
+    // Members' cards are a matter of friendship, so this part runs as friends-only (runMode 2).
+    await server.admin('config', 'set', 'sysInfo.runMode', '2');
+    try {
+      await new Promise((r) => setTimeout(r, 1200));
+      await server.post('/enterprise/group/groupSetting', { id: groupId, setting: { profile: 0 } }, owner.token);
+      await open(member, `/pages/message/detail?id=${groupId}`);
+      await visible(m.getByRole('link', { name: /群二维码/ }));
+      await m.getByRole('link', { name: /我在本群的昵称/ }).click();
+      await expect.poll(() => title(m).textContent(), WAIT).toBe('我在本群的昵称');
+      await m.getByLabel('我在本群的昵称', { exact: true }).fill('小张');
+      await m.getByRole('button', { name: '保存' }).click();
+      await visible(m.getByRole('link', { name: /我在本群的昵称/ }).getByText('小张'));
+      await check(m, 'group-zh-chat-info');
+
+      await m.getByRole('link', { name: owner.name }).first().click();
+      await visible(m.getByText('群主已禁止群成员互相查看资料和添加好友'));
+      await expect(m.getByRole('button', { name: '发送' }).count()).resolves.toBe(0);
+      await check(m, 'group-zh-profile-hidden');
+
+      await server.post('/enterprise/group/groupSetting', { id: groupId, setting: { profile: 1 } }, owner.token);
+      await m.reload();
+      await visible(m.getByRole('button', { name: '发送' }));
+    } finally {
+      await server.admin('config', 'set', 'sysInfo.runMode', '1');
+      await new Promise((r) => setTimeout(r, 1200));
+    }
+
+    // 删除并退出 at the bottom of chat info leaves a group and takes its chat off the list.
+    const other = await server.post<{ id: string }>(
+      '/enterprise/group/add',
+      { user_ids: [admin.id, member.id], name: '读书会' },
+      owner.token,
+    );
+    await open(member, `/pages/message/detail?id=${other.id}`);
+    await m.getByRole('button', { name: '删除并退出' }).click();
+    await confirmDialog(m, '退出');
+    await m.waitForURL(/#\/pages\/index\/index$/, WAIT);
+    await visible(toast(m, '你已退出该群聊'));
+    await hidden(m.getByRole('link', { name: /读书会/ }));
+  });
+
   it('owner hands the group to the admin; both see their new roles', async () => {
     await open(owner, membersRoute());
     const sheet = await manage(owner.page, admin.name);

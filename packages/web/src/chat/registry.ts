@@ -1,6 +1,6 @@
 import { TOAST_SERVER_MS, type Message, type UploadResult } from '@sparrow/protocol';
 import { ApiError, api, request } from '../api';
-import { feedback } from '../app/feedback';
+import { feedback, preloadFeedback } from '../app/feedback';
 import { translate } from '../i18n';
 import { contactIdOf, isGroupKey, SELF_KEY, type ContactKey } from '../lib/conversation-list';
 import { randomUuid } from '../lib/ids';
@@ -73,6 +73,8 @@ function create(key: ContactKey): ConversationEngine {
   if (!user) throw new Error('no signed-in user');
   const toContactId = contactIdOf(key);
   const is_group = isGroupOf(key);
+  // A send that fails for want of a connection is told by a toast, whose code cannot load then.
+  preloadFeedback();
   return new ConversationEngine({
     me: { user_id: user.user_id, realname: user.realname, avatar: user.avatar },
     target: { key, toContactId, is_group },

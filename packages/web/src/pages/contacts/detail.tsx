@@ -178,18 +178,20 @@ export default function ContactDetailPage() {
           </div>
         </div>
       </section>
-      <CellGroup>
-        {isFriend && friendId !== undefined && (
-          <Cell
-            title={t('contact.setRemark')}
-            value={remark || t('common.notSet')}
-            to={withQuery(paths.contactDetail, { id: profile.user_id, edit: 'remark' })}
-          />
-        )}
-        {(isFriend || isMe) && <Cell title={t('moments.album')} to={albumPath(profile.user_id)} />}
-        {!hidden && <Cell title={t('profile.motto')} value={profile.motto || t('common.notSet')} />}
-        {profile.sex !== 2 && <Cell title={t('profile.sex')} value={t(`profile.sex${profile.sex}`)} />}
-      </CellGroup>
+      {!hidden && (
+        <CellGroup>
+          {isFriend && friendId !== undefined && (
+            <Cell
+              title={t('contact.setRemark')}
+              value={remark || t('common.notSet')}
+              to={withQuery(paths.contactDetail, { id: profile.user_id, edit: 'remark' })}
+            />
+          )}
+          {(isFriend || isMe) && <Cell title={t('moments.album')} to={albumPath(profile.user_id)} />}
+          <Cell title={t('profile.motto')} value={profile.motto || t('common.notSet')} />
+          {profile.sex !== 2 && <Cell title={t('profile.sex')} value={t(`profile.sex${profile.sex}`)} />}
+        </CellGroup>
+      )}
       {!isMe && !isFriend && !hidden && (
         <section className="cell-group profile-add" aria-label={t('friend.add')}>
           <AddFriendForm userId={profile.user_id} />
