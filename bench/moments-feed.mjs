@@ -1,7 +1,7 @@
 // Moments feed (issue 20): a feed page and a publish on 1 000 users with 200 friends each, at 10 000
 // and 100 000 posts, on SQLite and (when reachable) PostgreSQL, each beside a baseline query of the
-// same run. Goal: a feed page within 2× of the baseline at either size. The work is in
-// moments-feed-db.mjs, run under tsx once per database.
+// same run and beside the former fan-out on read. Goal: a feed page within 2× of the baseline's CPU
+// at either size. The work is in moments-feed-db.mjs, run under tsx once per database.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { main, root } from './lib.mjs';

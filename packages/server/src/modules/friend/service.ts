@@ -16,6 +16,8 @@ export class FriendService {
 
   /** Told when two people stop being friends (their call, if any, ends). */
   private readonly unfriended: Array<(a: number, b: number) => Promise<void>> = [];
+  /** Told when two people become friends (each one's moments feed gets the other's posts). */
+  private readonly befriended: Array<(a: number, b: number) => Promise<void>> = [];
 
   constructor(
     private readonly ctx: AppContext,
@@ -61,6 +63,7 @@ export class FriendService {
     const theirs = await this.friends.pending(them.id, me.id);
     if (theirs) {
       await this.friends.befriend(me.id, them.id, this.ctx.now());
+      for (const listener of this.befriended) await listener(me.id, them.id);
       await this.announceFriendship(me, them);
       return 'friends';
     }
@@ -97,6 +100,7 @@ export class FriendService {
     }
     const requester = await this.activeUser(request.create_user);
     await this.friends.befriend(session.userId, requester.id, now);
+    for (const listener of this.befriended) await listener(session.userId, requester.id);
     await this.announceFriendship(session.user, requester);
     await this.events.postEvent(
       { kind: 'system', recipient: requester },
@@ -110,6 +114,10 @@ export class FriendService {
 
   onUnfriended(listener: (a: number, b: number) => Promise<void>): void {
     this.unfriended.push(listener);
+  }
+
+  onBefriended(listener: (a: number, b: number) => Promise<void>): void {
+    this.befriended.push(listener);
   }
 
   /** Ends a friendship both ways; old clients drop the contact on `removeGroup {group_id: <id>}`. */
