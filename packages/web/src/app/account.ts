@@ -7,7 +7,7 @@ import { presence } from '../stores/presence';
 import { session, sessionStore } from '../stores/session';
 import { feedback } from './feedback';
 import { navigateTo } from './navigation';
-import { paths } from './paths';
+import { paths, withQuery } from './paths';
 import { currentPath, loginPath, returnPath } from './return-to';
 
 type Realtime = typeof RealtimeModule;
@@ -22,9 +22,21 @@ export function loadRealtime(): Promise<Realtime> {
   return realtime;
 }
 
-/** After login: keep the token and user, then open the page the visitor came for (`redirect`), or home. */
+/**
+ * After login: keep the token and user, then open the page the visitor came for (`redirect`), or
+ * home; a user whose password an admin set chooses their own first.
+ */
 export function signIn(result: LoginResult, redirect?: string | null): void {
   session.signIn(result.authToken, result.userInfo);
+  if (result.userInfo.must_change_password) {
+    navigateTo(withQuery(paths.secure, { action: 'password' }), { replace: true });
+    void feedback.alert({
+      title: i18next.t('errors.tip'),
+      content: i18next.t('secure.mustChange'),
+      confirmText: i18next.t('common.confirm'),
+    });
+    return;
+  }
   navigateTo(returnPath(redirect) ?? paths.home, { replace: true });
 }
 
@@ -53,13 +65,22 @@ export async function signOut(): Promise<void> {
   navigateTo(paths.login, { replace: true });
 }
 
-/** Another device took over this account (socket `offline`): the session is already revoked. */
-export function forcedOffline(): void {
+const OFFLINE_MESSAGES = {
+  disabled: 'errors.accountDisabled',
+  password: 'errors.passwordReset',
+  ended: 'errors.sessionsEnded',
+} as const;
+
+/**
+ * This session has ended (socket `offline`): another device took over, or an admin disabled the
+ * account, set its password or signed it out (`reason`). The session is already revoked.
+ */
+export function forcedOffline(reason?: keyof typeof OFFLINE_MESSAGES): void {
   dropSession();
   navigateTo(paths.login, { replace: true });
   void feedback.alert({
     title: i18next.t('errors.tip'),
-    content: i18next.t('errors.forcedOffline'),
+    content: i18next.t(reason ? OFFLINE_MESSAGES[reason] : 'errors.forcedOffline'),
     confirmText: i18next.t('common.confirm'),
   });
 }

@@ -2,6 +2,7 @@ import type { MessageKey } from '../i18n/keys';
 import { callPaths } from './call-paths';
 import { lazyPage, type LazyPage } from './lazy-page';
 import { groupPaths } from './group-paths';
+import { managePaths } from './manage-paths';
 import { mediaPaths } from './media-paths';
 import { momentPaths } from './moment-paths';
 import { paths } from './paths';
@@ -225,6 +226,12 @@ export const appRoutes: readonly AppRoute[] = [
     path: momentPaths.setting,
     title: 'routes.momentsSetting',
     page: lazyPage(() => import('../pages/compass/setting')),
+    auth: true,
+  },
+  {
+    path: managePaths.console,
+    title: 'routes.manage',
+    page: lazyPage(() => import('../pages/manage/index')),
     auth: true,
   },
 ];

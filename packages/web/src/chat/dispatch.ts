@@ -149,7 +149,7 @@ export function dispatch(event: SocketEvent): void {
       contacts.setOnline(event.data.id, event.data.is_online);
       break;
     case 'offline':
-      forcedOffline();
+      forcedOffline(event.data.reason);
       break;
     case 'simple':
     case 'group':

@@ -1,4 +1,5 @@
 import {
+  CheckShieldOutline,
   FolderOutline,
   InformationCircleOutline,
   LockOutline,
@@ -13,6 +14,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../../api';
+import { managePaths } from '../../app/manage-paths';
 import { emojiPath, filesPath } from '../../app/media-paths';
 import { albumPath } from '../../app/moment-paths';
 import { paths } from '../../app/paths';
@@ -21,7 +23,7 @@ import { session, useSession } from '../../stores/session';
 import { Avatar } from '../Avatar';
 import { Cell, CellGroup } from '../Cell';
 
-/** The Me tab: who I am, and the way to profile, security, settings, about and help. */
+/** The Me tab: who I am, and the way to profile, security, settings, about and help (and, for admins, the console). */
 export function MeTab() {
   const { t } = useTranslation();
   const user = useSession((s) => s.user);
@@ -53,6 +55,7 @@ export function MeTab() {
       </CellGroup>
       <CellGroup>
         <Cell icon={<SetOutline />} title={t('me.setting')} to={paths.setting} />
+        {user?.role === 1 && <Cell icon={<CheckShieldOutline />} title={t('me.manage')} to={managePaths.console} />}
       </CellGroup>
       <CellGroup>
         <Cell icon={<InformationCircleOutline />} title={t('me.about')} to={paths.about} />

@@ -1,0 +1,199 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  expectAccessible,
+  hidden,
+  launchBrowser,
+  newPerson,
+  phoneContext,
+  ServerProcess,
+  shot,
+  signIn,
+  toast,
+  visible,
+  WAIT,
+  type Person,
+} from './harness';
+
+let server: ServerProcess;
+let browser: Browser;
+let webDist: string;
+let admin: Person;
+let lin: Person;
+
+beforeAll(async () => {
+  // A rebuild of packages/web while the suite runs would swap the chunks the open pages load.
+  const built = fileURLToPath(new URL('../packages/web/dist', import.meta.url));
+  webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-e2e-web-'));
+  fs.cpSync(built, webDist, { recursive: true });
+  [server, browser] = await Promise.all([ServerProcess.start({ WEB_DIST: webDist }), launchBrowser()]);
+  await server.register('root_console', '管理员');
+  // The first admin is made on the server's command line, as the README tells operators.
+  await server.admin('user', 'role', 'root_console', 'admin');
+});
+
+afterAll(async () => {
+  await admin?.context.close();
+  await lin?.context.close();
+  await browser?.close();
+  await server?.dispose();
+  if (webDist) fs.rmSync(webDist, { recursive: true, force: true });
+});
+
+/** Opens one area of the console by its tab, as an admin would. */
+async function openTab(page: Page, name: string): Promise<void> {
+  await page.getByRole('navigation', { name: '管理后台分区' }).getByRole('link', { name, exact: true }).click();
+  await visible(page.getByRole('link', { name, exact: true }).and(page.locator('[aria-current="page"]')));
+}
+
+/** The row of the setting with this key, its input and its save button. */
+function setting(page: Page, key: string): { input: Locator; save: Locator } {
+  const row = page.locator('.manage-setting').filter({ has: page.getByLabel(key, { exact: true }) });
+  return { input: row.getByLabel(key, { exact: true }), save: row.getByRole('button', { name: '保存' }) };
+}
+
+async function setRedoTime(page: Page, seconds: number): Promise<void> {
+  const { input, save } = setting(page, 'chatInfo.redoTime');
+  await input.fill(String(seconds));
+  await save.click();
+  await visible(toast(page, '已保存'));
+  await hidden(page.locator('.adm-toast-main'));
+}
+
+/** Long-presses a bubble and answers the menu that opens. */
+async function messageMenu(page: Page, text: string): Promise<Locator> {
+  const target = page.locator('.bubble').filter({ has: page.getByText(text, { exact: true }) });
+  await target.scrollIntoViewIfNeeded();
+  const box = await target.boundingBox();
+  if (!box) throw new Error('nothing to press');
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.waitForTimeout(500);
+  await page.mouse.up();
+  const menu = page.getByRole('menu', { name: /消息操作/ });
+  await visible(menu);
+  return menu;
+}
+
+describe('the administration console', () => {
+  it('is offered in Me to admins only, and each area passes the audit at 375 and 960 px', async () => {
+    lin = await newPerson(server, browser, 'lin_console', '林');
+    await lin.page.getByRole('navigation', { name: '主导航' }).getByRole('button', { name: '我' }).click();
+    await visible(lin.page.getByRole('link', { name: '设置' }));
+    expect(await lin.page.getByRole('link', { name: '管理后台' }).count()).toBe(0);
+    // Typed in by hand, the console refuses a plain user.
+    await lin.page.goto(`${server.url}/#/manage/index`);
+    await visible(lin.page.getByText('仅管理员可以使用管理后台'));
+
+    const context = await phoneContext(browser);
+    const page = await context.newPage();
+    await signIn(server, page, 'root_console');
+    admin = { account: 'root_console', name: '管理员', id: 0, token: '', context, page };
+
+    await page.getByRole('navigation', { name: '主导航' }).getByRole('button', { name: '我' }).click();
+    await page.getByRole('link', { name: '管理后台' }).click();
+    await visible(page.getByRole('heading', { level: 1, name: '管理后台' }));
+    await visible(page.getByText('用户总数'));
+    await visible(page.locator('.manage-chart-plot canvas'));
+
+    const areas: [string, string, Locator][] = [
+      ['概览', 'dashboard', page.getByText('近 30 天消息量')],
+      ['用户', 'users', page.getByText('lin_console')],
+      ['群聊', 'groups', page.getByText('没有找到群聊')],
+      ['系统设置', 'settings', page.getByLabel('chatInfo.redoTime', { exact: true })],
+      ['公告', 'notices', page.getByText('暂无公告')],
+    ];
+    for (const width of [375, 960]) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const [tab, name, ready] of areas) {
+        await openTab(page, tab);
+        await visible(ready);
+        await expectAccessible(page);
+        // Nothing wider than the screen: the console works at a phone's width.
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        await shot(page, `admin-${name}-${width}`);
+      }
+    }
+    await page.setViewportSize({ width: 375, height: 812 });
+  });
+
+  it('a disabled user chatting in another browser is sent to login with the reason', async () => {
+    const zoe = await newPerson(server, browser, 'zoe_console', '佐伊');
+    try {
+      await zoe.page.goto(`${server.url}/#/pages/message/chat?id=-1`);
+      const box = zoe.page.getByRole('textbox', { name: /输入消息/ });
+      await box.fill('还在聊天');
+      await zoe.page.locator('.composer').getByRole('button', { name: '发送' }).click();
+      await visible(zoe.page.locator('.bubble').filter({ hasText: '还在聊天' }));
+
+      const page = admin.page;
+      await openTab(page, '用户');
+      await page.getByRole('searchbox').fill('zoe');
+      await page.getByRole('searchbox').press('Enter');
+      const row = page.locator('.manage-row').filter({ hasText: 'zoe_console' });
+      await visible(row);
+      expect(await page.locator('.manage-row').count()).toBe(1);
+      await row.getByRole('button', { name: '停用' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: '确定' }).click();
+      await visible(row.getByText('已停用'));
+
+      await zoe.page.waitForURL(/#\/pages\/login\/login/, WAIT);
+      await visible(zoe.page.getByText('您的账号已被管理员停用'));
+      await shot(zoe.page, 'admin-disabled-user-sent-to-login');
+      // An admin's own row offers no way to disable themselves.
+      await page.getByRole('searchbox').fill('root_console');
+      await page.getByRole('searchbox').press('Enter');
+      const own = page.locator('.manage-row').filter({ hasText: '（我）' });
+      await visible(own);
+      expect(await own.getByRole('button', { name: '停用' }).count()).toBe(0);
+    } finally {
+      await zoe.context.close();
+    }
+  });
+
+  it('changing chatInfo.redoTime moves a client’s withdraw window at once', async () => {
+    await lin.page.goto(`${server.url}/#/pages/message/chat?id=-1`);
+    const box = lin.page.getByRole('textbox', { name: /输入消息/ });
+    await box.fill('撤回窗口');
+    await lin.page.locator('.composer').getByRole('button', { name: '发送' }).click();
+    await visible(lin.page.locator('.bubble').filter({ hasText: '撤回窗口' }));
+
+    const page = admin.page;
+    await openTab(page, '系统设置');
+    await setRedoTime(page, 1);
+    await lin.page.waitForTimeout(1500);
+    let menu = await messageMenu(lin.page, '撤回窗口');
+    expect(await menu.getByRole('menuitem', { name: '撤回', exact: true }).count()).toBe(0);
+    await lin.page.locator('.menu-backdrop').click();
+    await hidden(menu);
+
+    await setRedoTime(page, 86400);
+    menu = await messageMenu(lin.page, '撤回窗口');
+    await menu.getByRole('menuitem', { name: '撤回', exact: true }).click();
+    await visible(lin.page.getByText(/^你 ?撤回了一条消息/));
+  });
+
+  it('an announcement published in the console appears on a user’s Messages tab', async () => {
+    const page = admin.page;
+    await openTab(page, '公告');
+    await page.getByLabel('标题', { exact: true }).fill('今晚维护');
+    await page.getByLabel('内容', { exact: true }).fill('服务器 23:00 重启，约五分钟。');
+    await page.getByRole('button', { name: '发布公告' }).click();
+    await visible(toast(page, '公告已发布'));
+    await visible(page.locator('.manage-row').filter({ hasText: '今晚维护' }));
+
+    await lin.page.getByRole('button', { name: /返回/ }).first().click();
+    await visible(lin.page.getByRole('navigation', { name: '主导航' }));
+    await lin.page.getByRole('navigation', { name: '主导航' }).getByRole('button', { name: '消息' }).click();
+    const bar = lin.page.getByRole('region', { name: '系统公告' });
+    await visible(bar.getByText('今晚维护'));
+    await shot(lin.page, 'admin-announcement-on-messages');
+    await hidden(page.locator('.adm-toast-main'));
+    await expectAccessible(page);
+    await shot(page, 'admin-notices-published-375');
+  });
+});

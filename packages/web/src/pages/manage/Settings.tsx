@@ -1,0 +1,201 @@
+import type { ManagedConfig, ManagedSetting } from '@sparrow/protocol';
+import { KeyOutline, SetOutline } from 'antd-mobile-icons';
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { api } from '../../api';
+import { feedback } from '../../app/feedback';
+import type { ManageKey, ManageT } from './i18n';
+import { usePaged, type LoadStatus } from './paged';
+import { formatTime, ListState, Pager } from './parts';
+
+const asText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value, null, 1));
+const isList = (value: unknown) => typeof value === 'object' && value !== null;
+
+/** One setting: its key, what it does, and its value saved on its own. */
+function SettingRow({
+  setting,
+  t,
+  onSaved,
+}: {
+  setting: ManagedSetting;
+  t: ManageT;
+  onSaved: (c: ManagedConfig) => void;
+}) {
+  const id = useId();
+  const [text, setText] = useState(() => asText(setting.value));
+  const [busy, setBusy] = useState(false);
+  useEffect(() => setText(asText(setting.value)), [setting.value]);
+  const changed = text !== asText(setting.value);
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    try {
+      onSaved(await api.manageConfigSet({ key: setting.key, value: text }, { quiet: true }));
+      feedback.toast(t('settings.saved'));
+    } catch {
+      // The server's message was shown; the field keeps what was typed.
+    } finally {
+      setBusy(false);
+    }
+  };
+  const props = {
+    id,
+    value: text,
+    'aria-describedby': `${id}-desc`,
+    onChange: (e: { target: { value: string } }) => setText(e.target.value),
+  };
+  return (
+    <li className="manage-setting">
+      <form onSubmit={(e) => void save(e)}>
+        <label className="manage-setting-key" htmlFor={id}>
+          {setting.key}
+        </label>
+        <p className="manage-setting-desc" id={`${id}-desc`}>
+          {setting.description}
+        </p>
+        <div className="manage-setting-edit">
+          {isList(setting.value) ? (
+            <textarea {...props} rows={Math.min(8, text.split('\n').length)} spellCheck={false} />
+          ) : (
+            <input {...props} type={typeof setting.value === 'number' ? 'number' : 'text'} />
+          )}
+          <button type="submit" className="button button-primary" disabled={!changed || busy}>
+            {t('settings.save')}
+          </button>
+        </div>
+      </form>
+    </li>
+  );
+}
+
+/** 邀请码: make one, see those there are, revoke one. */
+function Invites({ t, locale }: { t: ManageT; locale: string }) {
+  const list = usePaged('manageInviteList', {});
+  const [uses, setUses] = useState('1');
+  const [days, setDays] = useState('7');
+  const create = async (e: FormEvent) => {
+    e.preventDefault();
+    try {
+      await api.manageInviteCreate({ uses: Number(uses), days: Number(days) }, { quiet: true });
+      list.reload();
+    } catch {
+      // The server's message was shown.
+    }
+  };
+  const revoke = async (code: string) => {
+    try {
+      await api.manageInviteRevoke({ code }, { quiet: true });
+      feedback.toast(t('common.done'));
+      list.reload();
+    } catch {
+      // The server's message was shown.
+    }
+  };
+  return (
+    <section className="manage-section" aria-labelledby="manage-invites">
+      <h2 className="manage-section-title" id="manage-invites">
+        {t('invites.title')}
+      </h2>
+      <p className="manage-hint">{t('invites.hint')}</p>
+      <form className="manage-form manage-inline" onSubmit={(e) => void create(e)}>
+        <label className="manage-field">
+          <span>{t('invites.uses')}</span>
+          <input type="number" min={1} max={10000} required value={uses} onChange={(e) => setUses(e.target.value)} />
+        </label>
+        <label className="manage-field">
+          <span>{t('invites.days')}</span>
+          <input type="number" min={1} max={365} required value={days} onChange={(e) => setDays(e.target.value)} />
+        </label>
+        <button type="submit" className="button button-primary">
+          {t('invites.create')}
+        </button>
+      </form>
+      {list.status === 'ready' && list.items.length > 0 ? (
+        <>
+          <ul className="manage-list">
+            {list.items.map((invite) => (
+              <li key={invite.code} className="manage-row">
+                <div className="manage-row-main">
+                  <p className="manage-row-title manage-code">{invite.code}</p>
+                  <p className="manage-row-sub">
+                    {t('invites.left', { count: invite.uses_left, time: formatTime(invite.expires_at, locale) })}
+                  </p>
+                </div>
+                <div className="manage-row-actions">
+                  <button
+                    type="button"
+                    className="button button-default"
+                    aria-label={t('invites.revokeCode', { code: invite.code })}
+                    onClick={() => void revoke(invite.code)}
+                  >
+                    {t('invites.revoke')}
+                  </button>
+                </div>
+              </li>
+            ))}
+          </ul>
+          {list.pages > 1 && (
+            <Pager page={list.page} pages={list.pages} count={list.count} onPage={list.setPage} t={t} />
+          )}
+        </>
+      ) : (
+        <ListState
+          status={list.status === 'ready' ? 'empty' : list.status}
+          empty={{ icon: <KeyOutline />, title: t('invites.empty'), description: t('invites.hint') }}
+          t={t}
+          onRetry={list.reload}
+        />
+      )}
+    </section>
+  );
+}
+
+/** 系统设置: every setting by section, each saved live; then the invite codes. */
+export function Settings({ t, locale }: { t: ManageT; locale: string }) {
+  const [config, setConfig] = useState<ManagedConfig | null>(null);
+  const [status, setStatus] = useState<LoadStatus>('loading');
+  const load = useCallback(async () => {
+    setStatus('loading');
+    try {
+      setConfig(await api.manageConfigGet({}, { silent: true }));
+      setStatus('ready');
+    } catch {
+      setStatus('error');
+    }
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  if (!config)
+    return (
+      <ListState
+        status={status === 'error' ? 'error' : 'loading'}
+        empty={{ icon: <SetOutline />, title: '', description: '' }}
+        t={t}
+        onRetry={() => void load()}
+      />
+    );
+  const sections = new Map<string, ManagedSetting[]>();
+  for (const s of config.settings) {
+    const section = s.key.split('.')[0]!;
+    sections.set(section, [...(sections.get(section) ?? []), s]);
+  }
+  return (
+    <>
+      <p className="manage-hint">{t('settings.intro')}</p>
+      {[...sections].map(([section, settings]) => (
+        <section key={section} className="manage-section" aria-labelledby={`manage-section-${section}`}>
+          <h2 className="manage-section-title" id={`manage-section-${section}`}>
+            {t(`settings.section.${section}` as ManageKey)}
+          </h2>
+          <ul className="manage-settings">
+            {settings.map((s) => (
+              <SettingRow key={s.key} setting={s} t={t} onSaved={setConfig} />
+            ))}
+          </ul>
+        </section>
+      ))}
+      <Invites t={t} locale={locale} />
+    </>
+  );
+}

@@ -1,0 +1,86 @@
+import { CloseCircleOutline, LockOutline } from 'antd-mobile-icons';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { DelayedSpinner } from '../../app/lazy-page';
+import { MANAGE_TABS, manageTabPath, type ManageTab } from '../../app/manage-paths';
+import { useBackTo } from '../../app/navigation';
+import { paths } from '../../app/paths';
+import { EmptyState } from '../../components/EmptyState';
+import { Page } from '../../components/Page';
+import { useSession } from '../../stores/session';
+import { Dashboard } from './Dashboard';
+import { Groups } from './Groups';
+import { useManageTexts } from './i18n';
+import { Notices } from './Notices';
+import { Settings } from './Settings';
+import { Users } from './Users';
+import './manage.css';
+
+const AREAS = { dashboard: Dashboard, users: Users, groups: Groups, settings: Settings, notices: Notices } as const;
+
+const isTab = (v: string | null): v is ManageTab => (MANAGE_TABS as readonly (string | null)[]).includes(v);
+
+/** 管理后台 (`/manage/index?tab=`): the administration console, one area per tab. */
+export default function ManagePage() {
+  const { t: tApp, i18n } = useTranslation();
+  const back = useBackTo(paths.home);
+  const [params] = useSearchParams();
+  const tab = isTab(params.get('tab')) ? (params.get('tab') as ManageTab) : 'dashboard';
+  const isAdmin = useSession((s) => s.user?.role === 1);
+  const texts = useManageTexts();
+  const { t } = texts;
+  const title = tApp('routes.manage');
+
+  if (texts.failed)
+    return (
+      <Page title={title} onBack={back}>
+        <EmptyState
+          icon={<CloseCircleOutline />}
+          title={tApp('lazy.failedTitle')}
+          description={tApp('lazy.failedDesc')}
+        >
+          <button type="button" className="button button-primary" onClick={texts.retry}>
+            {tApp('common.retry')}
+          </button>
+        </EmptyState>
+      </Page>
+    );
+  if (!texts.ready)
+    return (
+      <Page title={title} onBack={back}>
+        <DelayedSpinner />
+      </Page>
+    );
+  if (!isAdmin)
+    return (
+      <Page title={title} onBack={back}>
+        <EmptyState icon={<LockOutline />} title={t('common.forbidden')} description={t('common.forbiddenDesc')} />
+      </Page>
+    );
+
+  const Area = AREAS[tab];
+  return (
+    <Page title={title} onBack={back} className="manage-page">
+      <nav className="manage-tabs" aria-label={t('tabs.label')}>
+        <ul>
+          {MANAGE_TABS.map((name) => (
+            <li key={name}>
+              <Link
+                to={manageTabPath(name)}
+                replace
+                className="manage-tab"
+                aria-current={name === tab ? 'page' : undefined}
+              >
+                {t(`tabs.${name}`)}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="manage-area">
+        <h2 className="visually-hidden">{t(`tabs.${tab}`)}</h2>
+        <Area key={tab} t={t} locale={i18n.language} />
+      </div>
+    </Page>
+  );
+}
