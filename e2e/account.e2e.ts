@@ -234,6 +234,8 @@ describe('an account from sign-up to sign-out', () => {
       .toBuffer();
     await page.getByLabel('更换头像').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
     await visible(toast(page, '头像已更新'));
+    // A toast catches no tap: what it covers stays usable while it shows.
+    expect(await toast(page, '头像已更新').evaluate((el) => getComputedStyle(el).pointerEvents)).toBe('none');
     const photo = page.getByRole('img', { name: '爱丽丝 的头像' });
     await expect.poll(() => photo.getAttribute('src'), WAIT).toMatch(/\/storage\//);
     // The stored picture is served and decodes: a broken one falls back to the initial, not an <img>.
@@ -408,6 +410,9 @@ describe('an account from sign-up to sign-out', () => {
     await login(page, account, newPassword);
     await page.waitForURL(/#\/pages\/mine\/profile$/, WAIT);
     await titled(page, '个人信息');
+    // Arriving is the news: no "登录成功" follows onto the page over its controls.
+    await page.waitForTimeout(500);
+    expect(await toast(page, '登录成功').count()).toBe(0);
   });
 
   it('logs in by itself with the stored session', async () => {
