@@ -245,6 +245,53 @@ describeEachDb('Raingad 6.x clients', (target) => {
     const bobsHistory = await bob.post('enterprise/im/getMessageList', { toContactId: alice.userId, is_group: 0 });
     expect(bobsHistory.data.map((m: any) => m.toContactId)).toEqual([alice.userId, alice.userId]);
 
+    // Bob opens the chat: his client posts the unread messages it holds, whole, with the sender as fromUser.
+    const unread = (await bob.post('enterprise/im/getMessageList', { toContactId: alice.userId, is_group: 0 })).data;
+    const fromAlice = alice.socket!.frames.length;
+    const opened = await bob.post('enterprise/im/setMsgIsRead', {
+      is_group: 0,
+      toContactId: alice.userId,
+      messages: unread.filter((m: any) => m.fromUser.id === alice.userId),
+      fromUser: alice.userId,
+    });
+    expect(opened.code, opened.msg).toBe(0);
+    expect((await bob.post('enterprise/im/getContacts')).data.find((c: any) => c.id === alice.userId).unread).toBe(0);
+    const seen = await alice.socket!.waitFor((f) => f.type === 'isRead', 3000, fromAlice);
+    expect(seen.data.toContactId).toBe(bob.userId);
+
+    // An image, uploaded with the message Lemon-IMUI made for it.
+    const png = await sharp({ create: { width: 24, height: 24, channels: 3, background: { r: 90, g: 9, b: 9 } } })
+      .png()
+      .toBuffer();
+    const picture = {
+      content: 'blob:http://localhost/4b1c',
+      fromUser: { id: alice.userId, displayName: alice.who.account, avatar: '' },
+      id: randomUUID(),
+      sendTime: Date.now(),
+      status: 'going',
+      toContactId: bob.userId,
+      type: 'image',
+      is_group: 0,
+    };
+    const up = await server.upload(
+      'uploadFile',
+      { name: 'screenShot.png', bytes: png, type: 'image/png' },
+      { token: alice.token, fields: { message: JSON.stringify(picture) } },
+    );
+    expect(up.json.code, up.json.msg).toBe(0);
+    expect(up.json.data).toMatchObject({ id: picture.id, type: 'image', toContactId: bob.userId });
+    const image = await bob.socket!.waitFor((f) => f.type === 'simple' && f.data.id === picture.id);
+    expect(image.data).toMatchObject({ toContactId: alice.userId, content: expect.stringContaining('/storage/') });
+
+    // Withdraw: the peer's client updates the message it holds by id.
+    expect((await alice.post('enterprise/im/undoMessage', { id: picture.id })).code).toBe(0);
+    const undone = await bob.socket!.waitFor((f) => f.type === 'undoMessage' && f.data.id === picture.id);
+    expect(undone.data).toMatchObject({ type: 'event', toContactId: alice.userId });
+    await sleep(QUIET_MS);
+    expect(
+      alice.socket!.frames.slice(fromAlice).filter((f) => f.data?.id === picture.id && f.type === 'simple'),
+    ).toEqual([]);
+
     // Logout ends the session: the next call with its token is told to sign in again.
     expect((await alice.post('common/Pub/logout', { client_id: alice.socket!.clientId })).code).toBe(0);
     expect((await alice.post('enterprise/im/getContacts')).code).toBe(-1);
