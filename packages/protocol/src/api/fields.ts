@@ -78,8 +78,9 @@ const isBlank = (v: unknown) => v === '' || v === '0' || v === 0 || v === null;
  * Reads old clients' blanks as absent (api.md §1 "Old clients": `code=` on a password login,
  * `file_id=0` on a text message). A field sent blank that its own schema refuses is dropped before
  * the body is validated, when the field may be left out; one its schema takes keeps its meaning
- * (`is_group=0`, `status=0`), and a required one is refused as sent. Applied
- * to every body of the route table; only blank fields are looked at, so a body costs no second pass.
+ * (`is_group=0`, `status=0`), and a required one is refused as sent. Applied to every body of the
+ * route table; only blank fields are looked at, so a body costs no second pass. Typed as the schema
+ * it wraps: it takes what that schema takes (and blanks), and gives what it gives.
  */
 export function blanksAbsent<T extends z.ZodType>(schema: T): T {
   if (!(schema instanceof z.ZodObject)) return schema;
