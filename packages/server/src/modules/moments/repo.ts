@@ -186,7 +186,11 @@ export class MomentRepo {
         .insertInto('moment_timeline')
         .values({ user_id: row.user_id, post_id: row.id, author_id: row.user_id })
         .execute();
-      if (row.visibility !== MomentVisibility.Private)
+      const toFriends =
+        row.visibility === MomentVisibility.Friends ||
+        row.visibility === MomentVisibility.Except ||
+        (row.visibility === MomentVisibility.Only && targets.length > 0);
+      if (toFriends)
         await trx
           .insertInto('moment_timeline')
           .columns(['user_id', 'post_id', 'author_id'])
@@ -199,8 +203,7 @@ export class MomentRepo {
                 sql<number>`cast(${row.user_id} as bigint)`.as('author_id'),
               ])
               .where('user_id', '=', row.user_id);
-            if (row.visibility === MomentVisibility.Only)
-              friends = friends.where('friend_user_id', 'in', targets.length ? targets : [0]);
+            if (row.visibility === MomentVisibility.Only) friends = friends.where('friend_user_id', 'in', targets);
             if (row.visibility === MomentVisibility.Except && targets.length)
               friends = friends.where('friend_user_id', 'not in', targets);
             return friends;
