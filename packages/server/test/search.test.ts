@@ -1,6 +1,21 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { KEYWORDS_MAX, PAGE_LIMIT_MAX } from '@sparrow/protocol';
+import type { Kysely } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openDb } from '../src/db';
+import { accounts } from '../src/db/migrations/001-accounts';
+import { friends as friendsTables } from '../src/db/migrations/002-friends';
+import { chat } from '../src/db/migrations/003-chat';
+import { groupAvatar } from '../src/db/migrations/004-group-avatar';
+import { files } from '../src/db/migrations/005-files';
+import { memberVersion } from '../src/db/migrations/006-member-version';
+import { moments } from '../src/db/migrations/007-moments';
+import { search as searchMigration } from '../src/db/migrations/008-search';
+import { MessageRepo } from '../src/modules/im/repo';
 import { describeEachDb, expectBadBodies, MISSING, signUp, startServer, type TestServer } from './harness';
 
 type User = Awaited<ReturnType<typeof signUp>>;
@@ -337,5 +352,94 @@ describeEachDb('search', (target) => {
     // An end alone: the newest messages up to it.
     expect((await page({ end_time: dayOne + DAY - 1, limit: 5 })).data.map((m: any) => m.msg_id)).toEqual(first);
     expect((await page({ start_time: dayTwo + 3 * DAY })).data).toEqual([]);
+  });
+
+  it('finds the messages stored before the index was made, once migration 008 has filled it', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-backfill-'));
+    let databaseUrl: string | undefined;
+    const name = `sparrow_backfill_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+    const admin = () => new pg.Client({ connectionString: process.env.DATABASE_URL });
+    if (target === 'postgres') {
+      const c = admin();
+      await c.connect();
+      await c.query(`CREATE DATABASE ${name}`);
+      await c.end();
+      const url = new URL(process.env.DATABASE_URL!);
+      url.pathname = `/${name}`;
+      databaseUrl = url.toString();
+    }
+    const opened = openDb({ dataDir, databaseUrl });
+    const { db, dialect } = opened;
+    // Migrations take a database of any schema.
+    const schema = db as unknown as Kysely<unknown>;
+    try {
+      for (const m of [
+        accounts(dialect),
+        friendsTables(dialect),
+        chat(dialect),
+        groupAvatar(),
+        files(dialect),
+        memberVersion(),
+        moments(dialect),
+      ])
+        await m.up(schema);
+      const row = (i: number, type: string, content: string, ext = '{}', undo = 0) => ({
+        client_id: `c${i}`,
+        from_user: 1,
+        chat_type: 0,
+        to_id: 2,
+        chat_key: 'p:1:2',
+        type,
+        content,
+        extends: ext,
+        create_time: i,
+        is_undo: undo,
+        is_deleted: 0,
+        at: '[]',
+        pid: 0,
+        file_id: 0,
+      });
+      await db
+        .insertInto('messages')
+        .values([
+          row(1, 'text', '我想喝咖啡了'),
+          row(2, 'location', '[位置] 外滩咖啡馆', JSON.stringify({ name: '外滩咖啡馆', address: '中山东一路18号' })),
+          row(3, 'file', '/storage/x', JSON.stringify({ name: 'quarterly-budget.txt' })),
+          row(4, 'contact', '[个人名片] Coffee Cat', JSON.stringify({ id: 3, displayName: 'Coffee Cat' })),
+          row(5, 'text', '撤回的咖啡馆', '{}', 1),
+          row(6, 'location', '[位置] 旧咖啡馆', 'not json'),
+        ])
+        .execute();
+      await searchMigration(dialect).up(schema);
+      const repo = new MessageRepo(db, dialect);
+      const found = async (word: string) => {
+        const long = [...word].length >= 3;
+        const { rows } = await repo.search(
+          1,
+          [],
+          { indexed: long ? [word] : [], short: long ? [] : [word] },
+          {},
+          { limit: 20, offset: 0 },
+        );
+        return rows.map((r) => r.id);
+      };
+      expect(await found('咖啡馆')).toEqual([2]);
+      expect(await found('咖啡')).toEqual([2, 1]);
+      expect(await found('中山东一路')).toEqual([2]);
+      expect(await found('budget')).toEqual([3]);
+      expect(await found('Coffee')).toEqual([4]);
+      // What the migration stores is what a send stores from now on.
+      await repo.store(row(7, 'text', '新的咖啡馆消息'), []);
+      expect(await found('咖啡馆')).toEqual([7, 2]);
+    } finally {
+      await opened.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (databaseUrl) {
+        const c = admin();
+        await c.connect();
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await c.end();
+      }
+    }
   });
 });
