@@ -1,10 +1,15 @@
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql } from 'kysely';
+import SQLite from 'better-sqlite3';
+import { Kysely, sql, SqliteDialect, type CompiledQuery } from 'kysely';
 import { CONFIG_KEYS, routes, type RouteBody, type RouteName } from '@sparrow/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminService } from '../src/modules/admin';
+import { migrate, openDb, type Database } from '../src/db';
+import { AdminRepo, AdminService } from '../src/modules/admin';
+import { Cluster, describeWithRedis, type Node } from './cluster';
 import { describeEachDb, logIn, signUp, startServer, TestSocket, type TestServer } from './harness';
 
 const adminMain = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/admin.ts');
@@ -417,5 +422,70 @@ describeEachDb('administration (/manage/*)', (target) => {
     expect(burst.filter((r) => r.code === 429).length).toBeGreaterThan(0);
     // Plain calls of the same admin are not counted against it.
     expect((await server.call('checkuser', {}, as(root))).code).toBe(0);
+  });
+});
+
+describeWithRedis('administration across nodes', (redisUrl) => {
+  let cluster: Cluster;
+  beforeAll(async () => {
+    cluster = await Cluster.start('sqlite', redisUrl, 2);
+  }, 60_000);
+  afterAll(async () => {
+    await cluster.stop();
+  });
+
+  it('a user disabled on one node is sent offline on the node holding their socket', async () => {
+    const [a, b] = cluster.nodes as [Node, Node];
+    const signUpOn = async (account: string) => {
+      await a.call('register', { account, password: 'secret123', realname: account });
+      const login = await a.call('login', { account, password: 'secret123' });
+      return { userId: login.data.userInfo.user_id as number, token: login.data.authToken as string };
+    };
+    const boss = await signUpOn('boss_cluster');
+    const far = await signUpOn('far_cluster');
+    const opened = openDb({ databaseUrl: cluster.databaseUrl, dataDir: cluster.dataDir });
+    try {
+      await opened.db.updateTable('users').set({ role: 1 }).where('id', '=', boss.userId).execute();
+    } finally {
+      await opened.close();
+    }
+    const sock = await TestSocket.bound(b, far.userId, far.token);
+    expect((await a.call('manageUserStatus', { user_id: far.userId, status: 0 }, boss.token)).code).toBe(0);
+    expect((await sock.waitFor((f) => f.type === 'offline', 5000)).data).toMatchObject({
+      id: far.userId,
+      reason: 'disabled',
+      client_id: sock.clientId,
+    });
+    expect(await sock.waitClosed()).toBe(4004);
+    expect((await b.call('checkuser', {}, far.token)).code).toBe(-1);
+  });
+});
+
+describe('the dashboard’s reads of messages', () => {
+  it('count the last 30 days through the time index, not by scanning every message', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-admin-plans-'));
+    const opened = openDb({ dataDir });
+    await migrate(opened);
+    await opened.close();
+    const sqlite = new SQLite(path.join(dataDir, 'sparrow.db'));
+    const ran: CompiledQuery[] = [];
+    const db = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: sqlite }),
+      log: (event) => void ran.push(event.query),
+    });
+    try {
+      await new AdminRepo(db).messagesPerDay(Date.now() - 30 * 86_400_000);
+      const lines = ran.flatMap((q) =>
+        sqlite
+          .prepare(`explain query plan ${q.sql}`)
+          .all(...(q.parameters as unknown[]))
+          .map((r) => (r as { detail: string }).detail),
+      );
+      expect(lines.some((l) => l.includes('USING COVERING INDEX messages_create_time (create_time>?)'))).toBe(true);
+      expect(lines.filter((l) => /^SCAN messages\b/.test(l))).toEqual([]);
+    } finally {
+      await db.destroy();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
