@@ -155,6 +155,38 @@ describe('the administration console', () => {
     }
   });
 
+  it('a password an admin sets signs the user out and asks for their own at next login', async () => {
+    const kai = await newPerson(server, browser, 'kai_console', '凯');
+    try {
+      const page = admin.page;
+      await openTab(page, '用户');
+      await page.getByRole('searchbox').fill('kai_console');
+      await page.getByRole('searchbox').press('Enter');
+      const row = page.locator('.manage-row').filter({ hasText: 'kai_console' });
+      await row.getByRole('button', { name: '重置密码' }).click();
+      await row.getByLabel('新密码（6-16 位）').fill('given123');
+      await row.locator('form').getByRole('button', { name: '重置密码' }).click();
+      await visible(toast(page, '已完成'));
+
+      await kai.page.waitForURL(/#\/pages\/login\/login/, WAIT);
+      await visible(kai.page.getByText('管理员重置了您的密码，请使用新密码登录'));
+      await kai.page.getByRole('dialog').getByRole('button', { name: '确定' }).click();
+      await kai.page.getByLabel('账号', { exact: true }).fill('kai_console');
+      await kai.page.getByLabel('密码', { exact: true }).fill('given123');
+      await kai.page.getByRole('button', { name: '登录', exact: true }).click();
+      await visible(kai.page.getByRole('heading', { level: 1, name: '修改密码' }));
+      await visible(kai.page.getByText('管理员为您设置了密码，请先设置自己的新密码'));
+      await kai.page.getByRole('dialog').getByRole('button', { name: '确定' }).click();
+      await kai.page.getByRole('textbox', { name: '原密码' }).fill('given123');
+      await kai.page.getByRole('textbox', { name: '新密码', exact: true }).fill('mine1234');
+      await kai.page.getByRole('textbox', { name: '确认新密码' }).fill('mine1234');
+      await kai.page.getByRole('button', { name: '确认修改' }).click();
+      await visible(toast(kai.page, /密码已修改/));
+    } finally {
+      await kai.context.close();
+    }
+  });
+
   it('changing chatInfo.redoTime moves a client’s withdraw window at once', async () => {
     await lin.page.goto(`${server.url}/#/pages/message/chat?id=-1`);
     const box = lin.page.getByRole('textbox', { name: /输入消息/ });
