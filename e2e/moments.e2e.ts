@@ -36,7 +36,7 @@ async function pullDown(page: Page, selector: string, dy: number) {
   const x = box.x + box.width / 2;
   const y = box.y + 20;
   const cdp = await page.context().newCDPSession(page);
-  const touch = (type: string, ty?: number) =>
+  const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', ty?: number) =>
     cdp.send('Input.dispatchTouchEvent', {
       type,
       touchPoints: ty === undefined ? [] : [{ x, y: ty }],

@@ -170,7 +170,8 @@ describeEachDb('system configuration: getSystemInfo, checkVersion, updateConfig'
       await expectBadBodies(server, 'checkVersion', { release: '6.1.0' }, [
         { field: 'release', value: '6'.repeat(33), key: 'validation.tooLong', params: { max: 32 } },
         { field: 'release', value: { v: 6 }, key: 'validation.invalid' },
-        { field: 'release', value: 610, key: 'validation.invalid' },
+        { field: 'release', value: 6.1, key: 'validation.invalid' },
+        { field: 'release', value: -1, key: 'validation.invalid' },
       ]);
     });
   });

@@ -12,6 +12,12 @@ import {
 import { withinGraphemes } from '../text';
 
 /**
+ * Text fields that a person fills in and that may not be empty (a name): sent blank, they say the
+ * person cleared it, which is refused, never an old client's unused field (see `blanksAbsent`).
+ */
+const refusesBlank = new WeakSet<z.ZodType>();
+
+/**
  * Field schemas shared by endpoint schemas. Strings are trimmed; numbers are coerced so that
  * form-encoded bodies (`user_id=3`) validate like JSON ones.
  */
@@ -68,7 +74,9 @@ export function checkGraphemes(text: string, max: number, ctx: z.RefinementCtx, 
  */
 export function personText(max: number, min = 0) {
   const base = z.string().trim();
-  return (min > 0 ? base.min(min) : base).superRefine((s, ctx) => checkGraphemes(s, max, ctx));
+  const schema = (min > 0 ? base.min(min) : base).superRefine((s, ctx) => checkGraphemes(s, max, ctx));
+  if (min > 0) refusesBlank.add(schema);
+  return schema;
 }
 
 /** How an old client leaves a field unused: present, but empty or zero. */
@@ -78,9 +86,10 @@ const isBlank = (v: unknown) => v === '' || v === '0' || v === 0 || v === null;
  * Reads old clients' blanks as absent (api.md §1 "Old clients": `code=` on a password login,
  * `file_id=0` on a text message). A field sent blank that its own schema refuses is dropped before
  * the body is validated, when the field may be left out; one its schema takes keeps its meaning
- * (`is_group=0`, `status=0`), and a required one is refused as sent. Applied to every body of the
- * route table; only blank fields are looked at, so a body costs no second pass. Typed as the schema
- * it wraps: it takes what that schema takes (and blanks), and gives what it gives.
+ * (`is_group=0`, `status=0`), and a required one or a name (`personText` with a minimum: a cleared
+ * `realname`) is refused as sent. Applied to every body of the route table; only blank fields are
+ * looked at, so a body costs no second pass. Typed as the schema it wraps: it takes what that
+ * schema takes (and blanks), and gives what it gives.
  */
 export function blanksAbsent<T extends z.ZodType>(schema: T): T {
   if (!(schema instanceof z.ZodObject)) return schema;
@@ -90,7 +99,14 @@ export function blanksAbsent<T extends z.ZodType>(schema: T): T {
     let kept: Record<string, unknown> | undefined;
     for (const [key, value] of Object.entries(raw)) {
       const field = Object.hasOwn(shape, key) ? shape[key] : undefined;
-      if (!isBlank(value) || !field || field.safeParse(value).success || !field.safeParse(undefined).success) continue;
+      if (
+        !isBlank(value) ||
+        !field ||
+        refusesBlank.has(field instanceof z.ZodOptional ? (field.unwrap() as z.ZodType) : field) ||
+        field.safeParse(value).success ||
+        !field.safeParse(undefined).success
+      )
+        continue;
       kept ??= { ...raw };
       delete kept[key];
     }
