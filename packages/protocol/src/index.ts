@@ -20,4 +20,5 @@ export * from './api/group';
 export * from './api/files';
 export * from './api/moments';
 export * from './api/manage';
+export * from './api/push';
 export * from './no-eval';

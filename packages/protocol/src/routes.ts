@@ -87,6 +87,14 @@ import {
   type MomentUnread,
 } from './api/moments';
 import {
+  PushKeyBody,
+  PushSettingBody,
+  PushSubscribeBody,
+  PushUnsubscribeBody,
+  type PushKey,
+  type PushSettings,
+} from './api/push';
+import {
   ManageAuditListBody,
   ManageConfigSetBody,
   ManageEmptyBody,
@@ -247,6 +255,10 @@ export const routes = {
   momentsReadNotices: route('/enterprise/moments/readNotices', EmptyBody),
   momentsSetCover: route('/enterprise/moments/setCover', MomentCoverBody),
   momentsSetting: route('/enterprise/moments/setting', MomentSettingBody),
+  pushKey: route('/enterprise/push/key', PushKeyBody),
+  pushSubscribe: route('/enterprise/push/subscribe', PushSubscribeBody),
+  pushUnsubscribe: route('/enterprise/push/unsubscribe', PushUnsubscribeBody),
+  pushSetting: route('/enterprise/push/setting', PushSettingBody),
   manageStats: manage('/manage/stats', ManageEmptyBody),
   manageUserList: manage('/manage/userList', ManageListBody),
   manageUserCreate: manage('/manage/userCreate', ManageUserCreateBody),
@@ -365,6 +377,10 @@ export interface RouteResponses {
   momentsReadNotices: null;
   momentsSetCover: MomentSettings;
   momentsSetting: MomentSettings;
+  pushKey: PushKey;
+  pushSubscribe: null;
+  pushUnsubscribe: null;
+  pushSetting: PushSettings;
   manageStats: ManageStats;
   /** `count`: how many match. */
   manageUserList: ManagedUser[];

@@ -42,6 +42,8 @@ export interface ServerConfig {
   iceTransportPolicy: 'all' | 'relay';
   /** Bearer token that lets a scraper not on this machine read /metrics (METRICS_TOKEN); loopback only when absent. */
   metricsToken: string | undefined;
+  /** Accept push subscriptions at plain-http push services (PUSH_ALLOW_HTTP=1; tests and local push servers only). */
+  pushAllowHttp: boolean;
   /** Call timings, ms; shortened by tests only (README "Configuration"). */
   calls: { ringTimeoutMs: number; lockTtlMs: number; peerGoneMs: number; sweepMs: number };
 }
@@ -81,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     turnTtlS: Number(env.TURN_TTL_S ?? 86_400),
     iceTransportPolicy: env.ICE_TRANSPORT_POLICY === 'relay' ? 'relay' : 'all',
     metricsToken: env.METRICS_TOKEN || undefined,
+    pushAllowHttp: env.PUSH_ALLOW_HTTP === '1',
     calls: {
       ringTimeoutMs: Number(env.CALL_RING_TIMEOUT_MS ?? CALL_RING_TIMEOUT_MS),
       lockTtlMs: Number(env.CALL_LOCK_TTL_MS ?? CALL_LOCK_TTL_MS),

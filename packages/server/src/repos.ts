@@ -9,6 +9,7 @@ import { GroupRepo } from './modules/group';
 import { MessageRepo } from './modules/im';
 import { MomentRepo } from './modules/moments';
 import { OpsRepo } from './modules/ops';
+import { PushRepo } from './modules/push';
 import { AnnouncementRepo, ConfigRepo, InviteRepo } from './modules/system';
 import { FileRepo } from './modules/upload';
 import { UserRepo } from './modules/user';
@@ -29,6 +30,7 @@ export interface Repos {
   config: ConfigRepo;
   ops: OpsRepo;
   admin: AdminRepo;
+  push: PushRepo;
 }
 
 export function createRepos(db: Db, dialect: Dialect): Repos {
@@ -47,5 +49,6 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
     config: new ConfigRepo(db),
     ops: new OpsRepo(db),
     admin: new AdminRepo(db),
+    push: new PushRepo(db),
   };
 }

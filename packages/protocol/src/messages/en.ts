@@ -230,4 +230,6 @@ export const en: Record<MessageKey, string> = {
   'field.sdp': 'Session description',
   'field.iceCandidate': 'Network candidate',
   'field.callTime': 'Call duration',
+  'push.newMessage': 'You have a new message',
+  'push.call': '{name}: {kind}',
 };

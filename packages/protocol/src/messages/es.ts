@@ -231,4 +231,6 @@ export const es: Record<MessageKey, string> = {
   'field.sdp': 'Descripción de sesión',
   'field.iceCandidate': 'Candidato de red',
   'field.callTime': 'Duración de la llamada',
+  'push.newMessage': 'Tienes un mensaje nuevo',
+  'push.call': '{name}: {kind}',
 };

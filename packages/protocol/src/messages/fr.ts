@@ -230,4 +230,6 @@ export const fr: Record<MessageKey, string> = {
   'field.sdp': 'Description de session',
   'field.iceCandidate': 'Candidat réseau',
   'field.callTime': "Durée de l'appel",
+  'push.newMessage': 'Vous avez un nouveau message',
+  'push.call': '{name} : {kind}',
 };

@@ -226,6 +226,8 @@ export const zhHans = {
   'field.sdp': '会话描述',
   'field.iceCandidate': '网络候选',
   'field.callTime': '通话时长',
+  'push.newMessage': '你收到一条新消息',
+  'push.call': '{name} 邀请你{kind}',
 } as const;
 
 export type MessageKey = keyof typeof zhHans;

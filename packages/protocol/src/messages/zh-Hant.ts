@@ -228,4 +228,6 @@ export const zhHant: Record<MessageKey, string> = {
   'field.sdp': '會話描述',
   'field.iceCandidate': '網路候選',
   'field.callTime': '通話時長',
+  'push.newMessage': '你收到一則新訊息',
+  'push.call': '{name} 邀請你{kind}',
 };

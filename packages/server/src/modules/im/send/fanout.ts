@@ -8,6 +8,9 @@ import type { Hydrator } from '../hydrate';
 import type { ConversationRow, MessageRow } from '../repo';
 import type { MemberLists } from './members';
 
+/** Told of a message after its frames were handed to the realtime layer; must not throw. */
+export type PublishedListener = (row: MessageRow, chat: Chat, sender: UserRow, recipients: number[]) => Promise<void>;
+
 /** `other` as a contact row of the viewer's list (their friend row of `other`, their view of the chat). */
 function contactFor(other: UserRow, friend: FriendRow | undefined, online: boolean, conv?: ConversationRow) {
   const contact = toUserContact(other, friend, online);
@@ -22,11 +25,22 @@ function contactFor(other: UserRow, friend: FriendRow | undefined, online: boole
  * on the way, so that sendMessage need not present it again.
  */
 export class FanOut {
+  private readonly published: PublishedListener[] = [];
+
   constructor(
     private readonly ctx: AppContext,
     private readonly hydrator: Hydrator,
     private readonly members: MemberLists,
   ) {}
+
+  /** Tells `listener` of each message pushed, with the users it went to besides the sender (Web Push). */
+  onPublished(listener: PublishedListener): void {
+    this.published.push(listener);
+  }
+
+  private tell(row: MessageRow, chat: Chat, sender: UserRow, recipients: number[]): void {
+    for (const listener of this.published) void listener(row, chat, sender, recipients);
+  }
 
   async publish(
     row: MessageRow,
@@ -66,6 +80,7 @@ export class FanOut {
     const frame = (data: Message): PushEvent =>
       push === 'webrtc' && isMessageOf(data, 'webrtc') ? { type: 'webrtc', data } : { type: 'simple', data };
     await realtime.publish([peer.id], frame(toPeer));
+    this.tell(row, { kind: 'private', chatKey: row.chat_key, peer }, sender, [peer.id]);
     const mine = await this.hydrator.present(row, sender, { peerReadTo: rows.get(peer.id)?.read_msg_id ?? 0 });
     await realtime.publish([sender.id], frame({ ...mine, contactInfo: contact(sender, peer) }), exceptClientId);
     return mine;
@@ -101,10 +116,9 @@ export class FanOut {
         : {};
     const mine = await this.hydrator.present(row, sender, own);
     const data = { ...mine, contactInfo };
-    await realtime.publish(
-      members.filter((id) => id !== sender.id),
-      { type: 'group', data },
-    );
+    const others = members.filter((id) => id !== sender.id);
+    await realtime.publish(others, { type: 'group', data });
+    this.tell(row, chat, sender, others);
     await realtime.publish([sender.id], { type: 'group', data }, exceptClientId);
     return mine;
   }

@@ -13,7 +13,7 @@ import { systemNotice } from '../presenter';
 import { pairKey, type MessageRow } from '../repo';
 import { authorizeSend } from './authorize';
 import { draftMessage, type Draft } from './draft';
-import { FanOut } from './fanout';
+import { FanOut, type PublishedListener } from './fanout';
 import { MemberLists } from './members';
 import { storeMessage } from './store';
 
@@ -32,6 +32,11 @@ export class SendPipeline implements EventPort, MessageSender {
   ) {
     this.members = new MemberLists(ctx.repos);
     this.fanOut = new FanOut(ctx, hydrator, this.members);
+  }
+
+  /** Tells `listener` of each message fanned out, whoever sent it (Web Push listens). */
+  onPublished(listener: PublishedListener): void {
+    this.fanOut.onPublished(listener);
   }
 
   /** sendMessage: idempotent on (sender, id); commit, then publish. */

@@ -1,0 +1,3 @@
+/** What other modules may use of push; everything else in this folder is its own. */
+export * from './repo';
+export * from './service';

@@ -1,0 +1,379 @@
+import { createECDH, createPublicKey, randomBytes, randomUUID, verify, type ECDH } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { decrypt } from 'http_ece';
+import type { WebPushPayload } from '@sparrow/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeEachDb, signUp, startServer, TestSocket, type DbTarget, type TestServer } from './harness';
+
+type User = Awaited<ReturnType<typeof signUp>>;
+
+const b64url = (buf: Buffer) => buf.toString('base64url');
+
+/** A browser's side of a subscription: its P-256 key pair and auth secret (RFC 8291). */
+interface Browser {
+  name: string;
+  ecdh: ECDH;
+  auth: Buffer;
+}
+
+interface Received {
+  path: string;
+  payload: WebPushPayload;
+  ttl: string | undefined;
+  topic: string | undefined;
+}
+
+/**
+ * A push service on loopback, as a browser vendor runs one: it checks the VAPID JWT (ES256 by the
+ * key the `Authorization: vapid t=…, k=…` header names, which must be the server's, for this
+ * origin, not expired), then decrypts the aes128gcm body with the subscribing browser's private key.
+ * A path listed in `gone` answers 410 as for a subscription the browser dropped.
+ */
+class PushEndpoint {
+  readonly received: Received[] = [];
+  readonly refused: string[] = [];
+  readonly gone = new Set<string>();
+  private readonly browsers = new Map<string, Browser>();
+  private readonly server = http.createServer((req, res) => void this.handle(req, res));
+  private waiters: Array<() => void> = [];
+  serverKey = '';
+  url = '';
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  browser(name: string): {
+    browser: Browser;
+    subscription: { endpoint: string; keys: { p256dh: string; auth: string } };
+  } {
+    const ecdh = createECDH('prime256v1');
+    ecdh.generateKeys();
+    const browser = { name, ecdh, auth: randomBytes(16) };
+    this.browsers.set(name, browser);
+    return {
+      browser,
+      subscription: {
+        endpoint: `${this.url}/push/${name}`,
+        keys: { p256dh: b64url(ecdh.getPublicKey()), auth: b64url(browser.auth) },
+      },
+    };
+  }
+
+  /** The next push to `name` satisfying `pred`, counting only those after the first `from`. */
+  async next(name: string, pred: (p: WebPushPayload) => boolean = () => true, from = 0, ms = 5000): Promise<Received> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const hit = this.received.slice(from).find((r) => r.path === `/push/${name}` && pred(r.payload));
+      if (hit) return hit;
+      if (this.refused.length) throw new Error(`push refused: ${this.refused.join('; ')}`);
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`no push to ${name}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  to(name: string): WebPushPayload[] {
+    return this.received.filter((r) => r.path === `/push/${name}`).map((r) => r.payload);
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const path = req.url ?? '';
+    try {
+      this.checkVapid(String(req.headers.authorization ?? ''));
+      if (req.headers['content-encoding'] !== 'aes128gcm') throw new Error('not aes128gcm');
+      const browser = this.browsers.get(path.replace('/push/', ''));
+      if (!browser) throw new Error(`unknown subscription ${path}`);
+      if (this.gone.has(browser.name)) {
+        this.received.push({ path, payload: { title: '', body: '', chat: '' }, ttl: undefined, topic: undefined });
+        res.writeHead(410).end();
+        return;
+      }
+      const plain = decrypt(Buffer.concat(chunks), {
+        version: 'aes128gcm',
+        privateKey: browser.ecdh,
+        authSecret: browser.auth,
+      });
+      this.received.push({
+        path,
+        payload: JSON.parse(plain.toString('utf8')) as WebPushPayload,
+        ttl: req.headers.ttl as string | undefined,
+        topic: req.headers.topic as string | undefined,
+      });
+      res.writeHead(201).end();
+    } catch (err) {
+      this.refused.push(`${path}: ${(err as Error).message}`);
+      res.writeHead(403).end();
+    } finally {
+      for (const w of this.waiters.splice(0)) w();
+    }
+  }
+
+  /** RFC 8292: `vapid t=<JWT>, k=<the application server's public key>`. */
+  private checkVapid(header: string): void {
+    const m = /^vapid t=([^,\s]+),\s*k=([A-Za-z0-9_-]+)$/.exec(header);
+    if (!m) throw new Error(`no VAPID authorization: ${header}`);
+    const [, jwt, k] = m;
+    if (k !== this.serverKey) throw new Error('signed by a key that is not the server’s');
+    const raw = Buffer.from(k!, 'base64url');
+    const key = createPublicKey({
+      key: { kty: 'EC', crv: 'P-256', x: b64url(raw.subarray(1, 33)), y: b64url(raw.subarray(33, 65)) },
+      format: 'jwk',
+    });
+    const [head, body, sig] = jwt!.split('.');
+    const ok = verify(
+      'sha256',
+      Buffer.from(`${head}.${body}`),
+      { key, dsaEncoding: 'ieee-p1363' },
+      Buffer.from(sig!, 'base64url'),
+    );
+    if (!ok) throw new Error('bad VAPID signature');
+    const header_ = JSON.parse(Buffer.from(head!, 'base64url').toString());
+    const claims = JSON.parse(Buffer.from(body!, 'base64url').toString());
+    if (header_.alg !== 'ES256') throw new Error(`alg ${header_.alg}`);
+    if (claims.aud !== this.url) throw new Error(`aud ${claims.aud}`);
+    const now = Date.now() / 1000;
+    if (!(claims.exp > now && claims.exp <= now + 24 * 3600)) throw new Error(`exp ${claims.exp}`);
+    if (!/^(mailto:|https:)/.test(claims.sub)) throw new Error(`sub ${claims.sub}`);
+  }
+}
+
+describeEachDb('web push', (target: DbTarget) => {
+  let server: TestServer;
+  const endpoint = new PushEndpoint();
+  let n = 0;
+  const sockets: TestSocket[] = [];
+  const fresh = (name: string) => signUp(server, `${name}${++n}w${Math.floor(Math.random() * 1e6)}`, 'secret123', name);
+
+  beforeAll(async () => {
+    await endpoint.start();
+    server = await startServer(target, { env: { pushAllowHttp: true } });
+    await server.ctx.config.set('chatInfo.sendInterval', '0');
+    endpoint.serverKey = (await server.services.push.keys()).publicKey;
+  });
+  afterAll(async () => {
+    for (const s of sockets) s.close();
+    await server.close();
+    await endpoint.close();
+  });
+
+  async function befriend(a: User, b: User) {
+    expect((await server.call('friendAdd', { user_id: b.userId }, { token: a.token })).code).toBe(0);
+    const got = await server.call('friendIndex', { is_mine: 0 }, { token: b.token });
+    const req = got.data.find((r: any) => r.create_user_info.user_id === a.userId);
+    const res = await server.call('friendUpdate', { friend_id: req.friend_id, status: 1 }, { token: b.token });
+    expect(res.code).toBe(0);
+  }
+  async function send(from: User, to: number | string, content: string) {
+    const res = await server.call(
+      'sendMessage',
+      { id: randomUUID(), toContactId: to, is_group: typeof to === 'string' ? 1 : 0, type: 'text', content },
+      { token: from.token },
+    );
+    expect(res.code, res.msg).toBe(0);
+  }
+  /** A user whose browser is subscribed, and who has no socket. */
+  async function subscribed(name: string) {
+    const user = await fresh(name);
+    const { subscription } = endpoint.browser(`${name}${user.userId}`);
+    const res = await server.call('pushSubscribe', subscription, { token: user.token });
+    expect(res.code, res.msg).toBe(0);
+    return { user, at: `${name}${user.userId}`, subscription };
+  }
+
+  it('answers the VAPID public key made at first start, the same every time', async () => {
+    const u = await fresh('keys');
+    const a = await server.call('pushKey', {}, { token: u.token });
+    expect(a.code).toBe(0);
+    expect(Buffer.from(a.data.publicKey, 'base64url')).toHaveLength(65);
+    expect(a.data.preview).toBe(1);
+    const b = await server.call('pushKey', {}, { token: (await fresh('keys')).token });
+    expect(b.data.publicKey).toBe(a.data.publicKey);
+    const stored = await server.ctx.repos.push.vapid();
+    expect(stored?.public_key).toBe(a.data.publicKey);
+    expect(endpoint.serverKey).toBe(a.data.publicKey);
+  });
+
+  it('pushes a private message with its sender and text to a user with no socket, signed and encrypted', async () => {
+    const alice = await fresh('Alice');
+    const bob = await subscribed('Bob');
+    await befriend(alice, bob.user);
+    await send(alice, bob.user.userId, 'are you there?');
+    const got = await endpoint.next(bob.at);
+    expect(got.payload).toEqual({ title: 'Alice', body: 'are you there?', chat: String(alice.userId) });
+    expect(Number(got.ttl)).toBeGreaterThan(0);
+    expect(got.topic).toBe(`c${alice.userId}`);
+  });
+
+  it('pushes nothing while a socket is bound, and again once it closes', async () => {
+    const alice = await fresh('Alice');
+    const bob = await subscribed('Bob');
+    await befriend(alice, bob.user);
+    const socket = await TestSocket.bound(server, bob.user.userId, bob.user.token);
+    await send(alice, bob.user.userId, 'while bound');
+    await socket.waitFor((f) => f.type === 'simple' && f.data.content === 'while bound');
+    socket.close();
+    const deadline = Date.now() + 3000;
+    while ((await server.ctx.realtime.reachable([bob.user.userId])).size > 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    await send(alice, bob.user.userId, 'after closing');
+    await endpoint.next(bob.at, (p) => p.body === 'after closing');
+    expect(endpoint.to(bob.at).map((p) => p.body)).toEqual(['after closing']);
+  });
+
+  it('pushes only "a new message", in their language, to a user who turned the preview off', async () => {
+    const alice = await fresh('Alice');
+    const bob = await subscribed('Bob');
+    await befriend(alice, bob.user);
+    // The language is the one Bob's client speaks last.
+    const set = await server.call('pushSetting', { preview: 0 }, { token: bob.user.token, lang: 'zh-Hans' });
+    expect(set.data).toEqual({ preview: 0 });
+    expect((await server.call('pushKey', {}, { token: bob.user.token, lang: 'zh-Hans' })).data.preview).toBe(0);
+    await send(alice, bob.user.userId, 'a secret plan');
+    const got = await endpoint.next(bob.at);
+    expect(got.payload).toEqual({ title: 'Sparrow', body: '你收到一条新消息', chat: String(alice.userId) });
+    expect(JSON.stringify(endpoint.to(bob.at))).not.toContain('secret');
+  });
+
+  it('pushes nothing for a muted chat', async () => {
+    const alice = await fresh('Alice');
+    const bob = await subscribed('Bob');
+    await befriend(alice, bob.user);
+    const mute = (on: 0 | 1) =>
+      server.call('isNotice', { id: alice.userId, is_group: 0, is_notice: on }, { token: bob.user.token });
+    expect((await mute(0)).code).toBe(0);
+    await send(alice, bob.user.userId, 'muted one');
+    expect((await mute(1)).code).toBe(0);
+    await send(alice, bob.user.userId, 'heard one');
+    await endpoint.next(bob.at, (p) => p.body === 'heard one');
+    expect(endpoint.to(bob.at).map((p) => p.body)).toEqual(['heard one']);
+  });
+
+  it('pushes a group message with the group, the sender and the text, but not to the sender', async () => {
+    const alice = await subscribed('Alice');
+    const bob = await subscribed('Bob');
+    const carol = await subscribed('Carol');
+    await befriend(alice.user, bob.user);
+    await befriend(alice.user, carol.user);
+    const group = await server.call(
+      'groupAdd',
+      { user_ids: [bob.user.userId, carol.user.userId], name: 'Hikers' },
+      { token: alice.user.token },
+    );
+    expect(group.code, group.msg).toBe(0);
+    const gid = group.data.id as string;
+    await send(alice.user, gid, 'meet at nine');
+    for (const who of [bob, carol]) {
+      const got = await endpoint.next(who.at, (p) => p.body.endsWith('meet at nine'));
+      expect(got.payload).toEqual({ title: 'Hikers', body: 'Alice: meet at nine', chat: gid });
+    }
+    await send(bob.user, gid, 'see you');
+    await endpoint.next(alice.at, (p) => p.body === 'Bob: see you');
+    expect(endpoint.to(alice.at).map((p) => p.body)).toEqual(['Bob: see you']);
+  });
+
+  it('rings a call as a push to a callee with no socket', async () => {
+    await server.ctx.config.set('chatInfo.webrtc', '1');
+    const alice = await fresh('Alice');
+    const bob = await subscribed('Bob');
+    await befriend(alice, bob.user);
+    await server.call('pushKey', {}, { token: bob.user.token, lang: 'zh-Hans' });
+    const res = await server.call(
+      'sendToMsg',
+      { id: randomUUID(), toContactId: bob.user.userId, type: 1, event: 'calling' },
+      { token: alice.token },
+    );
+    expect(res.code, res.msg).toBe(0);
+    const got = await endpoint.next(bob.at, (p) => p.call === 1);
+    expect(got.payload).toEqual({ title: 'Alice', body: 'Alice 邀请你视频通话', chat: String(alice.userId), call: 1 });
+  });
+
+  it('drops a subscription the push service answers 410 to', async () => {
+    const alice = await fresh('Alice');
+    const bob = await subscribed('Bob');
+    await befriend(alice, bob.user);
+    endpoint.gone.add(bob.at);
+    await send(alice, bob.user.userId, 'anyone?');
+    await endpoint.next(bob.at);
+    const deadline = Date.now() + 3000;
+    while ((await server.ctx.repos.push.subscriptionCount(bob.user.userId)) > 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(await server.ctx.repos.push.subscriptionCount(bob.user.userId)).toBe(0);
+  });
+
+  it('lets a user unsubscribe only their own browser', async () => {
+    const alice = await fresh('Alice');
+    const bob = await subscribed('Bob');
+    const eve = await fresh('Eve');
+    await befriend(alice, bob.user);
+    const theirs = await server.call('pushUnsubscribe', { endpoint: bob.subscription.endpoint }, { token: eve.token });
+    expect(theirs.code).toBe(0);
+    expect(await server.ctx.repos.push.subscriptionCount(bob.user.userId)).toBe(1);
+    const mine = await server.call(
+      'pushUnsubscribe',
+      { endpoint: bob.subscription.endpoint },
+      { token: bob.user.token },
+    );
+    expect(mine.code).toBe(0);
+    expect(await server.ctx.repos.push.subscriptionCount(bob.user.userId)).toBe(0);
+  });
+
+  it('keeps at most ten subscriptions per user, the newest', async () => {
+    const u = await fresh('many');
+    for (let i = 0; i < 12; i++) {
+      const { subscription } = endpoint.browser(`many${u.userId}x${i}`);
+      expect((await server.call('pushSubscribe', subscription, { token: u.token })).code).toBe(0);
+      server.clock.advance(1);
+    }
+    const rows = await server.ctx.repos.push.subscriptionsOf([u.userId]);
+    expect(rows.map((r) => r.endpoint.split('x').at(-1)).sort((a, b) => Number(a) - Number(b))).toEqual([
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+      '7',
+      '8',
+      '9',
+      '10',
+      '11',
+    ]);
+  });
+});
+
+describe('web push subscriptions', () => {
+  it('refuses a plain-http push service unless the operator allows it', async () => {
+    const server = await startServer('sqlite');
+    try {
+      const u = await signUp(server, 'plainhttp');
+      const https = {
+        endpoint: 'https://push.example.com/send/abc',
+        keys: { p256dh: b64url(createECDH('prime256v1').generateKeys()), auth: b64url(randomBytes(16)) },
+      };
+      expect((await server.call('pushSubscribe', https, { token: u.token })).code).toBe(0);
+      const plain = await server.call(
+        'pushSubscribe',
+        { ...https, endpoint: 'http://10.0.0.1/internal' },
+        { token: u.token },
+      );
+      expect(plain.code).toBe(400);
+      expect(plain.data.fields).toEqual(['endpoint']);
+    } finally {
+      await server.close();
+    }
+  });
+});
