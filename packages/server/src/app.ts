@@ -22,6 +22,8 @@ import { authRoutes } from './modules/auth/routes';
 import { callRoutes } from './modules/call/routes';
 import { emojiRoutes } from './modules/emoji/routes';
 import { momentRoutes } from './modules/moments/routes';
+import { pushRoutes } from './modules/push/routes';
+import { adminRoutes } from './modules/admin';
 import { Metrics, Readiness, registerOpsRoutes } from './modules/ops';
 import { friendRoutes } from './modules/friend/routes';
 import { groupRoutes } from './modules/group/routes';
@@ -73,6 +75,7 @@ export async function buildApp(
     dataDir: env.dataDir,
     onIdleError: (err) => app.log.warn({ err }, 'idle database connection lost'),
     onCheckpointError: (err) => app.log.error({ err }, 'SQLite checkpoint thread failed; checkpointing in the server'),
+    onQuery: (ms) => metrics.query(ms),
   });
   await migrate(opened);
   const repos = createRepos(opened.db, opened.dialect);
@@ -205,6 +208,7 @@ export async function buildApp(
   realtime.setAudience((userId) => services.friends.audience(userId));
   const announcements = new AnnouncementWatcher(repos.announcements, realtime);
   announcements.start(env.configPollMs);
+  services.admin.onNoticePublished(() => announcements.check());
   registerRoutes(app, ctx, {
     ...friendRoutes(ctx, services.friends),
     ...imRoutes(ctx, services.messages, services.pipeline, services.contacts, services.search),
@@ -217,6 +221,8 @@ export async function buildApp(
     ...qrRoutes(ctx, services.qr),
     ...callRoutes(ctx, services.calls),
     ...momentRoutes(ctx, services.moments),
+    ...adminRoutes(services.admin),
+    ...pushRoutes(services.push),
   });
   registerStorageRoutes(app, ctx.storage);
   await registerOpsRoutes(app, {

@@ -1,5 +1,6 @@
 import type { AppContext } from './context';
 import type { CallStore } from './realtime/call-store';
+import { AdminService } from './modules/admin';
 import { CallService } from './modules/call/service';
 import { CodeService } from './modules/auth/codes';
 import { AuthService } from './modules/auth/service';
@@ -13,6 +14,7 @@ import { MessageSearch } from './modules/im/search';
 import { SendPipeline } from './modules/im/send/pipeline';
 import { MessageService } from './modules/im/service';
 import { MomentService } from './modules/moments/service';
+import { PushService } from './modules/push';
 import { QrService } from './modules/qr/service';
 import { FileService } from './modules/upload/files';
 import { UploadService } from './modules/upload/service';
@@ -22,6 +24,8 @@ import { UserService } from './modules/user/service';
 export function createServices(ctx: AppContext, callStore: CallStore) {
   const hydrator = new Hydrator(ctx.repos);
   const pipeline = new SendPipeline(ctx, hydrator);
+  const push = new PushService(ctx, ctx.repos.push);
+  pipeline.onPublished((row, chat, sender, recipients) => push.notify(row, chat, sender, recipients));
   const files = new FileService(ctx);
   const uploads = new UploadService(ctx);
   const qr = new QrService(ctx);
@@ -29,12 +33,21 @@ export function createServices(ctx: AppContext, callStore: CallStore) {
   const groups = new GroupService(ctx, pipeline, friends, qr);
   const calls = new CallService(ctx, pipeline, hydrator, callStore);
   friends.onUnfriended((a, b) => calls.endBetween(a, b));
+  const moments = new MomentService(ctx, files);
+  friends.onBefriended((a, b) => moments.befriended(a, b));
+  friends.onUnfriended((a, b) => moments.unfriended(a, b));
+  const contacts = new ContactService(ctx, friends);
   const users = new UserService(ctx, qr);
   users.onChanged(async (user) => {
     await friends.announceProfile(user);
     await groups.redrawFaces(user.id);
   });
-  const contacts = new ContactService(ctx, friends);
+  const groupAdmin = new GroupAdminService(ctx, groups, pipeline, uploads, qr);
+  const admin = new AdminService(ctx.repos, ctx.config, ctx.now, {
+    realtime: ctx.realtime,
+    groups: groupAdmin,
+    uptimeS: () => process.uptime(),
+  });
   return {
     auth: new AuthService(ctx, new CodeService(ctx.repos.codes, ctx.config, ctx.mailer, ctx.now), qr),
     users,
@@ -44,13 +57,15 @@ export function createServices(ctx: AppContext, callStore: CallStore) {
     contacts,
     search: new MessageSearch(ctx, hydrator, contacts),
     groups,
-    groupAdmin: new GroupAdminService(ctx, groups, pipeline, uploads, qr),
+    groupAdmin,
     qr,
     files,
     uploads,
     emoji: new EmojiService(ctx, files),
     calls,
-    moments: new MomentService(ctx, files),
+    moments,
+    admin,
+    push,
   };
 }
 

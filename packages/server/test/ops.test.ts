@@ -60,7 +60,7 @@ describeEachDb('operators: health, readiness, metrics', (target) => {
     expect(await ready.text()).toBe('database: ok\n');
   });
 
-  it('counts a send: the request, the message by type, the push', async () => {
+  it('counts a send: the request, the message by type, the push, the database time', async () => {
     const ann = await signUp(server, `ann_ops_${target}`);
     const cat = await signUp(server, `cat_ops_${target}`);
     await server.call('friendAdd', { user_id: cat.userId }, { token: ann.token });
@@ -92,6 +92,8 @@ describeEachDb('operators: health, readiness, metrics', (target) => {
     expect(delta(sendSeries)).toBe(1);
     expect(delta('sparrow_pushes_delivered_total')).toBeGreaterThanOrEqual(1);
     expect(delta('sparrow_push_delay_seconds_count')).toBeGreaterThanOrEqual(1);
+    expect(delta('sparrow_db_queries_total')).toBeGreaterThan(0);
+    expect(delta('sparrow_db_query_seconds_total')).toBeGreaterThan(0);
     expect(sample(after, 'sparrow_sockets{state="open"}')).toBe(1);
     expect(sample(after, 'sparrow_sockets{state="bound"}')).toBe(1);
     // The runtime's own series beside ours: event-loop delay and memory.

@@ -45,7 +45,21 @@ const NO_FOREIGN_ID: Partial<Record<RouteName, string>> = {
   momentsNotices: 'the caller’s own notices, from the caller’s friends only',
   momentsUnread: 'the caller’s own count',
   momentsReadNotices: 'the caller’s own notices',
-  momentsSetting: 'the caller’s own settings; user ids only name whom the caller hides from or skips',
+  momentsSetting:
+    'the caller’s own settings; user ids only name whom the caller hides from or skips; user_id reads only a friend’s cover, and a stranger’s reads as none (moments.test.ts)',
+  pushKey: 'the server’s public key and the caller’s own preview choice',
+  pushSubscribe:
+    'the caller’s own browser; the endpoint is an unguessable address its push service gave that browser, so a known one moves to the caller',
+  pushUnsubscribe:
+    'an endpoint of the caller’s own; another user’s endpoint is left alone and answers the same (webpush.test.ts)',
+  pushSetting: 'the caller’s own preview choice',
+  // Administration (api.md §8) names anyone's ids on purpose; only an admin may call it at all,
+  // which admin.test.ts checks route by route for admins, plain users and signed-out callers.
+  ...Object.fromEntries(
+    (Object.keys(routes) as RouteName[])
+      .filter((n) => routes[n].admin)
+      .map((n) => [n, 'administration: a user whose role is admin, on anyone (admin.test.ts)']),
+  ),
 };
 
 /**

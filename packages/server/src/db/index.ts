@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type LogEvent, type Migration } from 'kysely';
 import pg from 'pg';
 import { keepPrepared, linkAtOnce, SqliteAtOnce } from './at-once';
 import { Checkpointer } from './checkpointer';
@@ -14,6 +14,9 @@ import { files } from './migrations/005-files';
 import { memberVersion } from './migrations/006-member-version';
 import { moments } from './migrations/007-moments';
 import { search } from './migrations/008-search';
+import { momentTimeline } from './migrations/009-moment-timeline';
+import { adminAudit } from './migrations/010-admin-audit';
+import { webPush } from './migrations/011-web-push';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -30,6 +33,9 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '006-member-version': memberVersion(),
     '007-moments': moments(dialect),
     '008-search': search(dialect),
+    '009-moment-timeline': momentTimeline(dialect),
+    '010-admin-audit': adminAudit(dialect),
+    '011-web-push': webPush(dialect),
   };
 }
 
@@ -51,7 +57,11 @@ export function openDb(opts: {
   onIdleError?: (err: Error) => void;
   /** Told when SQLite's checkpoint thread fails; the server's connection then checkpoints as SQLite does by default. */
   onCheckpointError?: (err: Error) => void;
+  /** Told how long each statement took, ms (the database time metric). */
+  onQuery?: (ms: number) => void;
 }): OpenedDb {
+  const { onQuery } = opts;
+  const log = onQuery && ((event: LogEvent) => onQuery(event.queryDurationMillis));
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
     // Without a listener the pool's 'error' event would end the process; the pool has already
@@ -62,7 +72,7 @@ export function openDb(opts: {
     // of the pool's, and its death there (the backend terminated) would be an unhandled 'error' that
     // ends the process. The query that next uses it fails instead, and the pool drops it on release.
     pool.on('connect', (client) => client.on('error', () => undefined));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
@@ -87,8 +97,9 @@ export function openDb(opts: {
         },
       },
     }),
+    log,
   });
-  linkAtOnce(db, new SqliteAtOnce(sqlite, STATEMENT_CACHE_SIZE));
+  linkAtOnce(db, new SqliteAtOnce(sqlite, STATEMENT_CACHE_SIZE, onQuery));
   return {
     db,
     dialect: 'sqlite',

@@ -17,6 +17,8 @@ export interface UsersTable {
   language: string;
   create_time: number;
   update_time: number;
+  /** 1 after an admin set the password: the user is asked to choose their own at next login. */
+  must_change_password: Generated<number>;
 }
 
 export interface SessionsTable {
@@ -270,6 +272,49 @@ export interface MomentHidesTable {
   other_id: number;
 }
 
+/** A reader's feed: the posts whose visibility admits them, written when published or befriended. */
+export interface MomentTimelineTable {
+  user_id: number;
+  post_id: number;
+  author_id: number;
+}
+
+/** What an admin did (api.md §8); rows are only ever added (the database refuses anything else). */
+export interface AuditLogTable {
+  id: Generated<number>;
+  admin_id: number;
+  action: string;
+  target: string;
+  /** JSON of the action's facts (never a password). */
+  detail: string;
+  ip: string;
+  create_time: number;
+}
+
+/** The server's VAPID key pair (one row, id 1), base64url as the web-push package makes them. */
+export interface PushVapidTable {
+  id: number;
+  public_key: string;
+  private_key: string;
+  create_time: number;
+}
+
+/** A browser's push subscription (PushSubscription.toJSON()). */
+export interface PushSubscriptionsTable {
+  id: Generated<number>;
+  user_id: number;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  create_time: number;
+}
+
+/** 1: a push shows the sender and the message; 0: only that a message came. No row: 1. */
+export interface PushSettingsTable {
+  user_id: number;
+  preview: Generated<number>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -295,4 +340,9 @@ export interface Database {
   moment_notices: MomentNoticesTable;
   moment_settings: MomentSettingsTable;
   moment_hides: MomentHidesTable;
+  moment_timeline: MomentTimelineTable;
+  audit_log: AuditLogTable;
+  push_vapid: PushVapidTable;
+  push_subscriptions: PushSubscriptionsTable;
+  push_settings: PushSettingsTable;
 }
