@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const server = process.env.SPARROW_API ?? 'http://localhost:8000';
@@ -8,7 +9,34 @@ const server = process.env.SPARROW_API ?? 'http://localhost:8000';
 export default defineConfig({
   root,
   base: './',
-  plugins: [react()],
+  plugins: [
+    react(),
+    // The installable app: a web manifest and a service worker (src/sw.ts) that caches the shell
+    // and shows pushes. The app registers it itself after the first paint (src/app/pwa.ts).
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'sw.ts',
+      injectRegister: false,
+      injectManifest: { globPatterns: ['**/*.{js,css,html,svg,png,woff2}'] },
+      manifest: {
+        name: 'Sparrow',
+        short_name: 'Sparrow',
+        description: 'Sparrow IM',
+        lang: 'zh-Hans',
+        start_url: './',
+        scope: './',
+        display: 'standalone',
+        background_color: '#EDEDED',
+        theme_color: '#EDEDED',
+        icons: [
+          { src: 'pwa-192.png', sizes: '192x192', type: 'image/png' },
+          { src: 'pwa-512.png', sizes: '512x512', type: 'image/png' },
+          { src: 'pwa-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+    }),
+  ],
   resolve: {
     // antd-mobile's own dependencies resolve a hoisted React 18; the app must run on one React.
     dedupe: ['react', 'react-dom'],

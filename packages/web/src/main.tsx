@@ -27,6 +27,8 @@ async function start(): Promise<void> {
     </StrictMode>,
   );
   followSession();
+  // The service worker's code and its install wait until the first screen has painted.
+  requestAnimationFrame(() => setTimeout(() => void import('./app/pwa').then((m) => m.registerServiceWorker()), 0));
   await Promise.all([loadSystemInfo(), verifySession()]);
   await checkForUpdate(false);
 }

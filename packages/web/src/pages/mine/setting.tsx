@@ -11,6 +11,7 @@ import { Cell, CellGroup, SwitchCell } from '../../components/Cell';
 import { Page } from '../../components/Page';
 import { changeLocale } from '../../i18n';
 import { settings, useSettings } from '../../stores/settings';
+import { PushSwitches } from './push-switches';
 
 function LanguagePicker() {
   const { t } = useTranslation();
@@ -82,6 +83,7 @@ export default function SettingPage() {
           checked={appSetting.vibrateStatus}
           onChange={(vibrateStatus) => settings.setAppSetting({ vibrateStatus })}
         />
+        <PushSwitches />
       </CellGroup>
       <CellGroup title={t('setting.general')}>
         <SwitchCell
