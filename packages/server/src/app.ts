@@ -45,7 +45,7 @@ import { Realtime } from './realtime/realtime';
 import { createRepos } from './repos';
 import { createServices, type Services } from './services';
 import { registerStorageRoutes } from './storage/routes';
-import { DiskStorage } from './storage/storage';
+import { createStorage } from './storage/create';
 
 export interface BuildOptions {
   /** The clock, in ms; tests move it forward instead of sleeping. */
@@ -135,8 +135,8 @@ export async function buildApp(
       log: app.log,
     }),
     metrics,
-    storage: new DiskStorage(
-      path.join(env.dataDir, 'uploads'),
+    storage: createStorage(
+      env,
       atMostEvery(60_000, now, (err: Error) => app.log.error({ err }, 'upload storage is full or unavailable')),
     ),
     log: app.log,

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseS3Url } from './storage/s3-url';
 import { CALL_LOCK_TTL_MS, CALL_PEER_GONE_MS, CALL_RING_TIMEOUT_MS } from '@sparrow/protocol';
 
 /** Process configuration, from the environment (README "Configuration"). */
@@ -13,6 +14,11 @@ export interface ServerConfig {
   redisUrl: string | undefined;
   /** Prefix of every Redis key and channel, so deployments sharing one Redis stay apart. */
   redisPrefix: string;
+  /**
+   * Where uploads live when several server processes share them: `s3://bucket?endpoint=…` (an
+   * S3-compatible store, README "Configuration"); `<dataDir>/uploads` when absent.
+   */
+  storageUrl: string | undefined;
   /** SMTP URL for verification codes; the log and data/outbox when absent. */
   smtpUrl: string | undefined;
   /** The address users reach this server at (links in QR codes and mails). */
@@ -58,6 +64,13 @@ function trustProxyOf(value: string | undefined): boolean | string {
   return value;
 }
 
+/** STORAGE_URL, checked at start so that a mistyped one stops the server instead of losing uploads. */
+function storageUrlOf(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  parseS3Url(value);
+  return value;
+}
+
 /** Reads the configuration from environment variables, with defaults for a one-machine install. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = Number(env.PORT ?? 8000);
@@ -68,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
     redisPrefix: env.REDIS_PREFIX ?? 'sparrow:',
+    storageUrl: storageUrlOf(env.STORAGE_URL),
     smtpUrl: env.SMTP_URL || undefined,
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
     publicUrlSet: Boolean(env.PUBLIC_URL),

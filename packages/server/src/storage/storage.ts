@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { AppError } from '../errors';
 
-/** Where uploaded bytes live; local disk now, an S3-compatible store behind the same interface later. */
+/** Where uploaded bytes live: a folder on this machine (`DiskStorage`) or an S3-compatible bucket (`S3Storage`). */
 export interface Storage {
   /** Stores bytes under their SHA-256; the same bytes are stored once. Returns the key. */
   put(bytes: Buffer, ext: string): Promise<{ key: string; hash: string }>;
@@ -19,6 +19,15 @@ export const storageUrl = (key: string) => `/storage/${key}`;
 
 const KEY = /^[0-9a-f]{2}\/[0-9a-f]{64}\.[a-z0-9]{1,10}$/;
 
+/** Whether `key` is one `contentKey` makes; nothing else is looked up. */
+export const validKey = (key: string) => KEY.test(key);
+
+/** The key of `bytes`: `ab/<sha256>.<ext>`, so the same bytes are stored once under one name. */
+export function contentKey(bytes: Buffer, ext: string): { key: string; hash: string } {
+  const hash = createHash('sha256').update(bytes).digest('hex');
+  return { key: `${hash.slice(0, 2)}/${hash}.${ext.toLowerCase().replace(/[^a-z0-9]/g, '') || 'bin'}`, hash };
+}
+
 /**
  * Content-addressed files under a directory: `<root>/ab/<sha256>.<ext>`. A disk that cannot take a
  * file answers `StorageUnavailable` (HTTP 503) and tells `onUnavailable`; the next write tries again.
@@ -30,8 +39,7 @@ export class DiskStorage implements Storage {
   ) {}
 
   async put(bytes: Buffer, ext: string) {
-    const hash = createHash('sha256').update(bytes).digest('hex');
-    const key = `${hash.slice(0, 2)}/${hash}.${ext.toLowerCase().replace(/[^a-z0-9]/g, '') || 'bin'}`;
+    const { key, hash } = contentKey(bytes, ext);
     const file = path.join(this.root, key);
     try {
       await fs.access(file);
@@ -54,7 +62,7 @@ export class DiskStorage implements Storage {
   }
 
   async open(key: string) {
-    if (!KEY.test(key)) return null;
+    if (!validKey(key)) return null;
     const file = path.join(this.root, key);
     try {
       const stat = await fs.stat(file);
@@ -65,7 +73,7 @@ export class DiskStorage implements Storage {
   }
 
   async remove(key: string) {
-    if (!KEY.test(key)) return;
+    if (!validKey(key)) return;
     await fs.rm(path.join(this.root, key), { force: true });
   }
 }
