@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { decrypt } from 'http_ece';
 import type { WebPushPayload } from '@sparrow/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeWithRedis } from './cluster';
 import { describeEachDb, signUp, startServer, TestSocket, type DbTarget, type TestServer } from './harness';
 
 type User = Awaited<ReturnType<typeof signUp>>;
@@ -374,6 +375,48 @@ describe('web push subscriptions', () => {
       expect(plain.data.fields).toEqual(['endpoint']);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describeWithRedis('web push across nodes', (redisUrl) => {
+  it('counts a socket bound on another node, and signs with the one key pair every node reads', async () => {
+    const endpoint = new PushEndpoint();
+    await endpoint.start();
+    const shared = { pushAllowHttp: true, redisUrl, redisPrefix: `push-${randomUUID()}:` };
+    const a = await startServer('sqlite', { env: shared });
+    const b = await startServer('sqlite', { env: { ...shared, dataDir: a.dataDir } });
+    try {
+      const [keyA, keyB] = await Promise.all([a.services.push.keys(), b.services.push.keys()]);
+      expect(keyB.publicKey).toBe(keyA.publicKey);
+      endpoint.serverKey = keyA.publicKey;
+      const alice = await signUp(a, 'alicenodes');
+      const bob = await signUp(a, 'bobnodes');
+      await a.call('friendAdd', { user_id: bob.userId }, { token: alice.token });
+      await a.call('friendAdd', { user_id: alice.userId }, { token: bob.token });
+      const { subscription } = endpoint.browser('bobnodes');
+      expect((await a.call('pushSubscribe', subscription, { token: bob.token })).code).toBe(0);
+
+      const socket = await TestSocket.bound(b, bob.userId, bob.token);
+      const say = (content: string) =>
+        a.call(
+          'sendMessage',
+          { id: randomUUID(), toContactId: bob.userId, type: 'text', content },
+          { token: alice.token },
+        );
+      expect((await say('while bound on the other node')).code).toBe(0);
+      await socket.waitFor((f) => f.type === 'simple' && f.data.content === 'while bound on the other node');
+      socket.close();
+      const deadline = Date.now() + 3000;
+      while ((await a.ctx.realtime.reachable([bob.userId])).size > 0 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      expect((await say('after closing')).code).toBe(0);
+      await endpoint.next('bobnodes', (p) => p.body === 'after closing');
+      expect(endpoint.to('bobnodes').map((p) => p.body)).toEqual(['after closing']);
+    } finally {
+      await b.close();
+      await a.close();
+      await endpoint.close();
     }
   });
 });
