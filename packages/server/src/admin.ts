@@ -6,6 +6,7 @@ import { AdminService } from './modules/admin';
 import { ConfigService } from './modules/system/config-service';
 import { backup, pgDumpAdvice, restore, type BackupReport } from './modules/ops';
 import { createRepos } from './repos';
+import { describeS3, parseS3Url } from './storage/s3-url';
 
 const USAGE = `npm run admin -- <command>
 
@@ -36,7 +37,9 @@ async function main(argv: string[]): Promise<number> {
   // Neither opens the database the way the server does: restore has none yet, backup only reads.
   if (area === 'backup' || area === 'restore') {
     if (!verb) throw new Error(`${area} needs an archive file\n\n${USAGE}`);
-    return area === 'backup' ? runBackup(env.dataDir, env.databaseUrl, verb) : runRestore(env.dataDir, verb);
+    return area === 'backup'
+      ? runBackup(env.dataDir, env.databaseUrl, env.storageUrl && describeS3(parseS3Url(env.storageUrl)), verb)
+      : runRestore(env.dataDir, verb);
   }
   const opened = openDb({ databaseUrl: env.databaseUrl, dataDir: env.dataDir });
   try {
@@ -118,13 +121,23 @@ function explain(err: AppError): string {
 
 function describe(report: BackupReport): string {
   const db = report.integrity === undefined ? 'no database (PostgreSQL)' : `database integrity: ${report.integrity}`;
+  if (report.bucket) return `${db}; no uploaded files: they are in the bucket ${report.bucket}`;
   return `${db}; ${report.uploads} uploaded files`;
 }
 
-async function runBackup(dataDir: string, databaseUrl: string | undefined, file: string): Promise<number> {
-  const report = await backup({ dataDir, file, database: databaseUrl ? 'postgres' : 'sqlite' });
+async function runBackup(
+  dataDir: string,
+  databaseUrl: string | undefined,
+  bucket: string | undefined,
+  file: string,
+): Promise<number> {
+  const report = await backup({ dataDir, file, database: databaseUrl ? 'postgres' : 'sqlite', bucket });
   console.log(`backed up ${dataDir} to ${file}: ${describe(report)}`);
-  if (databaseUrl) console.log(`\n${pgDumpAdvice(file)}`);
+  if (bucket)
+    console.log(
+      `\nThe uploads stay in ${bucket}: copy or version that bucket with the store's own tools (e.g. \`aws s3 sync\`, \`rclone sync\`, bucket versioning).`,
+    );
+  if (databaseUrl) console.log(`\n${pgDumpAdvice(file, bucket)}`);
   return 0;
 }
 
@@ -133,6 +146,7 @@ async function runRestore(dataDir: string, file: string): Promise<number> {
   console.log(`restored ${file} (made ${report.manifest.createdAt}) into ${dataDir}: ${describe(report)}`);
   if (report.manifest.database === 'postgres')
     console.log('\nThe database was PostgreSQL: restore its dump with pg_restore before starting the server.');
+  if (report.bucket) console.log(`\nThe uploads were in ${report.bucket}: start the server with the same STORAGE_URL.`);
   return 0;
 }
 

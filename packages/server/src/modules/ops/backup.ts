@@ -14,6 +14,8 @@ export interface BackupManifest {
   createdAt: string;
   /** Which database the server ran on: the archive holds the SQLite file only for `sqlite`. */
   database: 'sqlite' | 'postgres';
+  /** The bucket the uploads were in (STORAGE_URL, without credentials): the archive holds none of them. */
+  bucket?: string;
 }
 
 const MANIFEST = 'sparrow-backup.json';
@@ -25,6 +27,8 @@ export interface BackupReport {
   manifest: BackupManifest;
   /** Files under uploads/ in the archive. */
   uploads: number;
+  /** The bucket holding the uploads instead, when the server keeps them in one. */
+  bucket: string | undefined;
   /** SQLite's `PRAGMA integrity_check` of the database copy, or undefined on PostgreSQL. */
   integrity: string | undefined;
 }
@@ -49,12 +53,15 @@ function countFiles(dir: string): number {
  * database is copied through SQLite's online backup API while the server keeps running and writing:
  * the copy is the database as of one moment, every write committed before it included. It is
  * taken before the uploads are, so every upload it names is in the archive. On PostgreSQL the
- * archive holds the uploads only; the database is dumped with pg_dump (see `pgDumpAdvice`).
+ * archive holds the uploads only; the database is dumped with pg_dump (see `pgDumpAdvice`). With
+ * uploads in a bucket (`bucket`, from STORAGE_URL) the archive holds no uploads and its manifest names
+ * the bucket: the store is the operator's to copy or version with its own tools.
  */
 export async function backup(opts: {
   dataDir: string;
   file: string;
   database: 'sqlite' | 'postgres';
+  bucket?: string | undefined;
 }): Promise<BackupReport> {
   const out = path.resolve(opts.file);
   if (fs.existsSync(out)) throw new Error(`${out} exists already; name a new file`);
@@ -68,6 +75,7 @@ export async function backup(opts: {
       server: APP_VERSION,
       createdAt: new Date().toISOString(),
       database: opts.database,
+      ...(opts.bucket && { bucket: opts.bucket }),
     };
     fs.writeFileSync(path.join(staging, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
     const entries = [MANIFEST];
@@ -87,7 +95,7 @@ export async function backup(opts: {
       entries.push(DB_FILE);
     }
     const uploads = path.join(opts.dataDir, UPLOADS);
-    if (fs.existsSync(uploads)) {
+    if (!opts.bucket && fs.existsSync(uploads)) {
       // The archive is made in one folder: the uploads are reached through a link to them.
       fs.symlinkSync(uploads, path.join(staging, UPLOADS), 'dir');
       entries.push(UPLOADS);
@@ -104,7 +112,7 @@ export async function backup(opts: {
       },
       entries,
     );
-    return { manifest, uploads: countFiles(uploads), integrity };
+    return { manifest, uploads: opts.bucket ? 0 : countFiles(uploads), integrity, bucket: opts.bucket };
   } catch (err) {
     fs.rmSync(out, { force: true });
     throw err;
@@ -153,13 +161,14 @@ export async function restore(opts: { dataDir: string; file: string }): Promise<
     throw new Error(`the restored database failed SQLite's integrity check: ${integrity}`);
   // The manifest says what the archive held; the data folder has no use for it.
   fs.rmSync(path.join(dataDir, MANIFEST), { force: true });
-  return { manifest, uploads: countFiles(path.join(dataDir, UPLOADS)), integrity };
+  return { manifest, uploads: countFiles(path.join(dataDir, UPLOADS)), integrity, bucket: manifest.bucket };
 }
 
 /** What an operator on PostgreSQL runs beside `backup` and `restore`: the database is theirs to dump. */
-export function pgDumpAdvice(archive: string): string {
+export function pgDumpAdvice(archive: string, bucket?: string): string {
+  const held = bucket ? 'neither it nor the uploads (they are in the bucket)' : 'the uploads only';
   return [
-    'The database is PostgreSQL: this archive holds the uploads only. Dump the database beside it',
+    `The database is PostgreSQL: this archive holds ${held}. Dump the database beside it`,
     '(pg_dump takes a consistent snapshot while the server runs):',
     '',
     '  pg_dump --format=custom --no-owner --file=sparrow.pgdump "$DATABASE_URL"',
