@@ -75,15 +75,17 @@ export class PushService {
   async notify(row: MessageRow, chat: Chat, sender: UserRow, recipients: number[]): Promise<void> {
     try {
       if (row.type === 'event' || chat.kind === 'self') return;
+      // Presence first: a recipient with the app open, the common case, costs no query.
       const others = recipients.filter((id) => id !== sender.id);
-      const subs = await this.repo.subscriptionsOf(others);
+      if (others.length === 0) return;
+      const bound = await this.ctx.realtime.reachable(others);
+      const away = others.filter((id) => !bound.has(id));
+      if (away.length === 0) return;
+      const subs = await this.repo.subscriptionsOf(away);
       if (subs.length === 0) return;
       const subscribed = [...new Set(subs.map((s) => s.user_id))];
-      const bound = await this.ctx.realtime.reachable(subscribed);
-      const away = subscribed.filter((id) => !bound.has(id));
-      if (away.length === 0) return;
-      const sides = await this.ctx.repos.messages.rowsIn(row.chat_key, away);
-      const audience = away.filter((id) => sides.get(id)?.is_notice !== 0);
+      const sides = await this.ctx.repos.messages.rowsIn(row.chat_key, subscribed);
+      const audience = subscribed.filter((id) => sides.get(id)?.is_notice !== 0);
       if (audience.length === 0) return;
       const [users, plain] = await Promise.all([
         this.ctx.repos.users.byIds(audience),
