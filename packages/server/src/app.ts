@@ -205,6 +205,8 @@ export async function buildApp(
     redis ? new RedisCallStore(redis, env.redisPrefix, redisDown) : new MemoryCallStore(),
   );
   services.calls.start();
+  // Web Push's VAPID pair: made at the first start, read from the database at every later one.
+  await services.push.keys();
   realtime.setAudience((userId) => services.friends.audience(userId));
   const announcements = new AnnouncementWatcher(repos.announcements, realtime);
   announcements.start(env.configPollMs);

@@ -164,7 +164,8 @@ describeEachDb('web push', (target: DbTarget) => {
     await endpoint.start();
     server = await startServer(target, { env: { pushAllowHttp: true } });
     await server.ctx.config.set('chatInfo.sendInterval', '0');
-    endpoint.serverKey = (await server.services.push.keys()).publicKey;
+    // Made while the server started, before any request.
+    endpoint.serverKey = (await server.ctx.repos.push.vapid())?.public_key ?? '';
   });
   afterAll(async () => {
     for (const s of sockets) s.close();
