@@ -151,5 +151,9 @@ describe('installable app', () => {
     await visible(toast(page, '此浏览器无法接收通知'));
     await expect(push.getAttribute('aria-checked')).resolves.toBe('false');
     await expect(page.getByRole('switch', { name: '通知显示消息详情' }).count()).resolves.toBe(0);
+    // Signing out lets go of this browser's subscription (none here) and still reaches the login page.
+    await page.getByRole('button', { name: '退出登录' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: '退出登录' }).click();
+    await visible(page.getByLabel('账号', { exact: true }));
   });
 });

@@ -56,6 +56,8 @@ function dropSession(): void {
 /** Logout (spec §4): revoke the token on the server, clear what is stored, go to login. */
 export async function signOut(): Promise<void> {
   const clientId = storage.get('client_id');
+  // This browser's pushes were the signed-out user's: the next user of it must not get them.
+  await import('./pwa').then((m) => m.disablePush()).catch(() => undefined);
   try {
     await api.logout(clientId ? { client_id: clientId } : {}, { loading: true, quiet: true });
   } catch {
@@ -76,6 +78,8 @@ const OFFLINE_MESSAGES = {
  * account, set its password or signed it out (`reason`). The session is already revoked.
  */
 export function forcedOffline(reason?: keyof typeof OFFLINE_MESSAGES): void {
+  // The session cannot tell the server any more; the push service will answer the server 410.
+  void import('./pwa').then((m) => m.dropPushSubscription()).catch(() => undefined);
   dropSession();
   navigateTo(paths.login, { replace: true });
   void feedback.alert({

@@ -62,10 +62,20 @@ export async function enablePush(): Promise<PushRefusal | null> {
   return null;
 }
 
-/** Unsubscribes this browser and tells the server to forget it. */
+/**
+ * Unsubscribes this browser and tells the server to forget it; when the server cannot be told,
+ * the push service answers its next push 410 and the server forgets it then.
+ */
 export async function disablePush(): Promise<void> {
   const sub = pushSupported() ? await currentSubscription() : null;
   if (!sub) return;
-  await api.pushUnsubscribe({ endpoint: sub.endpoint });
+  const { endpoint } = sub;
   await sub.unsubscribe();
+  await api.pushUnsubscribe({ endpoint }, { silent: true }).catch(() => undefined);
+}
+
+/** Unsubscribes this browser without telling the server (its session has ended). */
+export async function dropPushSubscription(): Promise<void> {
+  const sub = pushSupported() ? await currentSubscription() : null;
+  await sub?.unsubscribe();
 }
