@@ -708,6 +708,10 @@ describeEachDb('bad input derived from the route schemas', (target) => {
       password: ['wrong-pass'],
       realname: ['Bad Input'],
       content: ['hello'],
+      // A browser's push subscription (PushSubscription.toJSON()): a P-256 point and a 16-byte secret.
+      endpoint: ['https://push.example.test/send/bad-input'],
+      p256dh: [Buffer.from([4, ...Array.from({ length: 64 }, (_, i) => i + 1)]).toString('base64url')],
+      auth: [Buffer.alloc(16, 7).toString('base64url')],
     };
   }
 
