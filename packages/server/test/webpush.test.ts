@@ -5,7 +5,7 @@ import { decrypt } from 'http_ece';
 import type { WebPushPayload } from '@sparrow/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeWithRedis } from './cluster';
-import { describeEachDb, signUp, startServer, TestSocket, type DbTarget, type TestServer } from './harness';
+import { describeEachDb, logIn, signUp, startServer, TestSocket, type DbTarget, type TestServer } from './harness';
 
 type User = Awaited<ReturnType<typeof signUp>>;
 
@@ -317,6 +317,19 @@ describeEachDb('web push', (target: DbTarget) => {
     expect(await server.ctx.repos.push.subscriptionCount(bob.user.userId)).toBe(0);
   });
 
+  it('pushes nothing to a browser whose session has ended, only to the one signed in since', async () => {
+    const alice = await fresh('Alice');
+    const bob = await subscribed('Bob');
+    await befriend(alice, bob.user);
+    expect((await server.call('logout', {}, { token: bob.user.token })).code).toBe(0);
+    const again = await logIn(server, bob.user.account, bob.user.password);
+    const { subscription } = endpoint.browser(`${bob.at}phone`);
+    expect((await server.call('pushSubscribe', subscription, { token: again })).code).toBe(0);
+    await send(alice, bob.user.userId, 'after signing out there');
+    await endpoint.next(`${bob.at}phone`, (p) => p.body === 'after signing out there');
+    expect(endpoint.to(bob.at)).toEqual([]);
+  });
+
   it('lets a user unsubscribe only their own browser', async () => {
     const alice = await fresh('Alice');
     const bob = await subscribed('Bob');
@@ -341,7 +354,7 @@ describeEachDb('web push', (target: DbTarget) => {
       expect((await server.call('pushSubscribe', subscription, { token: u.token })).code).toBe(0);
       server.clock.advance(1);
     }
-    const rows = await server.ctx.repos.push.subscriptionsOf([u.userId]);
+    const rows = await server.ctx.repos.push.subscriptionsOf([u.userId], server.clock.now());
     expect(rows.map((r) => r.endpoint.split('x').at(-1)).sort((a, b) => Number(a) - Number(b))).toEqual([
       '2',
       '3',

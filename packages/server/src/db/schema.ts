@@ -303,6 +303,8 @@ export interface PushVapidTable {
 export interface PushSubscriptionsTable {
   id: Generated<number>;
   user_id: number;
+  /** The session that subscribed: once it ends (sign-out, password change, expiry) nothing is pushed. */
+  session_id: number;
   endpoint: string;
   p256dh: string;
   auth: string;

@@ -3,7 +3,7 @@ import { idColumn, type Dialect } from '../dialect';
 
 /**
  * Web Push (api.md §7): the server's VAPID key pair, made at first start and kept so that browsers'
- * subscriptions stay valid across restarts and nodes; each browser's subscription; and each user's
+ * subscriptions stay valid across restarts and nodes; each browser's subscription, which holds while the session that made it does; and each user's
  * choice of whether a push shows the message or only that one came.
  */
 export function webPush(dialect: Dialect) {
@@ -18,6 +18,7 @@ export function webPush(dialect: Dialect) {
         .execute();
       await idColumn(db.schema.createTable('push_subscriptions'), dialect)
         .addColumn('user_id', 'bigint', (c) => c.notNull())
+        .addColumn('session_id', 'bigint', (c) => c.notNull())
         .addColumn('endpoint', 'varchar(1024)', (c) => c.notNull().unique())
         .addColumn('p256dh', 'varchar(128)', (c) => c.notNull())
         .addColumn('auth', 'varchar(64)', (c) => c.notNull())

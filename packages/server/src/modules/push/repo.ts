@@ -31,6 +31,7 @@ export class PushRepo {
    */
   async subscribe(
     userId: number,
+    sessionId: number,
     sub: { endpoint: string; p256dh: string; auth: string },
     now: number,
     max: number,
@@ -38,9 +39,15 @@ export class PushRepo {
     await this.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('push_subscriptions')
-        .values({ user_id: userId, ...sub, create_time: now })
+        .values({ user_id: userId, session_id: sessionId, ...sub, create_time: now })
         .onConflict((oc) =>
-          oc.column('endpoint').doUpdateSet({ user_id: userId, p256dh: sub.p256dh, auth: sub.auth, create_time: now }),
+          oc.column('endpoint').doUpdateSet({
+            user_id: userId,
+            session_id: sessionId,
+            p256dh: sub.p256dh,
+            auth: sub.auth,
+            create_time: now,
+          }),
         )
         .execute();
       const extra = await trx
@@ -78,10 +85,17 @@ export class PushRepo {
     await this.db.deleteFrom('push_subscriptions').where('id', '=', id).execute();
   }
 
-  /** Every subscription of these users. */
-  subscriptionsOf(userIds: number[]): Promise<SubscriptionRow[]> {
+  /** Every subscription of these users whose session is still live at `now`. */
+  subscriptionsOf(userIds: number[], now: number): Promise<SubscriptionRow[]> {
     if (userIds.length === 0) return Promise.resolve([]);
-    return this.db.selectFrom('push_subscriptions').selectAll().where('user_id', 'in', userIds).execute();
+    return this.db
+      .selectFrom('push_subscriptions as p')
+      .innerJoin('sessions as s', 's.id', 'p.session_id')
+      .selectAll('p')
+      .where('p.user_id', 'in', userIds)
+      .where('s.revoked_at', 'is', null)
+      .where('s.expires_at', '>', now)
+      .execute();
   }
 
   subscriptionCount(userId: number): Promise<number> {

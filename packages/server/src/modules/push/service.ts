@@ -53,6 +53,7 @@ export class PushService {
       throw new AppError('Validation', {}, { fields: ['endpoint'] });
     await this.repo.subscribe(
       session.userId,
+      session.id,
       { endpoint: body.endpoint, p256dh: body.keys.p256dh, auth: body.keys.auth },
       this.ctx.now(),
       PUSH_SUBSCRIPTIONS_MAX,
@@ -82,7 +83,7 @@ export class PushService {
       const bound = await this.ctx.realtime.reachable(others);
       const away = others.filter((id) => !bound.has(id));
       if (away.length === 0) return;
-      const subs = await this.repo.subscriptionsOf(away);
+      const subs = await this.repo.subscriptionsOf(away, this.ctx.now());
       if (subs.length === 0) return;
       const subscribed = [...new Set(subs.map((s) => s.user_id))];
       const sides = await this.ctx.repos.messages.rowsIn(row.chat_key, subscribed);
