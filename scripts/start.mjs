@@ -1,19 +1,18 @@
-// `npm start`: builds the web client when it is missing, then serves everything on one port.
+// `npm start`: builds the web client when it is missing and the server when its bundle is missing or
+// older than its sources, then runs the compiled server, which serves everything on one port.
 import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ensureServerBuild, serverMain } from './build-server.mjs';
 import { ensureWebClient } from './web-client.mjs';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 try {
   ensureWebClient();
+  await ensureServerBuild();
 } catch (err) {
   console.error(err instanceof Error ? err.message : String(err));
   process.exit(1);
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'packages/server/src/main.ts')], {
+const server = spawn(process.execPath, ['--enable-source-maps', serverMain], {
   cwd: process.cwd(),
   stdio: 'inherit',
   env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'production' },

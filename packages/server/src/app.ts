@@ -135,7 +135,7 @@ export async function buildApp(
       log: app.log,
     }),
     metrics,
-    storage: createStorage(
+    storage: await createStorage(
       env,
       atMostEvery(60_000, now, (err: Error) => app.log.error({ err }, 'upload storage is full or unavailable')),
     ),

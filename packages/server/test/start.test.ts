@@ -1,0 +1,107 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from './cluster';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const bundle = path.join(root, 'packages/server/dist/main.js');
+
+/** `npm start` as an operator runs it (scripts/start.mjs), on a free port and a temp data folder. */
+class Start {
+  readonly output: string[] = [];
+  private child: ChildProcess | undefined;
+  readonly dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-start-'));
+  port = 0;
+
+  async run(): Promise<void> {
+    this.port = await freePort();
+    this.output.length = 0;
+    const child = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
+      cwd: root,
+      env: { ...process.env, SPARROW_REBUILD: '', DATA_DIR: this.dataDir, PORT: String(this.port), HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    child.stdout?.on('data', (d: Buffer) => this.output.push(String(d)));
+    child.stderr?.on('data', (d: Buffer) => this.output.push(String(d)));
+    // Building the web client, when it is missing, takes minutes on a busy machine.
+    const deadline = Date.now() + 280_000;
+    for (;;) {
+      const res = await fetch(`http://127.0.0.1:${this.port}/healthz`).catch(() => null);
+      if (res?.ok) return;
+      if (child.exitCode !== null || Date.now() > deadline)
+        throw new Error(`npm start did not come up:\n${this.output.join('')}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /** The command line of the server process start.mjs runs. */
+  serverCommand(): string {
+    const pid = this.child!.pid!;
+    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/);
+    expect(children).toHaveLength(1);
+    return fs.readFileSync(`/proc/${children[0]}/cmdline`, 'utf8').split('\0').join(' ');
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  }
+
+  get(url: string) {
+    return fetch(`http://127.0.0.1:${this.port}${url}`);
+  }
+}
+
+describe.skipIf(process.platform !== 'linux')('npm start', () => {
+  const start = new Start();
+  afterAll(async () => {
+    await start.stop();
+    fs.rmSync(start.dataDir, { recursive: true, force: true });
+  });
+
+  it('builds the missing server bundle, runs it, answers /healthz and serves the web client', async () => {
+    // A fresh checkout has no bundle.
+    fs.rmSync(path.dirname(bundle), { recursive: true, force: true });
+    await start.run();
+    expect(start.output.join('')).toMatch(/Building the server…[\s\S]*Built packages\/server\/dist\/main\.js/);
+    const command = start.serverCommand();
+    expect(command).toContain(bundle);
+    expect(command).not.toContain('tsx');
+    expect(fs.existsSync(path.join(root, 'packages/server/dist/checkpoint-worker.mjs'))).toBe(true);
+
+    expect(await (await start.get('/healthz')).text()).toBe('ok');
+    const page = await start.get('/');
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="root"></div>');
+    // Package assets found from the bundle's place: the API viewer and its document.
+    expect((await start.get('/docs/assets/swagger-ui-bundle.js')).status).toBe(200);
+    expect(((await (await start.get('/openapi.json')).json()) as { openapi: string }).openapi).toMatch(/^3\./);
+    // The SQLite checkpoint thread runs from dist/ too: it would have logged its failure.
+    expect(start.output.join('')).not.toMatch(/checkpoint thread failed/);
+    await start.stop();
+  }, 300_000);
+
+  it('does not build again when the bundle is newer than the sources, and does when it is older', async () => {
+    const built = fs.statSync(bundle).mtimeMs;
+    await start.run();
+    expect(start.output.join('')).not.toContain('Building the server');
+    expect(fs.statSync(bundle).mtimeMs).toBe(built);
+    expect((await start.get('/healthz')).status).toBe(200);
+    await start.stop();
+
+    const longAgo = new Date('2000-01-01T00:00:00Z');
+    fs.utimesSync(bundle, longAgo, longAgo);
+    await start.run();
+    expect(start.output.join('')).toContain('Building the server');
+    expect(fs.statSync(bundle).mtimeMs).toBeGreaterThan(longAgo.getTime());
+    await start.stop();
+  }, 300_000);
+});
