@@ -46,6 +46,7 @@ describeWithRedis('uploads in an S3-compatible store, two server processes with 
     return;
   }
   let s3: S3rver;
+  let s3Options: ConstructorParameters<typeof S3rver>[0];
   let bucket: S3Client;
   let a: Node;
   let b: Node;
@@ -69,6 +70,7 @@ describeWithRedis('uploads in an S3-compatible store, two server processes with 
       configureBuckets: [{ name: BUCKET }],
     });
     await s3.run();
+    s3Options = { address: '127.0.0.1', port: s3Port, silent: true, directory: s3Dir };
     const endpoint = `http://127.0.0.1:${s3Port}`;
     bucket = new S3Client({
       endpoint,
@@ -186,5 +188,25 @@ describeWithRedis('uploads in an S3-compatible store, two server processes with 
     expect(keys).not.toContain(`uploads${src.slice('/storage'.length)}`);
     expect(keys).not.toContain(`uploads${ext.thumb.slice('/storage'.length)}`);
     expect((await b.call('emojiAdd', { file_id: ext.file_id }, bob.token)).code).toBe(404);
+  });
+
+  it('answers 503 in the language of the caller while the store is down, and works again once it is back', async () => {
+    const png = await picture('#999933');
+    const message = { id: randomUUID(), toContactId: bob.userId, type: 'image', content: '' };
+    const before = await uploadThrough(a, alice.token, await picture('#339999'), { ...message, id: randomUUID() });
+    expect(before.code).toBe(0);
+    await s3.close();
+    const refused = await uploadThrough(b, alice.token, png, message);
+    expect(refused).toMatchObject({ code: 503, msg: 'File storage is full or unavailable; please try again later' });
+    const served = await get(b, before.data.content);
+    expect(served.status).toBe(503);
+    expect(JSON.parse(String(served.body))).toMatchObject({ code: 503 });
+
+    s3 = new S3rver(s3Options);
+    await s3.run();
+    const retried = await uploadThrough(b, alice.token, png, message);
+    expect(retried.code).toBe(0);
+    expect((await get(a, retried.data.content)).body.equals(png)).toBe(true);
+    expect((await get(b, before.data.content)).status).toBe(200);
   });
 });
