@@ -40,8 +40,13 @@ export function signIn(result: LoginResult, redirect?: string | null): void {
   navigateTo(returnPath(redirect) ?? paths.home, { replace: true });
 }
 
-/** The server no longer knows this session (code -1, HTTP 401): sign in again, then come back here. */
+/**
+ * The server no longer knows this session (code -1, HTTP 401): sign in again, then come back here.
+ * Told late (after a toast) and by any request, so a -1 that arrives once the user has signed out
+ * (a call still on its way while logout revoked the token) changes nothing.
+ */
 export function sessionEnded(): void {
+  if (sessionStore.getState().token === null) return;
   session.clear();
   navigateTo(loginPath(currentPath()), { replace: true });
 }
