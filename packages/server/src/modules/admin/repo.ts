@@ -1,6 +1,6 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db';
-import type { AuditLogTable } from '../../db/schema';
+import type { AuditLogTable, Database } from '../../db/schema';
 
 export type AuditInsert = Omit<Insertable<AuditLogTable>, 'id'>;
 export type AuditLogRow = Selectable<AuditLogTable> & { admin_name: string | null };
@@ -15,6 +15,21 @@ function containing(words: string): string {
 /** The only SQL of the administration console: the audit log, lists across everyone, the dashboard's counts. */
 export class AdminRepo {
   constructor(private readonly db: Db) {}
+
+  /** The condition "an enabled admin other than `userId` remains", checked in the update itself. */
+  private otherEnabledAdmins(userId: number) {
+    return (eb: ExpressionBuilder<Database, 'users'>) =>
+      eb(
+        eb
+          .selectFrom('users as o')
+          .select((e) => e.fn.countAll().as('n'))
+          .where('o.role', '=', 1)
+          .where('o.status', '=', 1)
+          .where('o.id', '!=', userId),
+        '>',
+        0,
+      );
+  }
 
   /** Appends one audit row; rows are never changed (the database refuses it). */
   async audit(row: AuditInsert): Promise<void> {
@@ -82,18 +97,7 @@ export class AdminRepo {
       .updateTable('users')
       .set({ role: 0, update_time: now })
       .where('id', '=', userId)
-      .where((eb) =>
-        eb(
-          eb
-            .selectFrom('users as o')
-            .select((e) => e.fn.countAll().as('n'))
-            .where('o.role', '=', 1)
-            .where('o.status', '=', 1)
-            .where('o.id', '!=', userId),
-          '>',
-          0,
-        ),
-      )
+      .where(this.otherEnabledAdmins(userId))
       .executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
   }
@@ -104,21 +108,7 @@ export class AdminRepo {
       .updateTable('users')
       .set({ status: 0, update_time: now })
       .where('id', '=', userId)
-      .where((eb) =>
-        eb.or([
-          eb('role', '!=', 1),
-          eb(
-            eb
-              .selectFrom('users as o')
-              .select((e) => e.fn.countAll().as('n'))
-              .where('o.role', '=', 1)
-              .where('o.status', '=', 1)
-              .where('o.id', '!=', userId),
-            '>',
-            0,
-          ),
-        ]),
-      )
+      .where((eb) => eb.or([eb('role', '!=', 1), this.otherEnabledAdmins(userId)(eb)]))
       .executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
   }
