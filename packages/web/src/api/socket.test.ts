@@ -6,7 +6,15 @@ import {
   SocketCodes,
 } from '@sparrow/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SocketClient, SocketError, socketUrl, type SocketEvent, type SocketState, type WebSocketLike } from './socket';
+import {
+  SocketClient,
+  SocketError,
+  reconnectDelay,
+  socketUrl,
+  type SocketEvent,
+  type SocketState,
+  type WebSocketLike,
+} from './socket';
 
 /** A WebSocket stand-in the test drives by hand: open, receive, close. */
 class FakeSocket implements WebSocketLike {
@@ -53,7 +61,13 @@ class FakePage extends EventTarget {
   visibilityState = 'visible';
 }
 
-function setup(auth: { user_id: number; token: string } | null = { user_id: 7, token: 'bearer abc' }) {
+/** Retries of these tests wait half of RECONNECT_WAIT_MS: the jitter's draw is fixed at 0.5. */
+const HALF_WAIT_MS = RECONNECT_WAIT_MS / 2;
+
+function setup(
+  auth: { user_id: number; token: string } | null = { user_id: 7, token: 'bearer abc' },
+  random = () => 0.5,
+) {
   const sockets: FakeSocket[] = [];
   const network = new EventTarget();
   const page = new FakePage();
@@ -75,6 +89,7 @@ function setup(auth: { user_id: number; token: string } | null = { user_id: 7, t
       clearInterval: (h) => clearInterval(h as ReturnType<typeof setInterval>),
     },
     getAuth: () => auth,
+    random,
     network,
     page,
     dispatch: (event) => {
@@ -166,18 +181,42 @@ describe('SocketClient', () => {
     expect(() => client.send({ type: 'ping' })).not.toThrow();
   });
 
-  it('reports 600009 when a connection cannot be opened, and retries after 15 s', () => {
+  it('reports 600009 when a connection cannot be opened, and retries after the drawn wait', () => {
     const { client, sockets, last, errors, states } = setup();
     client.start();
     last().fail();
     expect(errors.map((e) => e.code)).toEqual([600009]);
     expect(errors[0]!.code).toBe(SocketCodes.ConnectFailed);
     expect(client.state).toBe('waiting');
-    vi.advanceTimersByTime(RECONNECT_WAIT_MS - 1);
+    vi.advanceTimersByTime(HALF_WAIT_MS - 1);
     expect(sockets).toHaveLength(1);
     vi.advanceTimersByTime(1);
     expect(sockets).toHaveLength(2);
     expect(states).toEqual(['connecting', 'waiting', 'connecting']);
+  });
+
+  it('draws each wait anew between 0 and 15 s, so that clients dropped together come back spread out', () => {
+    expect(reconnectDelay(() => 0)).toBe(0);
+    expect(reconnectDelay(() => 0.999999)).toBe(RECONNECT_WAIT_MS - 1);
+    const draws = Array.from({ length: 5000 }, () => reconnectDelay());
+    expect(Math.min(...draws)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...draws)).toBeLessThan(RECONNECT_WAIT_MS);
+    // Spread over the whole window: each of ten equal slices gets about a tenth of 5 000 clients.
+    const slices = Array.from({ length: 10 }, () => 0);
+    for (const d of draws) slices[Math.floor((d / RECONNECT_WAIT_MS) * 10)]! += 1;
+    for (const n of slices) expect(n).toBeGreaterThan(350);
+
+    const waits = [0.1, 0.7];
+    const { client, sockets, last } = setup(undefined, () => waits.shift() ?? 0.5);
+    client.start();
+    last().fail();
+    vi.advanceTimersByTime(1_500);
+    expect(sockets).toHaveLength(2);
+    last().fail();
+    vi.advanceTimersByTime(10_499);
+    expect(sockets).toHaveLength(2);
+    vi.advanceTimersByTime(1);
+    expect(sockets).toHaveLength(3);
   });
 
   it('treats a socket that cannot even be constructed as a failed connect', () => {

@@ -67,6 +67,8 @@ export interface SocketDeps {
   /** Receives every parsed push event and the socket's own events; the domain layer routes them. */
   dispatch(event: SocketEvent): void;
   warn?: (...args: unknown[]) => void;
+  /** A number in [0, 1) for the retry's jitter; Math.random unless a test fixes it. */
+  random?: () => number;
 }
 
 /**
@@ -87,6 +89,15 @@ const defaultTimers: Timers = {
   clearInterval: (h) => clearInterval(h as ReturnType<typeof setInterval>),
 };
 
+/**
+ * How long to wait before the next connection attempt: "full jitter", a uniform draw between 0 and
+ * RECONNECT_WAIT_MS. When a server restarts, every client loses its socket at the same moment; a
+ * fixed wait would bring them all back in the same instant, a draw spreads them over the window.
+ */
+export function reconnectDelay(random: () => number = Math.random): number {
+  return Math.floor(random() * RECONNECT_WAIT_MS);
+}
+
 /** The socket URL on the page's own origin: wss on https pages, ws otherwise. */
 export function socketUrl(loc: { protocol: string; host: string }): string {
   return `${loc.protocol === 'https:' ? 'wss' : 'ws'}://${loc.host}${SOCKET_PATH}`;
@@ -94,7 +105,7 @@ export function socketUrl(loc: { protocol: string; host: string }): string {
 
 /**
  * The push channel (spec §4, api.md §4). Pings on open and every HEARTBEAT_MS, answers server
- * pings, binds the user when the server says `init`, and reconnects after RECONNECT_WAIT_MS:
+ * pings, binds the user when the server says `init`, and reconnects after reconnectDelay():
  * up to RECONNECT_MAX_OPEN_FAILURES retries when a connection cannot be opened and
  * RECONNECT_MAX_CLOSES when an open one closes; past either limit it enters `error` and waits
  * for the browser's `online` event. Showing the page reconnects at once when not connected.
@@ -281,7 +292,7 @@ export class SocketClient {
     this.retryTimer = this.timers.setTimeout(() => {
       this.retryTimer = null;
       this.connect();
-    }, RECONNECT_WAIT_MS);
+    }, reconnectDelay(this.deps.random));
   }
 
   private ping(): void {
