@@ -121,7 +121,11 @@ async function waitReady(url, proc) {
 const cpuProf = () =>
   process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
 
-/** A Sparrow server process as `npm start` runs it, without the web client. */
+/**
+ * A Sparrow server process, without the web client. `compiled` runs the esbuild bundle that
+ * `npm start` runs (packages/server/dist/main.js, built when missing or stale); otherwise the
+ * TypeScript source runs through tsx.
+ */
 export async function startSparrow({
   dataDir,
   databaseUrl,
@@ -130,10 +134,17 @@ export async function startSparrow({
   label = 'sparrow',
   nodeArgs = [],
   webDist = '',
+  compiled = false,
 }) {
+  let entry = ['--import', 'tsx', ...cpuProf(), ...nodeArgs, serverMain];
+  if (compiled) {
+    const build = await import('../scripts/build-server.mjs');
+    await build.ensureServerBuild();
+    entry = [...cpuProf(), ...nodeArgs, build.serverMain];
+  }
   const port = await freePort();
   const proc = run(
-    ['--import', 'tsx', ...cpuProf(), ...nodeArgs, serverMain],
+    entry,
     {
       NODE_ENV: 'production',
       PORT: String(port),
@@ -150,6 +161,27 @@ export async function startSparrow({
   const url = `http://127.0.0.1:${port}`;
   await waitReady(url, proc);
   return { url, pid: proc.child.pid, stop: proc.stop, log: proc.log, kind: 'sparrow' };
+}
+
+/** Headless Chromium (CHROMIUM_PATH, /usr/bin/chromium by default) with the flags of e2e/harness.ts. */
+export async function launchChromium() {
+  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!fs.existsSync(executablePath)) throw new Error(`no Chromium at ${executablePath}`);
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({
+    executablePath,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  cleanups.push(() => browser.close());
+  return browser;
 }
 
 /** The bare `ws` relay of baseline-server.mjs. */
