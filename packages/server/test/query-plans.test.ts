@@ -77,6 +77,26 @@ describe('query plans', () => {
     expect(lines.some((l) => l.includes('messages_chat (chat_key=?'))).toBe(true);
   });
 
+  it('a page from a day on finds that day in the chat by time, not by reading the chat from its start', async () => {
+    const day = 1_700_000_000_000;
+    sqlite
+      .prepare(
+        `insert into messages (client_id, from_user, chat_type, to_id, chat_key, type, content, create_time)
+         values ('plan-day', 7, 1, 8, 'p:7:8', 'text', 'hi', ?)`,
+      )
+      .run(day + 1000);
+    const lines = await plans(() =>
+      repo.list({ userId: 7, chatKey: 'p:7:8', floor: 0 }, { limit: 20, offset: 0, startTime: day }),
+    );
+    expect(scansMessages(lines)).toEqual([]);
+    expect(lines.filter((l) => l.includes('TEMP B-TREE'))).toEqual([]);
+    // The count and the day's first message by time, then the page from that message on by id.
+    expect(lines).toContain('SEARCH m USING INDEX messages_chat_time (chat_key=? AND create_time>?)');
+    expect(lines).toContain('SEARCH messages USING COVERING INDEX messages_chat_time (chat_key=? AND create_time>?)');
+    expect(lines).toContain('SEARCH m USING INDEX messages_chat (chat_key=? AND id>?)');
+    expect(ran.at(-1)?.sql).toMatch(/"m"\."id" >= \?/);
+  });
+
   it('a search looks Chinese up in the trigram index, and reads Latin and short words from my own chats', async () => {
     const page = { limit: 20, offset: 0 };
     const chinese = await plans(() => repo.search(7, [3], { indexed: ['咖啡馆'], short: [] }, {}, page));

@@ -17,6 +17,7 @@ import { search } from './migrations/008-search';
 import { momentTimeline } from './migrations/009-moment-timeline';
 import { adminAudit } from './migrations/010-admin-audit';
 import { webPush } from './migrations/011-web-push';
+import { messageTime } from './migrations/012-message-time';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -36,6 +37,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '009-moment-timeline': momentTimeline(dialect),
     '010-admin-audit': adminAudit(dialect),
     '011-web-push': webPush(dialect),
+    '012-message-time': messageTime(),
   };
 }
 

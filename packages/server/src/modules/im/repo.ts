@@ -451,7 +451,18 @@ export class MessageRepo {
       return { rows: [...before.reverse(), ...after], total: Number(totalRow.n) };
     }
     if (opts.startTime !== undefined && opts.afterId === undefined && !opts.lastId) {
-      page = page.orderBy('m.id', 'asc').limit(opts.limit).offset(opts.offset);
+      // The day's first message, found by time, bounds the page, so that the chat before it is not read.
+      const first = await this.db
+        .selectFrom('messages')
+        .select('id')
+        .where('chat_key', '=', v.chatKey)
+        .where('create_time', '>=', opts.startTime)
+        .orderBy('create_time', 'asc')
+        .orderBy('id', 'asc')
+        .limit(1)
+        .executeTakeFirst();
+      if (!first) return { rows: [], total: Number(totalRow.n) };
+      page = page.where('m.id', '>=', first.id).orderBy('m.id', 'asc').limit(opts.limit).offset(opts.offset);
       return { rows: await page.execute(), total: Number(totalRow.n) };
     }
     if (opts.afterId !== undefined) {
