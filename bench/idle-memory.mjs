@@ -72,10 +72,16 @@ function openFileLimit() {
 
 /** Idle RSS of `server` fresh, then its growth per socket at each size, sockets added on top of the last size. */
 async function measure(server, users, sizes) {
+  const show = (what, r) =>
+    console.log(
+      `${server.kind}: ${what} ${fmt(r.kb / 1024, 1)} MiB after ${fmt(r.waited, 0)} s (load ${fmt(os.loadavg()[0])})`,
+    );
   const fresh = await settledRss(server.pid);
+  show('fresh', fresh);
   const warm = await connectAll(server.url, users.slice(0, WARM), { width: 50 });
   await warm.close();
   const before = await settledRss(server.pid);
+  show(`after ${WARM} sockets came and went`, before);
   const held = [];
   const steps = [];
   let connected = 0;
@@ -91,6 +97,7 @@ async function measure(server, users, sizes) {
       connected = size;
       const openS = (Date.now() - started) / 1000;
       const after = await settledRss(server.pid);
+      show(`with ${size} sockets`, after);
       steps.push({ size, after, perSocket: (after.kb - before.kb) / size, openS });
     }
   } finally {
