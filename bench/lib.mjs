@@ -134,6 +134,7 @@ export async function startSparrow({
   label = 'sparrow',
   nodeArgs = [],
   webDist = '',
+  port: fixedPort,
   compiled = false,
 }) {
   let entry = ['--import', 'tsx', ...cpuProf(), ...nodeArgs, serverMain];
@@ -142,7 +143,8 @@ export async function startSparrow({
     await build.ensureServerBuild();
     entry = [...cpuProf(), ...nodeArgs, build.serverMain];
   }
-  const port = await freePort();
+  // A fixed port lets a benchmark restart a server where its clients look for it.
+  const port = fixedPort ?? (await freePort());
   const proc = run(
     entry,
     {

@@ -20,6 +20,7 @@ const ALL = [
   'call-signal',
   'moments-feed',
   'search',
+  'reconnect-storm',
 ];
 /** Run only when named: the soak holds its load for SOAK_SECONDS (2 minutes, or hours when asked). */
 const ON_REQUEST = ['soak'];
@@ -29,6 +30,8 @@ const LIMIT_MS = 150_000;
 const SEEDING_LIMIT_MS = {
   // 1 000 000 messages on each database.
   search: 1_200_000,
+  // 5 001 users seeded, bound and stormed twice (SQLite, then PostgreSQL + Redis).
+  'reconnect-storm': 480_000,
   // 100 000 posts and their 19 000 000 timeline rows on each database.
   'moments-feed': 600_000,
   // Each RSS reading waits up to a minute for the RSS to settle; 20 000 sockets on two servers.

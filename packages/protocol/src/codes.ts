@@ -99,6 +99,8 @@ export const ErrorCodes = {
   UploadMalformed: Codes.BadRequest,
   StorageUnavailable: Codes.Unavailable,
   Forbidden: Codes.Forbidden,
+  /** An admin set this user's password: nothing but changing it (and signing out) until they do. */
+  PasswordChangeRequired: Codes.Forbidden,
   NotFound: Codes.NotFound,
   UserNotFound: Codes.NotFound,
   /** The last administrator keeps the role (api.md §8). */

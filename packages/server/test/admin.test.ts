@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -233,9 +234,30 @@ describeEachDb('administration (/manage/*)', (target) => {
 
   it('ends every session of a user on demand', async () => {
     const sam = await signUp(server, 'sam_logout');
+    // Until they choose their own, every other call is refused in their language.
+    for (const [name, body] of [
+      ['getContacts', {}],
+      ['updateUserInfo', { motto: 'x' }],
+      ['bindUid', { client_id: 'c', user_id: pat.userId }],
+      ['sendMessage', { id: randomUUID(), toContactId: root.userId, is_group: 0, type: 'text', content: 'hi' }],
+    ] as const) {
+      const refused = await server.call(name, body, { token, lang: 'fr' });
+      expect([name, refused.code, refused.msg]).toEqual([
+        name,
+        403,
+        'Un administrateur a défini votre mot de passe : changez-le d’abord',
+      ]);
+    }
+    expect((await server.call('getContacts', {}, { token, lang: null })).msg).toBe(
+      '管理员为您设置了密码，请先修改密码',
+    );
+    const own = await server.call('checkuser', {}, { token });
+    expect([own.code, own.data.must_change_password]).toEqual([0, 1]);
+    expect((await server.call('getSystemInfo', {}, { token })).code).toBe(0);
     const sock = await TestSocket.bound(server, sam.userId, sam.token);
     expect((await server.call('manageUserLogout', { user_id: sam.userId }, as(root))).code).toBe(0);
     expect((await sock.waitFor((f) => f.type === 'offline')).data.reason).toBe('ended');
+    expect((await server.call('getContacts', {}, { token })).code).toBe(0);
     expect((await server.call('checkuser', {}, { token: sam.token })).code).toBe(-1);
     // The account itself still works.
     expect(await logIn(server, 'sam_logout', sam.password)).toMatch(/^bearer /);

@@ -272,6 +272,21 @@ describeEachDb('operators: the API document', (target) => {
     expect(send.security).toBeUndefined();
     expect(doc.security).toEqual([{ session: [] }]);
 
+    // The /manage/* calls say they are for administrators, and no other call does.
+    const adminOnly = Object.entries(doc.paths)
+      .filter(([, item]: [string, any]) => item.post['x-admin'] === true)
+      .map(([url]) => url);
+    const manage = (Object.keys(routes) as RouteName[]).filter((n) => routes[n].admin).map((n) => routes[n].path);
+    expect(manage.length).toBeGreaterThan(0);
+    expect(adminOnly.sort()).toEqual(manage.sort());
+    expect(manage.every((p) => p.startsWith('/manage/'))).toBe(true);
+    const stats = doc.paths[routes.manageStats.path].post;
+    expect(stats.description).toMatch(/^Administrators only/);
+    expect(stats.responses['200'].description).toMatch(/403 Forbidden to anyone whose role is not admin/);
+    expect(send.description).not.toMatch(/Administrators only/);
+    expect(send.responses['200'].description).toMatch(/PasswordChangeRequired/);
+    expect(doc.paths[routes.editPassword.path].post.responses['200'].description).not.toMatch(/PasswordChangeRequired/);
+
     const login = doc.paths[routes.login.path].post;
     expect(login.security).toEqual([]);
     const contacts = doc.paths[routes.getContacts.path].post.responses['200'].content['application/json'].schema;

@@ -47,6 +47,7 @@ export const en: Record<MessageKey, string> = {
   'errors.UploadMalformed': 'The upload is malformed; choose the file again',
   'errors.StorageUnavailable': 'File storage is full or unavailable; please try again later',
   'errors.Forbidden': 'Not allowed',
+  'errors.PasswordChangeRequired': 'An administrator set your password: please change it first',
   'errors.NotFound': 'Not found',
   'errors.UserNotFound': 'No such user',
   'errors.TooMany': 'Too many requests, please try again later',

@@ -47,6 +47,7 @@ export const es: Record<MessageKey, string> = {
   'errors.UploadMalformed': 'La subida no tiene un formato válido; vuelve a elegir el archivo',
   'errors.StorageUnavailable': 'El almacenamiento de archivos está lleno o no disponible; inténtalo más tarde',
   'errors.Forbidden': 'No permitido',
+  'errors.PasswordChangeRequired': 'Un administrador estableció tu contraseña: cámbiala primero',
   'errors.NotFound': 'No encontrado',
   'errors.UserNotFound': 'El usuario no existe',
   'errors.TooMany': 'Demasiadas solicitudes, inténtalo más tarde',

@@ -47,6 +47,7 @@ export const fr: Record<MessageKey, string> = {
   'errors.UploadMalformed': "L'envoi est mal formé ; choisissez à nouveau le fichier",
   'errors.StorageUnavailable': 'Le stockage des fichiers est plein ou indisponible ; réessayez plus tard',
   'errors.Forbidden': 'Non autorisé',
+  'errors.PasswordChangeRequired': 'Un administrateur a défini votre mot de passe : changez-le d’abord',
   'errors.NotFound': 'Introuvable',
   'errors.UserNotFound': "Cet utilisateur n'existe pas",
   'errors.TooMany': 'Trop de requêtes, réessayez plus tard',

@@ -45,6 +45,7 @@ export const zhHans = {
   'errors.UploadMalformed': '上传的内容格式不正确，请重新选择文件',
   'errors.StorageUnavailable': '文件存储已满或暂时不可用，请稍后再试',
   'errors.Forbidden': '没有权限',
+  'errors.PasswordChangeRequired': '管理员为您设置了密码，请先修改密码',
   'errors.NotFound': '内容不存在',
   'errors.UserNotFound': '用户不存在',
   'errors.TooMany': '操作太频繁，请稍后再试',

@@ -47,6 +47,7 @@ export const zhHant: Record<MessageKey, string> = {
   'errors.UploadMalformed': '上傳的內容格式不正確，請重新選擇檔案',
   'errors.StorageUnavailable': '檔案儲存空間已滿或暫時無法使用，請稍後再試',
   'errors.Forbidden': '沒有權限',
+  'errors.PasswordChangeRequired': '管理員為您設定了密碼，請先修改密碼',
   'errors.NotFound': '內容不存在',
   'errors.UserNotFound': '用戶不存在',
   'errors.TooMany': '操作太頻繁，請稍後再試',

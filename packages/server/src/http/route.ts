@@ -26,6 +26,12 @@ export type Handler<N extends RouteName> = (
 export type Handlers = { [N in RouteName]?: Handler<N> };
 
 /**
+ * What a user whose password an admin set may still do before choosing their own: change it, sign
+ * out, and read their own record (the public calls, such as getSystemInfo, stay open to them too).
+ */
+export const BEFORE_PASSWORD_CHANGE: ReadonlySet<RouteName> = new Set(['editPassword', 'logout', 'checkuser']);
+
+/**
  * Registers every route of the protocol's route table. Each reads as a checklist: rate limit →
  * session → validate → one call into the service. Refuses to start when a route has no handler.
  */
@@ -44,6 +50,9 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext, handlers: 
         if (session) callers.set(req, session.id);
         await ctx.limits.anyCall(session ? `u:${session.userId}` : `ip:${req.ip}`);
         if (!def.public && !session) throw new AppError('NoSession');
+        if (!def.public && session?.user.must_change_password && !BEFORE_PASSWORD_CHANGE.has(name)) {
+          throw new AppError('PasswordChangeRequired');
+        }
         if (def.admin) {
           if (session?.user.role !== 1) throw new AppError('Forbidden');
           await ctx.limits.manageCall(session.userId);

@@ -5,6 +5,7 @@ import * as protocol from '@sparrow/protocol';
 import { Codes, ErrorCodes, routeAliases, routes, type RouteName } from '@sparrow/protocol';
 import type * as TS from 'typescript';
 import { z } from 'zod';
+import { BEFORE_PASSWORD_CHANGE } from '../../http/route';
 
 type Json = Record<string, unknown>;
 
@@ -161,6 +162,10 @@ const ERROR_NAMES: Json = {
   enum: Object.keys(ErrorCodes),
 };
 
+/** Said first in the description of each administration call (api.md §8). */
+const ADMIN_ONLY =
+  'Administrators only: the session must belong to a user whose role is admin; anyone else is answered 403 Forbidden. Admin calls have their own rate limit.';
+
 /** The tag of a route: its area in the path (`/enterprise/im/…` → im, `/common/Pub/…` → pub; paths ignore case). */
 const tagOf = (p: string) => (p.split('/')[2] ?? 'other').toLowerCase();
 
@@ -214,12 +219,19 @@ export async function buildOpenApi(version: string): Promise<Json> {
         }
       : { 'application/json': { schema: body }, 'application/x-www-form-urlencoded': { schema: body } };
     const errors = ['400 Validation (`data.fields` names the bad fields)', '403/404 not allowed or not found'];
-    if (!def.public) errors.unshift('-1 no session: sign in again');
+    if (!def.public) {
+      errors.unshift('-1 no session: sign in again');
+      if (!BEFORE_PASSWORD_CHANGE.has(name))
+        errors.push('403 PasswordChangeRequired while an admin-set password is unchanged');
+    }
+    if (def.admin) errors.push('403 Forbidden to anyone whose role is not admin');
     const operation: Json = {
       operationId: name,
       tags: [tagOf(def.path)],
       summary: entry?.doc?.split('\n')[0] ?? name,
-      description: [entry?.doc, bodyDoc, answer?.doc && `Answers: ${answer.doc}`].filter(Boolean).join('\n\n'),
+      description: [def.admin && ADMIN_ONLY, entry?.doc, bodyDoc, answer?.doc && `Answers: ${answer.doc}`]
+        .filter(Boolean)
+        .join('\n\n'),
       requestBody: { required: true, content },
       responses: {
         '200': {
@@ -235,6 +247,7 @@ export async function buildOpenApi(version: string): Promise<Json> {
         '503': { $ref: '#/components/responses/Unavailable' },
       },
       ...(def.public ? { security: [] } : {}),
+      ...(def.admin ? { 'x-admin': true } : {}),
     };
     for (const url of [def.path, ...(routeAliases[name] ?? [])]) {
       paths[url] = { post: url === def.path ? operation : { ...operation, operationId: `${name}Alias` } };
