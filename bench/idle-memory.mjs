@@ -4,10 +4,13 @@
 // nothing but the web client's heartbeat. Users have no friends (sysInfo.runMode 2), so signing in
 // pushes nothing and the figure is the cost of holding a socket.
 //
-// Every RSS is read once it has settled (within IDLE_SETTLE_PCT % for IDLE_SETTLE_S seconds, at
-// most IDLE_SETTLE_MAX_S seconds): read at once after start or after a burst of sign-ins, it
-// includes memory the server is about to give back. IDLE_SOCKETS (5000,20000) sets the sizes;
-// IDLE_NODE_ARGS adds node flags to Sparrow's process (e.g. `--max-semi-space-size=1`).
+// Every RSS is read once it has settled: no sooner than IDLE_SETTLE_MIN_S (45) seconds after start
+// or after the last sockets bound, then once the readings of IDLE_SETTLE_S (10) seconds lie within
+// IDLE_SETTLE_PCT (2) %, at most IDLE_SETTLE_MAX_S (90) seconds. Read at once, it includes memory
+// the server is about to give back: a fresh compiled server holds a flat 155 MB for some 38 s, then
+// drops to 116 MB, so a steady reading alone does not tell that the RSS has settled.
+// IDLE_SOCKETS (5000,20000) sets the sizes; IDLE_NODE_ARGS adds node flags to Sparrow's process
+// (e.g. `--max-semi-space-size=1`).
 import fs from 'node:fs';
 import os from 'node:os';
 import {
@@ -33,7 +36,8 @@ const SIZES = (process.env.IDLE_SOCKETS ?? '5000,20000')
 const WARM = 200;
 const SETTLE_S = Number(process.env.IDLE_SETTLE_S ?? 10);
 const SETTLE_PCT = Number(process.env.IDLE_SETTLE_PCT ?? 2);
-const SETTLE_MAX_S = Number(process.env.IDLE_SETTLE_MAX_S ?? 60);
+const SETTLE_MIN_S = Number(process.env.IDLE_SETTLE_MIN_S ?? 45);
+const SETTLE_MAX_S = Number(process.env.IDLE_SETTLE_MAX_S ?? 90);
 const NODE_ARGS = (process.env.IDLE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 const GOAL_KB_PER_SOCKET = 12;
 const GOAL_IDLE_MB = 80;
@@ -41,8 +45,9 @@ const GOAL_IDLE_MB = 80;
 const SPARE_FDS = 300;
 
 /**
- * RSS (KiB) once it stops falling: read every second until the readings of the last SETTLE_S
- * seconds lie within SETTLE_PCT % of each other, or SETTLE_MAX_S has passed.
+ * RSS (KiB) once it stops falling: read every second until SETTLE_MIN_S have passed and the
+ * readings of the last SETTLE_S seconds lie within SETTLE_PCT % of each other, or SETTLE_MAX_S has
+ * passed.
  */
 async function settledRss(pid) {
   const started = Date.now();
@@ -50,7 +55,7 @@ async function settledRss(pid) {
   for (;;) {
     readings.push({ at: Date.now(), kb: rssKb(pid) });
     const window = readings.filter((r) => r.at >= Date.now() - SETTLE_S * 1000);
-    const spanned = Date.now() - started >= SETTLE_S * 1000;
+    const spanned = Date.now() - started >= Math.max(SETTLE_S, SETTLE_MIN_S) * 1000;
     const high = Math.max(...window.map((r) => r.kb));
     const low = Math.min(...window.map((r) => r.kb));
     const waited = (Date.now() - started) / 1000;
