@@ -122,9 +122,9 @@ const cpuProf = () =>
   process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
 
 /**
- * A Sparrow server process, without the web client. `compiled` runs the esbuild bundle that
- * `npm start` runs (packages/server/dist/main.js, built when missing or stale); otherwise the
- * TypeScript source runs through tsx.
+ * A Sparrow server process, without the web client. `compiled` runs the esbuild bundle as
+ * `npm start` runs it (packages/server/dist/main.js, built when missing or stale, with
+ * `--enable-source-maps`); otherwise the TypeScript source runs through tsx.
  */
 export async function startSparrow({
   dataDir,
@@ -141,7 +141,7 @@ export async function startSparrow({
   if (compiled) {
     const build = await import('../scripts/build-server.mjs');
     await build.ensureServerBuild();
-    entry = [...cpuProf(), ...nodeArgs, build.serverMain];
+    entry = ['--enable-source-maps', ...cpuProf(), ...nodeArgs, build.serverMain];
   }
   // A fixed port lets a benchmark restart a server where its clients look for it.
   const port = fixedPort ?? (await freePort());
