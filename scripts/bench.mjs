@@ -32,6 +32,8 @@ const SEEDING_LIMIT_MS = {
   search: 1_200_000,
   // 5 001 users seeded, bound and stormed twice (SQLite, then PostgreSQL + Redis).
   'reconnect-storm': 480_000,
+  // 2 000 users seeded on SQLite and on PostgreSQL, then a rate ramp per group size and database.
+  'group-fanout': 600_000,
   // 100 000 posts and their 19 000 000 timeline rows on each database.
   'moments-feed': 600_000,
   // Each of its eight RSS readings waits 45–90 s for the RSS to settle; 20 000 sockets on two servers.
