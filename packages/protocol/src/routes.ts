@@ -7,6 +7,7 @@ import {
   EmptyBody,
   LoginBody,
   LogoutBody,
+  OfflineBody,
   RegisterBody,
   SendCodeBody,
 } from './api/common';
@@ -17,6 +18,7 @@ import {
   SearchUserBody,
   UpdateUserInfoBody,
   UserQrBody,
+  UserSettingBody,
 } from './api/user';
 import type { UserPreview } from './qr';
 import {
@@ -186,6 +188,7 @@ export const routes = {
   userInfoqq: route('/enterprise/im/userInfoqq', UserQrBody),
   searchUser: route('/enterprise/im/searchUser', SearchUserBody),
   updateUserInfo: route('/enterprise/im/updateUserInfo', UpdateUserInfoBody),
+  offline: route('/common/pub/offline', OfflineBody),
   editPassword: route('/enterprise/im/editPassword', EditPasswordBody),
   editAccount: route('/enterprise/im/editAccount', EditAccountBody),
 
@@ -193,6 +196,7 @@ export const routes = {
   getContactInfo: route('/enterprise/im/getContactInfo', GetContactInfoBody),
   getMessageList: route('/enterprise/im/getMessageList', GetMessageListBody),
   searchMessage: route('/enterprise/im/searchMessage', SearchMessageBody),
+  userSetting: route('/enterprise/im/setting', UserSettingBody),
   sync: route('/enterprise/im/sync', SyncBody),
   sendMessage: route('/enterprise/im/sendMessage', SendMessageBody),
   forwardMessage: route('/enterprise/im/forwardMessage', ForwardMessageBody),
@@ -311,12 +315,14 @@ export interface RouteResponses {
   getContacts: Contact[];
   friendAdd: null;
   friendIndex: FriendRequest[];
+  offline: null;
   friendUpdate: null;
   friendDel: null;
   friendSetNickname: null;
   getContactInfo: Contact;
   /** Oldest → newest; `count`: how many match in all. */
   getMessageList: Message[];
+  userSetting: null;
   /** Newest first; `count`: how many match in all. */
   searchMessage: SearchHit[];
   /** Ascending; `count`: how many remain after these. */

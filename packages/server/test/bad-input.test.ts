@@ -782,6 +782,8 @@ describeEachDb('bad input derived from the route schemas', (target) => {
         ip: '127.0.0.1',
       });
       alice = { ...alice, token: `bearer ${s.token}` };
+      // A password an admin set would refuse her every call until she changed it.
+      await server.ctx.db.updateTable('users').set({ must_change_password: 0 }).where('id', '=', alice.userId).execute();
     }
   }
 

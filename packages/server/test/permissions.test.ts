@@ -30,6 +30,7 @@ const NO_FOREIGN_ID: Partial<Record<RouteName, string>> = {
   updateUserInfo: 'the caller’s own profile',
   editPassword: 'the caller’s own password',
   editAccount: 'the caller’s own account, proved by codes',
+  userSetting: 'the caller’s own app settings, kept on the device; only checked',
   uploadAvatar: 'the caller’s own avatar',
   getContacts: 'the caller’s own list',
   sync: 'after_id is a cursor; only messages addressed to or sent by the caller come back',
@@ -224,6 +225,15 @@ const toGus = async (s: Scene) => s.toGus;
 
 const MATRIX: Partial<Record<RouteName, Row[]>> = {
   bindUid: [
+  offline: [
+    {
+      target: 'another user’s id (user_id)',
+      body: async (s) => ({ user_id: s.person('owner').id }),
+      missing: async () => [{ user_id: NO_USER }],
+      gone: FB,
+      expect: [OK, FB, FB, FB, FB, FB, FB, FB],
+    },
+  ],
     {
       target: 'another user’s id (user_id)',
       body: async (s, who) => ({ client_id: (await s.socket(who)).clientId, user_id: s.person('owner').id }),

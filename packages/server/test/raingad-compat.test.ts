@@ -695,4 +695,78 @@ describeEachDb('Raingad 6.x clients', (target) => {
     const deleted = await b.socket!.waitFor((f) => f.type === 'delMessage');
     expect(deleted.data).toEqual({ id: message.id, msg_id: sent.data.msg_id, toContactId: a.userId });
   });
+
+  it('offline after the socket closes: contacts were told by the close, the call is acknowledged for oneself only', async () => {
+    const [a, b] = [await online('oa'), await online('ob')];
+    await befriend(a, b);
+    const from = a.socket!.frames.length;
+    b.socket!.close();
+    const gone = await a.socket!.waitFor((f) => f.type === 'isOnline' && f.data.id === b.userId, 3000, from);
+    expect(gone.data.is_online).toBe(0);
+    const ack = await b.post('common/pub/offline', { user_id: b.userId });
+    expect([ack.code, ack.data]).toEqual([0, null]);
+    // Someone else's id is not the caller's to declare offline; without a session, nothing is.
+    expect((await b.post('common/pub/offline', { user_id: a.userId })).code).toBe(403);
+    const anonymous = await server.post('/common/pub/offline', qs.stringify({ user_id: b.userId }), {
+      'content-type': FORM,
+    });
+    expect(anonymous.json.code).toBe(-1);
+    // The close was told once; the acknowledgement tells no one again.
+    await sleep(QUIET_MS);
+    expect(a.socket!.frames.slice(from).filter((f) => f.type === 'isOnline' && f.data.id === b.userId)).toHaveLength(1);
+  });
+
+  it("im/setting: the web client's settings dialog saves its whole object, checked and acknowledged", async () => {
+    const a = await online('sa');
+    const setting = {
+      theme: 'default',
+      isVoice: true,
+      sendKey: 1,
+      avatarCricle: false,
+      hideMessageName: false,
+      hideMessageTime: true,
+    };
+    const saved = await a.post('enterprise/im/setting', setting);
+    expect([saved.code, saved.data]).toEqual([0, null]);
+    expect((await a.post('enterprise/im/setting', { ...setting, sendKey: 9 })).data.fields).toEqual(['sendKey']);
+    expect((await a.post('enterprise/im/setting', {})).code).toBe(400);
+    const anonymous = await server.post('/enterprise/im/setting', qs.stringify(setting), { 'content-type': FORM });
+    expect(anonymous.json.code).toBe(-1);
+  });
+
+  it('setNoSpeak with noSpeakDay, as the mobile client mutes a member: 1 is a day, 0 lifts', async () => {
+    const [owner, b, c] = [await online('no'), await online('nb'), await online('nc')];
+    for (const other of [b, c]) await befriend(owner, other);
+    const groupId = await group(owner, b, c);
+    const json = async (who: OldWebClient, path: string, body: Record<string, unknown>) =>
+      (await server.post(`/${path}`, body, { authorization: who.token })).json;
+
+    let from = b.socket!.frames.length;
+    const muted = await json(owner, 'enterprise/group/setNoSpeak', { id: groupId, user_id: b.userId, noSpeakDay: 1 });
+    expect(muted.code, muted.msg).toBe(0);
+    const push = await b.socket!.waitFor((f) => f.type === 'setNoSpeak', 3000, from);
+    expect(push.data).toMatchObject({ group_id: groupId, user_id: b.userId });
+    expect(push.data.no_speak_until).toBe(server.clock.now() + 86_400_000);
+    const refused = await b.post('enterprise/im/sendMessage', b.draft(groupId, '我被禁言了吗'));
+    expect(refused.code).toBe(401);
+
+    from = b.socket!.frames.length;
+    const lifted = await json(owner, 'enterprise/group/setNoSpeak', { id: groupId, user_id: b.userId, noSpeakDay: 0 });
+    expect(lifted.code, lifted.msg).toBe(0);
+    expect((await b.socket!.waitFor((f) => f.type === 'setNoSpeak', 3000, from)).data.no_speak_until).toBe(0);
+    expect((await b.post('enterprise/im/sendMessage', b.draft(groupId, '可以说话了'))).code).toBe(0);
+
+    // Longer than Sparrow's longest mute, or no length at all, names the field.
+    const week = await json(owner, 'enterprise/group/setNoSpeak', { id: groupId, user_id: b.userId, noSpeakDay: 7 });
+    expect([week.code, week.data.fields]).toEqual([400, ['noSpeakDay']]);
+    const none = await json(owner, 'enterprise/group/setNoSpeak', { id: groupId, user_id: b.userId });
+    expect([none.code, none.data.fields]).toEqual([400, ['noSpeakTimer']]);
+    // A member cannot mute by days any more than by the timer.
+    const byMember = await json(b, 'enterprise/group/setNoSpeak', {
+      id: groupId,
+      user_id: owner.userId,
+      noSpeakDay: 1,
+    });
+    expect(byMember.code).toBe(403);
+  });
 });

@@ -54,6 +54,15 @@ export const SendCodeBody = z.object({
   type: z.coerce.number().int().min(1).max(4),
 });
 
+/**
+ * `/common/pub/offline`: what Raingad clients call when their socket closes. The server already
+ * tells contacts when a user's last socket closes, so this only acknowledges.
+ */
+export const OfflineBody = z.object({
+  /** Must be the session's own user. */
+  user_id: userId.optional(),
+});
+
 /** `/common/Pub/bindUid`: join a live socket to the session's user. */
 export const BindUidBody = z.object({
   client_id: clientId,

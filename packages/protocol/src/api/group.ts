@@ -55,11 +55,22 @@ export const SetManagerBody = z.object({ id: groupId, user_id: userId, role: z.c
 export const ChangeOwnerBody = z.object({ id: groupId, user_id: userId });
 
 /** Mute options (spec §9): 1 ten minutes, 2 one hour, 3 three hours, 4 one day, 0 lift. */
-export const SetNoSpeakBody = z.object({
-  id: groupId,
-  user_id: userId,
-  noSpeakTimer: z.coerce.number().int().min(0).max(4),
-});
+export const SetNoSpeakBody = z
+  .object({
+    id: groupId,
+    user_id: userId,
+    /** 1: 10 min, 2: 1 h, 3: 3 h, 4: 1 day, 0: lift. */
+    noSpeakTimer: z.coerce.number().int().min(0).max(4).optional(),
+    /**
+     * Raingad's mobile client gives the length in days instead: 1 is a day (noSpeakTimer 4), 0 lifts.
+     * Sparrow's longest mute is a day.
+     */
+    noSpeakDay: z.coerce.number().int().min(0).max(1).optional(),
+  })
+  .refine((b) => b.noSpeakTimer !== undefined || b.noSpeakDay !== undefined, {
+    message: 'required',
+    path: ['noSpeakTimer'],
+  });
 
 /** `/enterprise/group/groupSetting`: only the keys given change. */
 export const GroupSettingBody = z.object({

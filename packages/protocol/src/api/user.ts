@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { code, email, motto, password, qrToken, realname, userId } from './fields';
+import { code, email, flag, motto, password, qrToken, realname, userId } from './fields';
 
 /** `/enterprise/im/getUserInfo`. */
 export const GetUserInfoBody = z.object({ user_id: userId });
@@ -17,6 +17,26 @@ export const UpdateUserInfoBody = z.object({
   /** 0 female, 1 male, 2 unknown. */
   sex: z.coerce.number().int().min(0).max(2).optional(),
 });
+
+/**
+ * `/enterprise/im/setting`: the Raingad web client's settings dialog saves its whole settings object.
+ * Sparrow keeps a user's app settings on the device (spec: locally stored appSetting), so the call is
+ * checked and acknowledged; nothing of it is stored.
+ */
+export const UserSettingBody = z
+  .object({
+    theme: z.string().trim().max(32).optional(),
+    isVoice: flag.optional(),
+    /** 1: Enter sends, 2: Ctrl+Enter sends. */
+    sendKey: z.coerce.number().int().min(1).max(2).optional(),
+    avatarCricle: flag.optional(),
+    hideMessageName: flag.optional(),
+    hideMessageTime: flag.optional(),
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), {
+    message: 'empty',
+    path: ['theme'],
+  });
 
 /** `/enterprise/im/editPassword`: by the current password, or by a code from sendCode type 3. */
 export const EditPasswordBody = z

@@ -36,6 +36,11 @@ export function authRoutes(ctx: AppContext, auth: AuthService): Handlers {
       await auth.logout(session);
       return ok(null, { msg: 'ok.logout' });
     },
+    // A closed socket already told the user's contacts, if it was their last (Realtime.drop).
+    offline: async ({ body, session }) => {
+      if (body.user_id !== undefined && body.user_id !== session.userId) throw new AppError('Forbidden');
+      return null;
+    },
     sendCode: async ({ body, session, req }) => {
       await auth.sendCode(body, session, localeOf(req));
       return ok(null, { msg: 'ok.codeSent' });

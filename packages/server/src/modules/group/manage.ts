@@ -132,7 +132,7 @@ export class GroupAdminService {
     const { member, user } = await this.target(group, body.user_id);
     const allowed = member.role !== Role.Owner && (me.role === Role.Owner || member.role === Role.Member);
     if (!allowed) throw new AppError('Forbidden');
-    const timer = body.noSpeakTimer as 0 | 1 | 2 | 3 | 4;
+    const timer = (body.noSpeakTimer ?? (body.noSpeakDay === 0 ? 0 : 4)) as 0 | 1 | 2 | 3 | 4;
     const until = timer === 0 ? 0 : this.ctx.now() + MUTE_OPTIONS[timer] * 1000;
     await this.groups.setNoSpeak(member.id, until);
     await this.pushMembers(group, {

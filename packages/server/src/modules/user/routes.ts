@@ -4,12 +4,14 @@ import { publicBase } from '../../http/public-url';
 import type { Handlers } from '../../http/route';
 import type { UserService } from './service';
 
-/** Profiles: getUserInfo, searchUser, updateUserInfo. */
+/** Profiles: getUserInfo, searchUser, updateUserInfo, and the Raingad settings dialog's save. */
 export function userRoutes(ctx: AppContext, users: UserService): Handlers {
   return {
     getUserInfo: async ({ body, session }) => users.profile(body.user_id, session),
     searchUser: async ({ body, session }) => users.search(body.keywords, session),
     updateUserInfo: async ({ body, session, req }) =>
       ok(await users.update(body, session, publicBase(ctx.env, req)), { msg: 'ok.saved' }),
+    // App settings live on the device (spec: appSetting is stored locally); the body is checked only.
+    userSetting: async () => ok(null, { msg: 'ok.saved' }),
   };
 }
