@@ -329,11 +329,9 @@ await main('group-fanout', async () => {
     const pgDir = tmpDir('group-p99-pg');
     const pgUsers = await seed({ dataDir: pgDir, databaseUrl, users: most, settings });
     const redisPrefix = `sparrow-bench-${randomUUID()}:`;
-    const nodes = await Promise.all(
-      ['node A', 'node B'].map((label) =>
-        startSparrow({ dataDir: pgDir, databaseUrl, redisUrl, redisPrefix, label, compiled: true }),
-      ),
-    );
+    const nodes = [];
+    for (const label of ['node A', 'node B'])
+      nodes.push(await startSparrow({ dataDir: pgDir, databaseUrl, redisUrl, redisPrefix, label, compiled: true }));
     modes.push({ name: 'PostgreSQL + Redis, two processes', servers: nodes, users: pgUsers });
   } else {
     console.log('\n(PostgreSQL + Redis, two processes: skipped, PostgreSQL or REDIS_URL is not reachable)');

@@ -376,6 +376,11 @@ async function storm(name, users, servers, fault) {
   }
   const gaveUp = clients.filter((c) => c.gaveUp).length;
   const stillDown = clients.filter((c) => !c.bound).length;
+  const secs = (t) => (t ? fmt((t - faultAt) / 1000, 1) : 'never');
+  console.log(
+    `${name}: back after ${secs(backAt)} s, all bound after ${secs(boundAt)} s, all caught up after ${secs(caughtUpAt)} s; ` +
+      `${lost} lost, ${duplicated} duplicated of ${send.acked.length} acknowledged`,
+  );
   return {
     name,
     load,
@@ -427,11 +432,12 @@ await main('reconnect-storm', async () => {
       settings: [...BENCH_SETTINGS, 'sysInfo.runMode=1'],
     });
     const redisPrefix = `sparrow-bench-${randomUUID()}:`;
-    const nodes = await Promise.all(
-      ['node A', 'node B'].map((label) =>
-        startSparrow({ dataDir: dir, databaseUrl, redisUrl: redis.url, redisPrefix, label, compiled: true }),
-      ),
-    );
+    // One after the other: the first builds the server bundle when it is stale, the second finds it built.
+    const nodes = [];
+    for (const label of ['node A', 'node B'])
+      nodes.push(
+        await startSparrow({ dataDir: dir, databaseUrl, redisUrl: redis.url, redisPrefix, label, compiled: true }),
+      );
     results.push(
       await storm(
         'Redis killed and restarted (PostgreSQL + Redis, two processes)',
