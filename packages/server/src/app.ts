@@ -195,7 +195,9 @@ export async function buildApp(
     realtime,
     authenticate: async (token) => {
       const s = await ctx.sessions.fromToken(token);
-      return s && { sessionId: s.id, userId: s.userId, isMobile: s.isMobile };
+      // Until a password an admin set is changed, nothing reaches the session (as its HTTP calls).
+      if (!s || s.user.must_change_password) return null;
+      return { sessionId: s.id, userId: s.userId, isMobile: s.isMobile };
     },
     sessionAlive: (id) => ctx.sessions.alive(id),
     ...opts.socket,

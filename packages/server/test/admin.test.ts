@@ -225,15 +225,6 @@ describeEachDb('administration (/manage/*)', (target) => {
     const login = await server.call('login', { account: 'pat_reset', password: 'given123' });
     expect(login.data.userInfo.must_change_password).toBe(1);
     const token = login.data.authToken;
-    expect(
-      (await server.call('editPassword', { originalPassword: 'given123', password: 'mine1234' }, { token })).code,
-    ).toBe(0);
-    const again = await server.call('login', { account: 'pat_reset', password: 'mine1234' });
-    expect(again.data.userInfo.must_change_password).toBeUndefined();
-  });
-
-  it('ends every session of a user on demand', async () => {
-    const sam = await signUp(server, 'sam_logout');
     // Until they choose their own, every other call is refused in their language.
     for (const [name, body] of [
       ['getContacts', {}],
@@ -257,12 +248,26 @@ describeEachDb('administration (/manage/*)', (target) => {
     const sock = await TestSocket.bound(server, sam.userId, sam.token);
     expect((await server.call('manageUserLogout', { user_id: sam.userId }, as(root))).code).toBe(0);
     expect((await sock.waitFor((f) => f.type === 'offline')).data.reason).toBe('ended');
-    expect((await server.call('getContacts', {}, { token })).code).toBe(0);
     expect((await server.call('checkuser', {}, { token: sam.token })).code).toBe(-1);
     // The account itself still works.
     expect(await logIn(server, 'sam_logout', sam.password)).toMatch(/^bearer /);
   });
 
+    // Nor does a socket of theirs get pushes.
+    const early = await TestSocket.open(server);
+    early.send({ type: 'bindUid', user_id: pat.userId, token });
+    expect(await early.waitClosed()).toBe(4001);
+    expect(
+      (await server.call('editPassword', { originalPassword: 'given123', password: 'mine1234' }, { token })).code,
+    ).toBe(0);
+    expect((await server.call('getContacts', {}, { token })).code).toBe(0);
+    (await TestSocket.bound(server, pat.userId, token)).close();
+    const again = await server.call('login', { account: 'pat_reset', password: 'mine1234' });
+    expect(again.data.userInfo.must_change_password).toBeUndefined();
+  });
+
+  it('ends every session of a user on demand', async () => {
+    const sam = await signUp(server, 'sam_logout');
   it('lists groups and members, hands a group over and disbands it as its owner would', async () => {
     const list = await server.call('manageGroupList', { keywords: 'watch' }, as(root));
     expect(list.count).toBe(1);
