@@ -245,14 +245,6 @@ describeEachDb('administration (/manage/*)', (target) => {
     const own = await server.call('checkuser', {}, { token });
     expect([own.code, own.data.must_change_password]).toEqual([0, 1]);
     expect((await server.call('getSystemInfo', {}, { token })).code).toBe(0);
-    const sock = await TestSocket.bound(server, sam.userId, sam.token);
-    expect((await server.call('manageUserLogout', { user_id: sam.userId }, as(root))).code).toBe(0);
-    expect((await sock.waitFor((f) => f.type === 'offline')).data.reason).toBe('ended');
-    expect((await server.call('checkuser', {}, { token: sam.token })).code).toBe(-1);
-    // The account itself still works.
-    expect(await logIn(server, 'sam_logout', sam.password)).toMatch(/^bearer /);
-  });
-
     // Nor does a socket of theirs get pushes.
     const early = await TestSocket.open(server);
     early.send({ type: 'bindUid', user_id: pat.userId, token });
@@ -268,6 +260,14 @@ describeEachDb('administration (/manage/*)', (target) => {
 
   it('ends every session of a user on demand', async () => {
     const sam = await signUp(server, 'sam_logout');
+    const sock = await TestSocket.bound(server, sam.userId, sam.token);
+    expect((await server.call('manageUserLogout', { user_id: sam.userId }, as(root))).code).toBe(0);
+    expect((await sock.waitFor((f) => f.type === 'offline')).data.reason).toBe('ended');
+    expect((await server.call('checkuser', {}, { token: sam.token })).code).toBe(-1);
+    // The account itself still works.
+    expect(await logIn(server, 'sam_logout', sam.password)).toMatch(/^bearer /);
+  });
+
   it('lists groups and members, hands a group over and disbands it as its owner would', async () => {
     const list = await server.call('manageGroupList', { keywords: 'watch' }, as(root));
     expect(list.count).toBe(1);
