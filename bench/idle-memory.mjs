@@ -4,11 +4,12 @@
 // nothing but the web client's heartbeat. Users have no friends (sysInfo.runMode 2), so signing in
 // pushes nothing and the figure is the cost of holding a socket.
 //
-// Every RSS is read once it has settled: no sooner than IDLE_SETTLE_MIN_S (45) seconds after start
+// Every RSS is read once it has settled: no sooner than IDLE_SETTLE_MIN_S (60) seconds after start
 // or after the last sockets bound, then once the readings of IDLE_SETTLE_S (10) seconds lie within
-// IDLE_SETTLE_PCT (2) %, at most IDLE_SETTLE_MAX_S (90) seconds. Read at once, it includes memory
-// the server is about to give back: a fresh compiled server holds a flat 155 MB for some 38 s, then
-// drops to 116 MB, so a steady reading alone does not tell that the RSS has settled.
+// IDLE_SETTLE_PCT (2) %, at most IDLE_SETTLE_MAX_S (120) seconds. Read at once, it includes memory
+// the server is about to give back: a fresh compiled server holds a flat 155 MB for 38 s (50 s and
+// more on a loaded machine), then drops to 116 MB, so a steady reading alone does not tell that the
+// RSS has settled.
 // IDLE_SOCKETS (5000,20000) sets the sizes; IDLE_NODE_ARGS adds node flags to Sparrow's process
 // (e.g. `--max-semi-space-size=1`).
 import fs from 'node:fs';
@@ -36,8 +37,8 @@ const SIZES = (process.env.IDLE_SOCKETS ?? '5000,20000')
 const WARM = 200;
 const SETTLE_S = Number(process.env.IDLE_SETTLE_S ?? 10);
 const SETTLE_PCT = Number(process.env.IDLE_SETTLE_PCT ?? 2);
-const SETTLE_MIN_S = Number(process.env.IDLE_SETTLE_MIN_S ?? 45);
-const SETTLE_MAX_S = Number(process.env.IDLE_SETTLE_MAX_S ?? 90);
+const SETTLE_MIN_S = Number(process.env.IDLE_SETTLE_MIN_S ?? 60);
+const SETTLE_MAX_S = Number(process.env.IDLE_SETTLE_MAX_S ?? 120);
 const NODE_ARGS = (process.env.IDLE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 const GOAL_KB_PER_SOCKET = 12;
 const GOAL_IDLE_MB = 80;

@@ -36,7 +36,7 @@ const SEEDING_LIMIT_MS = {
   'group-fanout': 600_000,
   // 100 000 posts and their 19 000 000 timeline rows on each database.
   'moments-feed': 600_000,
-  // Each of its eight RSS readings waits 45–90 s for the RSS to settle; 20 000 sockets on two servers.
+  // Each of its eight RSS readings waits 60–120 s for the RSS to settle; 20 000 sockets on two servers.
   'idle-memory': 1_200_000,
 };
 
