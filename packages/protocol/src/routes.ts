@@ -183,20 +183,20 @@ export const routes = {
   bindGroup: route('/common/Pub/bindGroup', BindGroupBody),
   getSystemInfo: route('/common/Pub/getSystemInfo', EmptyBody, true),
   checkVersion: route('/common/pub/checkVersion', CheckVersionBody, true),
+  offline: route('/common/pub/offline', OfflineBody),
 
   getUserInfo: route('/enterprise/im/getUserInfo', GetUserInfoBody),
   userInfoqq: route('/enterprise/im/userInfoqq', UserQrBody),
   searchUser: route('/enterprise/im/searchUser', SearchUserBody),
   updateUserInfo: route('/enterprise/im/updateUserInfo', UpdateUserInfoBody),
-  offline: route('/common/pub/offline', OfflineBody),
   editPassword: route('/enterprise/im/editPassword', EditPasswordBody),
   editAccount: route('/enterprise/im/editAccount', EditAccountBody),
+  userSetting: route('/enterprise/im/setting', UserSettingBody),
 
   getContacts: route('/enterprise/im/getContacts', GetContactsBody),
   getContactInfo: route('/enterprise/im/getContactInfo', GetContactInfoBody),
   getMessageList: route('/enterprise/im/getMessageList', GetMessageListBody),
   searchMessage: route('/enterprise/im/searchMessage', SearchMessageBody),
-  userSetting: route('/enterprise/im/setting', UserSettingBody),
   sync: route('/enterprise/im/sync', SyncBody),
   sendMessage: route('/enterprise/im/sendMessage', SendMessageBody),
   forwardMessage: route('/enterprise/im/forwardMessage', ForwardMessageBody),
@@ -304,25 +304,25 @@ export interface RouteResponses {
   bindGroup: null;
   getSystemInfo: GlobalConfig;
   checkVersion: VersionInfo;
+  offline: null;
   getUserInfo: UserProfile;
   userInfoqq: UserPreview;
   searchUser: UserProfile[];
   updateUserInfo: UserInfo;
   editPassword: null;
   editAccount: UserInfo;
+  userSetting: null;
   uploadAvatar: string;
   /** `count`: pending friend requests to me. */
   getContacts: Contact[];
   friendAdd: null;
   friendIndex: FriendRequest[];
-  offline: null;
   friendUpdate: null;
   friendDel: null;
   friendSetNickname: null;
   getContactInfo: Contact;
   /** Oldest → newest; `count`: how many match in all. */
   getMessageList: Message[];
-  userSetting: null;
   /** Newest first; `count`: how many match in all. */
   searchMessage: SearchHit[];
   /** Ascending; `count`: how many remain after these. */

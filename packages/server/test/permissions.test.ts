@@ -224,7 +224,6 @@ const toBob = async (s: Scene) => s.toBob;
 const toGus = async (s: Scene) => s.toGus;
 
 const MATRIX: Partial<Record<RouteName, Row[]>> = {
-  bindUid: [
   offline: [
     {
       target: 'another user’s id (user_id)',
@@ -234,6 +233,7 @@ const MATRIX: Partial<Record<RouteName, Row[]>> = {
       expect: [OK, FB, FB, FB, FB, FB, FB, FB],
     },
   ],
+  bindUid: [
     {
       target: 'another user’s id (user_id)',
       body: async (s, who) => ({ client_id: (await s.socket(who)).clientId, user_id: s.person('owner').id }),
