@@ -111,8 +111,9 @@ class Client {
     });
   }
 
+  /** Only once bound: the pong that answers bindUid is what tells a bound socket. */
   ping() {
-    if (this.ws?.readyState === WebSocket.OPEN) {
+    if (this.bound && this.ws?.readyState === WebSocket.OPEN) {
       // A connection that lived a whole heartbeat is healthy: its later close starts a fresh count.
       this.closes = 0;
       this.ws.send('{"type":"ping"}');
@@ -342,8 +343,9 @@ async function storm(name, users, servers, fault) {
   let caughtUpAt = 0;
   const settleBy = Date.now() + SETTLE_LIMIT_MS;
   for (;;) {
-    const down = clients.filter((c) => !c.bound || c.boundAt < backAt);
-    const behind = clients.filter((c) => c.caughtUpAt < backAt || c.caughtUpAt < c.boundAt);
+    // Bound since the fault: a client may bind to a restarted server before its health check answers.
+    const down = clients.filter((c) => !c.bound || c.boundAt < faultAt);
+    const behind = clients.filter((c) => c.caughtUpAt < faultAt || c.caughtUpAt < c.boundAt);
     if (!boundAt && down.length === 0) boundAt = Math.max(...clients.map((c) => c.boundAt));
     if (down.length === 0 && behind.length === 0) {
       caughtUpAt = Math.max(...clients.map((c) => c.caughtUpAt));
@@ -353,6 +355,9 @@ async function storm(name, users, servers, fault) {
     if (stuck || Date.now() > settleBy) break;
     await sleep(20);
   }
+  const gaveUp = clients.filter((c) => c.gaveUp).length;
+  const stillDown = clients.filter((c) => !c.bound).length;
+  const connecting = clients.filter((c) => c.ws?.readyState === WebSocket.CONNECTING).length;
   // A little more traffic on the recovered servers, then every acknowledged send is judged.
   await sleep(2000);
   await send.stop();
@@ -374,12 +379,11 @@ async function storm(name, users, servers, fault) {
     if (!e) lost += 1;
     else if (e.msgIds.size > 1 || [...e.syncCopies.values()].some((n) => n > 1)) duplicated += 1;
   }
-  const gaveUp = clients.filter((c) => c.gaveUp).length;
-  const stillDown = clients.filter((c) => !c.bound).length;
-  const secs = (t) => (t ? fmt((t - faultAt) / 1000, 1) : 'never');
+  const secs = (t) => (t ? `${fmt((t - faultAt) / 1000, 1)} s` : 'never');
   console.log(
-    `${name}: back after ${secs(backAt)} s, all bound after ${secs(boundAt)} s, all caught up after ${secs(caughtUpAt)} s; ` +
-      `${lost} lost, ${duplicated} duplicated of ${send.acked.length} acknowledged`,
+    `${name}: back after ${secs(backAt)}, all bound after ${secs(boundAt)}, all caught up after ${secs(caughtUpAt)}; ` +
+      `${lost} lost, ${duplicated} duplicated of ${send.acked.length} acknowledged; ` +
+      `at the end ${stillDown} not bound (${gaveUp} past the retry limits, ${connecting} still opening)`,
   );
   return {
     name,
