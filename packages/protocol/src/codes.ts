@@ -107,6 +107,8 @@ export const ErrorCodes = {
   LastAdmin: Codes.BadRequest,
   /** An admin does not disable their own account. */
   AdminSelf: Codes.BadRequest,
+  /** A department is deleted only once no one and no department is in it. */
+  DepartmentNotEmpty: Codes.BadRequest,
   TooMany: Codes.TooMany,
   LoginLocked: Codes.TooMany,
   CodeThrottled: Codes.TooMany,

@@ -199,6 +199,10 @@ export const ContactSchema = z.object({
   motto: z.string().optional(),
   /** My friendship row, when we are friends. */
   friend_id: z.number().optional(),
+  /** The user's department (spec §3), 0 for none. */
+  dep_id: z.number().optional(),
+  /** Its name, in runMode 1 (where everyone in the organisation is a contact) when there is one. */
+  dep_name: z.string().optional(),
   /** Groups only. */
   group_id: z.string().optional(),
   owner_id: z.number().optional(),

@@ -99,6 +99,9 @@ import {
 import {
   ManageAuditListBody,
   ManageConfigSetBody,
+  ManageDepartmentCreateBody,
+  ManageDepartmentDelBody,
+  ManageDepartmentRenameBody,
   ManageEmptyBody,
   ManageGroupBody,
   ManageGroupMembersBody,
@@ -110,11 +113,13 @@ import {
   ManageNoticePublishBody,
   ManagePageBody,
   ManageUserCreateBody,
+  ManageUserDepartmentBody,
   ManageUserIdBody,
   ManageUserPasswordBody,
   ManageUserRoleBody,
   ManageUserStatusBody,
   type AuditRow,
+  type Department,
   type ManagedConfig,
   type ManagedGroup,
   type ManagedInvite,
@@ -195,6 +200,7 @@ export const routes = {
 
   getContacts: route('/enterprise/im/getContacts', GetContactsBody),
   getContactInfo: route('/enterprise/im/getContactInfo', GetContactInfoBody),
+  getDepartments: route('/enterprise/im/getDepartments', GetContactsBody),
   getMessageList: route('/enterprise/im/getMessageList', GetMessageListBody),
   searchMessage: route('/enterprise/im/searchMessage', SearchMessageBody),
   sync: route('/enterprise/im/sync', SyncBody),
@@ -283,6 +289,11 @@ export const routes = {
   manageNoticePublish: manage('/manage/noticePublish', ManageNoticePublishBody),
   manageNoticeDel: manage('/manage/noticeDel', ManageNoticeDelBody),
   manageAuditList: manage('/manage/auditList', ManageAuditListBody),
+  manageDepartmentList: manage('/manage/departmentList', ManageEmptyBody),
+  manageDepartmentCreate: manage('/manage/departmentCreate', ManageDepartmentCreateBody),
+  manageDepartmentRename: manage('/manage/departmentRename', ManageDepartmentRenameBody),
+  manageDepartmentDel: manage('/manage/departmentDel', ManageDepartmentDelBody),
+  manageUserDepartment: manage('/manage/userDepartment', ManageUserDepartmentBody),
 } as const;
 
 export type RouteName = keyof typeof routes;
@@ -321,6 +332,8 @@ export interface RouteResponses {
   friendDel: null;
   friendSetNickname: null;
   getContactInfo: Contact;
+  /** The organisation's departments (runMode 1; empty otherwise), by parent, `sort`, then id. */
+  getDepartments: Department[];
   /** Oldest → newest; `count`: how many match in all. */
   getMessageList: Message[];
   /** Newest first; `count`: how many match in all. */
@@ -413,6 +426,12 @@ export interface RouteResponses {
   manageNoticeDel: null;
   /** Newest first; `count`: how many match. */
   manageAuditList: AuditRow[];
+  /** By parent, `sort`, then id. */
+  manageDepartmentList: Department[];
+  manageDepartmentCreate: Department;
+  manageDepartmentRename: null;
+  manageDepartmentDel: null;
+  manageUserDepartment: null;
 }
 
 /** The body a caller sends to an endpoint (before defaults and coercion). */

@@ -1,6 +1,13 @@
+import type { z } from 'zod';
 import { loadConfig } from './config';
 import { migrate, openDb } from './db';
-import { translate } from '@sparrow/protocol';
+import {
+  ManageDepartmentCreateBody,
+  ManageDepartmentDelBody,
+  ManageDepartmentRenameBody,
+  ManageUserDepartmentBody,
+  translate,
+} from '@sparrow/protocol';
 import { AppError } from './errors';
 import { AdminService } from './modules/admin';
 import { ConfigService } from './modules/system/config-service';
@@ -19,6 +26,11 @@ const USAGE = `npm run admin -- <command>
   user password <account> <password>      set a password; the user's sessions end and they choose
                                           their own at next login
   user logout <account>                   end every session of a user
+  user department <account> <id>          put a user in a department (0: none)
+  department list                         every department: id, parent, people in it, name
+  department create <name> [parent id]    a department, at the top level or inside another
+  department rename <id> <name>
+  department delete <id>                  only when no one and no department is in it
   invite create [uses=1] [days=7]         make an invite code (for sysInfo.regtype 2)
   announce "<title>" "<text>"             publish a system announcement to everyone
   backup <file.tar.gz>                    copy the database (SQLite, while the server runs) and the uploads
@@ -99,6 +111,39 @@ async function main(argv: string[]): Promise<number> {
         await admin.endSessionsOf(args[0]!);
         console.log(`ended every session of ${args[0]}`);
         break;
+      case 'user department': {
+        need(2);
+        const body = checked(ManageUserDepartmentBody.pick({ dep_id: true }), { dep_id: args[1] });
+        await admin.setDepartment(args[0]!, body.dep_id);
+        console.log(`${args[0]} is now in department ${body.dep_id}`);
+        break;
+      }
+      case 'department list':
+        for (const d of await admin.listDepartments())
+          console.log(`${d.id}\tparent ${d.parent_id}\t${d.user_count} people\t${d.name}`);
+        break;
+      case 'department create': {
+        need(1);
+        const dep = await admin.createDepartment(
+          checked(ManageDepartmentCreateBody, { name: args[0], parent_id: args[1] ?? 0 }),
+        );
+        console.log(`created department ${dep.name} (id ${dep.id})`);
+        break;
+      }
+      case 'department rename': {
+        need(2);
+        const body = checked(ManageDepartmentRenameBody, { id: args[0], name: args.slice(1).join(' ') });
+        await admin.renameDepartment(body.id, body.name);
+        console.log(`department ${body.id} is now ${body.name}`);
+        break;
+      }
+      case 'department delete': {
+        need(1);
+        const body = checked(ManageDepartmentDelBody, { id: args[0] });
+        await admin.deleteDepartment(body.id);
+        console.log(`deleted department ${body.id}`);
+        break;
+      }
       case 'invite create':
         console.log(await admin.createInvite(Number(args[0] ?? 1), Number(args[1] ?? 7)));
         break;
@@ -110,6 +155,14 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await opened.close();
   }
+}
+
+/** Command-line arguments checked by the route's own schema, refused as the route would refuse them. */
+function checked<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success)
+    throw new AppError('Validation', {}, { fields: [...new Set(parsed.error.issues.map((i) => String(i.path[0])))] });
+  return parsed.data;
 }
 
 /** A refusal of the admin service in English, naming the field it concerns. */

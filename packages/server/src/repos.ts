@@ -12,11 +12,12 @@ import { OpsRepo } from './modules/ops';
 import { PushRepo } from './modules/push';
 import { AnnouncementRepo, ConfigRepo, InviteRepo } from './modules/system';
 import { FileRepo } from './modules/upload';
-import { UserRepo } from './modules/user';
+import { DepartmentRepo, UserRepo } from './modules/user';
 
 /** Every repository, one per table family, built once per process and handed to the services. */
 export interface Repos {
   users: UserRepo;
+  departments: DepartmentRepo;
   sessions: SessionRepo;
   codes: CodeRepo;
   friends: FriendRepo;
@@ -36,6 +37,7 @@ export interface Repos {
 export function createRepos(db: Db, dialect: Dialect): Repos {
   return {
     users: new UserRepo(db),
+    departments: new DepartmentRepo(db),
     sessions: new SessionRepo(db),
     codes: new CodeRepo(db),
     friends: new FriendRepo(db),

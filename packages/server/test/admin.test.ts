@@ -75,6 +75,10 @@ describeEachDb('administration (/manage/*)', (target) => {
       manageInviteRevoke: { code: 'no-such-code' },
       manageNoticePublish: { title: 'Matrix', notice: 'Every route' },
       manageNoticeDel: { id: 999_999 },
+      manageDepartmentCreate: { name: 'Matrix' },
+      manageDepartmentRename: { id: 999_999, name: 'Matrix' },
+      manageDepartmentDel: { id: 999_999 },
+      manageUserDepartment: { user_id: plain.userId, dep_id: 0 },
     };
     return (bodies[name] as Record<string, unknown> | undefined) ?? {};
   }
@@ -100,6 +104,11 @@ describeEachDb('administration (/manage/*)', (target) => {
     'manageNoticePublish',
     'manageNoticeDel',
     'manageAuditList',
+    'manageDepartmentList',
+    'manageDepartmentCreate',
+    'manageDepartmentRename',
+    'manageDepartmentDel',
+    'manageUserDepartment',
   ] as const;
 
   it('has every /manage route, and only those, admin-only in the route table', () => {

@@ -33,6 +33,7 @@ const NO_FOREIGN_ID: Partial<Record<RouteName, string>> = {
   userSetting: 'the caller’s own app settings, kept on the device; only checked',
   uploadAvatar: 'the caller’s own avatar',
   getContacts: 'the caller’s own list',
+  getDepartments: 'the organisation’s departments, to everyone in it (runMode 1); nothing otherwise',
   sync: 'after_id is a cursor; only messages addressed to or sent by the caller come back',
   getAdminNotice: 'the announcement, the same for everyone',
   fileList: 'files of the caller’s own chats',

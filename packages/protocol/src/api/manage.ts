@@ -71,6 +71,28 @@ export const ManageConfigSetBody = z.object({
   value: z.union([z.string().max(20_000), z.number(), z.boolean(), z.array(z.unknown()).max(200)]),
 });
 
+/** A department's id; 0 where a body allows "none" (`dep_id`) or "the top level" (`parent_id`). */
+const depId = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const depName = z.string().trim().min(1).max(64);
+
+/** `/manage/departmentCreate`. */
+export const ManageDepartmentCreateBody = z.object({
+  name: depName,
+  /** The department it belongs to; 0 (default) for the top level. */
+  parent_id: depId.optional(),
+  /** Order among its siblings, smallest first. */
+  sort: z.coerce.number().int().min(0).max(1_000_000).optional(),
+});
+
+/** `/manage/departmentRename`. */
+export const ManageDepartmentRenameBody = z.object({ id: depId.min(1), name: depName });
+
+/** `/manage/departmentDel`: only a department with neither people nor departments in it. */
+export const ManageDepartmentDelBody = z.object({ id: depId.min(1) });
+
+/** `/manage/userDepartment`: 0 takes the user out of any department. */
+export const ManageUserDepartmentBody = z.object({ user_id: userId, dep_id: depId });
+
 /** `/manage/inviteList`, `/manage/noticeList`. */
 export const ManagePageBody = z.object({ page, limit });
 
@@ -198,6 +220,20 @@ export interface ManagedUser {
   create_time: number;
   /** When the user last signed in, ms; 0 never. */
   last_login_time: number;
+  /** The user's department, 0 for none. */
+  dep_id: number;
+}
+
+/** One department (`/manage/departmentList`, `getDepartments`). */
+export interface Department {
+  id: number;
+  name: string;
+  /** 0 at the top level. */
+  parent_id: number;
+  sort: number;
+  create_time: number;
+  /** How many users are in it. */
+  user_count: number;
 }
 
 /** One row of `/manage/groupList`. */

@@ -172,6 +172,7 @@ export const en: Record<MessageKey, string> = {
   'errors.MomentNotImage': 'Only pictures can be added to a post',
   'errors.LastAdmin': 'There must be at least one administrator',
   'errors.AdminSelf': 'You cannot disable your own account',
+  'errors.DepartmentNotEmpty': 'There are still people or departments in this department',
   'field.key': 'Setting',
   'field.value': 'Value',
   'field.title': 'Title',

@@ -172,6 +172,7 @@ export const es: Record<MessageKey, string> = {
   'errors.MomentNotImage': 'Solo se pueden añadir imágenes a una publicación',
   'errors.LastAdmin': 'Debe quedar al menos un administrador',
   'errors.AdminSelf': 'No puedes desactivar tu propia cuenta',
+  'errors.DepartmentNotEmpty': 'Este departamento aún tiene personas o departamentos',
   'field.key': 'Ajuste',
   'field.value': 'Valor',
   'field.title': 'Título',

@@ -172,6 +172,7 @@ export const fr: Record<MessageKey, string> = {
   'errors.MomentNotImage': 'Seules des images peuvent être ajoutées à une publication',
   'errors.LastAdmin': 'Il doit rester au moins un administrateur',
   'errors.AdminSelf': 'Vous ne pouvez pas désactiver votre propre compte',
+  'errors.DepartmentNotEmpty': 'Ce service contient encore des personnes ou des services',
   'field.key': 'Réglage',
   'field.value': 'Valeur',
   'field.title': 'Titre',

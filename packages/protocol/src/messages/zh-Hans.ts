@@ -169,6 +169,7 @@ export const zhHans = {
   'errors.MomentNotImage': '动态只能添加图片',
   'errors.LastAdmin': '至少要保留一位管理员',
   'errors.AdminSelf': '不能停用自己的账号',
+  'errors.DepartmentNotEmpty': '该部门下还有人员或子部门',
   'field.key': '设置项',
   'field.value': '值',
   'field.title': '标题',

@@ -171,6 +171,7 @@ export const zhHant: Record<MessageKey, string> = {
   'errors.MomentNotImage': '動態只能添加圖片',
   'errors.LastAdmin': '至少要保留一位管理員',
   'errors.AdminSelf': '不能停用自己的帳號',
+  'errors.DepartmentNotEmpty': '該部門下還有人員或子部門',
   'field.key': '設定項',
   'field.value': '值',
   'field.title': '標題',

@@ -18,6 +18,7 @@ import { momentTimeline } from './migrations/009-moment-timeline';
 import { adminAudit } from './migrations/010-admin-audit';
 import { webPush } from './migrations/011-web-push';
 import { messageTime } from './migrations/012-message-time';
+import { departments } from './migrations/013-departments';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -38,6 +39,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '010-admin-audit': adminAudit(dialect),
     '011-web-push': webPush(dialect),
     '012-message-time': messageTime(),
+    '013-departments': departments(dialect),
   };
 }
 

@@ -19,6 +19,17 @@ export interface UsersTable {
   update_time: number;
   /** 1 after an admin set the password: the user is asked to choose their own at next login. */
   must_change_password: Generated<number>;
+  /** The user's department (departments.id), 0 for none. */
+  dep_id: Generated<number>;
+}
+
+/** A department of the organisation; `parent_id` 0 at the top level. */
+export interface DepartmentsTable {
+  id: Generated<number>;
+  name: string;
+  parent_id: number;
+  sort: number;
+  create_time: number;
 }
 
 export interface SessionsTable {
@@ -347,4 +358,5 @@ export interface Database {
   push_vapid: PushVapidTable;
   push_subscriptions: PushSubscriptionsTable;
   push_settings: PushSettingsTable;
+  departments: DepartmentsTable;
 }

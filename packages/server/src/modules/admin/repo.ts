@@ -72,7 +72,7 @@ export class AdminRepo {
       );
     }
     const rows = await q
-      .select(['u.id', 'u.account', 'u.realname', 'u.avatar', 'u.role', 'u.status', 'u.create_time'])
+      .select(['u.id', 'u.account', 'u.realname', 'u.avatar', 'u.role', 'u.status', 'u.create_time', 'u.dep_id'])
       .select((eb) =>
         eb
           .selectFrom('sessions as s')

@@ -70,5 +70,19 @@ export function adminRoutes(admin: AdminService): Handlers {
       return null;
     },
     manageAuditList: async ({ body }) => paged(body, await admin.auditLog(body)),
+    manageDepartmentList: async () => admin.listDepartments(),
+    manageDepartmentCreate: async ({ body, session, req }) => admin.createDepartment(body, actor(session, req)),
+    manageDepartmentRename: async ({ body, session, req }) => {
+      await admin.renameDepartment(body.id, body.name, actor(session, req));
+      return null;
+    },
+    manageDepartmentDel: async ({ body, session, req }) => {
+      await admin.deleteDepartment(body.id, actor(session, req));
+      return null;
+    },
+    manageUserDepartment: async ({ body, session, req }) => {
+      await admin.setUserDepartment(body.user_id, body.dep_id, actor(session, req));
+      return null;
+    },
   };
 }

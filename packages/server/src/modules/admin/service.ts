@@ -5,6 +5,7 @@ import {
   isConfigKey,
   type AuditRow,
   type ConfigKey,
+  type Department,
   type ManagedGroup,
   type ManagedInvite,
   type ManagedMember,
@@ -20,7 +21,7 @@ import { CloseCodes, type Realtime } from '../../realtime/realtime';
 import type { Session, SessionRepo } from '../auth';
 import type { ConfigService, InviteRepo, AnnouncementRepo } from '../system';
 import type { GroupRepo } from '../group';
-import type { UserRepo, UserRow } from '../user';
+import type { DepartmentRepo, UserRepo, UserRow } from '../user';
 import type { AdminRepo } from './repo';
 
 /** Who acts: an admin's user id and address, or the server's command line (id 0). */
@@ -75,10 +76,11 @@ export class AdminService {
   private readonly invites: InviteRepo;
   private readonly groups: GroupRepo;
   private readonly repo: AdminRepo;
+  private readonly departments: DepartmentRepo;
   private readonly published = new Set<() => Promise<void>>();
 
   constructor(
-    repos: Pick<Repos, 'users' | 'sessions' | 'announcements' | 'invites' | 'groups' | 'admin'>,
+    repos: Pick<Repos, 'users' | 'sessions' | 'announcements' | 'invites' | 'groups' | 'admin' | 'departments'>,
     private readonly config: ConfigService,
     private readonly now: () => number = Date.now,
     private readonly live?: LiveParts,
@@ -89,6 +91,7 @@ export class AdminService {
     this.invites = repos.invites;
     this.groups = repos.groups;
     this.repo = repos.admin;
+    this.departments = repos.departments;
   }
 
   private async audit(actor: Actor, action: string, target: string, detail: Record<string, unknown> = {}) {
@@ -168,6 +171,7 @@ export class AdminService {
         status: r.status === 1 ? 1 : 0,
         create_time: r.create_time,
         last_login_time: Number(r.last_login_time ?? 0),
+        dep_id: r.dep_id,
       })),
       total,
     };
@@ -216,6 +220,7 @@ export class AdminService {
       status: 1,
       create_time: row.create_time,
       last_login_time: 0,
+      dep_id: row.dep_id,
     };
   }
 
@@ -427,6 +432,61 @@ export class AdminService {
   async withdrawNotice(id: number, actor: Actor): Promise<void> {
     if (!(await this.announcements.remove(id))) throw new AppError('NotFound', {}, { fields: ['id'] });
     await this.audit(actor, 'noticeDel', `notice:${id}`);
+  }
+
+  /** Every department with how many people are in it, by parent, `sort`, then id. */
+  listDepartments(): Promise<Department[]> {
+    return this.departments.list();
+  }
+
+  private async department(id: number, field: string) {
+    const dep = await this.departments.byId(id);
+    if (!dep) throw new AppError('NotFound', {}, { fields: [field] });
+    return dep;
+  }
+
+  /** Creates a department, at the top level or inside another one. */
+  async createDepartment(
+    body: { name: string; parent_id?: number | undefined; sort?: number | undefined },
+    actor: Actor = COMMAND_LINE,
+  ): Promise<Department> {
+    const parentId = body.parent_id ?? 0;
+    if (parentId) await this.department(parentId, 'parent_id');
+    const row = { name: body.name, parent_id: parentId, sort: body.sort ?? 0, create_time: this.now() };
+    const id = await this.departments.insert(row);
+    await this.audit(actor, 'departmentCreate', `department:${id}`, { name: row.name, parent_id: parentId });
+    return { id, ...row, user_count: 0 };
+  }
+
+  async renameDepartment(id: number, name: string, actor: Actor = COMMAND_LINE): Promise<void> {
+    const dep = await this.department(id, 'id');
+    await this.departments.rename(dep.id, name);
+    await this.audit(actor, 'departmentRename', `department:${dep.id}`, { from: dep.name, to: name });
+  }
+
+  /** Deletes a department; refused while anyone or any department is in it. */
+  async deleteDepartment(id: number, actor: Actor = COMMAND_LINE): Promise<void> {
+    const dep = await this.department(id, 'id');
+    if (!(await this.departments.removeIfEmpty(dep.id)))
+      throw new AppError('DepartmentNotEmpty', {}, { fields: ['id'] });
+    await this.audit(actor, 'departmentDel', `department:${dep.id}`, { name: dep.name });
+  }
+
+  /** Puts a user in a department, or (0) in none. */
+  async setUserDepartment(userId: number, depId: number, actor: Actor = COMMAND_LINE): Promise<void> {
+    const user = await this.userById(userId);
+    if (depId) await this.department(depId, 'dep_id');
+    await this.departments.assign(user.id, depId, this.now());
+    await this.audit(actor, 'userDepartment', `user:${user.id}`, {
+      account: user.account,
+      from: user.dep_id,
+      to: depId,
+    });
+  }
+
+  /** The command line's form: by account. */
+  async setDepartment(account: string, depId: number, actor: Actor = COMMAND_LINE): Promise<void> {
+    await this.setUserDepartment((await this.userByAccount(account)).id, depId, actor);
   }
 
   /** Audit rows newest first. */

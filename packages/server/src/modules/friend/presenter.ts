@@ -3,8 +3,16 @@ import { indexLetter } from '../../lib/letter';
 import { maskAccount, type UserRow } from '../user';
 import type { FriendRow, RequestRow } from './repo';
 
-/** A user as a row of my contact list: my remark wins over their name. */
-export function toUserContact(user: UserRow, friend: FriendRow | undefined, online: boolean): Contact {
+/**
+ * A user as a row of my contact list: my remark wins over their name. `department` is the name of
+ * their department, given in runMode 1 where the list groups the organisation by department.
+ */
+export function toUserContact(
+  user: UserRow,
+  friend: FriendRow | undefined,
+  online: boolean,
+  department?: string,
+): Contact {
   const displayName = friend?.nickname || user.realname;
   return newContact({
     id: user.id,
@@ -17,6 +25,8 @@ export function toUserContact(user: UserRow, friend: FriendRow | undefined, onli
     ...(friend && { friend_id: friend.id }),
     is_group: 0,
     is_online: online ? 1 : 0,
+    dep_id: user.dep_id,
+    ...(department !== undefined && { dep_name: department }),
     index: indexLetter(displayName),
   });
 }

@@ -36,11 +36,18 @@ export class FriendService {
 
   /** `user` as a contact row of `viewerId`'s list. */
   async contactOf(viewerId: number, user: UserRow): Promise<Contact> {
-    const [friend, online] = await Promise.all([
+    const [friend, online, department] = await Promise.all([
       this.friends.row(viewerId, user.id),
       this.ctx.realtime.online([user.id]),
+      this.departmentNames(user.dep_id ? [user] : []),
     ]);
-    return toUserContact(user, friend, online.has(user.id));
+    return toUserContact(user, friend, online.has(user.id), department?.get(user.dep_id));
+  }
+
+  /** In runMode 1, the names of departments by id (the contact list groups people by them); else undefined. */
+  private async departmentNames(users: UserRow[]): Promise<Map<number, string> | undefined> {
+    if (this.ctx.config.get().sysInfo.runMode !== 1) return undefined;
+    return users.some((u) => u.dep_id) ? this.ctx.repos.departments.names() : new Map();
   }
 
   /** Tells both new friends, each with the other as a contact row. */
@@ -157,8 +164,9 @@ export class FriendService {
     const [theirs, online] = await Promise.all([this.friends.rowsTo(user.id), this.ctx.realtime.online([user.id])]);
     const isOnline = online.has(user.id);
     if (this.ctx.config.get().sysInfo.runMode === 1) {
+      const department = (await this.departmentNames([user]))?.get(user.dep_id);
       await this.ctx.realtime.broadcast(
-        { type: 'appendContact', data: toUserContact(user, undefined, isOnline) },
+        { type: 'appendContact', data: toUserContact(user, undefined, isOnline, department) },
         user.id,
       );
     }
@@ -185,9 +193,12 @@ export class FriendService {
         : mine.size
           ? await this.users.activeAmong([...mine.keys()])
           : [];
-    const online = await this.ctx.realtime.online(users.map((u) => u.id));
+    const [online, departments] = await Promise.all([
+      this.ctx.realtime.online(users.map((u) => u.id)),
+      this.departmentNames(users),
+    ]);
     return users
-      .map((u) => toUserContact(u, mine.get(u.id), online.has(u.id)))
+      .map((u) => toUserContact(u, mine.get(u.id), online.has(u.id), departments?.get(u.dep_id)))
       .sort(
         (a, b) => a.index.localeCompare(b.index) || a.displayName.localeCompare(b.displayName, 'zh-Hans-u-co-pinyin'),
       );

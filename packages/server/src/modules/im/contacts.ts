@@ -1,4 +1,11 @@
-import { newContact, translate, type AdminNotice, type Contact, type ContactId } from '@sparrow/protocol';
+import {
+  newContact,
+  translate,
+  type AdminNotice,
+  type Contact,
+  type ContactId,
+  type Department,
+} from '@sparrow/protocol';
 import type { AnnouncementRepo } from '../system';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
@@ -137,6 +144,15 @@ export class ContactService {
     const contact = await this.friends.contactOf(session.userId, target.peer);
     const [view] = await this.ctx.repos.messages.viewsOf(session.userId, [target.chatKey]);
     return this.merge(session, contact, view, await this.ctx.repos.messages.byIds(view?.lastId ? [view.lastId] : []));
+  }
+
+  /**
+   * The organisation's departments (getDepartments), in runMode 1 only: there everyone in the
+   * organisation is a contact and the list groups them by department; otherwise the list is of
+   * friends and the organisation's structure is no one's business, so the answer is empty.
+   */
+  async departments(): Promise<Department[]> {
+    return this.ctx.config.get().sysInfo.runMode === 1 ? this.ctx.repos.departments.list() : [];
   }
 
   newestAnnouncement(): Promise<AdminNotice | undefined> {

@@ -20,6 +20,7 @@ export function imRoutes(
       return ok(items, { count: pending });
     },
     getContactInfo: async ({ body, session }) => contacts.info(session, body.id),
+    getDepartments: async () => contacts.departments(),
     getMessageList: async ({ body, session }) => {
       const { items, total } = await messages.list(session, body);
       return ok(items, { count: total, page: body.page });

@@ -1,0 +1,73 @@
+import type { Department } from '@sparrow/protocol';
+import type { Db } from '../../db';
+
+/** The organisation's departments (spec §3 `dep_id`) and who is in each. */
+export class DepartmentRepo {
+  constructor(private readonly db: Db) {}
+
+  /** Every department with how many users are in it, by parent, `sort`, then id. */
+  async list(): Promise<Department[]> {
+    const rows = await this.db
+      .selectFrom('departments as d')
+      .select(['d.id', 'd.name', 'd.parent_id', 'd.sort', 'd.create_time'])
+      .select((eb) =>
+        eb
+          .selectFrom('users as u')
+          .whereRef('u.dep_id', '=', 'd.id')
+          .select((e) => e.fn.countAll<number>().as('n'))
+          .as('user_count'),
+      )
+      .orderBy('d.parent_id')
+      .orderBy('d.sort')
+      .orderBy('d.id')
+      .execute();
+    return rows.map((r) => ({ ...r, user_count: Number(r.user_count ?? 0) }));
+  }
+
+  /** Department names by id. */
+  async names(): Promise<Map<number, string>> {
+    const rows = await this.db.selectFrom('departments').select(['id', 'name']).execute();
+    return new Map(rows.map((r) => [r.id, r.name]));
+  }
+
+  async byId(id: number): Promise<{ id: number; name: string; parent_id: number } | undefined> {
+    return this.db
+      .selectFrom('departments')
+      .select(['id', 'name', 'parent_id'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  async insert(row: { name: string; parent_id: number; sort: number; create_time: number }): Promise<number> {
+    const { id } = await this.db.insertInto('departments').values(row).returning('id').executeTakeFirstOrThrow();
+    return id;
+  }
+
+  async rename(id: number, name: string): Promise<boolean> {
+    const res = await this.db.updateTable('departments').set({ name }).where('id', '=', id).executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  /**
+   * Deletes a department unless a user or a department is in it; false when it is not empty. One
+   * statement, so a user moved in meanwhile keeps the department.
+   */
+  async removeIfEmpty(id: number): Promise<boolean> {
+    const res = await this.db
+      .deleteFrom('departments as d')
+      .where('d.id', '=', id)
+      .where((eb) =>
+        eb.and([
+          eb.not(eb.exists(eb.selectFrom('users as u').select('u.id').whereRef('u.dep_id', '=', 'd.id'))),
+          eb.not(eb.exists(eb.selectFrom('departments as c').select('c.id').whereRef('c.parent_id', '=', 'd.id'))),
+        ]),
+      )
+      .executeTakeFirst();
+    return Number(res.numDeletedRows) === 1;
+  }
+
+  /** Puts a user in a department (0: none). */
+  async assign(userId: number, depId: number, now: number): Promise<void> {
+    await this.db.updateTable('users').set({ dep_id: depId, update_time: now }).where('id', '=', userId).execute();
+  }
+}
