@@ -103,6 +103,7 @@ describe('the administration console', () => {
     const areas: [string, string, Locator][] = [
       ['概览', 'dashboard', page.getByText('近 30 天消息量')],
       ['用户', 'users', page.getByText('lin_console')],
+      ['部门', 'departments', page.getByText('还没有部门')],
       ['群聊', 'groups', page.getByText('没有找到群聊')],
       ['系统设置', 'settings', page.getByLabel('chatInfo.redoTime', { exact: true })],
       ['公告', 'notices', page.getByText('暂无公告')],
@@ -227,5 +228,47 @@ describe('the administration console', () => {
     await hidden(page.locator('.adm-toast-main'));
     await expectAccessible(page);
     await shot(page, 'admin-notices-published-375');
+  });
+
+  it('in runMode 1 a department an admin creates and assigns groups Contacts for everyone else', async () => {
+    const page = admin.page;
+    await openTab(page, '系统设置');
+    const { input, save } = setting(page, 'sysInfo.runMode');
+    await input.fill('1');
+    await save.click();
+    await visible(toast(page, '已保存'));
+
+    await openTab(page, '部门');
+    await page.getByLabel('部门名称', { exact: true }).fill('研发部');
+    await page.getByRole('button', { name: '新建部门' }).click();
+    await visible(toast(page, '已创建部门 研发部'));
+    await visible(page.locator('.manage-row').filter({ hasText: '研发部' }));
+
+    await openTab(page, '用户');
+    await page.getByRole('searchbox').fill('lin_console');
+    await page.getByRole('searchbox').press('Enter');
+    await page.getByLabel('林 的部门').selectOption({ label: '研发部' });
+    await visible(toast(page, '已完成'));
+
+    const mei = await newPerson(server, browser, 'mei_console', '梅');
+    try {
+      await mei.page.goto(`${server.url}/#/pages/contacts/index`);
+      const header = mei.page.getByRole('heading', { level: 2, name: '研发部' });
+      await visible(header);
+      await visible(mei.page.getByRole('heading', { level: 2, name: '未分配部门' }));
+      // 林 is listed under the department's header, above those in none.
+      const top = async (l: Locator) => (await l.boundingBox())?.y ?? Number.NaN;
+      const lin = mei.page.locator('.contact-name').getByText('林', { exact: true });
+      expect(await top(header)).toBeLessThan(await top(lin));
+      expect(await top(lin)).toBeLessThan(await top(mei.page.getByRole('heading', { level: 2, name: '未分配部门' })));
+      await expectAccessible(mei.page);
+      await shot(mei.page, 'contacts-by-department-375');
+    } finally {
+      await mei.context.close();
+      await openTab(page, '系统设置');
+      await input.fill('2');
+      await save.click();
+      await visible(toast(page, '已保存'));
+    }
   });
 });

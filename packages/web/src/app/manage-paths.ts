@@ -7,7 +7,7 @@ export const managePaths = {
 } as const;
 
 /** The console's areas, each a tab of the console page. */
-export const MANAGE_TABS = ['dashboard', 'users', 'groups', 'settings', 'notices'] as const;
+export const MANAGE_TABS = ['dashboard', 'users', 'departments', 'groups', 'settings', 'notices'] as const;
 export type ManageTab = (typeof MANAGE_TABS)[number];
 
 export const manageTabPath = (tab: ManageTab) =>

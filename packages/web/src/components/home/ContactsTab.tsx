@@ -7,6 +7,7 @@ import { GroupedVirtuoso, type GroupedVirtuosoHandle } from 'react-virtuoso';
 import { paths, withQuery } from '../../app/paths';
 import { preloadRoute } from '../../app/routes';
 import { badgeText, groupContacts } from '../../lib/conversation-list';
+import { useConfig } from '../../stores/config';
 import { useContacts } from '../../stores/contacts';
 import { ContactAvatar } from '../ContactAvatar';
 import { EmptyState } from '../EmptyState';
@@ -88,12 +89,52 @@ function Footer({ context }: { context: Context }) {
   return <p className="contacts-count">{t('contacts.count', { count: context.total })}</p>;
 }
 
-/** The Contacts tab (spec §2 tab 1): new friends, group chats, then everyone A–Z. */
+interface Grouped {
+  /** Each group's header: a letter, or a department's name. */
+  letters: string[];
+  counts: number[];
+  items: Contact[];
+}
+
+/**
+ * The organisation (runMode 1) by department: departments by name, each with its people A–Z,
+ * then those in none under `none`.
+ */
+function groupByDepartment(rows: Iterable<Contact>, none: string): Grouped {
+  const collator = new Intl.Collator('zh-Hans-u-co-pinyin', { sensitivity: 'base', numeric: true });
+  const byDep = new Map<number, { name: string; people: Contact[] }>();
+  for (const c of rows) {
+    if (c.is_group !== 0) continue;
+    const id = c.dep_name ? (c.dep_id ?? 0) : 0;
+    let dep = byDep.get(id);
+    if (!dep) byDep.set(id, (dep = { name: id ? c.dep_name! : none, people: [] }));
+    dep.people.push(c);
+  }
+  const deps = [...byDep.entries()]
+    .sort(([a, x], [b, y]) => Number(a === 0) - Number(b === 0) || collator.compare(x.name, y.name) || a - b)
+    .map(([, dep]) => dep);
+  for (const dep of deps) dep.people.sort((x, y) => collator.compare(x.displayName, y.displayName));
+  return {
+    letters: deps.map((d) => d.name),
+    counts: deps.map((d) => d.people.length),
+    items: deps.flatMap((d) => d.people),
+  };
+}
+
+/**
+ * The Contacts tab (spec §2 tab 1): new friends, group chats, then everyone A–Z, or in runMode 1
+ * (everyone in the organisation is a contact) everyone by department.
+ */
 export function ContactsTab() {
   const { t } = useTranslation();
   const rows = useContacts((s) => s.rows);
   const pending = useContacts((s) => s.pending);
-  const grouped = useMemo(() => groupContacts(Object.values(rows)), [rows]);
+  const byDepartment = useConfig((s) => s.config?.sysInfo.runMode === 1);
+  const none = t('contacts.noDepartment');
+  const grouped = useMemo<Grouped>(
+    () => (byDepartment ? groupByDepartment(Object.values(rows), none) : groupContacts(Object.values(rows))),
+    [rows, byDepartment, none],
+  );
   const list = useRef<GroupedVirtuosoHandle>(null);
   const context = useMemo(() => ({ pending, total: grouped.items.length }), [pending, grouped.items.length]);
   useEffect(() => {
@@ -107,20 +148,26 @@ export function ContactsTab() {
         groupCounts={grouped.counts}
         context={context}
         components={{ Header, Footer }}
-        groupContent={(i) => (
-          <h2 className="index-letter" id={`letter-${grouped.letters[i]}`}>
-            {grouped.letters[i]}
-          </h2>
-        )}
+        groupContent={(i) =>
+          byDepartment ? (
+            <h2 className="index-letter">{grouped.letters[i]}</h2>
+          ) : (
+            <h2 className="index-letter" id={`letter-${grouped.letters[i]}`}>
+              {grouped.letters[i]}
+            </h2>
+          )
+        }
         itemContent={(i) => {
           const c = grouped.items[i];
           return c ? <ContactRow contact={c} /> : null;
         }}
       />
-      <IndexBar
-        letters={grouped.letters}
-        onSelect={(i) => list.current?.scrollToIndex({ groupIndex: i, align: 'start' })}
-      />
+      {!byDepartment && (
+        <IndexBar
+          letters={grouped.letters}
+          onSelect={(i) => list.current?.scrollToIndex({ groupIndex: i, align: 'start' })}
+        />
+      )}
     </section>
   );
 }

@@ -1,10 +1,11 @@
-import type { ManagedUser } from '@sparrow/protocol';
+import type { Department, ManagedUser } from '@sparrow/protocol';
 import { UserOutline } from 'antd-mobile-icons';
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api';
 import { feedback } from '../../app/feedback';
 import { SearchBar } from '../../components/SearchBar';
 import { useSession } from '../../stores/session';
+import { useDepartments } from './Departments';
 import type { ManageT } from './i18n';
 import { usePaged } from './paged';
 import { formatTime, ListState, Pager } from './parts';
@@ -73,12 +74,14 @@ function CreateUser({ t, onCreated }: { t: ManageT; onCreated: () => void }) {
 function UserRow({
   user,
   me,
+  departments,
   t,
   locale,
   onChanged,
 }: {
   user: ManagedUser;
   me: number;
+  departments: Department[];
   t: ManageT;
   locale: string;
   onChanged: () => void;
@@ -126,6 +129,25 @@ function UserRow({
         </p>
       </div>
       <div className="manage-row-actions" role="group" aria-label={t('users.actions', { name })}>
+        <label className="manage-field">
+          <span>{t('users.department')}</span>
+          <select
+            value={user.dep_id}
+            aria-label={t('users.departmentOf', { name })}
+            onChange={(e) =>
+              void act(() =>
+                api.manageUserDepartment({ user_id: user.user_id, dep_id: Number(e.target.value) }, { quiet: true }),
+              )
+            }
+          >
+            <option value={0}>{t('users.noDepartment')}</option>
+            {departments.map((d) => (
+              <option key={d.id} value={d.id}>
+                {d.name}
+              </option>
+            ))}
+          </select>
+        </label>
         {!self &&
           (user.status === 1 ? (
             <button
@@ -215,6 +237,7 @@ export function Users({ t, locale }: { t: ManageT; locale: string }) {
   const [typed, setTyped] = useState('');
   const [keywords, setKeywords] = useState('');
   const list = usePaged('manageUserList', { keywords });
+  const departments = useDepartments();
   return (
     <>
       <SearchBar
@@ -232,7 +255,15 @@ export function Users({ t, locale }: { t: ManageT; locale: string }) {
         <>
           <ul className="manage-list">
             {list.items.map((u) => (
-              <UserRow key={u.user_id} user={u} me={me} t={t} locale={locale} onChanged={list.reload} />
+              <UserRow
+                key={u.user_id}
+                user={u}
+                me={me}
+                departments={departments.items}
+                t={t}
+                locale={locale}
+                onChanged={list.reload}
+              />
             ))}
           </ul>
           <Pager page={list.page} pages={list.pages} count={list.count} onPage={list.setPage} t={t} />

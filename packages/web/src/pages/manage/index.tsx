@@ -9,6 +9,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { Page } from '../../components/Page';
 import { useSession } from '../../stores/session';
 import { Dashboard } from './Dashboard';
+import { Departments } from './Departments';
 import { Groups } from './Groups';
 import { useManageTexts } from './i18n';
 import { Notices } from './Notices';
@@ -16,7 +17,14 @@ import { Settings } from './Settings';
 import { Users } from './Users';
 import './manage.css';
 
-const AREAS = { dashboard: Dashboard, users: Users, groups: Groups, settings: Settings, notices: Notices } as const;
+const AREAS = {
+  dashboard: Dashboard,
+  users: Users,
+  departments: Departments,
+  groups: Groups,
+  settings: Settings,
+  notices: Notices,
+} as const;
 
 const isTab = (v: string | null): v is ManageTab => (MANAGE_TABS as readonly (string | null)[]).includes(v);
 

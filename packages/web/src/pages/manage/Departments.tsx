@@ -1,0 +1,196 @@
+import type { Department } from '@sparrow/protocol';
+import { TeamOutline } from 'antd-mobile-icons';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { api, request } from '../../api';
+import { feedback } from '../../app/feedback';
+import type { ManageT } from './i18n';
+import type { LoadStatus } from './paged';
+import { ListState } from './parts';
+
+/** Every department (one short list, not paged), asked again on `reload`. */
+export function useDepartments() {
+  const [items, setItems] = useState<Department[]>([]);
+  const [status, setStatus] = useState<LoadStatus>('loading');
+  const [version, setVersion] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setStatus('loading');
+    request('manageDepartmentList', {}, { silent: true }).then(
+      (result) => {
+        if (!live) return;
+        setItems(result.data);
+        setStatus('ready');
+      },
+      () => live && setStatus('error'),
+    );
+    return () => {
+      live = false;
+    };
+  }, [version]);
+  const reload = useCallback(() => setVersion((v) => v + 1), []);
+  return { items, status, reload };
+}
+
+const NAME_MAX = 64;
+
+/** One department: its name, where it sits, how many people; rename in place, delete when empty. */
+function DepartmentRow({
+  dep,
+  parent,
+  t,
+  onChanged,
+}: {
+  dep: Department;
+  parent: string | undefined;
+  t: ManageT;
+  onChanged: () => void;
+}) {
+  const [renaming, setRenaming] = useState(false);
+  const [name, setName] = useState(dep.name);
+  const rename = async (e: FormEvent) => {
+    e.preventDefault();
+    try {
+      await api.manageDepartmentRename({ id: dep.id, name }, { loading: true, quiet: true });
+      feedback.toast(t('common.done'));
+      setRenaming(false);
+      onChanged();
+    } catch {
+      // The server's message was shown.
+    }
+  };
+  const remove = async () => {
+    const ok = await feedback.confirm({
+      content: t('departments.confirmDelete', { name: dep.name }),
+      confirmText: t('departments.delete'),
+      cancelText: t('common.cancel'),
+    });
+    if (!ok) return;
+    try {
+      await api.manageDepartmentDel({ id: dep.id }, { quiet: true });
+      feedback.toast(t('common.done'));
+      onChanged();
+    } catch {
+      // The server's message was shown (still people or departments in it).
+    }
+  };
+  return (
+    <li className="manage-row">
+      <div className="manage-row-main">
+        <p className="manage-row-title">{dep.name}</p>
+        <p className="manage-row-sub">
+          {t('departments.people', { count: dep.user_count })}
+          {parent !== undefined && ` · ${t('departments.inside', { name: parent })}`}
+        </p>
+      </div>
+      <div className="manage-row-actions">
+        <button
+          type="button"
+          className="button button-default"
+          aria-expanded={renaming}
+          aria-label={t('departments.renameTitle', { name: dep.name })}
+          onClick={() => setRenaming(!renaming)}
+        >
+          {t('departments.rename')}
+        </button>
+        <button
+          type="button"
+          className="button button-danger"
+          aria-label={t('departments.deleteTitle', { name: dep.name })}
+          onClick={() => void remove()}
+        >
+          {t('departments.delete')}
+        </button>
+      </div>
+      {renaming && (
+        <form className="manage-form manage-inline" onSubmit={(e) => void rename(e)}>
+          <label className="manage-field">
+            <span>{t('departments.name')}</span>
+            <input value={name} required maxLength={NAME_MAX} onChange={(e) => setName(e.target.value)} />
+          </label>
+          <button type="submit" className="button button-primary">
+            {t('departments.save')}
+          </button>
+        </form>
+      )}
+    </li>
+  );
+}
+
+/** 部门: create departments (at the top or inside another), rename them, delete the empty ones. */
+export function Departments({ t }: { t: ManageT; locale: string }) {
+  const list = useDepartments();
+  const [name, setName] = useState('');
+  const [parentId, setParentId] = useState(0);
+  const [busy, setBusy] = useState(false);
+  const names = new Map(list.items.map((d) => [d.id, d.name]));
+
+  const create = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    try {
+      const dep = await api.manageDepartmentCreate({ name, parent_id: parentId }, { loading: true, quiet: true });
+      feedback.toast(t('departments.created', { name: dep.name }));
+      setName('');
+      list.reload();
+    } catch {
+      // The server's message was shown.
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <section className="manage-section" aria-labelledby="manage-dep-create">
+        <h2 className="manage-section-title" id="manage-dep-create">
+          {t('departments.create')}
+        </h2>
+        <form className="manage-form" onSubmit={(e) => void create(e)}>
+          <label className="manage-field">
+            <span>{t('departments.name')}</span>
+            <input value={name} required maxLength={NAME_MAX} onChange={(e) => setName(e.target.value)} />
+          </label>
+          <label className="manage-field">
+            <span>{t('departments.parent')}</span>
+            <select value={parentId} onChange={(e) => setParentId(Number(e.target.value))}>
+              <option value={0}>{t('departments.top')}</option>
+              {list.items.map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className="button button-primary" disabled={busy}>
+            {t('departments.create')}
+          </button>
+        </form>
+      </section>
+      <section className="manage-section" aria-labelledby="manage-dep-list">
+        <h2 className="manage-section-title" id="manage-dep-list">
+          {t('departments.list')}
+        </h2>
+        {list.status === 'ready' && list.items.length > 0 ? (
+          <ul className="manage-list">
+            {list.items.map((d) => (
+              <DepartmentRow
+                key={`${d.id}:${d.name}`}
+                dep={d}
+                parent={d.parent_id ? names.get(d.parent_id) : undefined}
+                t={t}
+                onChanged={list.reload}
+              />
+            ))}
+          </ul>
+        ) : (
+          <ListState
+            status={list.status === 'ready' ? 'empty' : list.status}
+            empty={{ icon: <TeamOutline />, title: t('departments.empty'), description: t('departments.emptyDesc') }}
+            t={t}
+            onRetry={list.reload}
+          />
+        )}
+      </section>
+    </>
+  );
+}
