@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDb, type Database } from '../src/db';
 import { MessageRepo } from '../src/modules/im/repo';
 import { MomentRepo } from '../src/modules/moments/repo';
+import { DepartmentRepo } from '../src/modules/user';
 
 /**
  * The reads that grow with a server's history walk indexes from a bound (a cursor, a chat, a read
@@ -16,6 +17,7 @@ describe('query plans', () => {
   let sqlite: SQLite.Database;
   let repo: MessageRepo;
   let moments: MomentRepo;
+  let departments: DepartmentRepo;
   const ran: CompiledQuery[] = [];
 
   beforeAll(async () => {
@@ -30,6 +32,7 @@ describe('query plans', () => {
     });
     repo = new MessageRepo(db, 'sqlite');
     moments = new MomentRepo(db);
+    departments = new DepartmentRepo(db);
   });
   afterAll(() => sqlite.close());
 
@@ -44,6 +47,14 @@ describe('query plans', () => {
         .map((r) => (r as { detail: string }).detail),
     );
   }
+
+  it('departments count their people and are deleted only when empty through users_dep, not a scan of users', async () => {
+    for (const fn of [() => departments.list(), () => departments.removeIfEmpty(3)]) {
+      const lines = await plans(fn);
+      expect(lines.filter((l) => /^SCAN u\b/.test(l))).toEqual([]);
+      expect(lines.some((l) => l.includes('USING COVERING INDEX users_dep (dep_id=?)'))).toBe(true);
+    }
+  });
 
   const scansMessages = (lines: string[]) => lines.filter((l) => /^SCAN m\b|messages_to \(chat_type=\?\)$/.test(l));
 
