@@ -26,6 +26,7 @@ import {
   freePort,
   HttpClient,
   main,
+  percentile,
   root,
   rssKb,
   seed,
@@ -64,6 +65,7 @@ class Client {
   constructor(user, wsUrl, http, log) {
     Object.assign(this, { user, wsUrl, http, log });
     this.cursor = 0;
+    this.attempts = 0;
     this.openFailures = 0;
     this.closes = 0;
     this.bound = false;
@@ -75,6 +77,7 @@ class Client {
   }
 
   connect() {
+    this.attempts += 1;
     const ws = new WebSocket(this.wsUrl, { perMessageDeflate: false });
     this.ws = ws;
     let opened = false;
@@ -337,6 +340,7 @@ async function storm(name, users, servers, fault) {
 
   const watch = sampler(() => servers().map((s) => s.pid));
   const load = os.loadavg()[0];
+  for (const c of clients) c.attempts = 0;
   const faultAt = performance.now();
   const { backAt } = await fault();
   let boundAt = 0;
@@ -358,6 +362,9 @@ async function storm(name, users, servers, fault) {
   const gaveUp = clients.filter((c) => c.gaveUp).length;
   const stillDown = clients.filter((c) => !c.bound).length;
   const connecting = clients.filter((c) => c.ws?.readyState === WebSocket.CONNECTING).length;
+  const rebound = clients.filter((c) => c.boundAt >= faultAt).map((c) => (c.boundAt - faultAt) / 1000);
+  const spread = [0.5, 0.9, 0.99].map((p) => fmt(percentile(rebound, p), 1)).join(' / ');
+  const attempts = clients.map((c) => c.attempts);
   // A little more traffic on the recovered servers, then every acknowledged send is judged.
   await sleep(2000);
   await send.stop();
@@ -383,7 +390,9 @@ async function storm(name, users, servers, fault) {
   console.log(
     `${name}: back after ${secs(backAt)}, all bound after ${secs(boundAt)}, all caught up after ${secs(caughtUpAt)}; ` +
       `${lost} lost, ${duplicated} duplicated of ${send.acked.length} acknowledged; ` +
-      `at the end ${stillDown} not bound (${gaveUp} past the retry limits, ${connecting} still opening)`,
+      `at the end ${stillDown} not bound (${gaveUp} past the retry limits, ${connecting} still opening); ` +
+      `bound again after p50 / p90 / p99 ${spread} s; connection attempts per client: ` +
+      `mean ${fmt(attempts.reduce((x, y) => x + y, 0) / attempts.length, 1)}, most ${Math.max(...attempts)}`,
   );
   return {
     name,
