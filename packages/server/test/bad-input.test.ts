@@ -783,7 +783,11 @@ describeEachDb('bad input derived from the route schemas', (target) => {
       });
       alice = { ...alice, token: `bearer ${s.token}` };
       // A password an admin set would refuse her every call until she changed it.
-      await server.ctx.db.updateTable('users').set({ must_change_password: 0 }).where('id', '=', alice.userId).execute();
+      await server.ctx.db
+        .updateTable('users')
+        .set({ must_change_password: 0 })
+        .where('id', '=', alice.userId)
+        .execute();
     }
   }
 
