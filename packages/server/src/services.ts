@@ -47,6 +47,7 @@ export function createServices(ctx: AppContext, callStore: CallStore) {
     realtime: ctx.realtime,
     groups: groupAdmin,
     uptimeS: () => process.uptime(),
+    announceProfile: (user) => friends.announceProfile(user),
   });
   return {
     auth: new AuthService(ctx, new CodeService(ctx.repos.codes, ctx.config, ctx.mailer, ctx.now), qr),

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Contact, Department } from '@sparrow/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminService } from '../src/modules/admin';
-import { describeEachDb, signUp, startServer, type TestServer } from './harness';
+import { describeEachDb, signUp, startServer, TestSocket, type TestServer } from './harness';
 
 const adminMain = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/admin.ts');
 
@@ -100,8 +100,13 @@ describeEachDb('departments (spec §3 dep_id)', (target) => {
 
   it('puts people in departments: their contact records carry dep_id and, in runMode 1, dep_name', async () => {
     const dep = (await server.call('manageDepartmentCreate', { name: 'Support' }, as(root))).data as Department;
+    const sock = await TestSocket.bound(server, bob.userId, bob.token);
     const set = await server.call('manageUserDepartment', { user_id: ann.userId, dep_id: dep.id }, as(root));
     expect(set.code).toBe(0);
+    // Everyone listing her hears of the move at once, as of a profile change.
+    const pushed = await sock.waitFor((f) => f.type === 'appendContact' && f.data.id === ann.userId);
+    expect(pushed.data).toMatchObject({ dep_id: dep.id, dep_name: 'Support' });
+    sock.ws.close();
     const [audited] = await auditOf('userDepartment');
     expect(audited).toMatchObject({ admin_id: root.userId, target: `user:${ann.userId}` });
     expect(JSON.parse(audited!.detail)).toMatchObject({ from: 0, to: dep.id });

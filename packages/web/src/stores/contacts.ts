@@ -54,6 +54,8 @@ const IDENTITY: readonly (keyof Contact)[] = [
   'account',
   'motto',
   'friend_id',
+  'dep_id',
+  'dep_name',
   'index',
   'is_online',
   'notice',

@@ -51,6 +51,8 @@ export interface LiveParts {
   groups: GroupOwnerOps;
   /** Seconds since the process started. */
   uptimeS: () => number;
+  /** Sends a user's contact row again to those who list them (`appendContact`), as a profile change does. */
+  announceProfile: (user: UserRow) => Promise<void>;
 }
 
 const DAY_MS = 86_400_000;
@@ -477,6 +479,7 @@ export class AdminService {
     const user = await this.userById(userId);
     if (depId) await this.department(depId, 'dep_id');
     await this.departments.assign(user.id, depId, this.now());
+    await this.live?.announceProfile({ ...user, dep_id: depId });
     await this.audit(actor, 'userDepartment', `user:${user.id}`, {
       account: user.account,
       from: user.dep_id,

@@ -105,7 +105,7 @@ function groupByDepartment(rows: Iterable<Contact>, none: string): Grouped {
   const byDep = new Map<number, { name: string; people: Contact[] }>();
   for (const c of rows) {
     if (c.is_group !== 0) continue;
-    const id = c.dep_name ? (c.dep_id ?? 0) : 0;
+    const id = c.dep_id && c.dep_name ? c.dep_id : 0;
     let dep = byDep.get(id);
     if (!dep) byDep.set(id, (dep = { name: id ? c.dep_name! : none, people: [] }));
     dep.people.push(c);
