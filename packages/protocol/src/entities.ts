@@ -15,6 +15,20 @@ export const AppSettingSchema = z.object({
 });
 export type AppSetting = z.infer<typeof AppSettingSchema>;
 
+/**
+ * What a Raingad client's settings dialog saves (`/enterprise/im/setting`) and reads back from
+ * userInfo.setting at login; present only once it has saved them.
+ */
+export interface OldClientSetting {
+  theme: string;
+  isVoice: boolean;
+  /** 1: Enter sends, 2: Ctrl+Enter sends. */
+  sendKey: number;
+  avatarCricle: boolean;
+  hideMessageName: boolean;
+  hideMessageTime: boolean;
+}
+
 /** The signed-in user (api.md §2 userInfo). Never carries a password hash or salt. */
 export interface UserInfo {
   user_id: number;
@@ -32,7 +46,7 @@ export interface UserInfo {
   is_auth: 0 | 1;
   /** 0 user, 1 system administrator. */
   role: 0 | 1;
-  setting: AppSetting & { language: string };
+  setting: AppSetting & { language: string } & Partial<OldClientSetting>;
   /** My QR code's URL (api.md §6), signed and valid until `qrExpire`; fresh on every login and checkuser. */
   qrUrl: string;
   /** When `qrUrl` stops working, ms. */

@@ -716,7 +716,7 @@ describeEachDb('Raingad 6.x clients', (target) => {
     expect(a.socket!.frames.slice(from).filter((f) => f.type === 'isOnline' && f.data.id === b.userId)).toHaveLength(1);
   });
 
-  it("im/setting: the web client's settings dialog saves its whole object, checked and acknowledged", async () => {
+  it("im/setting: the web client's settings dialog saves its whole object, read back in userInfo.setting", async () => {
     const a = await online('sa');
     const setting = {
       theme: 'default',
@@ -728,6 +728,11 @@ describeEachDb('Raingad 6.x clients', (target) => {
     };
     const saved = await a.post('enterprise/im/setting', setting);
     expect([saved.code, saved.data]).toEqual([0, null]);
+    // It reads them back at its next start, flags as booleans; a later save changes what it names.
+    expect((await a.post('common/Pub/checkuser', {})).data.setting).toMatchObject(setting);
+    expect((await a.post('enterprise/im/setting', { sendKey: 2, isVoice: false })).code).toBe(0);
+    const after = await a.post('common/Pub/checkuser', {});
+    expect(after.data.setting).toMatchObject({ ...setting, sendKey: 2, isVoice: false, voiceStatus: true });
     expect((await a.post('enterprise/im/setting', { ...setting, sendKey: 9 })).data.fields).toEqual(['sendKey']);
     expect((await a.post('enterprise/im/setting', {})).code).toBe(400);
     const anonymous = await server.post('/enterprise/im/setting', qs.stringify(setting), { 'content-type': FORM });

@@ -19,6 +19,7 @@ import { adminAudit } from './migrations/010-admin-audit';
 import { webPush } from './migrations/011-web-push';
 import { messageTime } from './migrations/012-message-time';
 import { departments } from './migrations/013-departments';
+import { userSetting } from './migrations/014-user-setting';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -40,6 +41,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '011-web-push': webPush(dialect),
     '012-message-time': messageTime(),
     '013-departments': departments(dialect),
+    '014-user-setting': userSetting(),
   };
 }
 

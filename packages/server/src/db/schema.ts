@@ -19,6 +19,8 @@ export interface UsersTable {
   update_time: number;
   /** 1 after an admin set the password: the user is asked to choose their own at next login. */
   must_change_password: Generated<number>;
+  /** JSON object a Raingad client's settings dialog saved (`/enterprise/im/setting`); `{}` by default. */
+  setting: Generated<string>;
   /** The user's department (departments.id), 0 for none. */
   dep_id: Generated<number>;
 }

@@ -1,4 +1,5 @@
-import { DEFAULT_APP_SETTING, type UserInfo, type UserProfile } from '@sparrow/protocol';
+import { DEFAULT_APP_SETTING, type OldClientSetting, type UserInfo, type UserProfile } from '@sparrow/protocol';
+import { parseJson } from '../../lib/text';
 import type { UserRow } from './repo';
 
 /**
@@ -19,11 +20,25 @@ export function toUserInfo(row: UserRow, code: Pick<UserInfo, 'qrUrl' | 'qrExpir
     motto: row.motto,
     is_auth: row.is_auth ? 1 : 0,
     role: row.role ? 1 : 0,
-    setting: { ...DEFAULT_APP_SETTING, language: row.language },
+    setting: { ...DEFAULT_APP_SETTING, ...oldClientSetting(row.setting), language: row.language },
     qrUrl: code.qrUrl,
     qrExpire: code.qrExpire,
     ...(row.must_change_password ? { must_change_password: 1 as const } : {}),
   };
+}
+
+/**
+ * The settings a Raingad client saved, as it reads them: flags as booleans, `sendKey` a number
+ * (raingad-protocol.md: the original turned its stored strings into these); nothing else of the JSON.
+ */
+function oldClientSetting(json: string): Partial<OldClientSetting> {
+  const saved = parseJson(json);
+  const out: Partial<OldClientSetting> = {};
+  if (typeof saved.theme === 'string') out.theme = saved.theme;
+  if (typeof saved.sendKey === 'number') out.sendKey = saved.sendKey;
+  for (const key of ['isVoice', 'avatarCricle', 'hideMessageName', 'hideMessageTime'] as const)
+    if (saved[key] === 0 || saved[key] === 1) out[key] = saved[key] === 1;
+  return out;
 }
 
 /** Masks an account as the first 3 characters + `******` + the last 2. */

@@ -11,7 +11,10 @@ export function userRoutes(ctx: AppContext, users: UserService): Handlers {
     searchUser: async ({ body, session }) => users.search(body.keywords, session),
     updateUserInfo: async ({ body, session, req }) =>
       ok(await users.update(body, session, publicBase(ctx.env, req)), { msg: 'ok.saved' }),
-    // App settings live on the device (spec: appSetting is stored locally); the body is checked only.
-    userSetting: async () => ok(null, { msg: 'ok.saved' }),
+    // Sparrow's client keeps its app settings on the device; a Raingad client saves its dialog here.
+    userSetting: async ({ body, session }) => {
+      await users.saveSetting(body, session);
+      return ok(null, { msg: 'ok.saved' });
+    },
   };
 }

@@ -1,6 +1,7 @@
 import type { RouteInput, UserInfo, UserProfile } from '@sparrow/protocol';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
+import { parseJson } from '../../lib/text';
 import type { Session } from '../auth';
 import { toUserInfo, toUserProfile } from './presenter';
 import { type FriendRepo } from '../friend';
@@ -81,6 +82,17 @@ export class UserService {
     const row = await this.users.byId(session.userId);
     if (values.realname !== undefined && values.realname !== session.user.realname) await this.tellChanged(row!.id);
     return toUserInfo(row!, this.qr.code('user', row!.id, base));
+  }
+
+  /**
+   * Keeps what a Raingad client's settings dialog saved, beside what it saved before; it reads them
+   * back from userInfo.setting at login.
+   */
+  async saveSetting(body: RouteInput<'userSetting'>, session: Session): Promise<void> {
+    const row = await this.users.byId(session.userId);
+    const saved = { ...parseJson(row?.setting ?? '{}') };
+    for (const [key, value] of Object.entries(body)) if (value !== undefined) saved[key] = value;
+    await this.users.update(session.userId, { setting: JSON.stringify(saved), update_time: this.ctx.now() });
   }
 
   /** Sets a user's avatar URL. */
