@@ -149,6 +149,48 @@ describeWithRedis('two server processes with Redis', (redisUrl) => {
       }
     }, 60_000);
 
+    it(`[${target}] delivers a wide group's message once to every member, on whichever node they are`, async () => {
+      const [a, b] = [cluster.nodes[0]!, cluster.nodes[1]!];
+      // More members than a push sent user by user (WIDE_PUSH in realtime/redis.ts): one publish for all.
+      const users: Array<{ userId: number; token: string }> = [];
+      for (let i = 0; i < 20; i++) {
+        const account = `wide${i}${target}`;
+        await a.call('register', { account, password: 'secret123', realname: `wide ${i}` });
+        const login = await a.call('login', { account, password: 'secret123' });
+        users.push({ userId: login.data.userInfo.user_id, token: login.data.authToken });
+      }
+      const [owner, ...others] = users as [(typeof users)[0], ...typeof users];
+      for (const u of others) {
+        await a.call('friendAdd', { user_id: u.userId }, owner.token);
+        await a.call('friendAdd', { user_id: owner.userId }, u.token);
+      }
+      const created = await a.call('groupAdd', { user_ids: others.map((u) => u.userId) }, owner.token);
+      expect(created.code, created.msg).toBe(0);
+      const gid = created.data.id as string;
+      // Members split over both nodes; the sender is on b.
+      const listeners = others.map((u, i) => new ReliableClient(i % 2 ? a : b, u.userId, u.token));
+      await Promise.all(listeners.map((l) => l.connect()));
+      await new Promise((r) => setTimeout(r, 300));
+      const before = listeners.map((l) => l.pushes);
+      try {
+        const sent = await b.call(
+          'sendMessage',
+          { id: randomUUID(), toContactId: gid, is_group: 1, type: 'text', content: 'to everyone' },
+          owner.token,
+        );
+        expect(sent.code, sent.msg).toBe(0);
+        const msgId = sent.data.msg_id as number;
+        const until = Date.now() + 5000;
+        while (listeners.some((l) => !l.messages.has(msgId)) && Date.now() < until)
+          await new Promise((r) => setTimeout(r, 20));
+        await new Promise((r) => setTimeout(r, 300));
+        expect(listeners.filter((l) => !l.messages.has(msgId)).map((l) => l.userId)).toEqual([]);
+        expect(listeners.map((l, i) => l.pushes - before[i]!)).toEqual(listeners.map(() => 1));
+      } finally {
+        listeners.forEach((l) => l.close());
+      }
+    }, 90_000);
+
     if (target === 'postgres')
       it(`[${target}] loses nothing when the database's connections are killed mid-stream`, async () => {
         const a = cluster.nodes[0]!;

@@ -6,9 +6,14 @@ import type { RateLimiter } from '../lib/rate-limit';
 
 /**
  * The bus across nodes: one Redis channel per user, subscribed by the nodes holding that user's
- * sockets, and one channel for everyone. A message for many users is published once per user so
- * that a node holding several of them delivers each exactly once.
+ * sockets, and one channel for everyone. A push for a few users is published once per user (each
+ * copy reaches only the nodes holding that user, and a node holding several of them delivers each
+ * exactly once); a push for more than WIDE_PUSH users (a group) is published once on the channel for
+ * everyone with its whole list, and each node delivers it to the sockets of the list it holds:
+ * one publish and one parse per node instead of one of each per member.
  */
+const WIDE_PUSH = 16;
+
 export class RedisBus implements Bus {
   private readonly pub: Redis;
   private readonly sub: Redis;
@@ -78,6 +83,10 @@ export class RedisBus implements Bus {
     }
     if (message.kind === 'kick') {
       await this.pub.publish(this.channel(message.userId), JSON.stringify(message));
+      return;
+    }
+    if (message.userIds.length > WIDE_PUSH) {
+      await this.pub.publish(this.all, JSON.stringify(message));
       return;
     }
     const frame = JSON.stringify(message.frame);
