@@ -1,6 +1,6 @@
 import type { MomentSettings } from '@sparrow/protocol';
 import { CheckOutline, SetOutline } from 'antd-mobile-icons';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { api } from '../../api';
@@ -14,8 +14,10 @@ import { FriendPicker } from '../../components/moments/FriendPicker';
 import '../../components/moments/moments.css';
 import { Page } from '../../components/Page';
 import type { MessageKey } from '../../i18n/keys';
+import { useLoaded } from '../../lib/use-loaded';
 
-type Status = 'loading' | 'ready' | 'error';
+/** My moments settings, as the page opens. */
+const readSettings = () => api.momentsSetting({}, { silent: true });
 type List = 'hide_from' | 'hide_them';
 
 /** How far back my friends may read my posts (api.md `setting.range`, in days; 0 all). */
@@ -90,22 +92,7 @@ export default function MomentSettingPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const action = params.get('action');
-  const [settings, setSettings] = useState<MomentSettings | null>(null);
-  const [status, setStatus] = useState<Status>('loading');
-
-  const load = useCallback(async () => {
-    setStatus('loading');
-    try {
-      setSettings(await api.momentsSetting({}, { silent: true }));
-      setStatus('ready');
-    } catch {
-      setStatus('error');
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const { data: settings, setData: setSettings, status, reload: load } = useLoaded(readSettings);
 
   const setRange = async (range: 0 | 3 | 30 | 180) => {
     const before = settings;

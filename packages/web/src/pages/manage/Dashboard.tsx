@@ -1,10 +1,10 @@
 import type { AuditRow, ManageStats } from '@sparrow/protocol';
 import { HistogramOutline } from 'antd-mobile-icons';
-import { useCallback, useEffect, useState, type ComponentType } from 'react';
+import { useEffect, useState, type ComponentType } from 'react';
 import { api, request } from '../../api';
 import { formatFileSize } from '../../lib/file-size';
+import { useLoaded } from '../../lib/use-loaded';
 import type { ManageKey, ManageT } from './i18n';
-import type { LoadStatus } from './paged';
 import { formatTime, ListState } from './parts';
 
 type ChartProps = { days: ManageStats['messagesPerDay']; series: string; locale: string };
@@ -50,29 +50,20 @@ function Chart({ stats, t, locale }: { stats: ManageStats; t: ManageT; locale: s
   );
 }
 
+/** The counts and the latest audit rows, as the page opens. */
+async function readDashboard(): Promise<{ stats: ManageStats; audit: AuditRow[] }> {
+  const [stats, audit] = await Promise.all([
+    api.manageStats({}, { silent: true }),
+    request('manageAuditList', { limit: 10 }, { silent: true }),
+  ]);
+  return { stats, audit: audit.data };
+}
+
 /** 概览: counts, the messages of 30 days, what the server is, and the latest audit rows. */
 export function Dashboard({ t, locale }: { t: ManageT; locale: string }) {
-  const [stats, setStats] = useState<ManageStats | null>(null);
-  const [audit, setAudit] = useState<AuditRow[]>([]);
-  const [status, setStatus] = useState<LoadStatus>('loading');
-
-  const load = useCallback(async () => {
-    setStatus('loading');
-    try {
-      const [s, a] = await Promise.all([
-        api.manageStats({}, { silent: true }),
-        request('manageAuditList', { limit: 10 }, { silent: true }),
-      ]);
-      setStats(s);
-      setAudit(a.data);
-      setStatus('ready');
-    } catch {
-      setStatus('error');
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const { data, status, reload: load } = useLoaded(readDashboard);
+  const stats = data?.stats;
+  const audit = data?.audit ?? [];
 
   if (!stats || status !== 'ready')
     return (

@@ -1,10 +1,11 @@
 import type { ManagedConfig, ManagedSetting } from '@sparrow/protocol';
 import { KeyOutline, SetOutline } from 'antd-mobile-icons';
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { api } from '../../api';
 import { feedback } from '../../app/feedback';
+import { useLoaded } from '../../lib/use-loaded';
 import type { ManageKey, ManageT } from './i18n';
-import { usePaged, type LoadStatus } from './paged';
+import { usePaged } from './paged';
 import { formatTime, ListState, Pager } from './parts';
 
 const asText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value, null, 1));
@@ -149,22 +150,12 @@ function Invites({ t, locale }: { t: ManageT; locale: string }) {
   );
 }
 
+/** Every setting with its rule and description, as the page opens. */
+const readConfig = () => api.manageConfigGet({}, { silent: true });
+
 /** 系统设置: every setting by section, each saved live; then the invite codes. */
 export function Settings({ t, locale }: { t: ManageT; locale: string }) {
-  const [config, setConfig] = useState<ManagedConfig | null>(null);
-  const [status, setStatus] = useState<LoadStatus>('loading');
-  const load = useCallback(async () => {
-    setStatus('loading');
-    try {
-      setConfig(await api.manageConfigGet({}, { silent: true }));
-      setStatus('ready');
-    } catch {
-      setStatus('error');
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const { data: config, setData: setConfig, status, reload: load } = useLoaded(readConfig);
 
   if (!config)
     return (

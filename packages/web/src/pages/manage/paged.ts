@@ -2,7 +2,8 @@ import type { RouteBody, RouteName, RouteResponses } from '@sparrow/protocol';
 import { useCallback, useEffect, useState } from 'react';
 import { request } from '../../api';
 
-export type LoadStatus = 'loading' | 'ready' | 'error';
+import type { LoadStatus } from '../../lib/use-loaded';
+export type { LoadStatus };
 
 /** The list routes of the console: they take a page and answer an array with `count`. */
 type PagedRoute = {
