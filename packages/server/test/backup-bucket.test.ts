@@ -65,5 +65,6 @@ describeEachDb('backup with the uploads in a bucket', (target) => {
     expect(back.out).toMatch(/start the server with the same STORAGE_URL/);
     expect(back.out).not.toContain('topsecret');
     expect(fs.existsSync(path.join(into, 'uploads'))).toBe(false);
-  });
+    // Two runs of the operator command, each a process that starts TypeScript.
+  }, 90_000);
 });

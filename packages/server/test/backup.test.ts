@@ -133,7 +133,9 @@ describeEachDb('backup and restore', (target) => {
       const key = new URL(uploaded.json.data.src, server.url).pathname.replace(/^\/storage\//, '');
       expect(fs.readFileSync(path.join(fresh, 'uploads', key)).equals(png)).toBe(true);
     }
-  });
+    // Two runs of the operator command (each a process that starts TypeScript) and a server start:
+    // beside the whole suite on two cores, more than the default 20 s.
+  }, 90_000);
 
   it('refuses to overwrite an archive, and to restore what is not a backup', async () => {
     const existing = path.join(work, 'exists.tar.gz');
