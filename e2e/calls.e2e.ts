@@ -12,6 +12,7 @@ import {
   signIn,
   visible,
   WAIT,
+  befriend,
 } from './harness';
 import { TURNSERVER, TurnServer } from '../packages/server/test/turn';
 
@@ -53,14 +54,6 @@ function recordPeers(): void {
       made.push(this);
     }
   };
-}
-
-async function befriend(server: ServerProcess, a: { token: string }, b: { id: number; token: string }) {
-  await server.post('/enterprise/friend/add', { user_id: b.id, remark: '' }, a.token);
-  const requests = await server.post<Array<{ friend_id: number }>>('/enterprise/friend/index', { is_mine: 0 }, b.token);
-  const request = requests[0];
-  if (!request) throw new Error('no friend request');
-  await server.post('/enterprise/friend/update', { friend_id: request.friend_id, status: 1 }, b.token);
 }
 
 async function person(server: ServerProcess, account: string, name: string) {

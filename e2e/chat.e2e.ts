@@ -15,6 +15,7 @@ import {
   toast,
   visible,
   WAIT,
+  befriend,
 } from './harness';
 
 /**
@@ -35,18 +36,6 @@ let dave: Person;
 /** Bob's socket goes through here, so that the test can cut it like a lost network. */
 const bobSockets = new Set<WebSocketRoute>();
 let bobOffline = false;
-
-async function befriend(a: { id: number; token: string }, b: { id: number; token: string }): Promise<void> {
-  await server.post('/enterprise/friend/add', { user_id: b.id, remark: '' }, a.token);
-  const requests = await server.post<Array<{ friend_id: number; create_user_info: { user_id: number } }>>(
-    '/enterprise/friend/index',
-    { is_mine: 0 },
-    b.token,
-  );
-  const request = requests.find((r) => r.create_user_info.user_id === a.id);
-  if (!request) throw new Error('no friend request');
-  await server.post('/enterprise/friend/update', { friend_id: request.friend_id, status: 1 }, b.token);
-}
 
 /** Signs in through the login page in a browser context of its own. */
 async function signedIn(
@@ -117,10 +106,10 @@ beforeAll(async () => {
   const b = await server.register('bob_chat', 'Bob');
   carol = await server.register('carol_chat', 'Carol');
   const d = await server.register('dave_chat', 'Dave');
-  await befriend(a, b);
-  await befriend(a, carol);
-  await befriend(a, d);
-  await befriend(b, carol);
+  await befriend(server, a, b);
+  await befriend(server, a, carol);
+  await befriend(server, a, d);
+  await befriend(server, b, carol);
 
   alice = await signedIn(a, 'alice_chat', await phoneContext(browser));
   const bobContext = await phoneContext(browser);

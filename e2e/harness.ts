@@ -297,6 +297,23 @@ export async function newPerson(
   return { account, name, id, token, context, page };
 }
 
+/** Makes `a` and `b` friends through the API: `a` asks, `b` accepts `a`'s request. */
+export async function befriend(
+  server: ServerProcess,
+  a: { id: number; token: string },
+  b: { id: number; token: string },
+): Promise<void> {
+  await server.post('/enterprise/friend/add', { user_id: b.id, remark: '' }, a.token);
+  const requests = await server.post<Array<{ friend_id: number; create_user_info: { user_id: number } }>>(
+    '/enterprise/friend/index',
+    { is_mine: 0 },
+    b.token,
+  );
+  const request = requests.find((r) => r.create_user_info.user_id === a.id);
+  if (!request) throw new Error('no friend request');
+  await server.post('/enterprise/friend/update', { friend_id: request.friend_id, status: 1 }, b.token);
+}
+
 /** How long the suites wait for something a user would see. */
 export const WAIT = { timeout: 20_000 };
 

@@ -10,6 +10,7 @@ import {
   ServerProcess,
   shot,
   visible,
+  befriend,
 } from './harness';
 
 /**
@@ -23,12 +24,6 @@ let browser: Browser;
 let alice: Person;
 let bob: Person;
 let carol: Person;
-
-async function befriend(a: Person, b: Person) {
-  await server.post('/enterprise/friend/add', { user_id: b.id, remark: '' }, a.token);
-  const requests = await server.post<Array<{ friend_id: number }>>('/enterprise/friend/index', { is_mine: 0 }, b.token);
-  await server.post('/enterprise/friend/update', { friend_id: requests[0]!.friend_id, status: 1 }, b.token);
-}
 
 /** A finger laid on the element's top and dragged `dy` px down, then lifted. */
 async function pullDown(page: Page, selector: string, dy: number) {
@@ -66,8 +61,8 @@ beforeAll(async () => {
   alice = await newPerson(server, browser, 'alice_mom', 'Alice');
   bob = await newPerson(server, browser, 'bob_mom', 'Bob');
   carol = await newPerson(server, browser, 'carol_mom', 'Carol');
-  await befriend(alice, bob);
-  await befriend(alice, carol);
+  await befriend(server, alice, bob);
+  await befriend(server, alice, carol);
 });
 
 afterAll(async () => {

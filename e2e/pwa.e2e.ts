@@ -11,6 +11,7 @@ import {
   toast,
   visible,
   WAIT,
+  befriend,
 } from './harness';
 
 /**
@@ -29,18 +30,6 @@ let browser: Browser;
 let alice: Person;
 let bob: { id: number; token: string; name: string };
 
-async function befriend(a: { id: number; token: string }, b: { id: number; token: string }): Promise<void> {
-  await server.post('/enterprise/friend/add', { user_id: b.id, remark: '' }, a.token);
-  const requests = await server.post<Array<{ friend_id: number; create_user_info: { user_id: number } }>>(
-    '/enterprise/friend/index',
-    { is_mine: 0 },
-    b.token,
-  );
-  const request = requests.find((r) => r.create_user_info.user_id === a.id);
-  if (!request) throw new Error('no friend request');
-  await server.post('/enterprise/friend/update', { friend_id: request.friend_id, status: 1 }, b.token);
-}
-
 /** The page's service worker once it controls the page. */
 async function controllingWorker(context: BrowserContext, page: Page): Promise<Worker> {
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, WAIT);
@@ -52,7 +41,7 @@ beforeAll(async () => {
   [server, browser] = await Promise.all([ServerProcess.start(), launchBrowser()]);
   alice = await newPerson(server, browser, 'alice_pwa', 'Alice');
   bob = await server.register('bob_pwa', 'Bob');
-  await befriend(alice, bob);
+  await befriend(server, alice, bob);
   await server.post(
     '/enterprise/im/sendMessage',
     { id: 'pwa-hello-0001', toContactId: alice.id, type: 'text', content: '周末去爬山吗' },

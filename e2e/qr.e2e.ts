@@ -20,6 +20,7 @@ import {
   toast,
   visible,
   WAIT,
+  befriend,
 } from './harness';
 import { png } from './media-files';
 import { codePng, readPng, y4mFrame } from './qr-media';
@@ -84,18 +85,6 @@ async function pickPicture(page: Page, bytes: Buffer, name: string): Promise<voi
   const file = path.join(tmp, name);
   fs.writeFileSync(file, bytes);
   await page.getByLabel('相册').setInputFiles(file);
-}
-
-/** Friends straight through the API: a request and its acceptance. */
-async function befriend(a: { id: number; token: string }, b: { id: number; token: string }): Promise<void> {
-  await server.post('/enterprise/friend/add', { user_id: b.id }, a.token);
-  const asked = await server.post<Array<{ friend_id: number; create_user_info: { user_id: number } }>>(
-    '/enterprise/friend/index',
-    {},
-    b.token,
-  );
-  const request = asked.find((r) => r.create_user_info.user_id === a.id)!;
-  await server.post('/enterprise/friend/update', { friend_id: request.friend_id, status: 1 }, b.token);
 }
 
 beforeAll(async () => {
@@ -164,7 +153,7 @@ describe('QR codes: show, save, scan, add and join', () => {
   });
 
   it('C picks a saved group code from the album and joins; the members see the join line', async () => {
-    await befriend(alice, dora);
+    await befriend(server, alice, dora);
     const made = await server.post<{ id: string }>(
       '/enterprise/group/add',
       { user_ids: [bob.id, dora.id] },

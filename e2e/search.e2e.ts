@@ -12,6 +12,7 @@ import {
   signIn,
   visible,
   WAIT,
+  befriend,
 } from './harness';
 
 /**
@@ -38,18 +39,6 @@ const HITS = new Map([
 const line = (i: number) => HITS.get(i) ?? `第 ${i} 条消息`;
 /** The first messages were sent three days ago (their time is moved back in the database). */
 const EARLY = 30;
-
-async function befriend(a: { id: number; token: string }, b: { id: number; token: string }): Promise<void> {
-  await server.post('/enterprise/friend/add', { user_id: b.id, remark: '' }, a.token);
-  const requests = await server.post<Array<{ friend_id: number; create_user_info: { user_id: number } }>>(
-    '/enterprise/friend/index',
-    { is_mine: 0 },
-    b.token,
-  );
-  const request = requests.find((r) => r.create_user_info.user_id === a.id);
-  if (!request) throw new Error('no friend request');
-  await server.post('/enterprise/friend/update', { friend_id: request.friend_id, status: 1 }, b.token);
-}
 
 /** The bubble of one message (exact words). */
 function bubble(page: Page, text: string): Locator {
@@ -83,8 +72,8 @@ beforeAll(async () => {
   alice = await newPerson(server, browser, 'alice_search', 'Alice', { signedIn: false });
   bob = await server.register('bob_search', 'Bob');
   carol = await server.register('carol_search', 'Carol');
-  await befriend(alice, bob);
-  await befriend(alice, carol);
+  await befriend(server, alice, bob);
+  await befriend(server, alice, carol);
   // Said in turn, so that neither goes past the send rate limit's burst.
   const ids: number[] = [];
   for (let i = 1; i <= COUNT; i++) {
@@ -236,7 +225,7 @@ describe('search and history', () => {
     const senders = [await server.register('dan_search', 'Dan'), await server.register('erin_search', 'Erin')];
     const each = 52;
     for (const who of senders) {
-      await befriend(alice, who);
+      await befriend(server, alice, who);
       for (let i = 0; i < each; i++) {
         await server.post(
           '/enterprise/im/sendMessage',
