@@ -242,9 +242,18 @@ describe('chat in real time', () => {
     const picker = a.getByRole('dialog', { name: '选择提醒的人' });
     await visible(picker);
     await expectAccessible(a);
+    // On a busy machine the next frame comes late: keys typed before it still go after the name.
+    const frame = await a.evaluateHandle(() => window.requestAnimationFrame);
+    await a.evaluate((next) => {
+      window.requestAnimationFrame = (callback) => window.setTimeout(() => next.call(window, callback), 300);
+    }, frame);
     await picker.getByRole('button', { name: 'Bob', exact: true }).click();
     await expect.poll(() => box.inputValue(), WAIT).toBe('@Bob ');
-    await box.pressSequentially('请看一下新设计');
+    await box.pressSequentially('请看一下新设计', { delay: 80 });
+    await expect.poll(() => box.inputValue(), WAIT).toBe('@Bob 请看一下新设计');
+    await a.evaluate((next) => {
+      window.requestAnimationFrame = next;
+    }, frame);
     await a.locator('.composer').getByRole('button', { name: '发送' }).click();
     await visible(bubble(a, '@Bob 请看一下新设计'));
 

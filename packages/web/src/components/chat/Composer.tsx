@@ -62,6 +62,9 @@ export const Composer = forwardRef(function Composer(
     mentions.current = [];
   }, [draftKey]);
 
+  /** Where the caret goes once the box shows the text that was put in (a mention, an emoji). */
+  const placeCaret = useRef<number | null>(null);
+
   useLayoutEffect(() => {
     const el = box.current;
     if (!el) return;
@@ -69,15 +72,21 @@ export const Composer = forwardRef(function Composer(
     el.style.height = `${Math.min(el.scrollHeight, MAX_HEIGHT)}px`;
   }, [text]);
 
+  // In the commit that shows the text: a later frame could move the caret back behind what was
+  // typed since, and the next keys would land in the middle.
+  useLayoutEffect(() => {
+    const at = placeCaret.current;
+    placeCaret.current = null;
+    const el = box.current;
+    if (at !== null && el && document.activeElement === el) el.setSelectionRange(at, at);
+  });
+
   const update = (next: string, nextCaret?: number) => {
     setText(next);
     drafts.set(draftKey, next);
     if (nextCaret !== undefined) {
       caret.current = nextCaret;
-      requestAnimationFrame(() => {
-        const el = box.current;
-        if (el && document.activeElement === el) el.setSelectionRange(nextCaret, nextCaret);
-      });
+      placeCaret.current = nextCaret;
     }
   };
 
@@ -180,6 +189,7 @@ export const Composer = forwardRef(function Composer(
               const pos = e.target.selectionStart;
               if (mentionable && typedAt(text, next, pos)) setPicking(true);
               caret.current = pos;
+              placeCaret.current = null;
               update(next);
             }}
             onSelect={(e) => {
