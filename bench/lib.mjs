@@ -54,8 +54,10 @@ export function freePort() {
   });
 }
 
-function run(args, env, label) {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs node with `args`; with `cpus` ("0", "0-1"), through taskset, on those cores only, every thread. */
+function run(args, env, label, cpus) {
+  const [command, argv] = cpus ? ['taskset', ['-c', cpus, process.execPath, ...args]] : [process.execPath, args];
+  const child = spawn(command, argv, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   const log = [];
   const keep = (d) => {
@@ -77,11 +79,14 @@ function run(args, env, label) {
   return { child, log, stop, label };
 }
 
-/** Prepares users (with sessions) and configuration in a Sparrow database, through the server's own code. */
-export async function seed({ dataDir, databaseUrl, users, settings = [] }) {
+/**
+ * Prepares users (with sessions) and configuration in a Sparrow database, through the server's own
+ * code; `friends` and `groupSize` as bench/seed.mjs's --friends and --group-size.
+ */
+export async function seed({ dataDir, databaseUrl, users, settings = [], friends = 0, groupSize = 0 }) {
   const out = path.join(dataDir, `users-${randomUUID()}.json`);
   const p = run(
-    ['--import', 'tsx', seedMain, out, String(users), ...settings],
+    ['--import', 'tsx', seedMain, out, String(users), ...settings, `--friends=${friends}`, `--group-size=${groupSize}`],
     { DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '' },
     'seed',
   );
@@ -124,7 +129,7 @@ const cpuProf = () =>
 /**
  * A Sparrow server process, without the web client. `compiled` runs the esbuild bundle as
  * `npm start` runs it (packages/server/dist/main.js, built when missing or stale, with
- * `--enable-source-maps`); otherwise the TypeScript source runs through tsx.
+ * `--enable-source-maps`); otherwise the TypeScript source runs through tsx. `cpus` pins it to cores.
  */
 export async function startSparrow({
   dataDir,
@@ -136,6 +141,7 @@ export async function startSparrow({
   webDist = '',
   port: fixedPort,
   compiled = false,
+  cpus,
 }) {
   let entry = ['--import', 'tsx', ...cpuProf(), ...nodeArgs, serverMain];
   if (compiled) {
@@ -159,6 +165,7 @@ export async function startSparrow({
       LOG_LEVEL: 'warn',
     },
     label,
+    cpus,
   );
   const url = `http://127.0.0.1:${port}`;
   await waitReady(url, proc);
@@ -245,15 +252,16 @@ export async function createPgDatabase() {
 
 /** JSON POSTs over keep-alive connections, as a browser sends API calls. */
 export class HttpClient {
-  constructor(baseUrl, maxSockets = 64) {
+  constructor(baseUrl, maxSockets = 64, timeoutMs = 30_000) {
     const u = new URL(baseUrl);
     this.host = u.hostname;
     this.port = Number(u.port);
+    this.timeoutMs = timeoutMs;
     this.agent = new http.Agent({ keepAlive: true, maxSockets });
     cleanups.push(async () => this.agent.destroy());
   }
 
-  /** Resolves with the parsed JSON answer; rejects on a transport error or after 30 s. */
+  /** Resolves with the parsed JSON answer; rejects on a transport error or after the time-out (30 s). */
   post(urlPath, body, headers = {}) {
     const payload = JSON.stringify(body);
     return new Promise((resolve, reject) => {
@@ -264,7 +272,7 @@ export class HttpClient {
           path: urlPath,
           method: 'POST',
           agent: this.agent,
-          timeout: 30_000,
+          timeout: this.timeoutMs,
           headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...headers },
         },
         (res) => readJson(res).then(resolve, reject),
@@ -280,62 +288,77 @@ const HEARTBEAT_MS = 25_000;
 const HEARTBEAT_TICK_MS = 25;
 
 /**
- * Opens one socket per user and binds it as the web client does (init → bindUid → pong), `width` at
- * a time. `onFrame(socket, data)` sees every later frame as a Buffer. Each socket pings every 25 s
- * like the web client, so that no socket goes idle however long a run lasts; the pings of all the
- * sockets are spread evenly over those 25 s, as independent clients' pings are, not sent in bursts.
+ * Opens one socket for `user` and binds it as the web client does (init → bindUid → pong); resolves
+ * with `{ ws, user, clientId, bound }` once bound. `onFrame(socket, data)` sees every later frame as
+ * a Buffer.
+ */
+export function bindSocket(wsUrl, user, { onFrame = () => undefined, timeoutMs = 60_000 } = {}) {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(wsUrl, { perMessageDeflate: false, skipUTF8Validation: true });
+    const socket = { ws, user, clientId: '', bound: false };
+    const timer = setTimeout(() => {
+      ws.terminate();
+      reject(new Error(`socket of user ${user.id} did not bind`));
+    }, timeoutMs);
+    ws.on('message', (data) => {
+      if (socket.bound) return onFrame(socket, data);
+      const frame = JSON.parse(String(data));
+      if (frame.type === 'init') {
+        socket.clientId = frame.client_id;
+        ws.send(JSON.stringify({ type: 'bindUid', user_id: user.id, token: user.token }));
+      } else if (frame.type === 'pong') {
+        socket.bound = true;
+        clearTimeout(timer);
+        resolve(socket);
+      }
+    });
+    ws.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+  });
+}
+
+/**
+ * Calls `ping(item)` for every item of `items` once per 25 s, as the web client pings, spread evenly
+ * over those 25 s as independent clients' pings are, not sent in bursts; `items` may grow meanwhile.
+ * Answers the function that stops it.
+ */
+export function heartbeat(items, ping) {
+  const started = performance.now();
+  let pinged = 0;
+  const timer = setInterval(() => {
+    if (items.length === 0) return;
+    const due = ((performance.now() - started) / HEARTBEAT_MS) * items.length;
+    for (; pinged < due; pinged++) ping(items[pinged % items.length]);
+  }, HEARTBEAT_TICK_MS);
+  return () => clearInterval(timer);
+}
+
+/** A bound socket's ping, as the web client sends it. */
+export function pingSocket({ ws }) {
+  if (ws.readyState === ws.OPEN) ws.send('{"type":"ping"}');
+}
+
+/**
+ * Opens one socket per user and binds it (bindSocket), `width` at a time, with the web client's
+ * heartbeat, so that no socket goes idle however long a run lasts.
  */
 export async function connectAll(baseUrl, users, { onFrame = () => undefined, width = 50, timeoutMs = 60_000 } = {}) {
   const wsUrl = `${baseUrl.replace('http', 'ws')}/wss`;
   const sockets = new Array(users.length);
   const deadline = Date.now() + timeoutMs;
   let next = 0;
-  const open = (user) =>
-    new Promise((resolve, reject) => {
-      const ws = new WebSocket(wsUrl, { perMessageDeflate: false, skipUTF8Validation: true });
-      const socket = { ws, user, clientId: '', bound: false };
-      const timer = setTimeout(
-        () => {
-          ws.terminate();
-          reject(new Error(`socket of user ${user.id} did not bind`));
-        },
-        Math.max(1000, deadline - Date.now()),
-      );
-      ws.on('message', (data) => {
-        if (socket.bound) return onFrame(socket, data);
-        const frame = JSON.parse(String(data));
-        if (frame.type === 'init') {
-          socket.clientId = frame.client_id;
-          ws.send(JSON.stringify({ type: 'bindUid', user_id: user.id, token: user.token }));
-        } else if (frame.type === 'pong') {
-          socket.bound = true;
-          clearTimeout(timer);
-          resolve(socket);
-        }
-      });
-      ws.on('error', (err) => {
-        clearTimeout(timer);
-        reject(err);
-      });
-    });
   const worker = async () => {
     while (next < users.length) {
       const i = next++;
-      sockets[i] = await open(users[i]);
+      sockets[i] = await bindSocket(wsUrl, users[i], { onFrame, timeoutMs: Math.max(1000, deadline - Date.now()) });
     }
   };
   await Promise.all(Array.from({ length: Math.min(width, users.length) }, worker));
-  const started = performance.now();
-  let pinged = 0;
-  const heartbeat = setInterval(() => {
-    const due = ((performance.now() - started) / HEARTBEAT_MS) * sockets.length;
-    for (; pinged < due; pinged++) {
-      const { ws } = sockets[pinged % sockets.length];
-      if (ws.readyState === ws.OPEN) ws.send('{"type":"ping"}');
-    }
-  }, HEARTBEAT_TICK_MS);
+  const stopHeartbeat = heartbeat(sockets, pingSocket);
   const close = async () => {
-    clearInterval(heartbeat);
+    stopHeartbeat();
     const closed = sockets.map((s) =>
       s.ws.readyState === s.ws.CLOSED ? null : new Promise((r) => s.ws.once('close', r)),
     );

@@ -24,6 +24,7 @@ import {
   createPgDatabase,
   fmt,
   freePort,
+  heartbeat,
   HttpClient,
   main,
   percentile,
@@ -39,7 +40,7 @@ import {
 
 const socketModule = path.join(root, 'packages/web/src/api/socket.ts');
 const { reconnectDelay } = await tsImport(socketModule, import.meta.url);
-const { HEARTBEAT_MS, RECONNECT_MAX_CLOSES, RECONNECT_MAX_OPEN_FAILURES, SYNC_PAGE } = {
+const { RECONNECT_MAX_CLOSES, RECONNECT_MAX_OPEN_FAILURES, SYNC_PAGE } = {
   ...(await tsImport('@sparrow/protocol', socketModule)),
   ...(await tsImport(path.join(root, 'packages/web/src/chat/sync.ts'), import.meta.url)),
 };
@@ -194,17 +195,6 @@ async function connectClients(clients, width = 50) {
   await Promise.all(Array.from({ length: Math.min(width, clients.length) }, worker));
 }
 
-/** Pings like the web client, spread evenly over HEARTBEAT_MS as independent clients' pings are. */
-function heartbeat(clients) {
-  const started = performance.now();
-  let pinged = 0;
-  const timer = setInterval(() => {
-    const due = ((performance.now() - started) / HEARTBEAT_MS) * clients.length;
-    for (; pinged < due; pinged++) clients[pinged % clients.length].ping();
-  }, 25);
-  return () => clearInterval(timer);
-}
-
 /**
  * The sender: SENDS_PER_S private messages round robin to the receivers; a send that fails (server
  * away) is sent again with the same id until the server acknowledges it, as the web client's
@@ -333,7 +323,7 @@ async function storm(name, users, servers, fault) {
   const t0 = performance.now();
   await connectClients(clients);
   const connectS = (performance.now() - t0) / 1000;
-  const stopHeartbeat = heartbeat(clients);
+  const stopHeartbeat = heartbeat(clients, (c) => c.ping());
   const receivers = rest.slice(0, RECEIVERS);
   const send = startSender(sender, receivers, urls);
   await sleep(2000);

@@ -2,22 +2,31 @@
 // session per user. Run under tsx (it imports the server's TypeScript). Logging in over HTTP would
 // cost one scrypt per user, which for 5 000 users takes longer than the benchmark itself.
 //
-//   node --import tsx bench/seed.mjs <out.json> <users> [config.path=value …]
+//   node --import tsx bench/seed.mjs <out.json> <users> [config.path=value …] [--friends=K] [--group-size=G]
 //
-// Reads DATA_DIR / DATABASE_URL like the server. Writes [{ id, account, token }] to <out.json>.
+// --friends=K makes every user a friend of the K nearest users around a ring of all of them (K even);
+// --group-size=G puts the users, G after G, in groups owned by the first of each.
+// Reads DATA_DIR / DATABASE_URL like the server. Writes [{ id, account, token, group? }] to <out.json>,
+// `group` being the id of the user's group.
 import fs from 'node:fs';
 import { migrate, openDb } from '../packages/server/src/db/index.ts';
 import { hashPassword } from '../packages/server/src/lib/crypto.ts';
 import { SessionRepo } from '../packages/server/src/modules/auth/session-repo.ts';
 import { SessionService } from '../packages/server/src/modules/auth/session.ts';
+import { DEFAULT_GROUP_SETTING } from '../packages/server/src/modules/group/presenter.ts';
+import { GroupRepo, Role } from '../packages/server/src/modules/group/repo.ts';
 import { ConfigService } from '../packages/server/src/modules/system/config-service.ts';
 import { ConfigRepo } from '../packages/server/src/modules/system/repo.ts';
 import { UserRepo } from '../packages/server/src/modules/user/repo.ts';
 
-const [out, count, ...settings] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const option = (name) => Number(args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? 0);
+const [out, count, ...settings] = args.filter((a) => !a.startsWith('--'));
 const n = Number(count);
-if (!out || !Number.isInteger(n) || n < 0) {
-  console.error('usage: seed.mjs <out.json> <users> [path=value …]');
+const friends = option('friends');
+const groupSize = option('group-size');
+if (!out || !Number.isInteger(n) || n < 0 || friends % 2 !== 0 || friends >= n || groupSize < 0) {
+  console.error('usage: seed.mjs <out.json> <users> [path=value …] [--friends=K (even, < users)] [--group-size=G]');
   process.exit(2);
 }
 
@@ -64,6 +73,35 @@ try {
       made.push({ id: row.id, account, token: `bearer ${s.token}` });
     }
   });
+  const rows = [];
+  for (let i = 0; i < n; i++) {
+    for (let k = 1; k <= friends / 2; k++) {
+      const a = made[i].id;
+      const b = made[(i + k) % n].id;
+      rows.push({ user_id: a, friend_user_id: b, nickname: '', create_time: now });
+      rows.push({ user_id: b, friend_user_id: a, nickname: '', create_time: now });
+    }
+  }
+  for (let i = 0; i < rows.length; i += 500) {
+    await opened.db
+      .insertInto('friends')
+      .values(rows.slice(i, i + 500))
+      .execute();
+  }
+  if (groupSize > 0) {
+    const groups = new GroupRepo(opened.db);
+    for (let i = 0; i < n; i += groupSize) {
+      const members = made.slice(i, i + groupSize);
+      const group = await groups.createWithMembers(
+        `Bench group ${i / groupSize + 1}`,
+        members[0].id,
+        JSON.stringify(DEFAULT_GROUP_SETTING),
+        now,
+        members.map((m, j) => ({ userId: m.id, role: j === 0 ? Role.Owner : Role.Member })),
+      );
+      for (const m of members) m.group = group.id;
+    }
+  }
   fs.writeFileSync(out, JSON.stringify(made));
 } finally {
   await opened.close();

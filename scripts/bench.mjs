@@ -21,6 +21,7 @@ const ALL = [
   'moments-feed',
   'search',
   'reconnect-storm',
+  'capacity',
 ];
 /** Run only when named: the soak holds its load for SOAK_SECONDS (2 minutes, or hours when asked). */
 const ON_REQUEST = ['soak'];
@@ -38,6 +39,8 @@ const SEEDING_LIMIT_MS = {
   'moments-feed': 600_000,
   // Each of its eight RSS readings waits 60–120 s for the RSS to settle; 20 000 sockets on two servers.
   'idle-memory': 1_200_000,
+  // 10 000 users seeded twice, then steps of users arriving and held for a minute, on each database.
+  capacity: 1_800_000,
 };
 
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));
