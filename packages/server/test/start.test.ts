@@ -38,12 +38,17 @@ class Start {
     }
   }
 
-  /** The command line of the server process start.mjs runs. */
-  serverCommand(): string {
+  /** The pid of the server process start.mjs runs. */
+  serverPid(): number {
     const pid = this.child!.pid!;
     const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/);
     expect(children).toHaveLength(1);
-    return fs.readFileSync(`/proc/${children[0]}/cmdline`, 'utf8').split('\0').join(' ');
+    return Number(children[0]);
+  }
+
+  /** The command line of the server process start.mjs runs. */
+  serverCommand(): string {
+    return fs.readFileSync(`/proc/${this.serverPid()}/cmdline`, 'utf8').split('\0').join(' ');
   }
 
   async stop(): Promise<void> {
@@ -86,6 +91,36 @@ describe.skipIf(process.platform !== 'linux')('npm start', () => {
     expect(((await (await start.get('/openapi.json')).json()) as { openapi: string }).openapi).toMatch(/^3\./);
     // The SQLite checkpoint thread runs from dist/ too: it would have logged its failure.
     expect(start.output.join('')).not.toMatch(/checkpoint thread failed/);
+    await start.stop();
+  }, 300_000);
+
+  it('leaves the packages that only some requests or settings need until their first use', async () => {
+    await start.run();
+    // Pictures (sharp and libvips), Chinese names, PostgreSQL, Redis, mail, Web Push, backups, media
+    // probing and announcements: none is imported by the bundle at start, so a fresh server stays small.
+    const lazy = [
+      'sharp',
+      'pinyin-pro',
+      'pg',
+      'ioredis',
+      'nodemailer',
+      'web-push',
+      'tar',
+      'music-metadata',
+      'file-type',
+      'sanitize-html',
+    ];
+    const dist = path.dirname(bundle);
+    const imported = new Set<string>();
+    for (const file of fs.readdirSync(dist).filter((f) => f.endsWith('.js'))) {
+      for (const m of fs.readFileSync(path.join(dist, file), 'utf8').matchAll(/^import [^;]*? from "([^"]+)";/gm))
+        imported.add(m[1]!);
+    }
+    expect(imported).toContain('fastify');
+    for (const name of lazy) expect(imported).not.toContain(name);
+    const maps = fs.readFileSync(`/proc/${start.serverPid()}/maps`, 'utf8');
+    expect(maps).toContain(process.execPath);
+    expect(maps).not.toMatch(/libvips|sharp-/);
     await start.stop();
   }, 300_000);
 

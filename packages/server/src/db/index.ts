@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import type pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type LogEvent, type Migration } from 'kysely';
-import pg from 'pg';
 import { keepPrepared, linkAtOnce, SqliteAtOnce } from './at-once';
+import { onFirstUse } from '../lib/lazy';
 import { Checkpointer } from './checkpointer';
 import type { Dialect } from './dialect';
 import { accounts } from './migrations/001-accounts';
@@ -45,8 +46,8 @@ function migrations(dialect: Dialect): Record<string, Migration> {
   };
 }
 
-// int8 (bigint, bigserial, count(*)) as a JS number: ids and millisecond times fit in 2^53.
-pg.types.setTypeParser(20, (v) => Number(v));
+/** node-postgres, with DATABASE_URL only; int8 (bigint, bigserial, count(*)) read as a JS number: ids and millisecond times fit in 2^53. */
+const loadPg = onFirstUse<typeof pg>('pg', (pg) => pg.types.setTypeParser(20, (v) => Number(v)));
 
 export interface OpenedDb {
   db: Db;
@@ -69,7 +70,7 @@ export function openDb(opts: {
   const { onQuery } = opts;
   const log = onQuery && ((event: LogEvent) => onQuery(event.queryDurationMillis));
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    const pool = new (loadPg().Pool)({ connectionString: opts.databaseUrl, max: 10 });
     // Without a listener the pool's 'error' event would end the process; the pool has already
     // dropped the dead connection and the next query opens a new one.
     // The pool hangs the connection on the error; logged, its whole state would fill the line.

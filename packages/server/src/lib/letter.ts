@@ -1,4 +1,8 @@
-import { pinyin } from 'pinyin-pro';
+import type * as PinyinPro from 'pinyin-pro';
+import { onFirstUse } from './lazy';
+
+/** pinyin-pro and its dictionaries (about 10 MB in memory), for the first Chinese name. */
+const loadPinyin = onFirstUse<typeof PinyinPro>('pinyin-pro');
 
 /** Names whose letter took more than a glance (anything but a leading ASCII letter), most recent last. */
 const known = new Map<string, string>();
@@ -35,7 +39,12 @@ function letterOf(name: string): string {
     .toUpperCase();
   if (/^[A-Z]$/.test(latin)) return latin;
   if (/\p{Script=Han}/u.test(first)) {
-    const initial = pinyin(name, { pattern: 'first', toneType: 'none', surname: 'head', type: 'array' })[0];
+    const initial = loadPinyin().pinyin(name, {
+      pattern: 'first',
+      toneType: 'none',
+      surname: 'head',
+      type: 'array',
+    })[0];
     const letter = (initial ?? '').toUpperCase();
     if (/^[A-Z]$/.test(letter)) return letter;
   }

@@ -1,8 +1,13 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import nodemailer from 'nodemailer';
+import type nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { isEmail } from '@sparrow/protocol';
+import { onFirstUse } from './lazy';
+
+/** nodemailer, for the first letter sent by SMTP. */
+const loadNodemailer = onFirstUse<typeof nodemailer>('nodemailer');
 
 export interface Letter {
   to: string;
@@ -12,16 +17,15 @@ export interface Letter {
 
 /** Delivers verification codes: by SMTP to email addresses when configured, else to the outbox. */
 export class Mailer {
-  private readonly transport: nodemailer.Transporter | undefined;
+  private transport: Transporter | undefined;
 
   constructor(
     private readonly opts: { smtpUrl: string | undefined; outboxDir: string; from: string; log: FastifyBaseLogger },
-  ) {
-    this.transport = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : undefined;
-  }
+  ) {}
 
   async deliver(letter: Letter): Promise<void> {
-    if (this.transport && isEmail(letter.to)) {
+    if (this.opts.smtpUrl && isEmail(letter.to)) {
+      this.transport ??= loadNodemailer().createTransport(this.opts.smtpUrl);
       await this.transport.sendMail({ from: this.opts.from, ...letter });
       return;
     }

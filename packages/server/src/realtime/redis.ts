@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { loadRedis } from '../lib/lazy';
 import type { Bus, BusMessage } from './bus';
 import { callKey, type CallRecord, type CallState, type CallStore } from './call-store';
 import type { Presence } from './presence';
@@ -34,8 +35,8 @@ export class RedisBus implements Bus {
     private readonly onError: (err: Error) => void = () => undefined,
   ) {
     this.all = `${prefix}all`;
-    this.pub = new Redis(url, { maxRetriesPerRequest: 2 });
-    this.sub = new Redis(url, { maxRetriesPerRequest: 2 });
+    this.pub = new (loadRedis().Redis)(url, { maxRetriesPerRequest: 2 });
+    this.sub = new (loadRedis().Redis)(url, { maxRetriesPerRequest: 2 });
     this.pub.on('error', onError);
     this.sub.on('error', onError);
     this.sub.on('close', () => {
@@ -137,7 +138,7 @@ export class RedisPresence implements Presence {
     private readonly now: () => number = Date.now,
     onError: (err: Error) => void = () => undefined,
   ) {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 2 });
+    this.redis = new (loadRedis().Redis)(url, { maxRetriesPerRequest: 2 });
     this.redis.on('error', onError);
     this.timer = setInterval(() => void this.refresh().catch(() => undefined), PRESENCE_REFRESH_MS);
     this.timer.unref();
@@ -222,7 +223,7 @@ export class RedisRateLimiter implements RateLimiter {
     private readonly now: () => number = Date.now,
     onError: (err: Error) => void = () => undefined,
   ) {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: false });
+    this.redis = new (loadRedis().Redis)(url, { maxRetriesPerRequest: 2, enableOfflineQueue: false });
     this.redis.on('error', onError);
   }
 
@@ -326,7 +327,7 @@ export class RedisCallStore implements CallStore {
     private readonly prefix: string,
     onError: (err: Error) => void = () => undefined,
   ) {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 2 });
+    this.redis = new (loadRedis().Redis)(url, { maxRetriesPerRequest: 2 });
     this.redis.on('error', onError);
   }
 

@@ -1,5 +1,6 @@
-import sharp from 'sharp';
+import type { OverlayOptions } from 'sharp';
 import { AVATAR_SIZE } from '@sparrow/protocol';
+import { loadSharp } from '../../lib/lazy';
 import type { Storage } from '../../storage/storage';
 
 const TILE_COLORS = ['#1AAD19', '#2F80ED', '#F2994A', '#9B51E0', '#EB5757', '#219653', '#56CCF2', '#F2C94C', '#BB6BD9'];
@@ -9,7 +10,7 @@ function initialTile(name: string, size: number, index: number): Promise<Buffer>
   const initial = ([...name.trim()][0] ?? '?').replace(/[<&>"']/g, '');
   const color = TILE_COLORS[index % TILE_COLORS.length]!;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}"><rect width="100%" height="100%" fill="${color}"/><text x="50%" y="50%" dy="0.35em" text-anchor="middle" font-family="Noto Sans CJK SC, sans-serif" font-size="${Math.round(size * 0.5)}" fill="#fff">${initial}</text></svg>`;
-  return sharp(Buffer.from(svg)).png().toBuffer();
+  return loadSharp()(Buffer.from(svg)).png().toBuffer();
 }
 
 /** The storage key inside an avatar URL of ours (`/storage/ab/<hash>.webp`), or null. */
@@ -32,7 +33,7 @@ export async function composeGroupAvatar(
   const tile = Math.floor((AVATAR_SIZE - gap * (cols + 1)) / cols);
   const rows = Math.ceil(shown.length / cols);
   const top = Math.floor((AVATAR_SIZE - (rows * tile + (rows - 1) * gap)) / 2);
-  const layers: sharp.OverlayOptions[] = [];
+  const layers: OverlayOptions[] = [];
   for (let i = 0; i < shown.length; i++) {
     const m = shown[i]!;
     let input: Buffer | null = null;
@@ -42,7 +43,7 @@ export async function composeGroupAvatar(
       if (found) {
         const chunks: Buffer[] = [];
         for await (const chunk of found.stream) chunks.push(chunk as Buffer);
-        input = await sharp(Buffer.concat(chunks))
+        input = await loadSharp()(Buffer.concat(chunks))
           .resize(tile, tile, { fit: 'cover' })
           .png()
           .toBuffer()
@@ -55,7 +56,7 @@ export async function composeGroupAvatar(
     const left = Math.floor((AVATAR_SIZE - (inRow * tile + (inRow - 1) * gap)) / 2) + (i % cols) * (tile + gap);
     layers.push({ input, left, top: top + row * (tile + gap) });
   }
-  return sharp({ create: { width: AVATAR_SIZE, height: AVATAR_SIZE, channels: 3, background: '#DDDEE0' } })
+  return loadSharp()({ create: { width: AVATAR_SIZE, height: AVATAR_SIZE, channels: 3, background: '#DDDEE0' } })
     .composite(layers)
     .webp({ quality: 85 })
     .toBuffer();

@@ -1,6 +1,10 @@
-import sanitizeHtml from 'sanitize-html';
+import type sanitize from 'sanitize-html';
 import { ANNOUNCEMENT_MAX, EDITOR } from '@sparrow/protocol';
+import { onFirstUse } from '../../lib/lazy';
 import { plainText } from '../../lib/text';
+
+/** sanitize-html and its HTML parser, for the first announcement written. */
+const loadSanitizer = onFirstUse<typeof sanitize>('sanitize-html');
 
 const INDENT = /^ql-indent-([1-9][0-9]*)$/;
 
@@ -9,7 +13,7 @@ const INDENT = /^ql-indent-([1-9][0-9]*)$/;
  * strike, lists, paragraphs, links with http/https/mailto/tel only, at most 8 indent levels.
  */
 export function sanitizeNotice(html: string): string {
-  return sanitizeHtml(html, {
+  return loadSanitizer()(html, {
     allowedTags: ['p', 'br', 'strong', 'b', 'em', 'i', 'u', 's', 'strike', 'ol', 'ul', 'li', 'a'],
     allowedAttributes: { a: ['href', 'target', 'rel'], p: ['class'], li: ['class', 'data-list'] },
     allowedSchemes: [...EDITOR.linkProtocols],

@@ -2,8 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import * as tar from 'tar';
 import { APP_VERSION } from '@sparrow/protocol';
+import { importOnFirstUse } from '../../lib/lazy';
+
+/** tar, for the operator's backup and restore only. */
+const loadTar = importOnFirstUse(() => import('tar'));
 
 /** The archive's description of itself, its first entry. */
 export interface BackupManifest {
@@ -100,7 +103,9 @@ export async function backup(opts: {
       fs.symlinkSync(uploads, path.join(staging, UPLOADS), 'dir');
       entries.push(UPLOADS);
     }
-    await tar.create(
+    await (
+      await loadTar()
+    ).create(
       {
         gzip: true,
         file: out,
@@ -132,7 +137,9 @@ export async function restore(opts: { dataDir: string; file: string }): Promise<
   if (fs.existsSync(dataDir) && fs.readdirSync(dataDir).length > 0)
     throw new Error(`${dataDir} is not empty: restore into an empty data folder (DATA_DIR)`);
   let manifest: BackupManifest | undefined;
-  await tar.list({
+  await (
+    await loadTar()
+  ).list({
     file,
     filter: (p) => p === MANIFEST,
     onReadEntry: (entry) => {
@@ -149,7 +156,9 @@ export async function restore(opts: { dataDir: string; file: string }): Promise<
   const wanted = (p: string, type: string) =>
     (type === 'File' && (p === MANIFEST || p === DB_FILE || p.startsWith(`${UPLOADS}/`))) ||
     (type === 'Directory' && (p === `${UPLOADS}/` || p.startsWith(`${UPLOADS}/`)));
-  await tar.extract({
+  await (
+    await loadTar()
+  ).extract({
     file,
     cwd: dataDir,
     strict: true,

@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { loadRedis } from '../../lib/lazy';
 import type { OpsRepo } from './repo';
 
 /** How long the database and Redis have to answer before the server is not ready (api.md §7). */
@@ -38,7 +39,7 @@ export class Readiness {
     redisUrl: string | undefined,
   ) {
     if (redisUrl) {
-      this.redis = new Redis(redisUrl, { maxRetriesPerRequest: 0, connectTimeout: READY_TIMEOUT_MS });
+      this.redis = new (loadRedis().Redis)(redisUrl, { maxRetriesPerRequest: 0, connectTimeout: READY_TIMEOUT_MS });
       // A lost connection is reported by the probe; ioredis would otherwise print each attempt.
       this.redis.on('error', () => undefined);
     }

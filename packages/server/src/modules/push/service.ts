@@ -6,15 +6,19 @@ import {
   type PushSettings,
   type RouteInput,
 } from '@sparrow/protocol';
-import webpush from 'web-push';
+import type webpush from 'web-push';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
+import { onFirstUse } from '../../lib/lazy';
 import { parseJson } from '../../lib/text';
 import type { Chat } from '../access';
 import type { Session } from '../auth';
 import { previewOf, readerOf, type MessageRow } from '../im';
 import type { UserRow } from '../user';
 import type { PushRepo, SubscriptionRow } from './repo';
+
+/** web-push, for the first push sent or the first VAPID key made. */
+const loadWebPush = onFirstUse<typeof webpush>('web-push');
 
 /** How long a push service keeps a push for a browser that is not reachable, s. */
 const PUSH_TTL_S = 24 * 3600;
@@ -132,7 +136,7 @@ export class PushService {
    * answer decides what happens to the subscription: 404 and 410 mean the browser dropped it.
    */
   private async send(sub: SubscriptionRow, payload: WebPushPayload, vapid: Vapid): Promise<void> {
-    const request = webpush.generateRequestDetails(
+    const request = loadWebPush().generateRequestDetails(
       { endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } },
       JSON.stringify(payload),
       {
@@ -171,7 +175,7 @@ export class PushService {
   private async loadKeys(): Promise<Vapid> {
     let row = await this.repo.vapid();
     if (!row) {
-      const made = webpush.generateVAPIDKeys();
+      const made = loadWebPush().generateVAPIDKeys();
       await this.repo.saveVapid(made.publicKey, made.privateKey, this.ctx.now());
       row = await this.repo.vapid();
       if (!row) throw new Error('VAPID keys were not stored');

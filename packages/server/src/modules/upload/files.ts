@@ -1,13 +1,14 @@
 import path from 'node:path';
-import { fileTypeFromBuffer } from 'file-type';
-import { parseBuffer } from 'music-metadata';
-import sharp from 'sharp';
 import type { UploadResult } from '@sparrow/protocol';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
+import { importOnFirstUse, loadFileType, loadSharp } from '../../lib/lazy';
 import { mimeOf } from '../../storage/mime';
 import { storageUrl } from '../../storage/storage';
 import { type FileRepo, type FileRow } from './repo';
+
+/** music-metadata: a voice message's or audio file's duration. */
+const loadMusicMetadata = importOnFirstUse(() => import('music-metadata'));
 
 export type { FileRow } from './repo';
 
@@ -70,7 +71,7 @@ export class FileService {
   /** The extension the bytes really have, checked against the allowed list; throws FileTypeForbidden. */
   async judge(bytes: Buffer, claimedName: string, allowed: string[]): Promise<string> {
     const claimed = path.extname(claimedName).slice(1).toLowerCase();
-    const detected = await fileTypeFromBuffer(bytes);
+    const detected = await (await loadFileType()).fileTypeFromBuffer(bytes);
     let ext: string;
     if (detected) {
       ext = SAME.get(detected.ext) ?? detected.ext;
@@ -97,20 +98,24 @@ export class FileService {
       let duration = 0;
       let thumb = '';
       if (cate === 2) {
-        const meta = await sharp(bytes, { animated: false })
+        const meta = await loadSharp()(bytes, { animated: false })
           .metadata()
           .catch(() => null);
         if (!meta?.width) throw new AppError('FileTypeForbidden');
         width = meta.width;
         height = meta.height ?? 0;
-        const small = await sharp(bytes, { animated: false })
+        const small = await loadSharp()(bytes, { animated: false })
           .rotate()
           .resize(THUMB_EDGE, THUMB_EDGE, { fit: 'inside', withoutEnlargement: true })
           .webp({ quality: 80 })
           .toBuffer();
         thumb = storageUrl((await this.ctx.storage.put(small, 'webp')).key);
       } else if (cate === 3 || cate === 4) {
-        const meta = await parseBuffer(bytes, { mimeType: mimeOf(ext) }, { duration: true }).catch(() => null);
+        const meta = await (
+          await loadMusicMetadata()
+        )
+          .parseBuffer(bytes, { mimeType: mimeOf(ext) }, { duration: true })
+          .catch(() => null);
         duration = Math.round((meta?.format.duration ?? 0) * 1000);
       }
       file = await this.files.insertOrGet({

@@ -1,10 +1,9 @@
 import type { MultipartFile } from '@fastify/multipart';
-import { fileTypeFromBuffer } from 'file-type';
 import type { FastifyRequest } from 'fastify';
-import sharp from 'sharp';
 import { AVATAR_SIZE } from '@sparrow/protocol';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
+import { loadFileType, loadSharp } from '../../lib/lazy';
 import { storageUrl } from '../../storage/storage';
 import { type FileRepo } from './repo';
 
@@ -64,11 +63,11 @@ export class UploadService {
   }
 
   private async storeAvatar(bytes: Buffer): Promise<string> {
-    const type = await fileTypeFromBuffer(bytes);
+    const type = await (await loadFileType()).fileTypeFromBuffer(bytes);
     if (!type || !IMAGE_EXT.has(type.ext)) throw new AppError('FileTypeForbidden');
     let out: Buffer;
     try {
-      out = await sharp(bytes, { animated: false })
+      out = await loadSharp()(bytes, { animated: false })
         .rotate()
         .resize(AVATAR_SIZE, AVATAR_SIZE, { fit: 'cover' })
         .webp({ quality: 85 })
