@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import {
   BENCH_SETTINGS,
   bindSocket,
@@ -60,6 +60,16 @@ const PASSWORD = 'bench-password';
 /** Pins this process (every thread) to `cpus`. */
 function pinSelf(cpus) {
   execFileSync('taskset', ['-a', '-cp', cpus, String(process.pid)], { stdio: 'ignore' });
+}
+
+/**
+ * The longest a server's event loop stalled since the last call, ms: its /metrics (prom-client's
+ * event loop delay, reset at each scrape).
+ */
+async function serverStall(url) {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const m = /^nodejs_eventloop_lag_max_seconds (\S+)/m.exec(text);
+  return m ? Number(m[1]) * 1000 : NaN;
 }
 
 /** One step's figures, filled while its window is open. */
@@ -239,7 +249,7 @@ class Crowd {
 }
 
 /** Judges one window against the health limits; answers the row, whether it held and why not. */
-function judge(users, stats, seconds, cpu, rssMb) {
+function judge(users, stats, seconds, cpu, rssMb, stalls) {
   const avg = stats.latencies.reduce((a, b) => a + b, 0) / Math.max(1, stats.latencies.length);
   const p99 = percentile(stats.latencies, 0.99);
   const errors = stats.errors + stats.lost;
@@ -263,6 +273,8 @@ function judge(users, stats, seconds, cpu, rssMb) {
       fmt(percentile(stats.pushLatencies, 0.99), 0),
       cpu.map((c) => fmt(c, 0)).join(' / '),
       rssMb.map((r) => fmt(r, 0)).join(' / '),
+      stalls.server.map((x) => fmt(x, 0)).join(' / '),
+      fmt(stalls.client, 0),
       broken.length ? 'broke' : 'held',
     ],
   };
@@ -275,6 +287,7 @@ async function ramp(name, users, servers) {
   const rows = [];
   let held = 0;
   const failures = new Map();
+  let lost = 0;
   try {
     for (const step of STEPS.filter((s) => s <= users.length)) {
       // A step is judged from its first arrival to the end of its window; CPU over the window only,
@@ -284,11 +297,16 @@ async function ramp(name, users, servers) {
       const opened = performance.now();
       await crowd.grow(step);
       const cpuBefore = servers.map((s) => cpuMs(s.pid));
+      await Promise.all(servers.map((s) => serverStall(s.url)));
+      const ownLoop = monitorEventLoopDelay({ resolution: 10 });
+      ownLoop.enable();
       const t0 = performance.now();
       await sleep(WINDOW_S * 1000);
       const seconds = (performance.now() - t0) / 1000;
       const judged = (performance.now() - opened) / 1000;
       const cpu = servers.map((s, k) => ((cpuMs(s.pid) - cpuBefore[k]) / (seconds * 1000)) * 100);
+      ownLoop.disable();
+      const stalls = { server: await Promise.all(servers.map((s) => serverStall(s.url))), client: ownLoop.max / 1e6 };
       crowd.stats = windowStats();
       // The window's last sends get their pushes' grace before it is judged.
       await sleep(PUSH_GRACE_MS + 1000);
@@ -298,9 +316,11 @@ async function ramp(name, users, servers) {
         judged,
         cpu,
         servers.map((s) => rssKb(s.pid) / 1024),
+        stalls,
       );
       rows.push(verdictRow.row);
       for (const [why, n] of stats.failures) failures.set(why, (failures.get(why) ?? 0) + n);
+      lost += stats.lost;
       console.log(`${name}: ${step} users ${verdictRow.held ? 'held' : `broke: ${verdictRow.broken.join(', ')}`}`);
       if (!verdictRow.held) break;
       held = step;
@@ -310,8 +330,25 @@ async function ramp(name, users, servers) {
     crowd.stop();
   }
   console.log(`\n${name}`);
-  table([['users', 'req/s', 'avg ms', 'p99 ms', 'errors', 'pushes/s', 'push p99 ms', 'CPU %', 'RSS MB', ''], ...rows]);
+  table([
+    [
+      'users',
+      'req/s',
+      'avg ms',
+      'p99 ms',
+      'errors',
+      'pushes/s',
+      'push p99 ms',
+      'CPU %',
+      'RSS MB',
+      'longest server stall ms',
+      'longest load stall ms',
+      '',
+    ],
+    ...rows,
+  ]);
   for (const [why, n] of [...failures].sort((a, b) => b[1] - a[1]).slice(0, 5)) console.log(`  ${n}× ${why}`);
+  if (lost) console.log(`  ${lost} pushes never reached a bound receiver`);
   return held;
 }
 
