@@ -71,21 +71,40 @@ function setRows(update: (rows: Record<ContactKey, Contact>) => boolean): void {
   if (update(rows)) contactsStore.setState({ rows });
 }
 
+/**
+ * How often the rows are written for the next start while they change. Writing thousands of rows
+ * is one long task on a slow phone (JSON and localStorage are synchronous), so it waits for the page
+ * to be hidden or closed, and otherwise happens at most this often.
+ */
+const SAVE_EVERY_MS = 30_000;
 let saveTimer: ReturnType<typeof setTimeout> | null = null;
-/** Writes the rows for the next start, at most once a second. */
+let unsaved = false;
+
+function saveNow(): void {
+  if (saveTimer) clearTimeout(saveTimer);
+  saveTimer = null;
+  if (!unsaved) return;
+  unsaved = false;
+  const user_id = me();
+  if (user_id === null) return;
+  const { rows, pending } = contactsStore.getState();
+  storage.set('allContacts', { user_id, rows: Object.values(rows), pending });
+}
+
 function scheduleSave(): void {
-  if (saveTimer) return;
-  saveTimer = setTimeout(() => {
-    saveTimer = null;
-    const user_id = me();
-    if (user_id === null) return;
-    const { rows, pending } = contactsStore.getState();
-    storage.set('allContacts', { user_id, rows: Object.values(rows), pending });
-  }, 1000);
+  unsaved = true;
+  saveTimer ??= setTimeout(saveNow, SAVE_EVERY_MS);
 }
 contactsStore.subscribe((s, prev) => {
   if (s.rows !== prev.rows || s.pending !== prev.pending) scheduleSave();
 });
+if (typeof window !== 'undefined') {
+  // A reload, a closed tab, an app sent to the background: the last moment the rows can be kept.
+  window.addEventListener('pagehide', saveNow);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') saveNow();
+  });
+}
 
 let loading: Promise<void> | null = null;
 let loadedAt = 0;
