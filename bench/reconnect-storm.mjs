@@ -59,7 +59,7 @@ const SETTLE_LIMIT_MS = 90_000;
 
 /**
  * One user's web client, as packages/web/src/api/socket.ts and chat/sync.ts behave: binds on
- * `init`, pings every HEARTBEAT_MS, retries after reconnectDelay() up to the same limits, and after
+ * `init`, pings every HEARTBEAT_MS, retries after reconnectDelay(attempt) up to the same limits, and after
  * every bind pages `sync` from its cursor until nothing remains.
  */
 class Client {
@@ -111,7 +111,7 @@ class Client {
         this.gaveUp = true;
         return;
       }
-      this.retryTimer = setTimeout(() => this.connect(), reconnectDelay());
+      this.retryTimer = setTimeout(() => this.connect(), reconnectDelay(this.openFailures + this.closes));
     });
   }
 
@@ -460,7 +460,7 @@ await main('reconnect-storm', async () => {
 
   console.log(
     `${USERS} users bound (plus one sender, not connected); ${SENDS_PER_S} private messages/s to ${RECEIVERS} of them; ` +
-      `clients retry with the web client's reconnectDelay (full jitter, 0–15 s); ${os.cpus().length} cores\n`,
+      `clients retry with the web client's reconnectDelay (full jitter over a window of 1 s doubling to 15 s); ${os.cpus().length} cores\n`,
   );
   table([
     [

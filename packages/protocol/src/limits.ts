@@ -33,8 +33,14 @@ export const NETWORK_TIMEOUT_MS = 60_000;
 
 /** Socket heartbeat interval, ms (spec §4, §9). */
 export const HEARTBEAT_MS = 25_000;
-/** Wait before a reconnect attempt, ms (spec §9). */
+/** Wait before a reconnect attempt, ms (spec §9): the longest window a retry is drawn from. */
 export const RECONNECT_WAIT_MS = 15_000;
+/**
+ * The window of the first retry after a connection is lost, ms; each failed attempt in a row
+ * doubles it, up to RECONNECT_WAIT_MS. A restarted server is back within a second or two, and
+ * a first window of the whole 15 s kept its last users away for 15 s.
+ */
+export const RECONNECT_FIRST_WAIT_MS = 1_000;
 /** Retries after failures to open the socket (spec §9). */
 export const RECONNECT_MAX_OPEN_FAILURES = 10;
 /** Retries after an open socket closed (spec §9). */

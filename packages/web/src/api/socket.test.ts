@@ -1,5 +1,6 @@
 import {
   HEARTBEAT_MS,
+  RECONNECT_FIRST_WAIT_MS,
   RECONNECT_MAX_CLOSES,
   RECONNECT_MAX_OPEN_FAILURES,
   RECONNECT_WAIT_MS,
@@ -61,8 +62,8 @@ class FakePage extends EventTarget {
   visibilityState = 'visible';
 }
 
-/** Retries of these tests wait half of RECONNECT_WAIT_MS: the jitter's draw is fixed at 0.5. */
-const HALF_WAIT_MS = RECONNECT_WAIT_MS / 2;
+/** The first retry of these tests waits half of the first window: the jitter's draw is fixed at 0.5. */
+const HALF_WAIT_MS = RECONNECT_FIRST_WAIT_MS / 2;
 
 function setup(
   auth: { user_id: number; token: string } | null = { user_id: 7, token: 'bearer abc' },
@@ -195,28 +196,48 @@ describe('SocketClient', () => {
     expect(states).toEqual(['connecting', 'waiting', 'connecting']);
   });
 
-  it('draws each wait anew between 0 and 15 s, so that clients dropped together come back spread out', () => {
-    expect(reconnectDelay(() => 0)).toBe(0);
-    expect(reconnectDelay(() => 0.999999)).toBe(RECONNECT_WAIT_MS - 1);
-    const draws = Array.from({ length: 5000 }, () => reconnectDelay());
-    expect(Math.min(...draws)).toBeGreaterThanOrEqual(0);
-    expect(Math.max(...draws)).toBeLessThan(RECONNECT_WAIT_MS);
-    // Spread over the whole window: each of ten equal slices gets about a tenth of 5 000 clients.
-    const slices = Array.from({ length: 10 }, () => 0);
-    for (const d of draws) slices[Math.floor((d / RECONNECT_WAIT_MS) * 10)]! += 1;
-    for (const n of slices) expect(n).toBeGreaterThan(350);
+  it('draws each wait anew from a window that starts at 1 s and doubles up to 15 s, so that clients dropped together come back spread out', () => {
+    expect(reconnectDelay(1, () => 0)).toBe(0);
+    expect(reconnectDelay(1, () => 0.999999)).toBe(RECONNECT_FIRST_WAIT_MS - 1);
+    expect([1, 2, 3, 4, 5, 6, 10].map((n) => reconnectDelay(n, () => 0.999999) + 1)).toEqual([
+      1_000,
+      2_000,
+      4_000,
+      8_000,
+      RECONNECT_WAIT_MS,
+      RECONNECT_WAIT_MS,
+      RECONNECT_WAIT_MS,
+    ]);
+    for (const attempt of [1, 5]) {
+      const span = Math.min(RECONNECT_WAIT_MS, RECONNECT_FIRST_WAIT_MS * 2 ** (attempt - 1));
+      const draws = Array.from({ length: 5000 }, () => reconnectDelay(attempt));
+      expect(Math.min(...draws)).toBeGreaterThanOrEqual(0);
+      expect(Math.max(...draws)).toBeLessThan(span);
+      // Spread over the whole window: each of ten equal slices gets about a tenth of 5 000 clients.
+      const slices = Array.from({ length: 10 }, () => 0);
+      for (const d of draws) slices[Math.floor((d / span) * 10)]! += 1;
+      for (const n of slices) expect(n).toBeGreaterThan(350);
+    }
 
+    // The first retry is drawn from 1 s, the second, after it failed too, from 2 s.
     const waits = [0.1, 0.7];
     const { client, sockets, last } = setup(undefined, () => waits.shift() ?? 0.5);
     client.start();
     last().fail();
-    vi.advanceTimersByTime(1_500);
+    vi.advanceTimersByTime(99);
+    expect(sockets).toHaveLength(1);
+    vi.advanceTimersByTime(1);
     expect(sockets).toHaveLength(2);
     last().fail();
-    vi.advanceTimersByTime(10_499);
+    vi.advanceTimersByTime(1_399);
     expect(sockets).toHaveLength(2);
     vi.advanceTimersByTime(1);
     expect(sockets).toHaveLength(3);
+    // A connection that opens starts the count afresh: its loss is retried from the first window.
+    last().open();
+    last().drop();
+    vi.advanceTimersByTime(HALF_WAIT_MS);
+    expect(sockets).toHaveLength(4);
   });
 
   it('treats a socket that cannot even be constructed as a failed connect', () => {

@@ -1,5 +1,6 @@
 import {
   HEARTBEAT_MS,
+  RECONNECT_FIRST_WAIT_MS,
   RECONNECT_MAX_CLOSES,
   RECONNECT_MAX_OPEN_FAILURES,
   RECONNECT_WAIT_MS,
@@ -90,12 +91,16 @@ const defaultTimers: Timers = {
 };
 
 /**
- * How long to wait before the next connection attempt: "full jitter", a uniform draw between 0 and
- * RECONNECT_WAIT_MS. When a server restarts, every client loses its socket at the same moment; a
- * fixed wait would bring them all back in the same instant, a draw spreads them over the window.
+ * How long to wait before the `attempt`th connection attempt in a row (1 for the first after a
+ * loss): exponential back-off with "full jitter", a uniform draw between 0 and a window that starts
+ * at RECONNECT_FIRST_WAIT_MS and doubles with each failed attempt, up to RECONNECT_WAIT_MS. When a
+ * server restarts, every client loses its socket at the same moment; a fixed wait would bring them
+ * all back in the same instant, a draw spreads them over the window, and the growing window keeps
+ * clients that find the server still down from knocking ever faster.
  */
-export function reconnectDelay(random: () => number = Math.random): number {
-  return Math.floor(random() * RECONNECT_WAIT_MS);
+export function reconnectDelay(attempt: number, random: () => number = Math.random): number {
+  const span = Math.min(RECONNECT_WAIT_MS, RECONNECT_FIRST_WAIT_MS * 2 ** Math.max(0, attempt - 1));
+  return Math.floor(random() * span);
 }
 
 /** The socket URL on the page's own origin: wss on https pages, ws otherwise. */
@@ -289,10 +294,13 @@ export class SocketClient {
       return;
     }
     this.setState('waiting');
-    this.retryTimer = this.timers.setTimeout(() => {
-      this.retryTimer = null;
-      this.connect();
-    }, reconnectDelay(this.deps.random));
+    this.retryTimer = this.timers.setTimeout(
+      () => {
+        this.retryTimer = null;
+        this.connect();
+      },
+      reconnectDelay(this.openFailures + this.closes, this.deps.random),
+    );
   }
 
   private ping(): void {
