@@ -85,8 +85,17 @@ export const PushEventSchemas = {
   adminNotice: AdminNoticeSchema,
   /** A signal of a call, or its end, from the party named by `fromUser` (api.md §5). */
   webrtc: CallMessageSchema,
-  /** Moments (api.md §3): a friend posted, or someone liked, commented on or replied in a post of mine. */
-  moments: z.object({ type: z.enum(['post', 'like', 'comment']), post_id: z.number(), user_id: z.number() }),
+  /**
+   * Moments (api.md §3): a friend posted, or someone liked, commented on or replied in a post of
+   * mine, or (`delete`) the author deleted a post I could see, so an open feed drops it.
+   */
+  moments: z.object({
+    type: z.enum(['post', 'like', 'comment', 'delete']),
+    /** The post concerned. */
+    post_id: z.number(),
+    /** Who did it: the poster, liker or commenter; for `delete`, the author. */
+    user_id: z.number(),
+  }),
 };
 
 /** Payload of each push event (api.md §4). */

@@ -206,6 +206,46 @@ describeEachDb('moments', (target) => {
     expect(ids(await call('momentsList', {}, p.alice))).not.toContain(post.id);
   });
 
+  /** Each person's socket, bound. */
+  async function connect(p: Record<Name, Person>): Promise<Record<Name, TestSocket>> {
+    return Object.fromEntries(
+      await Promise.all(
+        NAMES.map(async (n) => {
+          const sock = await TestSocket.bound(server, p[n].id, p[n].token);
+          open.push(sock);
+          return [n, sock] as const;
+        }),
+      ),
+    ) as Record<Name, TestSocket>;
+  }
+
+  it('tells those who could see a deleted post, and nobody else, so an open feed drops it', async () => {
+    const p = await cast();
+    const post = await call(
+      'momentsPublish',
+      { id: randomUUID(), content: 'soon gone', visibility: 4, user_ids: [p.carl.id] },
+      p.alice,
+    );
+    // Fay saw it when it was posted, then she and alice stopped being friends.
+    await call('friendDel', { id: p.alice.id }, p.fay);
+    const sockets = await connect(p);
+    await call('momentsDel', { id: post.id }, p.alice);
+    const deleted = (f: any) => f.type === 'moments' && f.data.type === 'delete' && f.data.post_id === post.id;
+    // Bob is admitted; Erin skips alice's posts in her feed but could open her album; alice's own
+    // other devices drop it too.
+    for (const n of ['alice', 'bob', 'erin'] as const) {
+      const frame = await sockets[n].waitFor(deleted);
+      expect(frame.data, n).toEqual({ type: 'delete', post_id: post.id, user_id: p.alice.id });
+    }
+    await Promise.all(NAMES.map((n) => sockets[n].roundTrip()));
+    // Excluded by the post (Carl), hidden from (Dan), ex-friends (Fay, Gus), a stranger (Sam).
+    for (const n of ['carl', 'dan', 'fay', 'gus', 'sam'] as const)
+      expect(
+        sockets[n].frames.some((f) => f.type === 'moments'),
+        n,
+      ).toBe(false);
+  });
+
   const publish = (as: Person, visibility: number, user_ids: number[] = []) =>
     call('momentsPublish', { id: randomUUID(), content: `v${visibility}`, visibility, user_ids }, as);
   const feed = async (as: Person) => ids(await call('momentsList', {}, as));

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context';
-import type { Handlers } from '../../http/route';
+import { socketOf, type Handlers } from '../../http/route';
 import type { MomentService } from './service';
 
 /** `/enterprise/moments/*`. */
@@ -7,8 +7,8 @@ export function momentRoutes(_ctx: AppContext, moments: MomentService): Handlers
   return {
     momentsList: async ({ body, session }) => moments.list(session, body),
     momentsPublish: async ({ body, session }) => moments.publish(session, body),
-    momentsDel: async ({ body, session }) => {
-      await moments.remove(session, body.id);
+    momentsDel: async ({ body, session, req }) => {
+      await moments.remove(session, body.id, socketOf(req));
       return null;
     },
     momentsLike: async ({ body, session }) => moments.like(session, body.id),

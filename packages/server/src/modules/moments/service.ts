@@ -130,16 +130,21 @@ export class MomentService {
     return this.present(await this.viewer(me), rows);
   }
 
-  /** Friends of the author who may see a post (and do not skip the author's posts). */
-  private async audience(post: PostRow): Promise<number[]> {
+  /**
+   * Friends of the author who may see a post (Access.seesMoment, in bulk): its visibility admits
+   * them, the author's hide list does not name them, and it is within the author's range.
+   */
+  private async viewers(post: PostRow, now: number): Promise<number[]> {
     if (post.visibility === MomentVisibility.Private) return [];
-    const [friends, hideFrom, hiding, targets] = await Promise.all([
+    const [friends, hideFrom, targets, settings] = await Promise.all([
       this.ctx.repos.friends.friendIds(post.user_id),
       this.moments.hides(post.user_id, Hide.From),
-      this.moments.hiding(post.user_id),
       this.moments.targetIds(post.id),
+      this.moments.settings(post.user_id),
     ]);
-    const out = new Set([...hideFrom, ...hiding]);
+    const range = settings?.range_days ?? 0;
+    if (range > 0 && post.create_time < now - range * 86_400_000) return [];
+    const out = new Set(hideFrom);
     const named = new Set(targets);
     return friends.filter(
       (id) =>
@@ -148,6 +153,16 @@ export class MomentService {
           (post.visibility === MomentVisibility.Only && named.has(id)) ||
           (post.visibility === MomentVisibility.Except && !named.has(id))),
     );
+  }
+
+  /** Those whose feed shows a new post: its viewers, but for those who skip the author's posts. */
+  private async audience(post: PostRow): Promise<number[]> {
+    const [viewers, hiding] = await Promise.all([
+      this.viewers(post, post.create_time),
+      this.moments.hiding(post.user_id),
+    ]);
+    const skip = new Set(hiding);
+    return viewers.filter((id) => !skip.has(id));
   }
 
   /** A new post; publishing the same client `id` again answers the post already made. */
@@ -204,12 +219,23 @@ export class MomentService {
     return this.moments.unfriended(a, b);
   }
 
-  /** Deletes my own post; its images stop being served when nothing else uses them. */
-  async remove(session: Session, id: number): Promise<void> {
+  /**
+   * Deletes my own post; its images stop being served when nothing else uses them. Those who could
+   * see it (album pages included, so also friends who skip my posts in their feed) and my other
+   * devices are told, so an open feed drops it; `exceptClientId` is the caller's own socket.
+   */
+  async remove(session: Session, id: number, exceptClientId?: string): Promise<void> {
     const post = await this.moments.byId(id);
     if (!post || post.user_id !== session.userId) throw new AppError('MomentNotFound');
+    // Asked before the delete: it takes the post's named people with it.
+    const viewers = await this.viewers(post, this.ctx.now());
     const fileIds = await this.moments.remove(post.id, post.user_id);
     for (const fileId of fileIds) await this.files.release(fileId);
+    await this.ctx.realtime.publish(
+      [post.user_id, ...viewers],
+      { type: 'moments', data: { type: 'delete', post_id: post.id, user_id: post.user_id } },
+      exceptClientId,
+    );
   }
 
   async like(session: Session, id: number): Promise<MomentPost> {
