@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { ErrorCodes } from '@sparrow/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FriendRepo } from '../src/modules/friend/repo';
+import { MomentRepo } from '../src/modules/moments/repo';
 import { describeEachDb, startServer, TestSocket, userRow, type TestServer } from './harness';
 
 const NAMES = ['alice', 'bob', 'carl', 'dan', 'erin', 'fay', 'gus', 'sam'] as const;
@@ -244,6 +245,62 @@ describeEachDb('moments', (target) => {
         sockets[n].frames.some((f) => f.type === 'moments'),
         n,
       ).toBe(false);
+  });
+
+  it('deletes a comment only for whoever may still see the post: its author, or the comment’s own author', async () => {
+    const p = await cast();
+    const post = await call(
+      'momentsPublish',
+      { id: randomUUID(), content: 'talk', visibility: 4, user_ids: [p.carl.id] },
+      p.alice,
+    );
+    const say = async (n: Name) => (await call('momentsComment', { id: post.id, content: `by ${n}` }, p[n])).id;
+    const [bobs, bobsSecond, erins, fays, alices] = [
+      await say('bob'),
+      await say('bob'),
+      await say('erin'),
+      await say('fay'),
+      await say('alice'),
+    ];
+    // Comments of people who could see the post once and no longer may: Carl before the post named
+    // him, Dan before alice hid it from him, Gus before they stopped being friends, Sam long ago.
+    const repo = new MomentRepo(server.ctx.db);
+    const old: Partial<Record<Name, number>> = {};
+    for (const n of ['carl', 'dan', 'gus', 'sam'] as const)
+      old[n] = (
+        await repo.addComment({
+          post_id: post.id,
+          user_id: p[n].id,
+          reply_to_user: 0,
+          content: `old ${n}`,
+          create_time: server.ctx.now(),
+        })
+      ).id;
+    const missing = await answer('momentsDelComment', { id: 999_999_999 }, p.sam);
+    const asMissing = async (id: number, n: Name) => {
+      const res = await answer('momentsDelComment', { id }, p[n]);
+      expect({ code: res.code, msg: res.msg }, n).toEqual({ code: missing.code, msg: missing.msg });
+      expect(res.code).toBe(ErrorCodes.MomentCommentNotFound);
+    };
+
+    // Someone else's comment on someone else's post.
+    await asMissing(fays, 'bob');
+    // My own comment on a post I may no longer see.
+    for (const n of ['carl', 'dan', 'gus', 'sam'] as const) await asMissing(old[n]!, n);
+    // A stranger naming anyone's comment.
+    await asMissing(bobs, 'sam');
+    // My own comment while I see the post, even if I skip its author's posts in my feed.
+    await call('momentsDelComment', { id: bobs }, p.bob);
+    await call('momentsDelComment', { id: erins }, p.erin);
+    // The post's author: any comment on it, her own too.
+    await call('momentsDelComment', { id: fays }, p.alice);
+    await call('momentsDelComment', { id: old.gus! }, p.alice);
+    await call('momentsDelComment', { id: alices }, p.alice);
+    // Bob, an ex-friend now, can no longer remove the comment he left.
+    await call('friendDel', { id: p.alice.id }, p.bob);
+    await asMissing(bobsSecond, 'bob');
+    const left = (await call('momentsList', {}, p.alice))[0].comments.map((c: any) => c.content);
+    expect(left).toEqual(['old carl', 'old dan']);
   });
 
   const publish = (as: Person, visibility: number, user_ids: number[] = []) =>

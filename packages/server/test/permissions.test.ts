@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FriendRepo } from '../src/modules/friend/repo';
 import { DEFAULT_GROUP_SETTING } from '../src/modules/group/presenter';
 import { GroupRepo, Role } from '../src/modules/group/repo';
+import { MomentRepo } from '../src/modules/moments/repo';
 import { FileService } from '../src/modules/upload/files';
 import { describeEachDb, startServer, TestSocket, userRow, type TestServer } from './harness';
 
@@ -640,6 +641,16 @@ const MATRIX: Partial<Record<RouteName, Row[]>> = {
       expect: [OK, MCN, MCN, MCN, MCN, OK, MCN, MCN],
       changes: true,
     },
+    {
+      target: 'the caller’s own comment on alice’s post',
+      body: async (s, who) => ({ id: await s.ownComment(who) }),
+      missing: () => [{ id: NO_ID }],
+      gone: MCN,
+      // Alice and Bob see the post; everyone else left their comment when they could see it (Gus
+      // as her friend) and may not any more, so it reads as missing.
+      expect: [OK, MCN, MCN, MCN, MCN, OK, MCN, MCN],
+      changes: true,
+    },
   ],
 };
 
@@ -883,6 +894,29 @@ class Scene {
         id: number;
       };
       return c.id;
+    });
+  }
+
+  /**
+   * A comment of `who`'s on alice's post: through the API for those who see it (alice, Bob), else
+   * stored as left while they could (Gus was her friend; the rest stand for friends who were).
+   */
+  ownComment(who: Caller): Promise<number> {
+    const name = CAST[who === 'signedOut' ? 'stranger' : who];
+    return this.once(`comment:${name}`, async () => {
+      const post = await this.post();
+      if (name === 'alice' || name === 'bob') {
+        const c = (await this.ok('momentsComment', { id: post, content: `${name} says` }, name)) as { id: number };
+        return c.id;
+      }
+      const row = await new MomentRepo(server.ctx.db).addComment({
+        post_id: post,
+        user_id: this.people[name].id,
+        reply_to_user: 0,
+        content: `${name} said`,
+        create_time: server.ctx.now(),
+      });
+      return row.id;
     });
   }
 

@@ -306,11 +306,21 @@ export class MomentService {
     return this.presentComment(viewer, users, row);
   }
 
-  /** Deletes my own comment, or any comment on my post; anything else reads as missing. */
+  /**
+   * Deletes my own comment, or any comment on my post. Anything else reads as a missing comment:
+   * someone else's comment on someone else's post, and my own comment on a post I may no longer
+   * see (an ex-friend's, one that now excludes or hides me, one beyond its author's range).
+   */
   async removeComment(session: Session, id: number): Promise<void> {
+    const me = session.userId;
     const row = await this.moments.comment(id);
     const post = row && (await this.moments.byId(row.post_id));
-    if (!row || !post || (row.user_id !== session.userId && post.user_id !== session.userId))
+    if (
+      !row ||
+      !post ||
+      (row.user_id !== me && post.user_id !== me) ||
+      !(await this.ctx.access.seesMoment(me, post, this.ctx.now()))
+    )
       throw new AppError('MomentCommentNotFound');
     await this.moments.removeComment(row.id);
   }
