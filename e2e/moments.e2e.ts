@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { png } from './media-files';
 import {
@@ -15,8 +15,9 @@ import {
 
 /**
  * Issue 20, browser: A posts text and three pictures to all friends but C; B sees Discover's dot
- * move live, likes and comments; A sees the notices and replies; C never sees the post; A deletes
- * it and it is gone for B.
+ * move live, likes and comments; A sees the notices, opens the post from one and replies; C never
+ * sees the post; A deletes a comment from its long-press sheet, then the post, and it leaves B's
+ * open feed.
  */
 
 let server: ServerProcess;
@@ -24,6 +25,17 @@ let browser: Browser;
 let alice: Person;
 let bob: Person;
 let carol: Person;
+
+/** Holds the pointer still on an element past the long-press time. */
+async function longPress(page: Page, target: Locator): Promise<void> {
+  await target.scrollIntoViewIfNeeded();
+  const box = await target.boundingBox();
+  if (!box) throw new Error('nothing to press');
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.waitForTimeout(500);
+  await page.mouse.up();
+}
 
 /** A finger laid on the element's top and dragged `dy` px down, then lifted. */
 async function pullDown(page: Page, selector: string, dy: number) {
@@ -147,16 +159,28 @@ describe('moments in three browsers', () => {
     await expect(carol.page.getByText(TEXT).count()).resolves.toBe(0);
   });
 
-  it('A sees the notices and replies; B sees the reply', async () => {
+  it('A sees the notices, opens the post from one and replies; B sees the reply', async () => {
     const page = alice.page;
-    await visible(page.getByRole('button', { name: '2 条新消息' }));
-    await page.getByRole('button', { name: '2 条新消息' }).click();
+    await visible(page.getByRole('link', { name: '2 条新消息' }));
+    await page.getByRole('link', { name: '2 条新消息' }).click();
     await visible(page.getByRole('heading', { level: 1, name: '消息' }));
     await visible(page.getByText('真好看！'));
     await visible(page.getByText('点赞了你的动态'));
     await shot(page, 'moments-notices');
     await expectAccessible(page);
+
+    // A notice opens its post, with the likes and comments on it.
+    await page.getByRole('link', { name: /真好看！/ }).click();
+    await visible(page.getByRole('heading', { level: 1, name: '详情' }));
+    const single = page.getByRole('article', { name: 'Alice 的动态' });
+    await visible(single.getByText(TEXT));
+    await visible(single.getByRole('button', { name: /Bob：真好看！/ }));
+    await shot(page, 'moments-post');
+    await expectAccessible(page);
     await page.getByRole('button', { name: '返回' }).click();
+    await visible(page.getByRole('heading', { level: 1, name: '消息' }));
+    await page.getByRole('button', { name: '返回' }).click();
+    await hidden(page.getByRole('link', { name: '2 条新消息' }));
     const post = page.getByRole('article', { name: 'Alice 的动态' });
     await post.getByRole('button', { name: /Bob：真好看！/ }).click();
     await page.getByRole('textbox', { name: '评论' }).fill('谢谢');
@@ -167,14 +191,45 @@ describe('moments in three browsers', () => {
     await visible(bobPost.getByRole('button', { name: /Alice回复Bob：谢谢/ }));
   });
 
-  it('A deletes the post and it is gone for B', async () => {
+  it('A long-presses a comment and deletes it from the sheet', async () => {
     const page = alice.page;
     const post = page.getByRole('article', { name: 'Alice 的动态' });
+    await longPress(page, post.getByRole('button', { name: /Bob：真好看！/ }));
+    const sheet = page.getByRole('dialog', { name: 'Bob 的评论' });
+    await visible(sheet);
+    await visible(sheet.getByRole('button', { name: '回复' }));
+    await visible(sheet.getByRole('button', { name: '取消' }));
+    await shot(page, 'moments-comment-sheet');
+    await expectAccessible(page);
+    // 取消 closes it and leaves the comment.
+    await sheet.getByRole('button', { name: '取消' }).click();
+    await hidden(sheet);
+    await expect(page.getByRole('textbox', { name: '评论' }).count()).resolves.toBe(0);
+    await longPress(page, post.getByRole('button', { name: /Bob：真好看！/ }));
+    await sheet.getByRole('button', { name: '删除' }).click();
+    await hidden(sheet);
+    await hidden(post.getByRole('button', { name: /Bob：真好看！/ }));
+    await visible(post.getByRole('button', { name: /Alice回复Bob：谢谢/ }));
+    // Someone else's comment on someone else's post: 回复 only.
+    const bobPost = bob.page.getByRole('article', { name: 'Alice 的动态' });
+    await longPress(bob.page, bobPost.getByRole('button', { name: /Alice回复Bob：谢谢/ }));
+    const bobSheet = bob.page.getByRole('dialog', { name: 'Alice 的评论' });
+    await visible(bobSheet.getByRole('button', { name: '回复' }));
+    await expect(bobSheet.getByRole('button', { name: '删除' }).count()).resolves.toBe(0);
+    await bobSheet.getByRole('button', { name: '取消' }).click();
+    await hidden(bobSheet);
+  });
+
+  it('A deletes the post and it leaves B’s open feed at once', async () => {
+    const page = alice.page;
+    const post = page.getByRole('article', { name: 'Alice 的动态' });
+    await visible(bob.page.getByRole('article', { name: 'Alice 的动态' }).getByText(TEXT));
     await post.getByRole('button', { name: '删除' }).click();
     await page.getByRole('dialog').getByRole('button', { name: '删除' }).click();
     await visible(page.getByText('朋友圈还是空的'));
-    await bob.page.reload();
+    // No reload: the delete push takes it out of the feed Bob has open.
     await visible(bob.page.getByText('朋友圈还是空的'));
+    await expect(bob.page.getByText(TEXT).count()).resolves.toBe(0);
   });
 
   it('pulling the feed down reloads it, and the menu has the same refresh', async () => {

@@ -229,6 +229,18 @@ export const appRoutes: readonly AppRoute[] = [
     auth: true,
   },
   {
+    path: momentPaths.notices,
+    title: 'routes.momentsNotices',
+    page: lazyPage(() => import('../pages/compass/notices')),
+    auth: true,
+  },
+  {
+    path: momentPaths.post,
+    title: 'routes.momentsPost',
+    page: lazyPage(() => import('../pages/compass/post')),
+    auth: true,
+  },
+  {
     path: managePaths.console,
     title: 'routes.manage',
     page: lazyPage(() => import('../pages/manage/index')),

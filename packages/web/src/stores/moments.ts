@@ -13,17 +13,19 @@ export interface MomentsState {
   poster: number;
   /** Their avatar, or ''. */
   avatar: string;
-  /** Moves on every `moments` push, so an open feed knows to load again. */
-  version: number;
 }
+
+/** An open feed, album or post page hearing each `moments` push. */
+export type MomentsListener = (data: PushPayload<'moments'>) => void;
 
 export const momentsStore = createStore<MomentsState>()(() => ({
   user: null,
   count: 0,
   poster: 0,
   avatar: '',
-  version: 0,
 }));
+
+const listeners = new Set<MomentsListener>();
 
 export function useMoments<T>(selector: (s: MomentsState) => T): T {
   return useStore(momentsStore, selector);
@@ -51,10 +53,21 @@ export const moments = {
     return loading;
   },
 
-  /** A friend posted, or someone liked or commented on my post (push `moments`). */
-  onPush(_data: PushPayload<'moments'>): void {
-    momentsStore.setState((s) => ({ version: s.version + 1 }));
+  /**
+   * A friend posted, someone liked or commented on my post, or a post was deleted (push `moments`):
+   * the open pages hear it, and the dot is asked again (a deleted post may have been what it showed).
+   */
+  onPush(data: PushPayload<'moments'>): void {
+    for (const listener of [...listeners]) listener(data);
     void moments.refresh();
+  },
+
+  /** Hears every `moments` push until the returned function is called (an effect's cleanup). */
+  subscribe(listener: MomentsListener): () => void {
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+    };
   },
 
   async readNotices(): Promise<void> {

@@ -1,6 +1,6 @@
-import type { MomentComment, MomentNotice, MomentPost, UploadResult } from '@sparrow/protocol';
+import type { MomentPost, PushPayload, UploadResult } from '@sparrow/protocol';
 import { CameraOutline, MoreOutline, PictureOutline, RedoOutline, SetOutline } from 'antd-mobile-icons';
-import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Virtuoso, type Components } from 'react-virtuoso';
@@ -11,10 +11,11 @@ import { Avatar } from '../../components/Avatar';
 import { EmptyState } from '../../components/EmptyState';
 import { Page } from '../../components/Page';
 import { PostItem } from '../../components/moments/PostItem';
+import { mergePage } from '../../components/moments/feed-pages';
+import { usePostActions } from '../../components/moments/use-post-actions';
 import { usePullToRefresh, type PullPhase } from '../../components/moments/use-pull-to-refresh';
 import '../../components/moments/moments.css';
 import type { MessageKey } from '../../i18n/keys';
-import { formatRelative } from '../../lib/relative-time';
 import { useNow } from '../../lib/use-now';
 import { moments, useMoments } from '../../stores/moments';
 import { useSession } from '../../stores/session';
@@ -43,14 +44,9 @@ const PULL_TEXT: Record<PullPhase, MessageKey | null> = {
   refreshing: 'moments.refreshing',
 };
 
-interface Draft {
-  post: MomentPost;
-  replyTo?: MomentComment;
-}
-
 /** 朋友圈 (`/pages/compass/moments`): my feed, or with `?user_id=` a person's album. */
 export default function MomentsPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const albumOf = Number(params.get('user_id')) || undefined;
@@ -58,15 +54,11 @@ export default function MomentsPage() {
   const myId = me?.user_id ?? 0;
   const isAlbum = albumOf !== undefined && albumOf !== myId;
   const notices = useMoments((s) => s.count);
-  const version = useMoments((s) => s.version);
   const now = useNow(60_000);
   const [posts, setPosts] = useState<MomentPost[]>([]);
   const [status, setStatus] = useState<Status>('loading');
   const [more, setMore] = useState(true);
   const [cover, setCover] = useState('');
-  const [draft, setDraft] = useState<Draft | null>(null);
-  const [text, setText] = useState('');
-  const [noticeList, setNoticeList] = useState<MomentNotice[] | null>(null);
   const [menu, setMenu] = useState(false);
   const [scroller, setScroller] = useState<HTMLElement | null>(null);
   const loadingMore = useRef(false);
@@ -99,7 +91,32 @@ export default function MomentsPage() {
 
   useEffect(() => {
     void reload();
-  }, [reload, version]);
+  }, [reload]);
+
+  /**
+   * A push changes only what it names: a deleted post leaves at once; a new post, like or comment
+   * reads again the page holding that post (a new one is on the first) and lays it over the posts
+   * loaded, so the pages scrolled through stay.
+   */
+  const onPush = useCallback(
+    async (data: PushPayload<'moments'>) => {
+      if (data.type === 'delete') {
+        setPosts((p) => p.filter((x) => x.id !== data.post_id));
+        return;
+      }
+      if (albumOf !== undefined && data.user_id !== albumOf && data.type === 'post') return;
+      const lastId = data.type === 'post' ? 0 : data.post_id + 1;
+      try {
+        const page = await api.momentsList(body(lastId), { silent: true });
+        setPosts((p) => mergePage(p, page, lastId));
+        setStatus('ready');
+      } catch {
+        // What is shown stays; pulling down reads it again.
+      }
+    },
+    [albumOf, body],
+  );
+  useEffect(() => moments.subscribe((data) => void onPush(data)), [onPush]);
 
   useEffect(() => {
     void moments.refresh();
@@ -126,80 +143,7 @@ export default function MomentsPage() {
     }
   };
 
-  const replace = (next: MomentPost) => setPosts((p) => p.map((x) => (x.id === next.id ? next : x)));
-
-  const onLike = useCallback(
-    async (post: MomentPost) => {
-      const liked = post.likes.some((l) => l.user_id === myId);
-      replace(await (liked ? api.momentsUnlike({ id: post.id }) : api.momentsLike({ id: post.id })));
-    },
-    [myId],
-  );
-
-  const onDelete = useCallback(
-    async (post: MomentPost) => {
-      const yes = await feedback.confirm({
-        content: t('moments.deleteConfirm'),
-        confirmText: t('moments.delete'),
-        cancelText: t('common.cancel'),
-      });
-      if (!yes) return;
-      await api.momentsDel({ id: post.id });
-      setPosts((p) => p.filter((x) => x.id !== post.id));
-    },
-    [t],
-  );
-
-  const onComment = useCallback((post: MomentPost, replyTo?: MomentComment) => {
-    setDraft(replyTo ? { post, replyTo } : { post });
-    setText('');
-  }, []);
-
-  const onCommentMenu = useCallback(
-    async (post: MomentPost, comment: MomentComment) => {
-      const mayDelete = comment.user.user_id === myId || post.user.user_id === myId;
-      if (!mayDelete) {
-        onComment(post, comment);
-        return;
-      }
-      const yes = await feedback.confirm({
-        content: t('moments.deleteCommentConfirm'),
-        confirmText: t('moments.delete'),
-        cancelText: t('common.cancel'),
-      });
-      if (!yes) {
-        if (comment.user.user_id !== myId) onComment(post, comment);
-        return;
-      }
-      await api.momentsDelComment({ id: comment.id });
-      setPosts((p) =>
-        p.map((x) => (x.id === post.id ? { ...x, comments: x.comments.filter((c) => c.id !== comment.id) } : x)),
-      );
-    },
-    [myId, onComment, t],
-  );
-
-  const send = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!draft || !text.trim()) return;
-    const comment = await api.momentsComment({
-      id: draft.post.id,
-      content: text.trim(),
-      ...(draft.replyTo && { reply_to: draft.replyTo.id }),
-    });
-    setPosts((p) => p.map((x) => (x.id === draft.post.id ? { ...x, comments: [...x.comments, comment] } : x)));
-    setDraft(null);
-    setText('');
-  };
-
-  const openNotices = async () => {
-    try {
-      setNoticeList(await api.momentsNotices({}));
-      await moments.readNotices();
-    } catch {
-      // The request layer has shown why.
-    }
-  };
+  const actions = usePostActions(myId, setPosts);
 
   const changeCover = async (file: File | undefined) => {
     if (!file) return;
@@ -241,46 +185,15 @@ export default function MomentsPage() {
         </div>
       )}
       {!isAlbum && notices > 0 && (
-        <button type="button" className="moment-notices-entry" onClick={() => void openNotices()}>
+        <Link to={momentPaths.notices} className="moment-notices-entry">
           {t('moments.newNotices', { count: notices })}
-        </button>
+        </Link>
       )}
     </div>
   );
 
   const title = t('routes.moments');
   const pullText = PULL_TEXT[pull.phase];
-  if (noticeList)
-    return (
-      <Page title={t('moments.notices')} onBack={() => setNoticeList(null)}>
-        {noticeList.length === 0 ? (
-          <EmptyState
-            icon={<PictureOutline />}
-            title={t('moments.noNotices')}
-            description={t('moments.noNoticesHint')}
-          />
-        ) : (
-          <ul className="moment-notice-list">
-            {noticeList.map((n) => (
-              <li key={n.id} className="moment-notice">
-                <Avatar src={n.user.avatar} name={n.user.displayName} alt="" size={40} />
-                <div className="moment-notice-main">
-                  <span className="moment-name">{n.user.displayName}</span>
-                  <p>{n.type === 'like' ? t('moments.likedYou') : n.content}</p>
-                  <time>{formatRelative(n.create_time, now, t, i18n.language)}</time>
-                </div>
-                {n.post_image ? (
-                  <img className="moment-notice-thumb" src={n.post_image} alt="" />
-                ) : (
-                  <span className="moment-notice-text">{n.post_text}</span>
-                )}
-              </li>
-            ))}
-          </ul>
-        )}
-      </Page>
-    );
-
   return (
     <Page
       title={title}
@@ -385,32 +298,15 @@ export default function MomentsPage() {
               post={post}
               me={myId}
               now={now}
-              onLike={(p) => void onLike(p)}
-              onComment={onComment}
-              onDelete={(p) => void onDelete(p)}
-              onCommentMenu={(p, c) => void onCommentMenu(p, c)}
+              onLike={actions.onLike}
+              onComment={actions.onComment}
+              onDelete={actions.onDelete}
+              onCommentMenu={actions.onCommentMenu}
             />
           )}
         />
       )}
-      {draft && (
-        <form className="moment-composer" onSubmit={(e) => void send(e)}>
-          <input
-            autoFocus
-            value={text}
-            maxLength={500}
-            onChange={(e) => setText(e.target.value)}
-            aria-label={t('moments.comment')}
-            placeholder={
-              draft.replyTo ? t('moments.replyTo', { name: draft.replyTo.user.displayName }) : t('moments.commentHint')
-            }
-            onBlur={() => !text && setDraft(null)}
-          />
-          <button type="submit" className="button button-primary" disabled={!text.trim()}>
-            {t('moments.send')}
-          </button>
-        </form>
-      )}
+      {actions.overlay}
     </Page>
   );
 }
