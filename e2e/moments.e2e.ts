@@ -9,6 +9,7 @@ import {
   type Person,
   ServerProcess,
   shot,
+  socketBound,
   visible,
   befriend,
 } from './harness';
@@ -17,7 +18,7 @@ import {
  * Issue 20, browser: A posts text and three pictures to all friends but C; B sees Discover's dot
  * move live, likes and comments; A sees the notices, opens the post from one and replies; C never
  * sees the post; A deletes a comment from its long-press sheet, then the post, and it leaves B's
- * open feed.
+ * open feed. An operator changes Discover's entries and the open tab follows.
  */
 
 let server: ServerProcess;
@@ -356,5 +357,46 @@ describe('moments in three browsers', () => {
     await expect(
       bobs.getByRole('button', { name: '更换封面' }).evaluate((el) => getComputedStyle(el).backgroundImage),
     ).resolves.not.toBe(url);
+  });
+
+  it('the open Discover tab follows the operator: a grid, a web page in the in-app browser, then closed', async () => {
+    const page = carol.page;
+    const bound = socketBound(page);
+    await page.goto(`${server.url}/`);
+    await bound;
+    await openDiscover(page);
+    await visible(page.getByRole('link', { name: /朋友圈/ }));
+    await expect(page.locator('.compass-grid').count()).resolves.toBe(0);
+
+    await server.admin(
+      'config',
+      'set',
+      'compass.list',
+      JSON.stringify([
+        { icon: 'moments', name: 'moments', type: 1, url: '/pages/compass/moments' },
+        { icon: '', name: '新闻', type: 2, url: 'http://127.0.0.1:9/news' },
+      ]),
+    );
+    await server.admin('config', 'set', 'compass.mode', '2');
+    const grid = page.locator('.compass-grid');
+    await visible(grid.getByRole('link', { name: '新闻' }));
+    await visible(grid.getByRole('link', { name: /朋友圈/ }));
+    await shot(page, 'discover-grid');
+    await expectAccessible(page);
+
+    await grid.getByRole('link', { name: '新闻' }).click();
+    await visible(page.getByRole('heading', { level: 1, name: '127.0.0.1:9' }));
+    await page.goBack();
+    await openDiscover(page);
+
+    await server.admin('config', 'set', 'compass.status', '0');
+    await visible(page.getByText('“发现”页已关闭'));
+    await expect(page.getByRole('link', { name: /朋友圈|新闻|扫一扫/ }).count()).resolves.toBe(0);
+    await shot(page, 'discover-off');
+    await expectAccessible(page);
+
+    await server.admin('config', 'set', 'compass.status', '1');
+    await visible(grid.getByRole('link', { name: /朋友圈/ }));
+    await visible(page.getByRole('link', { name: '扫一扫' }));
   });
 });
