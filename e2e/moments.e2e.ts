@@ -12,6 +12,7 @@ import {
   socketBound,
   visible,
   befriend,
+  WAIT,
 } from './harness';
 
 /**
@@ -99,6 +100,13 @@ describe('moments in three browsers', () => {
     await page.getByRole('link', { name: '发表' }).click();
     await visible(page.getByRole('heading', { level: 1, name: '发表动态' }));
     await page.getByLabel('这一刻的想法…').fill(TEXT);
+    // The uploads are held until each picture has shown its progress and the post waits for them.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/common/upload/uploadFile', async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.getByLabel('添加图片').setInputFiles(
       [
         [200, 60, 60],
@@ -111,7 +119,14 @@ describe('moments in three browsers', () => {
       })),
     );
     await visible(page.getByRole('img', { name: '第 3 张图片' }));
-    await hidden(page.getByText('上传中…').first());
+    const progress = page.getByRole('progressbar', { name: /第 \d 张图片的上传进度/ });
+    await visible(progress.nth(2));
+    await expect(progress.count()).resolves.toBe(3);
+    await expect(page.getByRole('button', { name: '发表' }).isDisabled()).resolves.toBe(true);
+    await shot(page, 'moments-publish-uploading');
+    release();
+    await hidden(progress.first());
+    await page.unroute('**/common/upload/uploadFile');
     await page.getByRole('radio', { name: '不给谁看' }).check();
     await page.getByRole('checkbox', { name: 'Carol' }).check();
     await shot(page, 'moments-publish');
@@ -266,9 +281,13 @@ describe('moments in three browsers', () => {
     await visible(retry);
     await shot(page, 'moments-publish-failed-upload');
     await expectAccessible(page);
+    const postButton = page.getByRole('button', { name: '发表' });
+    await expect(postButton.isDisabled()).resolves.toBe(true);
     await retry.click();
     await hidden(retry);
-    await hidden(page.getByRole('progressbar', { name: '第 1 张图片的上传进度' }));
+    // Uploaded this time: the picture alone makes the post ready to go.
+    await expect.poll(() => postButton.isEnabled(), WAIT).toBe(true);
+    await expect(page.getByRole('progressbar', { name: '第 1 张图片的上传进度' }).count()).resolves.toBe(0);
     await page.unroute('**/common/upload/uploadFile');
 
     await page.getByRole('button', { name: '所在位置' }).click();
@@ -287,10 +306,10 @@ describe('moments in three browsers', () => {
     await page.getByLabel('这一刻的想法…').fill(LAKE);
     await shot(page, 'moments-publish-location');
     await expectAccessible(page);
-    await page.getByRole('button', { name: '发表' }).click();
-    const post = page.getByRole('article', { name: 'Alice 的动态' });
-    await visible(post.getByText(LAKE));
-    await visible(post.getByRole('button', { name: '查看位置：西湖' }));
+    await postButton.click();
+    const published = page.getByRole('article', { name: 'Alice 的动态' });
+    await visible(published.getByText(LAKE));
+    await visible(published.getByRole('button', { name: '查看位置：西湖' }));
     await shot(page, 'moments-feed-location');
   });
 

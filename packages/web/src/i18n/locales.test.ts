@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { LOCALES } from '@sparrow/protocol';
+import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
 
 const dir = fileURLToPath(new URL('./locales/', import.meta.url));
@@ -62,6 +63,21 @@ describe('locale files', () => {
       }
     });
   }
+
+  it('says one new notice in the singular where the language has one', async () => {
+    const said: Record<string, [string, string]> = {};
+    for (const locale of ['en', 'es', 'fr', 'zh-Hans']) {
+      const i18n = i18next.createInstance();
+      await i18n.init({ lng: locale, resources: { [locale]: { translation: read(locale) as object } } });
+      said[locale] = [i18n.t('moments.newNotices', { count: 1 }), i18n.t('moments.newNotices', { count: 3 })];
+    }
+    expect(said).toEqual({
+      en: ['1 new message', '3 new messages'],
+      es: ['1 mensaje nuevo', '3 mensajes nuevos'],
+      fr: ['1 nouveau message', '3 nouveaux messages'],
+      'zh-Hans': ['1 条新消息', '3 条新消息'],
+    });
+  });
 
   it('flags a locale that lacks a key or leaves one empty', () => {
     expect(missingKeys({ a: { b: 'x', c: 'y' } }, { a: { b: 'x' } })).toEqual(['a.c']);
