@@ -378,7 +378,7 @@ describe('chat in real time', () => {
     await a.goto(`${server.url}/#/pages/index/search`);
     await a.getByRole('searchbox', { name: '搜索联系人、群聊和聊天记录' }).fill('离线');
     const history = a.getByRole('region', { name: '聊天记录' });
-    await visible(history.getByRole('link', { name: /Bob.*3 条相关的聊天记录/ }));
+    await visible(history.getByRole('link', { name: /Bob.*3 条相关聊天记录/ }));
     // A single hit shows its words, and opens the chat at it.
     await visible(history.getByRole('link', { name: /Alice、Bob、Carol.*离线时的第二条/ }));
     await hidden(a.getByText('正在搜索聊天记录…'));

@@ -121,7 +121,7 @@ describe('search and history', () => {
     const history = page.getByRole('region', { name: '聊天记录' });
     const chat = history.getByRole('link', { name: /Bob/ });
     await visible(chat);
-    await expect(chat.textContent()).resolves.toContain('2 条相关的聊天记录');
+    await expect(chat.textContent()).resolves.toContain('2 条相关聊天记录');
     // One conversation per row, the newest hit's first; a single hit shows its words, marked.
     const rows = history.getByRole('link');
     await expect(rows.count()).resolves.toBe(2);
@@ -238,7 +238,7 @@ describe('search and history', () => {
     await page.getByRole('searchbox', { name: '搜索联系人、群聊和聊天记录' }).fill('苹果派');
     const history = page.getByRole('region', { name: '聊天记录' });
     for (const who of senders)
-      await visible(history.getByRole('link', { name: new RegExp(`${who.name}.*${each} 条相关的聊天记录`) }));
+      await visible(history.getByRole('link', { name: new RegExp(`${who.name}.*${each} 条相关聊天记录`) }));
     await expect(history.getByRole('link').count()).resolves.toBe(2);
   });
 });
