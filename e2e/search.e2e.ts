@@ -220,8 +220,19 @@ describe('search and history', () => {
     await expect(page.locator('.chat-item-focus').textContent(WAIT)).resolves.toContain(line(EARLY + 1));
   });
 
-  it("counts each conversation's hits when there are more than one page of them", async () => {
+  it("counts each conversation's hits past one page of them, and reaches a conversation whose hits are all older", async () => {
     const page = alice.page;
+    // Frank's hits come first, so more than one page of newer hits (searchMessage's 100) lies above them.
+    const frank = await server.register('frank_search', 'Frank');
+    await befriend(server, alice, frank);
+    const frankSaid = ['苹果派是我烤的', '还要苹果派吗'];
+    for (const [i, content] of frankSaid.entries()) {
+      await server.post(
+        '/enterprise/im/sendMessage',
+        { id: `pie-frank-${i}-0000`, toContactId: alice.id, type: 'text', content },
+        frank.token,
+      );
+    }
     const senders = [await server.register('dan_search', 'Dan'), await server.register('erin_search', 'Erin')];
     const each = 52;
     for (const who of senders) {
@@ -240,5 +251,21 @@ describe('search and history', () => {
     for (const who of senders)
       await visible(history.getByRole('link', { name: new RegExp(`${who.name}.*${each} 条相关聊天记录`) }));
     await expect(history.getByRole('link').count()).resolves.toBe(2);
+
+    // The first page holds only Dan's and Erin's hits: "more" reads on and lists Frank's conversation.
+    await shot(page, 'search-more-375');
+    await page.getByRole('button', { name: '更多聊天记录' }).click();
+    const frankRow = history.getByRole('link', { name: /Frank.*2 条相关聊天记录/ });
+    await visible(frankRow);
+    await expect(history.getByRole('link').count()).resolves.toBe(3);
+    // Every hit is read now: nothing more to ask for.
+    await expect(page.getByRole('button', { name: '更多聊天记录' }).count()).resolves.toBe(0);
+    await shot(page, 'search-older-conversation-375');
+    await expectAccessible(page);
+
+    await frankRow.click();
+    const hits = page.locator('.record-list');
+    await visible(hits.getByRole('link', { name: /苹果派是我烤的/ }));
+    await expect(hits.getByRole('link').count()).resolves.toBe(2);
   });
 });
