@@ -429,7 +429,7 @@ describe('chat in real time', () => {
     await shot(b, 'chat-after-restart');
   });
 
-  it('A changes her picture; B’s open chat and list show it without a reload', async () => {
+  it('A changes her picture; B’s open chat and list show it without a reload, and a group member who is not his friend’s too', async () => {
     const a = alice.page;
     const b = bob.page;
     const faces = b.locator('.msg:not(.msg-mine) .msg-avatar img[src^="/storage/"]');
@@ -444,5 +444,33 @@ describe('chat in real time', () => {
     await shot(b, 'chat-avatar-followed');
     await backHome(b);
     await visible(conversation(b, 'Alice').locator('img[src^="/storage/"]'));
+
+    // Dave shares the group with Bob but is not his friend: Bob's open group chat follows his new
+    // picture too (profileChanged), and so does the chat's member list.
+    await conversation(b, 'Alice、Bob、Carol').click();
+    const daveSaid = b.locator('.chat-item').filter({ has: bubble(b, 'Hello everyone') });
+    await visible(daveSaid);
+    const daveFace = daveSaid.locator('.msg-avatar img[src^="/storage/"]');
+    expect(await daveFace.count()).toBe(0);
+    await b.getByRole('button', { name: '群聊信息' }).click();
+    const daveTile = b.getByRole('region', { name: '聊天成员' }).locator('.member').filter({ hasText: 'Dave' });
+    await visible(daveTile);
+    const form = new FormData();
+    const davePng = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#7d2f4f' } })
+      .png()
+      .toBuffer();
+    form.append('file', new Blob([new Uint8Array(davePng)], { type: 'image/png' }), 'dave.png');
+    const res = await fetch(`${server.url}/common/upload/uploadAvatar`, {
+      method: 'POST',
+      headers: { authorization: dave.token },
+      body: form,
+    });
+    const uploaded = (await res.json()) as { code: number; data: string };
+    expect(uploaded.code).toBe(0);
+    await expect.poll(() => daveTile.locator('img').getAttribute('src'), WAIT).toBe(uploaded.data);
+    await b.getByRole('button', { name: '返回' }).click();
+    await expect.poll(() => daveFace.getAttribute('src'), WAIT).toBe(uploaded.data);
+    await visible(daveFace);
+    await shot(b, 'chat-group-avatar-followed');
   });
 });

@@ -72,6 +72,19 @@ export const PushEventSchemas = {
     role: z.number().optional(),
     avatar: z.string().optional(),
   }),
+  /**
+   * Someone I share a group with changed their name or picture (our addition: api.md's
+   * `appendContact` refresh reaches only those who list them as a contact). Sent once per person to
+   * every member of their groups, so that open group chats and member lists show them as they are now.
+   */
+  profileChanged: z.object({
+    /** Whose profile changed. */
+    user_id: z.number(),
+    /** Their own name (a group shows a member's group nickname before it, a friend's list their remark). */
+    realname: z.string(),
+    /** Their picture's URL. */
+    avatar: z.string(),
+  }),
   /** A group's picture was uploaded by its owner or an admin. */
   groupAvatar: z.object({ group_id: z.string(), avatar: z.string() }),
   removeUser: z.object({ group_id: z.string(), user_id: z.number(), avatar: z.string().optional() }),

@@ -40,6 +40,7 @@ export function createServices(ctx: AppContext, callStore: CallStore) {
   const users = new UserService(ctx, qr);
   users.onChanged(async (user) => {
     await friends.announceProfile(user);
+    await groups.announceMember(user);
     await groups.redrawFaces(user.id);
   });
   const groupAdmin = new GroupAdminService(ctx, groups, pipeline, uploads, qr);

@@ -68,6 +68,35 @@ describeEachDb('a changed avatar or name is pushed', (target) => {
     }
   });
 
+  it('tells every member of her groups, friend or not, once however many groups they share; never a stranger', async () => {
+    // A second group with Carl, who is not her friend: he still hears it once.
+    const second = await server.call('groupAdd', { user_ids: [alice.userId, carl.userId] }, { token: bob.token });
+    expect(second.code).toBe(0);
+    const toAlice = await TestSocket.bound(server, alice.userId, alice.token);
+    const toBob = await TestSocket.bound(server, bob.userId, bob.token);
+    const toCarl = await TestSocket.bound(server, carl.userId, carl.token);
+    const toSam = await TestSocket.bound(server, stranger.userId, stranger.token);
+    try {
+      const res = await server.upload(
+        'uploadAvatar',
+        { name: 'me.png', bytes: await png(200), type: 'image/png' },
+        { token: alice.token },
+      );
+      expect(res.json.code).toBe(0);
+      const expected = { user_id: alice.userId, avatar: res.json.data, realname: 'Alice' };
+      for (const sock of [toCarl, toBob, toAlice]) {
+        const pushed = await sock.waitFor((f) => f.type === 'profileChanged');
+        expect(pushed.data).toEqual(expected);
+      }
+      for (const sock of [toAlice, toBob, toCarl, toSam]) await sock.roundTrip();
+      for (const sock of [toAlice, toBob, toCarl])
+        expect(sock.frames.filter((f) => f.type === 'profileChanged')).toHaveLength(1);
+      expect(toSam.frames.some((f) => f.type === 'profileChanged')).toBe(false);
+    } finally {
+      for (const s of [toAlice, toBob, toCarl, toSam]) s.close();
+    }
+  });
+
   it('sends friends a new name, and nothing when the name is unchanged', async () => {
     const toBob = await TestSocket.bound(server, bob.userId, bob.token);
     try {

@@ -5,6 +5,7 @@ import { navigateTo } from '../app/navigation';
 import { calls, callStore } from '../call/store';
 import { configStore } from '../stores/config';
 import { contactsStore } from '../stores/contacts';
+import { peopleStore, senderName } from '../stores/people';
 import { presenceStore } from '../stores/presence';
 import { sessionStore } from '../stores/session';
 import { contactRow } from '../test/fixtures';
@@ -51,6 +52,26 @@ describe('dispatch: each push event reaches the store it changes', () => {
       role: 2,
       avatar: '/storage/g/new.webp',
     });
+  });
+
+  it('a group member’s new name and picture reach open chats and a chat with them who is not a friend', () => {
+    contactsStore.setState({
+      rows: {
+        '2': contactRow(2, { displayName: 'Bea', realname: 'Bea', friend_id: 11, avatar: '' }),
+        '5': contactRow(5, { displayName: 'Eve', realname: 'Eve', avatar: '' }),
+      },
+    });
+    dispatch({ type: 'profileChanged', data: { user_id: 5, realname: 'Eva', avatar: '/storage/e.webp' } });
+    dispatch({ type: 'profileChanged', data: { user_id: 2, realname: 'Beatrice', avatar: '/storage/b.webp' } });
+    const now = peopleStore.getState().byId;
+    expect(now[5]).toEqual({ realname: 'Eva', avatar: '/storage/e.webp' });
+    expect(contactsStore.getState().rows['5']).toMatchObject({ displayName: 'Eva', avatar: '/storage/e.webp' });
+    // A friend's row (my remark on it) follows appendContact, not this.
+    expect(contactsStore.getState().rows['2']).toMatchObject({ displayName: 'Bea', avatar: '' });
+    // A bubble names the sender by their new name, unless the group knows them by a nickname.
+    expect(senderName({ displayName: 'Eve', realname: 'Eve' }, now[5])).toBe('Eva');
+    expect(senderName({ displayName: '小夏', realname: 'Eve' }, now[5])).toBe('小夏');
+    expect(senderName({ displayName: 'Eve', realname: 'Eve' }, undefined)).toBe('Eve');
   });
 
   it('removal from a group takes it off the list', () => {

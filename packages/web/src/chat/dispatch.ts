@@ -14,6 +14,7 @@ import { config } from '../stores/config';
 import { contacts, contactsStore } from '../stores/contacts';
 import { groups } from '../stores/group';
 import { moments } from '../stores/moments';
+import { people } from '../stores/people';
 import { presence } from '../stores/presence';
 import { sessionStore } from '../stores/session';
 import { catchUp } from './catch-up';
@@ -233,6 +234,17 @@ export function dispatch(event: SocketEvent): void {
       groups.apply(event);
       contacts.patch(event.data.group_id, { avatar: event.data.avatar });
       break;
+    case 'profileChanged': {
+      // A member of my groups changed their name or picture: open chats, member lists and a chat
+      // of ours follow. A friend's own row (their remark kept) comes as appendContact.
+      const { user_id, realname, avatar } = event.data;
+      people.changed(event.data);
+      groups.applyProfile(event.data);
+      const row = contacts.get(contactKey(user_id));
+      if (row && row.friend_id === undefined)
+        contacts.patch(contactKey(user_id), { avatar, realname, displayName: realname });
+      break;
+    }
     case 'setManager':
       groups.apply(event);
       if (event.data.user_id === me()) contacts.patch(event.data.group_id, { role: event.data.role === 2 ? 2 : 3 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { groupMember } from '../test/fixtures';
 import {
   applyGroupPush,
+  applyProfile,
   createGroups,
   groupSpeakState,
   pushGroupId,
@@ -199,6 +200,39 @@ describe('applyGroupPush: every group push, as the member it reaches sees it', (
       data: { group_id: GID, notice: 'b' },
     }).entry;
     expect(e.pushes).toBe(2);
+  });
+});
+
+describe('applyProfile: a member’s new name or picture (profileChanged)', () => {
+  it('changes their row, under their group nickname if they have one, and the owner’s card', () => {
+    const entry = ready({ members: [member(OWNER, 1), member(OTHER, 3, { nickname: '小王' })] });
+    const owner = applyProfile(entry, { user_id: OWNER, realname: 'Olga', avatar: '/storage/o.webp' });
+    expect(owner.members?.[0]?.userInfo).toMatchObject({
+      realname: 'Olga',
+      displayName: 'Olga',
+      avatar: '/storage/o.webp',
+    });
+    expect(owner.info?.owner).toMatchObject({ realname: 'Olga', avatar: '/storage/o.webp' });
+    const other = applyProfile(owner, { user_id: OTHER, realname: 'Wang', avatar: '/storage/w.webp' });
+    expect(other.members?.[1]?.userInfo).toMatchObject({
+      realname: 'Wang',
+      displayName: '小王',
+      avatar: '/storage/w.webp',
+    });
+    expect(other.members?.[0]).toBe(owner.members?.[0]);
+  });
+
+  it('leaves a group they are not in as it was', () => {
+    const entry = ready();
+    expect(applyProfile(entry, { user_id: 99, realname: 'x', avatar: '' })).toBe(entry);
+  });
+
+  it('reaches every group held that shows them', async () => {
+    const groups = createGroups(fakeServer().deps);
+    await groups.load(GID);
+    groups.applyProfile({ user_id: OTHER, realname: 'Wang', avatar: '/storage/w.webp' });
+    const shown = groups.store.getState().groups[GID]?.members?.find((m) => m.user_id === OTHER);
+    expect(shown?.userInfo.avatar).toBe('/storage/w.webp');
   });
 });
 

@@ -197,6 +197,27 @@ export function applyGroupPush(entry: GroupEntry, event: GroupPush, me: number):
   }
 }
 
+/**
+ * A member's own name or picture changed (`profileChanged`): their row shows it, under their group
+ * nickname if they have one, and so does the owner's card. The entry itself when they are not in it.
+ */
+export function applyProfile(entry: GroupEntry, changed: PushPayloads['profileChanged']): GroupEntry {
+  const { user_id, realname, avatar } = changed;
+  const member = entry.members?.find((m) => m.user_id === user_id);
+  const owner = entry.info?.owner?.user_id === user_id ? entry.info.owner : undefined;
+  if (!member && !owner) return entry;
+  return {
+    ...entry,
+    members:
+      entry.members?.map((m) =>
+        m.user_id === user_id
+          ? { ...m, userInfo: { ...m.userInfo, realname, avatar, displayName: m.nickname || realname } }
+          : m,
+      ) ?? null,
+    info: entry.info && owner ? { ...entry.info, owner: { ...owner, realname, avatar } } : entry.info,
+  };
+}
+
 export interface GroupDeps {
   groupInfo(groupId: string): Promise<GroupInfo>;
   groupUserList(groupId: string): Promise<GroupMember[]>;
@@ -275,6 +296,12 @@ export function createGroups(
       put(id, () => next);
       if (refetch === 'all') void groups.load(id);
       else if (refetch === 'members' && next.status === 'ready') void groups.reloadMembers(id);
+    },
+    /** Someone's new name or picture, in every group held that shows them. */
+    applyProfile(changed: PushPayloads['profileChanged']): void {
+      const held = store.getState().groups;
+      const next = Object.fromEntries(Object.entries(held).map(([id, e]) => [id, applyProfile(e, changed)]));
+      if (Object.keys(next).some((id) => next[id] !== held[id])) store.setState({ groups: next });
     },
     /** My own change the server does not push back to me (updateCard). */
     setMyNickname(id: string, nickname: string): void {

@@ -63,6 +63,20 @@ export class GroupRepo {
     return rows.map((r) => r.user_id);
   }
 
+  /** Everyone who shares an active group with a user, the user included, each once. */
+  async coMemberIds(userId: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('group_members as m')
+      .innerJoin('group_members as mine', 'mine.group_id', 'm.group_id')
+      .innerJoin('groups as g', 'g.id', 'm.group_id')
+      .select('m.user_id')
+      .distinct()
+      .where('mine.user_id', '=', userId)
+      .where('g.status', '=', 1)
+      .execute();
+    return rows.map((r) => r.user_id);
+  }
+
   /** The version of a group's member list (raised by every join and leave). */
   async memberVersion(groupId: number): Promise<number> {
     return (await memberVersionOf.first(this.db, groupId))?.member_version ?? -1;

@@ -82,6 +82,20 @@ export class GroupService {
   }
 
   /**
+   * A member's name or avatar changed: everyone who shares a group with them, friend or not, hears
+   * it once as `profileChanged` (however many groups they share), so that open group chats and
+   * member lists follow; their contact row reaches only those who list them (`appendContact`).
+   */
+  async announceMember(user: UserRow): Promise<void> {
+    const audience = await this.groups.coMemberIds(user.id);
+    if (audience.length === 0) return;
+    await this.ctx.realtime.publish(audience, {
+      type: 'profileChanged',
+      data: { user_id: user.id, realname: user.realname, avatar: user.avatar },
+    });
+  }
+
+  /**
    * Tells the members a group's new picture: `groupAvatar`, and `setManager {group_id, avatar}`,
    * which is how Raingad 6.x clients hear of it (raingad-protocol.md §4.2).
    */

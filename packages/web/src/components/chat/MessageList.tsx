@@ -9,6 +9,7 @@ import { contactKey } from '../../lib/conversation-list';
 import { formatSeparator, needsTimeSeparator } from '../../lib/relative-time';
 import { useLongPress } from '../../lib/use-long-press';
 import { useContacts } from '../../stores/contacts';
+import { senderName, usePeople } from '../../stores/people';
 import { useSession } from '../../stores/session';
 import { Avatar } from '../Avatar';
 import { MessageContent } from './MessageContent';
@@ -37,13 +38,22 @@ interface RowProps extends RowHandlers {
 
 /**
  * A sender's face as it is now: mine from my session, a contact's from my list (both follow an
- * avatar changed elsewhere, pushed as appendContact), else the one the message was presented with.
+ * avatar changed elsewhere, pushed as appendContact), a group member's as profileChanged told it,
+ * else the one the message was presented with.
  */
 function useFace(fromUser: ChatRow['message']['fromUser'], mine: boolean): string {
   const id = fromUser.id;
   const own = useSession((s) => (mine ? s.user?.avatar : undefined));
   const listed = useContacts((s) => (!mine && typeof id === 'number' ? s.rows[contactKey(id)]?.avatar : undefined));
-  return own || listed || fromUser.avatar;
+  const pushed = usePeople((s) => (!mine && typeof id === 'number' ? s.byId[id]?.avatar : undefined));
+  return own || listed || pushed || fromUser.avatar;
+}
+
+/** A sender's name as it is now (a group nickname stays; a changed own name follows profileChanged). */
+function useSenderName(fromUser: ChatRow['message']['fromUser']): string {
+  const id = fromUser.id;
+  const now = usePeople((s) => (typeof id === 'number' ? s.byId[id] : undefined));
+  return senderName(fromUser, now);
 }
 
 const MessageRow = memo(function MessageRow({
@@ -63,6 +73,7 @@ const MessageRow = memo(function MessageRow({
   const m = row.message;
   const press = useLongPress((x, y) => onMenu(row, x, y));
   const face = useFace(m.fromUser, row.mine);
+  const senderNow = useSenderName(m.fromUser);
   const marked = focus === 'marked';
   // Keyboard and screen reader land on the message the chat was opened at.
   const bubble = useCallback(
@@ -98,7 +109,7 @@ const MessageRow = memo(function MessageRow({
     );
   }
 
-  const name = row.mine ? t('chat.me') : m.fromUser.displayName || m.fromUser.realname;
+  const name = row.mine ? t('chat.me') : senderNow;
   const quote = m.extends.quote;
   const senderId = typeof m.fromUser.id === 'number' ? m.fromUser.id : undefined;
   return (
