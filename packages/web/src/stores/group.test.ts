@@ -134,6 +134,16 @@ describe('applyGroupPush: every group push, as the member it reaches sees it', (
     expect(groupSpeakState(e, NOW)).toEqual({ canSpeak: false, reason: 'onlyOwner' });
   });
 
+  it('asks for the members again when the profile setting or my role in a closed group changes, since their profile flags follow', () => {
+    const setting = { invite: 1, history: 1, profile: 0, nospeak: 0, manage: 0 } as const;
+    const closing = apply(ready(), { type: 'groupSetting', data: { group_id: GID, setting } });
+    expect(closing.refetch).toBe('members');
+    expect(apply(closing.entry, { type: 'groupSetting', data: { group_id: GID, setting } }).refetch).toBe('none');
+    const promoted = apply(closing.entry, { type: 'setManager', data: { group_id: GID, user_id: ME, role: 2 } });
+    expect(promoted.refetch).toBe('members');
+    expect(apply(ready(), { type: 'setManager', data: { group_id: GID, user_id: ME, role: 2 } }).refetch).toBe('none');
+  });
+
   it('changeOwner makes the new owner and turns the old one into an admin, unmuted', () => {
     const start = ready({
       members: [member(OWNER, 1), member(ADMIN, 2), member(ME, 3, { no_speak_until: NOW + 1000 }), member(OTHER, 3)],

@@ -137,11 +137,16 @@ export function applyGroupPush(entry: GroupEntry, event: GroupPush, me: number):
       if (user_id === undefined || (role !== Roles.Admin && role !== Roles.Member))
         return done({ ...next, info: info && withAvatar(info, avatar) });
       const r = role as 2 | 3;
-      return done({
-        ...next,
-        info: info && withAvatar(user_id === me ? { ...info, isJoin: r } : info, avatar),
-        members: patchMember(entry.members, user_id, (m) => ({ ...m, role: r })),
-      });
+      // An admin may open every member's profile; my new role changes which ones a closed group lets me open.
+      const closed = user_id === me && info?.setting.profile === 0;
+      return done(
+        {
+          ...next,
+          info: info && withAvatar(user_id === me ? { ...info, isJoin: r } : info, avatar),
+          members: patchMember(entry.members, user_id, (m) => ({ ...m, role: r })),
+        },
+        closed ? 'members' : 'none',
+      );
     }
     case 'groupAvatar':
       return done({ ...next, info: info && withAvatar(info, event.data.avatar) });
@@ -192,8 +197,15 @@ export function applyGroupPush(entry: GroupEntry, event: GroupPush, me: number):
     }
     case 'setNotice':
       return done({ ...next, info: info && { ...info, notice: event.data.notice } });
-    case 'groupSetting':
-      return done({ ...next, info: info && { ...info, setting: { ...info.setting, ...event.data.setting } } });
+    case 'groupSetting': {
+      // Which members' profiles I may open (each member's `profile` flag) follows the setting.
+      const profileChanged =
+        event.data.setting.profile !== undefined && event.data.setting.profile !== info?.setting.profile;
+      return done(
+        { ...next, info: info && { ...info, setting: { ...info.setting, ...event.data.setting } } },
+        profileChanged ? 'members' : 'none',
+      );
+    }
   }
 }
 

@@ -88,12 +88,22 @@ export default function ChatDetailPage() {
           {isGroup
             ? members.map((m) => {
                 const name = m.nickname || m.userInfo.realname;
+                const face = (
+                  <>
+                    <Avatar src={m.userInfo.avatar} name={name} alt="" size={52} />
+                    <span className="member-name">{name}</span>
+                  </>
+                );
+                // A group that keeps its members' profiles closed (profile 0) shows only name and face.
                 return (
                   <li key={m.user_id}>
-                    <Link className="member" to={withQuery(paths.contactDetail, { id: m.user_id })}>
-                      <Avatar src={m.userInfo.avatar} name={name} alt="" size={52} />
-                      <span className="member-name">{name}</span>
-                    </Link>
+                    {m.profile === 0 ? (
+                      <span className="member member-closed">{face}</span>
+                    ) : (
+                      <Link className="member" to={withQuery(paths.contactDetail, { id: m.user_id })}>
+                        {face}
+                      </Link>
+                    )}
                   </li>
                 );
               })
