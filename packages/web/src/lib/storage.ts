@@ -24,7 +24,11 @@ export interface StoredItems {
   language: Locale;
   appSetting: AppSetting;
   globalConfig: GlobalConfig;
-  /** getContacts as last loaded: the lists paint at once on the next start. */
+  /**
+   * getContacts as last loaded: the Messages and Contacts lists paint from it at once on the next
+   * start. Spec §3 also names `mainContacts`, the main list for that first paint: it is this item
+   * (one getContacts answer holds both lists; README "Stored on the device").
+   */
   allContacts: { user_id: number; rows: Contact[]; pending: number };
   /** Unsent text per contact key (spec §3 `draft`). */
   draft: { user_id: number; drafts: Record<string, string> };
