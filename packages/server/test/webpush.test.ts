@@ -29,12 +29,13 @@ interface Received {
  * A push service on loopback, as a browser vendor runs one: it checks the VAPID JWT (ES256 by the
  * key the `Authorization: vapid t=…, k=…` header names, which must be the server's, for this
  * origin, not expired), then decrypts the aes128gcm body with the subscribing browser's private key.
- * A path listed in `gone` answers 410 as for a subscription the browser dropped.
+ * A browser listed in `gone` is answered the status given there (404 or 410), as for a
+ * subscription the browser dropped or the push service no longer knows.
  */
 class PushEndpoint {
   readonly received: Received[] = [];
   readonly refused: string[] = [];
-  readonly gone = new Set<string>();
+  readonly gone = new Map<string, 404 | 410>();
   private readonly browsers = new Map<string, Browser>();
   private readonly server = http.createServer((req, res) => void this.handle(req, res));
   private waiters: Array<() => void> = [];
@@ -99,9 +100,10 @@ class PushEndpoint {
       if (req.headers['content-encoding'] !== 'aes128gcm') throw new Error('not aes128gcm');
       const browser = this.browsers.get(path.replace('/push/', ''));
       if (!browser) throw new Error(`unknown subscription ${path}`);
-      if (this.gone.has(browser.name)) {
+      const gone = this.gone.get(browser.name);
+      if (gone) {
         this.received.push({ path, payload: { title: '', body: '', chat: '' }, ttl: undefined, topic: undefined });
-        res.writeHead(410).end();
+        res.writeHead(gone).end();
         return;
       }
       const plain = decrypt(Buffer.concat(chunks), {
@@ -304,18 +306,27 @@ describeEachDb('web push', (target: DbTarget) => {
     expect(got.payload).toEqual({ title: 'Alice', body: 'Alice 邀请你视频通话', chat: String(alice.userId), call: 1 });
   });
 
-  it('drops a subscription the push service answers 410 to', async () => {
-    const alice = await fresh('Alice');
-    const bob = await subscribed('Bob');
-    await befriend(alice, bob.user);
-    endpoint.gone.add(bob.at);
-    await send(alice, bob.user.userId, 'anyone?');
-    await endpoint.next(bob.at);
-    const deadline = Date.now() + 3000;
-    while ((await server.ctx.repos.push.subscriptionCount(bob.user.userId)) > 0 && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 20));
-    expect(await server.ctx.repos.push.subscriptionCount(bob.user.userId)).toBe(0);
-  });
+  for (const status of [404, 410] as const)
+    it(`drops a subscription the push service answers ${status} to, and keeps the user's others`, async () => {
+      const alice = await fresh('Alice');
+      const bob = await subscribed('Bob');
+      const other = endpoint.browser(`${bob.at}laptop`);
+      expect((await server.call('pushSubscribe', other.subscription, { token: bob.user.token })).code).toBe(0);
+      await befriend(alice, bob.user);
+      endpoint.gone.set(bob.at, status);
+      await send(alice, bob.user.userId, 'anyone?');
+      await endpoint.next(bob.at);
+      await endpoint.next(`${bob.at}laptop`, (p) => p.body === 'anyone?');
+      const deadline = Date.now() + 3000;
+      while ((await server.ctx.repos.push.subscriptionCount(bob.user.userId)) > 1 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(await server.ctx.repos.push.subscriptionCount(bob.user.userId)).toBe(1);
+      // The next message goes to the browser still subscribed, and the dropped one is not tried again.
+      const tried = endpoint.received.filter((r) => r.path === `/push/${bob.at}`).length;
+      await send(alice, bob.user.userId, 'still there?');
+      await endpoint.next(`${bob.at}laptop`, (p) => p.body === 'still there?');
+      expect(endpoint.received.filter((r) => r.path === `/push/${bob.at}`)).toHaveLength(tried);
+    });
 
   it('pushes nothing to a browser whose session has ended, only to the one signed in since', async () => {
     const alice = await fresh('Alice');
