@@ -390,6 +390,14 @@ describeEachDb('administration (/manage/*)', (target) => {
   });
 
   it('counts users, online users, groups, messages per day for 30 days, storage, version and uptime', async () => {
+    const before = (await server.call('manageStats', {}, as(root))).data.storageBytes;
+    // Text the server has never seen, so that it is stored anew.
+    const bytes = Buffer.from(`${randomUUID()}\n`.repeat(343));
+    const up = await server.upload('uploadFile', { name: 'stats.txt', bytes }, { token: plain.token });
+    expect(up.json.code, up.json.msg).toBe(0);
+    // Uploads are kept once by their bytes: the same file again takes no more room.
+    const again = await server.upload('uploadFile', { name: 'copy.txt', bytes }, { token: third.token });
+    expect(again.json.data.file_id).toBe(up.json.data.file_id);
     const sock = await TestSocket.bound(server, plain.userId, plain.token);
     await server.call(
       'sendMessage',
@@ -422,7 +430,7 @@ describeEachDb('administration (/manage/*)', (target) => {
     expect(stats.messagesToday).toBeGreaterThanOrEqual(1);
     expect(stats.version).toMatch(/^\d+\.\d+\.\d+$/);
     expect(stats.uptimeS).toBeGreaterThanOrEqual(0);
-    expect(stats.storageBytes).toBeGreaterThanOrEqual(0);
+    expect(stats.storageBytes - before).toBe(bytes.length);
     sock.close();
   });
 
