@@ -116,11 +116,35 @@ export const ManageNoticePublishBody = z.object({
 /** `/manage/noticeDel`: withdraws an announcement. */
 export const ManageNoticeDelBody = z.object({ id: z.coerce.number().int().positive() });
 
+/** What an audit row says was done: one name per kind of change an admin (or the command line) makes. */
+export const AUDIT_ACTIONS = [
+  'userCreate',
+  'userDisable',
+  'userEnable',
+  'userRole',
+  'userPassword',
+  'userLogout',
+  'userDepartment',
+  'groupOwner',
+  'groupDisband',
+  'configSet',
+  'inviteCreate',
+  'inviteRevoke',
+  'noticePublish',
+  'noticeDel',
+  'departmentCreate',
+  'departmentRename',
+  'departmentDel',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
 /** `/manage/auditList`: newest first, of one admin or one action when given. */
 export const ManageAuditListBody = z.object({
   page,
   limit,
+  /** The admin's user id; 0 for the server's command line. */
   admin_id: z.coerce.number().int().min(0).optional(),
+  /** One of AUDIT_ACTIONS; an unknown name finds nothing. */
   action: z.string().trim().max(32).optional(),
 });
 
@@ -304,6 +328,7 @@ export interface AuditRow {
   admin_id: number;
   /** The admin's name then; '' for the server's command line (admin_id 0). */
   admin_name: string;
+  /** One of AUDIT_ACTIONS (a string, so that an older client shows a newer server's rows). */
   action: string;
   target: string;
   detail: string;

@@ -3,6 +3,7 @@ import {
   password as PASSWORD_RULE,
   CONFIG_KEYS,
   isConfigKey,
+  type AuditAction,
   type AuditRow,
   type ConfigKey,
   type Department,
@@ -96,7 +97,7 @@ export class AdminService {
     this.departments = repos.departments;
   }
 
-  private async audit(actor: Actor, action: string, target: string, detail: Record<string, unknown> = {}) {
+  private async audit(actor: Actor, action: AuditAction, target: string, detail: Record<string, unknown> = {}) {
     await this.repo.audit({
       admin_id: actor.adminId,
       action,
