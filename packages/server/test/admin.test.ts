@@ -640,6 +640,38 @@ describeEachDb('administration (/manage/*)', (target) => {
     expect((await server.call('manageAuditList', {}, as(root))).count).toBe(count);
   });
 
+  it('takes the session only from the Authorization header: a cookie alone is signed out (no CSRF)', async () => {
+    const token = root.token.replace(/^bearer /, '');
+    const cookies = [
+      `token=${token}`,
+      `authToken=${token}`,
+      `Authorization=${encodeURIComponent(root.token)}`,
+      `session=${token}; sparrow_token=${token}`,
+    ];
+    const count = (await server.call('manageAuditList', {}, as(root))).count;
+    for (const cookie of cookies) {
+      for (const [name, body] of [
+        ['manageStats', {}],
+        ['manageUserStatus', { user_id: plain.userId, status: 0 }],
+        ['manageNoticePublish', { title: 'Forged', notice: 'From another site' }],
+      ] as const) {
+        const res = await server.callRaw(name, body, { lang: 'en', headers: { cookie } });
+        expect(res.json, `${name} with ${cookie}`).toMatchObject({ code: -1, data: null });
+      }
+    }
+    // Nothing happened: plain is still enabled, no announcement, no audit row.
+    const found = await server.call('manageUserList', { keywords: 'plain_user' }, as(root));
+    expect(found.data[0]).toMatchObject({ user_id: plain.userId, status: 1 });
+    const notices = await server.call('manageNoticeList', {}, as(root));
+    expect(notices.data.map((n: any) => n.title)).not.toContain('Forged');
+    expect((await server.call('manageAuditList', {}, as(root))).count).toBe(count);
+    // The same token in the header is the admin, and signing in sets no cookie for a browser to replay.
+    expect((await server.call('manageStats', {}, as(root))).code).toBe(0);
+    const login = await server.callRaw('login', { account: 'plain_user', password: plain.password });
+    expect(login.json.code).toBe(0);
+    expect(login.headers['set-cookie']).toBeUndefined();
+  });
+
   it('keeps the audit log append-only: the database refuses to change or delete a row', async () => {
     const rows = await server.call('manageAuditList', { limit: 100 }, as(root));
     expect(rows.count).toBeGreaterThan(5);
