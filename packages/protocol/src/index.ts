@@ -20,5 +20,6 @@ export * from './api/group';
 export * from './api/files';
 export * from './api/moments';
 export * from './api/manage';
+export * from './api/audit-actions';
 export * from './api/push';
 export * from './no-eval';

@@ -116,28 +116,6 @@ export const ManageNoticePublishBody = z.object({
 /** `/manage/noticeDel`: withdraws an announcement. */
 export const ManageNoticeDelBody = z.object({ id: z.coerce.number().int().positive() });
 
-/** What an audit row says was done: one name per kind of change an admin (or the command line) makes. */
-export const AUDIT_ACTIONS = [
-  'userCreate',
-  'userDisable',
-  'userEnable',
-  'userRole',
-  'userPassword',
-  'userLogout',
-  'userDepartment',
-  'groupOwner',
-  'groupDisband',
-  'configSet',
-  'inviteCreate',
-  'inviteRevoke',
-  'noticePublish',
-  'noticeDel',
-  'departmentCreate',
-  'departmentRename',
-  'departmentDel',
-] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
-
 /** `/manage/auditList`: newest first, of one admin or one action when given. */
 export const ManageAuditListBody = z.object({
   page,
