@@ -1,14 +1,5 @@
-import { withQuery } from './paths';
-
 /** The administration console (Raingad's `#/manage/*`), for users whose role is admin. */
 export const managePaths = {
-  /** 管理后台: the dashboard, or with `tab` one area of it. */
+  /** 管理后台: the dashboard, or with `tab` one area of it (its tabs: pages/manage/tabs.ts). */
   console: '/manage/index',
 } as const;
-
-/** The console's areas, each a tab of the console page. */
-export const MANAGE_TABS = ['dashboard', 'users', 'departments', 'groups', 'settings', 'notices'] as const;
-export type ManageTab = (typeof MANAGE_TABS)[number];
-
-export const manageTabPath = (tab: ManageTab) =>
-  withQuery(managePaths.console, { tab: tab === 'dashboard' ? undefined : tab });

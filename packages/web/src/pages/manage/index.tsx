@@ -2,7 +2,6 @@ import { CloseCircleOutline, LockOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { DelayedSpinner } from '../../app/lazy-page';
-import { MANAGE_TABS, manageTabPath, type ManageTab } from '../../app/manage-paths';
 import { useBackTo } from '../../app/navigation';
 import { paths } from '../../app/paths';
 import { EmptyState } from '../../components/EmptyState';
@@ -14,6 +13,7 @@ import { Groups } from './Groups';
 import { useManageTexts } from './i18n';
 import { Notices } from './Notices';
 import { Settings } from './Settings';
+import { MANAGE_TABS, manageTabPath, type ManageTab } from './tabs';
 import { Users } from './Users';
 import './manage.css';
 
