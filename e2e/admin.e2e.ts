@@ -107,6 +107,7 @@ describe('the administration console', () => {
       ['群聊', 'groups', page.getByText('没有找到群聊')],
       ['系统设置', 'settings', page.getByLabel('chatInfo.redoTime', { exact: true })],
       ['公告', 'notices', page.getByText('暂无公告')],
+      ['审计日志', 'audit', page.locator('.manage-audit-row').filter({ hasText: '修改角色 · 用户 root_console' })],
     ];
     for (const width of [375, 960]) {
       await page.setViewportSize({ width, height: 900 });
@@ -228,6 +229,51 @@ describe('the administration console', () => {
     await hidden(page.locator('.adm-toast-main'));
     await expectAccessible(page);
     await shot(page, 'admin-notices-published-375');
+  });
+
+  it('an admin finds what they did in the audit log, filtered by who and by action', async () => {
+    const page = admin.page;
+    await openTab(page, '公告');
+    await page.getByLabel('标题', { exact: true }).fill('审计演示');
+    await page.getByLabel('内容', { exact: true }).fill('这条公告会记入审计日志。');
+    await page.getByRole('button', { name: '发布公告' }).click();
+    await visible(toast(page, '公告已发布'));
+
+    // The overview's latest rows lead to the whole log.
+    await openTab(page, '概览');
+    await visible(page.getByText('发布公告 · 公告「审计演示」'));
+    await page.getByRole('link', { name: '查看全部操作记录' }).click();
+    await visible(page.getByRole('link', { name: '审计日志', exact: true }).and(page.locator('[aria-current="page"]')));
+
+    const rows = page.locator('.manage-audit-row');
+    const filters = page.getByRole('form', { name: '筛选操作记录' });
+    await filters.getByLabel('操作', { exact: true }).selectOption({ label: '发布公告' });
+    await filters.getByLabel('操作人', { exact: true }).selectOption({ label: '我 · 管理员' });
+    const mine = rows.filter({ hasText: '发布公告 · 公告「审计演示」' });
+    await visible(mine);
+    await visible(mine.getByText('管理员（我）'));
+    // Only announcements, only this admin's: the earlier one too, nothing else.
+    await visible(rows.filter({ hasText: '发布公告 · 公告「今晚维护」' }));
+    expect(await rows.count()).toBe(2);
+    expect(await rows.filter({ hasNotText: '管理员（我）' }).count()).toBe(0);
+    await visible(page.getByText('第 1 / 1 页，共 2 条'));
+    for (const width of [375, 960]) {
+      await page.setViewportSize({ width, height: 900 });
+      await expectAccessible(page);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await shot(page, `admin-audit-filtered-${width}`);
+    }
+    await page.setViewportSize({ width: 375, height: 812 });
+
+    // The command line published nothing; what it did was make the first admin.
+    await filters.getByLabel('操作人', { exact: true }).selectOption({ label: '服务器命令行' });
+    await visible(page.getByText('没有符合条件的操作记录'));
+    await filters.getByLabel('操作', { exact: true }).selectOption({ label: '修改角色' });
+    const cli = rows.filter({ hasText: '修改角色 · 用户 root_console' });
+    await visible(cli);
+    await visible(cli.getByText('设为管理员'));
+    await visible(cli.getByText('服务器本机'));
+    expect(await rows.count()).toBe(1);
   });
 
   it('in runMode 1 a department an admin creates and assigns groups Contacts for everyone else', async () => {

@@ -1,11 +1,15 @@
 import type { AuditRow, ManageStats } from '@sparrow/protocol';
 import { HistogramOutline } from 'antd-mobile-icons';
 import { useEffect, useState, type ComponentType } from 'react';
+import { Link } from 'react-router';
 import { api, request } from '../../api';
 import { formatFileSize } from '../../lib/file-size';
 import { useLoaded } from '../../lib/use-loaded';
+import { useSession } from '../../stores/session';
+import { auditWords } from './audit-text';
 import type { ManageKey, ManageT } from './i18n';
 import { formatTime, ListState } from './parts';
+import { manageTabPath } from './tabs';
 
 type ChartProps = { days: ManageStats['messagesPerDay']; series: string; locale: string };
 
@@ -62,6 +66,7 @@ async function readDashboard(): Promise<{ stats: ManageStats; audit: AuditRow[] 
 /** 概览: counts, the messages of 30 days, what the server is, and the latest audit rows. */
 export function Dashboard({ t, locale }: { t: ManageT; locale: string }) {
   const { data, status, reload: load } = useLoaded(readDashboard);
+  const me = useSession((s) => s.user?.user_id ?? 0);
   const stats = data?.stats;
   const audit = data?.audit ?? [];
 
@@ -104,21 +109,28 @@ export function Dashboard({ t, locale }: { t: ManageT; locale: string }) {
           <p className="manage-status">{t('dashboard.auditEmpty')}</p>
         ) : (
           <ul className="manage-list">
-            {audit.map((row) => (
-              <li key={row.id} className="manage-row">
-                <div className="manage-row-main">
-                  <p className="manage-row-title">
-                    {t(`actions.${row.action}` as ManageKey)} · {row.target}
-                  </p>
-                  <p className="manage-row-sub">
-                    {row.admin_id === 0 ? t('dashboard.commandLine') : row.admin_name} · {row.ip} ·{' '}
-                    {formatTime(row.create_time, locale)}
-                  </p>
-                </div>
-              </li>
-            ))}
+            {audit.map((row) => {
+              const words = auditWords(row, t, me);
+              return (
+                <li key={row.id} className="manage-row">
+                  <div className="manage-row-main">
+                    <p className="manage-row-title">
+                      {words.what} · {words.target}
+                    </p>
+                    <p className="manage-row-sub">
+                      {words.who} · {words.where} · {formatTime(row.create_time, locale)}
+                    </p>
+                  </div>
+                </li>
+              );
+            })}
           </ul>
         )}
+        <p className="manage-more">
+          <Link to={manageTabPath('audit')} replace>
+            {t('dashboard.auditAll')}
+          </Link>
+        </p>
       </section>
     </>
   );

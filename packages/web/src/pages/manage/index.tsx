@@ -1,4 +1,5 @@
 import { CloseCircleOutline, LockOutline } from 'antd-mobile-icons';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { DelayedSpinner } from '../../app/lazy-page';
@@ -7,6 +8,7 @@ import { paths } from '../../app/paths';
 import { EmptyState } from '../../components/EmptyState';
 import { Page } from '../../components/Page';
 import { useSession } from '../../stores/session';
+import { Audit } from './Audit';
 import { Dashboard } from './Dashboard';
 import { Departments } from './Departments';
 import { Groups } from './Groups';
@@ -24,6 +26,7 @@ const AREAS = {
   groups: Groups,
   settings: Settings,
   notices: Notices,
+  audit: Audit,
 } as const;
 
 const isTab = (v: string | null): v is ManageTab => (MANAGE_TABS as readonly (string | null)[]).includes(v);
@@ -38,6 +41,12 @@ export default function ManagePage() {
   const texts = useManageTexts();
   const { t } = texts;
   const title = tApp('routes.manage');
+  const tabs = useRef<HTMLElement>(null);
+  // On a phone the tabs scroll sideways: the current one is brought into view, also when a link
+  // (the overview's "whole audit log") rather than the tab itself opened it.
+  useEffect(() => {
+    tabs.current?.querySelector('[aria-current="page"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [tab, texts.ready, isAdmin]);
 
   if (texts.failed)
     return (
@@ -69,7 +78,7 @@ export default function ManagePage() {
   const Area = AREAS[tab];
   return (
     <Page title={title} onBack={back} className="manage-page">
-      <nav className="manage-tabs" aria-label={t('tabs.label')}>
+      <nav ref={tabs} className="manage-tabs" aria-label={t('tabs.label')}>
         <ul>
           {MANAGE_TABS.map((name) => (
             <li key={name}>
