@@ -495,7 +495,10 @@ export interface GroupMember {
   userInfo: { user_id: number; id: number; realname: string; displayName: string; avatar: string; account: string };
 }
 
-/** A system announcement (getAdminNotice). */
+/**
+ * A system announcement (getAdminNotice). With none published, getAdminNotice answers
+ * `EMPTY_ADMIN_NOTICE` (`id` 0, empty title), as the original server answered `{title:'', create_time:0}`.
+ */
 export const AdminNoticeSchema = z.object({
   id: z.number(),
   title: z.string(),
@@ -503,6 +506,9 @@ export const AdminNoticeSchema = z.object({
   create_time: z.number(),
 });
 export type AdminNotice = z.infer<typeof AdminNoticeSchema>;
+
+/** getAdminNotice's answer when no announcement is published. */
+export const EMPTY_ADMIN_NOTICE: AdminNotice = { id: 0, title: '', notice: '', create_time: 0 };
 
 /** A group as a scanned QR code shows it (groupInfoqq). */
 export interface GroupPreview {

@@ -123,6 +123,58 @@ export type PushEvent = {
 /** A push frame as it travels: `{type, time (s), data}`. */
 export type PushFrame = PushEvent & { time: number };
 
+/**
+ * A system announcement as the original server pushed it to Raingad 6.x clients: a `simple` text to
+ * the `admin_notice` contact whose content is the title.
+ */
+export const AnnouncementMessageSchema = z.object({
+  /** `admin_notice-<announcement id>`. */
+  id: z.string(),
+  /** The announcement's id. */
+  msg_id: z.number(),
+  type: z.literal('text'),
+  content: z.string(),
+  /** ms */
+  sendTime: z.number(),
+  toContactId: z.literal('admin_notice'),
+  toUser: z.literal('admin_notice'),
+  is_group: z.literal(2),
+  status: z.literal('succeed'),
+  is_read: z.literal(1),
+  at: z.array(z.number()),
+  pid: z.literal(0),
+  extends: z.object({ title: z.string(), notice: z.string() }),
+  fromUser: z.object({ id: z.literal('admin_notice'), displayName: z.string(), avatar: z.string() }),
+});
+
+/**
+ * The pushes that sockets of Raingad 6.x clients (joined over HTTP bindUid; api.md §1 "Old
+ * clients") are sent in the original server's shape instead of Sparrow's. Each replaces one event of
+ * `PushEventSchemas` for those sockets only; `readAll` they are not sent at all.
+ */
+export const RaingadPushSchemas = {
+  /** Instead of `isRead`: the messages of mine the peer has just read, as I see them. */
+  isRead: z.array(MessageSchema),
+  /** Instead of `adminNotice`. */
+  simple: AnnouncementMessageSchema,
+};
+
+/** A push frame as a Raingad 6.x client's socket is sent it instead of Sparrow's. */
+export type RaingadPushFrame = {
+  [E in keyof typeof RaingadPushSchemas]: { type: E; time: number; data: z.infer<(typeof RaingadPushSchemas)[E]> };
+}[keyof typeof RaingadPushSchemas];
+
+const RaingadFrameSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('isRead'), time: z.number(), data: RaingadPushSchemas.isRead }),
+  z.object({ type: z.literal('simple'), time: z.number(), data: RaingadPushSchemas.simple }),
+]);
+
+/** Parses a frame sent in the Raingad shape; null when it is not one. */
+export function parseRaingadFrame(raw: unknown): RaingadPushFrame | null {
+  const r = RaingadFrameSchema.safeParse(raw);
+  return r.success ? (r.data as RaingadPushFrame) : null;
+}
+
 /** Frames the server sends outside the push events: init, ping, pong. */
 export const ControlFrameSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('init'), client_id: z.string() }),

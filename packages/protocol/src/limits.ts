@@ -161,3 +161,6 @@ export const CALL_PEER_GONE_MS = 30_000;
 export const CALL_SDP_MAX = 32_768;
 /** The longest ICE candidate a signal may carry, characters. */
 export const CALL_ICE_MAX = 2_048;
+
+/** The most messages a Raingad client may name as read in one setMsgIsRead (it names those it holds). */
+export const READ_NAMED_MAX = 1000;

@@ -350,7 +350,8 @@ export interface RouteResponses {
   delChat: null;
   setChatTop: null;
   isNotice: null;
-  getAdminNotice: AdminNotice | null;
+  /** The newest announcement, or `EMPTY_ADMIN_NOTICE`. */
+  getAdminNotice: AdminNotice;
   /** The call's `webrtc` message as the sender sees it (`extends.code` 907 when the callee is busy). */
   sendToMsg: Message;
   iceServers: IceConfig;

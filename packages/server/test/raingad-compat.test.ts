@@ -11,6 +11,7 @@ import qs from 'qs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { APP_VERSION_CODE } from '@sparrow/protocol';
+import { AdminService } from '../src/modules/admin';
 import { describeEachDb, signUp, startServer, TestSocket, type TestServer } from './harness';
 
 /** The web client's axios default for every post that is not an upload. */
@@ -256,8 +257,10 @@ describeEachDb('Raingad 6.x clients', (target) => {
     });
     expect(opened.code, opened.msg).toBe(0);
     expect((await bob.post('enterprise/im/getContacts')).data.find((c: any) => c.id === alice.userId).unread).toBe(0);
+    // Alice's client marks read, by id, the messages the push lists (its content re-rendered).
     const seen = await alice.socket!.waitFor((f) => f.type === 'isRead', 3000, fromAlice);
-    expect(seen.data.toContactId).toBe(bob.userId);
+    expect(seen.data.map((m: any) => m.id)).toEqual([draft.id]);
+    expect(seen.data[0]).toMatchObject({ content: '你好，Bob\n第二行', is_read: 1, toContactId: bob.userId });
 
     // An image, uploaded with the message Lemon-IMUI made for it.
     const png = await sharp({ create: { width: 24, height: 24, channels: 3, background: { r: 90, g: 9, b: 9 } } })
@@ -440,13 +443,15 @@ describeEachDb('Raingad 6.x clients', (target) => {
     expect(onOther.data.toContactId).toBe(b.userId);
     await b.socket!.waitFor((f) => f.type === 'simple' && f.data.id === draft.id);
 
-    // Bob reads: Alice's sockets are told Bob read, with Bob as the conversation.
+    // Bob reads: Alice's sockets are told which of her messages Bob read.
     const fromB = b.socket!.frames.length;
     const fromOther = other.socket!.frames.length;
     expect((await b.post('enterprise/im/setMsgIsRead', { toContactId: a.userId, is_group: 0 })).code).toBe(0);
     const read = await a.socket!.waitFor((f) => f.type === 'isRead', 3000, fromA);
-    expect(read.data).toMatchObject({ toContactId: b.userId, msg_id: expect.any(Number) });
+    expect(read.data.map((m: any) => m.id)).toEqual([draft.id]);
     await other.socket!.waitFor((f) => f.type === 'isRead', 3000, fromOther);
+    const answer = b.draft(a.userId, 'pong');
+    expect((await b.post('enterprise/im/sendMessage', answer)).code).toBe(0);
 
     // Alice reads on her first device: her Sparrow device hears readAll, about her reading; no old
     // client hears it, since to them it would say that Bob read everything.
@@ -461,11 +466,10 @@ describeEachDb('Raingad 6.x clients', (target) => {
     expect(echoes).toEqual([]);
     expect(other.socket!.frames.slice(fromOther2).filter((f) => f.type === 'readAll')).toEqual([]);
     sparrow.close();
-    // Bob never hears readAll: what he is told of Alice's reading is isRead.
+    // Bob never hears readAll: what he is told of Alice's reading is isRead, with his message.
     expect(b.socket!.frames.slice(fromB).filter((f) => f.type === 'readAll')).toEqual([]);
-    expect(await b.socket!.waitFor((f) => f.type === 'isRead', 3000, fromB)).toMatchObject({
-      data: { toContactId: a.userId },
-    });
+    const bobsRead = await b.socket!.waitFor((f) => f.type === 'isRead', 3000, fromB);
+    expect(bobsRead.data.map((m: any) => m.id)).toEqual([answer.id]);
   });
 
   it('group management as the old clients call it, and the pushes they read', async () => {
@@ -773,5 +777,104 @@ describeEachDb('Raingad 6.x clients', (target) => {
       noSpeakDay: 1,
     });
     expect(byMember.code).toBe(403);
+  });
+
+  it('read receipts live: an old socket is told which messages were read, whole; a Sparrow socket up to where', async () => {
+    const [a, b] = [await online('rr'), await online('rs')];
+    await befriend(a, b);
+    const login = await server.call('login', { account: a.who.account, password: a.who.password });
+    const sparrow = await TestSocket.bound(server, a.userId, login.data.authToken);
+    const first = a.draft(b.userId, '一');
+    const second = a.draft(b.userId, '<i>二</i>');
+    const sent = [];
+    for (const d of [first, second]) sent.push((await a.post('enterprise/im/sendMessage', d)).data);
+    await b.socket!.waitFor((f) => f.type === 'simple' && f.data.id === second.id);
+
+    const fromA = a.socket!.frames.length;
+    const fromSparrow = sparrow.frames.length;
+    const opened = await b.post('enterprise/im/setMsgIsRead', {
+      is_group: 0,
+      toContactId: a.userId,
+      messages: [first, second],
+      fromUser: a.userId,
+    });
+    expect(opened.code, opened.msg).toBe(0);
+    const old = await a.socket!.waitFor((f) => f.type === 'isRead', 3000, fromA);
+    expect(old.data).toEqual([
+      expect.objectContaining({ id: first.id, msg_id: sent[0].msg_id, content: '一', is_read: 1 }),
+      expect.objectContaining({ id: second.id, msg_id: sent[1].msg_id, content: '二', is_read: 1 }),
+    ]);
+    const own = await sparrow.waitFor((f) => f.type === 'isRead', 3000, fromSparrow);
+    expect(own.data).toEqual({ toContactId: b.userId, msg_id: sent[1].msg_id });
+
+    // Reading again covers nothing new: Sparrow hears where the mark is, the old client nothing to mark.
+    const again = a.socket!.frames.length;
+    expect((await b.post('enterprise/im/setMsgIsRead', { is_group: 0, toContactId: a.userId })).code).toBe(0);
+    await sparrow.waitFor((f) => f.type === 'isRead', 3000, fromSparrow + 1);
+    await sleep(QUIET_MS);
+    expect(a.socket!.frames.slice(again).filter((f) => f.type === 'isRead')).toEqual([]);
+    sparrow.close();
+  });
+
+  it("announcements: old sockets get a simple message to admin_notice; getAdminNotice answers the original's empty notice", async () => {
+    const reader = await online('an');
+    const none = await reader.post('enterprise/im/getAdminNotice');
+    expect(none.code).toBe(0);
+    expect(none.data).toMatchObject({ title: '', create_time: 0 });
+
+    const admin = await person('an_admin');
+    await new AdminService(server.ctx.repos, server.ctx.config, server.clock.now).setRole(admin.account, 'admin');
+    const sparrow = await TestSocket.bound(server, reader.userId, reader.token);
+    const fromOld = reader.socket!.frames.length;
+    const published = await server.call(
+      'manageNoticePublish',
+      { title: '今晚维护', notice: '23:00 重启' },
+      { token: (await server.call('login', { account: admin.account, password: admin.password })).data.authToken },
+    );
+    expect(published.code, published.msg).toBe(0);
+    const pushed = await reader.socket!.waitFor(
+      (f) => f.type === 'simple' && f.data.toContactId === 'admin_notice',
+      3000,
+      fromOld,
+    );
+    expect(pushed.data).toMatchObject({
+      id: expect.any(String),
+      msg_id: expect.any(Number),
+      type: 'text',
+      is_group: 2,
+      status: 'succeed',
+      content: '今晚维护',
+      sendTime: server.clock.now(),
+      extends: { title: '今晚维护', notice: '23:00 重启' },
+      fromUser: { id: 'admin_notice', displayName: expect.any(String), avatar: expect.any(String) },
+    });
+    expect(reader.socket!.frames.slice(fromOld).filter((f) => f.type === 'adminNotice')).toEqual([]);
+    // Sparrow's own client keeps its adminNotice.
+    const own = await sparrow.waitFor((f) => f.type === 'adminNotice');
+    expect(own.data).toMatchObject({ title: '今晚维护', notice: '23:00 重启' });
+    sparrow.close();
+    // The home page's bar: title and notice, keyed by create_time (ms, api.md §1 Times).
+    const newest = await reader.post('enterprise/im/getAdminNotice');
+    expect(newest.data).toMatchObject({ title: '今晚维护', notice: '23:00 重启', create_time: server.clock.now() });
+    // The admin_notice contact the push is filed under is listed.
+    const row = (await reader.post('enterprise/im/getContacts')).data.find((c: any) => c.id === 'admin_notice');
+    expect(row).toMatchObject({ is_group: 2, is_notice: 1 });
+  });
+
+  it('offline on a second login when multipleLogin is off names another socket, so the old web client signs out', async () => {
+    await server.ctx.config.set('sysInfo.multipleLogin', '0');
+    try {
+      const first = await online('ml');
+      const from = first.socket!.frames.length;
+      const second = new OldWebClient(server, first.who);
+      await second.login();
+      const told = await first.socket!.waitFor((f) => f.type === 'offline', 3000, from);
+      // It signs out when the push is about itself, from another client_id, and not a phone login.
+      expect(told.data).toMatchObject({ id: first.userId, isMobile: false });
+      expect(told.data.client_id).not.toBe(first.socket!.clientId);
+      expect((await first.post('enterprise/im/getContacts')).code).toBe(-1);
+    } finally {
+      await server.ctx.config.set('sysInfo.multipleLogin', '1');
+    }
   });
 });

@@ -6,6 +6,7 @@ import {
   FORWARD_MIN,
   KEYWORDS_MAX,
   PAGE_LIMIT_MAX,
+  READ_NAMED_MAX,
   TEXT_MESSAGE_MAX,
 } from '../limits';
 import { UNITS_PER_GRAPHEME_MAX } from '../text';
@@ -128,11 +129,24 @@ export const SyncBody = z.object({
 /** `/enterprise/im/getContactInfo`. */
 export const GetContactInfoBody = z.object({ id: contactId });
 
+/** A message a Raingad client posts as read: it posts them whole; only the client-made `id` is read. */
+const ReadMessage = z.object({ id: z.string().min(1).max(64) });
+
 /** `/enterprise/im/setMsgIsRead`. */
 export const SetMsgIsReadBody = z.object({
   toContactId: contactId,
   is_group: z.coerce.number().int().min(0).max(3).default(0),
   msg_id: z.coerce.number().int().min(0).optional(),
+  /**
+   * Raingad 6.x clients: the unread messages of this chat they hold, one or a list (a form of more
+   * than the parser's array limit arrives keyed by index), so that their sender hears which were read.
+   */
+  messages: z
+    .preprocess(
+      (v) => (Array.isArray(v) ? v : typeof v === 'object' && v !== null && !('id' in v) ? Object.values(v) : [v]),
+      z.array(ReadMessage).max(READ_NAMED_MAX),
+    )
+    .optional(),
 });
 
 /** `/enterprise/im/readAtMsg`. */

@@ -1,4 +1,5 @@
 import type { PushFrame } from '@sparrow/protocol';
+import type { PushExtras } from './present';
 
 /** What travels between nodes: pushes to users, broadcasts, and orders to close sessions' sockets. */
 export type BusMessage =
@@ -9,6 +10,8 @@ export type BusMessage =
       exceptClientId?: string | undefined;
       /** When it was published (ms since the epoch), for the push delay metric. */
       at?: number | undefined;
+      /** What a kind of socket reads of the push beyond its frame. */
+      extras?: PushExtras | undefined;
     }
   | { kind: 'broadcast'; frame: PushFrame; exceptUserId?: number | undefined }
   | {

@@ -2,6 +2,7 @@ import type { Duplex } from 'node:stream';
 import type { PushFrame } from '@sparrow/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
+import { kindOf, present, type PushExtras, type ShownFrame, type SocketKind } from './present';
 
 /**
  * How long a frame for everyone may wait for others: a burst of them (a thousand users signing in,
@@ -34,15 +35,8 @@ export function sessionSockets(sessionId: number): string {
   return `session:${sessionId}`;
 }
 
-/**
- * Frames a Raingad client would misread, kept from sockets joined over HTTP bindUid: to them
- * `readAll` means that the peer read everything, not that I read on another device.
- */
-const MISREAD_BY_RAINGAD = new Set<PushFrame['type']>(['readAll']);
-
 /** True when a push that skips `except` (a client id, or `sessionSockets`) skips this socket. */
-function skipped(conn: Connection, frame: PushFrame, except: string | undefined): boolean {
-  if (conn.boundOverHttp === true && MISREAD_BY_RAINGAD.has(frame.type)) return true;
+function skipped(conn: Connection, except: string | undefined): boolean {
   if (except === undefined) return false;
   if (conn.clientId === except) return true;
   return conn.boundOverHttp === true && conn.sessionId !== null && sessionSockets(conn.sessionId) === except;
@@ -59,7 +53,8 @@ export interface Connection {
   isMobile: boolean;
   /**
    * Joined by HTTP bindUid, as Raingad clients join theirs: such a client names no socket on its
-   * calls, so a call of its session without `clientId` comes from this socket.
+   * calls, so a call of its session without `clientId` comes from this socket; and it reads pushes
+   * as those clients do (`present.ts`).
    */
   boundOverHttp?: boolean;
   /** The hub's count of binds when this socket was bound: it gets the frames for everyone given after. */
@@ -72,7 +67,7 @@ export class Hub {
   private readonly byUser = new Map<number, Set<Connection>>();
   private binds = 0;
   /** Frames for everyone, waiting for their batch; `bound`: the count of binds when each was given. */
-  private pending: Array<{ text: Buffer; exceptUserId: number | undefined; bound: number }> = [];
+  private pending: Array<{ text: Encoded; exceptUserId: number | undefined; bound: number }> = [];
   private batchTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly log?: Pick<FastifyBaseLogger, 'warn'>) {}
@@ -125,15 +120,18 @@ export class Hub {
   }
 
   /**
-   * Writes a frame to every socket of the given users on this node; encoded only when one is here
-   * (most pushes to a sender's other devices find none). Frames for everyone given before it go first.
+   * Writes a frame to every socket of the given users on this node, as each kind of socket reads it;
+   * encoded only when one is here (most pushes to a sender's other devices find none). Frames for
+   * everyone given before it go first.
    */
-  deliver(userIds: number[], frame: PushFrame, exceptClientId?: string): void {
+  deliver(userIds: number[], frame: PushFrame, exceptClientId?: string, extras?: PushExtras): void {
     this.flushBroadcasts();
-    let text: Buffer | undefined;
+    const text = encoded(frame, extras);
     for (const userId of userIds) {
       for (const conn of this.byUser.get(userId) ?? []) {
-        if (!skipped(conn, frame, exceptClientId)) this.send(conn, (text ??= encode(frame)));
+        if (skipped(conn, exceptClientId)) continue;
+        const bytes = text(conn);
+        if (bytes) this.send(conn, bytes);
       }
     }
   }
@@ -144,7 +142,7 @@ export class Hub {
    * the frames of this node keep the order they were given in.
    */
   broadcast(frame: PushFrame, exceptUserId?: number): void {
-    this.pending.push({ text: encode(frame), exceptUserId, bound: this.binds });
+    this.pending.push({ text: encoded(frame), exceptUserId, bound: this.binds });
     this.batchTimer ??= setTimeout(() => this.flushBroadcasts(), BROADCAST_BATCH_MS).unref();
   }
 
@@ -159,8 +157,11 @@ export class Hub {
       for (const conn of set) {
         conn.socket.cork();
         try {
-          for (const { text, exceptUserId, bound } of batch)
-            if (userId !== exceptUserId && conn.bound <= bound) this.send(conn, text);
+          for (const { text, exceptUserId, bound } of batch) {
+            if (userId === exceptUserId || conn.bound > bound) continue;
+            const bytes = text(conn);
+            if (bytes) this.send(conn, bytes);
+          }
         } finally {
           conn.socket.uncork();
         }
@@ -193,10 +194,24 @@ export class Hub {
   }
 }
 
+/** A push's bytes for a socket, null when its kind is not told of it. */
+type Encoded = (conn: Connection) => Buffer | null;
+
 /**
- * A frame as UTF-8 bytes, once for all its sockets: given a string, `ws` would encode it again for
- * every socket of a fan-out.
+ * A push as UTF-8 bytes, encoded once for all the sockets of each kind that it reaches (given a
+ * string, `ws` would encode it again for every socket of a fan-out). Frames that name their socket
+ * (`offline`) are sent by `Realtime.kick`, socket by socket, not through here.
  */
-function encode(frame: PushFrame): Buffer {
-  return Buffer.from(JSON.stringify(frame));
+function encoded(frame: PushFrame, extras?: PushExtras): Encoded {
+  const byKind = new Map<SocketKind, Buffer | null>();
+  return (conn) => {
+    const kind = kindOf(conn);
+    let bytes = byKind.get(kind);
+    if (bytes === undefined) {
+      const shown: ShownFrame | null = present(kind, frame, extras, conn.clientId);
+      bytes = shown && Buffer.from(JSON.stringify(shown));
+      byKind.set(kind, bytes);
+    }
+    return bytes;
+  };
 }

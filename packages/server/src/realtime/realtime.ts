@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Bus, BusMessage } from './bus';
 import { type Connection, Hub } from './hub';
 import type { Presence } from './presence';
+import { kindOf, present, type PushExtras } from './present';
 
 /** Close codes of our own (4000–4999 are the application's). */
 export const CloseCodes = {
@@ -56,12 +57,22 @@ export class Realtime {
     this.audience = fn;
   }
 
-  /** Pushes an event to every socket of the given users, except one client if given. */
-  async publish(userIds: number[], event: PushEvent, exceptClientId?: string): Promise<void> {
+  /**
+   * Pushes an event to every socket of the given users, except one client if given; `extras` are
+   * what a kind of socket reads of it beyond the frame (`present.ts`).
+   */
+  async publish(userIds: number[], event: PushEvent, exceptClientId?: string, extras?: PushExtras): Promise<void> {
     if (userIds.length === 0) return;
     const frame = { ...event, time: nowS() } as PushFrame;
     const at = Date.now();
-    await this.opts.bus.publish({ kind: 'push', userIds: [...new Set(userIds)], frame, exceptClientId, at });
+    await this.opts.bus.publish({
+      kind: 'push',
+      userIds: [...new Set(userIds)],
+      frame,
+      exceptClientId,
+      at,
+      ...(extras && { extras }),
+    });
   }
 
   /** Pushes an event to every bound socket on every node. */
@@ -131,7 +142,7 @@ export class Realtime {
   private receive(message: BusMessage): void {
     switch (message.kind) {
       case 'push':
-        this.hub.deliver(message.userIds, message.frame, message.exceptClientId);
+        this.hub.deliver(message.userIds, message.frame, message.exceptClientId, message.extras);
         if (message.at !== undefined) this.opts.onDelivered?.(Date.now() - message.at);
         return;
       case 'broadcast':
@@ -143,10 +154,9 @@ export class Realtime {
         const { frame } = message;
         for (const conn of this.hub.userConnections(message.userId)) {
           if (conn.sessionId === null || !message.sessionIds.includes(conn.sessionId)) continue;
-          // `offline` names the socket it ends, and only the node holding the socket knows its id.
-          if (frame?.type === 'offline') {
-            this.hub.send(conn, JSON.stringify({ ...frame, data: { ...frame.data, client_id: conn.clientId } }));
-          } else if (frame) this.hub.send(conn, JSON.stringify(frame));
+          // Socket by socket: `offline` names the socket it ends, and only this node knows its id.
+          const shown = frame && present(kindOf(conn), frame, undefined, conn.clientId);
+          if (shown) this.hub.send(conn, JSON.stringify(shown));
           conn.ws.close(message.closeCode);
         }
         return;

@@ -94,9 +94,10 @@ export class RedisBus implements Bus {
     const except =
       message.exceptClientId === undefined ? '' : `,"exceptClientId":${JSON.stringify(message.exceptClientId)}`;
     const at = message.at === undefined ? '' : `,"at":${message.at}`;
+    const extras = message.extras === undefined ? '' : `,"extras":${JSON.stringify(message.extras)}`;
     const pipeline = this.pub.pipeline();
     for (const id of message.userIds) {
-      pipeline.publish(this.channel(id), `{"kind":"push","userIds":[${id}]${except}${at},"frame":${frame}}`);
+      pipeline.publish(this.channel(id), `{"kind":"push","userIds":[${id}]${except}${at}${extras},"frame":${frame}}`);
     }
     await pipeline.exec();
   }

@@ -279,7 +279,9 @@ export const contacts = {
 
   async loadNotice(): Promise<void> {
     try {
-      contactsStore.setState({ notice: await request('getAdminNotice', {}, { silent: true }).then((r) => r.data) });
+      const notice = (await request('getAdminNotice', {}, { silent: true })).data;
+      // Id 0: none published.
+      contactsStore.setState({ notice: notice.id ? notice : null });
     } catch {
       // No bar without the announcement; it comes again with the next start or push.
     }

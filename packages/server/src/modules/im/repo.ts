@@ -348,9 +348,13 @@ export class MessageRepo {
    * Marks a conversation read up to `msgId`; its mentions are cleared once nothing after it is
    * unread. A private chat's counter becomes what is left; a group's is counted when read.
    */
-  async markRead(userId: number, chatKey: string, msgId: number): Promise<void> {
+  /**
+   * Marks a conversation read up to `msgId`; answers where it was read to before (its cleared
+   * history counts as read), or null when I have no such conversation.
+   */
+  async markRead(userId: number, chatKey: string, msgId: number): Promise<number | null> {
     const conv = await this.conversation(userId, chatKey);
-    if (!conv) return;
+    if (!conv) return null;
     const readTo = Math.max(conv.read_msg_id, msgId);
     const after = this.db
       .selectFrom('messages')
@@ -367,6 +371,36 @@ export class MessageRepo {
       values = { read_msg_id: readTo, unread: left, ...(left === 0 && { is_at: 0 }) };
     }
     await this.db.updateTable('conversations').set(values).where('id', '=', conv.id).execute();
+    return Math.max(conv.read_msg_id, conv.clear_msg_id);
+  }
+
+  /**
+   * The newest `limit` messages of a chat from `fromUser` up to `upTo` that a read mark moving from
+   * `afterId` has just covered, or that the reader named by client id (Raingad clients name the
+   * unread messages they hold), oldest first.
+   */
+  async justRead(
+    chatKey: string,
+    fromUser: number,
+    span: { afterId: number; upTo: number; named: string[] },
+    limit: number,
+  ): Promise<MessageRow[]> {
+    const rows = await this.db
+      .selectFrom('messages')
+      .selectAll()
+      .where('chat_key', '=', chatKey)
+      .where('from_user', '=', fromUser)
+      .where('id', '<=', span.upTo)
+      .where((eb) =>
+        span.named.length
+          ? eb.or([eb('id', '>', span.afterId), eb('client_id', 'in', span.named)])
+          : eb('id', '>', span.afterId),
+      )
+      .where('is_deleted', '=', 0)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.reverse();
   }
 
   async newestId(chatKey: string): Promise<number> {

@@ -1,3 +1,4 @@
+import { EMPTY_ADMIN_NOTICE } from '@sparrow/protocol';
 import type { AppContext } from '../../context';
 import { ok } from '../../http/envelope';
 import { socketOf, type Handlers } from '../../http/route';
@@ -70,7 +71,7 @@ export function imRoutes(
       await messages.setNotice(session, body);
       return null;
     },
-    getAdminNotice: async () => (await contacts.newestAnnouncement()) ?? null,
+    getAdminNotice: async () => (await contacts.newestAnnouncement()) ?? EMPTY_ADMIN_NOTICE,
     fileList: async ({ body, session }) => {
       const { items, total } = await messages.fileList(session, body);
       return ok(items, { count: total, page: body.page });

@@ -7,6 +7,12 @@ import { Role } from '../group';
 import { cateOf, type FileService } from '../upload';
 import type { Hydrator } from './hydrate';
 
+/**
+ * The most messages a read receipt lists for Raingad clients: they mark read those they hold, and
+ * hold a page or two of the conversation; the rest show read when next loaded.
+ */
+const READ_LISTED = 100;
+
 /** Reading and managing messages and conversations (api.md §3 `/enterprise/im/*`); sending is `SendPipeline`. */
 export class MessageService {
   constructor(
@@ -53,12 +59,25 @@ export class MessageService {
       return this.markPseudoRead(session, body.toContactId);
     const target = await this.ctx.access.chat(session, body.toContactId);
     const msgId = body.msg_id || (await this.ctx.repos.messages.newestId(target.chatKey));
-    await this.ctx.repos.messages.markRead(session.userId, target.chatKey, msgId);
+    const readBefore = await this.ctx.repos.messages.markRead(session.userId, target.chatKey, msgId);
     if (target.kind === 'private') {
-      await this.ctx.realtime.publish([target.peer.id], {
-        type: 'isRead',
-        data: { toContactId: session.userId, msg_id: msgId },
-      });
+      // Raingad clients are told which messages were read, whole (`present.ts`); Sparrow's up to where.
+      const named = (body.messages ?? []).map((m) => m.id);
+      const read =
+        readBefore === null || (readBefore >= msgId && named.length === 0)
+          ? []
+          : await this.ctx.repos.messages.justRead(
+              target.chatKey,
+              target.peer.id,
+              { afterId: readBefore, upTo: msgId, named },
+              READ_LISTED,
+            );
+      await this.ctx.realtime.publish(
+        [target.peer.id],
+        { type: 'isRead', data: { toContactId: session.userId, msg_id: msgId } },
+        undefined,
+        { read: read.length ? await this.hydrator.presentMany(read, target.peer) : undefined },
+      );
     }
     await this.ctx.realtime.publish(
       [session.userId],

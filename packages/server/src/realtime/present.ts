@@ -1,0 +1,103 @@
+import {
+  translate,
+  type AdminNotice,
+  type Message,
+  type PushFrame,
+  type RaingadPushFrame,
+  type RaingadPushSchemas,
+} from '@sparrow/protocol';
+import type { z } from 'zod';
+import type { Connection } from './hub';
+
+/**
+ * The kinds of socket, each with its presenter: Sparrow's own client, which reads the frames as
+ * api.md §4 fixes them, and Raingad 6.x clients (api.md §1 "Old clients"), which join their socket
+ * over HTTP bindUid and read some pushes in the original server's shape
+ * (`../shared/raingad-protocol.md` §4.2).
+ */
+export type SocketKind = 'sparrow' | 'raingad';
+
+export function kindOf(conn: Connection): SocketKind {
+  return conn.boundOverHttp === true ? 'raingad' : 'sparrow';
+}
+
+/**
+ * Facts a push carries beside its frame for a kind of socket that reads them and Sparrow's frame
+ * leaves out; they travel with the push on the bus.
+ */
+export interface PushExtras {
+  /** `isRead`: the messages the peer has just read, as their sender sees them. */
+  read?: Message[] | undefined;
+}
+
+/** A frame as some kind of socket reads it (each shape in protocol's events.ts). */
+export type ShownFrame = PushFrame | RaingadPushFrame;
+
+/**
+ * The frame a socket of `kind` is sent for a push, or null when that kind is not told of it.
+ * `clientId` is the socket it goes to, which `offline` names for Sparrow's client; frames that name
+ * no socket are the same for every socket of a kind.
+ */
+export function present(
+  kind: SocketKind,
+  frame: PushFrame,
+  extras: PushExtras | undefined,
+  clientId: string,
+): ShownFrame | null {
+  return kind === 'raingad' ? forRaingad(frame, extras) : forSparrow(frame, clientId);
+}
+
+function forSparrow(frame: PushFrame, clientId: string): ShownFrame {
+  // `offline` names the socket it ends, and only the node holding the socket knows its id.
+  if (frame.type === 'offline') return { ...frame, data: { ...frame.data, client_id: clientId } };
+  return frame;
+}
+
+type Replacement<E extends PushFrame['type']> = (
+  frame: Extract<PushFrame, { type: E }>,
+  extras: PushExtras | undefined,
+) => ShownFrame | null;
+
+/**
+ * The pushes Raingad clients read otherwise, and what they are sent instead (null: nothing); every
+ * other push they read as Sparrow's client does. `offline` keeps `client_id` as published ('' or
+ * the socket that took over): not theirs, which is what makes those clients sign out on it.
+ */
+const RAINGAD: { [E in PushFrame['type']]?: Replacement<E> } = {
+  // To those clients `readAll {toContactId}` says that the peer read everything, not that I read on
+  // another device: they are not told of it.
+  readAll: () => null,
+  // They mark read, by `id`, the messages the push lists (their content re-rendered).
+  isRead: (frame, extras) => (extras?.read?.length ? { type: 'isRead', time: frame.time, data: extras.read } : null),
+  // The original server pushed an announcement as a `simple` message to the `admin_notice` contact.
+  adminNotice: (frame) => ({ type: 'simple', time: frame.time, data: announcementMessage(frame.data) }),
+};
+
+function forRaingad(frame: PushFrame, extras: PushExtras | undefined): ShownFrame | null {
+  const replace = RAINGAD[frame.type] as Replacement<PushFrame['type']> | undefined;
+  return replace ? replace(frame, extras) : frame;
+}
+
+/**
+ * An announcement as the original `publishNotice` pushed it: a text to `admin_notice` (`is_group`
+ * 2) whose content is the title, `extends {title, notice}`. Those clients are in Chinese only, so
+ * the sender is named in the source locale.
+ */
+function announcementMessage(notice: AdminNotice): z.infer<typeof RaingadPushSchemas.simple> {
+  return {
+    id: `admin_notice-${notice.id}`,
+    msg_id: notice.id,
+    type: 'text',
+    content: notice.title,
+    sendTime: notice.create_time,
+    toContactId: 'admin_notice',
+    toUser: 'admin_notice',
+    is_group: 2,
+    status: 'succeed',
+    is_read: 1,
+    at: [],
+    pid: 0,
+    extends: { title: notice.title, notice: notice.notice },
+    fromUser: { id: 'admin_notice', displayName: translate('zh-Hans', 'contact.adminNotice'), avatar: '' },
+  };
+}
