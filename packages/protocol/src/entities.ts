@@ -472,6 +472,10 @@ export interface GroupInfo {
   member_count: number;
   /** My role: 1 owner, 2 admin, 3 member; 0 not a member. */
   isJoin: 0 | 1 | 2 | 3;
+  /** `member_count`, as Raingad 6.x clients read it. */
+  groupUserCount: number;
+  /** The owner's name (`owner.realname`, '' when gone), as Raingad 6.x clients read it. */
+  ownerName: string;
   /** My nickname in the group. */
   nickname: string;
   /** When my mute ends, ms; 0 when not muted. */
@@ -489,6 +493,8 @@ export interface GroupMember {
   nickname: string;
   /** ms; 0 when not muted. */
   no_speak_until: number;
+  /** `no_speak_until` in seconds, as Raingad 6.x clients read it. */
+  no_speak_time: number;
   join_time: number;
   /** 0 when the group's `profile` setting keeps me from their profile and from adding them. */
   profile: 0 | 1;

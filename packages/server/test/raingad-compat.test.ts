@@ -861,6 +861,34 @@ describeEachDb('Raingad 6.x clients', (target) => {
     expect(row).toMatchObject({ is_group: 2, is_notice: 1 });
   });
 
+  it('groupInfo and groupuserlist carry the fields the old clients read beside Sparrow’s', async () => {
+    const [owner, b, c] = [await online('gi'), await online('gj'), await online('gk')];
+    await befriend(owner, b);
+    await befriend(owner, c);
+    const groupId = await group(owner, b, c);
+    // The web client's group settings: "(groupUserCount)" and "群主：ownerName".
+    const info = await b.post('enterprise/group/groupInfo', { group_id: groupId });
+    expect(info.data).toMatchObject({
+      id: groupId,
+      name: '老客户端群',
+      groupUserCount: 3,
+      member_count: 3,
+      ownerName: owner.who.account,
+      isJoin: 3,
+      qrUrl: expect.any(String),
+      setting: expect.any(Object),
+    });
+    // The mobile member list shows a mute's end from no_speak_time, in seconds.
+    expect(
+      (await owner.post('enterprise/group/setNoSpeak', { id: groupId, user_id: c.userId, noSpeakTimer: 2 })).code,
+    ).toBe(0);
+    const list = await b.post('enterprise/group/groupuserlist', { group_id: groupId });
+    const muted = list.data.find((m: any) => m.user_id === c.userId);
+    expect(muted.no_speak_until).toBe(server.clock.now() + 3_600_000);
+    expect(muted.no_speak_time).toBe(Math.ceil(muted.no_speak_until / 1000));
+    for (const m of list.data.filter((x: any) => x.user_id !== c.userId)) expect(m.no_speak_time).toBe(0);
+  });
+
   it('offline on a second login when multipleLogin is off names another socket, so the old web client signs out', async () => {
     await server.ctx.config.set('sysInfo.multipleLogin', '0');
     try {

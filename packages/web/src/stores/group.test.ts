@@ -34,6 +34,8 @@ function groupInfo(extra: Partial<GroupInfo> = {}): GroupInfo {
     setting: { invite: 1, history: 1, profile: 1, nospeak: 0, manage: 0 },
     member_count: 4,
     isJoin: 3,
+    groupUserCount: 4,
+    ownerName: 'u1',
     nickname: '',
     no_speak_until: 0,
     create_time: 0,

@@ -24,6 +24,7 @@ export function groupMember(
     role,
     nickname: '',
     no_speak_until: 0,
+    no_speak_time: 0,
     join_time: user_id,
     profile: 1,
     userInfo: { user_id, id: user_id, realname: name, displayName: name, avatar: '', account },

@@ -230,7 +230,7 @@ export class GroupService {
         user_id: m.user_id,
         role: m.role === 1 || m.role === 2 ? m.role : 3,
         nickname: m.nickname,
-        no_speak_until: m.no_speak_until > this.ctx.now() ? m.no_speak_until : 0,
+        ...noSpeak(m.no_speak_until, this.ctx.now()),
         join_time: m.join_time,
         profile: hidden && u.id !== session.userId && !friendIds.has(u.id) ? 0 : 1,
         userInfo: {
@@ -268,6 +268,7 @@ export class GroupService {
   async info(session: Session, groupIdText: string, base: string): Promise<GroupInfo> {
     const { group, member } = await this.access.requireMember(session.userId, groupNumber(groupIdText));
     const owner = await this.users.byId(group.owner_id);
+    const memberCount = await this.groups.count(group.id);
     return {
       group_id: `group-${group.id}`,
       id: `group-${group.id}`,
@@ -278,12 +279,20 @@ export class GroupService {
       owner: owner ? { user_id: owner.id, id: owner.id, realname: owner.realname, avatar: owner.avatar } : null,
       notice: group.notice,
       setting: groupSetting(group),
-      member_count: await this.groups.count(group.id),
+      member_count: memberCount,
       isJoin: member.role === 1 || member.role === 2 ? member.role : 3,
+      groupUserCount: memberCount,
+      ownerName: owner?.realname ?? '',
       nickname: member.nickname,
       no_speak_until: member.no_speak_until > this.ctx.now() ? member.no_speak_until : 0,
       create_time: group.create_time,
       ...this.qr.code('group', group.id, base),
     };
   }
+}
+
+/** When a member's mute ends: ms for Sparrow's client, seconds as Raingad 6.x clients read it; 0 when not muted. */
+function noSpeak(until: number, now: number): Pick<GroupMember, 'no_speak_until' | 'no_speak_time'> {
+  const live = until > now ? until : 0;
+  return { no_speak_until: live, no_speak_time: Math.ceil(live / 1000) };
 }
