@@ -889,6 +889,144 @@ describeEachDb('Raingad 6.x clients', (target) => {
     for (const m of list.data.filter((x: any) => x.user_id !== c.userId)) expect(m.no_speak_time).toBe(0);
   });
 
+  it('a group text without clientId is not echoed to the sender’s own old socket', async () => {
+    const [a, b, c] = [await online('ea'), await online('eb'), await online('ec')];
+    await befriend(a, b);
+    await befriend(a, c);
+    const groupId = await group(a, b, c);
+    await a.post('common/pub/bindGroup', { client_id: a.socket!.clientId, group_id: groupId });
+    const from = a.socket!.frames.length;
+    const draft = a.draft(groupId, '群里说一句');
+    expect((await a.post('enterprise/im/sendMessage', draft)).code).toBe(0);
+    for (const other of [b, c]) await other.socket!.waitFor((f) => f.type === 'group' && f.data.id === draft.id);
+    await sleep(QUIET_MS);
+    expect(a.socket!.frames.slice(from).filter((f) => f.data?.id === draft.id)).toEqual([]);
+  });
+
+  it('getContactInfo as a form body: the id arrives as text, a user or a group', async () => {
+    const [a, b, c] = [await online('ci'), await online('cj'), await online('ck')];
+    await befriend(a, b);
+    await befriend(a, c);
+    const user = await a.post('enterprise/im/getContactInfo', { id: b.userId });
+    expect(user.code, user.msg).toBe(0);
+    expect(user.data).toMatchObject({ id: b.userId, user_id: b.userId, is_group: 0, displayName: b.who.account });
+    const groupId = await group(a, b, c);
+    const grp = await b.post('enterprise/im/getContactInfo', { id: groupId });
+    expect(grp.code, grp.msg).toBe(0);
+    expect(grp.data).toMatchObject({ id: groupId, is_group: 1, displayName: '老客户端群', role: 3 });
+  });
+
+  it('a normal session’s other calls: searchUser, readAtMsg, delChat, updateUserInfo, editPassword', async () => {
+    const [a, b, c] = [await online('sa'), await online('sb'), await online('sc')];
+    // The add-friend dialog lists what searchUser finds by account: avatar, realname, account (masked
+    // to a stranger, as Sparrow masks it everywhere), and opens the profile by user_id.
+    const found = await a.post('enterprise/im/searchUser', { keywords: b.who.account });
+    expect(found.code, found.msg).toBe(0);
+    expect(found.data).toEqual([
+      expect.objectContaining({
+        user_id: b.userId,
+        realname: b.who.account,
+        account: expect.stringMatching(/\*{6}/),
+        avatar: expect.any(String),
+      }),
+    ]);
+    await befriend(a, b);
+    await befriend(a, c);
+
+    // readAtMsg clears the "someone @'d you" count of a group.
+    const groupId = await group(a, b, c);
+    expect((await a.post('enterprise/im/sendMessage', a.draft(groupId, '@sb 看一下', { at: [b.userId] }))).code).toBe(
+      0,
+    );
+    const before = (await b.post('enterprise/im/getContacts')).data.find((x: any) => x.id === groupId);
+    expect(before.is_at).toBe(1);
+    expect((await b.post('enterprise/im/readAtMsg', { toContactId: groupId })).code).toBe(0);
+    expect((await b.post('enterprise/im/getContacts')).data.find((x: any) => x.id === groupId).is_at).toBe(0);
+
+    // delChat takes the conversation off my chat list (the rows with a lastContent), until the next message.
+    expect((await a.post('enterprise/im/sendMessage', a.draft(b.userId, '在吗'))).code).toBe(0);
+    expect((await b.post('enterprise/im/delChat', { id: a.userId, is_group: 0 })).code).toBe(0);
+    expect(
+      (await b.post('enterprise/im/getContacts')).data.find((x: any) => x.id === a.userId)?.lastContent ?? '',
+    ).toBe('');
+    expect((await a.post('enterprise/im/sendMessage', a.draft(b.userId, '在吗？'))).code).toBe(0);
+    expect((await b.post('enterprise/im/getContacts')).data.find((x: any) => x.id === a.userId).lastContent).not.toBe(
+      '',
+    );
+
+    // The settings page saves all four fields; the profile reads them back.
+    const saved = await a.post('enterprise/im/updateUserInfo', {
+      realname: '新名字',
+      email: 'sa@example.com',
+      sex: 1,
+      motto: '你好',
+    });
+    expect(saved.code, saved.msg).toBe(0);
+    expect((await a.post('common/Pub/checkuser')).data).toMatchObject({
+      realname: '新名字',
+      email: 'sa@example.com',
+      sex: 1,
+      motto: '你好',
+    });
+
+    // editPassword with the original password and the unused code field empty; the toast is msg.
+    const other = new OldWebClient(server, a.who);
+    await other.login();
+    const changed = await a.post('enterprise/im/editPassword', {
+      password: 'newpass99',
+      code: '',
+      originalPassword: a.who.password,
+    });
+    expect(changed.code, changed.msg).toBe(0);
+    expect(changed.msg).not.toBe('');
+    expect((await other.post('enterprise/im/getContacts')).code).toBe(-1);
+    const again = new OldWebClient(server, { ...a.who, password: 'newpass99' });
+    await again.login();
+  });
+
+  it('clearMessage and its push, as the group page calls it', async () => {
+    const [owner, b] = [await online('cm'), await online('cn')];
+    const c = await online('co');
+    await befriend(owner, b);
+    await befriend(owner, c);
+    const groupId = await group(owner, b, c);
+    expect((await owner.post('enterprise/im/sendMessage', owner.draft(groupId, '要清掉的'))).code).toBe(0);
+    const from = b.socket!.frames.length;
+    expect((await owner.post('enterprise/group/clearMessage', { id: groupId })).code).toBe(0);
+    const cleared = await b.socket!.waitFor((f) => f.type === 'clearMessage', 3000, from);
+    expect(cleared.data).toEqual({ group_id: groupId });
+    const history = await owner.post('enterprise/im/getMessageList', {
+      toContactId: groupId,
+      is_group: 1,
+      page: 1,
+      limit: 20,
+    });
+    expect(history.data.filter((m: any) => m.type !== 'event')).toEqual([]);
+  });
+
+  it('updateConfig reaches an old socket as the whole getSystemInfo object', async () => {
+    const a = await online('uc');
+    const from = a.socket!.frames.length;
+    const name = (await a.post('common/Pub/getSystemInfo')).data.sysInfo.name;
+    await server.ctx.config.set('sysInfo.name', '老客户端测试');
+    try {
+      const frame = await a.socket!.waitFor((f) => f.type === 'updateConfig', 3000, from);
+      expect(frame.data.sysInfo).toMatchObject({
+        name: '老客户端测试',
+        runMode: expect.any(Number),
+        multipleLogin: expect.any(Number),
+      });
+      expect(frame.data.chatInfo).toMatchObject({
+        online: expect.any(Number),
+        webrtc: expect.any(Number),
+        simpleChat: expect.any(Number),
+      });
+      expect(frame.data.fileUpload).toMatchObject({ size: expect.any(Number), fileExt: expect.any(Array) });
+    } finally {
+      await server.ctx.config.set('sysInfo.name', name);
+    }
+  });
+
   it('offline on a second login when multipleLogin is off names another socket, so the old web client signs out', async () => {
     await server.ctx.config.set('sysInfo.multipleLogin', '0');
     try {
