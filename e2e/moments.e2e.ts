@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { MOMENT_NOTICES_PAGE } from '@sparrow/protocol';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { png } from './media-files';
@@ -417,5 +419,29 @@ describe('moments in three browsers', () => {
     await server.admin('config', 'set', 'compass.status', '1');
     await visible(grid.getByRole('link', { name: /朋友圈/ }));
     await visible(page.getByRole('link', { name: '扫一扫' }));
+  });
+
+  it('the notices page shows older notices a page at a time', async () => {
+    const { id } = await server.post<{ id: number }>(
+      '/enterprise/moments/publish',
+      { id: randomUUID(), content: '问问大家', visibility: 1 },
+      alice.token,
+    );
+    const total = MOMENT_NOTICES_PAGE + 1;
+    for (let i = 1; i <= total; i++)
+      await server.post('/enterprise/moments/comment', { id, content: `第${i}条评论` }, bob.token);
+    const page = alice.page;
+    await page.goto(`${server.url}/#/pages/compass/notices`);
+    await visible(page.getByRole('heading', { level: 1, name: '消息' }));
+    await visible(page.getByText(`第${total}条评论`));
+    await expect(page.locator('.moment-notice-list li').count()).resolves.toBe(MOMENT_NOTICES_PAGE);
+    await expect(page.getByText('第1条评论', { exact: true }).count()).resolves.toBe(0);
+    await shot(page, 'moments-notices-older');
+    await page.getByRole('button', { name: '查看更早的消息' }).click();
+    await visible(page.getByText('第1条评论', { exact: true }));
+    // Notices of the earlier tests' posts may follow; the newest page held exactly one page.
+    expect(await page.locator('.moment-notice-list li').count()).toBeGreaterThanOrEqual(total);
+    await hidden(page.getByRole('button', { name: '查看更早的消息' }));
+    await expectAccessible(page);
   });
 });

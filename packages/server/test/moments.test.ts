@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
-import { ErrorCodes } from '@sparrow/protocol';
+import { ErrorCodes, MOMENT_NOTICES_PAGE } from '@sparrow/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FriendRepo } from '../src/modules/friend/repo';
 import { MomentRepo } from '../src/modules/moments/repo';
@@ -406,6 +406,21 @@ describeEachDb('moments', (target) => {
     expect(ids(await call('momentsList', { user_id: p.alice.id }, p.sam))).toEqual([]);
     // Paging by last_id.
     expect(ids(await call('momentsList', { last_id: only.id }, p.alice))).toEqual([own.id]);
+  });
+
+  it('pages notices by MOMENT_NOTICES_PAGE, newest first, each once', async () => {
+    const p = await cast();
+    const post = await call('momentsPublish', { id: randomUUID(), content: 'ask me', visibility: 1 }, p.alice);
+    const total = MOMENT_NOTICES_PAGE + 5;
+    for (let i = 0; i < total; i++) await call('momentsComment', { id: post.id, content: `c${i}` }, p.bob);
+    const first = await call('momentsNotices', {}, p.alice);
+    const second = await call('momentsNotices', { page: 2 }, p.alice);
+    expect(first).toHaveLength(MOMENT_NOTICES_PAGE);
+    expect(second).toHaveLength(5);
+    expect([...first, ...second].map((n: any) => n.content)).toEqual(
+      Array.from({ length: total }, (_, i) => `c${total - 1 - i}`),
+    );
+    expect(await call('momentsNotices', { page: 3 }, p.alice)).toEqual([]);
   });
 
   it('refuses ten images, a file that is not an image, someone else’s file and an empty post', async () => {

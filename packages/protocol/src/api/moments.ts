@@ -12,6 +12,8 @@ export const MOMENT_IMAGES_MAX = 9;
 export const MOMENT_USERS_MAX = 500;
 /** Posts on one page of the feed or an album. */
 export const MOMENT_PAGE = 10;
+/** Notices on one page of `notices`. */
+export const MOMENT_NOTICES_PAGE = 20;
 
 /** Who may see a post: 1 all friends, 2 only me, 3 only these, 4 all friends but these. */
 export const MomentVisibility = { Friends: 1, Private: 2, Only: 3, Except: 4 } as const;

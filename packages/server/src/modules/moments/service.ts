@@ -1,4 +1,5 @@
 import {
+  MOMENT_NOTICES_PAGE,
   MOMENT_PAGE,
   MomentVisibility,
   type MomentComment,
@@ -18,7 +19,6 @@ import { cateOf, type FileService } from '../upload';
 import type { UserRow } from '../user';
 import { Hide, NoticeKind, type CommentRow, type MomentRepo, type PostRow } from './repo';
 
-const NOTICES_PAGE = 20;
 /** Most new notices `unread` counts. */
 const UNREAD_MAX = 99;
 
@@ -328,7 +328,10 @@ export class MomentService {
   /** Likes and comments on my posts and replies to my comments, newest first, from my friends. */
   async notices(session: Session, page: number): Promise<MomentNotice[]> {
     const me = session.userId;
-    const rows = await this.moments.notices(me, { offset: (page - 1) * NOTICES_PAGE, limit: NOTICES_PAGE });
+    const rows = await this.moments.notices(me, {
+      offset: (page - 1) * MOMENT_NOTICES_PAGE,
+      limit: MOMENT_NOTICES_PAGE,
+    });
     const viewer = await this.viewer(me);
     const now = this.ctx.now();
     const postIds = [...new Set(rows.map((r) => r.post_id))];
