@@ -366,13 +366,14 @@ await main('group-fanout', async () => {
     const figure = (r) =>
       r.best ? `${fmt(r.best.deliveriesPerS, 0)} deliveries/s (${fmt(r.best.rate, 1)} messages/s)` : 'none held';
     const [one, two] = here;
+    // The two processes over PostgreSQL + Redis are what this figure is for: without them it is a MISS.
     verdict(
-      here.every((r) => r.best),
+      here.length === 2 && here.every((r) => r.best),
       `group-fanout p99 <= ${P99_GOAL_MS} ms, ${members} members: ${one.mode} ${figure(one)}` +
         (two
           ? `; ${two.mode} ${figure(two)}` +
             (one.best && two.best ? ` = ${fmt(two.best.deliveriesPerS / one.best.deliveriesPerS)}x` : '')
-          : '') +
+          : '; PostgreSQL + Redis, two processes: not measured') +
         ` (reference: the bare ws broadcast above)`,
     );
   }
