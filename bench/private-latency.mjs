@@ -38,8 +38,8 @@ import {
   verdict,
 } from './lib.mjs';
 
-const USERS = 1000;
-const RATE = 500;
+const USERS = Number(process.env.PRIVATE_USERS ?? 1000);
+const RATE = Number(process.env.PRIVATE_RATE ?? 500);
 /**
  * Each server takes 3 000 messages before the clock starts. After only 1 000, V8 was still
  * optimizing Sparrow's code on its helper threads during the counted turns (about 110 µs of their
