@@ -218,6 +218,8 @@ describe('push frames', () => {
       },
     },
     { type: 'moments', data: { type: 'comment', post_id: 12, user_id: 4 } },
+    { type: 'moments', data: { type: 'delete', post_id: 12, user_id: 3 } },
+    { type: 'profileChanged', data: { user_id: 4, realname: 'Bob', avatar: '/storage/b.webp' } },
   ];
 
   it('describes a frame of every push event as the server sends it', () => {
