@@ -72,6 +72,10 @@ describe('SQLite log checkpoints', () => {
 
   it('keeps the log short while writes never pause', async () => {
     const db = await open();
+    // The thread starts at the first write: the measure begins once it runs (it has copied that write).
+    const before = size(file());
+    await write(db, 1);
+    await until('the thread copies the first write', () => size(file()) > before);
     // About 500 commits a second for 2 s, as a busy server sends: no quiet moment between them.
     let rows = 0;
     const end = Date.now() + 2000;
@@ -108,9 +112,10 @@ describe('SQLite log checkpoints', () => {
     connection.pragma('journal_mode = WAL');
     let told: (err: Error) => void = () => {};
     const failed = new Promise<Error>((resolve) => (told = resolve));
-    const checkpointer = new Checkpointer(connection, (err) => told(err));
+    const checkpointer = new Checkpointer(connection, (err) => told(err), 20);
     expect(connection.pragma('wal_autocheckpoint', { simple: true })).toBeGreaterThan(10_000);
-    // The file is gone from where the thread, still starting, will look for it.
+    // A write starts the thread at the next look; the file is gone from where it will look for it.
+    connection.exec('create table filler (id integer primary key); insert into filler default values');
     const moved = `${dir}-moved`;
     fs.renameSync(dir, moved);
     expect((await failed).message).toMatch(/directory does not exist|unable to open/i);
@@ -118,5 +123,34 @@ describe('SQLite log checkpoints', () => {
     await checkpointer.stop();
     connection.close();
     fs.renameSync(moved, dir);
+  });
+
+  it('runs no thread while nothing is written, and ends it after a quiet spell', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-checkpoint-'));
+    const connection = new SQLite(file());
+    connection.pragma('journal_mode = WAL');
+    connection.exec('create table filler (id integer primary key, body text not null)');
+    const checkpointer = new Checkpointer(connection, () => undefined, 20, 500);
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      expect(checkpointer.running).toBe(false);
+
+      const before = size(file());
+      const insert = connection.prepare('insert into filler (body) values (?)');
+      for (let i = 0; i < 200; i++) insert.run('x'.repeat(2048));
+      await until('a write starts the thread', () => checkpointer.running);
+      await until('a quiet spell ends it', () => !checkpointer.running);
+      // Copied before it ended, however late the thread started.
+      expect(size(file())).toBeGreaterThan(before + 200 * 2048);
+
+      // The next write starts it again.
+      insert.run('y');
+      await until('a later write starts it again', () => checkpointer.running);
+    } finally {
+      await checkpointer.stop();
+      connection.close();
+    }
+    expect(checkpointer.running).toBe(false);
+    expect(fs.existsSync(`${file()}-wal`)).toBe(false);
   });
 });

@@ -28,8 +28,11 @@ function run() {
 }
 
 const timer = setInterval(run, intervalMs);
+// Asked to end (a quiet spell, or the server closing): one last pass first, so that a thread asked
+// to end before its first pass still copies what was written.
 parentPort?.once('message', () => {
   clearInterval(timer);
+  run();
   db.close();
   parentPort?.close();
 });
