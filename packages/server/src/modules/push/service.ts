@@ -1,3 +1,4 @@
+import { createECDH } from 'node:crypto';
 import {
   PUSH_SUBSCRIPTIONS_MAX,
   translate,
@@ -17,7 +18,7 @@ import { previewOf, readerOf, type MessageRow } from '../im';
 import type { UserRow } from '../user';
 import type { PushRepo, SubscriptionRow } from './repo';
 
-/** web-push, for the first push sent or the first VAPID key made. */
+/** web-push, for the first push sent: a server that sends none does not hold it (about 2 MB). */
 const loadWebPush = onFirstUse<typeof webpush>('web-push');
 
 /** How long a push service keeps a push for a browser that is not reachable, s. */
@@ -175,7 +176,7 @@ export class PushService {
   private async loadKeys(): Promise<Vapid> {
     let row = await this.repo.vapid();
     if (!row) {
-      const made = loadWebPush().generateVAPIDKeys();
+      const made = vapidKeys();
       await this.repo.saveVapid(made.publicKey, made.privateKey, this.ctx.now());
       row = await this.repo.vapid();
       if (!row) throw new Error('VAPID keys were not stored');
@@ -185,4 +186,17 @@ export class PushService {
       url.protocol === 'https:' && url.hostname !== 'localhost' ? url.origin : `mailto:push@${url.hostname}`;
     return { publicKey: row.public_key, privateKey: row.private_key, subject };
   }
+}
+
+/**
+ * A new VAPID key pair (RFC 8292: P-256), base64url as web-push's generateVAPIDKeys makes them: the
+ * 65-byte uncompressed public point and the 32-byte private scalar (left-padded, as web-push pads it).
+ */
+function vapidKeys(): { publicKey: string; privateKey: string } {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  const privateKey = Buffer.alloc(32);
+  const scalar = ecdh.getPrivateKey();
+  scalar.copy(privateKey, 32 - scalar.length);
+  return { publicKey: ecdh.getPublicKey().toString('base64url'), privateKey: privateKey.toString('base64url') };
 }
