@@ -49,6 +49,9 @@ export async function buildServer() {
     format: 'esm',
     target: 'node20.19',
     sourcemap: true,
+    // Stack traces need only the mappings; the sources' text would stay parsed in memory for as long
+    // as the process runs (--enable-source-maps keeps every map it reads), and is in packages/*/src.
+    sourcesContent: false,
     logLevel: 'warning',
     plugins: [
       {
