@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ClientFrameSchema, SOCKET_BIND_TIMEOUT_MS, SOCKET_IDLE_TIMEOUT_MS, SOCKET_PATH } from '@sparrow/protocol';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Connection } from './hub';
 import { CloseCodes, type Realtime, type SocketSession } from './realtime';
 
@@ -25,7 +26,21 @@ export function registerGateway(app: FastifyInstance, opts: GatewayOptions): voi
   const idleTimeoutMs = opts.idleTimeoutMs ?? SOCKET_IDLE_TIMEOUT_MS;
   const { realtime } = opts;
 
-  app.get(SOCKET_PATH, { websocket: true }, (ws, req) => {
+  // The HTTP answer @fastify/websocket makes to route an upgrade through Fastify, by its request.
+  const answers = new WeakMap<IncomingMessage, ServerResponse>();
+  const onRequest = (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    answers.set(req.raw, reply.raw);
+    done();
+  };
+
+  app.get(SOCKET_PATH, { websocket: true, onRequest }, (ws, req) => {
+    // That answer stays on the connection for as long as it lives, holding the upgrade request, its
+    // headers, Fastify's request, reply and logger: about 3 KB a socket that nothing reads again.
+    // Once `ws` has taken the connection over, it is let go (and with it the log line and the
+    // metrics' timing of the upgrade "request" when the socket closes, which timed the socket's life).
+    const answer = answers.get(req.raw);
+    if (answer?.socket === req.socket) answer.detachSocket(req.socket);
+    const log = req.log;
     const conn: Connection = {
       clientId: randomUUID(),
       ws,
@@ -44,10 +59,10 @@ export function registerGateway(app: FastifyInstance, opts: GatewayOptions): voi
       if (err.code?.startsWith('WS_ERR_')) {
         // A frame over maxPayload (1009), bad UTF-8, a bad opcode: `ws` is already closing the
         // socket with the matching code. A client's fault is worth a warning, not a stack.
-        req.log.warn({ ...who, code: err.code }, `socket closed: ${err.message}`);
+        log.warn({ ...who, code: err.code }, `socket closed: ${err.message}`);
         return;
       }
-      req.log.error({ ...who, err }, 'socket error');
+      log.error({ ...who, err }, 'socket error');
       ws.terminate();
     });
     let badFrames = 0;
@@ -101,7 +116,7 @@ export function registerGateway(app: FastifyInstance, opts: GatewayOptions): voi
           if (conn.sessionId !== null) {
             void opts.sessionAlive(conn.sessionId).then(
               (alive) => alive || ws.close(CloseCodes.SessionEnded),
-              (err: unknown) => req.log.warn({ err }, 'session check failed'),
+              (err: unknown) => log.warn({ err }, 'session check failed'),
             );
           }
           return;
@@ -124,7 +139,7 @@ export function registerGateway(app: FastifyInstance, opts: GatewayOptions): voi
               reply({ type: 'pong', multiport });
             })
             .catch((err: unknown) => {
-              req.log.error({ err }, 'socket bind failed');
+              log.error({ err }, 'socket bind failed');
               ws.close(1011);
             });
           return;
@@ -134,7 +149,7 @@ export function registerGateway(app: FastifyInstance, opts: GatewayOptions): voi
     ws.on('close', () => {
       clearTimeout(bindTimer);
       clearTimeout(idleTimer);
-      void realtime.drop(conn).catch((err: unknown) => req.log.warn({ err }, 'socket drop failed'));
+      void realtime.drop(conn).catch((err: unknown) => log.warn({ err }, 'socket drop failed'));
     });
 
     reply({ type: 'init', client_id: conn.clientId });
