@@ -59,6 +59,9 @@ export interface Connection {
   boundOverHttp?: boolean;
   /** The hub's count of binds when this socket was bound: it gets the frames for everyone given after. */
   bound: number;
+  /** When the socket opened, and when it last sent a frame (ms): the gateway's time-outs read them. */
+  openedAt: number;
+  seenAt: number;
 }
 
 /** The sockets this node holds: by client id, and by user once bound. */
@@ -109,6 +112,11 @@ export class Hub {
 
   userConnections(userId: number): Connection[] {
     return [...(this.byUser.get(userId) ?? [])];
+  }
+
+  /** Every connection, without copying them into an array. */
+  connections(): IterableIterator<Connection> {
+    return this.byClient.values();
   }
 
   all(): Connection[] {
