@@ -14,6 +14,7 @@ import { PostItem } from '../../components/moments/PostItem';
 import { mergePage } from '../../components/moments/feed-pages';
 import { usePostActions } from '../../components/moments/use-post-actions';
 import { usePullToRefresh, type PullPhase } from '../../components/moments/use-pull-to-refresh';
+import { MomentsFailed } from '../../components/moments/LoadStates';
 import '../../components/moments/moments.css';
 import type { MessageKey } from '../../i18n/keys';
 import { useNow } from '../../lib/use-now';
@@ -255,11 +256,7 @@ export default function MomentsPage() {
         {pullText && t(pullText)}
       </div>
       {status === 'error' && posts.length === 0 ? (
-        <EmptyState icon={<PictureOutline />} title={t('moments.failed')} description={t('moments.failedHint')}>
-          <button type="button" className="button button-primary" onClick={() => void reload()}>
-            {t('common.retry')}
-          </button>
-        </EmptyState>
+        <MomentsFailed icon={<PictureOutline />} title={t('moments.failed')} onRetry={() => void reload()} />
       ) : (
         <Virtuoso
           className="moment-list"

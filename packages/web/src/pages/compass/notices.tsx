@@ -7,6 +7,7 @@ import { api } from '../../api';
 import { postPath } from '../../app/moment-paths';
 import { Avatar } from '../../components/Avatar';
 import { EmptyState } from '../../components/EmptyState';
+import { MomentsFailed, MomentsLoading } from '../../components/moments/LoadStates';
 import '../../components/moments/moments.css';
 import { Page } from '../../components/Page';
 import { formatRelative } from '../../lib/relative-time';
@@ -64,19 +65,13 @@ export default function NoticesPage() {
   if (status === 'error' && !first)
     return (
       <Page title={title}>
-        <EmptyState icon={<MessageOutline />} title={t('moments.noticesFailed')} description={t('moments.failedHint')}>
-          <button type="button" className="button button-primary" onClick={() => void reload()}>
-            {t('common.retry')}
-          </button>
-        </EmptyState>
+        <MomentsFailed icon={<MessageOutline />} title={t('moments.noticesFailed')} onRetry={() => void reload()} />
       </Page>
     );
   if (!notices)
     return (
       <Page title={title}>
-        <p className="moment-end" role="status">
-          {t('common.loading')}
-        </p>
+        <MomentsLoading />
       </Page>
     );
   return (

@@ -6,6 +6,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../api';
 import { EmptyState } from '../../components/EmptyState';
 import { PostItem } from '../../components/moments/PostItem';
+import { MomentsFailed, MomentsLoading } from '../../components/moments/LoadStates';
 import '../../components/moments/moments.css';
 import { usePostActions, type UpdatePosts } from '../../components/moments/use-post-actions';
 import { Page } from '../../components/Page';
@@ -77,22 +78,16 @@ export default function PostPage() {
   return (
     <Page title={title} className="moments-page">
       {status === 'loading' ? (
-        <p className="moment-end" role="status">
-          {t('common.loading')}
-        </p>
+        <MomentsLoading />
       ) : status === 'error' ? (
-        <EmptyState icon={<PictureOutline />} title={t('moments.postFailed')} description={t('moments.failedHint')}>
-          <button
-            type="button"
-            className="button button-primary"
-            onClick={() => {
-              setStatus('loading');
-              void load();
-            }}
-          >
-            {t('common.retry')}
-          </button>
-        </EmptyState>
+        <MomentsFailed
+          icon={<PictureOutline />}
+          title={t('moments.postFailed')}
+          onRetry={() => {
+            setStatus('loading');
+            void load();
+          }}
+        />
       ) : status === 'gone' || !post ? (
         <EmptyState icon={<PictureOutline />} title={t('moments.postGone')} description={t('moments.postGoneHint')} />
       ) : (

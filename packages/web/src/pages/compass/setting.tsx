@@ -9,8 +9,8 @@ import { momentPaths } from '../../app/moment-paths';
 import { useBackTo } from '../../app/navigation';
 import { withQuery } from '../../app/paths';
 import { Cell, CellGroup } from '../../components/Cell';
-import { EmptyState } from '../../components/EmptyState';
 import { FriendPicker } from '../../components/moments/FriendPicker';
+import { MomentsFailed, MomentsLoading } from '../../components/moments/LoadStates';
 import '../../components/moments/moments.css';
 import { Page } from '../../components/Page';
 import type { MessageKey } from '../../i18n/keys';
@@ -110,19 +110,13 @@ export default function MomentSettingPage() {
   if (status === 'error')
     return (
       <Page title={title}>
-        <EmptyState icon={<SetOutline />} title={t('moments.settings.failed')} description={t('moments.failedHint')}>
-          <button type="button" className="button button-primary" onClick={() => void load()}>
-            {t('common.retry')}
-          </button>
-        </EmptyState>
+        <MomentsFailed icon={<SetOutline />} title={t('moments.settings.failed')} onRetry={() => void load()} />
       </Page>
     );
   if (!settings)
     return (
       <Page title={title}>
-        <p className="moment-end" role="status">
-          {t('common.loading')}
-        </p>
+        <MomentsLoading />
       </Page>
     );
 
