@@ -265,6 +265,65 @@ describeEachDb('socket /wss', (target) => {
     loose.close();
   });
 
+  it('writes a batch for everyone to each socket as exactly its frames, one message each, in order', async () => {
+    const ann = await signUp(server, 'ann_batch');
+    const rex = await signUp(server, 'rex_batch');
+    const ben = await signUp(server, 'ben_batch');
+    const { hub } = server.ctx.realtime;
+    const a = await TestSocket.bound(server, ann.userId, ann.token);
+    // A Raingad client's socket: bound over HTTP, it reads an announcement as a `simple` message and no `readAll`.
+    const r = await TestSocket.open(server);
+    await server.call('bindUid', { client_id: r.clientId, user_id: rex.userId }, { token: rex.token });
+    const b = await TestSocket.open(server);
+    const connB = hub.get(b.clientId)!;
+    // The hub writes a batch to the connection under `ws`: it must be the one `ws` writes to.
+    expect((connB.ws as unknown as { _socket: Socket })._socket).toBe(connB.socket);
+    hub.flushBroadcasts();
+    await Promise.all([a.roundTrip(), r.roundTrip(), b.roundTrip()]);
+    const from = [a, r, b].map((s) => s.frames.length);
+
+    const time = Math.floor(Date.now() / 1000);
+    const online = (id: number) => ({ type: 'isOnline', time, data: { id, is_online: 1 } }) as const;
+    // Payloads under 126 bytes, under 64 KiB and over it: each length form of a frame's header.
+    const notice = (id: number, length: number) =>
+      ({
+        type: 'adminNotice',
+        time,
+        data: { id, title: `t${id}`, notice: 'n'.repeat(length), create_time: time },
+      }) as const;
+    const readAll = { type: 'readAll', time, data: { toContactId: rex.userId, msg_id: 1, is_group: 0 } } as const;
+    const f1 = online(ann.userId);
+    const f2 = notice(901, 300);
+    const f4 = online(ben.userId);
+    const f5 = notice(902, 70_000);
+    const f6 = online(rex.userId);
+    hub.broadcast(f1, ann.userId);
+    hub.broadcast(f2);
+    hub.broadcast(readAll);
+    hub.bind(connB, ben.userId, 0, false);
+    hub.broadcast(f4, ben.userId);
+    hub.broadcast(f5);
+    hub.broadcast(f6, rex.userId);
+    hub.flushBroadcasts();
+    await Promise.all([a.roundTrip(), r.roundTrip(), b.roundTrip()]);
+
+    const got = (s: TestSocket, i: number) => s.frames.slice(from[i]).filter((f) => f.type !== 'pong');
+    const simple = (f: ReturnType<typeof notice>) =>
+      expect.objectContaining({
+        type: 'simple',
+        data: expect.objectContaining({
+          id: `admin_notice-${f.data.id}`,
+          extends: { title: f.data.title, notice: f.data.notice },
+        }),
+      });
+    expect(got(a, 0)).toEqual([f2, readAll, f4, f5, f6]);
+    expect(got(r, 1)).toEqual([f1, simple(f2), f4, simple(f5)]);
+    expect(got(b, 2)).toEqual([f5, f6]);
+    a.close();
+    r.close();
+    b.close();
+  });
+
   it('logout closes that session’s socket (4004), not another session’s', async () => {
     const jo = await signUp(server, 'jo_ws');
     const other = await logIn(server, 'jo_ws', jo.password);
@@ -441,6 +500,27 @@ describeEachDb('socket limits', (target) => {
     expect([...held].sort((a, b) => a - b)).toEqual(sentIds.sort((a, b) => a - b));
     again.close();
   }, 60_000);
+  it('cuts off a socket that stops reading when a batch for everyone would pass MAX_BUFFERED_BYTES', async () => {
+    const idle = await signUp(server, 'slow_batch');
+    const sock = await TestSocket.bound(server, idle.userId, idle.token);
+    const { hub } = server.ctx.realtime;
+    const conn = hub.get(sock.clientId)!;
+    (sock.ws as unknown as { _socket: Socket })._socket.pause();
+    const time = Math.floor(Date.now() / 1000);
+    const notice = 'n'.repeat(1024 * 1024);
+    let peakBuffered = 0;
+    for (let id = 1; id <= 40 && conn.ws.readyState === conn.ws.OPEN; id++) {
+      hub.broadcast({ type: 'adminNotice', time, data: { id, title: 'big', notice, create_time: time } });
+      hub.flushBroadcasts();
+      peakBuffered = Math.max(peakBuffered, conn.ws.bufferedAmount);
+    }
+    expect(conn.ws.readyState).not.toBe(conn.ws.OPEN);
+    expect(peakBuffered).toBeLessThanOrEqual(MAX_BUFFERED_BYTES);
+    expect(log.filter((l) => l.level === WARN && l.msg.includes('slow consumer'))).toContainEqual(
+      expect.objectContaining({ userId: idle.userId, clientId: sock.clientId }),
+    );
+    sock.ws.terminate();
+  });
 });
 
 describeEachDb('socket time-outs', (target) => {

@@ -1,6 +1,7 @@
 import type { Duplex } from 'node:stream';
 import type { PushFrame } from '@sparrow/protocol';
 import type { FastifyBaseLogger } from 'fastify';
+import * as wsModule from 'ws';
 import type { WebSocket } from 'ws';
 import { kindOf, present, type PushExtras, type ShownFrame, type SocketKind } from './present';
 
@@ -42,11 +43,18 @@ function skipped(conn: Connection, except: string | undefined): boolean {
   return conn.boundOverHttp === true && conn.sessionId !== null && sessionSockets(conn.sessionId) === except;
 }
 
+/** A frame for everyone waiting for its batch; `bound`: the count of binds when it was given. */
+interface Pending {
+  text: Encoded;
+  exceptUserId: number | undefined;
+  bound: number;
+}
+
 /** One open socket on this node. */
 export interface Connection {
   clientId: string;
   ws: WebSocket;
-  /** The connection under `ws`: corked while a batch of frames is written to it. */
+  /** The connection under `ws` (the one it writes to): a batch of frames for everyone is written straight to it. */
   socket: Duplex;
   userId: number | null;
   sessionId: number | null;
@@ -69,8 +77,8 @@ export class Hub {
   private readonly byClient = new Map<string, Connection>();
   private readonly byUser = new Map<number, Set<Connection>>();
   private binds = 0;
-  /** Frames for everyone, waiting for their batch; `bound`: the count of binds when each was given. */
-  private pending: Array<{ text: Encoded; exceptUserId: number | undefined; bound: number }> = [];
+  /** Frames for everyone, waiting for their batch, in order of `bound`. */
+  private pending: Pending[] = [];
   private batchTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly log?: Pick<FastifyBaseLogger, 'warn'>) {}
@@ -154,26 +162,66 @@ export class Hub {
     this.batchTimer ??= setTimeout(() => this.flushBroadcasts(), BROADCAST_BATCH_MS).unref();
   }
 
-  /** Writes the frames for everyone that are waiting: to each socket in one write. */
+  /**
+   * Writes the frames for everyone that are waiting, to each socket in one write: the batch is
+   * framed once per kind of socket, and each socket is written the stretch of it that is its own (its
+   * frames are a suffix, in order of `bound`, less its own user's), without a `ws.send` per frame.
+   */
   flushBroadcasts(): void {
     if (this.pending.length === 0) return;
     clearTimeout(this.batchTimer);
     this.batchTimer = undefined;
     const batch = this.pending;
     this.pending = [];
+    const framed = new Map<SocketKind, FramedBatch>();
     for (const [userId, set] of this.byUser) {
       for (const conn of set) {
-        conn.socket.cork();
-        try {
-          for (const { text, exceptUserId, bound } of batch) {
-            if (userId === exceptUserId || conn.bound > bound) continue;
-            const bytes = text(conn);
-            if (bytes) this.send(conn, bytes);
-          }
-        } finally {
-          conn.socket.uncork();
-        }
+        const kind = kindOf(conn);
+        let frames = framed.get(kind);
+        if (!frames) framed.set(kind, (frames = frameBatch(batch, conn)));
+        this.sendBatch(conn, userId, frames);
       }
+    }
+  }
+
+  /** Writes a socket its frames of a batch: those given once it was bound, but its own user's. */
+  private sendBatch(conn: Connection, userId: number, frames: FramedBatch): void {
+    const { ws } = conn;
+    if (ws.readyState !== ws.OPEN) return;
+    const first = firstFrameFor(frames, conn.bound);
+    if (first === frames.ends.length) return;
+    const pieces: Buffer[] = [];
+    let total = 0;
+    let from = frames.starts[first]!;
+    const cut = (to: number) => {
+      if (to > from) {
+        pieces.push(frames.bytes.subarray(from, to));
+        total += to - from;
+      }
+    };
+    for (const i of frames.byExcepted.get(userId) ?? []) {
+      if (i < first) continue;
+      cut(frames.starts[i]!);
+      from = frames.ends[i]!;
+    }
+    cut(frames.bytes.length);
+    if (pieces.length === 0) return;
+    // Under `ws`: safe only while its Sender writes each frame at once, which it does with no
+    // extension (perMessageDeflate is off, and the hub sends no Blob); otherwise, and when the
+    // batch would pass the slow-consumer limit, frame by frame as before.
+    if (ws.extensions !== '' || ws.bufferedAmount + total > MAX_BUFFERED_BYTES) {
+      for (let i = first; i < frames.ends.length; i++) {
+        if (frames.excepted[i] === userId) continue;
+        const payload = frames.payloads[i];
+        if (payload) this.send(conn, payload);
+      }
+      return;
+    }
+    conn.socket.cork();
+    try {
+      for (const piece of pieces) conn.socket.write(piece);
+    } finally {
+      conn.socket.uncork();
     }
   }
 
@@ -200,6 +248,81 @@ export class Hub {
     ws.close(SLOW_CONSUMER_CLOSE, 'slow consumer: reconnect and sync');
     setTimeout(() => ws.terminate(), SLOW_CLOSE_GRACE_MS).unref();
   }
+}
+
+/**
+ * A batch of frames for everyone as one kind of socket reads it: `bytes` holds them framed one after
+ * the other (frame `i` from `starts[i]` to `ends[i]`, empty when the kind is not told of it).
+ */
+interface FramedBatch {
+  bytes: Buffer;
+  starts: number[];
+  ends: number[];
+  /** The count of binds when each frame was given: a socket bound after it does not get it. */
+  bound: number[];
+  excepted: Array<number | undefined>;
+  /** The frames each user's sockets skip, in order. */
+  byExcepted: Map<number, number[]>;
+  /** Each frame's payload, for writing frame by frame. */
+  payloads: Array<Buffer | null>;
+}
+
+/** What ws's Sender offers and its types leave out: a frame's header and payload, as `ws.send` writes them. */
+const { Sender } = wsModule as unknown as {
+  Sender: {
+    frame(
+      data: Buffer,
+      options: { fin: boolean; opcode: number; mask: boolean; readOnly: boolean; rsv1: boolean },
+    ): Buffer[];
+  };
+};
+
+/** Frames a batch for the kind of `conn` (each push presented as for any socket of that kind). */
+function frameBatch(batch: Pending[], conn: Connection): FramedBatch {
+  const framed: FramedBatch = {
+    bytes: Buffer.alloc(0),
+    starts: [],
+    ends: [],
+    bound: [],
+    excepted: [],
+    byExcepted: new Map(),
+    payloads: [],
+  };
+  const chunks: Buffer[] = [];
+  let length = 0;
+  batch.forEach(({ text, exceptUserId, bound }, i) => {
+    const payload = text(conn);
+    framed.starts.push(length);
+    if (payload) {
+      for (const chunk of Sender.frame(payload, { fin: true, opcode: 1, mask: false, readOnly: true, rsv1: false })) {
+        chunks.push(chunk);
+        length += chunk.length;
+      }
+    }
+    framed.ends.push(length);
+    framed.bound.push(bound);
+    framed.excepted.push(exceptUserId);
+    framed.payloads.push(payload);
+    if (exceptUserId !== undefined) {
+      const skipped = framed.byExcepted.get(exceptUserId);
+      if (skipped) skipped.push(i);
+      else framed.byExcepted.set(exceptUserId, [i]);
+    }
+  });
+  framed.bytes = Buffer.concat(chunks, length);
+  return framed;
+}
+
+/** The first frame of a batch given once a socket was bound (`bound` is in order). */
+function firstFrameFor(frames: FramedBatch, connBound: number): number {
+  let lo = 0;
+  let hi = frames.bound.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (frames.bound[mid]! < connBound) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** A push's bytes for a socket, null when its kind is not told of it. */
