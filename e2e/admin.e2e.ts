@@ -17,6 +17,7 @@ import {
   visible,
   WAIT,
   type Person,
+  longPress,
 } from './harness';
 
 let server: ServerProcess;
@@ -66,14 +67,7 @@ async function setRedoTime(page: Page, seconds: number): Promise<void> {
 
 /** Long-presses a bubble and answers the menu that opens. */
 async function messageMenu(page: Page, text: string): Promise<Locator> {
-  const target = page.locator('.bubble').filter({ has: page.getByText(text, { exact: true }) });
-  await target.scrollIntoViewIfNeeded();
-  const box = await target.boundingBox();
-  if (!box) throw new Error('nothing to press');
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await page.mouse.down();
-  await page.waitForTimeout(500);
-  await page.mouse.up();
+  await longPress(page, page.locator('.bubble').filter({ has: page.getByText(text, { exact: true }) }));
   const menu = page.getByRole('menu', { name: /消息操作/ });
   await visible(menu);
   return menu;

@@ -16,6 +16,7 @@ import {
   visible,
   WAIT,
   befriend,
+  longPress,
 } from './harness';
 
 /**
@@ -46,17 +47,6 @@ async function signedIn(
   const page = await context.newPage();
   await signIn(server, page, account);
   return { ...who, account, context, page };
-}
-
-/** Holds the pointer still on an element past the long-press time. */
-async function longPress(page: Page, target: Locator): Promise<void> {
-  await target.scrollIntoViewIfNeeded();
-  const box = await target.boundingBox();
-  if (!box) throw new Error('nothing to press');
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await page.mouse.down();
-  await page.waitForTimeout(500);
-  await page.mouse.up();
 }
 
 /** The words of one message bubble (exact). */

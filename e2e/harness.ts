@@ -317,6 +317,17 @@ export async function befriend(
 /** How long the suites wait for something a user would see. */
 export const WAIT = { timeout: 20_000 };
 
+/** Holds the pointer still on an element past the long-press time. */
+export async function longPress(page: Page, target: Locator): Promise<void> {
+  await target.scrollIntoViewIfNeeded();
+  const box = await target.boundingBox();
+  if (!box) throw new Error('nothing to press');
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.waitForTimeout(500);
+  await page.mouse.up();
+}
+
 export async function visible(locator: Locator): Promise<void> {
   await locator.waitFor({ state: 'visible', ...WAIT });
 }

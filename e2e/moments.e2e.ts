@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MOMENT_NOTICES_PAGE } from '@sparrow/protocol';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { png } from './media-files';
 import {
@@ -15,6 +15,7 @@ import {
   visible,
   befriend,
   WAIT,
+  longPress,
 } from './harness';
 
 /**
@@ -29,17 +30,6 @@ let browser: Browser;
 let alice: Person;
 let bob: Person;
 let carol: Person;
-
-/** Holds the pointer still on an element past the long-press time. */
-async function longPress(page: Page, target: Locator): Promise<void> {
-  await target.scrollIntoViewIfNeeded();
-  const box = await target.boundingBox();
-  if (!box) throw new Error('nothing to press');
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await page.mouse.down();
-  await page.waitForTimeout(500);
-  await page.mouse.up();
-}
 
 /** A finger laid on the element's top and dragged `dy` px down, then lifted. */
 async function pullDown(page: Page, selector: string, dy: number) {

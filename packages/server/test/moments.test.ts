@@ -85,15 +85,7 @@ describeEachDb('moments', (target) => {
 
   it('shows a post to exactly those its visibility and hide lists admit, over every call and push', async () => {
     const p = await cast();
-    const sockets = Object.fromEntries(
-      await Promise.all(
-        NAMES.map(async (n) => {
-          const sock = await TestSocket.bound(server, p[n].id, p[n].token);
-          open.push(sock);
-          return [n, sock] as const;
-        }),
-      ),
-    ) as Record<Name, TestSocket>;
+    const sockets = await connect(p);
     const files = [await image(p.alice, 1), await image(p.alice, 2), await image(p.alice, 3)];
     const clientId = randomUUID();
     const body = { id: clientId, content: 'hello', file_ids: files, visibility: 4, user_ids: [p.carl.id] };
