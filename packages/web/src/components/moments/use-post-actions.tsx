@@ -13,11 +13,16 @@ interface Draft {
   replyTo?: MomentComment;
 }
 
-export interface PostActions {
+/** What a post's buttons do: given to each `PostItem` as they are. */
+export interface PostHandlers {
   onLike: (post: MomentPost) => void;
   onComment: (post: MomentPost, replyTo?: MomentComment) => void;
   onDelete: (post: MomentPost) => void;
   onCommentMenu: (post: MomentPost, comment: MomentComment) => void;
+}
+
+export interface PostActions {
+  handlers: PostHandlers;
   /** The comment box and the comment's action sheet, to render below the posts. */
   overlay: ReactNode;
 }
@@ -151,5 +156,5 @@ export function usePostActions(me: number, update: UpdatePosts, onDeleted?: (pos
     </>
   );
 
-  return { onLike, onComment, onDelete, onCommentMenu, overlay };
+  return { handlers: { onLike, onComment, onDelete, onCommentMenu }, overlay };
 }

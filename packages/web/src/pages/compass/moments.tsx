@@ -144,7 +144,7 @@ export default function MomentsPage() {
     }
   };
 
-  const actions = usePostActions(myId, setPosts);
+  const { handlers, overlay } = usePostActions(myId, setPosts);
 
   const changeCover = async (file: File | undefined) => {
     if (!file) return;
@@ -290,20 +290,10 @@ export default function MomentsPage() {
               ) : null,
           }}
           components={LIST_PARTS}
-          itemContent={(_, post) => (
-            <PostItem
-              post={post}
-              me={myId}
-              now={now}
-              onLike={actions.onLike}
-              onComment={actions.onComment}
-              onDelete={actions.onDelete}
-              onCommentMenu={actions.onCommentMenu}
-            />
-          )}
+          itemContent={(_, post) => <PostItem post={post} me={myId} now={now} {...handlers} />}
         />
       )}
-      {actions.overlay}
+      {overlay}
     </Page>
   );
 }

@@ -72,7 +72,7 @@ export default function PostPage() {
   // Without its post (deleted here), the page reads as gone.
   const update = useCallback<UpdatePosts>((change) => setPost((p) => change(p ? [p] : [])[0] ?? null), []);
   const onDeleted = useCallback(() => void navigate(-1), [navigate]);
-  const actions = usePostActions(me, update, onDeleted);
+  const { handlers, overlay } = usePostActions(me, update, onDeleted);
 
   const title = t('routes.momentsPost');
   return (
@@ -92,18 +92,10 @@ export default function PostPage() {
         <EmptyState icon={<PictureOutline />} title={t('moments.postGone')} description={t('moments.postGoneHint')} />
       ) : (
         <div className="moment-single">
-          <PostItem
-            post={post}
-            me={me}
-            now={now}
-            onLike={actions.onLike}
-            onComment={actions.onComment}
-            onDelete={actions.onDelete}
-            onCommentMenu={actions.onCommentMenu}
-          />
+          <PostItem post={post} me={me} now={now} {...handlers} />
         </div>
       )}
-      {actions.overlay}
+      {overlay}
     </Page>
   );
 }
