@@ -72,9 +72,57 @@ async function serverStall(url) {
   return m ? Number(m[1]) * 1000 : NaN;
 }
 
+/**
+ * What a server says of its own work so far, from its /metrics: per route, the requests and their
+ * seconds from arrival to answer; and its database statements and their seconds.
+ */
+async function serverTimes(url) {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const routes = new Map();
+  for (const m of text.matchAll(/^sparrow_http_request_duration_seconds_(sum|count)\{[^}]*route="([^"]+)"[^}]*\} (\S+)/gm)) {
+    const r = routes.get(m[2]) ?? { sum: 0, count: 0 };
+    r[m[1]] += Number(m[3]);
+    routes.set(m[2], r);
+  }
+  const one = (name) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? 0);
+  return { routes, dbSeconds: one('sparrow_db_query_seconds_total'), dbQueries: one('sparrow_db_queries_total') };
+}
+
+/** The servers' own figures over a window: per route average ms inside the server, and database time. */
+function serverWindow(before, after) {
+  const routes = new Map();
+  let dbSeconds = 0;
+  let dbQueries = 0;
+  after.forEach((a, k) => {
+    for (const [route, r] of a.routes) {
+      const b = before[k].routes.get(route) ?? { sum: 0, count: 0 };
+      const t = routes.get(route) ?? { sum: 0, count: 0 };
+      t.sum += r.sum - b.sum;
+      t.count += r.count - b.count;
+      routes.set(route, t);
+    }
+    dbSeconds += a.dbSeconds - before[k].dbSeconds;
+    dbQueries += a.dbQueries - before[k].dbQueries;
+  });
+  const shown = [...routes]
+    .filter(([, r]) => r.count > 0)
+    .map(([route, r]) => `${route.split('/').pop()} ${fmt((r.sum / r.count) * 1000, 1)}`)
+    .join('; ');
+  return `inside the servers, avg ms: ${shown}; ${dbQueries} statements, avg ${fmt((dbSeconds / Math.max(1, dbQueries)) * 1000, 2)} ms`;
+}
+
 /** One step's figures, filled while its window is open. */
 function windowStats() {
-  return { requests: 0, errors: 0, latencies: [], pushes: 0, pushLatencies: [], lost: 0, failures: new Map() };
+  return {
+    requests: 0,
+    errors: 0,
+    latencies: [],
+    byPath: new Map(),
+    pushes: 0,
+    pushLatencies: [],
+    lost: 0,
+    failures: new Map(),
+  };
 }
 
 /**
@@ -103,17 +151,24 @@ class Crowd {
     const stats = this.stats;
     const started = performance.now();
     stats.requests += 1;
+    const took = () => {
+      const ms = performance.now() - started;
+      stats.latencies.push(ms);
+      let mine = stats.byPath.get(path);
+      if (!mine) stats.byPath.set(path, (mine = []));
+      mine.push(ms);
+    };
     const fail = (why) => {
       stats.errors += 1;
       stats.failures.set(why, (stats.failures.get(why) ?? 0) + 1);
     };
     try {
       const res = await this.https[i % this.https.length].post(path, body, { authorization: this.users[i].token });
-      stats.latencies.push(performance.now() - started);
+      took();
       if (res.code !== 0) fail(`${path} ${res.code} ${res.msg}`);
       return res;
     } catch (err) {
-      stats.latencies.push(performance.now() - started);
+      took();
       fail(`${path} ${err instanceof Error ? err.message : String(err)}`);
       return null;
     }
@@ -295,6 +350,7 @@ async function ramp(name, users, servers) {
       const stats = windowStats();
       crowd.stats = stats;
       const opened = performance.now();
+      const timesBefore = await Promise.all(servers.map((s) => serverTimes(s.url)));
       await crowd.grow(step);
       const cpuBefore = servers.map((s) => cpuMs(s.pid));
       await Promise.all(servers.map((s) => serverStall(s.url)));
@@ -322,6 +378,11 @@ async function ramp(name, users, servers) {
       for (const [why, n] of stats.failures) failures.set(why, (failures.get(why) ?? 0) + n);
       lost += stats.lost;
       console.log(`${name}: ${step} users ${verdictRow.held ? 'held' : `broke: ${verdictRow.broken.join(', ')}`}`);
+      const byPath = [...stats.byPath]
+        .map(([p, ms]) => `${p.split('/').pop()} ${ms.length} × avg ${fmt(ms.reduce((a, b) => a + b, 0) / ms.length, 0)} / p99 ${fmt(percentile(ms, 0.99), 0)} ms`)
+        .join('; ');
+      console.log(`  by request: ${byPath}`);
+      console.log(`  ${serverWindow(timesBefore, await Promise.all(servers.map((s) => serverTimes(s.url))))}`);
       if (!verdictRow.held) break;
       held = step;
     }

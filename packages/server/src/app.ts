@@ -78,6 +78,7 @@ export async function buildApp(
     onQuery: (ms) => metrics.query(ms),
   });
   await migrate(opened);
+  if (opened.pool) metrics.watchPool(opened.pool);
   const repos = createRepos(opened.db, opened.dialect);
   const config = new ConfigService(repos.config);
   await config.load();

@@ -96,6 +96,11 @@ describeEachDb('operators: health, readiness, metrics', (target) => {
     expect(delta('sparrow_db_query_seconds_total')).toBeGreaterThan(0);
     expect(sample(after, 'sparrow_sockets{state="open"}')).toBe(1);
     expect(sample(after, 'sparrow_sockets{state="bound"}')).toBe(1);
+    // PostgreSQL's pool: its connections, and none waiting once the send is answered; no pool on SQLite.
+    if (target === 'postgres') {
+      expect(sample(after, 'sparrow_db_pool_connections{state="total"}')).toBeGreaterThan(0);
+      expect(sample(after, 'sparrow_db_pool_connections{state="waiting"}')).toBe(0);
+    } else expect(sample(after, 'sparrow_db_pool_connections{state="total"}')).toBeUndefined();
     // The runtime's own series beside ours: event-loop delay and memory.
     expect(sample(after, 'nodejs_eventloop_lag_p99_seconds')).toBeGreaterThanOrEqual(0);
     expect(sample(after, 'process_resident_memory_bytes')).toBeGreaterThan(0);

@@ -140,13 +140,9 @@ export type Work<T> = Generator<CompiledQuery, T, QueryResult<unknown>>;
 
 /**
  * Runs `work` in one transaction: on a free SQLite connection synchronously (see SqliteAtOnce),
- * else in a Kysely transaction, where `first` runs before it (PostgreSQL's advisory locks).
+ * else in a Kysely transaction.
  */
-export async function runAtomically<T>(
-  db: Db,
-  work: () => Work<T>,
-  first?: (trx: Transaction<Database>) => Promise<void>,
-): Promise<T> {
+export async function runAtomically<T>(db: Db, work: () => Work<T>): Promise<T> {
   const link = atOnce(db);
   if (link) {
     return link.atomically(() => {
@@ -157,7 +153,6 @@ export async function runAtomically<T>(
     });
   }
   return db.transaction().execute(async (trx) => {
-    await first?.(trx);
     const steps = work();
     let step = steps.next(undefined as never);
     while (!step.done) step = resume(steps, await settle(trx.executeQuery(step.value)));

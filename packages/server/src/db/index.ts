@@ -49,9 +49,18 @@ function migrations(dialect: Dialect): Record<string, Migration> {
 /** node-postgres, with DATABASE_URL only; int8 (bigint, bigserial, count(*)) read as a JS number: ids and millisecond times fit in 2^53. */
 const loadPg = onFirstUse<typeof pg>('pg', (pg) => pg.types.setTypeParser(20, (v) => Number(v)));
 
+/** A PostgreSQL pool's connections: open, idle among them, and requests waiting for one. */
+export interface PoolCounts {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
 export interface OpenedDb {
   db: Db;
   dialect: Dialect;
+  /** PostgreSQL only: the pool's connections as they are now. */
+  pool?: () => PoolCounts;
   /** Ends every connection; on SQLite the checkpoint thread's first, so the log is folded in and removed. */
   close(): Promise<void>;
 }
@@ -80,7 +89,12 @@ export function openDb(opts: {
     // ends the process. The query that next uses it fails instead, and the pool drops it on release.
     pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    return {
+      db,
+      dialect: 'postgres',
+      pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      close: () => db.destroy(),
+    };
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const sqlite = new SQLite(path.join(opts.dataDir, 'sparrow.db'));

@@ -1,8 +1,8 @@
-import { sql, type Selectable, type Transaction } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Dialect } from '../../db/dialect';
 import { runAtomically, type Work } from '../../db/at-once';
 import { Prepared } from '../../db/prepared';
-import type { Database, Db } from '../../db';
+import type { Db } from '../../db';
 import type { ConversationsTable, MessagesTable } from '../../db/schema';
 import { searchText } from './search-text';
 
@@ -145,15 +145,6 @@ export class MessageRepo {
       .execute();
   }
 
-  /**
-   * Makes message ids commit in the order they are given (held until the transaction ends), so
-   * that a `sync` cursor never passes an id whose transaction has yet to commit. SQLite already
-   * writes one transaction at a time.
-   */
-  private async lockSequence(trx: Transaction<Database>): Promise<void> {
-    if (this.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${MESSAGE_SEQUENCE_LOCK})`.execute(trx);
-  }
-
   async update(id: number, values: Partial<Omit<MessageRow, 'id'>>): Promise<void> {
     await this.db.updateTable('messages').set(values).where('id', '=', id).execute();
   }
@@ -196,13 +187,55 @@ export class MessageRepo {
     mentioned: readonly number[],
   ): Promise<{ row: MessageRow; sides: Map<number, ConversationRow> }> {
     const row = { ...message, search_text: searchText(message.type, message.content, message.extends) };
-    return runAtomically(
-      this.db,
-      () => this.storing(row, mentioned),
-      (trx) => this.lockSequence(trx),
-    );
+    if (this.dialect === 'postgres') return this.storeInOneStatement(row, mentioned);
+    return runAtomically(this.db, () => this.storing(row, mentioned));
   }
 
+  /**
+   * `storing` as one PostgreSQL statement, its own transaction. Message ids must commit in the
+   * order they are given, so that a `sync` cursor never passes an id whose transaction has yet to
+   * commit: the statement takes an advisory lock before its insert draws the id, held until it
+   * commits (SQLite writes one transaction at a time). As one statement, the lock is held for the
+   * statement's own work and the commit only, not for round trips through this process's event
+   * loop, which under load made every send wait in line for the lock (and held pool connections
+   * meanwhile). The rows of a private chat are created or counted by one upsert, as `storing` does
+   * in two steps.
+   */
+  private async storeInOneStatement(
+    message: Omit<MessageRow, 'id'>,
+    mentioned: readonly number[],
+  ): Promise<{ row: MessageRow; sides: Map<number, ConversationRow> }> {
+    const sender = message.from_user;
+    const isGroup = message.chat_type === ChatType.Group;
+    const sides = isGroup ? [] : [...new Set([sender, message.to_id])];
+    const named = isGroup ? [...new Set(mentioned)].filter((id) => id !== sender) : [];
+    const { rows } = await sql<{ message: MessageRow; sides: ConversationRow[] | null }>`
+      with l as (select pg_advisory_xact_lock(${MESSAGE_SEQUENCE_LOCK})),
+      m as (
+        insert into messages (${sql.join(MESSAGE_COLUMNS.map((c) => sql.ref(c)))})
+        select ${sql.join(MESSAGE_COLUMNS.map((c) => message[c]))} from l
+        returning *
+      ),
+      s as (
+        insert into conversations (user_id, chat_key, unread, read_msg_id)
+        select u, m.chat_key, case when u = ${sender} then 0 else 1 end, case when u = ${sender} then m.id else 0 end
+        from m cross join unnest(${sides}::bigint[]) as u
+        on conflict (user_id, chat_key) do update set
+          unread = case when conversations.user_id = ${sender} then 0 else conversations.unread + 1 end,
+          read_msg_id = case when conversations.user_id = ${sender} then excluded.read_msg_id else conversations.read_msg_id end
+        returning conversations.*
+      ),
+      a as (
+        update conversations set is_at = conversations.is_at + 1 from m
+        where conversations.chat_key = m.chat_key and conversations.user_id = any(${named}::bigint[])
+      )
+      select (select row_to_json(m) from m) as message, (select json_agg(s) from s) as sides
+    `.execute(this.db);
+    const { message: row, sides: written } = rows[0]!;
+    return { row, sides: new Map((written ?? []).map((r) => [r.user_id, r])) };
+  }
+
+  /** A message's writes on SQLite, one transaction: the message, then what it changes on conversation rows. */
   private *storing(
     message: Omit<MessageRow, 'id'>,
     mentioned: readonly number[],

@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { PoolCounts } from '../../db';
 
 /** What the socket gauges read at each scrape: the sockets this node holds, and how many are bound. */
 export interface SocketCounts {
@@ -38,6 +39,7 @@ export class Metrics {
     dbSeconds: 0,
     dbQueries: 0,
     sockets: { open: () => 0, bound: () => 0 } as SocketCounts,
+    pool: undefined as (() => PoolCounts) | undefined,
   };
   private readonly http: Histogram<'method' | 'route' | 'code'>;
   private readonly httpChildren = new Map<string, Histogram.Internal<'method' | 'route' | 'code'>>();
@@ -107,6 +109,17 @@ export class Metrics {
         this.inc(read.dbSeconds);
       },
     });
+    new Gauge({
+      name: 'sparrow_db_pool_connections',
+      help: 'PostgreSQL pool: connections open (total) and idle, and requests waiting for one (waiting)',
+      labelNames: ['state'],
+      registers: [this.registry],
+      collect() {
+        const pool = read.pool?.();
+        if (!pool) return;
+        for (const state of ['total', 'idle', 'waiting'] as const) this.set({ state }, pool[state]);
+      },
+    });
     new Counter({
       name: 'sparrow_db_queries_total',
       help: 'Database statements run',
@@ -121,6 +134,11 @@ export class Metrics {
   /** Where the socket gauges read from (the hub, once it exists). */
   watchSockets(sockets: SocketCounts): void {
     this.counts.sockets = sockets;
+  }
+
+  /** Where the pool gauge reads from (PostgreSQL's pool; none on SQLite). */
+  watchPool(pool: () => PoolCounts): void {
+    this.counts.pool = pool;
   }
 
   /** One HTTP request answered; `route` is the matched pattern, so ids in paths do not make new series. */
