@@ -79,7 +79,9 @@ async function serverStall(url) {
 async function serverTimes(url) {
   const text = await (await fetch(`${url}/metrics`)).text();
   const routes = new Map();
-  for (const m of text.matchAll(/^sparrow_http_request_duration_seconds_(sum|count)\{[^}]*route="([^"]+)"[^}]*\} (\S+)/gm)) {
+  for (const m of text.matchAll(
+    /^sparrow_http_request_duration_seconds_(sum|count)\{[^}]*route="([^"]+)"[^}]*\} (\S+)/gm,
+  )) {
     const r = routes.get(m[2]) ?? { sum: 0, count: 0 };
     r[m[1]] += Number(m[3]);
     routes.set(m[2], r);
@@ -379,7 +381,10 @@ async function ramp(name, users, servers) {
       lost += stats.lost;
       console.log(`${name}: ${step} users ${verdictRow.held ? 'held' : `broke: ${verdictRow.broken.join(', ')}`}`);
       const byPath = [...stats.byPath]
-        .map(([p, ms]) => `${p.split('/').pop()} ${ms.length} × avg ${fmt(ms.reduce((a, b) => a + b, 0) / ms.length, 0)} / p99 ${fmt(percentile(ms, 0.99), 0)} ms`)
+        .map(
+          ([p, ms]) =>
+            `${p.split('/').pop()} ${ms.length} × avg ${fmt(ms.reduce((a, b) => a + b, 0) / ms.length, 0)} / p99 ${fmt(percentile(ms, 0.99), 0)} ms`,
+        )
         .join('; ');
       console.log(`  by request: ${byPath}`);
       console.log(`  ${serverWindow(timesBefore, await Promise.all(servers.map((s) => serverTimes(s.url))))}`);

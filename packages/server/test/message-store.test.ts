@@ -41,7 +41,12 @@ describeEachDb('storing a message', (target) => {
     const [ann, bea] = ids as [number, number];
     const key = pairKey(ann, bea);
     const first = await repo.store(message(ann, ChatType.Private, bea, key), []);
-    expect(first.row).toMatchObject({ id: expect.any(Number), from_user: ann, chat_key: key, content: expect.any(String) });
+    expect(first.row).toMatchObject({
+      id: expect.any(Number),
+      from_user: ann,
+      chat_key: key,
+      content: expect.any(String),
+    });
     expect(first.row.search_text).toContain('hello');
     expect(first.sides.get(ann)).toMatchObject({ unread: 0, read_msg_id: first.row.id });
     expect(first.sides.get(bea)).toMatchObject({ unread: 1, read_msg_id: 0 });
@@ -72,7 +77,14 @@ describeEachDb('storing a message', (target) => {
 
   it('commits ids in the order they are given: a reader paging by id while sends run misses none', async () => {
     const [ann, bea, cy, dan] = ids as [number, number, number, number];
-    const start = Number((await opened.db.selectFrom('messages').select((eb) => eb.fn.max('id').as('m')).executeTakeFirst())?.m ?? 0);
+    const start = Number(
+      (
+        await opened.db
+          .selectFrom('messages')
+          .select((eb) => eb.fn.max('id').as('m'))
+          .executeTakeFirst()
+      )?.m ?? 0,
+    );
     const pairs: Array<[number, number]> = [
       [ann, bea],
       [cy, dan],
@@ -85,7 +97,12 @@ describeEachDb('storing a message', (target) => {
       let cursor = start;
       for (;;) {
         const done = !sending;
-        const page = await opened.db.selectFrom('messages').select('id').where('id', '>', cursor).orderBy('id').execute();
+        const page = await opened.db
+          .selectFrom('messages')
+          .select('id')
+          .where('id', '>', cursor)
+          .orderBy('id')
+          .execute();
         for (const { id } of page) seen.push(id);
         if (page.length) cursor = page[page.length - 1]!.id;
         if (done) return;
