@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminService } from '../src/modules/admin';
+import { TOUCH_EVERY_MS } from '../src/modules/auth/session';
+import { SESSION_TTL_MS } from '@sparrow/protocol';
 import {
   describeEachDb,
   expectBadBodies,
@@ -334,6 +336,23 @@ describeEachDb('login, checkuser, logout', (target) => {
     expect(stored.some((s) => s.token_hash.includes(token))).toBe(false);
     expect((await server.call('checkuser', {}, { token: res.data.authToken })).data.account).toBe('alice');
     expect((await server.call('checkuser', {}, { token })).code).toBe(0);
+  });
+
+  it('slides a session’s expiry on when it is used, at most once in TOUCH_EVERY_MS', async () => {
+    const res = await server.call('login', { account: 'alice', password: 'secret123' });
+    const stored = () =>
+      server.ctx.db
+        .selectFrom('sessions')
+        .select(['last_seen', 'expires_at'])
+        .where('id', '=', res.data.sessionId)
+        .executeTakeFirstOrThrow();
+    const first = await stored();
+    server.clock.advance(TOUCH_EVERY_MS - 1000);
+    expect((await server.call('checkuser', {}, { token: res.data.authToken })).code).toBe(0);
+    expect(await stored()).toEqual(first);
+    server.clock.advance(2000);
+    expect((await server.call('checkuser', {}, { token: res.data.authToken })).code).toBe(0);
+    expect(await stored()).toEqual({ last_seen: server.clock.now(), expires_at: server.clock.now() + SESSION_TTL_MS });
   });
 
   it('refuses a bad body, field by field', async () => {
