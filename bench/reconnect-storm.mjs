@@ -51,6 +51,14 @@ const RECEIVERS = Math.min(USERS, Number(process.env.STORM_RECEIVERS ?? 200));
 const SENDS_PER_S = Number(process.env.STORM_SENDS_PER_S ?? 50);
 /** How long Redis stays away in (b). */
 const REDIS_DOWN_MS = Number(process.env.STORM_REDIS_DOWN_MS ?? 2000);
+/**
+ * 0 (the default): runMode 1, an organisation where everyone is everyone's contact, so each bind
+ * announces itself to all 5 000 (25 million isOnline frames per storm). K > 0: runMode 0, a
+ * community where each user has K friends around a ring, and a bind is announced to those K.
+ */
+const FRIENDS = Number(process.env.STORM_FRIENDS ?? 0);
+const SEEDING = FRIENDS > 0 ? { friends: FRIENDS } : { settings: [...BENCH_SETTINGS, 'sysInfo.runMode=1'] };
+const CONTACTS_SAID = FRIENDS > 0 ? `runMode 0, ${FRIENDS} friends each` : 'runMode 1, everyone a contact';
 /** Which faults to run: server, redis or both. */
 const FAULTS = (process.env.STORM_FAULTS ?? 'server,redis').split(',');
 const GOAL_S = 10;
@@ -329,7 +337,9 @@ async function storm(name, users, servers, fault) {
   await connectClients(clients);
   const connectS = (performance.now() - t0) / 1000;
   const stopHeartbeat = heartbeat(clients, (c) => c.ping());
-  const receivers = rest.slice(0, RECEIVERS);
+  // In runMode 0 the sender may write to its friends only: its neighbours around the ring.
+  const receivers =
+    FRIENDS > 0 ? [...rest.slice(0, FRIENDS / 2), ...rest.slice(rest.length - FRIENDS / 2)] : rest.slice(0, RECEIVERS);
   const send = startSender(sender, receivers, urls);
   await sleep(2000);
 
@@ -411,7 +421,7 @@ await main('reconnect-storm', async () => {
   const results = [];
   if (FAULTS.includes('server')) {
     const dir = tmpDir('storm');
-    const users = await seed({ dataDir: dir, users: USERS + 1, settings: [...BENCH_SETTINGS, 'sysInfo.runMode=1'] });
+    const users = await seed({ dataDir: dir, users: USERS + 1, settings: BENCH_SETTINGS, ...SEEDING });
     let server = await startSparrow({ dataDir: dir, label: 'sparrow', compiled: true });
     const port = Number(new URL(server.url).port);
     results.push(
@@ -437,7 +447,8 @@ await main('reconnect-storm', async () => {
       dataDir: dir,
       databaseUrl,
       users: USERS + 1,
-      settings: [...BENCH_SETTINGS, 'sysInfo.runMode=1'],
+      settings: BENCH_SETTINGS,
+      ...SEEDING,
     });
     const redisPrefix = `sparrow-bench-${randomUUID()}:`;
     // One after the other: the first builds the server bundle when it is stale, the second finds it built.
@@ -464,7 +475,7 @@ await main('reconnect-storm', async () => {
   }
 
   console.log(
-    `${USERS} users bound (plus one sender, not connected); ${SENDS_PER_S} private messages/s to ${RECEIVERS} of them; ` +
+    `${USERS} users bound (plus one sender, not connected; ${CONTACTS_SAID}); ${SENDS_PER_S} private messages/s to ${FRIENDS || RECEIVERS} of them; ` +
       `clients retry with the web client's reconnectDelay (full jitter over a window of 1 s doubling to 15 s); ${os.cpus().length} cores\n`,
   );
   table([
@@ -505,7 +516,7 @@ await main('reconnect-storm', async () => {
       console.log(`${r.name}: ${r.stillDown} clients not bound at the end, ${r.gaveUp} gave up (retry limit)`);
     verdict(
       r.caughtUpS <= GOAL_S && r.lost === 0 && r.duplicated === 0,
-      `reconnect-storm, ${r.name}: ${USERS} bound and caught up ${fmt(r.caughtUpS, 1)} s after the fault ` +
+      `reconnect-storm, ${r.name}, ${CONTACTS_SAID}: ${USERS} bound and caught up ${fmt(r.caughtUpS, 1)} s after the fault ` +
         `(${fmt(r.caughtUpS - r.serverBackS, 1)} s after it was back; goal <= ${GOAL_S} s), ` +
         `${r.lost} lost, ${r.duplicated} duplicated of ${r.acked} acknowledged (goal 0, 0); load average ${fmt(r.load)}`,
     );
