@@ -335,6 +335,25 @@ describeEachDb('socket /wss', (target) => {
     b.close();
   });
 
+  it('checks the sessions of heartbeats that arrive together with one statement', async () => {
+    const people = await Promise.all(['hb1_ws', 'hb2_ws', 'hb3_ws', 'hb4_ws'].map((name) => signUp(server, name)));
+    const socks = await Promise.all(people.map((p) => TestSocket.bound(server, p.userId, p.token)));
+    const statements = async () => {
+      const text = await (await fetch(`${server.url}/metrics`)).text();
+      return Number(/^sparrow_db_queries_total (\S+)/m.exec(text)![1]);
+    };
+    // A quiet moment first: what the binds set going has ended.
+    await new Promise((r) => setTimeout(r, 200));
+    const before = await statements();
+    for (const sock of socks) sock.send({ type: 'ping' });
+    await Promise.all(socks.map((sock) => sock.waitFor((f) => f.type === 'pong')));
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await statements()) - before).toBe(1);
+    // All four are still open: each of their sessions holds.
+    for (const sock of socks) expect(await sock.roundTrip()).toMatchObject({ type: 'pong' });
+    for (const sock of socks) sock.close();
+  });
+
   it('closes a bound socket on its next heartbeat once its user is disabled elsewhere', async () => {
     const kit = await signUp(server, 'kit_ws');
     const sock = await TestSocket.bound(server, kit.userId, kit.token);

@@ -12,14 +12,6 @@ const sessionByHash = new Prepared((db, tokenHash: string) =>
     .select(['s.id as session_id', 's.is_mobile', 's.last_seen', 's.expires_at', 's.revoked_at'])
     .where('s.token_hash', '=', tokenHash),
 );
-/** Every socket heartbeat asks whether its session still holds. */
-const sessionState = new Prepared((db, sessionId: number) =>
-  db
-    .selectFrom('sessions as s')
-    .innerJoin('users as u', 'u.id', 's.user_id')
-    .select(['s.revoked_at', 's.expires_at', 'u.status'])
-    .where('s.id', '=', sessionId),
-);
 
 /** The only SQL on sessions. */
 export class SessionRepo {
@@ -30,9 +22,21 @@ export class SessionRepo {
     return sessionByHash.first(this.db, tokenHash);
   }
 
-  /** Whether a session is revoked or expired and its user's status (prepared: every heartbeat). */
-  state(sessionId: number) {
-    return sessionState.first(this.db, sessionId);
+  /**
+   * Whether some sessions are revoked or expired, and their users' status, by session id. The list
+   * is padded to a power of two with its last id, so that a few statement texts serve every length.
+   */
+  async states(sessionIds: readonly number[]) {
+    const ids = [...sessionIds];
+    if (ids.length === 0) return new Map();
+    while (ids.length & (ids.length - 1)) ids.push(ids[ids.length - 1]!);
+    const rows = await this.db
+      .selectFrom('sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .select(['s.id', 's.revoked_at', 's.expires_at', 'u.status'])
+      .where('s.id', 'in', ids)
+      .execute();
+    return new Map(rows.map((r) => [r.id, r]));
   }
 
   /** Records that a session was used at `now` and keeps it alive until `expiresAt`. */

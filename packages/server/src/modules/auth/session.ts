@@ -1,4 +1,5 @@
 import { SESSION_TTL_MS } from '@sparrow/protocol';
+import DataLoader from 'dataloader';
 import type { Repos } from '../../repos';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { type UserRepo, type UserRow } from '../user';
@@ -17,6 +18,9 @@ export interface Session {
  * not on every call; ten minutes of a thirty-day lifetime.
  */
 export const TOUCH_EVERY_MS = 10 * 60_000;
+
+/** How long a heartbeat's session check waits for others to share its statement. */
+const ALIVE_BATCH_MS = 50;
 
 /** The token part of an `Authorization` value: `bearer <token>` or the bare token. */
 export function tokenOf(header: string | undefined): string | null {
@@ -61,10 +65,26 @@ export class SessionService {
     return { id: session_id, userId: user.id, isMobile: is_mobile === 1, user };
   }
 
+  /**
+   * Whether sessions are live and their users active, asked by every socket's heartbeat: the asks
+   * of ALIVE_BATCH_MS are answered by one statement (a node of 20 000 sockets would otherwise run
+   * 800 a second for them).
+   */
+  private readonly liveness = new DataLoader<number, boolean>(
+    async (ids) => {
+      const rows = await this.sessions.states(ids);
+      const now = this.now();
+      return ids.map((id) => {
+        const row = rows.get(id);
+        return row !== undefined && row.revoked_at === null && row.expires_at > now && row.status === 1;
+      });
+    },
+    { cache: false, maxBatchSize: 512, batchScheduleFn: (run) => setTimeout(run, ALIVE_BATCH_MS) },
+  );
+
   /** True while a session is live and its user active: sockets re-check it on every heartbeat. */
-  async alive(sessionId: number): Promise<boolean> {
-    const row = await this.sessions.state(sessionId);
-    return row !== undefined && row.revoked_at === null && row.expires_at > this.now() && row.status === 1;
+  alive(sessionId: number): Promise<boolean> {
+    return this.liveness.load(sessionId);
   }
 
   /**
