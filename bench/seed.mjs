@@ -9,7 +9,6 @@
 // Reads DATA_DIR / DATABASE_URL like the server. Writes [{ id, account, token, group? }] to <out.json>,
 // `group` being the id of the user's group.
 import fs from 'node:fs';
-import { sql } from 'kysely';
 import { migrate, openDb } from '../packages/server/src/db/index.ts';
 import { hashPassword } from '../packages/server/src/lib/crypto.ts';
 import { SessionRepo } from '../packages/server/src/modules/auth/session-repo.ts';
@@ -103,9 +102,6 @@ try {
       for (const m of members) m.group = group.id;
     }
   }
-  // A database that has run for a while has its statistics and visibility map; a bulk load has
-  // neither until autovacuum gets to it, mid-benchmark, and its first reads set every row's hint bits.
-  if (opened.dialect === 'postgres') await sql`vacuum analyze`.execute(opened.db);
   fs.writeFileSync(out, JSON.stringify(made));
 } finally {
   await opened.close();
