@@ -62,14 +62,20 @@ function pinSelf(cpus) {
   execFileSync('taskset', ['-a', '-cp', cpus, String(process.pid)], { stdio: 'ignore' });
 }
 
+/** A server's /metrics, read once for the figures below. */
+async function scrape(url) {
+  return (await fetch(`${url}/metrics`)).text();
+}
+
+/** One unlabelled series of a scrape, or `fallback` when it is missing. */
+const sample = (text, name, fallback = NaN) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? fallback);
+
 /**
  * The longest a server's event loop stalled since the last call, ms: its /metrics (prom-client's
  * event loop delay, reset at each scrape).
  */
 async function serverStall(url) {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  const m = /^nodejs_eventloop_lag_max_seconds (\S+)/m.exec(text);
-  return m ? Number(m[1]) * 1000 : NaN;
+  return sample(await scrape(url), 'nodejs_eventloop_lag_max_seconds') * 1000;
 }
 
 /**
@@ -77,7 +83,7 @@ async function serverStall(url) {
  * seconds from arrival to answer; and its database statements and their seconds.
  */
 async function serverTimes(url) {
-  const text = await (await fetch(`${url}/metrics`)).text();
+  const text = await scrape(url);
   const routes = new Map();
   for (const m of text.matchAll(
     /^sparrow_http_request_duration_seconds_(sum|count)\{[^}]*route="([^"]+)"[^}]*\} (\S+)/gm,
@@ -86,8 +92,11 @@ async function serverTimes(url) {
     r[m[1]] += Number(m[3]);
     routes.set(m[2], r);
   }
-  const one = (name) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? 0);
-  return { routes, dbSeconds: one('sparrow_db_query_seconds_total'), dbQueries: one('sparrow_db_queries_total') };
+  return {
+    routes,
+    dbSeconds: sample(text, 'sparrow_db_query_seconds_total', 0),
+    dbQueries: sample(text, 'sparrow_db_queries_total', 0),
+  };
 }
 
 /** The servers' own figures over a window: per route average ms inside the server, and database time. */
@@ -118,7 +127,7 @@ function windowStats() {
   return {
     requests: 0,
     errors: 0,
-    latencies: [],
+    /** Request path → each request's latency, ms. */
     byPath: new Map(),
     pushes: 0,
     pushLatencies: [],
@@ -155,7 +164,6 @@ class Crowd {
     stats.requests += 1;
     const took = () => {
       const ms = performance.now() - started;
-      stats.latencies.push(ms);
       let mine = stats.byPath.get(path);
       if (!mine) stats.byPath.set(path, (mine = []));
       mine.push(ms);
@@ -307,8 +315,9 @@ class Crowd {
 
 /** Judges one window against the health limits; answers the row, whether it held and why not. */
 function judge(users, stats, seconds, cpu, rssMb, stalls) {
-  const avg = stats.latencies.reduce((a, b) => a + b, 0) / Math.max(1, stats.latencies.length);
-  const p99 = percentile(stats.latencies, 0.99);
+  const latencies = [...stats.byPath.values()].flat();
+  const avg = latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length);
+  const p99 = percentile(latencies, 0.99);
   const errors = stats.errors + stats.lost;
   const errorShare = errors / Math.max(1, stats.requests + stats.pushes + stats.lost);
   const broken = [];
