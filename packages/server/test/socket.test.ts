@@ -324,6 +324,33 @@ describeEachDb('socket /wss', (target) => {
     b.close();
   });
 
+  it('writes a socket the frames for everyone before a push to it; the other sockets keep theirs for the batch', async () => {
+    const [ivy, jon] = await Promise.all([signUp(server, 'ivy_order'), signUp(server, 'jon_order')]);
+    const { hub } = server.ctx.realtime;
+    const a = await TestSocket.bound(server, ivy.userId, ivy.token);
+    const b = await TestSocket.bound(server, jon.userId, jon.token);
+    hub.flushBroadcasts();
+    await Promise.all([a.roundTrip(), b.roundTrip()]);
+    const from = [a, b].map((s) => s.frames.length);
+    const got = (s: TestSocket, i: number) => s.frames.slice(from[i]).filter((f) => f.type !== 'pong');
+
+    const time = Math.floor(Date.now() / 1000);
+    const online = { type: 'isOnline', time, data: { id: 990_001, is_online: 1 } } as const;
+    const push = { type: 'isOnline', time, data: { id: 990_002, is_online: 0 } } as const;
+    hub.broadcast(online);
+    hub.deliver([ivy.userId], push);
+    // The push took the frame before it to its own socket only: the other's waits for the batch.
+    const [connA, connB] = [hub.get(a.clientId)!, hub.get(b.clientId)!];
+    expect(connA.flushed).toBe(connB.flushed + 1);
+    hub.flushBroadcasts();
+    expect(connB.flushed).toBe(connA.flushed);
+    await Promise.all([a.roundTrip(), b.roundTrip()]);
+    expect(got(a, 0)).toEqual([online, push]);
+    expect(got(b, 1)).toEqual([online]);
+    a.close();
+    b.close();
+  });
+
   it('logout closes that session’s socket (4004), not another session’s', async () => {
     const jo = await signUp(server, 'jo_ws');
     const other = await logIn(server, 'jo_ws', jo.password);

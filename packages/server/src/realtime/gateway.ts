@@ -68,7 +68,7 @@ export function registerGateway(app: FastifyInstance, opts: GatewayOptions): voi
       userId: null,
       sessionId: null,
       isMobile: false,
-      bound: 0,
+      flushed: 0,
       openedAt,
       seenAt: openedAt,
     };

@@ -43,11 +43,11 @@ function skipped(conn: Connection, except: string | undefined): boolean {
   return conn.boundOverHttp === true && conn.sessionId !== null && sessionSockets(conn.sessionId) === except;
 }
 
-/** A frame for everyone waiting for its batch; `bound`: the count of binds when it was given. */
+/** A frame for everyone waiting for its batch; `seq`: its number among all such frames given here. */
 interface Pending {
   text: Encoded;
   exceptUserId: number | undefined;
-  bound: number;
+  seq: number;
 }
 
 /** One open socket on this node. */
@@ -65,8 +65,11 @@ export interface Connection {
    * as those clients do (`present.ts`).
    */
   boundOverHttp?: boolean;
-  /** The hub's count of binds when this socket was bound: it gets the frames for everyone given after. */
-  bound: number;
+  /**
+   * The number of the last frame for everyone this socket was written or is not to get (those given
+   * before it was bound): it gets the ones after.
+   */
+  flushed: number;
   /** When the socket opened, and when it last sent a frame (ms): the gateway's time-outs read them. */
   openedAt: number;
   seenAt: number;
@@ -76,9 +79,12 @@ export interface Connection {
 export class Hub {
   private readonly byClient = new Map<string, Connection>();
   private readonly byUser = new Map<number, Set<Connection>>();
-  private binds = 0;
-  /** Frames for everyone, waiting for their batch, in order of `bound`. */
+  /** How many frames for everyone were given here. */
+  private given = 0;
+  /** Frames for everyone, waiting for their batch, in order of `seq`. */
   private pending: Pending[] = [];
+  /** The waiting frames as each kind of socket reads them, framed once they are first written. */
+  private framed = new Map<SocketKind, FramedBatch>();
   private batchTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly log?: Pick<FastifyBaseLogger, 'warn'>) {}
@@ -97,7 +103,7 @@ export class Hub {
     conn.userId = userId;
     conn.sessionId = sessionId;
     conn.isMobile = isMobile;
-    conn.bound = ++this.binds;
+    conn.flushed = this.given;
     let set = this.byUser.get(userId);
     if (!set) this.byUser.set(userId, (set = new Set()));
     set.add(conn);
@@ -137,58 +143,64 @@ export class Hub {
 
   /**
    * Writes a frame to every socket of the given users on this node, as each kind of socket reads it;
-   * encoded only when one is here (most pushes to a sender's other devices find none). Frames for
-   * everyone given before it go first.
+   * encoded only when one is here (most pushes to a sender's other devices find none). The frames
+   * for everyone given before it go first to those sockets; the rest wait for their batch.
    */
   deliver(userIds: number[], frame: PushFrame, exceptClientId?: string, extras?: PushExtras): void {
-    this.flushBroadcasts();
     const text = encoded(frame, extras);
     for (const userId of userIds) {
       for (const conn of this.byUser.get(userId) ?? []) {
         if (skipped(conn, exceptClientId)) continue;
         const bytes = text(conn);
-        if (bytes) this.send(conn, bytes);
+        if (!bytes) continue;
+        this.flushTo(conn);
+        this.send(conn, bytes);
       }
     }
   }
 
   /**
    * Writes a frame to every socket bound on this node now (but those of `exceptUserId`), within
-   * BROADCAST_BATCH_MS or before the next frame delivered to anyone here, whichever comes first:
-   * the frames of this node keep the order they were given in.
+   * BROADCAST_BATCH_MS, or before the next frame delivered to that socket: the frames of this node
+   * reach each socket in the order they were given in.
    */
   broadcast(frame: PushFrame, exceptUserId?: number): void {
-    this.pending.push({ text: encoded(frame), exceptUserId, bound: this.binds });
+    this.pending.push({ text: encoded(frame), exceptUserId, seq: ++this.given });
+    this.framed.clear();
     this.batchTimer ??= setTimeout(() => this.flushBroadcasts(), BROADCAST_BATCH_MS).unref();
   }
 
   /**
    * Writes the frames for everyone that are waiting, to each socket in one write: the batch is
    * framed once per kind of socket, and each socket is written the stretch of it that is its own (its
-   * frames are a suffix, in order of `bound`, less its own user's), without a `ws.send` per frame.
+   * frames are a suffix, in order of `seq`, less its own user's), without a `ws.send` per frame.
    */
   flushBroadcasts(): void {
     if (this.pending.length === 0) return;
     clearTimeout(this.batchTimer);
     this.batchTimer = undefined;
-    const batch = this.pending;
-    this.pending = [];
-    const framed = new Map<SocketKind, FramedBatch>();
-    for (const [userId, set] of this.byUser) {
-      for (const conn of set) {
-        const kind = kindOf(conn);
-        let frames = framed.get(kind);
-        if (!frames) framed.set(kind, (frames = frameBatch(batch, conn)));
-        this.sendBatch(conn, userId, frames);
-      }
+    for (const set of this.byUser.values()) {
+      for (const conn of set) this.flushTo(conn);
     }
+    this.pending = [];
+    this.framed.clear();
   }
 
-  /** Writes a socket its frames of a batch: those given once it was bound, but its own user's. */
+  /** Writes one socket the frames for everyone that wait for it (a socket about to be told more, or closed). */
+  flushTo(conn: Connection): void {
+    if (conn.flushed >= this.given || conn.userId === null) return;
+    const kind = kindOf(conn);
+    let frames = this.framed.get(kind);
+    if (!frames) this.framed.set(kind, (frames = frameBatch(this.pending, conn)));
+    this.sendBatch(conn, conn.userId, frames);
+    conn.flushed = this.given;
+  }
+
+  /** Writes a socket its frames of a batch: those given once it was bound and not yet written, but its own user's. */
   private sendBatch(conn: Connection, userId: number, frames: FramedBatch): void {
     const { ws } = conn;
     if (ws.readyState !== ws.OPEN) return;
-    const first = firstFrameFor(frames, conn.bound);
+    const first = firstFrameFor(frames, conn.flushed);
     if (first === frames.ends.length) return;
     const pieces: Buffer[] = [];
     let total = 0;
@@ -258,8 +270,8 @@ interface FramedBatch {
   bytes: Buffer;
   starts: number[];
   ends: number[];
-  /** The count of binds when each frame was given: a socket bound after it does not get it. */
-  bound: number[];
+  /** Each frame's number: a socket gets those after its `flushed`. */
+  seq: number[];
   excepted: Array<number | undefined>;
   /** The frames each user's sockets skip, in order. */
   byExcepted: Map<number, number[]>;
@@ -283,14 +295,14 @@ function frameBatch(batch: Pending[], conn: Connection): FramedBatch {
     bytes: Buffer.alloc(0),
     starts: [],
     ends: [],
-    bound: [],
+    seq: [],
     excepted: [],
     byExcepted: new Map(),
     payloads: [],
   };
   const chunks: Buffer[] = [];
   let length = 0;
-  batch.forEach(({ text, exceptUserId, bound }, i) => {
+  batch.forEach(({ text, exceptUserId, seq }, i) => {
     const payload = text(conn);
     framed.starts.push(length);
     if (payload) {
@@ -300,7 +312,7 @@ function frameBatch(batch: Pending[], conn: Connection): FramedBatch {
       }
     }
     framed.ends.push(length);
-    framed.bound.push(bound);
+    framed.seq.push(seq);
     framed.excepted.push(exceptUserId);
     framed.payloads.push(payload);
     if (exceptUserId !== undefined) {
@@ -313,13 +325,13 @@ function frameBatch(batch: Pending[], conn: Connection): FramedBatch {
   return framed;
 }
 
-/** The first frame of a batch given once a socket was bound (`bound` is in order). */
-function firstFrameFor(frames: FramedBatch, connBound: number): number {
+/** The first frame of a batch after a socket's `flushed` (`seq` is in order). */
+function firstFrameFor(frames: FramedBatch, flushed: number): number {
   let lo = 0;
-  let hi = frames.bound.length;
+  let hi = frames.seq.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (frames.bound[mid]! < connBound) lo = mid + 1;
+    if (frames.seq[mid]! <= flushed) lo = mid + 1;
     else hi = mid;
   }
   return lo;

@@ -99,10 +99,9 @@ export class Realtime {
   async bind(conn: Connection, session: SocketSession): Promise<{ multiport: boolean }> {
     const firstHere = this.hub.bind(conn, session.userId, session.sessionId, session.isMobile);
     if (firstHere) await this.opts.bus.watch(session.userId);
-    const cameOnline = await this.opts.presence.add(session.userId, conn.clientId);
+    const { cameOnline, sockets } = await this.opts.presence.add(session.userId, conn.clientId);
     if (cameOnline) await this.announce(session.userId, 1);
-    const count = await this.opts.presence.count(session.userId);
-    return { multiport: count > 1 };
+    return { multiport: sockets > 1 };
   }
 
   /** Forgets a closed socket; announces the user offline when it was their last. */
@@ -149,11 +148,11 @@ export class Realtime {
         this.hub.broadcast(message.frame, message.exceptUserId);
         return;
       case 'kick': {
-        // What was given for everyone before reaches these sockets before they close.
-        this.hub.flushBroadcasts();
         const { frame } = message;
         for (const conn of this.hub.userConnections(message.userId)) {
           if (conn.sessionId === null || !message.sessionIds.includes(conn.sessionId)) continue;
+          // What was given for everyone before reaches the socket before it closes.
+          this.hub.flushTo(conn);
           // Socket by socket: `offline` names the socket it ends, and only this node knows its id.
           const shown = frame && present(kindOf(conn), frame, undefined, conn.clientId);
           if (shown) this.hub.send(conn, JSON.stringify(shown));

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { loadRedis } from '../lib/lazy';
 import type { Bus, BusMessage } from './bus';
 import { callKey, type CallRecord, type CallState, type CallStore } from './call-store';
-import type { Presence } from './presence';
+import type { Added, Presence } from './presence';
 import type { RateLimiter } from '../lib/rate-limit';
 
 /**
@@ -15,6 +15,19 @@ import type { RateLimiter } from '../lib/rate-limit';
  */
 const WIDE_PUSH = 16;
 
+/** A change of subscriptions waiting for the end of the event loop's turn, with those waiting on it. */
+interface SubscriptionChange {
+  op: 'subscribe' | 'unsubscribe';
+  channels: string[];
+  waiting: Array<{ resolve: () => void; reject: (err: Error) => void }>;
+}
+
+/**
+ * Options of the connections that send commands: those given in one turn of the event loop go out
+ * in one write (a storm of binds would otherwise cost a write and a wake-up of Redis each).
+ */
+const PIPELINED = { maxRetriesPerRequest: 2, enableAutoPipelining: true } as const;
+
 export class RedisBus implements Bus {
   private readonly pub: Redis;
   private readonly sub: Redis;
@@ -23,6 +36,8 @@ export class RedisBus implements Bus {
   private readonly all: string;
   /** The subscription was lost: pushes from other nodes may have gone by meanwhile. */
   private lost = false;
+  /** Subscriptions asked for in this turn of the event loop, in order. */
+  private changes: SubscriptionChange[] = [];
 
   /**
    * `prefix` keeps deployments (and test runs) that share one Redis apart. While Redis is out of
@@ -35,7 +50,7 @@ export class RedisBus implements Bus {
     private readonly onError: (err: Error) => void = () => undefined,
   ) {
     this.all = `${prefix}all`;
-    this.pub = new (loadRedis().Redis)(url, { maxRetriesPerRequest: 2 });
+    this.pub = new (loadRedis().Redis)(url, PIPELINED);
     this.sub = new (loadRedis().Redis)(url, { maxRetriesPerRequest: 2 });
     this.pub.on('error', onError);
     this.sub.on('error', onError);
@@ -95,23 +110,52 @@ export class RedisBus implements Bus {
       message.exceptClientId === undefined ? '' : `,"exceptClientId":${JSON.stringify(message.exceptClientId)}`;
     const at = message.at === undefined ? '' : `,"at":${message.at}`;
     const extras = message.extras === undefined ? '' : `,"extras":${JSON.stringify(message.extras)}`;
-    const pipeline = this.pub.pipeline();
-    for (const id of message.userIds) {
-      pipeline.publish(this.channel(id), `{"kind":"push","userIds":[${id}]${except}${at}${extras},"frame":${frame}}`);
-    }
-    await pipeline.exec();
+    // Through the connection's own pipeline, in order with every other publish of this node.
+    await Promise.all(
+      message.userIds.map((id) =>
+        this.pub.publish(this.channel(id), `{"kind":"push","userIds":[${id}]${except}${at}${extras},"frame":${frame}}`),
+      ),
+    );
   }
 
   onMessage(handler: (message: BusMessage) => void): void {
     this.handler = handler;
   }
 
-  async watch(userId: number): Promise<void> {
-    await this.sub.subscribe(this.channel(userId));
+  watch(userId: number): Promise<void> {
+    return this.change('subscribe', this.channel(userId));
   }
 
-  async unwatch(userId: number): Promise<void> {
-    await this.sub.unsubscribe(this.channel(userId));
+  unwatch(userId: number): Promise<void> {
+    return this.change('unsubscribe', this.channel(userId));
+  }
+
+  /**
+   * Subscribes or unsubscribes a channel along with the others asked for in this turn of the
+   * event loop: a run of the same kind is one command, and the runs keep their order.
+   */
+  private change(op: SubscriptionChange['op'], channel: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const last = this.changes.at(-1);
+      if (last?.op === op) {
+        last.channels.push(channel);
+        last.waiting.push({ resolve, reject });
+        return;
+      }
+      if (this.changes.length === 0) setImmediate(() => this.sendChanges());
+      this.changes.push({ op, channels: [channel], waiting: [{ resolve, reject }] });
+    });
+  }
+
+  private sendChanges(): void {
+    const changes = this.changes;
+    this.changes = [];
+    for (const { op, channels, waiting } of changes) {
+      this.sub[op](...channels).then(
+        () => waiting.forEach((w) => w.resolve()),
+        (err: Error) => waiting.forEach((w) => w.reject(err)),
+      );
+    }
   }
 
   async close(): Promise<void> {
@@ -139,7 +183,7 @@ export class RedisPresence implements Presence {
     private readonly now: () => number = Date.now,
     onError: (err: Error) => void = () => undefined,
   ) {
-    this.redis = new (loadRedis().Redis)(url, { maxRetriesPerRequest: 2 });
+    this.redis = new (loadRedis().Redis)(url, PIPELINED);
     this.redis.on('error', onError);
     this.timer = setInterval(() => void this.refresh().catch(() => undefined), PRESENCE_REFRESH_MS);
     this.timer.unref();
@@ -149,29 +193,31 @@ export class RedisPresence implements Presence {
     return `${this.prefix}presence:${userId}`;
   }
 
-  private async live(userId: number): Promise<number> {
-    return this.redis.zcount(this.key(userId), this.now() - PRESENCE_TTL_MS, '+inf');
-  }
-
-  async add(userId: number, clientId: string): Promise<boolean> {
-    const before = await this.live(userId);
-    await this.redis
+  /** One round trip: stale entries go, then the count before and after this socket joins. */
+  async add(userId: number, clientId: string): Promise<Added> {
+    const key = this.key(userId);
+    const now = this.now();
+    const res = await this.redis
       .multi()
-      .zadd(this.key(userId), this.now(), clientId)
-      .zremrangebyscore(this.key(userId), '-inf', this.now() - PRESENCE_TTL_MS)
-      .pexpire(this.key(userId), PRESENCE_TTL_MS * 2)
+      .zremrangebyscore(key, '-inf', now - PRESENCE_TTL_MS)
+      .zcard(key)
+      .zadd(key, now, clientId)
+      .zcard(key)
+      .pexpire(key, PRESENCE_TTL_MS * 2)
       .exec();
-    return before === 0;
+    const before = Number(res?.[1]?.[1] ?? 0);
+    return { cameOnline: before === 0, sockets: Number(res?.[3]?.[1] ?? 1) };
   }
 
+  /** One round trip: the socket goes, and its user's live sockets are counted. */
   async remove(userId: number, clientId: string): Promise<boolean> {
-    const removed = await this.redis.zrem(this.key(userId), clientId);
-    if (!removed) return false;
-    return (await this.live(userId)) === 0;
-  }
-
-  count(userId: number): Promise<number> {
-    return this.live(userId);
+    const key = this.key(userId);
+    const res = await this.redis
+      .multi()
+      .zrem(key, clientId)
+      .zcount(key, this.now() - PRESENCE_TTL_MS, '+inf')
+      .exec();
+    return Number(res?.[0]?.[1] ?? 0) === 1 && Number(res?.[1]?.[1] ?? 1) === 0;
   }
 
   async online(userIds: number[]): Promise<Set<number>> {
@@ -224,7 +270,7 @@ export class RedisRateLimiter implements RateLimiter {
     private readonly now: () => number = Date.now,
     onError: (err: Error) => void = () => undefined,
   ) {
-    this.redis = new (loadRedis().Redis)(url, { maxRetriesPerRequest: 2, enableOfflineQueue: false });
+    this.redis = new (loadRedis().Redis)(url, { ...PIPELINED, enableOfflineQueue: false });
     this.redis.on('error', onError);
   }
 
