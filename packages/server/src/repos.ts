@@ -38,7 +38,7 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
   return {
     users: new UserRepo(db),
     departments: new DepartmentRepo(db),
-    sessions: new SessionRepo(db),
+    sessions: new SessionRepo(db, dialect),
     codes: new CodeRepo(db),
     friends: new FriendRepo(db),
     groups: new GroupRepo(db),

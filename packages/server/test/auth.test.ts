@@ -355,6 +355,24 @@ describeEachDb('login, checkuser, logout', (target) => {
     expect(await stored()).toEqual({ last_seen: server.clock.now(), expires_at: server.clock.now() + SESSION_TTL_MS });
   });
 
+  it('looks up the sessions of calls that arrive together by one statement on PostgreSQL, each its own', async () => {
+    const people = await Promise.all(['bo_batch', 'cy_batch', 'di_batch'].map((name) => signUp(server, name)));
+    expect((await server.call('logout', {}, { token: people[2]!.token })).code).toBe(0);
+    const statements = async () => {
+      const text = await (await fetch(`${server.url}/metrics`)).text();
+      return Number(/^sparrow_db_queries_total (\S+)/m.exec(text)![1]);
+    };
+    const tokens = [...people.map((p) => p.token), people[0]!.token, 'no-such-token-0123456789'];
+    const before = await statements();
+    const answers = await Promise.all(tokens.map((token) => server.call('checkuser', {}, { token })));
+    // One lookup for the five calls (each checkuser reads nothing else); on SQLite one each.
+    expect((await statements()) - before).toBe(target === 'postgres' ? 1 : tokens.length);
+    expect(answers.map((a) => a.code)).toEqual([0, 0, -1, 0, -1]);
+    expect([answers[0], answers[1], answers[3]].map((a) => a!.data.user_id)).toEqual(
+      [people[0], people[1], people[0]].map((p) => p!.userId),
+    );
+  });
+
   it('refuses a bad body, field by field', async () => {
     await expectBadBodies(server, 'login', { account: 'alice', password: 'secret123' }, [
       { field: 'account', value: MISSING, key: 'validation.required' },

@@ -1,35 +1,67 @@
+import DataLoader from 'dataloader';
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db';
+import type { Dialect } from '../../db/dialect';
 import { Prepared } from '../../db/prepared';
 import type { SessionsTable } from '../../db/schema';
 
-/** Every signed-in call asks for its session. */
-const sessionByHash = new Prepared((db, tokenHash: string) =>
+const withUser = (db: Db) =>
   db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
     .selectAll('u')
-    .select(['s.id as session_id', 's.is_mobile', 's.last_seen', 's.expires_at', 's.revoked_at'])
-    .where('s.token_hash', '=', tokenHash),
-);
+    .select(['s.id as session_id', 's.is_mobile', 's.last_seen', 's.expires_at', 's.revoked_at', 's.token_hash']);
+
+/** Every signed-in call asks for its session. */
+const sessionByHash = new Prepared((db, tokenHash: string) => withUser(db).where('s.token_hash', '=', tokenHash));
+
+type SessionWithUser = NonNullable<Awaited<ReturnType<typeof sessionByHash.first>>>;
+
+/** The most sessions one statement looks up. */
+const MAX_LOOKUPS = 256;
+
+/** Pads a list to a power of two with its last item, so that a few statement texts serve every length. */
+function padded<T>(items: readonly T[]): T[] {
+  const out = [...items];
+  while (out.length & (out.length - 1)) out.push(out[out.length - 1]!);
+  return out;
+}
 
 /** The only SQL on sessions. */
 export class SessionRepo {
-  constructor(private readonly db: Db) {}
+  /**
+   * On PostgreSQL, the calls and binds that arrive in one turn of the event loop share the
+   * statement that looks their sessions up: after a restart, thousands of clients reconnect and
+   * sync at once, and a round trip each would make the database the queue. SQLite answers in
+   * process, where a statement costs less than the wait for the turn to end.
+   */
+  private readonly byHash: DataLoader<string, SessionWithUser | undefined> | undefined;
 
-  /** The session stored under this token hash, joined to its user's row (prepared: the hot path). */
-  withUserByTokenHash(tokenHash: string) {
-    return sessionByHash.first(this.db, tokenHash);
+  constructor(
+    private readonly db: Db,
+    dialect: Dialect = 'sqlite',
+  ) {
+    if (dialect !== 'postgres') return;
+    this.byHash = new DataLoader(
+      async (hashes) => {
+        if (hashes.length === 1) return [await sessionByHash.first(this.db, hashes[0]!)];
+        const rows = await withUser(this.db).where('s.token_hash', 'in', padded(hashes)).execute();
+        const found = new Map(rows.map((r) => [r.token_hash, r]));
+        return hashes.map((h) => found.get(h));
+      },
+      { cache: false, maxBatchSize: MAX_LOOKUPS, batchScheduleFn: (run) => setImmediate(run) },
+    );
   }
 
-  /**
-   * Whether some sessions are revoked or expired, and their users' status, by session id. The list
-   * is padded to a power of two with its last id, so that a few statement texts serve every length.
-   */
+  /** The session stored under this token hash, joined to its user's row (prepared: the hot path). */
+  withUserByTokenHash(tokenHash: string): Promise<SessionWithUser | undefined> {
+    return this.byHash ? this.byHash.load(tokenHash) : sessionByHash.first(this.db, tokenHash);
+  }
+
+  /** Whether some sessions are revoked or expired, and their users' status, by session id. */
   async states(sessionIds: readonly number[]) {
-    const ids = [...sessionIds];
-    if (ids.length === 0) return new Map();
-    while (ids.length & (ids.length - 1)) ids.push(ids[ids.length - 1]!);
+    if (sessionIds.length === 0) return new Map();
+    const ids = padded(sessionIds);
     const rows = await this.db
       .selectFrom('sessions as s')
       .innerJoin('users as u', 'u.id', 's.user_id')

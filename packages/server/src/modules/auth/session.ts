@@ -61,7 +61,7 @@ export class SessionService {
     if (now - row.last_seen > TOUCH_EVERY_MS) {
       await this.sessions.touch(row.session_id, now, now + SESSION_TTL_MS);
     }
-    const { session_id, is_mobile, last_seen: _l, expires_at: _e, revoked_at: _r, ...user } = row;
+    const { session_id, is_mobile, last_seen: _l, expires_at: _e, revoked_at: _r, token_hash: _t, ...user } = row;
     return { id: session_id, userId: user.id, isMobile: is_mobile === 1, user };
   }
 
