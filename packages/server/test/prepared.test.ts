@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { OpenedDb } from '../src/db';
 import { Prepared } from '../src/db/prepared';
@@ -43,6 +44,22 @@ describeEachDb('prepared queries', (target) => {
     ).rejects.toThrow('roll back');
     const row = await opened.db.selectFrom('users').select('realname').where('account', '=', 'ann').executeTakeFirst();
     expect(row?.realname).toBe('ANN');
+  });
+
+  it.runIf(target === 'postgres')('is a named statement on PostgreSQL, parsed once per connection', async () => {
+    const byAccount = new Prepared((db, account: string) =>
+      db.selectFrom('users').select('realname').where('account', '=', account).where('status', '=', 1),
+    );
+    const other = opened.db.selectFrom('users').select('account').where('account', '=', 'bob');
+    await opened.db.connection().execute(async (conn) => {
+      expect(await byAccount.all(conn, 'bob')).toEqual([{ realname: 'BOB' }]);
+      expect(await byAccount.all(conn, 'cat')).toEqual([]);
+      await other.execute();
+      const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(conn);
+      const text = byAccount.bind(conn, 'bob').sql;
+      expect(rows.filter((r) => r.statement === text)).toHaveLength(1);
+      expect(rows.some((r) => r.statement === other.compile().sql)).toBe(false);
+    });
   });
 
   it('refuses a query that does not use each of its arguments as a value', async () => {

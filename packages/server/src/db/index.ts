@@ -2,10 +2,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import type pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type LogEvent, type Migration } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  type LogEvent,
+  type Migration,
+  type PostgresPool,
+  type PostgresPoolClient,
+} from 'kysely';
 import { keepPrepared, linkAtOnce, SqliteAtOnce } from './at-once';
 import { onFirstUse } from '../lib/lazy';
 import { Checkpointer } from './checkpointer';
+import { statementName } from './prepared';
 import type { Dialect } from './dialect';
 import { accounts } from './migrations/001-accounts';
 import { friends } from './migrations/002-friends';
@@ -88,7 +98,7 @@ export function openDb(opts: {
     // of the pool's, and its death there (the backend terminated) would be an unhandled 'error' that
     // ends the process. The query that next uses it fails instead, and the pool drops it on release.
     pool.on('connect', (client) => client.on('error', () => undefined));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: byName(pool) }), log });
     return {
       db,
       dialect: 'postgres',
@@ -128,6 +138,20 @@ export function openDb(opts: {
       await checkpointer.stop();
       await db.destroy();
     },
+  };
+}
+
+/** The pool as Kysely uses it, but that the statements of prepared queries (see `Prepared`) go by their names. */
+function byName(pool: pg.Pool): PostgresPool {
+  return {
+    async connect() {
+      const client = await pool.connect();
+      // Kysely runs every query as text and values (this server streams none through a cursor).
+      const query = ((sql: string, values: unknown[]) =>
+        client.query({ name: statementName(sql), text: sql, values })) as unknown as PostgresPoolClient['query'];
+      return { query, release: () => client.release() };
+    },
+    end: () => pool.end(),
   };
 }
 

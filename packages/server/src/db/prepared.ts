@@ -8,6 +8,18 @@ interface Compiled<R> {
   slots: number[];
 }
 
+/**
+ * The name of each prepared query's SQL text. On PostgreSQL a statement sent by name is parsed once
+ * per connection, and its plan is kept once PostgreSQL finds a generic one as good as those it makes
+ * for each call's values: planning a query that reads across chats costs several times running it.
+ */
+const names = new Map<string, string>();
+
+/** The statement name of a prepared query's SQL text; undefined for any other SQL. */
+export function statementName(sql: string): string | undefined {
+  return names.get(sql);
+}
+
 /** A stand-in for an argument while a prepared query is built; found again among the compiled parameters. */
 class Slot {
   constructor(readonly index: number) {}
@@ -34,6 +46,7 @@ export class Prepared<A extends unknown[], R> {
     const slots = query.parameters.map((p) => (p instanceof Slot ? p.index : -1));
     const used = new Set(slots.filter((i) => i >= 0));
     if (used.size !== arity) throw new Error(`a prepared query uses ${used.size} of its ${arity} arguments`);
+    if (!names.has(query.sql)) names.set(query.sql, `sparrow_${names.size + 1}`);
     this.byDialect.set(adapter, (done = { query, slots }));
     return done;
   }

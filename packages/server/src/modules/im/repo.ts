@@ -46,12 +46,58 @@ export interface Visibility {
 /** The message `m` is not hidden by this user: an id, or the `c.user_id` of a conversation row. */
 const notHiddenBy = (user: number | 'c.user_id') =>
   sql<boolean>`not exists (select 1 from message_hidden as h where h.msg_id = m.id and h.user_id = ${
-    typeof user === 'number' ? user : sql.ref(user)
+    user === 'c.user_id' ? sql.ref(user) : user
   })`;
 
 /** The message `m` is in one of this user's groups: named, so each is read by index on its own. */
 const inGroupsOf = (userId: number) =>
   sql<boolean>`m.to_id in (select g.group_id from group_members as g where g.user_id = ${userId})`;
+
+/**
+ * The messages `m` a reader may see across all chats: private chats they are in, their own
+ * chat, and the groups they are in from the first message each shows them (after their join in
+ * the groups of `hidingHistory`, or in all of them), after a history they cleared, neither
+ * deleted nor hidden by them. Access.floor is the same rule for one chat.
+ */
+function readableBy(db: Db, dialect: Dialect, userId: number, hidingHistory: readonly number[] | 'all') {
+  return db
+    .selectFrom('messages as m')
+    .leftJoin('group_members as gm', (join) => join.on('gm.user_id', '=', userId).onRef('gm.group_id', '=', 'm.to_id'))
+    .leftJoin('conversations as c', (join) => join.on('c.user_id', '=', userId).onRef('c.chat_key', '=', 'm.chat_key'))
+    .where('m.is_deleted', '=', 0)
+    .where((eb) =>
+      // Each branch is read by an index of its own: received (chat_type, to_id), sent (from_user), groups.
+      eb.or([
+        eb.and([eb('m.chat_type', '=', ChatType.Private), eb('m.to_id', '=', userId)]),
+        eb.and([eb('m.from_user', '=', userId), eb('m.chat_type', 'in', [ChatType.Private, ChatType.Self])]),
+        eb.and([
+          eb('m.chat_type', '=', ChatType.Group),
+          // On PostgreSQL as an array, which its planner can read by index inside an OR (a subquery it cannot).
+          dialect === 'postgres'
+            ? sql<boolean>`m.to_id = any(array(select g.group_id from group_members as g where g.user_id = ${userId}))`
+            : inGroupsOf(userId),
+          hidingHistory === 'all'
+            ? eb('m.id', '>', eb.ref('gm.join_msg_id'))
+            : hidingHistory.length
+              ? eb.or([eb('m.to_id', 'not in', hidingHistory), eb('m.id', '>', eb.ref('gm.join_msg_id'))])
+              : sql<boolean>`1 = 1`,
+        ]),
+      ]),
+    )
+    .where((eb) => eb.or([eb('c.clear_msg_id', 'is', null), eb('m.id', '>', eb.ref('c.clear_msg_id'))]))
+    .where(notHiddenBy(userId));
+}
+
+/** What `sync` reads: the messages a reader may see after a cursor, oldest first, `take` of them. */
+const messagesSince = (dialect: Dialect) =>
+  new Prepared((db, userId: number, afterId: number, take: number) =>
+    readableBy(db, dialect, userId, 'all')
+      .where('m.id', '>', afterId)
+      .selectAll('m')
+      .orderBy('m.id', 'asc')
+      .limit(take),
+  );
+const sinceIn = { sqlite: messagesSince('sqlite'), postgres: messagesSince('postgres') };
 
 /** A message as it is handed to `store`: what search finds it by is worked out there. */
 export type NewMessage = Omit<MessageRow, 'id' | 'search_text'>;
@@ -550,54 +596,17 @@ export class MessageRepo {
    * and file-transfer chats, and the groups I am in (from my join on when they hide history).
    */
   async since(userId: number, afterId: number, limit: number): Promise<{ rows: MessageRow[]; remaining: number }> {
-    const base = this.readableBy(userId, 'all').where('m.id', '>', afterId);
-    const rows = await base
-      .selectAll('m')
-      .orderBy('m.id', 'asc')
-      .limit(limit + 1)
-      .execute();
+    const rows = await sinceIn[this.dialect].all(this.db, userId, afterId, limit + 1);
     if (rows.length <= limit) return { rows, remaining: 0 };
-    const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const total = await this.readableBy(userId, 'all')
+      .where('m.id', '>', afterId)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return { rows: rows.slice(0, limit), remaining: Number(total.n) - limit };
   }
 
-  /**
-   * The messages `m` a reader may see across all chats: private chats they are in, their own
-   * chat, and the groups they are in from the first message each shows them (after their join in
-   * the groups of `hidingHistory`, or in all of them), after a history they cleared, neither
-   * deleted nor hidden by them. Access.floor is the same rule for one chat.
-   */
   private readableBy(userId: number, hidingHistory: readonly number[] | 'all') {
-    return this.db
-      .selectFrom('messages as m')
-      .leftJoin('group_members as gm', (join) =>
-        join.on('gm.user_id', '=', userId).onRef('gm.group_id', '=', 'm.to_id'),
-      )
-      .leftJoin('conversations as c', (join) =>
-        join.on('c.user_id', '=', userId).onRef('c.chat_key', '=', 'm.chat_key'),
-      )
-      .where('m.is_deleted', '=', 0)
-      .where((eb) =>
-        // Each branch is read by an index of its own: received (chat_type, to_id), sent (from_user), groups.
-        eb.or([
-          eb.and([eb('m.chat_type', '=', ChatType.Private), eb('m.to_id', '=', userId)]),
-          eb.and([eb('m.from_user', '=', userId), eb('m.chat_type', 'in', [ChatType.Private, ChatType.Self])]),
-          eb.and([
-            eb('m.chat_type', '=', ChatType.Group),
-            // On PostgreSQL as an array, which its planner can read by index inside an OR (a subquery it cannot).
-            this.dialect === 'postgres'
-              ? sql<boolean>`m.to_id = any(array(select g.group_id from group_members as g where g.user_id = ${userId}))`
-              : inGroupsOf(userId),
-            hidingHistory === 'all'
-              ? eb('m.id', '>', eb.ref('gm.join_msg_id'))
-              : hidingHistory.length
-                ? eb.or([eb('m.to_id', 'not in', hidingHistory), eb('m.id', '>', eb.ref('gm.join_msg_id'))])
-                : sql<boolean>`1 = 1`,
-          ]),
-        ]),
-      )
-      .where((eb) => eb.or([eb('c.clear_msg_id', 'is', null), eb('m.id', '>', eb.ref('c.clear_msg_id'))]))
-      .where(notHiddenBy(userId));
+    return readableBy(this.db, this.dialect, userId, hidingHistory);
   }
 
   /**
