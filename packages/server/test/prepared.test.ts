@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { OpenedDb } from '../src/db';
-import { Prepared } from '../src/db/prepared';
+import { byName, Prepared } from '../src/db/prepared';
 import { describeEachDb, openTestDb, userRow } from './harness';
 
 describeEachDb('prepared queries', (target) => {
@@ -59,6 +59,11 @@ describeEachDb('prepared queries', (target) => {
       const text = byAccount.bind(conn, 'bob').sql;
       expect(rows.filter((r) => r.statement === text)).toHaveLength(1);
       expect(rows.some((r) => r.statement === other.compile().sql)).toBe(false);
+      // SQL written as text, run by name.
+      const written = sql<{ n: number }>`select count(*)::int as n from users where status = ${1}`.compile(conn);
+      expect((await conn.executeQuery(byName(written))).rows).toEqual([{ n: 2 }]);
+      const after = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(conn);
+      expect(after.rows.some((r) => r.statement === written.sql)).toBe(true);
     });
   });
 

@@ -20,6 +20,15 @@ export function statementName(sql: string): string | undefined {
   return names.get(sql);
 }
 
+/**
+ * A compiled query run by name on PostgreSQL like a prepared one: for SQL written as text, whose
+ * few forms are run often.
+ */
+export function byName<R>(query: CompiledQuery<R>): CompiledQuery<R> {
+  if (!names.has(query.sql)) names.set(query.sql, `sparrow_${names.size + 1}`);
+  return query;
+}
+
 /** A stand-in for an argument while a prepared query is built; found again among the compiled parameters. */
 class Slot {
   constructor(readonly index: number) {}
@@ -46,7 +55,7 @@ export class Prepared<A extends unknown[], R> {
     const slots = query.parameters.map((p) => (p instanceof Slot ? p.index : -1));
     const used = new Set(slots.filter((i) => i >= 0));
     if (used.size !== arity) throw new Error(`a prepared query uses ${used.size} of its ${arity} arguments`);
-    if (!names.has(query.sql)) names.set(query.sql, `sparrow_${names.size + 1}`);
+    byName(query);
     this.byDialect.set(adapter, (done = { query, slots }));
     return done;
   }
