@@ -16,6 +16,7 @@ import { registerRoutes } from './http/route';
 import { registerSecurityHeaders } from './http/security';
 import { atMostEvery } from './lib/at-most';
 import { Limits } from './lib/limits';
+import { fastifyCompilers } from './lib/lazy';
 import { Mailer } from './lib/mailer';
 import { FallbackRateLimiter, MemoryRateLimiter } from './lib/rate-limit';
 import { authRoutes } from './modules/auth/routes';
@@ -66,6 +67,7 @@ export async function buildApp(
     trustProxy: env.trustProxy,
     bodyLimit: 1024 * 1024,
     genReqId: () => Math.random().toString(36).slice(2, 10),
+    schemaController: { compilersFactory: fastifyCompilers },
   });
   const now = opts.now ?? Date.now;
   const metrics = new Metrics();
