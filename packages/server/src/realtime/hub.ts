@@ -188,11 +188,12 @@ export class Hub {
 
   /** Writes one socket the frames for everyone that wait for it (a socket about to be told more, or closed). */
   flushTo(conn: Connection): void {
-    if (conn.flushed >= this.given || conn.userId === null) return;
+    const { userId } = conn;
+    if (conn.flushed >= this.given || userId === null) return;
     const kind = kindOf(conn);
     let frames = this.framed.get(kind);
     if (!frames) this.framed.set(kind, (frames = frameBatch(this.pending, conn)));
-    this.sendBatch(conn, conn.userId, frames);
+    this.sendBatch(conn, userId, frames);
     conn.flushed = this.given;
   }
 
