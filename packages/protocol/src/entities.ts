@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { EventLineSchema } from './event-lines';
 
 /** A 0/1 flag as the server sends it. */

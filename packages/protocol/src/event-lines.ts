@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The facts of an `event` line (a message of type `event`, api.md §2): what happened, who did it

@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import qs from 'qs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { Codes, routes, type RouteName } from '@sparrow/protocol';
 import { describeEachDb, LANGS, signUp, startServer, type TestServer } from './harness';
 

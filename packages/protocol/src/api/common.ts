@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { account, clientId, code, email, flag, password, realname, userId } from './fields';
 
 /** `/common/Pub/login`: by password, or by a code from sendCode type 1. */

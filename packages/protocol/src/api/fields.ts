@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   ACCOUNT_MAX,
   ACCOUNT_MIN,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { KEYWORDS_MAX, PLACE_ADDRESS_MAX, PLACE_NAME_MAX } from '../limits';
 import { personText } from './fields';
 import { paging } from './friend';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { FRIEND_NOTE_MAX, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, REALNAME_MAX } from '../limits';
 import { personText, qrToken, userId } from './fields';
 

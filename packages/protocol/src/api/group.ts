@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ANNOUNCEMENT_MAX, GROUP_NAME_MAX, REALNAME_MAX } from '../limits';
 import { paging } from './friend';
 import { flag, personText, qrToken, userId } from './fields';

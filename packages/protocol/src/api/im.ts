@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   CALL_ICE_MAX,
   CALL_SDP_MAX,

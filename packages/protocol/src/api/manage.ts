@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ANNOUNCEMENT_MAX, KEYWORDS_MAX } from '../limits';
 import { account, password, realname, userId } from './fields';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { code, email, flag, motto, password, qrToken, realname, userId } from './fields';
 
 /** `/enterprise/im/getUserInfo`. */

@@ -8,7 +8,7 @@ import {
   type MessageKey,
 } from '@sparrow/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type z } from 'zod';
+import type * as z from 'zod';
 import { AppError } from '../errors';
 
 /** The caller's language, from `Accept-Language` (zh-Hans when absent, else English fallback). */

@@ -1,6 +1,6 @@
 import { routeAliases, routes, type RouteInput, type RouteName, type RouteResponses } from '@sparrow/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppError } from '../errors';
 import type { Session } from '../modules/auth/session';
 import { localeOf, type Ok, successEnvelope, validationError } from './envelope';

@@ -6,7 +6,7 @@ import {
   type RaingadPushFrame,
   type RaingadPushSchemas,
 } from '@sparrow/protocol';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Connection } from './hub';
 
 /**

@@ -4,7 +4,7 @@ import path from 'node:path';
 import * as protocol from '@sparrow/protocol';
 import { Codes, ErrorCodes, routeAliases, routes, type RouteName } from '@sparrow/protocol';
 import type * as TS from 'typescript';
-import { z } from 'zod';
+import * as z from 'zod';
 import { BEFORE_PASSWORD_CHANGE } from '../../http/route';
 
 type Json = Record<string, unknown>;
