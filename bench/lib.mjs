@@ -147,7 +147,7 @@ export async function startSparrow({
   if (compiled) {
     const build = await import('../scripts/build-server.mjs');
     await build.ensureServerBuild();
-    entry = ['--enable-source-maps', ...cpuProf(), ...nodeArgs, build.serverMain];
+    entry = [...build.serverNodeArgs, ...cpuProf(), ...nodeArgs, build.serverMain];
   }
   // A fixed port lets a benchmark restart a server where its clients look for it.
   const port = fixedPort ?? (await freePort());

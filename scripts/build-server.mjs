@@ -1,14 +1,57 @@
 // The compiled server `npm start` runs: packages/server/src (with @sparrow/protocol's TypeScript
-// source) bundled by esbuild into packages/server/dist/main.js, made when it is missing or older
-// than its sources. npm packages stay outside the bundle and load from node_modules as usual.
+// source) and the npm packages it loads at start, bundled by esbuild into
+// packages/server/dist/main.js, made when it is missing or older than its sources. Native addons,
+// packages that read files of their own, and packages loaded on first use stay in node_modules.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { decode, encode } from '@jridgewell/sourcemap-codec';
 import * as esbuild from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const serverDist = path.join(root, 'packages/server/dist');
 export const serverMain = path.join(serverDist, 'main.js');
+/** How the bundle is run: stack traces point into the TypeScript sources through its source map. */
+export const serverNodeArgs = ['--enable-source-maps'];
+
+/**
+ * npm packages that stay outside the bundle, loaded from node_modules at run time:
+ * - native addons, and the optional native helpers of ws and pg;
+ * - packages that find files beside themselves (the API viewer's assets, esbuild's binary);
+ * - packages loaded on first use (`lib/lazy.ts`, dynamic imports): bundled, their code would load
+ *   with the server's whether or not a request ever needs it.
+ * Every other package goes into the bundle, cut to the parts Sparrow imports: V8 keeps the text of
+ * every module it loads for as long as the process runs, and a package's own files carry comments,
+ * blank space and code Sparrow never calls (`bench/idle-memory.mjs`).
+ */
+export const externalPackages = [
+  'better-sqlite3',
+  'sharp',
+  'bufferutil',
+  'utf-8-validate',
+  'pg-native',
+  'swagger-ui-dist',
+  'esbuild',
+  'pg',
+  'ioredis',
+  'nodemailer',
+  'web-push',
+  'pinyin-pro',
+  'sanitize-html',
+  'tar',
+  'music-metadata',
+  'file-type',
+  'typescript',
+  '@aws-sdk/client-s3',
+  '@fastify/ajv-compiler',
+  '@fastify/fast-json-stringify-compiler',
+];
+
+/** The package a bare import names: `@scope/name` or `name`. */
+function packageOf(specifier) {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
 
 /** What the bundle is made from: a newer file in any of these makes it stale. */
 const sources = [
@@ -58,14 +101,18 @@ export async function buildServer() {
     // as the process runs (--enable-source-maps keeps every map it reads), and is in packages/*/src.
     sourcesContent: false,
     logLevel: 'warning',
+    // The CommonJS packages in the bundle call `require` for Node's own modules and for the
+    // packages above; an ES module has none of its own.
+    banner: {
+      js: "import{createRequire as __createRequire}from'node:module';const require=__createRequire(import.meta.url);",
+    },
     plugins: [
       {
-        // Our workspace packages are TypeScript source and go into the bundle; every other
-        // package is loaded from node_modules at run time (native addons, package assets).
-        name: 'npm-packages-external',
+        name: 'external-packages',
         setup(build) {
+          const external = new Set(externalPackages);
           build.onResolve({ filter: /^[^./]/ }, (args) =>
-            args.path.startsWith('@sparrow/') ? undefined : { path: args.path, external: true },
+            external.has(packageOf(args.path)) ? { path: args.path, external: true } : undefined,
           );
         },
       },
@@ -73,12 +120,28 @@ export async function buildServer() {
   });
   // esbuild's service process would otherwise live as long as `npm start` does.
   await esbuild.stop();
+  for (const file of fs.readdirSync(serverDist).filter((f) => f.endsWith('.js.map'))) {
+    ownMappingsOnly(path.join(serverDist, file));
+  }
   // Started by the checkpointer as `new URL('./checkpoint-worker.mjs', import.meta.url)`, which in
   // the bundle is dist/.
   fs.copyFileSync(
     path.join(root, 'packages/server/src/db/checkpoint-worker.mjs'),
     path.join(serverDist, 'checkpoint-worker.mjs'),
   );
+}
+
+/**
+ * Keeps the mappings into Sparrow's own sources and drops those into the bundled packages:
+ * --enable-source-maps holds a map's text for as long as the process runs, and the packages'
+ * mappings would be four fifths of it. A package's frame in a stack trace then reads as a place in
+ * the bundle, with its function's name.
+ */
+function ownMappingsOnly(file) {
+  const map = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const own = map.sources.map((source) => !source.includes('node_modules/'));
+  const lines = decode(map.mappings).map((segments) => segments.filter((s) => s.length > 1 && own[s[1]]));
+  fs.writeFileSync(file, JSON.stringify({ ...map, mappings: encode(lines) }));
 }
 
 /** Builds the server unless its bundle is fresh (SPARROW_REBUILD=1 builds it anyway). */

@@ -7,14 +7,14 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureServerBuild, serverMain } from './build-server.mjs';
+import { ensureServerBuild, serverMain, serverNodeArgs } from './build-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runs = Number(process.argv[2] ?? 5);
 const settleS = Number(process.argv[3] ?? 45);
 
 const ways = {
-  compiled: ['--enable-source-maps', serverMain],
+  compiled: [...serverNodeArgs, serverMain],
   tsx: ['--import', 'tsx', path.join(root, 'packages/server/src/main.ts')],
 };
 

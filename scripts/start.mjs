@@ -1,7 +1,7 @@
 // `npm start`: builds the web client when it is missing and the server when its bundle is missing or
 // older than its sources, then runs the compiled server, which serves everything on one port.
 import { spawn } from 'node:child_process';
-import { ensureServerBuild, serverMain } from './build-server.mjs';
+import { ensureServerBuild, serverMain, serverNodeArgs } from './build-server.mjs';
 import { ensureWebClient } from './web-client.mjs';
 
 try {
@@ -12,7 +12,7 @@ try {
   process.exit(1);
 }
 
-const server = spawn(process.execPath, ['--enable-source-maps', serverMain], {
+const server = spawn(process.execPath, [...serverNodeArgs, serverMain], {
   cwd: process.cwd(),
   stdio: 'inherit',
   env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'production' },
