@@ -29,6 +29,17 @@ async function freePort(): Promise<number> {
   });
 }
 
+interface ServerBuild {
+  serverMain: string;
+  serverNodeArgs: string[];
+  ensureServerBuild(): Promise<void>;
+}
+
+/** scripts/build-server.mjs: where `npm start` builds the server, and how it runs it. */
+export function serverBuild(): Promise<ServerBuild> {
+  return import(path.join(root, 'scripts/build-server.mjs')) as Promise<ServerBuild>;
+}
+
 /** A real Sparrow server process serving the built web client, on its own port and data dir. */
 export class ServerProcess {
   private child: ChildProcess | undefined;
@@ -70,7 +81,9 @@ export class ServerProcess {
     delete env.DATABASE_URL;
     delete env.REDIS_URL;
     Object.assign(env, this.extraEnv);
-    this.child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'packages/server/src/main.ts')], {
+    // What `npm start` runs: the compiled bundle (built once by global-setup.ts).
+    const { serverMain, serverNodeArgs } = await serverBuild();
+    this.child = spawn(process.execPath, [...serverNodeArgs, serverMain], {
       cwd: root,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

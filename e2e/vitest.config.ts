@@ -6,6 +6,7 @@ export default defineConfig({
   test: {
     name: 'browser',
     include: ['**/*.e2e.ts'],
+    globalSetup: ['./global-setup.ts'],
     setupFiles: ['./setup.ts'],
     environment: 'node',
     testTimeout: 120_000,
