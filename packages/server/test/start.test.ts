@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { decode } from '@jridgewell/sourcemap-codec';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from './cluster';
 
@@ -81,6 +82,11 @@ describe.skipIf(process.platform !== 'linux')('npm start', () => {
     expect(command).toContain(bundle);
     expect(command).not.toContain('tsx');
     expect(fs.existsSync(path.join(root, 'packages/server/dist/checkpoint-worker.mjs'))).toBe(true);
+    // The source map leads into Sparrow's TypeScript, and nowhere into the bundled packages.
+    const map = JSON.parse(fs.readFileSync(`${bundle}.map`, 'utf8')) as { sources: string[]; mappings: string };
+    const mapped = new Set(decode(map.mappings).flatMap((line) => line.map((s) => map.sources[s[1]!]!)));
+    expect([...mapped].filter((source) => source.includes('node_modules/'))).toEqual([]);
+    expect([...mapped]).toContainEqual(expect.stringMatching(/^\.\.\/src\/main\.ts$/));
 
     expect(await (await start.get('/healthz')).text()).toBe('ok');
     const page = await start.get('/');
