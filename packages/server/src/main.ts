@@ -1,6 +1,14 @@
 import { buildApp } from './app';
 import { loadConfig } from './config';
 
+/**
+ * Connections the kernel may hold for the server before it accepts them (capped by the system's
+ * net.core.somaxconn). When a restart sends thousands of clients back at once, Node's default of
+ * 511 overflows: the kernel drops their handshakes and each retries a second or more later
+ * (`nstat` TcpExtListenOverflows; `npm run bench -- reconnect-storm`).
+ */
+const LISTEN_BACKLOG = 8192;
+
 const env = loadConfig();
 const { app } = await buildApp(env);
 
@@ -20,7 +28,7 @@ const shutdown = (signal: string) => {
 process.on('SIGINT', () => shutdown('SIGINT'));
 process.on('SIGTERM', () => shutdown('SIGTERM'));
 
-await app.listen({ port: env.port, host: env.host });
+await app.listen({ port: env.port, host: env.host, backlog: LISTEN_BACKLOG });
 console.log(
   `\n  Sparrow is running at ${env.publicUrl}\n  data: ${env.dataDir}${env.databaseUrl ? ' (database: PostgreSQL)' : ''}\n`,
 );

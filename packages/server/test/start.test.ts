@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -89,6 +89,12 @@ describe.skipIf(process.platform !== 'linux')('npm start', () => {
     expect([...mapped]).toContainEqual(expect.stringMatching(/^\.\.\/src\/main\.ts$/));
 
     expect(await (await start.get('/healthz')).text()).toBe('ok');
+    // The accept queue holds a reconnect storm: as long as the system allows (Send-Q of a listening socket).
+    const somaxconn = Number(fs.readFileSync('/proc/sys/net/core/somaxconn', 'utf8'));
+    const listening = execFileSync('ss', ['-ltnH', `sport = :${start.port}`], { encoding: 'utf8' })
+      .trim()
+      .split(/\s+/);
+    expect(Number(listening[2])).toBe(Math.min(somaxconn, 8192));
     const page = await start.get('/');
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="root"></div>');
