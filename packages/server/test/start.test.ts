@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -87,6 +87,14 @@ describe.skipIf(process.platform !== 'linux')('npm start', () => {
     const mapped = new Set(decode(map.mappings).flatMap((line) => line.map((s) => map.sources[s[1]!]!)));
     expect([...mapped].filter((source) => source.includes('node_modules/'))).toEqual([]);
     expect([...mapped]).toContainEqual(expect.stringMatching(/^\.\.\/src\/main\.ts$/));
+    // At run time too: an error at start names the TypeScript file and line it came from.
+    const failed = spawnSync(process.execPath, ['--enable-source-maps', bundle], {
+      env: { ...process.env, DATA_DIR: '/etc/hostname/data', PORT: '0', HOST: '127.0.0.1' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(failed.status).not.toBe(0);
+    expect(failed.stderr).toMatch(/ENOTDIR[\s\S]*at openDb \(.*packages\/server\/src\/db\/index\.ts:\d+:\d+\)/);
 
     expect(await (await start.get('/healthz')).text()).toBe('ok');
     // The accept queue holds a reconnect storm: as long as the system allows (Send-Q of a listening socket).
