@@ -8,6 +8,7 @@ export * from './events';
 export * from './event-lines';
 export * from './routes';
 export * from './api/fields';
+export * from './api/json';
 export * from './api/common';
 export * from './api/user';
 export * from './messages/index';

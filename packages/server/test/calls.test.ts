@@ -224,6 +224,29 @@ function callSuite(target: DbTarget, redisUrl: string | undefined) {
     await ring(a, b, sb);
   });
 
+  it('refuses a candidate nested 10,000 deep as a bad field, and passes on only the fields of a candidate', async () => {
+    const { a, b, sb } = await pair();
+    const { id } = await ring(a, b, sb);
+    await signal(b, { id, toContactId: a.userId, event: 'acceptRtc' });
+    const deep = '{"a":'.repeat(10_000) + '{}' + '}'.repeat(10_000);
+    const send = (iceCandidate: string) =>
+      server.post(
+        '/enterprise/im/sendToMsg',
+        `{"id":"${id}","toContactId":${b.userId},"event":"iceCandidate","iceCandidate":${iceCandidate}}`,
+        { 'content-type': 'application/json', authorization: a.token },
+      );
+    for (const nested of [`{"candidate":${deep}}`, `{"sdpMid":"0","candidate":"c","extra":${deep}}`]) {
+      const res = await send(nested);
+      expect(res.status).toBeLessThan(500);
+    }
+    expect((await send(`{"candidate":${deep}}`)).json).toMatchObject({ code: 400, data: { fields: ['iceCandidate'] } });
+    const from = sb.frames.length;
+    expect((await send(`{"sdpMid":"0","candidate":"c","extra":${deep}}`)).json.code).toBe(0);
+    const passed = await webrtcOf(sb, id, 'iceCandidate', from);
+    expect(JSON.parse(passed.data.extends.iceCandidate)).toEqual({ sdpMid: '0', candidate: 'c' });
+    await signal(a, { id, toContactId: b.userId, event: 'hangup', code: 906 });
+  });
+
   it('ends a call whose party has had no socket for 30 s, and keeps a quiet call alive', async () => {
     const { a, b, sa, sb } = await pair();
     const { id } = await ring(a, b, sb);

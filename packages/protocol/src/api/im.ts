@@ -11,6 +11,7 @@ import {
 } from '../limits';
 import { UNITS_PER_GRAPHEME_MAX } from '../text';
 import { checkGraphemes, flag, personText } from './fields';
+import { boundedJson, withinDepth } from './json';
 import { paging } from './friend';
 import type { Contact, Message } from '../entities';
 
@@ -31,6 +32,9 @@ export const contactId = z.union([
 /** A message as the client refers to it: its server `msg_id`, or its client-made `id`. */
 export const messageRef = z.union([z.coerce.number().int().positive(), z.string().trim().min(8).max(64)]);
 
+/** How deeply a sent message's `extends` may nest objects and arrays (its kinds are one level deep). */
+const EXTENDS_DEPTH_MAX = 4;
+
 /** Kinds of message a client may send through sendMessage. */
 export const SendableType = z.enum(['text', 'emoji', 'image', 'voice', 'video', 'file', 'location', 'contact']);
 
@@ -48,7 +52,8 @@ export const SendMessageBody = z
     at: z.array(z.coerce.number().int().min(0)).max(500).default([]),
     /** Quoted msg_id. */
     pid: z.coerce.number().int().min(0).default(0),
-    extends: z.record(z.string(), z.unknown()).default({}),
+    /** What a message of another type carries (a place, a contact card, a sticker's file): a few flat fields. */
+    extends: z.record(z.string(), z.unknown()).superRefine(withinDepth(EXTENDS_DEPTH_MAX)).default({}),
     file_id: z.coerce.number().int().positive().optional(),
   })
   .superRefine((b, ctx) => {
@@ -189,6 +194,21 @@ const absent = <T extends z.ZodType>(schema: T) =>
 export const CallEvent = z.enum(['calling', 'acceptRtc', 'offer', 'answer', 'iceCandidate', 'busy', 'hangup']);
 export type CallEvent = z.infer<typeof CallEvent>;
 
+/**
+ * An ICE candidate sent as an object: RTCIceCandidateInit, what `RTCIceCandidate.toJSON()` gives.
+ * Other keys are dropped unread, so a candidate holds no nesting to walk when passed on as text.
+ */
+export const IceCandidateInit = z.object({
+  /** The candidate line; '' marks the end of candidates. */
+  candidate: z.string().max(CALL_ICE_MAX).optional(),
+  /** The media stream's identification tag. */
+  sdpMid: z.string().max(64).nullish(),
+  /** The index of the media description the candidate belongs to. */
+  sdpMLineIndex: z.number().int().min(0).max(65_535).nullish(),
+  /** The ICE username fragment the candidate was gathered under. */
+  usernameFragment: z.string().max(256).nullish(),
+});
+
 /** `/enterprise/im/sendToMsg`: one signal of a one-to-one call. */
 export const SendToMsgBody = z.object({
   /** The call's UUID, made by the caller; every signal of the call names it. */
@@ -206,10 +226,7 @@ export const SendToMsgBody = z.object({
   iceCandidate: absent(
     z.union([
       z.string().max(CALL_ICE_MAX),
-      z
-        .record(z.string(), z.unknown())
-        .transform((o) => JSON.stringify(o))
-        .pipe(z.string().max(CALL_ICE_MAX)),
+      IceCandidateInit.transform((o) => JSON.stringify(o)).pipe(z.string().max(CALL_ICE_MAX)),
     ]),
   ),
   /** Seconds the sender counted; the stored duration is the server's own. */
@@ -217,7 +234,7 @@ export const SendToMsgBody = z.object({
   /** Sent by Raingad 6.x clients and not needed. */
   msg_id: absent(z.coerce.number().int().min(0)),
   status: absent(z.coerce.number().int().min(0).max(9)),
-  isMobile: absent(z.unknown()),
+  isMobile: absent(boundedJson(1)),
 });
 
 /** One ICE server as RTCPeerConnection takes it. */
