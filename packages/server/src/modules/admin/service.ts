@@ -2,6 +2,7 @@ import {
   APP_VERSION,
   password as PASSWORD_RULE,
   CONFIG_KEYS,
+  groupNumber,
   isConfigKey,
   type AuditAction,
   type AuditRow,
@@ -206,6 +207,7 @@ export class AdminService {
       create_time: now,
       update_time: now,
     });
+    if (!row) throw new AppError('AccountTaken', {}, { fields: ['account'] });
     await this.audit(actor, 'userCreate', `user:${row.id}`, { account: row.account, role: row.role });
     return row.id;
   }
@@ -323,7 +325,7 @@ export class AdminService {
   }
 
   private async group(groupId: string) {
-    const group = await this.groups.byId(Number(groupId.slice('group-'.length)));
+    const group = await this.groups.byId(groupNumber(groupId));
     if (!group) throw new AppError('GroupNotFound', {}, { fields: ['group_id'] });
     return group;
   }

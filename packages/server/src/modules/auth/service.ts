@@ -99,6 +99,7 @@ export class AuthService {
       create_time: now,
       update_time: now,
     });
+    if (!row) throw new AppError('AccountTaken', {}, { fields: ['account'] });
     await this.ctx.limits.registered(client.ip, sysInfo.registerInterval);
     return this.info(row, client.base);
   }

@@ -1,6 +1,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../../db';
 import { Prepared } from '../../db/prepared';
+import { unlessDuplicate } from '../../db/unique';
 import type { UsersTable } from '../../db/schema';
 
 export type UserRow = Selectable<UsersTable>;
@@ -48,13 +49,27 @@ export class UserRepo {
     return found !== undefined;
   }
 
-  async insert(values: Omit<Insertable<UsersTable>, 'id'>): Promise<UserRow> {
-    const row = await this.db.insertInto('users').values(values).returningAll().executeTakeFirstOrThrow();
-    return row;
+  /**
+   * Adds a user; undefined when the account is taken, though `taken` read it free just before (the
+   * same account registered at the same moment).
+   */
+  insert(values: Omit<Insertable<UsersTable>, 'id'>): Promise<UserRow | undefined> {
+    return unlessDuplicate(() => this.db.insertInto('users').values(values).returningAll().executeTakeFirstOrThrow());
   }
 
   async update(id: number, values: Updateable<UsersTable>): Promise<void> {
     await this.db.updateTable('users').set(values).where('id', '=', id).execute();
+  }
+
+  /** Replaces a user's saved settings only if they are still `from`; false when another save came first. */
+  async replaceSetting(id: number, from: string, to: string, now: number): Promise<boolean> {
+    const res = await this.db
+      .updateTable('users')
+      .set({ setting: to, update_time: now })
+      .where('id', '=', id)
+      .where('setting', '=', from)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
   }
 
   /** Every active user but `userId` (the organisation, runMode 1). */
