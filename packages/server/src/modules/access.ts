@@ -26,17 +26,30 @@ type AccessRepos = Pick<Repos, 'users' | 'groups' | 'messages' | 'friends' | 'fi
 export class Access {
   constructor(private readonly repos: AccessRepos) {}
 
-  /** The group and my membership, or NotMember (also for a group that does not exist). */
-  async requireMember(userId: number, groupId: number): Promise<{ group: GroupRow; member: MemberRow }> {
-    const group = await this.repos.groups.byId(groupId);
-    const member = group && (await this.repos.groups.member(groupId, userId));
+  /**
+   * The group and my membership, or NotMember (also for a group that does not exist). `groups`:
+   * the repository to read through, the one bound to a group's lock (GroupRepo.locked) when the
+   * caller is about to change the group.
+   */
+  async requireMember(
+    userId: number,
+    groupId: number,
+    groups: AccessRepos['groups'] = this.repos.groups,
+  ): Promise<{ group: GroupRow; member: MemberRow }> {
+    const group = await groups.byId(groupId);
+    const member = group && (await groups.member(groupId, userId));
     if (!group || !member) throw new AppError('NotMember');
     return { group, member };
   }
 
   /** As requireMember, and my role is one of `roles` (1 owner, 2 admin, 3 member). */
-  async requireRole(userId: number, groupId: number, roles: number[]): Promise<{ group: GroupRow; member: MemberRow }> {
-    const found = await this.requireMember(userId, groupId);
+  async requireRole(
+    userId: number,
+    groupId: number,
+    roles: number[],
+    groups: AccessRepos['groups'] = this.repos.groups,
+  ): Promise<{ group: GroupRow; member: MemberRow }> {
+    const found = await this.requireMember(userId, groupId, groups);
     if (!roles.includes(found.member.role)) throw new AppError('Forbidden');
     return found;
   }

@@ -1,5 +1,6 @@
-import type { Selectable } from 'kysely';
-import type { Db } from '../../db';
+import type { Selectable, Transaction } from 'kysely';
+import type { Database, Db } from '../../db';
+import { inTransaction, lockKey } from '../../db/locks';
 import { Prepared } from '../../db/prepared';
 import type { FriendRequestsTable, FriendsTable } from '../../db/schema';
 
@@ -28,7 +29,20 @@ export interface RequestPreview {
 
 /** The only SQL on friendships and friend requests. */
 export class FriendRepo {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db | Transaction<Database>) {}
+
+  /**
+   * Runs `work` in one transaction holding the lock of the pair `a`–`b`, with this repository bound
+   * to it: whether they are friends and who asked whom is read through `f` and changed, while no
+   * other change of the same pair can come between (db/locks.ts). Two people asking each other at
+   * once thus find each other's request and become friends; one asking twice at once asks once.
+   */
+  pair<T>(a: number, b: number, work: (f: FriendRepo) => Promise<T>): Promise<T> {
+    return inTransaction(this.db, async (trx) => {
+      await lockKey(trx, `friends:${Math.min(a, b)}:${Math.max(a, b)}`);
+      return work(new FriendRepo(trx));
+    });
+  }
 
   /** My friendship row with `other`, if we are friends. */
   row(userId: number, other: number): Promise<FriendRow | undefined> {
@@ -69,7 +83,7 @@ export class FriendRepo {
 
   /** Makes two users friends (both directions), idempotently. */
   async befriend(a: number, b: number, now: number): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await inTransaction(this.db, async (trx) => {
       for (const [u, f] of [
         [a, b],
         [b, a],

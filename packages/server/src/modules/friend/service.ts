@@ -66,18 +66,26 @@ export class FriendService {
       throw new AppError('QrInvalid', {}, { fields: ['token'] });
     if (body.user_id === me.id) throw new AppError('FriendSelf', {}, { fields: ['user_id'] });
     const them = await this.activeUser(body.user_id);
-    if (await this.friends.row(me.id, them.id)) throw new AppError('AlreadyFriends');
-    const theirs = await this.friends.pending(them.id, me.id);
-    if (theirs) {
-      await this.friends.befriend(me.id, them.id, this.ctx.now());
+    // A scanned QR code is the person's own invitation; a group that hides its members is not.
+    // Read before the pair's lock is taken: only the lock's own queries may run under it.
+    const hidden = !body.token && (await profileHidden(this.ctx, me.id, them.id));
+    const now = this.ctx.now();
+    const outcome = await this.friends.pair(me.id, them.id, async (f) => {
+      if (await f.row(me.id, them.id)) throw new AppError('AlreadyFriends');
+      if (await f.pending(them.id, me.id)) {
+        await f.befriend(me.id, them.id, now);
+        return { kind: 'friends' as const };
+      }
+      if (await f.pending(me.id, them.id)) throw new AppError('RequestPending');
+      if (hidden) throw new AppError('ProfileHidden');
+      return { kind: 'requested' as const, id: await f.createRequest(me.id, them.id, body.remark, now) };
+    });
+    if (outcome.kind === 'friends') {
       for (const listener of this.befriended) await listener(me.id, them.id);
       await this.announceFriendship(me, them);
       return 'friends';
     }
-    if (await this.friends.pending(me.id, them.id)) throw new AppError('RequestPending');
-    // A scanned QR code is the person's own invitation; a group that hides its members is not.
-    if (!body.token && (await profileHidden(this.ctx, me.id, them.id))) throw new AppError('ProfileHidden');
-    const id = await this.friends.createRequest(me.id, them.id, body.remark, this.ctx.now());
+    const { id } = outcome;
     await this.events.postEvent(
       { kind: 'system', recipient: them },
       {
@@ -101,12 +109,14 @@ export class FriendService {
     if (!request || request.user_id !== session.userId) throw new AppError('NotFound', {}, { fields: ['friend_id'] });
     if (request.status !== RequestStatus.Pending) throw new AppError('RequestHandled');
     const now = this.ctx.now();
-    if (body.status === 0) {
-      await this.friends.setRequestStatus(request.id, RequestStatus.Refused, now);
-      return;
-    }
-    const requester = await this.activeUser(request.create_user);
-    await this.friends.befriend(session.userId, requester.id, now);
+    const requester = body.status === 0 ? undefined : await this.activeUser(request.create_user);
+    // Answered once: under the pair's lock the request must still be waiting, or this answer lost to another.
+    await this.friends.pair(session.userId, request.create_user, async (f) => {
+      if ((await f.request(request.id))?.status !== RequestStatus.Pending) throw new AppError('RequestHandled');
+      if (requester) await f.befriend(session.userId, requester.id, now);
+      else await f.setRequestStatus(request.id, RequestStatus.Refused, now);
+    });
+    if (!requester) return;
     for (const listener of this.befriended) await listener(session.userId, requester.id);
     await this.announceFriendship(session.user, requester);
     await this.events.postEvent(

@@ -1,5 +1,6 @@
 import type { Selectable, Transaction } from 'kysely';
 import type { Database, Db } from '../../db';
+import { inTransaction, lockRow } from '../../db/locks';
 import { Prepared } from '../../db/prepared';
 import type { GroupMembersTable, GroupsTable } from '../../db/schema';
 
@@ -34,7 +35,19 @@ const memberListOf = new Prepared((db, groupId: number) =>
 
 /** The only SQL on groups and their members. */
 export class GroupRepo {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db | Transaction<Database>) {}
+
+  /**
+   * Runs `work` in one transaction holding the group's lock, with this repository bound to it: a
+   * change of a group's roles, members or settings reads what it depends on through `g` and
+   * writes, while no other change of the same group can come between (db/locks.ts).
+   */
+  locked<T>(groupId: number, work: (g: GroupRepo) => Promise<T>): Promise<T> {
+    return inTransaction(this.db, async (trx) => {
+      await lockRow(trx, 'groups', groupId);
+      return work(new GroupRepo(trx));
+    });
+  }
 
   byId(id: number): Promise<GroupRow | undefined> {
     return activeGroup.first(this.db, id);
@@ -199,7 +212,7 @@ export class GroupRepo {
     now: number,
     members: Array<{ userId: number; role: number }>,
   ): Promise<GroupRow> {
-    return this.db.transaction().execute(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       const group = await this.create(trx, name, ownerId, setting, now);
       await this.addMembers(trx, group.id, members, now, 0);
       return group;
@@ -211,14 +224,14 @@ export class GroupRepo {
    * message (what they see before it depends on the group's `history` setting).
    */
   join(groupId: number, members: Array<{ userId: number; role: number }>, now: number): Promise<void> {
-    return this.db.transaction().execute(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       await this.addMembers(trx, groupId, members, now, await this.lastMsgId(trx, groupId));
     });
   }
 
   /** Takes a member out of a group, with their conversation row, in one transaction. */
   removeMember(groupId: number, userId: number): Promise<void> {
-    return this.db.transaction().execute(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       await trx.deleteFrom('group_members').where('group_id', '=', groupId).where('user_id', '=', userId).execute();
       await trx
         .deleteFrom('conversations')
@@ -254,7 +267,7 @@ export class GroupRepo {
     to: { memberId: number; userId: number },
     now: number,
   ): Promise<void> {
-    return this.db.transaction().execute(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       await trx
         .updateTable('group_members')
         .set({ role: Role.Owner, no_speak_until: 0 })
@@ -299,7 +312,7 @@ export class GroupRepo {
 
   /** Disbands a group and takes it off every member's list, in one transaction. */
   disband(groupId: number, now: number): Promise<void> {
-    return this.db.transaction().execute(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       await trx.updateTable('groups').set({ status: 0, update_time: now }).where('id', '=', groupId).execute();
       await trx.deleteFrom('conversations').where('chat_key', '=', groupKey(groupId)).execute();
     });

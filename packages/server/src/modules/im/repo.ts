@@ -195,6 +195,32 @@ export class MessageRepo {
     await this.db.updateTable('messages').set(values).where('id', '=', id).execute();
   }
 
+  /**
+   * Turns a message into its withdrawal line, once: false when it was already withdrawn or deleted
+   * (by a call that came first, on this server or another).
+   */
+  async withdraw(id: number, values: Partial<Omit<MessageRow, 'id'>>): Promise<boolean> {
+    const res = await this.db
+      .updateTable('messages')
+      .set({ ...values, is_undo: 1 })
+      .where('id', '=', id)
+      .where('is_undo', '=', 0)
+      .where('is_deleted', '=', 0)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
+  }
+
+  /** Deletes a message for everyone, once: false when it was already deleted. */
+  async deleteForAll(id: number): Promise<boolean> {
+    const res = await this.db
+      .updateTable('messages')
+      .set({ is_deleted: 1 })
+      .where('id', '=', id)
+      .where('is_deleted', '=', 0)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
+  }
+
   conversation(userId: number, chatKey: string): Promise<ConversationRow | undefined> {
     return this.db
       .selectFrom('conversations')

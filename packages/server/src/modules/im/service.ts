@@ -129,13 +129,14 @@ export class MessageService {
       original_type: row.type,
       ...(mine && row.type === 'text' && { original: row.content }),
     } satisfies EventLine;
-    await this.ctx.repos.messages.update(row.id, {
-      is_undo: 1,
+    // Withdrawn once: a call that lost to another withdrawal or a deletion answers as one made after it.
+    const withdrawn = await this.ctx.repos.messages.withdraw(row.id, {
       type: 'event',
       content: `${author?.realname ?? ''}撤回了一条消息`,
       extends: JSON.stringify(ext),
       at: '',
     });
+    if (!withdrawn) throw new AppError('MessageNotFound');
     await this.files.release(row.file_id);
     const updated = (await this.ctx.repos.messages.byId(row.id))!;
     const holders = await this.ctx.access.holders(updated);
@@ -151,7 +152,7 @@ export class MessageService {
     if (this.ctx.config.get().chatInfo.dbDelMsg !== 1) throw new AppError('DeleteDisabled');
     const { row } = await this.ctx.access.message(session, ref);
     if (row.from_user !== session.userId) throw new AppError('NotYourMessage');
-    await this.ctx.repos.messages.update(row.id, { is_deleted: 1 });
+    if (!(await this.ctx.repos.messages.deleteForAll(row.id))) throw new AppError('MessageNotFound');
     await this.files.release(row.file_id);
     for (const id of await this.ctx.access.holders(row)) {
       await this.ctx.realtime.publish([id], {

@@ -341,9 +341,11 @@ export class MomentRepo {
     return this.db.insertInto('moment_comments').values(values).returningAll().executeTakeFirstOrThrow();
   }
 
-  async removeComment(id: number): Promise<void> {
-    await this.db.deleteFrom('moment_comments').where('id', '=', id).execute();
+  /** Deletes a comment; false when it was already gone. */
+  async removeComment(id: number): Promise<boolean> {
+    const res = await this.db.deleteFrom('moment_comments').where('id', '=', id).executeTakeFirst();
     await this.db.deleteFrom('moment_notices').where('comment_id', '=', id).execute();
+    return Number(res.numDeletedRows) > 0;
   }
 
   async notify(values: Omit<NoticeRow, 'id'> & { user_id: number }): Promise<void> {

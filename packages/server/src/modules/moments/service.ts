@@ -322,7 +322,8 @@ export class MomentService {
       !(await this.ctx.access.seesMoment(me, post, this.ctx.now()))
     )
       throw new AppError('MomentCommentNotFound');
-    await this.moments.removeComment(row.id);
+    // Another call may have deleted it since it was read: that one answered, this one finds nothing.
+    if (!(await this.moments.removeComment(row.id))) throw new AppError('MomentCommentNotFound');
   }
 
   /** Likes and comments on my posts and replies to my comments, newest first, from my friends. */

@@ -89,10 +89,15 @@ export class UserService {
    * back from userInfo.setting at login.
    */
   async saveSetting(body: RouteInput<'userSetting'>, session: Session): Promise<void> {
-    const row = await this.users.byId(session.userId);
-    const saved = { ...parseJson(row?.setting ?? '{}') };
-    for (const [key, value] of Object.entries(body)) if (value !== undefined) saved[key] = value;
-    await this.users.update(session.userId, { setting: JSON.stringify(saved), update_time: this.ctx.now() });
+    // Merged into what is saved, and written only if that is still what was read: two dialogs
+    // saving different keys at once both keep theirs (the loser of a write reads again).
+    for (;;) {
+      const row = await this.users.byId(session.userId);
+      if (!row) return;
+      const saved = { ...parseJson(row.setting) };
+      for (const [key, value] of Object.entries(body)) if (value !== undefined) saved[key] = value;
+      if (await this.users.replaceSetting(session.userId, row.setting, JSON.stringify(saved), this.ctx.now())) return;
+    }
   }
 
   /** Sets a user's avatar URL. */

@@ -1,0 +1,772 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseQrLink, type Envelope, type RouteName } from '@sparrow/protocol';
+import { openDb, type Db } from '../src/db';
+import { createRepos } from '../src/repos';
+import { SessionService } from '../src/modules/auth';
+import { Cluster, describeWithRedis, raiseRateLimits } from './cluster';
+import { dbTargets, startServer, TestSocket, userRow, type TestServer } from './harness';
+
+/**
+ * Every mutating route that changes a shared row, fired K times at once (split across the
+ * servers) with the same and the conflicting calls, and its invariant checked in the database
+ * afterwards. On PostgreSQL two server processes share the database and Redis, so a check made on
+ * one and an act made on the other interleave as in a deployment; SQLite runs one server.
+ *
+ * A new route of that kind is one more row of RACES: its setup, the calls that race, and what must
+ * hold after them. A row marked `once` is a one-time action: exactly one call succeeds, and every
+ * loser answers what the same call made again afterwards answers.
+ */
+
+/** Calls fired at once per try. */
+const K = 8;
+/** Independent tries per row, each with a fresh setup. */
+const TRIES = 3;
+
+interface User {
+  userId: number;
+  token: string;
+}
+
+interface Env {
+  db: Db;
+  /** How many server processes the calls are spread over. */
+  nodes: number;
+  call(node: number, name: RouteName, body: object, as: User): Promise<Envelope<any>>;
+  /** The address of a server, for sockets. */
+  url(node: number): string;
+  /** A new active user with a session, made in the database (creating users is not under test). */
+  user(): Promise<User>;
+  close(): Promise<void>;
+}
+
+interface Call {
+  as: User;
+  route: RouteName;
+  body: object;
+}
+
+interface Answer {
+  call: Call;
+  code: number;
+  msg: string;
+}
+
+interface Race<S> {
+  name: string;
+  invariant: string;
+  /** Exactly one call succeeds; the losers answer as the call made again afterwards does. */
+  once?: boolean;
+  setup(env: Env): Promise<S>;
+  /** The distinct calls that race; K calls are fired, taking turns among these and among the servers. */
+  calls(s: S): Call[];
+  /** What is wrong after the race (nothing when the invariant holds). */
+  check(env: Env, s: S, answers: Answer[]): Promise<string[]>;
+}
+
+const race = <S>(r: Race<S>): Race<unknown> => r as Race<unknown>;
+
+// ---------------------------------------------------------------- setup helpers
+
+async function ok(env: Env, name: RouteName, body: object, as: User): Promise<any> {
+  const res = await env.call(0, name, body, as);
+  if (res.code !== 0) throw new Error(`setup ${name} ${JSON.stringify(body)}: ${res.code} ${res.msg}`);
+  return res.data;
+}
+
+async function befriend(env: Env, a: User, b: User): Promise<void> {
+  await ok(env, 'friendAdd', { user_id: b.userId }, a);
+  await ok(env, 'friendAdd', { user_id: a.userId }, b);
+}
+
+interface Group {
+  gid: string;
+  id: number;
+  owner: User;
+  members: User[];
+  /** The newest message id when setup ended: lines after it are the race's. */
+  mark: number;
+}
+
+/** A group of `owner` and `n` members (friends of the owner). */
+async function groupOf(env: Env, n: number): Promise<Group> {
+  const owner = await env.user();
+  const members: User[] = [];
+  for (let i = 0; i < n; i++) {
+    const m = await env.user();
+    await befriend(env, owner, m);
+    members.push(m);
+  }
+  const contact = await ok(env, 'groupAdd', { user_ids: members.map((m) => m.userId), name: 'race' }, owner);
+  const gid = contact.group_id as string;
+  return { gid, id: Number(gid.slice('group-'.length)), owner, members, mark: await newestId(env) };
+}
+
+async function newestId(env: Env): Promise<number> {
+  const row = await env.db
+    .selectFrom('messages')
+    .select((eb) => eb.fn.max('id').as('m'))
+    .executeTakeFirst();
+  return Number(row?.m ?? 0);
+}
+
+/** Event lines of `event` posted in a group after `mark`. */
+async function groupLines(env: Env, g: Group, event: string): Promise<number> {
+  const rows = await env.db
+    .selectFrom('messages')
+    .select('extends')
+    .where('chat_key', '=', `g:${g.id}`)
+    .where('type', '=', 'event')
+    .where('id', '>', g.mark)
+    .execute();
+  return rows.filter((r) => (JSON.parse(r.extends || '{}') as { event?: string }).event === event).length;
+}
+
+/** A socket of `user`'s on the last server: friend notices are pushed, not stored. */
+function listen(env: Env, user: User): Promise<TestSocket> {
+  return TestSocket.bound({ url: env.url(env.nodes - 1) }, user.userId, user.token);
+}
+
+/** The friend notices (`request` or `accepted`) a socket received, once the pushes have had time to arrive; closes it. */
+async function notices(socket: TestSocket, kind: 'request' | 'accepted'): Promise<number> {
+  await new Promise((r) => setTimeout(r, 400));
+  socket.close();
+  return socket.frames.filter(
+    (f) => f.type === 'simple' && f.data?.toContactId === 'system' && String(f.data.id).endsWith(`-${kind}`),
+  ).length;
+}
+
+async function members(env: Env, g: Group) {
+  return env.db
+    .selectFrom('group_members')
+    .select(['user_id', 'role', 'no_speak_until'])
+    .where('group_id', '=', g.id)
+    .execute();
+}
+
+/** One owner: one member of role 1, and the group's owner_id names them. */
+async function oneOwner(env: Env, g: Group): Promise<string[]> {
+  const rows = await members(env, g);
+  const owners = rows.filter((r) => r.role === 1);
+  const group = await env.db.selectFrom('groups').select('owner_id').where('id', '=', g.id).executeTakeFirstOrThrow();
+  const wrong: string[] = [];
+  if (owners.length !== 1) wrong.push(`${owners.length} members of role owner`);
+  else if (owners[0]!.user_id !== group.owner_id)
+    wrong.push(`owner_id ${group.owner_id} is not the owner member ${owners[0]!.user_id}`);
+  return wrong;
+}
+
+async function friendRows(env: Env, a: User, b: User): Promise<number> {
+  return (
+    await env.db
+      .selectFrom('friends')
+      .select('id')
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('user_id', '=', a.userId), eb('friend_user_id', '=', b.userId)]),
+          eb.and([eb('user_id', '=', b.userId), eb('friend_user_id', '=', a.userId)]),
+        ]),
+      )
+      .execute()
+  ).length;
+}
+
+async function pendingBetween(env: Env, a: User, b: User): Promise<number> {
+  return (
+    await env.db
+      .selectFrom('friend_requests')
+      .select('id')
+      .where('status', '=', 2)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('create_user', '=', a.userId), eb('user_id', '=', b.userId)]),
+          eb.and([eb('create_user', '=', b.userId), eb('user_id', '=', a.userId)]),
+        ]),
+      )
+      .execute()
+  ).length;
+}
+
+async function requestId(env: Env, from: User, to: User): Promise<number> {
+  const row = await env.db
+    .selectFrom('friend_requests')
+    .select('id')
+    .where('create_user', '=', from.userId)
+    .where('user_id', '=', to.userId)
+    .where('status', '=', 2)
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+const successes = (answers: Answer[], route?: RouteName) =>
+  answers.filter((a) => a.code === 0 && (!route || a.call.route === route)).length;
+
+const expectThat = (wrong: string[], cond: boolean, what: string) => {
+  if (!cond) wrong.push(what);
+};
+
+// ---------------------------------------------------------------- the race table
+
+const RACES: Array<Race<unknown>> = [
+  race({
+    name: 'changeOwner to two members',
+    invariant: 'one owner, one success, one line',
+    once: true,
+    setup: (env) => groupOf(env, 2),
+    calls: (g) => g.members.map((m) => ({ as: g.owner, route: 'changeOwner', body: { id: g.gid, user_id: m.userId } })),
+    async check(env, g) {
+      const wrong = await oneOwner(env, g);
+      expectThat(wrong, (await groupLines(env, g, 'changeOwner')) === 1, 'changeOwner lines ≠ 1');
+      return wrong;
+    },
+  }),
+  race({
+    name: 'setManager, the same',
+    invariant: 'an administrator, one line, every call answered 0',
+    setup: (env) => groupOf(env, 2),
+    calls: (g) => [{ as: g.owner, route: 'setManager', body: { id: g.gid, user_id: g.members[0]!.userId, role: 2 } }],
+    async check(env, g, answers) {
+      const wrong: string[] = [];
+      const role = (await members(env, g)).find((m) => m.user_id === g.members[0]!.userId)?.role;
+      expectThat(wrong, role === 2, `role ${role}`);
+      expectThat(wrong, (await groupLines(env, g, 'setManager')) === 1, 'setManager lines ≠ 1');
+      expectThat(wrong, successes(answers) === answers.length, 'a call refused');
+      return wrong;
+    },
+  }),
+  race({
+    name: 'setManager against changeOwner',
+    invariant: 'one owner, not demoted',
+    setup: (env) => groupOf(env, 2),
+    calls: (g) => [
+      { as: g.owner, route: 'changeOwner', body: { id: g.gid, user_id: g.members[0]!.userId } },
+      { as: g.owner, route: 'setManager', body: { id: g.gid, user_id: g.members[0]!.userId, role: 2 } },
+      { as: g.owner, route: 'setManager', body: { id: g.gid, user_id: g.members[0]!.userId, role: 3 } },
+    ],
+    async check(env, g, answers) {
+      const wrong = await oneOwner(env, g);
+      expectThat(wrong, successes(answers, 'changeOwner') === 1, 'changeOwner successes ≠ 1');
+      return wrong;
+    },
+  }),
+  race({
+    name: 'removeUser of an owner-to-be by an admin against changeOwner',
+    invariant: 'one owner, and a member',
+    async setup(env) {
+      const g = await groupOf(env, 2);
+      await ok(env, 'setManager', { id: g.gid, user_id: g.members[0]!.userId, role: 2 }, g.owner);
+      return g;
+    },
+    calls: (g) => [
+      { as: g.owner, route: 'changeOwner', body: { id: g.gid, user_id: g.members[1]!.userId } },
+      { as: g.members[0]!, route: 'removeUser', body: { id: g.gid, user_id: g.members[1]!.userId } },
+    ],
+    async check(env, g, answers) {
+      const wrong = await oneOwner(env, g);
+      expectThat(
+        wrong,
+        successes(answers, 'changeOwner') + successes(answers, 'removeUser') === 1,
+        'both the hand-over and the removal succeeded',
+      );
+      return wrong;
+    },
+  }),
+  race({
+    name: 'setNoSpeak of an owner-to-be by an admin against changeOwner',
+    invariant: 'the owner is not muted',
+    async setup(env) {
+      const g = await groupOf(env, 2);
+      await ok(env, 'setManager', { id: g.gid, user_id: g.members[0]!.userId, role: 2 }, g.owner);
+      return g;
+    },
+    calls: (g) => [
+      { as: g.owner, route: 'changeOwner', body: { id: g.gid, user_id: g.members[1]!.userId } },
+      { as: g.members[0]!, route: 'setNoSpeak', body: { id: g.gid, user_id: g.members[1]!.userId, noSpeakTimer: 4 } },
+    ],
+    async check(env, g) {
+      const wrong = await oneOwner(env, g);
+      const owner = (await members(env, g)).find((m) => m.role === 1);
+      expectThat(wrong, owner?.no_speak_until === 0, 'the owner is muted');
+      return wrong;
+    },
+  }),
+  race({
+    name: 'removeUser, the same member',
+    invariant: 'one success, one line',
+    once: true,
+    setup: (env) => groupOf(env, 2),
+    calls: (g) => [{ as: g.owner, route: 'removeUser', body: { id: g.gid, user_id: g.members[0]!.userId } }],
+    async check(env, g) {
+      const wrong: string[] = [];
+      expectThat(wrong, (await groupLines(env, g, 'remove')) === 1, 'remove lines ≠ 1');
+      return wrong;
+    },
+  }),
+  race({
+    name: 'removeUser, leaving',
+    invariant: 'one success, one line',
+    once: true,
+    setup: (env) => groupOf(env, 2),
+    calls: (g) => [{ as: g.members[0]!, route: 'removeUser', body: { id: g.gid, user_id: g.members[0]!.userId } }],
+    async check(env, g) {
+      const wrong: string[] = [];
+      expectThat(wrong, (await groupLines(env, g, 'leave')) === 1, 'leave lines ≠ 1');
+      return wrong;
+    },
+  }),
+  race({
+    name: 'addGroupUser, the same invitee',
+    invariant: 'one success, one member row, one line',
+    once: true,
+    async setup(env) {
+      const g = await groupOf(env, 2);
+      const guest = await env.user();
+      await befriend(env, g.owner, guest);
+      return { ...g, guest, mark: await newestId(env) };
+    },
+    calls: (g) => [{ as: g.owner, route: 'addGroupUser', body: { id: g.gid, user_ids: [g.guest.userId] } }],
+    async check(env, g) {
+      const wrong: string[] = [];
+      const rows = (await members(env, g)).filter((m) => m.user_id === g.guest.userId);
+      expectThat(wrong, rows.length === 1, `${rows.length} member rows`);
+      expectThat(wrong, (await groupLines(env, g, 'invite')) === 1, 'invite lines ≠ 1');
+      return wrong;
+    },
+  }),
+  race({
+    name: 'joinGroup by QR code',
+    invariant: 'one success, one line',
+    once: true,
+    async setup(env) {
+      const g = await groupOf(env, 2);
+      const info = await ok(env, 'groupInfo', { group_id: g.gid }, g.owner);
+      const guest = await env.user();
+      return { ...g, guest, token: parseQrLink(info.qrUrl as string)!.token, mark: await newestId(env) };
+    },
+    calls: (g) => [{ as: g.guest, route: 'joinGroup', body: { group_id: g.gid, token: g.token } }],
+    async check(env, g) {
+      const wrong: string[] = [];
+      expectThat(wrong, (await groupLines(env, g, 'join')) === 1, `join lines ≠ 1`);
+      return wrong;
+    },
+  }),
+  race({
+    name: 'joinGroup against addGroupUser, the same person',
+    invariant: 'one success, one line',
+    async setup(env) {
+      const g = await groupOf(env, 2);
+      const info = await ok(env, 'groupInfo', { group_id: g.gid }, g.owner);
+      const guest = await env.user();
+      await befriend(env, g.owner, guest);
+      return { ...g, guest, token: parseQrLink(info.qrUrl as string)!.token, mark: await newestId(env) };
+    },
+    calls: (g) => [
+      { as: g.guest, route: 'joinGroup', body: { group_id: g.gid, token: g.token } },
+      { as: g.owner, route: 'addGroupUser', body: { id: g.gid, user_ids: [g.guest.userId] } },
+    ],
+    async check(env, g, answers) {
+      const wrong: string[] = [];
+      expectThat(wrong, successes(answers) === 1, `${successes(answers)} successes`);
+      const lines = (await groupLines(env, g, 'join')) + (await groupLines(env, g, 'invite'));
+      expectThat(wrong, lines === 1, `${lines} join and invite lines`);
+      return wrong;
+    },
+  }),
+  race({
+    name: 'groupSetting, different switches',
+    invariant: 'every switch kept',
+    async setup(env) {
+      const g = await groupOf(env, 2);
+      await ok(env, 'setManager', { id: g.gid, user_id: g.members[0]!.userId, role: 2 }, g.owner);
+      return g;
+    },
+    calls: (g) => [
+      { as: g.owner, route: 'groupSetting', body: { id: g.gid, setting: { invite: 0 } } },
+      { as: g.members[0]!, route: 'groupSetting', body: { id: g.gid, setting: { profile: 0 } } },
+      { as: g.owner, route: 'groupSetting', body: { id: g.gid, setting: { history: 0 } } },
+      { as: g.members[0]!, route: 'groupSetting', body: { id: g.gid, setting: { manage: 1 } } },
+    ],
+    async check(env, g) {
+      const row = await env.db.selectFrom('groups').select('setting').where('id', '=', g.id).executeTakeFirstOrThrow();
+      const s = JSON.parse(row.setting) as Record<string, number>;
+      const wrong: string[] = [];
+      expectThat(wrong, s.invite === 0 && s.profile === 0 && s.history === 0 && s.manage === 1, `lost: ${row.setting}`);
+      return wrong;
+    },
+  }),
+  race({
+    name: 'removeGroup',
+    invariant: 'one success',
+    once: true,
+    setup: (env) => groupOf(env, 2),
+    calls: (g) => [{ as: g.owner, route: 'removeGroup', body: { id: g.gid } }],
+    check: async () => [],
+  }),
+  race({
+    name: 'friendAdd, the same pair',
+    invariant: 'one request per pair, one notice',
+    once: true,
+    async setup(env) {
+      const [a, b] = [await env.user(), await env.user()];
+      return { a, b, socket: await listen(env, b) };
+    },
+    calls: ({ a, b }) => [{ as: a, route: 'friendAdd', body: { user_id: b.userId } }],
+    async check(env, { a, b, socket }) {
+      const wrong: string[] = [];
+      const pending = await pendingBetween(env, a, b);
+      expectThat(wrong, pending === 1, `${pending} pending requests`);
+      const told = await notices(socket, 'request');
+      expectThat(wrong, told === 1, `${told} request notices`);
+      return wrong;
+    },
+  }),
+  race({
+    name: 'friendAdd, each other',
+    invariant: 'friends, nothing pending',
+    async setup(env) {
+      return { a: await env.user(), b: await env.user() };
+    },
+    calls: ({ a, b }) => [
+      { as: a, route: 'friendAdd', body: { user_id: b.userId } },
+      { as: b, route: 'friendAdd', body: { user_id: a.userId } },
+    ],
+    async check(env, { a, b }) {
+      const wrong: string[] = [];
+      const rows = await friendRows(env, a, b);
+      const pending = await pendingBetween(env, a, b);
+      expectThat(wrong, rows === 2, `${rows} friend rows`);
+      expectThat(wrong, pending === 0, `${pending} pending requests`);
+      return wrong;
+    },
+  }),
+  race({
+    name: 'friendUpdate accept',
+    invariant: 'one success, friends, one notice',
+    once: true,
+    async setup(env) {
+      const [a, b] = [await env.user(), await env.user()];
+      await ok(env, 'friendAdd', { user_id: b.userId }, a);
+      return { a, b, id: await requestId(env, a, b), socket: await listen(env, a) };
+    },
+    calls: ({ b, id }) => [{ as: b, route: 'friendUpdate', body: { friend_id: id, status: 1 } }],
+    async check(env, { a, b, socket }) {
+      const wrong: string[] = [];
+      expectThat(wrong, (await friendRows(env, a, b)) === 2, 'not friends');
+      const told = await notices(socket, 'accepted');
+      expectThat(wrong, told === 1, `${told} accepted notices`);
+      return wrong;
+    },
+  }),
+  race({
+    name: 'friendUpdate accept against refuse',
+    invariant: 'one success; accepted exactly when friends',
+    async setup(env) {
+      const [a, b] = [await env.user(), await env.user()];
+      await ok(env, 'friendAdd', { user_id: b.userId }, a);
+      return { a, b, id: await requestId(env, a, b) };
+    },
+    calls: ({ b, id }) => [
+      { as: b, route: 'friendUpdate', body: { friend_id: id, status: 1 } },
+      { as: b, route: 'friendUpdate', body: { friend_id: id, status: 0 } },
+    ],
+    async check(env, { a, b, id }, answers) {
+      const wrong: string[] = [];
+      expectThat(wrong, successes(answers) === 1, `${successes(answers)} successes`);
+      const row = await env.db
+        .selectFrom('friend_requests')
+        .select('status')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      const rows = await friendRows(env, a, b);
+      expectThat(wrong, (row.status === 1) === (rows === 2), `status ${row.status} with ${rows} friend rows`);
+      return wrong;
+    },
+  }),
+  race({
+    name: 'friendDel',
+    invariant: 'one success',
+    once: true,
+    async setup(env) {
+      const [a, b] = [await env.user(), await env.user()];
+      await befriend(env, a, b);
+      return { a, b };
+    },
+    calls: ({ a, b }) => [{ as: a, route: 'friendDel', body: { id: b.userId } }],
+    async check(env, { a, b }) {
+      const wrong: string[] = [];
+      expectThat(wrong, (await friendRows(env, a, b)) === 0, 'still friends');
+      return wrong;
+    },
+  }),
+  race({
+    name: 'friendSetNickname, different remarks',
+    invariant: 'every call answered 0, one of the remarks kept',
+    async setup(env) {
+      const [a, b] = [await env.user(), await env.user()];
+      await befriend(env, a, b);
+      const row = await env.db
+        .selectFrom('friends')
+        .select('id')
+        .where('user_id', '=', a.userId)
+        .where('friend_user_id', '=', b.userId)
+        .executeTakeFirstOrThrow();
+      return { a, id: row.id };
+    },
+    calls: ({ a, id }) => [
+      { as: a, route: 'friendSetNickname', body: { friend_id: id, nickname: 'one' } },
+      { as: a, route: 'friendSetNickname', body: { friend_id: id, nickname: 'two' } },
+    ],
+    async check(env, { id }, answers) {
+      const wrong: string[] = [];
+      const row = await env.db.selectFrom('friends').select('nickname').where('id', '=', id).executeTakeFirstOrThrow();
+      expectThat(wrong, ['one', 'two'].includes(row.nickname), `remark ${row.nickname}`);
+      expectThat(wrong, successes(answers) === answers.length, 'a call refused');
+      return wrong;
+    },
+  }),
+  race({
+    name: 'undoMessage',
+    invariant: 'one success',
+    once: true,
+    async setup(env) {
+      const [a, b] = [await env.user(), await env.user()];
+      await befriend(env, a, b);
+      const sent = await ok(
+        env,
+        'sendMessage',
+        { id: randomUUID(), toContactId: b.userId, type: 'text', content: 'x' },
+        a,
+      );
+      return { a, msgId: sent.msg_id as number };
+    },
+    calls: ({ a, msgId }) => [{ as: a, route: 'undoMessage', body: { id: msgId } }],
+    async check(env, { msgId }) {
+      const row = await env.db
+        .selectFrom('messages')
+        .select('is_undo')
+        .where('id', '=', msgId)
+        .executeTakeFirstOrThrow();
+      return row.is_undo === 1 ? [] : ['not withdrawn'];
+    },
+  }),
+  race({
+    name: 'delMessage',
+    invariant: 'one success',
+    once: true,
+    async setup(env) {
+      const [a, b] = [await env.user(), await env.user()];
+      await befriend(env, a, b);
+      const sent = await ok(
+        env,
+        'sendMessage',
+        { id: randomUUID(), toContactId: b.userId, type: 'text', content: 'x' },
+        a,
+      );
+      return { a, msgId: sent.msg_id as number };
+    },
+    calls: ({ a, msgId }) => [{ as: a, route: 'delMessage', body: { id: msgId } }],
+    async check(env, { msgId }) {
+      const row = await env.db
+        .selectFrom('messages')
+        .select('is_deleted')
+        .where('id', '=', msgId)
+        .executeTakeFirstOrThrow();
+      return row.is_deleted === 1 ? [] : ['not deleted'];
+    },
+  }),
+  race({
+    name: 'undoMessage against delMessage',
+    invariant: 'deleted once, withdrawn at most once',
+    async setup(env) {
+      const [a, b] = [await env.user(), await env.user()];
+      await befriend(env, a, b);
+      const sent = await ok(
+        env,
+        'sendMessage',
+        { id: randomUUID(), toContactId: b.userId, type: 'text', content: 'x' },
+        a,
+      );
+      return { a, msgId: sent.msg_id as number };
+    },
+    calls: ({ a, msgId }) => [
+      { as: a, route: 'undoMessage', body: { id: msgId } },
+      { as: a, route: 'delMessage', body: { id: msgId } },
+    ],
+    async check(env, { msgId }, answers) {
+      const wrong: string[] = [];
+      const row = await env.db
+        .selectFrom('messages')
+        .select('is_deleted')
+        .where('id', '=', msgId)
+        .executeTakeFirstOrThrow();
+      expectThat(wrong, row.is_deleted === 1, 'not deleted');
+      expectThat(wrong, successes(answers, 'delMessage') === 1, `${successes(answers, 'delMessage')} deletions`);
+      expectThat(wrong, successes(answers, 'undoMessage') <= 1, `${successes(answers, 'undoMessage')} withdrawals`);
+      return wrong;
+    },
+  }),
+  race({
+    name: 'momentsLike',
+    invariant: 'one like, one notice',
+    async setup(env) {
+      const [a, b] = [await env.user(), await env.user()];
+      await befriend(env, a, b);
+      const post = await ok(env, 'momentsPublish', { id: randomUUID(), content: 'race' }, a);
+      return { a, b, postId: post.id as number };
+    },
+    calls: ({ b, postId }) => [{ as: b, route: 'momentsLike', body: { id: postId } }],
+    async check(env, { b, postId }, answers) {
+      const wrong: string[] = [];
+      const likes = await env.db.selectFrom('moment_likes').select('id').where('post_id', '=', postId).execute();
+      const notices = await env.db
+        .selectFrom('moment_notices')
+        .select('id')
+        .where('post_id', '=', postId)
+        .where('actor_id', '=', b.userId)
+        .execute();
+      expectThat(wrong, likes.length === 1, `${likes.length} likes`);
+      expectThat(wrong, notices.length === 1, `${notices.length} notices`);
+      expectThat(wrong, successes(answers) === answers.length, 'a call refused');
+      return wrong;
+    },
+  }),
+  race({
+    name: 'momentsDelComment',
+    invariant: 'one success',
+    once: true,
+    async setup(env) {
+      const a = await env.user();
+      const post = await ok(env, 'momentsPublish', { id: randomUUID(), content: 'race' }, a);
+      const comment = await ok(env, 'momentsComment', { id: post.id, content: 'c' }, a);
+      return { a, commentId: comment.id as number };
+    },
+    calls: ({ a, commentId }) => [{ as: a, route: 'momentsDelComment', body: { id: commentId } }],
+    check: async () => [],
+  }),
+  race({
+    name: 'userSetting, different keys',
+    invariant: 'every key kept',
+    async setup(env) {
+      return { a: await env.user() };
+    },
+    calls: ({ a }) => [
+      { as: a, route: 'userSetting', body: { theme: 'dark' } },
+      { as: a, route: 'userSetting', body: { sendKey: 2 } },
+      { as: a, route: 'userSetting', body: { hideMessageName: 1 } },
+      { as: a, route: 'userSetting', body: { hideMessageTime: 1 } },
+    ],
+    async check(env, { a }) {
+      const row = await env.db
+        .selectFrom('users')
+        .select('setting')
+        .where('id', '=', a.userId)
+        .executeTakeFirstOrThrow();
+      const s = JSON.parse(row.setting) as Record<string, unknown>;
+      const kept = s.theme === 'dark' && s.sendKey === 2 && s.hideMessageName === 1 && s.hideMessageTime === 1;
+      return kept ? [] : [`lost: ${row.setting}`];
+    },
+  }),
+];
+
+// ---------------------------------------------------------------- running the table
+
+/** Fires K calls at once, taking turns among the race's calls and, for each, among the servers. */
+async function fire(env: Env, calls: Call[]): Promise<Answer[]> {
+  return Promise.all(
+    Array.from({ length: K }, async (_, i) => {
+      const call = calls[i % calls.length]!;
+      const node = Math.floor(i / calls.length) % env.nodes;
+      const res = await env.call(node, call.route, call.body, call.as);
+      return { call, code: res.code, msg: res.msg };
+    }),
+  );
+}
+
+/** A one-time action: one call succeeded, and each loser answered as the call made again does. */
+async function once(env: Env, calls: Call[], answers: Answer[]): Promise<string[]> {
+  const wrong: string[] = [];
+  if (successes(answers) !== 1) wrong.push(`${successes(answers)} of ${answers.length} calls succeeded`);
+  for (const call of calls) {
+    const again = await env.call(0, call.route, call.body, call.as);
+    for (const a of answers)
+      if (a.call === call && a.code !== 0 && (a.code !== again.code || a.msg !== again.msg))
+        wrong.push(`a loser answered ${a.code} ${a.msg}, the call made again ${again.code} ${again.msg}`);
+  }
+  return wrong;
+}
+
+function raceSuite(label: string, open: () => Promise<Env>): void {
+  describe(label, () => {
+    let env: Env;
+    beforeAll(async () => {
+      env = await open();
+    }, 120_000);
+    afterAll(async () => {
+      await env?.close();
+    });
+
+    for (const r of RACES) {
+      it(`${r.name}: ${r.invariant}`, async () => {
+        const failures: string[] = [];
+        for (let t = 0; t < TRIES; t++) {
+          const s = await r.setup(env);
+          const calls = r.calls(s);
+          const answers = await fire(env, calls);
+          const crashed = answers.filter((a) => a.code >= 500 || a.code === -1 || typeof a.code !== 'number');
+          const wrong = [
+            ...crashed.map((a) => `${a.call.route} answered ${a.code} ${a.msg}`),
+            ...(await r.check(env, s, answers)),
+            ...(r.once ? await once(env, calls, answers) : []),
+          ];
+          if (wrong.length) failures.push(`try ${t + 1}: ${[...new Set(wrong)].join('; ')}`);
+        }
+        console.log(`${label} | ${r.name} | ${r.invariant} | held in ${TRIES - failures.length} of ${TRIES}`);
+        expect(failures).toEqual([]);
+      }, 120_000);
+    }
+  });
+}
+
+let accounts = 0;
+const account = () => `race${process.pid}x${(accounts += 1)}`;
+
+async function makeUser(db: Db, sessions: SessionService): Promise<User> {
+  const row = await db.insertInto('users').values(userRow(account())).returning('id').executeTakeFirstOrThrow();
+  const session = await sessions.create(row.id, { cid: '', isMobile: false, userAgent: 'test', ip: '127.0.0.1' });
+  return { userId: row.id, token: `bearer ${session.token}` };
+}
+
+raceSuite('concurrency [sqlite, one server]', async () => {
+  const server: TestServer = await startServer('sqlite');
+  await server.ctx.config.set('rateLimits.anyCall.perMinute', '100000');
+  await server.ctx.config.set('rateLimits.sendMessage.perSecond', '1000');
+  return {
+    db: server.ctx.db,
+    nodes: 1,
+    call: (_node, name, body, as) => server.call(name, body as Record<string, unknown>, { token: as.token }),
+    url: () => server.url,
+    user: () => makeUser(server.ctx.db, server.ctx.sessions),
+    close: () => server.close(),
+  };
+});
+
+describeWithRedis('concurrency across two nodes', (redisUrl) => {
+  if (!dbTargets().includes('postgres')) return;
+  raceSuite('concurrency [postgres, two nodes]', async () => {
+    const cluster = await Cluster.start('postgres', redisUrl, 2);
+    const opened = openDb({ databaseUrl: cluster.databaseUrl, dataDir: cluster.dataDir });
+    await raiseRateLimits(opened);
+    const sessions = new SessionService(createRepos(opened.db, opened.dialect), Date.now);
+    return {
+      db: opened.db,
+      nodes: cluster.nodes.length,
+      call: (node, name, body, as) => cluster.nodes[node % cluster.nodes.length]!.call(name, body, as.token),
+      url: (node) => cluster.nodes[node % cluster.nodes.length]!.url,
+      user: () => makeUser(opened.db, sessions),
+      close: async () => {
+        await opened.close();
+        await cluster.stop();
+      },
+    };
+  });
+});
