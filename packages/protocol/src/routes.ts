@@ -235,6 +235,8 @@ export const routes = {
   clearMessage: route('/enterprise/group/clearMessage', GroupIdBody),
   groupInfoqq: route('/enterprise/group/groupInfoqq', GroupQrBody),
   joinGroup: route('/enterprise/group/joinGroup', JoinGroupBody),
+  /** Owner or administrator: revokes every code of the group handed out so far (our addition). */
+  resetGroupQr: route('/enterprise/group/resetQrcode', GroupInfoBody),
   updateCard: route('/enterprise/im/updateCard', UpdateCardBody),
   uploadGroupAvatar: upload('/common/upload/uploadGroupAvatar', UploadGroupAvatarFields),
   uploadFile: upload('/common/upload/uploadFile', UploadFileFields),
@@ -372,6 +374,8 @@ export interface RouteResponses {
   clearMessage: null;
   groupInfoqq: GroupPreview;
   joinGroup: Contact;
+  /** The group's fresh code. */
+  resetGroupQr: Pick<GroupInfo, 'qrUrl' | 'qrExpire'>;
   updateCard: null;
   uploadGroupAvatar: string;
   /** Without `message`: the stored file; with it: the sent Message. */

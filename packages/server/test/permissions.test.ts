@@ -471,6 +471,7 @@ const MATRIX: Partial<Record<RouteName, Row[]>> = {
       expect: ['AlreadyMember', 'AlreadyMember', 'AlreadyMember', OK, OK, OK, OK, OK],
     },
   ],
+  resetGroupQr: [groupRow('a group', (gid) => ({ group_id: gid }), ADMINS, { changes: true })],
   uploadFile: [
     groupRow(
       'a group to send the file to (message.toContactId)',

@@ -211,6 +211,50 @@ describeEachDb('QR codes', (target) => {
     }
   });
 
+  it('a removed member cannot re-join with a code seen while a member; a reset revokes every earlier code', async () => {
+    const ann = await fresh('ann');
+    const bob = await fresh('bob');
+    const cat = await fresh('cat');
+    const dan = await fresh('dan');
+    const { gid, token: seen } = await groupOf(ann, [bob, cat]);
+    // Bob keeps the code he was shown, then is removed.
+    const removed = await server.call('removeUser', { id: gid, user_id: bob.userId }, { token: ann.token });
+    expect(removed.code, removed.msg).toBe(0);
+    expectRefused(await server.call('groupInfoqq', { token: seen }, { token: bob.token }), 'QrExpired');
+    expectRefused(await server.call('joinGroup', { group_id: gid, token: seen }, { token: bob.token }), 'QrExpired');
+    // A member scanning the old code is already in: shown the group, and told so on joining.
+    expect((await server.call('groupInfoqq', { token: seen }, { token: cat.token })).data).toMatchObject({
+      group_id: gid,
+      isJoin: 3,
+    });
+    expectRefused(
+      await server.call('joinGroup', { group_id: gid, token: seen }, { token: cat.token }),
+      'AlreadyMember',
+    );
+    // Leaving of one's own accord revokes nothing: a leaver is welcome back, as anyone with the code.
+    const current = tokenOf((await server.call('groupInfo', { group_id: gid }, { token: cat.token })).data.qrUrl);
+    expect((await server.call('removeUser', { id: gid, user_id: cat.userId }, { token: cat.token })).code).toBe(0);
+    const back = await server.call('joinGroup', { group_id: gid, token: current }, { token: cat.token });
+    expect(back.code, back.msg).toBe(0);
+
+    // Reset: only the owner or an administrator; every earlier code stops admitting, the fresh one works.
+    expectRefused(await server.call('resetGroupQr', { group_id: gid }, { token: cat.token }), 'Forbidden');
+    expectRefused(await server.call('resetGroupQr', { group_id: gid }, { token: bob.token }), 'NotMember');
+    const reset = await server.call('resetGroupQr', { group_id: gid }, { token: ann.token });
+    expect(reset.code, reset.msg).toBe(0);
+    expect(reset.data.qrExpire).toBe(server.clock.now() + QR_VALID_MS);
+    expectRefused(await server.call('joinGroup', { group_id: gid, token: current }, { token: dan.token }), 'QrExpired');
+    const joined = await server.call(
+      'joinGroup',
+      { group_id: gid, token: tokenOf(reset.data.qrUrl) },
+      { token: dan.token },
+    );
+    expect(joined.code, joined.msg).toBe(0);
+    // What groupInfo hands out now is of the new generation too.
+    const shown = tokenOf((await server.call('groupInfo', { group_id: gid }, { token: dan.token })).data.qrUrl);
+    expect((await server.call('groupInfoqq', { token: shown }, { token: bob.token })).data.isJoin).toBe(0);
+  });
+
   it('adds a friend by a scanned code where search would not find them, and only the person the code names', async () => {
     const ann = await fresh('ann');
     const bob = await fresh('bob');

@@ -139,6 +139,8 @@ export interface GroupsTable {
   avatar_custom: Generated<number>;
   /** Raised by every join and leave (see GroupRepo.memberIds). */
   member_version: Generated<number>;
+  /** The generation of the group's QR codes: a code made in an older one no longer admits anyone. */
+  qr_generation: Generated<number>;
   status: number;
   create_time: number;
   update_time: number;

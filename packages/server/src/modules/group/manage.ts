@@ -20,16 +20,13 @@ import { noticeText, noticeTooLong, sanitizeNotice } from './notice';
 import { type GroupRepo, Role, type GroupRow, type MemberRow } from './repo';
 import type { GroupService } from './service';
 import type { EventPort } from '../events';
-import type { QrService } from '../qr';
+import type { QrCode, QrService } from '../qr';
 
 const gid = (group: GroupRow) => `group-${group.id}`;
 
 /**
  * Group management (api.md §3 `/enterprise/group/*`): every call checks membership and role
- * here, on the server, through the one access module. A change checks and writes under the
- * group's lock (GroupRepo.locked), so that two changes of one group sent at once, to one server or
- * two, act one after the other: the second sees the first's outcome and answers as it would have
- * if sent later. Pushes and event lines follow once the change is committed.
+ * here, on the server, through the one access module.
  */
 export class GroupAdminService {
   private readonly groups: GroupRepo;
@@ -48,18 +45,9 @@ export class GroupAdminService {
     this.access = ctx.access;
   }
 
-  /**
-   * The member a change is about, read through `g` (under the group's lock, GroupRepo.locked);
-   * `user` is their account, loaded before the lock was taken (only the lock's own queries may
-   * run under it).
-   */
-  private async target(
-    g: GroupRepo,
-    group: GroupRow,
-    user: UserRow | undefined,
-    userId: number,
-  ): Promise<{ member: MemberRow; user: UserRow }> {
-    const member = await g.member(group.id, userId);
+  private async target(group: GroupRow, userId: number): Promise<{ member: MemberRow; user: UserRow }> {
+    const member = await this.groups.member(group.id, userId);
+    const user = await this.users.byId(userId);
     if (!member || !user) throw new AppError('NotMember', {}, { fields: ['user_id'] });
     return { member, user };
   }
@@ -74,22 +62,17 @@ export class GroupAdminService {
 
   /** The owner removes anyone, an admin removes members, anyone removes themself (leaves). */
   async removeUser(session: Session, body: RouteInput<'removeUser'>): Promise<void> {
-    const groupId = groupNumber(body.id);
+    const { group, member: me } = await this.access.requireMember(session.userId, groupNumber(body.id));
     const leaving = body.user_id === session.userId;
-    const account = await this.users.byId(body.user_id);
-    const allowed = async (g: GroupRepo) => {
-      const { group, member: me } = await this.access.requireMember(session.userId, groupId, g);
-      const { member, user } = await this.target(g, group, account, body.user_id);
-      if (leaving && me.role === Role.Owner) throw new AppError('OwnerCannotLeave');
-      if (!leaving && !(me.role === Role.Owner || (me.role === Role.Admin && member.role === Role.Member)))
-        throw new AppError('Forbidden');
-      return { group, member, user };
-    };
-    const { group, user } = await this.groups.locked(groupId, async (g) => {
-      const found = await allowed(g);
-      await g.removeMember(found.group.id, found.member.user_id);
-      return found;
-    });
+    const { member, user } = await this.target(group, body.user_id);
+    if (leaving && me.role === Role.Owner) throw new AppError('OwnerCannotLeave');
+    if (!leaving) {
+      const allowed = me.role === Role.Owner || (me.role === Role.Admin && member.role === Role.Member);
+      if (!allowed) throw new AppError('Forbidden');
+    }
+    // Before the removal: a code the removed member saw must not let them back in (QrService.revokeGroupCodes).
+    if (!leaving) await this.qr.revokeGroupCodes(group.id);
+    await this.groups.removeMember(group.id, member.user_id);
     const avatar = await this.groupService.refreshAvatar(group.id);
     await this.pushMembers(group, { type: 'removeUser', data: { group_id: gid(group), user_id: user.id, avatar } }, [
       user.id,
@@ -106,18 +89,11 @@ export class GroupAdminService {
 
   /** The owner makes (2) or unmakes (3) an administrator. */
   async setManager(session: Session, body: RouteInput<'setManager'>): Promise<void> {
-    const groupId = groupNumber(body.id);
-    const account = await this.users.byId(body.user_id);
-    const changed = await this.groups.locked(groupId, async (g) => {
-      const { group } = await this.access.requireRole(session.userId, groupId, [Role.Owner], g);
-      if (body.user_id === session.userId) throw new AppError('CannotActOnSelf');
-      const { member, user } = await this.target(g, group, account, body.user_id);
-      if (member.role === body.role) return undefined;
-      await g.setRole(member.id, body.role);
-      return { group, user };
-    });
-    if (!changed) return;
-    const { group, user } = changed;
+    const { group } = await this.access.requireRole(session.userId, groupNumber(body.id), [Role.Owner]);
+    if (body.user_id === session.userId) throw new AppError('CannotActOnSelf');
+    const { member, user } = await this.target(group, body.user_id);
+    if (member.role === body.role) return;
+    await this.groups.setRole(member.id, body.role);
     await this.pushMembers(group, {
       type: 'setManager',
       data: { group_id: gid(group), user_id: user.id, role: body.role, avatar: group.avatar },
@@ -135,15 +111,10 @@ export class GroupAdminService {
 
   /** The owner hands the group over; the old owner becomes an administrator. */
   async changeOwner(session: Session, body: RouteInput<'changeOwner'>): Promise<void> {
-    const groupId = groupNumber(body.id);
-    const account = await this.users.byId(body.user_id);
-    const { group, user } = await this.groups.locked(groupId, async (g) => {
-      const { group, member: me } = await this.access.requireRole(session.userId, groupId, [Role.Owner], g);
-      if (body.user_id === session.userId) throw new AppError('CannotActOnSelf');
-      const { member, user } = await this.target(g, group, account, body.user_id);
-      await g.setOwner(group.id, { memberId: me.id }, { memberId: member.id, userId: user.id }, this.ctx.now());
-      return { group, user };
-    });
+    const { group, member: me } = await this.access.requireRole(session.userId, groupNumber(body.id), [Role.Owner]);
+    if (body.user_id === session.userId) throw new AppError('CannotActOnSelf');
+    const { member, user } = await this.target(group, body.user_id);
+    await this.groups.setOwner(group.id, { memberId: me.id }, { memberId: member.id, userId: user.id }, this.ctx.now());
     await this.pushMembers(group, { type: 'changeOwner', data: { group_id: gid(group), user_id: user.id } });
     await this.groupService.event(
       group,
@@ -155,20 +126,17 @@ export class GroupAdminService {
 
   /** Mutes for one of the spec's durations, or lifts: the owner over admins and members, admins over members. */
   async setNoSpeak(session: Session, body: RouteInput<'setNoSpeak'>): Promise<void> {
-    const groupId = groupNumber(body.id);
-    const account = await this.users.byId(body.user_id);
+    const { group, member: me } = await this.access.requireRole(session.userId, groupNumber(body.id), [
+      Role.Owner,
+      Role.Admin,
+    ]);
+    if (body.user_id === session.userId) throw new AppError('CannotActOnSelf');
+    const { member, user } = await this.target(group, body.user_id);
+    const allowed = member.role !== Role.Owner && (me.role === Role.Owner || member.role === Role.Member);
+    if (!allowed) throw new AppError('Forbidden');
     const timer = (body.noSpeakTimer ?? (body.noSpeakDay === 0 ? 0 : 4)) as 0 | 1 | 2 | 3 | 4;
     const until = timer === 0 ? 0 : this.ctx.now() + MUTE_OPTIONS[timer] * 1000;
-    const { group, user } = await this.groups.locked(groupId, async (g) => {
-      const roles = [Role.Owner, Role.Admin];
-      const { group, member: me } = await this.access.requireRole(session.userId, groupId, roles, g);
-      if (body.user_id === session.userId) throw new AppError('CannotActOnSelf');
-      const { member, user } = await this.target(g, group, account, body.user_id);
-      const allowed = member.role !== Role.Owner && (me.role === Role.Owner || member.role === Role.Member);
-      if (!allowed) throw new AppError('Forbidden');
-      await g.setNoSpeak(member.id, until);
-      return { group, user };
-    });
+    await this.groups.setNoSpeak(member.id, until);
     await this.pushMembers(group, {
       type: 'setNoSpeak',
       data: { group_id: gid(group), user_id: user.id, no_speak_until: until },
@@ -182,15 +150,10 @@ export class GroupAdminService {
   }
 
   async setting(session: Session, body: RouteInput<'groupSetting'>): Promise<void> {
-    const groupId = groupNumber(body.id);
+    const { group } = await this.access.requireRole(session.userId, groupNumber(body.id), [Role.Owner, Role.Admin]);
     const defined = Object.fromEntries(Object.entries(body.setting).filter(([, v]) => v !== undefined));
-    // Merged into the settings as they are under the lock: switches two people change at once all stay.
-    const { group, setting } = await this.groups.locked(groupId, async (g) => {
-      const { group } = await this.access.requireRole(session.userId, groupId, [Role.Owner, Role.Admin], g);
-      const setting = { ...groupSetting(group), ...defined };
-      await g.setSetting(group.id, JSON.stringify(setting), this.ctx.now());
-      return { group, setting };
-    });
+    const setting = { ...groupSetting(group), ...defined };
+    await this.groups.setSetting(group.id, JSON.stringify(setting), this.ctx.now());
     await this.pushMembers(group, { type: 'groupSetting', data: { group_id: gid(group), setting } });
   }
 
@@ -239,13 +202,9 @@ export class GroupAdminService {
 
   /** The owner disbands the group: it disappears for every member. */
   async disband(session: Session, id: string): Promise<void> {
-    const groupId = groupNumber(id);
-    const { group, members } = await this.groups.locked(groupId, async (g) => {
-      const { group } = await this.access.requireRole(session.userId, groupId, [Role.Owner], g);
-      const members = await g.memberIds(group.id);
-      await g.disband(group.id, this.ctx.now());
-      return { group, members };
-    });
+    const { group } = await this.access.requireRole(session.userId, groupNumber(id), [Role.Owner]);
+    const members = await this.groups.memberIds(group.id);
+    await this.groups.disband(group.id, this.ctx.now());
     await this.ctx.realtime.publish(members, { type: 'removeGroup', data: { group_id: gid(group) } });
   }
 
@@ -282,15 +241,31 @@ export class GroupAdminService {
     return url;
   }
 
-  /** The group a genuine, unexpired group token names; a disbanded one is gone. */
-  private async fromToken(token: string): Promise<GroupRow> {
-    const group = await this.groups.byId(this.qr.groupId(token));
+  /**
+   * The group a genuine, unexpired group token names; a disbanded one is gone. A code of an older
+   * generation (revoked by a removal or a reset) admits no one new, but still shows a member the
+   * group they are in, as a code would that they were shown now.
+   */
+  private async fromToken(token: string, userId: number): Promise<GroupRow> {
+    const { id, generation } = this.qr.group(token);
+    const group = await this.groups.byId(id);
     if (!group) throw new AppError('GroupNotFound', {}, { fields: ['token'] });
+    if (generation !== group.qr_generation && !(await this.groups.member(group.id, userId)))
+      throw new AppError('QrExpired', {}, { fields: ['token'] });
     return group;
   }
 
+  /** The owner or an administrator revokes every code of the group handed out so far; returns a fresh one. */
+  async resetQr(session: Session, groupId: string, base: string): Promise<QrCode> {
+    const { group } = await this.access.requireRole(session.userId, groupNumber(groupId), [Role.Owner, Role.Admin]);
+    await this.qr.revokeGroupCodes(group.id);
+    const fresh = await this.groups.byId(group.id);
+    if (!fresh) throw new AppError('GroupNotFound');
+    return this.qr.code('group', fresh.id, base, fresh.qr_generation);
+  }
+
   async preview(session: Session, token: string): Promise<GroupPreview> {
-    const group = await this.fromToken(token);
+    const group = await this.fromToken(token, session.userId);
     const member = await this.groups.member(group.id, session.userId);
     const role = member?.role;
     return {
@@ -304,19 +279,14 @@ export class GroupAdminService {
 
   /** Joins by a scanned QR code: a genuine token, `invite` on, room left. */
   async join(session: Session, body: RouteInput<'joinGroup'>): Promise<Contact> {
-    const scanned = await this.fromToken(body.token);
-    if (gid(scanned) !== body.group_id) throw new AppError('QrInvalid', {}, { fields: ['token'] });
-    const { group, existing } = await this.groups.locked(scanned.id, async (g) => {
-      const group = await g.byId(scanned.id);
-      if (!group) throw new AppError('GroupNotFound', {}, { fields: ['token'] });
-      if (!groupSetting(group).invite) throw new AppError('QrJoinClosed');
-      if (await g.member(group.id, session.userId)) throw new AppError('AlreadyMember');
-      const existing = await g.memberIds(group.id);
-      const max = this.ctx.config.get().chatInfo.groupUserMax;
-      if (max > 0 && existing.length + 1 > max) throw new AppError('GroupFull', { max });
-      await g.join(group.id, [{ userId: session.userId, role: Role.Member }], this.ctx.now());
-      return { group, existing };
-    });
+    const group = await this.fromToken(body.token, session.userId);
+    if (gid(group) !== body.group_id) throw new AppError('QrInvalid', {}, { fields: ['token'] });
+    if (!groupSetting(group).invite) throw new AppError('QrJoinClosed');
+    if (await this.groups.member(group.id, session.userId)) throw new AppError('AlreadyMember');
+    const existing = await this.groups.memberIds(group.id);
+    const max = this.ctx.config.get().chatInfo.groupUserMax;
+    if (max > 0 && existing.length + 1 > max) throw new AppError('GroupFull', { max });
+    await this.groups.join(group.id, [{ userId: session.userId, role: Role.Member }], this.ctx.now());
     group.avatar = await this.groupService.refreshAvatar(group.id);
     const contact = toGroupContact(group, Role.Member, existing.length + 1);
     await this.ctx.realtime.publish([session.userId], { type: 'addGroup', data: contact });

@@ -1,2 +1,4 @@
 /** What other modules may use of qr; everything else in this folder is its own. */
 export * from './service';
+export type { QrSubject } from './tokens';
+export { QrRepo } from './repo';

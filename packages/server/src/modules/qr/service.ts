@@ -5,7 +5,8 @@ import type { Session } from '../auth';
 import type { FriendRepo } from '../friend';
 import type { UserRepo } from '../user';
 import { toUserPreview } from './presenter';
-import { QrTokens } from './tokens';
+import type { QrRepo } from './repo';
+import { QrTokens, type QrSubject } from './tokens';
 
 /** A QR code as userInfo and groupInfo hand it out (api.md §2, §6). */
 export interface QrCode {
@@ -22,26 +23,41 @@ export class QrService {
   private readonly tokens: QrTokens;
   private readonly users: UserRepo;
   private readonly friends: FriendRepo;
+  private readonly repo: QrRepo;
 
   constructor(ctx: AppContext) {
     this.tokens = new QrTokens(() => ctx.config.secret, ctx.now);
     this.users = ctx.repos.users;
     this.friends = ctx.repos.friends;
+    this.repo = ctx.repos.qr;
   }
 
-  /** A fresh code for a person or a group, valid seven days. */
-  code(kind: QrKind, id: number, base: string): QrCode {
-    const { token, expires } = this.tokens.sign(kind, id);
+  /** A fresh code for a person or a group (in the group's current `generation`), valid seven days. */
+  code(kind: QrKind, id: number, base: string, generation = 0): QrCode {
+    const { token, expires } = this.tokens.sign(kind, id, generation);
     return { qrUrl: qrLink(base, kind, token), qrExpire: expires };
+  }
+
+  /**
+   * Revokes every code of a group handed out so far. The generation is the group's, not each
+   * member's: a code leaves the member it was shown to (a screenshot, a poster), so only revoking
+   * all of them keeps a removed member from walking back in with one they saw. The members left
+   * are shown a fresh code the next time they open it, as when a code expires.
+   */
+  revokeGroupCodes(groupId: number): Promise<void> {
+    return this.repo.bumpGroup(groupId);
   }
 
   /** The user a genuine, unexpired person's token names (not yet checked to exist). */
   userId(token: string): number {
-    return this.tokens.verify(token, 'user');
+    return this.tokens.verify(token, 'user').id;
   }
 
-  /** The group a genuine, unexpired group token names (not yet checked to exist). */
-  groupId(token: string): number {
+  /**
+   * The group a genuine, unexpired group token names (not yet checked to exist) and the generation
+   * it was made in, for the caller to compare with the group's.
+   */
+  group(token: string): QrSubject {
     return this.tokens.verify(token, 'group');
   }
 
