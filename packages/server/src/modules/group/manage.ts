@@ -26,7 +26,10 @@ const gid = (group: GroupRow) => `group-${group.id}`;
 
 /**
  * Group management (api.md §3 `/enterprise/group/*`): every call checks membership and role
- * here, on the server, through the one access module.
+ * here, on the server, through the one access module. A change checks and writes under the
+ * group's lock (GroupRepo.locked), so that two changes of one group sent at once, to one server or
+ * two, act one after the other: the second sees the first's outcome and answers as it would have
+ * if sent later. Pushes and event lines follow once the change is committed.
  */
 export class GroupAdminService {
   private readonly groups: GroupRepo;
@@ -45,9 +48,18 @@ export class GroupAdminService {
     this.access = ctx.access;
   }
 
-  private async target(group: GroupRow, userId: number): Promise<{ member: MemberRow; user: UserRow }> {
-    const member = await this.groups.member(group.id, userId);
-    const user = await this.users.byId(userId);
+  /**
+   * The member a change is about, read through `g` (under the group's lock, GroupRepo.locked);
+   * `user` is their account, loaded before the lock was taken (only the lock's own queries may
+   * run under it).
+   */
+  private async target(
+    g: GroupRepo,
+    group: GroupRow,
+    user: UserRow | undefined,
+    userId: number,
+  ): Promise<{ member: MemberRow; user: UserRow }> {
+    const member = await g.member(group.id, userId);
     if (!member || !user) throw new AppError('NotMember', {}, { fields: ['user_id'] });
     return { member, user };
   }
@@ -62,17 +74,25 @@ export class GroupAdminService {
 
   /** The owner removes anyone, an admin removes members, anyone removes themself (leaves). */
   async removeUser(session: Session, body: RouteInput<'removeUser'>): Promise<void> {
-    const { group, member: me } = await this.access.requireMember(session.userId, groupNumber(body.id));
+    const groupId = groupNumber(body.id);
     const leaving = body.user_id === session.userId;
-    const { member, user } = await this.target(group, body.user_id);
-    if (leaving && me.role === Role.Owner) throw new AppError('OwnerCannotLeave');
-    if (!leaving) {
-      const allowed = me.role === Role.Owner || (me.role === Role.Admin && member.role === Role.Member);
-      if (!allowed) throw new AppError('Forbidden');
-    }
+    const account = await this.users.byId(body.user_id);
+    const allowed = async (g: GroupRepo) => {
+      const { group, member: me } = await this.access.requireMember(session.userId, groupId, g);
+      const { member, user } = await this.target(g, group, account, body.user_id);
+      if (leaving && me.role === Role.Owner) throw new AppError('OwnerCannotLeave');
+      if (!leaving && !(me.role === Role.Owner || (me.role === Role.Admin && member.role === Role.Member)))
+        throw new AppError('Forbidden');
+      return { group, member, user };
+    };
     // Before the removal: a code the removed member saw must not let them back in (QrService.revokeGroupCodes).
-    if (!leaving) await this.qr.revokeGroupCodes(group.id);
-    await this.groups.removeMember(group.id, member.user_id);
+    // It writes the group's row, so it goes before the lock is taken, once the checks pass.
+    if (!leaving) await this.qr.revokeGroupCodes((await allowed(this.groups)).group.id);
+    const { group, user } = await this.groups.locked(groupId, async (g) => {
+      const found = await allowed(g);
+      await g.removeMember(found.group.id, found.member.user_id);
+      return found;
+    });
     const avatar = await this.groupService.refreshAvatar(group.id);
     await this.pushMembers(group, { type: 'removeUser', data: { group_id: gid(group), user_id: user.id, avatar } }, [
       user.id,
@@ -89,11 +109,18 @@ export class GroupAdminService {
 
   /** The owner makes (2) or unmakes (3) an administrator. */
   async setManager(session: Session, body: RouteInput<'setManager'>): Promise<void> {
-    const { group } = await this.access.requireRole(session.userId, groupNumber(body.id), [Role.Owner]);
-    if (body.user_id === session.userId) throw new AppError('CannotActOnSelf');
-    const { member, user } = await this.target(group, body.user_id);
-    if (member.role === body.role) return;
-    await this.groups.setRole(member.id, body.role);
+    const groupId = groupNumber(body.id);
+    const account = await this.users.byId(body.user_id);
+    const changed = await this.groups.locked(groupId, async (g) => {
+      const { group } = await this.access.requireRole(session.userId, groupId, [Role.Owner], g);
+      if (body.user_id === session.userId) throw new AppError('CannotActOnSelf');
+      const { member, user } = await this.target(g, group, account, body.user_id);
+      if (member.role === body.role) return undefined;
+      await g.setRole(member.id, body.role);
+      return { group, user };
+    });
+    if (!changed) return;
+    const { group, user } = changed;
     await this.pushMembers(group, {
       type: 'setManager',
       data: { group_id: gid(group), user_id: user.id, role: body.role, avatar: group.avatar },
@@ -111,10 +138,15 @@ export class GroupAdminService {
 
   /** The owner hands the group over; the old owner becomes an administrator. */
   async changeOwner(session: Session, body: RouteInput<'changeOwner'>): Promise<void> {
-    const { group, member: me } = await this.access.requireRole(session.userId, groupNumber(body.id), [Role.Owner]);
-    if (body.user_id === session.userId) throw new AppError('CannotActOnSelf');
-    const { member, user } = await this.target(group, body.user_id);
-    await this.groups.setOwner(group.id, { memberId: me.id }, { memberId: member.id, userId: user.id }, this.ctx.now());
+    const groupId = groupNumber(body.id);
+    const account = await this.users.byId(body.user_id);
+    const { group, user } = await this.groups.locked(groupId, async (g) => {
+      const { group, member: me } = await this.access.requireRole(session.userId, groupId, [Role.Owner], g);
+      if (body.user_id === session.userId) throw new AppError('CannotActOnSelf');
+      const { member, user } = await this.target(g, group, account, body.user_id);
+      await g.setOwner(group.id, { memberId: me.id }, { memberId: member.id, userId: user.id }, this.ctx.now());
+      return { group, user };
+    });
     await this.pushMembers(group, { type: 'changeOwner', data: { group_id: gid(group), user_id: user.id } });
     await this.groupService.event(
       group,
@@ -126,17 +158,20 @@ export class GroupAdminService {
 
   /** Mutes for one of the spec's durations, or lifts: the owner over admins and members, admins over members. */
   async setNoSpeak(session: Session, body: RouteInput<'setNoSpeak'>): Promise<void> {
-    const { group, member: me } = await this.access.requireRole(session.userId, groupNumber(body.id), [
-      Role.Owner,
-      Role.Admin,
-    ]);
-    if (body.user_id === session.userId) throw new AppError('CannotActOnSelf');
-    const { member, user } = await this.target(group, body.user_id);
-    const allowed = member.role !== Role.Owner && (me.role === Role.Owner || member.role === Role.Member);
-    if (!allowed) throw new AppError('Forbidden');
+    const groupId = groupNumber(body.id);
+    const account = await this.users.byId(body.user_id);
     const timer = (body.noSpeakTimer ?? (body.noSpeakDay === 0 ? 0 : 4)) as 0 | 1 | 2 | 3 | 4;
     const until = timer === 0 ? 0 : this.ctx.now() + MUTE_OPTIONS[timer] * 1000;
-    await this.groups.setNoSpeak(member.id, until);
+    const { group, user } = await this.groups.locked(groupId, async (g) => {
+      const roles = [Role.Owner, Role.Admin];
+      const { group, member: me } = await this.access.requireRole(session.userId, groupId, roles, g);
+      if (body.user_id === session.userId) throw new AppError('CannotActOnSelf');
+      const { member, user } = await this.target(g, group, account, body.user_id);
+      const allowed = member.role !== Role.Owner && (me.role === Role.Owner || member.role === Role.Member);
+      if (!allowed) throw new AppError('Forbidden');
+      await g.setNoSpeak(member.id, until);
+      return { group, user };
+    });
     await this.pushMembers(group, {
       type: 'setNoSpeak',
       data: { group_id: gid(group), user_id: user.id, no_speak_until: until },
@@ -150,10 +185,15 @@ export class GroupAdminService {
   }
 
   async setting(session: Session, body: RouteInput<'groupSetting'>): Promise<void> {
-    const { group } = await this.access.requireRole(session.userId, groupNumber(body.id), [Role.Owner, Role.Admin]);
+    const groupId = groupNumber(body.id);
     const defined = Object.fromEntries(Object.entries(body.setting).filter(([, v]) => v !== undefined));
-    const setting = { ...groupSetting(group), ...defined };
-    await this.groups.setSetting(group.id, JSON.stringify(setting), this.ctx.now());
+    // Merged into the settings as they are under the lock: switches two people change at once all stay.
+    const { group, setting } = await this.groups.locked(groupId, async (g) => {
+      const { group } = await this.access.requireRole(session.userId, groupId, [Role.Owner, Role.Admin], g);
+      const setting = { ...groupSetting(group), ...defined };
+      await g.setSetting(group.id, JSON.stringify(setting), this.ctx.now());
+      return { group, setting };
+    });
     await this.pushMembers(group, { type: 'groupSetting', data: { group_id: gid(group), setting } });
   }
 
@@ -202,9 +242,13 @@ export class GroupAdminService {
 
   /** The owner disbands the group: it disappears for every member. */
   async disband(session: Session, id: string): Promise<void> {
-    const { group } = await this.access.requireRole(session.userId, groupNumber(id), [Role.Owner]);
-    const members = await this.groups.memberIds(group.id);
-    await this.groups.disband(group.id, this.ctx.now());
+    const groupId = groupNumber(id);
+    const { group, members } = await this.groups.locked(groupId, async (g) => {
+      const { group } = await this.access.requireRole(session.userId, groupId, [Role.Owner], g);
+      const members = await g.memberIds(group.id);
+      await g.disband(group.id, this.ctx.now());
+      return { group, members };
+    });
     await this.ctx.realtime.publish(members, { type: 'removeGroup', data: { group_id: gid(group) } });
   }
 
@@ -279,14 +323,21 @@ export class GroupAdminService {
 
   /** Joins by a scanned QR code: a genuine token, `invite` on, room left. */
   async join(session: Session, body: RouteInput<'joinGroup'>): Promise<Contact> {
-    const group = await this.fromToken(body.token, session.userId);
-    if (gid(group) !== body.group_id) throw new AppError('QrInvalid', {}, { fields: ['token'] });
-    if (!groupSetting(group).invite) throw new AppError('QrJoinClosed');
-    if (await this.groups.member(group.id, session.userId)) throw new AppError('AlreadyMember');
-    const existing = await this.groups.memberIds(group.id);
-    const max = this.ctx.config.get().chatInfo.groupUserMax;
-    if (max > 0 && existing.length + 1 > max) throw new AppError('GroupFull', { max });
-    await this.groups.join(group.id, [{ userId: session.userId, role: Role.Member }], this.ctx.now());
+    const scanned = await this.fromToken(body.token, session.userId);
+    if (gid(scanned) !== body.group_id) throw new AppError('QrInvalid', {}, { fields: ['token'] });
+    const { group, existing } = await this.groups.locked(scanned.id, async (g) => {
+      const group = await g.byId(scanned.id);
+      if (!group) throw new AppError('GroupNotFound', {}, { fields: ['token'] });
+      // Codes revoked since the token was checked (a removal) admit no one.
+      if (group.qr_generation !== scanned.qr_generation) throw new AppError('QrExpired', {}, { fields: ['token'] });
+      if (!groupSetting(group).invite) throw new AppError('QrJoinClosed');
+      if (await g.member(group.id, session.userId)) throw new AppError('AlreadyMember');
+      const existing = await g.memberIds(group.id);
+      const max = this.ctx.config.get().chatInfo.groupUserMax;
+      if (max > 0 && existing.length + 1 > max) throw new AppError('GroupFull', { max });
+      await g.join(group.id, [{ userId: session.userId, role: Role.Member }], this.ctx.now());
+      return { group, existing };
+    });
     group.avatar = await this.groupService.refreshAvatar(group.id);
     const contact = toGroupContact(group, Role.Member, existing.length + 1);
     await this.ctx.realtime.publish([session.userId], { type: 'addGroup', data: contact });

@@ -191,18 +191,26 @@ export class GroupService {
 
   /** Invites users: owner and admins, or any member while `invite` is on. */
   async addUsers(session: Session, body: RouteInput<'addGroupUser'>): Promise<void> {
-    const { group, member } = await this.access.requireMember(session.userId, groupNumber(body.id));
-    if (member.role === Role.Member && !groupSetting(group).invite) throw new AppError('InviteForbidden');
-    const existing = new Set(await this.groups.memberIds(group.id));
-    const newcomers = (await this.invitable(session, body.user_ids)).filter((u) => !existing.has(u.id));
-    if (newcomers.length === 0) throw new AppError('AlreadyMember', {}, { fields: ['user_ids'] });
-    this.checkSize(existing.size, newcomers.length);
-    const now = this.ctx.now();
-    await this.groups.join(
-      group.id,
-      newcomers.map((u) => ({ userId: u.id, role: Role.Member })),
-      now,
-    );
+    const groupId = groupNumber(body.id);
+    const mayInvite = async (g: GroupRepo) => {
+      const { group, member } = await this.access.requireMember(session.userId, groupId, g);
+      if (member.role === Role.Member && !groupSetting(group).invite) throw new AppError('InviteForbidden');
+      return group;
+    };
+    await mayInvite(this.groups);
+    const invited = await this.invitable(session, body.user_ids);
+    // Who is new, the group's size and the join are decided under the group's lock, so that the
+    // same person invited (or scanning the code) twice at once joins once.
+    const { group, existing, newcomers } = await this.groups.locked(groupId, async (g) => {
+      const group = await mayInvite(g);
+      const existing = new Set(await g.memberIds(group.id));
+      const newcomers = invited.filter((u) => !existing.has(u.id));
+      if (newcomers.length === 0) throw new AppError('AlreadyMember', {}, { fields: ['user_ids'] });
+      this.checkSize(existing.size, newcomers.length);
+      const joining = newcomers.map((u) => ({ userId: u.id, role: Role.Member }));
+      await g.join(group.id, joining, this.ctx.now());
+      return { group, existing, newcomers };
+    });
     const count = existing.size + newcomers.length;
     group.avatar = await this.refreshAvatar(group.id);
     for (const user of newcomers) {
