@@ -317,6 +317,7 @@ try {
         create_time: Date.now(),
       },
       [],
+      Date.now(),
     );
   };
   const dropIndex = async () => {

@@ -210,6 +210,7 @@ export async function buildApp(
     redis ? new RedisCallStore(redis, env.redisPrefix, redisDown) : new MemoryCallStore(),
   );
   services.calls.start();
+  services.pipeline.start();
   // Web Push's VAPID pair: made at the first start, read from the database at every later one.
   await services.push.keys();
   realtime.setAudience((userId) => services.friends.audience(userId));
@@ -258,6 +259,7 @@ export async function buildApp(
     config.stop();
     announcements.stop();
     await services.calls.stop();
+    await services.pipeline.stop();
     await ctx.limits.close();
     await bus.close();
     await presence.close();

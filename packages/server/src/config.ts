@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { parseS3Url } from './storage/s3-url';
+import { hostList, type HostResolver } from './lib/outbound';
+import type { PushLimits } from './modules/push';
 import { CALL_LOCK_TTL_MS, CALL_PEER_GONE_MS, CALL_RING_TIMEOUT_MS } from '@sparrow/protocol';
 
 /** Process configuration, from the environment (README "Configuration"). */
@@ -50,6 +52,20 @@ export interface ServerConfig {
   metricsToken: string | undefined;
   /** Accept push subscriptions at plain-http push services (PUSH_ALLOW_HTTP=1; tests and local push servers only). */
   pushAllowHttp: boolean;
+  /**
+   * Push service hosts allowed (PUSH_ALLOWED_HOSTS: names, or suffixes such as
+   * `.push.services.mozilla.com`); any host at a public address when empty.
+   */
+  pushAllowedHosts: string[];
+  /**
+   * Push services at loopback and private addresses too (PUSH_ALLOW_INTERNAL=1): tests, and a push
+   * server on the operator's own network together with PUSH_ALLOWED_HOSTS. Never on by default.
+   */
+  pushAllowInternal: boolean;
+  /** Outbound push limits (modules/push/service.ts `PUSH_LIMITS`); changed by tests only. */
+  pushLimits?: Partial<PushLimits>;
+  /** Resolves host names for outbound requests (lib/outbound.ts); the system's resolver when absent, a table in tests. */
+  resolveHost?: HostResolver;
   /** Call timings, ms; shortened by tests only (README "Configuration"). */
   calls: { ringTimeoutMs: number; lockTtlMs: number; peerGoneMs: number; sweepMs: number };
 }
@@ -98,6 +114,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     iceTransportPolicy: env.ICE_TRANSPORT_POLICY === 'relay' ? 'relay' : 'all',
     metricsToken: env.METRICS_TOKEN || undefined,
     pushAllowHttp: env.PUSH_ALLOW_HTTP === '1',
+    pushAllowedHosts: hostList(env.PUSH_ALLOWED_HOSTS),
+    pushAllowInternal: env.PUSH_ALLOW_INTERNAL === '1',
     calls: {
       ringTimeoutMs: Number(env.CALL_RING_TIMEOUT_MS ?? CALL_RING_TIMEOUT_MS),
       lockTtlMs: Number(env.CALL_LOCK_TTL_MS ?? CALL_LOCK_TTL_MS),

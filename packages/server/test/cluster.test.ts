@@ -225,6 +225,58 @@ describeWithRedis('two server processes with Redis', (redisUrl) => {
         }
       }, 60_000);
 
+    if (target === 'postgres')
+      it(`[${target}] pushes every acknowledged message to every live receiver when the database's connections are killed mid-stream`, async () => {
+        const a = cluster.nodes[0]!;
+        const b = cluster.nodes[1]!;
+        const users = await friendsOf(a, 'pglive', 4);
+        const clients = users.map((u, i) => new ReliableClient(i < 2 ? a : b, u.userId, u.token));
+        await Promise.all(clients.map((c) => c.connect()));
+        const opened = openDb({ databaseUrl: cluster.databaseUrl, dataDir: cluster.dataDir });
+        const killer = new pg.Client({ connectionString: cluster.databaseUrl });
+        await killer.connect();
+        try {
+          await streamWithFault('pglive', clients, FAULT_PER_CLIENT, async () => {
+            for (let i = 0; i < 3; i++) {
+              await killer.query(
+                'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+              );
+              await sleep(300);
+            }
+          });
+          // What each client must hold from pushes alone: every private message to or from it.
+          const rows = await opened.db
+            .selectFrom('messages')
+            .select(['id', 'from_user', 'to_id'])
+            .where('chat_type', '=', 0)
+            .where(
+              'from_user',
+              'in',
+              clients.map((c) => c.userId),
+            )
+            .execute();
+          const missing = () =>
+            clients.flatMap((c) =>
+              rows
+                .filter((r) => (r.from_user === c.userId || r.to_id === c.userId) && !c.live.has(r.id))
+                .map((r) => r.id),
+            );
+          // A fan-out that failed is made good by the sender's retry at once, or by the sweep.
+          const until = Date.now() + 25_000;
+          while (missing().length && Date.now() < until) await sleep(200);
+          console.log(
+            `[${target}] pg_terminate_backend ×3, live sockets: ${rows.length} stored, ${missing().length} not pushed, ` +
+              `${clients.reduce((n, c) => n + c.retries, 0)} retries`,
+          );
+          expect(missing()).toEqual([]);
+          expect(clients.map((c) => c.connects)).toEqual(clients.map(() => 1));
+        } finally {
+          await killer.end();
+          await opened.close();
+          clients.forEach((c) => c.close());
+        }
+      }, 60_000);
+
     it(`[${target}] loses nothing when a node is killed with SIGKILL mid-stream: its clients retry elsewhere or after its restart`, async () => {
       const a = cluster.nodes[0]!;
       const b = cluster.nodes[1]!;

@@ -206,6 +206,10 @@ export class ReliableClient {
   readonly messages = new Map<number, { msg_id: number; id: string }>();
   /** Every push received, duplicates included, to prove the store collapses them. */
   pushes = 0;
+  /** The messages pushed to it or acknowledged to it as their sender, without `sync`. */
+  readonly live = new Set<number>();
+  /** Sockets opened: more than one means it reconnected. */
+  connects = 0;
   private ws: WebSocket | undefined;
   private closed = false;
   private syncing: Promise<void> = Promise.resolve();
@@ -246,6 +250,7 @@ export class ReliableClient {
     await new Promise<void>((resolve) => {
       const ws = new WebSocket(`${this.node.url.replace('http', 'ws')}/wss`);
       this.ws = ws;
+      this.connects += 1;
       let opened = false;
       let settled = false;
       const done = () => {
@@ -264,6 +269,7 @@ export class ReliableClient {
           done();
         } else if (frame.type === 'simple' || frame.type === 'group') {
           this.pushes += 1;
+          this.live.add(frame.data.msg_id);
           this.keep(frame.data);
         }
       });
@@ -305,6 +311,7 @@ export class ReliableClient {
         .call('sendMessage', { id, toContactId: to, type: 'text', content }, this.token)
         .catch(() => null);
       if (res?.code === 0) {
+        this.live.add(res.data.msg_id);
         this.keep(res.data);
         return res.data.msg_id;
       }

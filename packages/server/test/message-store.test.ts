@@ -40,7 +40,7 @@ describeEachDb('storing a message', (target) => {
   it('creates both rows of a private chat with its first message, then counts unread on the receiver’s only', async () => {
     const [ann, bea] = ids as [number, number];
     const key = pairKey(ann, bea);
-    const first = await repo.store(message(ann, ChatType.Private, bea, key), []);
+    const first = await repo.store(message(ann, ChatType.Private, bea, key), [], 0);
     expect(first.row).toMatchObject({
       id: expect.any(Number),
       from_user: ann,
@@ -50,8 +50,8 @@ describeEachDb('storing a message', (target) => {
     expect(first.row.search_text).toContain('hello');
     expect(first.sides.get(ann)).toMatchObject({ unread: 0, read_msg_id: first.row.id });
     expect(first.sides.get(bea)).toMatchObject({ unread: 1, read_msg_id: 0 });
-    await repo.store(message(ann, ChatType.Private, bea, key), []);
-    const reply = await repo.store(message(bea, ChatType.Private, ann, key), []);
+    await repo.store(message(ann, ChatType.Private, bea, key), [], 0);
+    const reply = await repo.store(message(bea, ChatType.Private, ann, key), [], 0);
     // Bea answered: her row is read up to her reply, ann's counts the one unread.
     expect(reply.sides.get(bea)).toMatchObject({ unread: 0, read_msg_id: reply.row.id });
     expect(reply.sides.get(ann)).toMatchObject({ unread: 1, read_msg_id: first.row.id + 1 });
@@ -60,14 +60,14 @@ describeEachDb('storing a message', (target) => {
 
   it('writes one row in my own chat and none for a group but the mentions', async () => {
     const [ann, bea, cy] = ids as [number, number, number];
-    const own = await repo.store(message(ann, ChatType.Self, ann, selfKey(ann)), []);
+    const own = await repo.store(message(ann, ChatType.Self, ann, selfKey(ann)), [], 0);
     expect([...own.sides.keys()]).toEqual([ann]);
     expect(own.sides.get(ann)).toMatchObject({ unread: 0, read_msg_id: own.row.id });
 
     const key = 'g:7';
     await repo.upsertConversation(bea, key, { read_msg_id: 0 });
     await repo.upsertConversation(cy, key, { read_msg_id: 0 });
-    const said = await repo.store(message(ann, ChatType.Group, 7, key), [bea, ann, bea]);
+    const said = await repo.store(message(ann, ChatType.Group, 7, key), [bea, ann, bea], 0);
     expect(said.sides.size).toBe(0);
     expect((await repo.conversation(bea, key))?.is_at).toBe(1);
     expect((await repo.conversation(cy, key))?.is_at).toBe(0);
@@ -112,7 +112,7 @@ describeEachDb('storing a message', (target) => {
     const sent = await Promise.all(
       Array.from({ length: 400 }, (_, i) => {
         const [from, to] = pairs[i % pairs.length]!;
-        return repo.store(message(from, ChatType.Private, to, pairKey(from, to)), []);
+        return repo.store(message(from, ChatType.Private, to, pairKey(from, to)), [], 0);
       }),
     );
     sending = false;

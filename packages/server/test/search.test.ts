@@ -429,7 +429,7 @@ describeEachDb('search', (target) => {
       expect(await found('budget')).toEqual([3]);
       expect(await found('Coffee')).toEqual([4]);
       // What the migration stores is what a send stores from now on.
-      await repo.store(row(7, 'text', '新的咖啡馆消息'), []);
+      await repo.store(row(7, 'text', '新的咖啡馆消息'), [], 0);
       expect(await found('咖啡馆')).toEqual([7, 2]);
     } finally {
       await opened.close();

@@ -326,6 +326,13 @@ export interface PushSubscriptionsTable {
   create_time: number;
 }
 
+/** A message stored and not yet pushed (migration 018). */
+export interface MessageOutboxTable {
+  msg_id: number;
+  /** When the sweep may push it, ms. */
+  due: number;
+}
+
 /** 1: a push shows the sender and the message; 0: only that a message came. No row: 1. */
 export interface PushSettingsTable {
   user_id: number;
@@ -362,5 +369,6 @@ export interface Database {
   push_vapid: PushVapidTable;
   push_subscriptions: PushSubscriptionsTable;
   push_settings: PushSettingsTable;
+  message_outbox: MessageOutboxTable;
   departments: DepartmentsTable;
 }

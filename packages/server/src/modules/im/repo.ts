@@ -122,6 +122,10 @@ const messageBySender = new Prepared((db, fromUser: number, clientId: string) =>
   db.selectFrom('messages').selectAll().where('from_user', '=', fromUser).where('client_id', '=', clientId),
 );
 
+const outboxRow = new Prepared((db, msgId: number) =>
+  db.selectFrom('message_outbox').select('msg_id').where('msg_id', '=', msgId),
+);
+
 const MESSAGE_COLUMNS = [
   'client_id',
   'from_user',
@@ -145,6 +149,10 @@ const insertMessage = new Prepared((db, ...values: Array<MessageRow[(typeof MESS
     .insertInto('messages')
     .values(Object.fromEntries(MESSAGE_COLUMNS.map((c, i) => [c, values[i]])) as Omit<MessageRow, 'id'>)
     .returningAll(),
+);
+
+const insertOutbox = new Prepared((db, msgId: number, due: number) =>
+  db.insertInto('message_outbox').values({ msg_id: msgId, due }),
 );
 
 /** Unread rises on the rows of a private chat (`a`, `b`: its sides; in my own chat, me twice) but the sender's. */
@@ -230,6 +238,48 @@ export class MessageRepo {
       .executeTakeFirst();
   }
 
+  /** Whether a message is stored and not yet pushed. */
+  async unpublished(msgId: number): Promise<boolean> {
+    return (await outboxRow.first(this.db, msgId)) !== undefined;
+  }
+
+  /** Takes pushed messages off the outbox. */
+  async published(msgIds: readonly number[]): Promise<void> {
+    if (msgIds.length) await this.db.deleteFrom('message_outbox').where('msg_id', 'in', msgIds).execute();
+  }
+
+  /**
+   * Claims up to `limit` messages whose push is overdue, oldest first, moving each one's due time to
+   * `leaseUntil` so that another node's sweep leaves them alone meanwhile (on PostgreSQL rows another
+   * sweep holds are skipped, not waited for); a claim whose node dies is taken up again after the lease.
+   */
+  async claimOverdue(now: number, leaseUntil: number, limit: number): Promise<MessageRow[]> {
+    const claimed = this.db
+      .selectFrom('message_outbox')
+      .select('msg_id')
+      .where('due', '<=', now)
+      .orderBy('msg_id')
+      .limit(limit);
+    const ids = await this.db
+      .updateTable('message_outbox')
+      .set({ due: leaseUntil })
+      .where('msg_id', 'in', this.dialect === 'postgres' ? claimed.forUpdate().skipLocked() : claimed)
+      .where('due', '<=', now)
+      .returning('msg_id')
+      .execute();
+    if (!ids.length) return [];
+    return this.db
+      .selectFrom('messages')
+      .selectAll()
+      .where(
+        'id',
+        'in',
+        ids.map((r) => r.msg_id),
+      )
+      .orderBy('id')
+      .execute();
+  }
+
   /** Creates or updates a user's conversation row. */
   async upsertConversation(
     userId: number,
@@ -257,10 +307,11 @@ export class MessageRepo {
   store(
     message: NewMessage,
     mentioned: readonly number[],
+    publishDue: number,
   ): Promise<{ row: MessageRow; sides: Map<number, ConversationRow> }> {
     const row = { ...message, search_text: searchText(message.type, message.content, message.extends) };
-    if (this.dialect === 'postgres') return this.storeInOneStatement(row, mentioned);
-    return runAtomically(this.db, () => this.storing(row, mentioned));
+    if (this.dialect === 'postgres') return this.storeInOneStatement(row, mentioned, publishDue);
+    return runAtomically(this.db, () => this.storing(row, mentioned, publishDue));
   }
 
   /**
@@ -276,6 +327,7 @@ export class MessageRepo {
   private async storeInOneStatement(
     message: Omit<MessageRow, 'id'>,
     mentioned: readonly number[],
+    publishDue: number,
   ): Promise<{ row: MessageRow; sides: Map<number, ConversationRow> }> {
     const sender = message.from_user;
     const isGroup = message.chat_type === ChatType.Group;
@@ -288,6 +340,7 @@ export class MessageRepo {
         select ${sql.join(MESSAGE_COLUMNS.map((c) => message[c]))} from l
         returning *
       ),
+      o as (insert into message_outbox (msg_id, due) select m.id, ${publishDue} from m),
       s as (
         insert into conversations (user_id, chat_key, unread, read_msg_id)
         select u, m.chat_key, case when u = ${sender} then 0 else 1 end, case when u = ${sender} then m.id else 0 end
@@ -311,9 +364,11 @@ export class MessageRepo {
   private *storing(
     message: Omit<MessageRow, 'id'>,
     mentioned: readonly number[],
+    publishDue: number,
   ): Work<{ row: MessageRow; sides: Map<number, ConversationRow> }> {
     const { db } = this;
     const row = (yield insertMessage.bind(db, ...MESSAGE_COLUMNS.map((c) => message[c]))).rows[0] as MessageRow;
+    yield insertOutbox.bind(db, row.id, publishDue);
     if (message.chat_type === ChatType.Group) {
       const named = [...new Set(mentioned)].filter((id) => id !== message.from_user);
       if (named.length) {

@@ -4,17 +4,18 @@ import type { AppContext } from '../../../context';
 import { AppError } from '../../../errors';
 import type { Chat } from '../../access';
 import type { Session } from '../../auth';
-import { groupKey } from '../../group';
+import { groupKey, Role, type MemberRow } from '../../group';
 import type { UserRow } from '../../user';
 import type { Hydrator } from '../hydrate';
 import type { EventPort, EventTarget, MessageSender, PostedLine } from '../../events';
 import { parseJson } from '../../../lib/text';
 import { systemNotice } from '../presenter';
-import { pairKey, type MessageRow } from '../repo';
+import { ChatType, pairKey, type MessageRow } from '../repo';
 import { authorizeSend } from './authorize';
 import { draftMessage, type Draft } from './draft';
 import { FanOut, type PublishedListener } from './fanout';
 import { MemberLists } from './members';
+import { Outbox } from './outbox';
 import { storeMessage } from './store';
 
 /**
@@ -25,6 +26,7 @@ import { storeMessage } from './store';
 export class SendPipeline implements EventPort, MessageSender {
   private readonly members: MemberLists;
   private readonly fanOut: FanOut;
+  private readonly outbox: Outbox;
 
   constructor(
     private readonly ctx: AppContext,
@@ -32,6 +34,26 @@ export class SendPipeline implements EventPort, MessageSender {
   ) {
     this.members = new MemberLists(ctx.repos);
     this.fanOut = new FanOut(ctx, hydrator, this.members);
+    this.outbox = new Outbox(ctx);
+  }
+
+  /** Starts the sweep that pushes messages stored and never pushed (see `Outbox`). */
+  start(): void {
+    this.outbox.start((row) => this.pushStored(row).then(() => undefined));
+  }
+
+  /** Pushes every message whose push is overdue now; answers how many. */
+  sweepUnpublished(): Promise<number> {
+    return this.outbox.sweep((row) => this.pushStored(row).then(() => undefined));
+  }
+
+  /** Waits until the outbox has forgotten every message already pushed. */
+  settle(): Promise<void> {
+    return this.outbox.settle();
+  }
+
+  async stop(): Promise<void> {
+    await this.outbox.stop();
   }
 
   /** Tells `listener` of each message fanned out, whoever sent it (Web Push listens). */
@@ -44,14 +66,47 @@ export class SendPipeline implements EventPort, MessageSender {
     // A retry answers the stored message before any rule or limit sees it: the rules may refuse
     // it now (muted since), and a retry must not use up the sender's rate limit.
     const existing = await this.ctx.repos.messages.bySender(session.userId, body.id);
-    if (existing) return this.hydrator.present(existing, session.user);
+    if (existing) return this.retried(existing, session.user, socketClientId);
     const chat = await this.ctx.access.chat(session, body.toContactId);
     await authorizeSend(this.ctx, session, chat);
     const draft = await draftMessage(this.ctx, this.members, session, chat, body);
-    const stored = await storeMessage(this.ctx, this.members, session.userId, chat, draft);
-    if (!stored.fresh) return this.hydrator.present(stored.row, session.user);
+    const stored = await storeMessage(this.ctx, this.members, this.outbox, session.userId, chat, draft);
+    if (!stored.fresh) return this.retried(stored.row, session.user, socketClientId);
     const mine = await this.fanOut.publish(stored.row, chat, session.user, socketClientId, stored.sides);
+    this.outbox.published(stored.row.id);
     return mine ?? this.hydrator.present(stored.row, session.user);
+  }
+
+  /**
+   * A retry's answer: the stored message, pushed now if its own fan-out never ran to the end (it
+   * threw, or its process died), so that a message the sender holds as sent reaches its chat.
+   */
+  private async retried(row: MessageRow, sender: UserRow, socketClientId?: string): Promise<Message> {
+    if (await this.outbox.unpublished(row)) {
+      const mine = await this.pushStored(row, socketClientId);
+      this.outbox.published(row.id);
+      if (mine) return mine;
+    }
+    return this.hydrator.present(row, sender);
+  }
+
+  /** Fans a stored message out again, its chat read back from the row; nothing when the chat is gone. */
+  private async pushStored(row: MessageRow, exceptClientId?: string): Promise<Message | undefined> {
+    const { users, groups } = this.ctx.repos;
+    const sender = await users.byId(row.from_user);
+    if (!sender) return undefined;
+    if (row.chat_type === ChatType.Group) {
+      const group = await groups.byId(row.to_id);
+      if (!group) return undefined;
+      const member = (await groups.member(group.id, sender.id)) ?? formerMember(group.id);
+      return this.fanOut.publish(row, { kind: 'group', chatKey: row.chat_key, group, member }, sender, exceptClientId);
+    }
+    if (row.chat_type === ChatType.Private) {
+      const peer = await users.byId(row.to_id);
+      if (!peer) return undefined;
+      return this.fanOut.publish(row, { kind: 'private', chatKey: row.chat_key, peer }, sender, exceptClientId);
+    }
+    return this.fanOut.publish(row, { kind: 'self', chatKey: row.chat_key }, sender, exceptClientId);
   }
 
   /** Forwards a message I can see to 1–5 users or groups; every copy obeys the rules of sendMessage. */
@@ -120,15 +175,34 @@ export class SendPipeline implements EventPort, MessageSender {
   ): Promise<{ row: MessageRow; message: Message | undefined }> {
     const chat: Chat = { kind: 'private', chatKey: pairKey(caller.id, peer.id), peer };
     const draft = { ...call, type: 'webrtc', at: [], pid: 0, fileId: 0 };
-    const stored = await storeMessage(this.ctx, this.members, caller.id, chat, draft);
+    const stored = await storeMessage(this.ctx, this.members, this.outbox, caller.id, chat, draft);
     if (!stored.fresh) return { row: stored.row, message: undefined };
     const message = await this.fanOut.publish(stored.row, chat, caller, exceptClientId, stored.sides, push);
+    this.outbox.published(stored.row.id);
     return { row: stored.row, message };
   }
 
   /** Store → fan out, for a draft the caller has checked. */
   private async post(sender: UserRow, chat: Chat, draft: Draft): Promise<void> {
-    const stored = await storeMessage(this.ctx, this.members, sender.id, chat, draft);
+    const stored = await storeMessage(this.ctx, this.members, this.outbox, sender.id, chat, draft);
     await this.fanOut.publish(stored.row, chat, sender, undefined, stored.sides);
+    this.outbox.published(stored.row.id);
   }
+}
+
+/**
+ * The membership a message is pushed with when its sender has left the group since: no row of
+ * theirs, so their role is read as for any former member's message in the history.
+ */
+function formerMember(groupId: number): MemberRow {
+  return {
+    id: 0,
+    group_id: groupId,
+    user_id: 0,
+    role: Role.Member,
+    nickname: '',
+    no_speak_until: 0,
+    join_time: 0,
+    join_msg_id: 0,
+  };
 }

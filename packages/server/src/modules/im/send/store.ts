@@ -4,6 +4,7 @@ import { encodeAt } from '../presenter';
 import { ChatType, type ConversationRow, type MessageRow } from '../repo';
 import type { Draft } from './draft';
 import type { MemberLists } from './members';
+import type { Outbox } from './outbox';
 
 export interface Stored {
   row: MessageRow;
@@ -31,6 +32,7 @@ function toIdOf(chat: Chat, senderId: number): number {
 export async function storeMessage(
   ctx: AppContext,
   members: MemberLists,
+  outbox: Outbox,
   senderId: number,
   chat: Chat,
   draft: Draft,
@@ -58,6 +60,7 @@ export async function storeMessage(
         create_time: ctx.now(),
       },
       mentioned,
+      outbox.dueFor(ctx.now()),
     );
     ctx.metrics.messageStored(draft.type);
     return { ...stored, fresh: true };
