@@ -5,9 +5,24 @@ import { decrypt } from 'http_ece';
 import type { WebPushPayload } from '@sparrow/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeWithRedis } from './cluster';
+import { loadConfig } from '../src/config';
+import type { HostResolver } from '../src/lib/outbound';
+import type { PushLimits } from '../src/modules/push';
 import { describeEachDb, logIn, signUp, startServer, TestSocket, type DbTarget, type TestServer } from './harness';
 
 type User = Awaited<ReturnType<typeof signUp>>;
+
+/** An address on the public internet, for names a test's resolver answers (nothing is sent there). */
+const PUBLIC = '93.184.215.14';
+
+/** A resolver answering from `entries`, which a test may change as it goes (DNS rebinding). */
+function resolverOf(entries: Record<string, string[]>): HostResolver {
+  return async (host) => {
+    const found = entries[host];
+    if (!found) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+    return found.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  };
+}
 
 const b64url = (buf: Buffer) => buf.toString('base64url');
 
@@ -29,13 +44,20 @@ interface Received {
  * A push service on loopback, as a browser vendor runs one: it checks the VAPID JWT (ES256 by the
  * key the `Authorization: vapid t=…, k=…` header names, which must be the server's, for this
  * origin, not expired), then decrypts the aes128gcm body with the subscribing browser's private key.
- * A browser listed in `gone` is answered the status given there (404 or 410), as for a
- * subscription the browser dropped or the push service no longer knows.
+ * A browser listed in `gone` is answered the status given there (404 or 410, as for a
+ * subscription the browser dropped or the push service no longer knows; 500 as for a push service
+ * failing). A browser in `held` is answered only at `release()`, and never if the request is cut.
  */
 class PushEndpoint {
   readonly received: Received[] = [];
   readonly refused: string[] = [];
-  readonly gone = new Map<string, 404 | 410>();
+  readonly gone = new Map<string, number>();
+  /** Every request's path, as it arrives. */
+  readonly requests: string[] = [];
+  /** Paths of held requests whose sender closed the connection before an answer. */
+  readonly cut: string[] = [];
+  readonly held = new Set<string>();
+  private releases: Array<() => void> = [];
   private readonly browsers = new Map<string, Browser>();
   private readonly server = http.createServer((req, res) => void this.handle(req, res));
   private waiters: Array<() => void> = [];
@@ -48,7 +70,15 @@ class PushEndpoint {
   }
 
   close(): Promise<void> {
+    this.release();
+    this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** Answers every held request (and those held later, until `held` is changed). */
+  release(): void {
+    this.held.clear();
+    for (const r of this.releases.splice(0)) r();
   }
 
   browser(name: string): {
@@ -92,9 +122,21 @@ class PushEndpoint {
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const path = req.url ?? '';
+    this.requests.push(path);
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const path = req.url ?? '';
+    if (this.held.has(path.replace('/push/', ''))) {
+      const answered = await new Promise<boolean>((resolve) => {
+        this.releases.push(() => resolve(true));
+        res.on('close', () => resolve(false));
+      });
+      if (!answered) {
+        this.cut.push(path);
+        for (const w of this.waiters.splice(0)) w();
+        return;
+      }
+    }
     try {
       this.checkVapid(String(req.headers.authorization ?? ''));
       if (req.headers['content-encoding'] !== 'aes128gcm') throw new Error('not aes128gcm');
@@ -164,7 +206,8 @@ describeEachDb('web push', (target: DbTarget) => {
 
   beforeAll(async () => {
     await endpoint.start();
-    server = await startServer(target, { env: { pushAllowHttp: true } });
+    // The push service here is on loopback, which only this test setting lets the server reach.
+    server = await startServer(target, { env: { pushAllowHttp: true, pushAllowInternal: true } });
     await server.ctx.config.set('chatInfo.sendInterval', '0');
     // Made while the server started, before any request.
     endpoint.serverKey = (await server.ctx.repos.push.vapid())?.public_key ?? '';
@@ -383,7 +426,7 @@ describeEachDb('web push', (target: DbTarget) => {
 
 describe('web push subscriptions', () => {
   it('refuses a plain-http push service unless the operator allows it', async () => {
-    const server = await startServer('sqlite');
+    const server = await startServer('sqlite', { env: { resolveHost: resolverOf({ 'push.example.com': [PUBLIC] }) } });
     try {
       const u = await signUp(server, 'plainhttp');
       const https = {
@@ -402,13 +445,258 @@ describe('web push subscriptions', () => {
       await server.close();
     }
   });
+
+  it('takes only the hosts PUSH_ALLOWED_HOSTS lists when it is set', async () => {
+    const { pushAllowedHosts } = loadConfig({ PUSH_ALLOWED_HOSTS: 'fcm.googleapis.com, .push.services.mozilla.com.' });
+    expect(pushAllowedHosts).toEqual(['fcm.googleapis.com', '.push.services.mozilla.com']);
+    const resolveHost = resolverOf({
+      'fcm.googleapis.com': [PUBLIC],
+      'updates.push.services.mozilla.com': [PUBLIC],
+      'push.example.com': [PUBLIC],
+    });
+    const server = await startServer('sqlite', { env: { pushAllowedHosts, resolveHost } });
+    try {
+      const u = await signUp(server, 'allowlisted');
+      const keys = { p256dh: b64url(createECDH('prime256v1').generateKeys()), auth: b64url(randomBytes(16)) };
+      const code = async (endpoint: string) =>
+        (await server.call('pushSubscribe', { endpoint, keys }, { token: u.token })).code;
+      expect(await code('https://fcm.googleapis.com/fcm/send/abc')).toBe(0);
+      expect(await code('https://updates.push.services.mozilla.com/wpush/v2/abc')).toBe(0);
+      expect(await code('https://push.example.com/send/abc')).toBe(400);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+/** Makes `a` and `b` friends on `server`. */
+async function befriendOn(server: TestServer, a: User, b: User): Promise<void> {
+  expect((await server.call('friendAdd', { user_id: b.userId }, { token: a.token })).code).toBe(0);
+  const got = await server.call('friendIndex', { is_mine: 0 }, { token: b.token });
+  const req = got.data.find((r: any) => r.create_user_info.user_id === a.userId);
+  expect((await server.call('friendUpdate', { friend_id: req.friend_id, status: 1 }, { token: b.token })).code).toBe(0);
+}
+
+async function sendOn(server: TestServer, from: User, to: User, content: string): Promise<void> {
+  const res = await server.call(
+    'sendMessage',
+    { id: randomUUID(), toContactId: to.userId, is_group: 0, type: 'text', content },
+    { token: from.token },
+  );
+  expect(res.code, res.msg).toBe(0);
+}
+
+/** Waits until `check` holds, up to `ms`. */
+async function until(what: string, check: () => boolean | Promise<boolean>, ms = 3000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** A user's subscriptions as stored: endpoint → pushes failed in a row. */
+async function failuresOf(server: TestServer, user: User): Promise<Map<string, number>> {
+  const rows = await server.ctx.repos.push.subscriptionsOf([user.userId], server.clock.now());
+  return new Map(rows.map((r) => [r.endpoint, r.failures]));
+}
+
+describeEachDb('web push to internal addresses', (target: DbTarget) => {
+  let server: TestServer;
+  const endpoint = new PushEndpoint();
+  const dns: Record<string, string[]> = {
+    'push.example.org': [PUBLIC],
+    'loopback.example.org': ['127.0.0.1'],
+    'mixed.example.org': [PUBLIC, '192.168.1.1'],
+  };
+  let n = 0;
+  const fresh = (name: string) => signUp(server, `${name}${++n}i${Math.floor(Math.random() * 1e6)}`, 'secret123', name);
+
+  beforeAll(async () => {
+    await endpoint.start();
+    // Plain http so that a rebound name could reach the receiver on loopback if the guard let it.
+    server = await startServer(target, { env: { pushAllowHttp: true, resolveHost: resolverOf(dns) } });
+    await server.ctx.config.set('chatInfo.sendInterval', '0');
+    endpoint.serverKey = (await server.ctx.repos.push.vapid())?.public_key ?? '';
+  });
+  afterAll(async () => {
+    await server.close();
+    await endpoint.close();
+  });
+
+  it('refuses push services at internal addresses, however spelled, in the caller’s language, and stores none', async () => {
+    const u = await fresh('ssrf');
+    const keys = endpoint.browser(`ssrf${u.userId}`).subscription.keys;
+    const internal = [
+      'https://127.0.0.1/push/x',
+      'https://[::1]/push/x',
+      'https://2130706433/push/x',
+      'https://0x7f000001/push/x',
+      'https://127.1/push/x',
+      'https://169.254.169.254/latest/meta-data/',
+      'https://10.0.0.1/push/x',
+      'https://192.168.1.1/push/x',
+      'https://100.64.0.1/push/x',
+      'https://[fd00::1]/push/x',
+      'https://[::ffff:127.0.0.1]/push/x',
+      'https://metadata.google.internal/computeMetadata/v1/',
+      'https://user:pass@push.example.org/push/x',
+      'https://localhost/push/x',
+      'https://loopback.example.org/push/x',
+      'https://mixed.example.org/push/x',
+      'https://unknown.example.org/push/x',
+    ];
+    const answers: Record<string, unknown> = {};
+    for (const url of internal) {
+      const res = await server.call('pushSubscribe', { endpoint: url, keys }, { token: u.token, lang: 'zh-Hans' });
+      answers[url] = { code: res.code, msg: res.msg, fields: res.data?.fields };
+    }
+    const refused = { code: 400, msg: '参数错误', fields: ['endpoint'] };
+    expect(answers).toEqual(Object.fromEntries(internal.map((url) => [url, refused])));
+    expect(await server.ctx.repos.push.subscriptionCount(u.userId)).toBe(0);
+    const en = await server.call('pushSubscribe', { endpoint: internal[0], keys }, { token: u.token, lang: 'en' });
+    expect([en.code, en.msg]).toEqual([400, 'Invalid request']);
+    // A push service at a public address is taken.
+    const ok = await server.call(
+      'pushSubscribe',
+      { endpoint: 'https://push.example.org/send/x', keys },
+      { token: u.token },
+    );
+    expect(ok.code, ok.msg).toBe(0);
+  });
+
+  it('does not contact a push service whose name resolves to an internal address by the time it sends', async () => {
+    const alice = await fresh('Alice');
+    const bob = await fresh('Bob');
+    await befriendOn(server, alice, bob);
+    const at = `rebind${bob.userId}`;
+    const { subscription } = endpoint.browser(at);
+    const rebound = { ...subscription, endpoint: subscription.endpoint.replace('127.0.0.1', 'rebind.example.org') };
+    dns['rebind.example.org'] = [PUBLIC];
+    expect((await server.call('pushSubscribe', rebound, { token: bob.token })).code).toBe(0);
+    dns['rebind.example.org'] = ['127.0.0.1'];
+    const refusedBefore = server.services.push.counts().refused;
+    await sendOn(server, alice, bob, 'rebound?');
+    await until('the push failed', async () => (await failuresOf(server, bob)).get(rebound.endpoint) === 1);
+    expect(server.services.push.counts().refused).toBe(refusedBefore + 1);
+    expect(endpoint.requests).not.toContain(`/push/${at}`);
+  });
+});
+
+describeEachDb('web push limits', (target: DbTarget) => {
+  const endpoint = new PushEndpoint();
+  let n = 0;
+
+  beforeAll(() => endpoint.start());
+  afterAll(() => endpoint.close());
+
+  /** A server reaching the receiver on loopback with these limits; `fn` gets it and a subscribed recipient. */
+  async function withServer(
+    limits: Partial<PushLimits>,
+    fn: (s: {
+      server: TestServer;
+      alice: User;
+      bob: User;
+      subscribe: (name: string) => Promise<{ at: string; url: string }>;
+    }) => Promise<void>,
+  ): Promise<void> {
+    const server = await startServer(target, {
+      env: { pushAllowHttp: true, pushAllowInternal: true, pushLimits: limits },
+    });
+    try {
+      await server.ctx.config.set('chatInfo.sendInterval', '0');
+      endpoint.serverKey = (await server.ctx.repos.push.vapid())?.public_key ?? '';
+      const tag = `${++n}l${Math.floor(Math.random() * 1e6)}`;
+      const alice = await signUp(server, `alice${tag}`, 'secret123', 'Alice');
+      const bob = await signUp(server, `bob${tag}`, 'secret123', 'Bob');
+      await befriendOn(server, alice, bob);
+      const subscribe = async (name: string) => {
+        const { subscription } = endpoint.browser(`${name}${tag}`);
+        const res = await server.call('pushSubscribe', subscription, { token: bob.token });
+        expect(res.code, res.msg).toBe(0);
+        return { at: `${name}${tag}`, url: subscription.endpoint };
+      };
+      await fn({ server, alice, bob, subscribe });
+    } finally {
+      endpoint.release();
+      await server.close();
+    }
+  }
+
+  it('sends at most the cap at once and drops the oldest waiting push when the queue is full', async () => {
+    await withServer({ concurrency: 1, queueMax: 2 }, async ({ server, alice, bob, subscribe }) => {
+      const { at } = await subscribe('queued');
+      const counts = () => server.services.push.counts();
+      endpoint.held.add(at);
+      await sendOn(server, alice, bob, 'm1');
+      await until('m1 in flight', () => counts().running === 1 && endpoint.requests.includes(`/push/${at}`));
+      await sendOn(server, alice, bob, 'm2');
+      await until('m2 waiting', () => counts().waiting === 1);
+      await sendOn(server, alice, bob, 'm3');
+      await until('m3 waiting', () => counts().waiting === 2);
+      await sendOn(server, alice, bob, 'm4');
+      await until('m2 dropped', () => counts().queueDropped === 1);
+      expect(counts()).toMatchObject({ running: 1, waiting: 2 });
+      endpoint.release();
+      await endpoint.next(at, (p) => p.body === 'm4');
+      expect(endpoint.to(at).map((p) => p.body)).toEqual(['m1', 'm3', 'm4']);
+      await until('m4 answered', () => counts().sent === 3);
+      const metrics = await server.ctx.metrics.text();
+      expect(metrics).toContain('sparrow_web_push_total{outcome="dropped"} 1');
+      expect(metrics).toContain('sparrow_web_push_total{outcome="sent"} 3');
+    });
+  });
+
+  it('cuts a push service that does not answer within the timeout and counts the failure', async () => {
+    await withServer({ timeoutMs: 300 }, async ({ server, alice, bob, subscribe }) => {
+      const { at, url } = await subscribe('slow');
+      endpoint.held.add(at);
+      const started = Date.now();
+      await sendOn(server, alice, bob, 'anyone there?');
+      await until('the push failed', async () => (await failuresOf(server, bob)).get(url) === 1);
+      expect(Date.now() - started).toBeLessThan(2000);
+      await until('the receiver saw the request cut', () => endpoint.cut.includes(`/push/${at}`));
+      await until('the slot freed', () => server.services.push.counts().running === 0);
+      expect(server.services.push.counts()).toMatchObject({ failed: 1, sent: 0 });
+    });
+  });
+
+  it('drops a subscription that keeps failing, and keeps one whose push service recovers', async () => {
+    await withServer({ failuresMax: 3, failingMs: 60_000 }, async ({ server, alice, bob, subscribe }) => {
+      const dead = await subscribe('dead');
+      const flaky = await subscribe('flaky');
+      endpoint.gone.set(dead.at, 500);
+      endpoint.gone.set(flaky.at, 503);
+      const failures = () => failuresOf(server, bob);
+      for (let i = 1; i <= 3; i++) {
+        await sendOn(server, alice, bob, `try ${i}`);
+        await until(`failure ${i}`, async () => {
+          const f = await failures();
+          return f.get(dead.url) === i && f.get(flaky.url) === i;
+        });
+      }
+      // Three in a row, but within a minute: an outage that short loses nothing.
+      server.clock.advance(60_000);
+      endpoint.gone.delete(flaky.at);
+      await sendOn(server, alice, bob, 'try 4');
+      await until('the dead one dropped', async () => !(await failures()).has(dead.url));
+      await endpoint.next(flaky.at, (p) => p.body === 'try 4');
+      await until('the flaky one recovered', async () => (await failures()).get(flaky.url) === 0);
+      expect(server.services.push.counts()).toMatchObject({ dropped: 1 });
+      // The dropped subscription is tried no more.
+      const tried = endpoint.requests.filter((p) => p === `/push/${dead.at}`).length;
+      await sendOn(server, alice, bob, 'try 5');
+      await endpoint.next(flaky.at, (p) => p.body === 'try 5');
+      expect(endpoint.requests.filter((p) => p === `/push/${dead.at}`)).toHaveLength(tried);
+    });
+  });
 });
 
 describeWithRedis('web push across nodes', (redisUrl) => {
   it('counts a socket bound on another node, and signs with the one key pair every node reads', async () => {
     const endpoint = new PushEndpoint();
     await endpoint.start();
-    const shared = { pushAllowHttp: true, redisUrl, redisPrefix: `push-${randomUUID()}:` };
+    const shared = { pushAllowHttp: true, pushAllowInternal: true, redisUrl, redisPrefix: `push-${randomUUID()}:` };
     const a = await startServer('sqlite', { env: shared });
     const b = await startServer('sqlite', { env: { ...shared, dataDir: a.dataDir } });
     try {

@@ -31,6 +31,7 @@ import { webPush } from './migrations/011-web-push';
 import { messageTime } from './migrations/012-message-time';
 import { departments } from './migrations/013-departments';
 import { userSetting } from './migrations/014-user-setting';
+import { pushFailures } from './migrations/016-push-failures';
 import { messageOutbox } from './migrations/018-message-outbox';
 import { qrGeneration } from './migrations/019-qr-generation';
 import type { Database } from './schema';
@@ -55,6 +56,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '012-message-time': messageTime(),
     '013-departments': departments(dialect),
     '014-user-setting': userSetting(),
+    '016-push-failures': pushFailures(),
     '018-message-outbox': messageOutbox(),
     '019-qr-generation': qrGeneration(),
   };

@@ -324,6 +324,10 @@ export interface PushSubscriptionsTable {
   p256dh: string;
   auth: string;
   create_time: number;
+  /** Pushes in a row the push service did not take (migration 016); 0 after one it takes. */
+  failures: Generated<number>;
+  /** When the current run of failures began; null while pushes go through. */
+  failing_since: number | null;
 }
 
 /** A message stored and not yet pushed (migration 018). */

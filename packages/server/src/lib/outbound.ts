@@ -73,11 +73,11 @@ export interface OutboundPolicy {
 }
 
 /**
- * The one gate for requests the server makes to addresses users give it (push services, later
- * webhooks). A URL is checked as written (scheme, userinfo, host names, literal addresses), its
- * name's addresses when it is accepted, and again at connection time: the agents' `lookup` checks
- * the very addresses the socket connects to, so a name that resolved to a public address when it
- * was accepted and to an internal one now (DNS rebinding) is refused rather than reached.
+ * The one gate for requests the server makes to addresses users give it (push services, and any
+ * caller of that kind to come). A URL is checked as written (scheme, userinfo, host names, literal
+ * addresses), its name's addresses when it is accepted, and again at connection time: the agents'
+ * `lookup` checks the very addresses the socket connects to, so a name that resolved to a public
+ * address when it was accepted and to an internal one now (DNS rebinding) is refused, not reached.
  */
 export class OutboundGuard {
   private readonly agents: { 'http:': http.Agent; 'https:': https.Agent };

@@ -1,6 +1,18 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { PoolCounts } from '../../db';
 
+/** What the Web Push series read at each scrape (PushService.counts). */
+export interface WebPushCounts {
+  sent: number;
+  gone: number;
+  failed: number;
+  refused: number;
+  dropped: number;
+  running: number;
+  waiting: number;
+  queueDropped: number;
+}
+
 /** What the socket gauges read at each scrape: the sockets this node holds, and how many are bound. */
 export interface SocketCounts {
   open(): number;
@@ -40,6 +52,7 @@ export class Metrics {
     dbQueries: 0,
     sockets: { open: () => 0, bound: () => 0 } as SocketCounts,
     pool: undefined as (() => PoolCounts) | undefined,
+    webPush: undefined as (() => WebPushCounts) | undefined,
   };
   private readonly http: Histogram<'method' | 'route' | 'code'>;
   private readonly httpChildren = new Map<string, Histogram.Internal<'method' | 'route' | 'code'>>();
@@ -121,6 +134,39 @@ export class Metrics {
       },
     });
     new Counter({
+      name: 'sparrow_web_push_total',
+      help: 'Web Push requests by outcome: sent, gone (404/410, subscription deleted), failed, refused (an internal address or a host not allowed, never contacted; counted in failed too), dropped (from a full queue, never sent)',
+      labelNames: ['outcome'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        const push = read.webPush?.();
+        if (!push) return;
+        for (const outcome of ['sent', 'gone', 'failed', 'refused'] as const) this.inc({ outcome }, push[outcome]);
+        this.inc({ outcome: 'dropped' }, push.queueDropped);
+      },
+    });
+    new Counter({
+      name: 'sparrow_web_push_subscriptions_dropped_total',
+      help: 'Web Push subscriptions deleted after failing too many times in a row',
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(read.webPush?.().dropped ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'sparrow_web_push_queue',
+      help: 'Web Push requests in flight (running) and waiting for a slot (waiting) on this node',
+      labelNames: ['state'],
+      registers: [this.registry],
+      collect() {
+        const push = read.webPush?.();
+        this.set({ state: 'running' }, push?.running ?? 0);
+        this.set({ state: 'waiting' }, push?.waiting ?? 0);
+      },
+    });
+    new Counter({
       name: 'sparrow_db_queries_total',
       help: 'Database statements run',
       registers: [this.registry],
@@ -139,6 +185,11 @@ export class Metrics {
   /** Where the pool gauge reads from (PostgreSQL's pool; none on SQLite). */
   watchPool(pool: () => PoolCounts): void {
     this.counts.pool = pool;
+  }
+
+  /** Where the Web Push series read from (the push service, once it exists). */
+  watchWebPush(counts: () => WebPushCounts): void {
+    this.counts.webPush = counts;
   }
 
   /** One HTTP request answered; `route` is the matched pattern, so ids in paths do not make new series. */

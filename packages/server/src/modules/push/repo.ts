@@ -47,6 +47,8 @@ export class PushRepo {
             p256dh: sub.p256dh,
             auth: sub.auth,
             create_time: now,
+            failures: 0,
+            failing_since: null,
           }),
         )
         .execute();
@@ -83,6 +85,37 @@ export class PushRepo {
   /** A subscription the push service says is gone (404/410). */
   async drop(id: number): Promise<void> {
     await this.db.deleteFrom('push_subscriptions').where('id', '=', id).execute();
+  }
+
+  /** A push the push service took: the subscription's run of failures, if any, is over. */
+  async succeeded(id: number): Promise<void> {
+    await this.db
+      .updateTable('push_subscriptions')
+      .set({ failures: 0, failing_since: null })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /**
+   * One more push in a row that failed; once `max` have, over at least `spanMs` since the first,
+   * the subscription is deleted. True when it was.
+   */
+  async failed(id: number, now: number, max: number, spanMs: number): Promise<boolean> {
+    await this.db
+      .updateTable('push_subscriptions')
+      .set((eb) => ({
+        failures: eb('failures', '+', 1),
+        failing_since: eb.fn.coalesce('failing_since', eb.val(now)),
+      }))
+      .where('id', '=', id)
+      .execute();
+    const gone = await this.db
+      .deleteFrom('push_subscriptions')
+      .where('id', '=', id)
+      .where('failures', '>=', max)
+      .where('failing_since', '<=', now - spanMs)
+      .executeTakeFirst();
+    return Number(gone.numDeletedRows) > 0;
   }
 
   /** Every subscription of these users whose session is still live at `now`. */

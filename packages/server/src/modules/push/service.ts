@@ -11,6 +11,7 @@ import type webpush from 'web-push';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { onFirstUse } from '../../lib/lazy';
+import { OutboundGuard, OutboundQueue, OutboundRefused, OutboundTimeout, systemResolver } from '../../lib/outbound';
 import { parseJson } from '../../lib/text';
 import type { Chat } from '../access';
 import type { Session } from '../auth';
@@ -23,8 +24,48 @@ const loadWebPush = onFirstUse<typeof webpush>('web-push');
 
 /** How long a push service keeps a push for a browser that is not reachable, s. */
 const PUSH_TTL_S = 24 * 3600;
-/** How long a push service may take to answer, ms. */
-const PUSH_TIMEOUT_MS = 10_000;
+/** How long a push may take, from the lookup of its host to the end of the answer, ms. */
+export const PUSH_TIMEOUT_MS = 5_000;
+/** Pushes in flight at once per process: each holds a socket (a file descriptor) until answered. */
+export const PUSH_CONCURRENCY = 32;
+/** Pushes waiting for a free slot; past this the oldest waiting one is dropped. */
+export const PUSH_QUEUE_MAX = 5_000;
+/** Pushes in a row a subscription may fail… */
+export const PUSH_FAILURES_MAX = 5;
+/** …over at least this long before it is dropped, ms: an outage of an hour loses no subscription. */
+export const PUSH_FAILING_MS = 3_600_000;
+/** How long the lookup of a push service's host may take when a browser subscribes, ms. */
+const PUSH_RESOLVE_TIMEOUT_MS = 3_000;
+
+export interface PushLimits {
+  timeoutMs: number;
+  concurrency: number;
+  queueMax: number;
+  failuresMax: number;
+  failingMs: number;
+}
+
+const PUSH_LIMITS: PushLimits = {
+  timeoutMs: PUSH_TIMEOUT_MS,
+  concurrency: PUSH_CONCURRENCY,
+  queueMax: PUSH_QUEUE_MAX,
+  failuresMax: PUSH_FAILURES_MAX,
+  failingMs: PUSH_FAILING_MS,
+};
+
+/** What became of pushes since start, by outcome; /metrics reads it. */
+export interface PushCounts {
+  /** Taken by the push service (2xx). */
+  sent: number;
+  /** Answered 404/410: the browser dropped the subscription, which is deleted. */
+  gone: number;
+  /** Refused or timed out, or refused by the guard before leaving (`refused` counts those too). */
+  failed: number;
+  /** Not sent: the address was internal, or the host not allowed, at send time. */
+  refused: number;
+  /** Subscriptions deleted after failing `failuresMax` times in a row. */
+  dropped: number;
+}
 
 interface Vapid {
   publicKey: string;
@@ -40,22 +81,53 @@ interface Vapid {
  */
 export class PushService {
   private vapid: Promise<Vapid> | undefined;
+  private readonly limits: PushLimits;
+  /** Every push service request goes through it: see lib/outbound.ts. */
+  private readonly guard: OutboundGuard;
+  private readonly queue: OutboundQueue;
+  private readonly outcomes: PushCounts = { sent: 0, gone: 0, failed: 0, refused: 0, dropped: 0 };
 
   constructor(
     private readonly ctx: AppContext,
     private readonly repo: PushRepo,
-  ) {}
+  ) {
+    const env = ctx.env;
+    this.limits = { ...PUSH_LIMITS, ...env.pushLimits };
+    this.guard = new OutboundGuard({
+      allowHttp: env.pushAllowHttp,
+      allowInternal: env.pushAllowInternal,
+      allowedHosts: env.pushAllowedHosts,
+      resolve: env.resolveHost ?? systemResolver,
+      resolveTimeoutMs: PUSH_RESOLVE_TIMEOUT_MS,
+    });
+    this.queue = new OutboundQueue(this.limits.concurrency, this.limits.queueMax);
+    ctx.metrics.watchWebPush(() => this.counts());
+  }
+
+  /** Pushes in flight and waiting now, those dropped from a full queue, and the outcomes since start. */
+  counts(): PushCounts & { running: number; waiting: number; queueDropped: number } {
+    const q = this.queue.counts();
+    return { ...this.outcomes, running: q.running, waiting: q.waiting, queueDropped: q.dropped };
+  }
 
   async key(session: Session): Promise<PushKey> {
     const { publicKey } = await this.keys();
     return { publicKey, preview: await this.repo.preview(session.userId) };
   }
 
+  /**
+   * Stores a browser's subscription once its push service is one the server may call: https, no
+   * userinfo, an allowed host whose addresses (looked up now) are all public. Sending checks the
+   * address again as it connects.
+   */
   async subscribe(session: Session, body: RouteInput<'pushSubscribe'>): Promise<void> {
-    // A push service is reached by the server: only over https, so that a subscription cannot
-    // make the server call plain-http addresses inside its own network.
-    if (new URL(body.endpoint).protocol !== 'https:' && !this.ctx.env.pushAllowHttp)
+    try {
+      await this.guard.checkResolved(body.endpoint);
+    } catch (err) {
+      if (!(err instanceof OutboundRefused)) throw err;
+      this.ctx.log.info({ userId: session.userId, reason: err.reason }, 'push subscription refused');
       throw new AppError('Validation', {}, { fields: ['endpoint'] });
+    }
     await this.repo.subscribe(
       session.userId,
       session.id,
@@ -99,13 +171,12 @@ export class PushService {
         this.repo.withoutPreview(audience),
       ]);
       const vapid = await this.keys();
-      await Promise.all(
-        subs
-          .filter((s) => users.has(s.user_id))
-          .map((s) =>
-            this.send(s, this.payload(row, chat, sender, users.get(s.user_id)!, !plain.has(s.user_id)), vapid),
-          ),
-      );
+      for (const s of subs) {
+        const reader = users.get(s.user_id);
+        if (!reader) continue;
+        const payload = this.payload(row, chat, sender, reader, !plain.has(s.user_id));
+        this.queue.add(() => this.send(s, payload, vapid));
+      }
     } catch (err) {
       this.ctx.log.warn({ err, msgId: row.id }, 'web push failed');
     }
@@ -133,34 +204,64 @@ export class PushService {
   }
 
   /**
-   * Encrypts and signs with web-push (RFC 8291, RFC 8292) and posts the request itself, so that the
-   * answer decides what happens to the subscription: 404 and 410 mean the browser dropped it.
+   * Encrypts and signs with web-push (RFC 8291, RFC 8292) and posts the request through the
+   * outbound guard, so that the answer decides what happens to the subscription: 404 and 410 mean
+   * the browser dropped it; any other failure counts towards dropping it. Run from the queue, so
+   * a push dropped from a full queue costs no encryption. Never throws.
    */
   private async send(sub: SubscriptionRow, payload: WebPushPayload, vapid: Vapid): Promise<void> {
-    const request = loadWebPush().generateRequestDetails(
-      { endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } },
-      JSON.stringify(payload),
-      {
-        vapidDetails: vapid,
-        TTL: PUSH_TTL_S,
-        urgency: payload.call ? 'high' : 'normal',
-        // One waiting push per chat: a newer one replaces it at the push service.
-        topic: `c${payload.chat.replace(/[^A-Za-z0-9]/g, '')}`,
-      },
-    );
     try {
-      const res = await fetch(request.endpoint, {
-        method: request.method,
-        headers: request.headers as Record<string, string>,
-        body: request.body ?? null,
-        redirect: 'error',
-        signal: AbortSignal.timeout(PUSH_TIMEOUT_MS),
-      });
-      await res.body?.cancel();
-      if (res.status === 404 || res.status === 410) await this.repo.drop(sub.id);
-      else if (!res.ok) this.ctx.log.warn({ status: res.status, userId: sub.user_id }, 'push service refused a push');
+      const request = loadWebPush().generateRequestDetails(
+        { endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } },
+        JSON.stringify(payload),
+        {
+          vapidDetails: vapid,
+          TTL: PUSH_TTL_S,
+          urgency: payload.call ? 'high' : 'normal',
+          // One waiting push per chat: a newer one replaces it at the push service.
+          topic: `c${payload.chat.replace(/[^A-Za-z0-9]/g, '')}`,
+        },
+      );
+      let status: number;
+      try {
+        status = await this.guard.request(request.endpoint, {
+          method: request.method,
+          headers: request.headers as Record<string, string | number>,
+          body: request.body,
+          timeoutMs: this.limits.timeoutMs,
+        });
+      } catch (err) {
+        if (err instanceof OutboundRefused) {
+          this.outcomes.refused++;
+          this.ctx.log.warn({ userId: sub.user_id, reason: err.reason }, 'push service address refused');
+        } else if (err instanceof OutboundTimeout)
+          this.ctx.log.warn({ userId: sub.user_id, ms: this.limits.timeoutMs }, 'push service timed out');
+        else this.ctx.log.warn({ err, userId: sub.user_id }, 'push service unreachable');
+        await this.failed(sub);
+        return;
+      }
+      if (status >= 200 && status < 300) {
+        this.outcomes.sent++;
+        if (sub.failures > 0) await this.repo.succeeded(sub.id);
+      } else if (status === 404 || status === 410) {
+        this.outcomes.gone++;
+        await this.repo.drop(sub.id);
+      } else {
+        this.ctx.log.warn({ status, userId: sub.user_id }, 'push service refused a push');
+        await this.failed(sub);
+      }
     } catch (err) {
-      this.ctx.log.warn({ err, userId: sub.user_id }, 'push service unreachable');
+      this.ctx.log.warn({ err, userId: sub.user_id }, 'web push failed');
+    }
+  }
+
+  /** One more failure in a row; a subscription failing `failuresMax` times over `failingMs` is dropped. */
+  private async failed(sub: SubscriptionRow): Promise<void> {
+    this.outcomes.failed++;
+    const { failuresMax, failingMs } = this.limits;
+    if (await this.repo.failed(sub.id, this.ctx.now(), failuresMax, failingMs)) {
+      this.outcomes.dropped++;
+      this.ctx.log.info({ userId: sub.user_id, failures: failuresMax }, 'push subscription dropped after failing');
     }
   }
 
