@@ -8,6 +8,15 @@ export const APP_VERSION = '6.1.0';
 /** Product version code (spec header). */
 export const APP_VERSION_CODE = 20250916;
 
+/**
+ * The largest id of a row (user, group, message, file…) read from a request: 2^53 − 1, the largest
+ * integer a JS number holds exactly, well inside PostgreSQL's bigint and SQLite's integer, so an id
+ * is bound into SQL as it is on either database. Sequences number rows from 1 and never come near
+ * it (9·10^15 rows), so no row has it: an id written larger reads as ID_MAX (`readId`) and is
+ * answered as an unknown id is.
+ */
+export const ID_MAX = Number.MAX_SAFE_INTEGER;
+
 export const ACCOUNT_MIN = 4;
 export const ACCOUNT_MAX = 32;
 export const PASSWORD_MIN = 6;

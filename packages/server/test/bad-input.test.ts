@@ -7,14 +7,15 @@
  * never a 5xx, and carry no stack trace, SQL or hash; a body the schema refuses must answer 400
  * (-1 first when a session is needed and missing). A route added to the table is covered without a
  * case written for it. On PostgreSQL (DATABASE_URL) the bodies that pass validation are sent again,
- * for what that database makes of them.
+ * for what that database makes of them: ids past 2^53 (which read as no row's id), and the longest
+ * text each field takes, in code points and bytes as well as in characters.
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import qs from 'qs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type * as z from 'zod';
-import { Codes, routes, type RouteName } from '@sparrow/protocol';
+import { Codes, graphemeMax, routes, type RouteName } from '@sparrow/protocol';
 import { describeEachDb, LANGS, signUp, startServer, type TestServer } from './harness';
 
 /** Fixed, so that a failure found once is found again. */
@@ -76,6 +77,8 @@ interface Shape {
   kinds: Set<'string' | 'number' | 'boolean' | 'array' | 'object' | 'record' | 'choice' | 'other'>;
   strMin?: number;
   strMax?: number;
+  /** The most characters (graphemes) a person's text takes. */
+  graphemeMax?: number;
   patterns: RegExp[];
   formats: string[];
   numMin?: number;
@@ -93,6 +96,7 @@ function shapeOf(schema: Schema, into?: Shape): Shape {
   const s: Shape = into ?? { kinds: new Set(), patterns: [], formats: [], int: false, choices: [], optional: false };
   const def = defOf(schema);
   const checks: any[] = (def.checks ?? []).map((c: any) => c._zod.def);
+  s.graphemeMax ??= graphemeMax(schema);
   switch (def.type) {
     case 'optional':
     case 'default':
@@ -128,8 +132,9 @@ function shapeOf(schema: Schema, into?: Shape): Shape {
       s.kinds.add('number');
       for (const c of checks) {
         if (c.check === 'number_format' && /int/.test(c.format)) s.int = true;
-        if (c.check === 'greater_than') s.numMin = c.inclusive ? c.value : c.value + 1;
-        if (c.check === 'less_than') s.numMax = c.inclusive ? c.value : c.value - 1;
+        // Over a union's options, the widest: an id's first option is its range, another reads past it.
+        if (c.check === 'greater_than') s.numMin = Math.min(s.numMin ?? Infinity, c.inclusive ? c.value : c.value + 1);
+        if (c.check === 'less_than') s.numMax = Math.max(s.numMax ?? -Infinity, c.inclusive ? c.value : c.value - 1);
       }
       return s;
     case 'boolean':
@@ -245,6 +250,16 @@ const ANY_UNIT = fc.oneof(
 );
 const KB100 = 'x'.repeat(100 * 1024);
 const FAMILY = '👩‍👩‍👧‍👦';
+/** One character of 16 code points (a letter and 15 marks): the most a character may spend (UNITS_PER_GRAPHEME_MAX). */
+const HEAVY = `a${'\u0301'.repeat(15)}`;
+/** Ids past 2^53, as numbers and as text, and one past a 64-bit integer: each names no row. */
+const HUGE_IDS: Array<[string, Value]> = [
+  ['2^53 + 2', 2 ** 53 + 2],
+  ['1e23', 1e23],
+  ['23 digits', '99999999999999999999999'],
+  ['past 64 bits', '18446744073709551617'],
+  ['negative 23 digits', '-99999999999999999999999'],
+];
 
 /** Bad values for one field, by its schema: every field gets the common ones, then those of its kinds. */
 function badValues(schema: Schema, where: string, valid: Value): Array<[string, Value]> {
@@ -276,7 +291,22 @@ function badValues(schema: Schema, where: string, valid: Value): Array<[string, 
       out.push(['one over max length', 'y'.repeat(max + 1)]);
       out.push(['max length of emoji', FAMILY.repeat(max)]);
       out.push(['max length padded with spaces', ` ${'z'.repeat(max)} `]);
+      out.push(['max length of CJK', '中'.repeat(max)]);
     }
+    // The longest text in code points and in bytes that a limit counted in characters takes.
+    if (s.graphemeMax !== undefined)
+      out.push(
+        ['most characters of emoji', FAMILY.repeat(s.graphemeMax)],
+        ['most characters of 16 code points', HEAVY.repeat(s.graphemeMax)],
+      );
+    if (s.patterns.some((p) => p.source.includes('group-')))
+      out.push(
+        ['group past 2^53', `group-${2 ** 53 + 2}`],
+        ['group of 23 digits', 'group-99999999999999999999999'],
+        ['group of 400 digits', `group-${'9'.repeat(400)}`],
+        ['group -1', 'group--1'],
+        ['group 0', 'group-0'],
+      );
     if (s.strMin !== undefined && s.strMin > 0) out.push(['one under min length', 'y'.repeat(s.strMin - 1)]);
     if (s.strMin !== undefined && s.strMin > 0) out.push(['min length of lone surrogates', '\ud800'.repeat(s.strMin)]);
     out.push(['SQL quote', "' OR 1=1 --"], ['RTL override', '\u202Eabc']);
@@ -305,6 +335,7 @@ function badValues(schema: Schema, where: string, valid: Value): Array<[string, 
       ['" 1 "', ' 1 '],
       ['Arabic-Indic digit', '١'],
       ['400 digits', '9'.repeat(400)],
+      ...HUGE_IDS,
     );
     for (const v of sample(fc.double(), 2, `${where}:double`)) out.push(['random double', v]);
     for (const v of sample(fc.bigInt(), 1, `${where}:bigint`)) out.push(['random big integer', String(v)]);

@@ -3,6 +3,7 @@ import {
   ACCOUNT_MAX,
   ACCOUNT_MIN,
   CODE_LENGTH,
+  ID_MAX,
   MOTTO_MAX,
   PASSWORD_MAX,
   PASSWORD_MIN,
@@ -16,6 +17,14 @@ import { withinGraphemes } from '../text';
  * person cleared it, which is refused, never an old client's unused field (see `blanksAbsent`).
  */
 const refusesBlank = new WeakSet<z.ZodType>();
+
+/** The most characters (graphemes) each `personText` takes, for what reads the schema (tests, column widths). */
+const graphemeMaxOf = new WeakMap<z.ZodType, number>();
+
+/** The most characters (graphemes) a `personText` schema takes; undefined for any other schema. */
+export function graphemeMax(schema: z.ZodType): number | undefined {
+  return graphemeMaxOf.get(schema);
+}
 
 /**
  * Field schemas shared by endpoint schemas. Strings are trimmed; numbers are coerced so that
@@ -34,7 +43,36 @@ export const code = z
   .trim()
   .regex(new RegExp(`^[0-9]{${CODE_LENGTH}}$`));
 export const motto = personText(MOTTO_MAX);
-export const userId = z.coerce.number().int().positive();
+
+/** Digits of a whole number, nothing else: how an id past ID_MAX may be written. */
+const DIGITS = /^\+?0*[1-9][0-9]*$/;
+
+/**
+ * Reads an id written as a number or in decimal digits: a whole number from `min` (1, or 0 where 0
+ * means none) up to ID_MAX; one beyond ID_MAX (2^53, 1e23, a hundred digits) reads as ID_MAX,
+ * which no row has. Anything else is undefined.
+ */
+export function readId(v: unknown, min: 0 | 1 = 1): number | undefined {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && DIGITS.test(v.trim()) ? Number(v) : NaN;
+  if (n > ID_MAX) return ID_MAX;
+  return Number.isInteger(n) && n >= min ? n : undefined;
+}
+
+/** An id from `min` on, as `readId` reads it; typed as a number the JSON way, coerced from a form's text. */
+function idFrom(min: 0 | 1) {
+  const beyond = z.union([z.coerce.number().gt(ID_MAX), z.string().trim().regex(DIGITS)]).transform(() => ID_MAX);
+  return z.union([z.coerce.number().int().min(min).max(ID_MAX), beyond]);
+}
+
+/**
+ * The id of a row (a user, message, file, post, notice…). Past ID_MAX it reads as ID_MAX, which
+ * names no row, so the request is answered as one naming an unknown id is ("not found"), never
+ * with a database's error.
+ */
+export const rowId = idFrom(1);
+/** An id where 0 means none or everyone (a quote, a mention, a department), or a paging cursor: past ID_MAX it lies past every row. */
+export const rowIdOrZero = idFrom(0);
+export const userId = rowId;
 export const clientId = z.string().trim().min(1).max(64);
 export const optionalText = (max: number) => z.string().trim().max(max).optional();
 /** A token from a scanned QR code (api.md §6); its signature and expiry are checked by the server. */
@@ -76,6 +114,7 @@ export function personText(max: number, min = 0) {
   const base = z.string().trim();
   const schema = (min > 0 ? base.min(min) : base).superRefine((s, ctx) => checkGraphemes(s, max, ctx));
   if (min > 0) refusesBlank.add(schema);
+  graphemeMaxOf.set(schema, max);
   return schema;
 }
 

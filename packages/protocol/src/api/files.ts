@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { KEYWORDS_MAX, PLACE_ADDRESS_MAX, PLACE_NAME_MAX } from '../limits';
-import { personText } from './fields';
+import { personText, rowId } from './fields';
 import { paging } from './friend';
 
 /** `/common/upload/uploadFile` fields besides the file. */
@@ -16,10 +16,10 @@ export const UploadEmojiFields = z.object({});
 export const EmojiIndexBody = z.object({});
 
 /** `/enterprise/emoji/add`: a sticker from an uploaded image or a received sticker/image message. */
-export const EmojiAddBody = z.object({ file_id: z.coerce.number().int().positive() });
+export const EmojiAddBody = z.object({ file_id: rowId });
 
 /** `/enterprise/emoji/del` and `/enterprise/emoji/move` (to the front). */
-export const EmojiIdsBody = z.object({ ids: z.array(z.coerce.number().int().positive()).min(1).max(200) });
+export const EmojiIdsBody = z.object({ ids: z.array(rowId).min(1).max(200) });
 
 /**
  * `/enterprise/im/fileList` (and Raingad's `/enterprise/files/index`): files I sent (1) or
@@ -46,4 +46,4 @@ export const LocationExtends = z.object({
 });
 
 /** Contact card message facts: the user it shows. */
-export const ContactExtends = z.object({ id: z.coerce.number().int().positive() });
+export const ContactExtends = z.object({ id: rowId });

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { FRIEND_NOTE_MAX, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, REALNAME_MAX } from '../limits';
-import { personText, qrToken, userId } from './fields';
+import { personText, qrToken, rowId, userId } from './fields';
 
 /** Paging fields (api.md §1). */
 export const paging = {
@@ -25,7 +25,7 @@ export const FriendIndexBody = z.object({
 
 /** `/enterprise/friend/update`: the addressee accepts (1) or refuses (0) a request. */
 export const FriendUpdateBody = z.object({
-  friend_id: z.coerce.number().int().positive(),
+  friend_id: rowId,
   status: z.coerce.number().int().min(0).max(1),
 });
 
@@ -34,7 +34,7 @@ export const FriendDelBody = z.object({ id: userId });
 
 /** `/enterprise/friend/setNickname`: my remark name for a friend ('' clears it). */
 export const FriendSetNicknameBody = z.object({
-  friend_id: z.coerce.number().int().positive(),
+  friend_id: rowId,
   nickname: personText(REALNAME_MAX),
 });
 

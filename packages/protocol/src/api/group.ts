@@ -1,17 +1,17 @@
 import * as z from 'zod';
-import { ANNOUNCEMENT_MAX, GROUP_NAME_MAX, REALNAME_MAX } from '../limits';
+import { ANNOUNCEMENT_MAX, GROUP_NAME_MAX, ID_MAX, REALNAME_MAX } from '../limits';
 import { paging } from './friend';
-import { flag, personText, qrToken, userId } from './fields';
+import { flag, personText, qrToken, readId, userId } from './fields';
 
-/** A group id on the wire: `group-<n>`. */
+/** A group id on the wire: `group-<n>`; an `n` past ID_MAX names no group (`groupNumber`). */
 export const groupId = z
   .string()
   .trim()
   .regex(/^group-[1-9][0-9]*$/);
 
-/** The number inside `group-<n>`. */
+/** The number inside `group-<n>`; past ID_MAX, ID_MAX, which no group has (see `readId`). */
 export function groupNumber(id: string): number {
-  return Number(id.slice('group-'.length));
+  return readId(id.slice('group-'.length)) ?? ID_MAX;
 }
 
 /** Members invited at once by addGroupUser. */

@@ -4,33 +4,42 @@ import {
   CALL_SDP_MAX,
   FORWARD_MAX,
   FORWARD_MIN,
+  ID_MAX,
   KEYWORDS_MAX,
   PAGE_LIMIT_MAX,
   READ_NAMED_MAX,
   TEXT_MESSAGE_MAX,
 } from '../limits';
 import { UNITS_PER_GRAPHEME_MAX } from '../text';
-import { checkGraphemes, flag, personText } from './fields';
+import { checkGraphemes, flag, personText, rowId, rowIdOrZero } from './fields';
 import { boundedJson, withinDepth } from './json';
 import { paging } from './friend';
 import type { Contact, Message } from '../entities';
 
-/** A contact id as the client sends it: a user id, `group-<n>`, `system`, `admin_notice`, or -1. */
+/**
+ * A contact id as the client sends it: a user id, `group-<n>`, `system`, `admin_notice`, or -1.
+ * A user or group number past ID_MAX names no one (see `rowId`, `groupNumber`).
+ */
 export const contactId = z.union([
   z
     .string()
     .trim()
     .regex(/^group-[1-9][0-9]*$/),
   z.enum(['system', 'admin_notice']),
-  z.coerce
-    .number()
-    .int()
-    .min(-1)
-    .refine((n) => n !== 0),
+  rowId,
+  z.coerce.number().int().min(-1).max(-1),
 ]);
 
-/** A message as the client refers to it: its server `msg_id`, or its client-made `id`. */
-export const messageRef = z.union([z.coerce.number().int().positive(), z.string().trim().min(8).max(64)]);
+/**
+ * A message as the client refers to it: its server `msg_id`, or its client-made `id`. Text that is
+ * no msg_id is a client-made id, digits past ID_MAX too (a client may make ids of digits); a
+ * number past ID_MAX names no message.
+ */
+export const messageRef = z.union([
+  z.coerce.number().int().positive().max(ID_MAX),
+  z.string().trim().min(8).max(64),
+  rowId,
+]);
 
 /** How deeply a sent message's `extends` may nest objects and arrays (its kinds are one level deep). */
 const EXTENDS_DEPTH_MAX = 4;
@@ -49,12 +58,12 @@ export const SendMessageBody = z
     /** Text (≤ 2048 characters), or what a message of another type carries (a URL, a place's name…). */
     content: z.string(),
     /** Mentioned user ids; 0 = everyone. */
-    at: z.array(z.coerce.number().int().min(0)).max(500).default([]),
+    at: z.array(rowIdOrZero).max(500).default([]),
     /** Quoted msg_id. */
-    pid: z.coerce.number().int().min(0).default(0),
+    pid: rowIdOrZero.default(0),
     /** What a message of another type carries (a place, a contact card, a sticker's file): a few flat fields. */
     extends: z.record(z.string(), z.unknown()).superRefine(withinDepth(EXTENDS_DEPTH_MAX)).default({}),
-    file_id: z.coerce.number().int().positive().optional(),
+    file_id: rowId.optional(),
   })
   .superRefine((b, ctx) => {
     const bound = { origin: 'string' as const, inclusive: true, input: b.content, path: ['content'] };
@@ -71,18 +80,18 @@ export const GetMessageListBody = z.object({
   is_group: z.coerce.number().int().min(0).max(3).default(0),
   ...paging,
   /** Older than this msg_id. */
-  last_id: z.coerce.number().int().min(0).optional(),
+  last_id: rowIdOrZero.optional(),
   /** Newer than this msg_id. */
-  after_id: z.coerce.number().int().min(0).optional(),
+  after_id: rowIdOrZero.optional(),
   /** `media` (images and videos), `file`, or any message type. */
   type: z.string().trim().max(16).optional(),
   keywords: personText(KEYWORDS_MAX).optional(),
   /** Only messages mentioning me. */
   is_at: flag.optional(),
   /** Only messages from this user (chat history by member). */
-  from_user: z.coerce.number().int().positive().optional(),
+  from_user: rowId.optional(),
   /** `limit` messages centred on this msg_id (jump to a search hit); refused alike when missing or not mine to see. */
-  around_id: z.coerce.number().int().positive().optional(),
+  around_id: rowId.optional(),
   /** From this time on, ms (the history's date picker: the first message of a day). */
   start_time: z.coerce.number().int().min(0).optional(),
   /** Up to this time, ms, inclusive. */
@@ -102,7 +111,7 @@ export const SearchMessageBody = z
     is_group: z.coerce.number().int().min(0).max(3).default(0),
     type: SearchableType.optional(),
     /** Only messages from this user. */
-    from_user: z.coerce.number().int().positive().optional(),
+    from_user: rowId.optional(),
     /** From this time on, ms. */
     start_time: z.coerce.number().int().min(0).optional(),
     /** Up to this time, ms, inclusive. */
@@ -122,7 +131,7 @@ export type SearchHit = Message & {
 
 /** `/enterprise/im/sync`: what I missed since a msg_id, across all conversations. */
 export const SyncBody = z.object({
-  after_id: z.coerce.number().int().min(0),
+  after_id: rowIdOrZero,
   limit: z.coerce
     .number()
     .int()
@@ -141,7 +150,7 @@ const ReadMessage = z.object({ id: z.string().min(1).max(64) });
 export const SetMsgIsReadBody = z.object({
   toContactId: contactId,
   is_group: z.coerce.number().int().min(0).max(3).default(0),
-  msg_id: z.coerce.number().int().min(0).optional(),
+  msg_id: rowIdOrZero.optional(),
   /**
    * Raingad 6.x clients: the unread messages of this chat they hold, one or a list (a form of more
    * than the parser's array limit arrives keyed by index), so that their sender hears which were read.
@@ -179,7 +188,7 @@ export const IsNoticeBody = z.object({
 
 /** `/enterprise/im/forwardMessage`: to 1–5 users or groups. */
 export const ForwardMessageBody = z.object({
-  msg_id: z.coerce.number().int().positive(),
+  msg_id: rowId,
   user_ids: z.array(contactId).min(FORWARD_MIN).max(FORWARD_MAX),
 });
 
@@ -214,7 +223,7 @@ export const SendToMsgBody = z.object({
   /** The call's UUID, made by the caller; every signal of the call names it. */
   id: z.string().trim().min(8).max(64),
   /** The other party's user id. */
-  toContactId: z.coerce.number().int().positive(),
+  toContactId: rowId,
   /** 1 video, 0 audio. */
   type: z.coerce.number().int().min(0).max(1).default(0),
   event: CallEvent,
@@ -232,7 +241,7 @@ export const SendToMsgBody = z.object({
   /** Seconds the sender counted; the stored duration is the server's own. */
   callTime: absent(z.coerce.number().int().min(0).max(86_400)),
   /** Sent by Raingad 6.x clients and not needed. */
-  msg_id: absent(z.coerce.number().int().min(0)),
+  msg_id: absent(rowIdOrZero),
   status: absent(z.coerce.number().int().min(0).max(9)),
   isMobile: absent(boundedJson(1)),
 });

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { ANNOUNCEMENT_MAX, KEYWORDS_MAX } from '../limits';
-import { account, password, realname, userId } from './fields';
+import { account, password, realname, rowId, rowIdOrZero, userId } from './fields';
+import { groupId } from './group';
 
 /**
  * The administration console (api.md §8, `/manage/*`): bodies of the calls only a user whose role
@@ -10,10 +11,6 @@ import { account, password, realname, userId } from './fields';
 const page = z.coerce.number().int().min(1).max(100_000).optional();
 const limit = z.coerce.number().int().min(1).max(100).optional();
 const keywords = z.string().trim().max(KEYWORDS_MAX).optional();
-const groupId = z
-  .string()
-  .trim()
-  .regex(/^group-[1-9][0-9]{0,15}$/);
 
 /** `/manage/stats`, `/manage/configGet`. */
 export const ManageEmptyBody = z.object({});
@@ -72,7 +69,7 @@ export const ManageConfigSetBody = z.object({
 });
 
 /** A department's id; 0 where a body allows "none" (`dep_id`) or "the top level" (`parent_id`). */
-const depId = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const depId = rowIdOrZero;
 const depName = z.string().trim().min(1).max(64);
 
 /** `/manage/departmentCreate`. */
@@ -85,10 +82,10 @@ export const ManageDepartmentCreateBody = z.object({
 });
 
 /** `/manage/departmentRename`. */
-export const ManageDepartmentRenameBody = z.object({ id: depId.min(1), name: depName });
+export const ManageDepartmentRenameBody = z.object({ id: rowId, name: depName });
 
 /** `/manage/departmentDel`: only a department with neither people nor departments in it. */
-export const ManageDepartmentDelBody = z.object({ id: depId.min(1) });
+export const ManageDepartmentDelBody = z.object({ id: rowId });
 
 /** `/manage/userDepartment`: 0 takes the user out of any department. */
 export const ManageUserDepartmentBody = z.object({ user_id: userId, dep_id: depId });
@@ -114,14 +111,14 @@ export const ManageNoticePublishBody = z.object({
 });
 
 /** `/manage/noticeDel`: withdraws an announcement. */
-export const ManageNoticeDelBody = z.object({ id: z.coerce.number().int().positive() });
+export const ManageNoticeDelBody = z.object({ id: rowId });
 
 /** `/manage/auditList`: newest first, of one admin or one action when given. */
 export const ManageAuditListBody = z.object({
   page,
   limit,
   /** The admin's user id; 0 for the server's command line. */
-  admin_id: z.coerce.number().int().min(0).optional(),
+  admin_id: rowIdOrZero.optional(),
   /** One of AUDIT_ACTIONS; an unknown name finds nothing. */
   action: z.string().trim().max(32).optional(),
 });

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { LocationExtends } from './files';
-import { clientId, personText } from './fields';
+import { clientId, personText, rowId, rowIdOrZero } from './fields';
 
 /** Longest comment, in characters (api.md §3 `/enterprise/moments/*`). */
 export const MOMENT_COMMENT_MAX = 500;
@@ -18,13 +18,13 @@ export const MOMENT_NOTICES_PAGE = 20;
 /** Who may see a post: 1 all friends, 2 only me, 3 only these, 4 all friends but these. */
 export const MomentVisibility = { Friends: 1, Private: 2, Only: 3, Except: 4 } as const;
 
-const id = z.coerce.number().int().positive();
+const id = rowId;
 const userIds = z.array(id).max(MOMENT_USERS_MAX);
 
 /** `/enterprise/moments/list`: the feed, or with `user_id` that person's album; paged by `last_id`. */
 export const MomentListBody = z.object({
   page: z.coerce.number().int().min(1).default(1),
-  last_id: z.coerce.number().int().min(0).default(0),
+  last_id: rowIdOrZero.default(0),
   user_id: id.optional(),
 });
 

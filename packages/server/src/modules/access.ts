@@ -1,4 +1,4 @@
-import { groupNumber, type ContactId } from '@sparrow/protocol';
+import { groupNumber, readId, type ContactId } from '@sparrow/protocol';
 import { AppError } from '../errors';
 import type { Repos } from '../repos';
 import type { Session } from './auth';
@@ -61,8 +61,8 @@ export class Access {
       const { group, member } = await this.requireMember(session.userId, groupNumber(toContactId));
       return { kind: 'group', chatKey: groupKey(group.id), group, member };
     }
-    const peerId = Number(toContactId);
-    if (!Number.isInteger(peerId) || peerId <= 0) throw new AppError('NotAllowedTarget');
+    const peerId = readId(toContactId);
+    if (peerId === undefined) throw new AppError('NotAllowedTarget');
     if (peerId === session.userId) return { kind: 'self', chatKey: selfKey(session.userId) };
     const peer = await this.repos.users.byId(peerId);
     const chatKey = pairKey(session.userId, peerId);
@@ -112,7 +112,8 @@ export class Access {
 
   /** A file I uploaded and the name I gave it; a missing file and someone else's are refused alike. */
   async ownFile(userId: number, fileId: number): Promise<{ file: FileRow; name: string }> {
-    const file = Number.isInteger(fileId) && fileId > 0 ? await this.repos.files.byId(fileId) : undefined;
+    const id = readId(fileId);
+    const file = id === undefined ? undefined : await this.repos.files.byId(id);
     const name = file && (await this.repos.files.uploadedName(userId, file.id));
     if (!file || name === undefined) throw new AppError('NotFound', {}, { fields: ['file_id'] });
     return { file, name };
@@ -120,12 +121,12 @@ export class Access {
 
   /** An image I may send as a sticker: in my collection or uploaded by me; undefined otherwise. */
   async sticker(userId: number, fileId: number): Promise<FileRow | undefined> {
-    if (!Number.isInteger(fileId) || fileId <= 0) return undefined;
-    const file = await this.repos.files.byId(fileId);
+    const id = readId(fileId);
+    const file = id === undefined ? undefined : await this.repos.files.byId(id);
     if (!file || cateOf(file.ext) !== 2) return undefined;
     if (
-      (await this.repos.emoji.collected(userId, fileId)) ||
-      (await this.repos.files.uploadedName(userId, fileId)) !== undefined
+      (await this.repos.emoji.collected(userId, file.id)) ||
+      (await this.repos.files.uploadedName(userId, file.id)) !== undefined
     )
       return file;
     return undefined;
