@@ -32,6 +32,7 @@ import { messageTime } from './migrations/012-message-time';
 import { departments } from './migrations/013-departments';
 import { userSetting } from './migrations/014-user-setting';
 import { pushFailures } from './migrations/016-push-failures';
+import { textWidths } from './migrations/017-text-widths';
 import { messageOutbox } from './migrations/018-message-outbox';
 import { qrGeneration } from './migrations/019-qr-generation';
 import type { Database } from './schema';
@@ -57,6 +58,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '013-departments': departments(dialect),
     '014-user-setting': userSetting(),
     '016-push-failures': pushFailures(),
+    '017-text-widths': textWidths(dialect),
     '018-message-outbox': messageOutbox(),
     '019-qr-generation': qrGeneration(),
   };
