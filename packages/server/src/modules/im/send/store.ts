@@ -1,4 +1,5 @@
 import type { AppContext } from '../../../context';
+import { isUniqueViolation } from '../../../db/unique';
 import type { Chat } from '../../access';
 import { encodeAt } from '../presenter';
 import { ChatType, type ConversationRow, type MessageRow } from '../repo';
@@ -15,8 +16,6 @@ export interface Stored {
 }
 
 const CHAT_TYPE = { private: ChatType.Private, group: ChatType.Group, self: ChatType.Self } as const;
-
-const isUniqueViolation = (err: unknown) => /unique|duplicate key/i.test(String((err as Error)?.message ?? err));
 
 /** The id a message is stored under: the peer, the group, or the sender for notes to self. */
 function toIdOf(chat: Chat, senderId: number): number {
