@@ -98,6 +98,12 @@ export const ErrorCodes = {
   FileMissing: Codes.BadRequest,
   UploadMalformed: Codes.BadRequest,
   StorageUnavailable: Codes.Unavailable,
+  /** Too many uploads of this user, or of the whole server, are in progress: try again in a moment. */
+  UploadBusy: Codes.TooMany,
+  /** An image with more pixels than the server decodes. */
+  ImageTooLarge: Codes.Refused,
+  /** A request body over its route's limit (HTTP 413) or nested deeper than any schema takes. */
+  BodyTooLarge: Codes.BadRequest,
   Forbidden: Codes.Forbidden,
   /** An admin set this user's password: nothing but changing it (and signing out) until they do. */
   PasswordChangeRequired: Codes.Forbidden,

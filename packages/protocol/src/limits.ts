@@ -173,3 +173,22 @@ export const CALL_ICE_MAX = 2_048;
 
 /** The most messages a Raingad client may name as read in one setMsgIsRead (it names those it holds). */
 export const READ_NAMED_MAX = 1000;
+
+/**
+ * The largest request body a route takes unless its schema allows more, bytes. A route's own
+ * limit is `bodyLimit` in the route table; the server refuses a larger body before reading it.
+ */
+export const BODY_LIMIT_DEFAULT = 64 * 1024;
+/**
+ * The most bytes one UTF-16 unit of text takes in a body as a client may send it: a character of
+ * the Basic Multilingual Plane percent-encoded in a form (`%E5%AD%97`), more than JSON's `\uXXXX`.
+ */
+export const BODY_BYTES_PER_UNIT_MAX = 9;
+/**
+ * How deeply a request body may nest objects and arrays. The deepest any schema takes is
+ * sendMessage's: `extends` nests at most 4 deep, 5 with the body around it. A deeper body is
+ * refused by a scan of its bytes before it is parsed.
+ */
+export const BODY_DEPTH_MAX = 8;
+/** The most pixels an uploaded image may have: larger ones are refused before they are decoded. */
+export const IMAGE_PIXELS_MAX = 50_000_000;

@@ -1,6 +1,15 @@
 import type * as z from 'zod';
 import { blanksAbsent } from './api/fields';
 import {
+  ANNOUNCEMENT_MAX,
+  BODY_BYTES_PER_UNIT_MAX,
+  BODY_LIMIT_DEFAULT,
+  CALL_SDP_MAX,
+  READ_NAMED_MAX,
+  TEXT_MESSAGE_MAX,
+} from './limits';
+import { UNITS_PER_GRAPHEME_MAX } from './text';
+import {
   BindGroupBody,
   BindUidBody,
   CheckVersionBody,
@@ -75,6 +84,8 @@ import {
 } from './api/im';
 import type { IceConfig, SearchHit } from './api/im';
 import {
+  MOMENT_COMMENT_MAX,
+  MOMENT_TEXT_MAX,
   MomentCommentBody,
   MomentCoverBody,
   MomentIdBody,
@@ -156,12 +167,18 @@ export interface RouteDef<B extends z.ZodType = z.ZodType> {
   multipart?: boolean;
   /** True for the administration calls (api.md §8): a session of a user whose role is admin. */
   admin?: boolean;
+  /**
+   * The largest body the route takes, bytes (a multipart route's fields; its file is bounded by
+   * `fileUpload`): BODY_LIMIT_DEFAULT, or what the longest text its schema accepts needs.
+   */
+  bodyLimit: number;
 }
 
 const route = <B extends z.ZodType>(path: string, body: B, isPublic = false): RouteDef<B> => ({
   path,
   body: blanksAbsent(body),
   public: isPublic,
+  bodyLimit: BODY_LIMIT_DEFAULT,
 });
 const manage = <B extends z.ZodType>(path: string, body: B): RouteDef<B> => ({
   ...route(path, body),
@@ -172,6 +189,15 @@ const upload = <B extends z.ZodType>(path: string, body: B): RouteDef<B> => ({
   body,
   public: false,
   multipart: true,
+  bodyLimit: BODY_LIMIT_DEFAULT,
+});
+/**
+ * A route whose body carries up to `units` UTF-16 units of text (its schema's longest) besides
+ * the usual fields, each unit as many bytes as a client may spend on it.
+ */
+const carrying = <D extends RouteDef>(units: number, def: D): D => ({
+  ...def,
+  bodyLimit: BODY_LIMIT_DEFAULT + units * BODY_BYTES_PER_UNIT_MAX,
 });
 
 /**
@@ -204,9 +230,12 @@ export const routes = {
   getMessageList: route('/enterprise/im/getMessageList', GetMessageListBody),
   searchMessage: route('/enterprise/im/searchMessage', SearchMessageBody),
   sync: route('/enterprise/im/sync', SyncBody),
-  sendMessage: route('/enterprise/im/sendMessage', SendMessageBody),
+  sendMessage: carrying(
+    TEXT_MESSAGE_MAX * UNITS_PER_GRAPHEME_MAX,
+    route('/enterprise/im/sendMessage', SendMessageBody),
+  ),
   forwardMessage: route('/enterprise/im/forwardMessage', ForwardMessageBody),
-  setMsgIsRead: route('/enterprise/im/setMsgIsRead', SetMsgIsReadBody),
+  setMsgIsRead: carrying(READ_NAMED_MAX * 64, route('/enterprise/im/setMsgIsRead', SetMsgIsReadBody)),
   readAtMsg: route('/enterprise/im/readAtMsg', ReadAtMsgBody),
   undoMessage: route('/enterprise/im/undoMessage', MessageRefBody),
   delMessage: route('/enterprise/im/delMessage', MessageRefBody),
@@ -215,7 +244,7 @@ export const routes = {
   setChatTop: route('/enterprise/im/setChatTop', SetChatTopBody),
   isNotice: route('/enterprise/im/isNotice', IsNoticeBody),
   getAdminNotice: route('/enterprise/im/getAdminNotice', GetAdminNoticeBody),
-  sendToMsg: route('/enterprise/im/sendToMsg', SendToMsgBody),
+  sendToMsg: carrying(CALL_SDP_MAX, route('/enterprise/im/sendToMsg', SendToMsgBody)),
   iceServers: route('/enterprise/im/iceServers', EmptyBody),
 
   groupAdd: route('/enterprise/group/add', GroupAddBody),
@@ -230,7 +259,7 @@ export const routes = {
   setNoSpeak: route('/enterprise/group/setNoSpeak', SetNoSpeakBody),
   groupSetting: route('/enterprise/group/groupSetting', GroupSettingBody),
   editGroupName: route('/enterprise/group/editGroupName', EditGroupNameBody),
-  setNotice: route('/enterprise/group/setNotice', SetNoticeBody),
+  setNotice: carrying(ANNOUNCEMENT_MAX * 4, route('/enterprise/group/setNotice', SetNoticeBody)),
   removeGroup: route('/enterprise/group/removeGroup', GroupIdBody),
   clearMessage: route('/enterprise/group/clearMessage', GroupIdBody),
   groupInfoqq: route('/enterprise/group/groupInfoqq', GroupQrBody),
@@ -239,7 +268,7 @@ export const routes = {
   resetGroupQr: route('/enterprise/group/resetQrcode', GroupInfoBody),
   updateCard: route('/enterprise/im/updateCard', UpdateCardBody),
   uploadGroupAvatar: upload('/common/upload/uploadGroupAvatar', UploadGroupAvatarFields),
-  uploadFile: upload('/common/upload/uploadFile', UploadFileFields),
+  uploadFile: carrying(20_000, upload('/common/upload/uploadFile', UploadFileFields)),
   uploadEmoji: upload('/common/upload/uploadEmoji', UploadEmojiFields),
   emojiIndex: route('/enterprise/emoji/index', EmojiIndexBody),
   emojiAdd: route('/enterprise/emoji/add', EmojiAddBody),
@@ -256,11 +285,17 @@ export const routes = {
   uploadAvatar: upload('/common/upload/uploadAvatar', EmptyBody),
 
   momentsList: route('/enterprise/moments/list', MomentListBody),
-  momentsPublish: route('/enterprise/moments/publish', MomentPublishBody),
+  momentsPublish: carrying(
+    MOMENT_TEXT_MAX * UNITS_PER_GRAPHEME_MAX,
+    route('/enterprise/moments/publish', MomentPublishBody),
+  ),
   momentsDel: route('/enterprise/moments/del', MomentIdBody),
   momentsLike: route('/enterprise/moments/like', MomentIdBody),
   momentsUnlike: route('/enterprise/moments/unlike', MomentIdBody),
-  momentsComment: route('/enterprise/moments/comment', MomentCommentBody),
+  momentsComment: carrying(
+    MOMENT_COMMENT_MAX * UNITS_PER_GRAPHEME_MAX,
+    route('/enterprise/moments/comment', MomentCommentBody),
+  ),
   momentsDelComment: route('/enterprise/moments/delComment', MomentIdBody),
   momentsNotices: route('/enterprise/moments/notices', MomentNoticesBody),
   momentsUnread: route('/enterprise/moments/unread', EmptyBody),
@@ -283,12 +318,12 @@ export const routes = {
   manageGroupDisband: manage('/manage/groupDisband', ManageGroupBody),
   manageGroupOwner: manage('/manage/groupOwner', ManageGroupOwnerBody),
   manageConfigGet: manage('/manage/configGet', ManageEmptyBody),
-  manageConfigSet: manage('/manage/configSet', ManageConfigSetBody),
+  manageConfigSet: carrying(20_000, manage('/manage/configSet', ManageConfigSetBody)),
   manageInviteList: manage('/manage/inviteList', ManagePageBody),
   manageInviteCreate: manage('/manage/inviteCreate', ManageInviteCreateBody),
   manageInviteRevoke: manage('/manage/inviteRevoke', ManageInviteRevokeBody),
   manageNoticeList: manage('/manage/noticeList', ManagePageBody),
-  manageNoticePublish: manage('/manage/noticePublish', ManageNoticePublishBody),
+  manageNoticePublish: carrying(ANNOUNCEMENT_MAX + 128, manage('/manage/noticePublish', ManageNoticePublishBody)),
   manageNoticeDel: manage('/manage/noticeDel', ManageNoticeDelBody),
   manageAuditList: manage('/manage/auditList', ManageAuditListBody),
   manageDepartmentList: manage('/manage/departmentList', ManageEmptyBody),

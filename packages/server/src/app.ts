@@ -1,18 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
-import qs from 'qs';
-import { Codes, translate, type PushFrame } from '@sparrow/protocol';
+import { BODY_LIMIT_DEFAULT, Codes, translate, type PushFrame } from '@sparrow/protocol';
 import type { ServerConfig } from './config';
 import type { AppContext } from './context';
 import { migrate, openDb } from './db';
 import { AppError } from './errors';
 import { localeOf, sendError } from './http/envelope';
 import { registerRoutes } from './http/route';
+import { registerBodyParsers } from './http/body';
+import { capConnections } from './http/connections';
 import { registerSecurityHeaders } from './http/security';
 import { atMostEvery } from './lib/at-most';
 import { Limits } from './lib/limits';
@@ -65,7 +65,16 @@ export async function buildApp(
     logger: opts.logger === false ? false : { level: env.logLevel },
     routerOptions: { caseSensitive: false, ignoreDuplicateSlashes: true },
     trustProxy: env.trustProxy,
-    bodyLimit: 1024 * 1024,
+    // Each route of the table sets its own (routes.ts `bodyLimit`); this holds for the rest.
+    bodyLimit: BODY_LIMIT_DEFAULT,
+    requestTimeout: env.resources.requestTimeoutMs,
+    connectionTimeout: env.resources.idleTimeoutMs,
+    keepAliveTimeout: env.resources.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: Math.min(env.resources.headersTimeoutMs, env.resources.requestTimeoutMs || Infinity),
+      // How often Node looks for requests past those time-outs (its default, 30 s, is longer than they are).
+      connectionsCheckingInterval: 1_000,
+    },
     genReqId: () => Math.random().toString(36).slice(2, 10),
     schemaController: { compilersFactory: fastifyCompilers },
   });
@@ -105,6 +114,7 @@ export async function buildApp(
     onDelivered: (delayMs) => metrics.pushDelivered(delayMs),
   });
   metrics.watchSockets({
+    socketsPerUser: env.resources.socketsPerUser,
     open: () => realtime.hub.size,
     bound: () => realtime.hub.all().filter((c) => c.userId !== null).length,
   });
@@ -151,17 +161,8 @@ export async function buildApp(
     realtime.hub.broadcast(frame);
   });
 
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    const text = String(body).trim();
-    if (text === '') return done(null, {});
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(new AppError('Validation', {}, { fields: ['body'] }), undefined);
-    }
-  });
-  await app.register(formbody, { parser: (s) => qs.parse(s, { depth: 4, arrayLimit: 200 }) });
+  capConnections(app.server, env.resources.connectionsPerAddress, env.trustProxy);
+  await registerBodyParsers(app);
   await app.register(multipart);
   await registerSecurityHeaders(app, () => config.get());
   await app.register(websocket, {
@@ -192,6 +193,7 @@ export async function buildApp(
 
   app.setNotFoundHandler((req, reply) => {
     void reply.code(404).send({ code: Codes.NotFound, msg: translate(localeOf(req), 'errors.NotFound'), data: null });
+    if (status === 413) return sendError(req, reply, new AppError('BodyTooLarge', {}, { fields: ['body'] }));
   });
 
   registerGateway(app, {

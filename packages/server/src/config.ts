@@ -73,6 +73,37 @@ export interface ServerConfig {
 const here = path.dirname(new URL(import.meta.url).pathname);
 const repoRoot = path.resolve(here, '../../..');
 
+  /** What one client may hold of this process (README "Configuration", "Security and failures"). */
+  resources: ResourceLimits;
+}
+
+/** Bounds on what one client may hold of a server process; each from its environment variable. */
+export interface ResourceLimits {
+  /** Uploads one user may have in progress at once (UPLOADS_PER_USER). */
+  uploadsPerUser: number;
+  /** Uploads in progress at once, everyone's (UPLOADS_IN_FLIGHT). */
+  uploadsInFlight: number;
+  /**
+   * Open TCP connections one address may hold (CONNECTIONS_PER_ADDRESS; 0: no cap). Proxies that
+   * TRUST_PROXY trusts are not capped: every client's connections come through them.
+   */
+  connectionsPerAddress: number;
+  /** Sockets one user may have bound at once; the oldest is closed for a new one (SOCKETS_PER_USER). */
+  socketsPerUser: number;
+  /** How long a request may take to arrive, headers and body, ms (HTTP_REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs: number;
+  /** How long a request's headers may take to arrive, ms (HTTP_HEADERS_TIMEOUT_MS). */
+  headersTimeoutMs: number;
+  /** A connection on which nothing moves this long is closed, ms (HTTP_IDLE_TIMEOUT_MS). */
+  idleTimeoutMs: number;
+  /** How long an idle keep-alive connection waits for its next request, ms (HTTP_KEEP_ALIVE_TIMEOUT_MS). */
+  keepAliveTimeoutMs: number;
+}
+
+/** A whole number from the environment, or the default when unset or not one. */
+function count(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return value !== undefined && value !== '' && Number.isInteger(n) && n >= 0 ? n : fallback;
 /** TRUST_PROXY: "true", "false", or addresses and ranges; by default proxies on this host or a private network. */
 function trustProxyOf(value: string | undefined): boolean | string {
   if (value === undefined || value === '') return 'loopback, linklocal, uniquelocal';
@@ -124,3 +155,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     },
   };
 }
+    resources: {
+      // The moments page uploads its nine images at once.
+      uploadsPerUser: count(env.UPLOADS_PER_USER, 10),
+      uploadsInFlight: count(env.UPLOADS_IN_FLIGHT, 32),
+      connectionsPerAddress: count(env.CONNECTIONS_PER_ADDRESS, 256),
+      socketsPerUser: count(env.SOCKETS_PER_USER, 50),
+      // The web client gives up on an upload after 60 s (NETWORK_TIMEOUT_MS) and on other calls after 10 s.
+      requestTimeoutMs: count(env.HTTP_REQUEST_TIMEOUT_MS, 60_000),
+      headersTimeoutMs: count(env.HTTP_HEADERS_TIMEOUT_MS, 10_000),
+      idleTimeoutMs: count(env.HTTP_IDLE_TIMEOUT_MS, 30_000),
+      // Longer than a proxy's idle upstream connections (nginx: 60 s), so it never sends a request
+      // on a connection this server is closing.
+      keepAliveTimeoutMs: count(env.HTTP_KEEP_ALIVE_TIMEOUT_MS, 72_000),
+    },

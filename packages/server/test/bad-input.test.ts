@@ -15,16 +15,16 @@ import fc from 'fast-check';
 import qs from 'qs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type * as z from 'zod';
-import { Codes, graphemeMax, routes, type RouteName } from '@sparrow/protocol';
+import { BODY_DEPTH_MAX, Codes, graphemeMax, jsonDepth, routes, type RouteName } from '@sparrow/protocol';
+import { nestedDeeper } from '../src/http/body';
 import { describeEachDb, LANGS, signUp, startServer, type TestServer } from './harness';
 
 /** Fixed, so that a failure found once is found again. */
 const SEED = 16;
 /** The least number of requests one run of this file must send. */
 const MIN_REQUESTS = 5_000;
-/** How the server parses form bodies and how large a body it takes (app.ts): the oracle must see what the server sees. */
+/** How the server parses form bodies (http/body.ts): the oracle must see what the server sees. */
 const FORM_PARSE = { depth: 4, arrayLimit: 200 };
-const BODY_LIMIT = 1024 * 1024;
 /** Content types the server parses; any other is refused before the handler. */
 const PARSED_TYPES = /^(application\/json|application\/x-www-form-urlencoded|multipart\/form-data|text\/plain)\b/;
 
@@ -612,6 +612,18 @@ function encode(c: Case, encoding: Encoding): { payload: string; contentType: st
   return { payload, contentType: 'application/json', seen };
 }
 
+/**
+ * Whether JSON text nests deeper than any schema takes: the server refuses it unparsed. Parsable
+ * text is judged by its parsed depth; other text by the server's own scan, the rule itself.
+ */
+function tooDeep(payload: string): boolean {
+  try {
+    return jsonDepth(JSON.parse(payload), BODY_DEPTH_MAX) > BODY_DEPTH_MAX;
+  } catch {
+    return nestedDeeper(payload, BODY_DEPTH_MAX);
+  }
+}
+
 /** Garbage `Authorization` values, rotated through; fast-check adds a few printable ones. */
 const GARBAGE_TOKENS = [
   'bearer garbage',
@@ -640,6 +652,7 @@ function judge(
   contentType: string,
   request: string,
   expected: number | undefined,
+  tooLarge = false,
 ): string[] {
   const problems: string[] = [];
   if (status >= 500) problems.push(`HTTP ${status}`);
@@ -659,7 +672,7 @@ function judge(
       if (!('data' in env)) problems.push('no data');
       const extra = Object.keys(env).filter((k) => !ENVELOPE_KEYS.has(k));
       if (extra.length) problems.push(`keys outside the envelope: ${extra.join(', ')}`);
-      const httpWanted = env.code === Codes.TooMany ? 429 : env.code === Codes.ServerError ? 500 : 200;
+      const httpWanted = env.code === Codes.TooMany ? 429 : env.code === Codes.ServerError ? 500 : tooLarge ? 413 : 200;
       if (status !== httpWanted) problems.push(`HTTP ${status} for code ${env.code}`);
       const fields = env.data?.fields;
       if (fields !== undefined && !(Array.isArray(fields) && fields.every((f: unknown) => typeof f === 'string')))
@@ -791,14 +804,20 @@ describeEachDb('bad input derived from the route schemas', (target) => {
     byRoute.set(name, (byRoute.get(name) ?? 0) + 1);
     server.bodies.push(res.body);
     const request = `${describeIt} [${auth}, ${contentType.split(';')[0]}] ${clip(payload, 200)}`;
-    // A body the server cannot take (unknown type, over the limit) is refused before any session check.
-    const refused = !PARSED_TYPES.test(contentType) || Buffer.byteLength(payload) > BODY_LIMIT;
+    // A body the server cannot take (unknown type, over the route's limit, nested deeper than any
+    // schema) is refused before any session check; one too large or too deep with HTTP 413.
+    const tooLarge =
+      !contentType.startsWith('multipart/') &&
+      (Buffer.byteLength(payload) > routes[name].bodyLimit ||
+        (contentType.startsWith('application/json') && tooDeep(payload)));
+    const refused = !PARSED_TYPES.test(contentType) || tooLarge;
     const problems = judge(
       res.statusCode,
       res.body,
       String(res.headers['content-type'] ?? ''),
       payload,
       refused ? Codes.BadRequest : expected(auth === 'session'),
+      tooLarge,
     );
     for (const problem of problems) failures.push({ route: name, request, problem, answer: clip(res.body) });
     if (

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '@sparrow/protocol';
 import { describeEachDb, signUp, startServer, type TestServer } from './harness';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded', 'accept-language': 'en' };
@@ -86,10 +87,18 @@ describeEachDb('HTTP conventions', (target) => {
       expect(none.json.code).toBe(0);
     });
 
-    it('refuses a body over 1 MB without reading it into a handler', async () => {
-      const res = await server.post('/common/Pub/login', { account: 'alice_http', password: 'x'.repeat(1_100_000) });
-      expect(res.status).toBe(200);
-      expect(res.json).toMatchObject({ code: 400, data: { fields: ['body'] } });
+    it('refuses a body over its route’s limit with 413 without reading it into a handler', async () => {
+      const res = await server.post(
+        '/common/Pub/login',
+        { account: 'alice_http', password: 'x'.repeat(routes.login.bodyLimit) },
+        { 'accept-language': 'en' },
+      );
+      expect(res.status).toBe(413);
+      expect(res.json).toMatchObject({
+        code: 400,
+        msg: 'The request is too large or too deeply nested',
+        data: { fields: ['body'] },
+      });
     });
 
     it('drops unknown keys: register cannot make an administrator or set a hash', async () => {

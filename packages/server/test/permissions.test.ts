@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { ErrorCodes, negotiateLocale, routes, translate, type ErrorName, type RouteName } from '@sparrow/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -768,7 +769,7 @@ class Scene {
   private uploaded(): Promise<number> {
     return this.once('file', async () => {
       const stored = await new FileService(server.ctx).store(
-        await png(this.k, 1),
+        await server.ctx.storage.stage(Readable.from([await png(this.k, 1)])),
         'png',
         'a.png',
         this.people.alice.id,
@@ -863,7 +864,7 @@ class Scene {
   stickers(): Promise<[number, number]> {
     return this.once('stickers', async () => {
       const second = await new FileService(server.ctx).store(
-        await png(this.k, 2),
+        await server.ctx.storage.stage(Readable.from([await png(this.k, 2)])),
         'png',
         'b.png',
         this.people.alice.id,

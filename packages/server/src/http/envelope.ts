@@ -64,7 +64,8 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, err: AppErro
   if (err.code === Codes.TooMany && err.params.seconds !== undefined) {
     void reply.header('retry-after', String(err.params.seconds));
   }
-  return reply.status(httpStatus(err.code)).send(envelope);
+  // A body over its route's limit is answered 413 as HTTP says, beside its envelope code 400.
+  return reply.status(err.name === 'BodyTooLarge' ? 413 : httpStatus(err.code)).send(envelope);
 }
 
 /**

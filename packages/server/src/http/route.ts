@@ -6,6 +6,7 @@ import type { Session } from '../modules/auth/session';
 import { localeOf, type Ok, successEnvelope, validationError } from './envelope';
 import type { AppContext } from '../context';
 import { sessionSockets } from '../realtime/hub';
+import { discardStaged, UploadGate } from './uploads';
 
 /** What a handler is given: the validated body, the session (on non-public routes), the request. */
 export interface HandlerContext<N extends RouteName> {
@@ -32,20 +33,23 @@ export type Handlers = { [N in RouteName]?: Handler<N> };
 export const BEFORE_PASSWORD_CHANGE: ReadonlySet<RouteName> = new Set(['editPassword', 'logout', 'checkuser']);
 
 /**
- * Registers every route of the protocol's route table. Each reads as a checklist: rate limit →
- * session → validate → one call into the service. Refuses to start when a route has no handler.
+ * Registers every route of the protocol's route table. Each reads as a checklist: body within the
+ * route's limit (before it is read) → rate limit → session → upload place → validate → one call
+ * into the service. Refuses to start when a route has no handler.
  */
 export function registerRoutes(app: FastifyInstance, ctx: AppContext, handlers: Handlers): void {
   const names = Object.keys(routes) as RouteName[];
   const missing = names.filter((n) => !handlers[n]);
   if (missing.length) throw new Error(`routes without a handler: ${missing.join(', ')}`);
+  const { uploadsPerUser, uploadsInFlight } = ctx.env.resources;
+  const uploads = new UploadGate({ perUser: uploadsPerUser, inFlight: uploadsInFlight });
 
   for (const name of names) {
     const def = routes[name];
     const handler = handlers[name] as Handler<RouteName>;
     const paths = [def.path, ...(routeAliases[name] ?? [])];
     for (const url of paths) {
-      app.post(url, async (req, reply) => {
+      app.post(url, { bodyLimit: def.bodyLimit }, async (req, reply) => {
         const session = await ctx.sessions.fromToken(req.headers.authorization);
         if (session) callers.set(req, session.id);
         await ctx.limits.anyCall(session ? `u:${session.userId}` : `ip:${req.ip}`);
@@ -71,13 +75,22 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext, handlers: 
           }
           body = parsed.data;
         }
-        const result = await handler({
-          body: body as RouteInput<RouteName>,
-          session: session as Session,
-          req,
-          reply,
-        });
-        return successEnvelope(req, result);
+        // An upload's place is held, and its temporary files kept, until its answer is decided.
+        const leave = def.multipart && session ? uploads.enter(session.userId) : undefined;
+        try {
+          const result = await handler({
+            body: body as RouteInput<RouteName>,
+            session: session as Session,
+            req,
+            reply,
+          });
+          return successEnvelope(req, result);
+        } finally {
+          if (leave) {
+            leave();
+            await discardStaged(req);
+          }
+        }
       });
     }
   }

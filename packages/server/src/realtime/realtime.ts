@@ -18,6 +18,8 @@ export const CloseCodes = {
   Idle: 4003,
   /** Session ended (logout, password change, forced offline). */
   SessionEnded: 4004,
+  /** The user's oldest socket, closed for a newer one past SOCKETS_PER_USER. */
+  TooManySockets: 4005,
 } as const;
 
 /** A signed-in socket's session, as the auth module resolves it. */
@@ -35,7 +37,12 @@ export interface RealtimeOptions {
   presenceVisible: () => boolean;
   /** Told of each push handed to this node's sockets, `delayMs` after it was published. */
   onDelivered?: (delayMs: number) => void;
+  /** Sockets one user may have bound on this node; past it the oldest is closed (SOCKETS_PER_USER). */
+  socketsPerUser?: number;
 }
+
+/** More than a family's phones, tablets and desktops, each with a few tabs open, ever hold. */
+const SOCKETS_PER_USER = 50;
 
 const nowS = () => Math.floor(Date.now() / 1000);
 
@@ -98,10 +105,24 @@ export class Realtime {
   /** Joins a live socket to a session's user; answers whether the user has other sockets. */
   async bind(conn: Connection, session: SocketSession): Promise<{ multiport: boolean }> {
     const firstHere = this.hub.bind(conn, session.userId, session.sessionId, session.isMobile);
+    this.keepWithinCap(session.userId);
     if (firstHere) await this.opts.bus.watch(session.userId);
     const { cameOnline, sockets } = await this.opts.presence.add(session.userId, conn.clientId);
     if (cameOnline) await this.announce(session.userId, 1);
     return { multiport: sockets > 1 };
+  }
+
+  /**
+   * Keeps a user's bound sockets on this node within the cap by closing the oldest (those already
+   * closing come first, so they count towards it until they are gone). The newest is the one a
+   * person has just opened and is looking at; of more than fifty, the oldest is almost surely a
+   * socket its device lost and that has not timed out yet, or a tab long forgotten. Refusing the
+   * newest instead would keep the person out of their own new device until those time out.
+   */
+  private keepWithinCap(userId: number): void {
+    const bound = this.hub.userConnections(userId);
+    const over = bound.length - (this.opts.socketsPerUser ?? SOCKETS_PER_USER);
+    for (const old of bound.slice(0, Math.max(0, over))) old.ws.close(CloseCodes.TooManySockets);
   }
 
   /** Forgets a closed socket; announces the user offline when it was their last. */

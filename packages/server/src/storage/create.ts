@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { parseS3Url } from './s3-url';
-import { DiskStorage, type Storage } from './storage';
+import { DiskStorage, type Storage, sweepStaged } from './storage';
 
 /**
  * The uploads store the configuration names: the bucket of `STORAGE_URL` when set (every server
@@ -13,7 +13,11 @@ export async function createStorage(
 ): Promise<Storage> {
   if (env.storageUrl) {
     const { S3Storage } = await import('./s3');
-    return new S3Storage(parseS3Url(env.storageUrl), onUnavailable);
+    const storage = new S3Storage(parseS3Url(env.storageUrl), onUnavailable, path.join(env.dataDir, 'staging'));
+    await sweepStaged(storage.tempDir);
+    return storage;
   }
-  return new DiskStorage(path.join(env.dataDir, 'uploads'), onUnavailable);
+  const storage = new DiskStorage(path.join(env.dataDir, 'uploads'), onUnavailable);
+  await sweepStaged(storage.tempDir);
+  return storage;
 }

@@ -1,3 +1,6 @@
+import { createReadStream } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
@@ -12,7 +15,8 @@ import {
 import { AppError } from '../errors';
 import { mimeOf } from './mime';
 import type { S3Location } from './s3-url';
-import { contentKey, type Storage, validKey } from './storage';
+import { stageTo } from './staging';
+import { contentKey, hashKey, type StagedFile, type Storage, validKey } from './storage';
 
 const missing = (err: unknown) =>
   err instanceof NoSuchKey ||
@@ -30,6 +34,8 @@ export class S3Storage implements Storage {
   constructor(
     private readonly location: S3Location,
     private readonly onUnavailable: (err: Error) => void = () => undefined,
+    /** A folder on this machine where uploads are staged before they go to the bucket. */
+    readonly tempDir: string = path.join(os.tmpdir(), 'sparrow-staging'),
   ) {
     this.client = new S3Client({
       region: location.region,
@@ -50,8 +56,20 @@ export class S3Storage implements Storage {
     throw new AppError('StorageUnavailable');
   }
 
-  async put(bytes: Buffer, ext: string) {
-    const { key, hash } = contentKey(bytes, ext);
+  stage(source: Readable) {
+    return stageTo(this.tempDir, source, this.onUnavailable);
+  }
+
+  put(bytes: Buffer, ext: string) {
+    return this.upload(contentKey(bytes, ext), () => bytes, bytes.length);
+  }
+
+  /** Sends the staged file to the bucket as a stream: its bytes are never held whole. */
+  putFile(staged: StagedFile, ext: string) {
+    return this.upload(hashKey(staged.hash, ext), () => createReadStream(staged.path), staged.size);
+  }
+
+  private async upload({ key, hash }: { key: string; hash: string }, body: () => Buffer | Readable, length: number) {
     try {
       await this.client.send(new HeadObjectCommand(this.object(key)));
       return { key, hash };
@@ -62,8 +80,8 @@ export class S3Storage implements Storage {
       await this.client.send(
         new PutObjectCommand({
           ...this.object(key),
-          Body: bytes,
-          ContentLength: bytes.length,
+          Body: body(),
+          ContentLength: length,
           ContentType: mimeOf(key.slice(key.lastIndexOf('.') + 1)),
         }),
       );

@@ -36,9 +36,9 @@ export class EmojiService {
   /** A new sticker from an uploaded image (image types only, at most `emojiSize` MB). */
   async upload(session: Session, req: FastifyRequest): Promise<EmojiItem> {
     const { emojiSize } = this.ctx.config.get().fileUpload;
-    const { file, bytes } = await readUpload(req, emojiSize);
-    const ext = await this.files.judge(bytes, file.filename, STICKER_EXT);
-    const stored = await this.files.store(bytes, ext, file.filename, session.userId);
+    const { file, staged } = await readUpload(req, this.ctx.storage, emojiSize);
+    const ext = await this.files.judge(staged, file.filename, STICKER_EXT);
+    const stored = await this.files.store(staged, ext, file.filename, session.userId);
     return this.insert(session, stored.file.id, stored.name);
   }
 

@@ -1,10 +1,14 @@
+import { createReadStream } from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { ReadableStream } from 'node:stream/web';
 import type { UploadResult } from '@sparrow/protocol';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
-import { importOnFirstUse, loadFileType, loadSharp } from '../../lib/lazy';
+import { importOnFirstUse, loadFileType } from '../../lib/lazy';
 import { mimeOf } from '../../storage/mime';
-import { storageUrl } from '../../storage/storage';
+import { type StagedFile, storageUrl } from '../../storage/storage';
+import { openImage } from './image';
 import { type FileRepo, type FileRow } from './repo';
 
 /** music-metadata: a voice message's or audio file's duration. */
@@ -46,10 +50,18 @@ export function safeName(name: string): string {
   return (clean || 'file').slice(0, 120);
 }
 
-function isText(bytes: Buffer): boolean {
-  if (bytes.includes(0)) return false;
+/** A file as a web stream, which music-metadata's platform-neutral entry reads. */
+const webStreamOf = (file: string) => Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>;
+
+/** Whether a file is UTF-8 text without NUL, read as a stream: its bytes are never held whole. */
+async function isText(file: string): Promise<boolean> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
   try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
+      if (chunk.includes(0)) return false;
+      decoder.decode(chunk, { stream: true });
+    }
+    decoder.decode();
     return true;
   } catch {
     return false;
@@ -68,17 +80,18 @@ export class FileService {
     this.files = ctx.repos.files;
   }
 
-  /** The extension the bytes really have, checked against the allowed list; throws FileTypeForbidden. */
-  async judge(bytes: Buffer, claimedName: string, allowed: string[]): Promise<string> {
+  /** The extension the staged bytes really have, checked against the allowed list; throws FileTypeForbidden. */
+  async judge(staged: StagedFile, claimedName: string, allowed: string[]): Promise<string> {
     const claimed = path.extname(claimedName).slice(1).toLowerCase();
-    const detected = await (await loadFileType()).fileTypeFromBuffer(bytes);
+    // Reads only as much of the file as the type's signature needs.
+    const detected = await (await loadFileType()).fileTypeFromFile(staged.path);
     let ext: string;
     if (detected) {
       ext = SAME.get(detected.ext) ?? detected.ext;
       if ((ext === 'zip' || ext === 'doc') && ['docx', 'xlsx', 'pptx', 'doc', 'xls', 'ppt'].includes(claimed))
         ext = claimed;
       if (ext === 'mp4' && claimed === 'm4a') ext = 'm4a';
-    } else if (TEXT.has(claimed) && isText(bytes)) {
+    } else if (TEXT.has(claimed) && (await isText(staged.path))) {
       ext = claimed;
     } else {
       throw new AppError('FileTypeForbidden');
@@ -87,42 +100,45 @@ export class FileService {
     return ext;
   }
 
-  /** Stores bytes of a judged type and records who uploaded them under which name. */
-  async store(bytes: Buffer, ext: string, name: string, userId: number): Promise<{ file: FileRow; name: string }> {
-    const { key, hash } = await this.ctx.storage.put(bytes, ext);
-    let file = await this.files.byHash(hash);
+  /**
+   * Stores staged bytes of a judged type and records who uploaded them under which name. An image
+   * is measured (and refused over the pixel budget) before its bytes are stored.
+   */
+  async store(staged: StagedFile, ext: string, name: string, userId: number): Promise<{ file: FileRow; name: string }> {
+    let file = await this.files.byHash(staged.hash);
+    const cate = cateOf(ext);
+    let width = 0;
+    let height = 0;
+    let duration = 0;
+    let thumb = '';
+    if (!file && cate === 2) {
+      const opened = await openImage(staged.path);
+      ({ width, height } = opened);
+      const small = await opened.image
+        .rotate()
+        .resize(THUMB_EDGE, THUMB_EDGE, { fit: 'inside', withoutEnlargement: true })
+        .webp({ quality: 80 })
+        .toBuffer()
+        .catch(() => {
+          throw new AppError('FileTypeForbidden');
+        });
+      thumb = storageUrl((await this.ctx.storage.put(small, 'webp')).key);
+    } else if (!file && (cate === 3 || cate === 4)) {
+      const meta = await (
+        await loadMusicMetadata()
+      )
+        .parseWebStream(webStreamOf(staged.path), { mimeType: mimeOf(ext), size: staged.size }, { duration: true })
+        .catch(() => null);
+      duration = Math.round((meta?.format.duration ?? 0) * 1000);
+    }
+    // Stored again when known: a released file's bytes were removed while its row stayed.
+    const { key, hash } = await this.ctx.storage.putFile(staged, ext);
     if (!file) {
-      const cate = cateOf(ext);
-      let width = 0;
-      let height = 0;
-      let duration = 0;
-      let thumb = '';
-      if (cate === 2) {
-        const meta = await loadSharp()(bytes, { animated: false })
-          .metadata()
-          .catch(() => null);
-        if (!meta?.width) throw new AppError('FileTypeForbidden');
-        width = meta.width;
-        height = meta.height ?? 0;
-        const small = await loadSharp()(bytes, { animated: false })
-          .rotate()
-          .resize(THUMB_EDGE, THUMB_EDGE, { fit: 'inside', withoutEnlargement: true })
-          .webp({ quality: 80 })
-          .toBuffer();
-        thumb = storageUrl((await this.ctx.storage.put(small, 'webp')).key);
-      } else if (cate === 3 || cate === 4) {
-        const meta = await (
-          await loadMusicMetadata()
-        )
-          .parseBuffer(bytes, { mimeType: mimeOf(ext) }, { duration: true })
-          .catch(() => null);
-        duration = Math.round((meta?.format.duration ?? 0) * 1000);
-      }
       file = await this.files.insertOrGet({
         hash,
         ext,
         mime: mimeOf(ext),
-        size: bytes.length,
+        size: staged.size,
         cate,
         width,
         height,

@@ -23,7 +23,7 @@ export function uploadRoutes(
     uploadFile: async ({ req, session }) => {
       const { fileUpload } = ctx.config.get();
       let message: unknown;
-      const { file, bytes } = await readUpload(req, fileUpload.size, async (f) => {
+      const { file, staged } = await readUpload(req, ctx.storage, fileUpload.size, async (f) => {
         const field = f.fields.message;
         const sent = { message: field && !Array.isArray(field) && 'value' in field ? field.value : undefined };
         const fields = UploadFileFields.safeParse(sent);
@@ -35,8 +35,8 @@ export function uploadRoutes(
           throw new AppError('Validation', {}, { fields: ['message'] });
         }
       });
-      const ext = await files.judge(bytes, file.filename, fileUpload.fileExt);
-      const stored = await files.store(bytes, ext, file.filename, session.userId);
+      const ext = await files.judge(staged, file.filename, fileUpload.fileExt);
+      const stored = await files.store(staged, ext, file.filename, session.userId);
       if (message === undefined) return files.result(stored.file, stored.name);
       const body = SendMessageBody.safeParse({ ...(message as object), file_id: stored.file.id });
       if (!body.success) throw validationError(body.error, localeOf(req), message);

@@ -1,24 +1,44 @@
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { AVATAR_SIZE } from '@sparrow/protocol';
+import { AVATAR_SIZE, routes } from '@sparrow/protocol';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
-import { loadFileType, loadSharp } from '../../lib/lazy';
-import { storageUrl } from '../../storage/storage';
+import { noteStaged } from '../../http/uploads';
+import { loadFileType } from '../../lib/lazy';
+import { type StagedFile, type Storage, storageUrl } from '../../storage/storage';
+import { openImage } from './image';
 import { type FileRepo } from './repo';
 
 const IMAGE_EXT = new Set(['jpg', 'png', 'gif', 'webp', 'bmp', 'avif']);
 
-/** Reads the request's single file, refusing one over `maxMb` megabytes. */
+/** The most form fields an upload carries beside its file (uploadFile's `message`, a group's id). */
+const UPLOAD_FIELDS_MAX = 8;
+/** The largest form field of any upload, bytes: what the largest multipart route takes. */
+const UPLOAD_FIELD_BYTES = Math.max(...Object.values(routes).map((r) => ('multipart' in r ? r.bodyLimit : 0)));
+
+/**
+ * Reads the request's single file into a temporary file of `storage` (hashed on the way; never
+ * whole in memory), refusing one over `maxMb` megabytes. The file is removed once the request's
+ * answer is decided (`discardStaged`).
+ */
 export async function readUpload(
   req: FastifyRequest,
+  storage: Storage,
   maxMb: number,
   /** Runs on the fields sent before the file, before any byte of it is read (permission checks). */
   before?: (file: MultipartFile) => Promise<void>,
-): Promise<{ file: MultipartFile; bytes: Buffer }> {
+): Promise<{ file: MultipartFile; staged: StagedFile }> {
   let file: MultipartFile | undefined;
   try {
-    file = await req.file({ limits: { fileSize: Math.floor(maxMb * 1024 * 1024), files: 1 } });
+    file = await req.file({
+      limits: {
+        fileSize: Math.floor(maxMb * 1024 * 1024),
+        files: 1,
+        fields: UPLOAD_FIELDS_MAX,
+        fieldSize: UPLOAD_FIELD_BYTES,
+        parts: UPLOAD_FIELDS_MAX + 1,
+      },
+    });
   } catch (err) {
     if ((err as { code?: string }).code === 'FST_INVALID_MULTIPART_CONTENT_TYPE')
       throw new AppError('FileMissing', {}, { fields: ['file'] });
@@ -27,17 +47,26 @@ export async function readUpload(
     throw new AppError('UploadMalformed', {}, { fields: ['file'] });
   }
   if (!file) throw new AppError('FileMissing', {}, { fields: ['file'] });
+  // busboy tells of a body that ends inside the file by emitting 'error' on the file's stream
+  // without destroying it: heard while nothing reads it yet (during `before`, or before the
+  // staging file is open), it would leave the reader that comes later waiting for ever.
+  const stream = file.file;
+  stream.once('error', (err) => stream.destroy(err));
   if (before) await before(file);
+  let staged: StagedFile;
   try {
-    const bytes = await file.toBuffer();
-    return { file, bytes };
+    staged = await storage.stage(file.file);
   } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('FileTooLarge', { size: maxMb });
-    // A body that ends inside the file (no closing boundary, cut short) is the caller's error, not ours.
-    if (code === 'ERR_STREAM_PREMATURE_CLOSE') throw new AppError('UploadMalformed', {}, { fields: ['file'] });
-    throw err;
+    if (err instanceof AppError) throw err;
+    // Whatever else ended the file's stream came from the body: one that ends inside the file
+    // (cut short, no closing boundary: busboy's "Unexpected end of form"), a part cut early, a
+    // client gone. The caller's error, not ours.
+    throw new AppError('UploadMalformed', {}, { fields: ['file'] });
   }
+  noteStaged(req, staged.path);
+  // busboy stops at the limit and marks the stream truncated rather than failing it.
+  if (file.file.truncated) throw new AppError('FileTooLarge', { size: maxMb });
+  return { file, staged };
 }
 
 /** Uploads: the file's type is judged by its bytes, never by its name. */
@@ -58,20 +87,17 @@ export class UploadService {
     req: FastifyRequest,
     before?: (file: MultipartFile) => Promise<void>,
   ): Promise<{ file: MultipartFile; url: string }> {
-    const { file, bytes } = await readUpload(req, this.ctx.config.get().fileUpload.size, before);
-    return { file, url: await this.storeAvatar(bytes) };
+    const { file, staged } = await readUpload(req, this.ctx.storage, this.ctx.config.get().fileUpload.size, before);
+    return { file, url: await this.storeAvatar(staged) };
   }
 
-  private async storeAvatar(bytes: Buffer): Promise<string> {
-    const type = await (await loadFileType()).fileTypeFromBuffer(bytes);
+  private async storeAvatar(staged: StagedFile): Promise<string> {
+    const type = await (await loadFileType()).fileTypeFromFile(staged.path);
     if (!type || !IMAGE_EXT.has(type.ext)) throw new AppError('FileTypeForbidden');
+    const { image } = await openImage(staged.path);
     let out: Buffer;
     try {
-      out = await loadSharp()(bytes, { animated: false })
-        .rotate()
-        .resize(AVATAR_SIZE, AVATAR_SIZE, { fit: 'cover' })
-        .webp({ quality: 85 })
-        .toBuffer();
+      out = await image.rotate().resize(AVATAR_SIZE, AVATAR_SIZE, { fit: 'cover' }).webp({ quality: 85 }).toBuffer();
     } catch {
       throw new AppError('FileTypeForbidden');
     }
