@@ -44,6 +44,10 @@ export class S3Storage implements Storage {
       credentials: location.credentials,
       // A store that is down should answer 503 soon, not after the SDK's long default back-off.
       maxAttempts: 2,
+      // Uploads go as streams of a known length. With a checksum on every request the SDK would
+      // send a stream in aws-chunked encoding with a trailing checksum, which S3-compatible stores
+      // such as MinIO's older releases and s3rver store as it came, chunk headers and all.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
     });
   }
 
