@@ -8,6 +8,7 @@ import { BODY_LIMIT_DEFAULT, Codes, translate, type PushFrame } from '@sparrow/p
 import type { ServerConfig } from './config';
 import type { AppContext } from './context';
 import { migrate, openDb } from './db';
+import { isDiskFull } from './db/disk-full';
 import { AppError } from './errors';
 import { localeOf, sendError } from './http/envelope';
 import { registerRoutes } from './http/route';
@@ -176,10 +177,16 @@ export async function buildApp(
     },
   });
 
+  // A full disk lasts until an operator frees space: said once a minute, not on every refused write.
+  const diskFull = atMostEvery(60_000, now, (err: unknown) => app.log.error({ err }, 'the disk is full: writes fail'));
   app.setErrorHandler((err, req, reply) => {
     if (err instanceof AppError) {
       if (err.code === Codes.TooMany) metrics.refused(err.name);
       return sendError(req, reply, err);
+    }
+    if (isDiskFull(err)) {
+      diskFull(err);
+      return sendError(req, reply, new AppError('StorageUnavailable'));
     }
     const status = (err as { statusCode?: number }).statusCode ?? 500;
     if (status === 413 && req.isMultipart())
