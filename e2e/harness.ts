@@ -76,6 +76,8 @@ export class ServerProcess {
       PUBLIC_URL: this.url,
       LOG_LEVEL: 'warn',
       CONFIG_POLL_MS: '500',
+      // The suites sign many people up from this one address.
+      REGISTER_PER_HOUR: '0',
       ...this.extraEnv,
     };
     delete env.DATABASE_URL;

@@ -14,6 +14,7 @@ import { localeOf, sendError } from './http/envelope';
 import { registerRoutes } from './http/route';
 import { registerBodyParsers } from './http/body';
 import { capConnections } from './http/connections';
+import { readForwarded } from './http/forwarded';
 import { registerSecurityHeaders } from './http/security';
 import { atMostEvery } from './lib/at-most';
 import { Limits } from './lib/limits';
@@ -165,6 +166,7 @@ export async function buildApp(
   capConnections(app.server, env.resources.connectionsPerAddress, env.trustProxy);
   await registerBodyParsers(app);
   await app.register(multipart);
+  readForwarded(app);
   await registerSecurityHeaders(app, () => config.get());
   await app.register(websocket, {
     options: { maxPayload: 64 * 1024 },

@@ -40,6 +40,11 @@ export interface ServerConfig {
    * interval) hold only when a client cannot choose its own address.
    */
   trustProxy: boolean | string;
+  /**
+   * Registrations one client address may make per hour (REGISTER_PER_HOUR; 0: no limit), beside
+   * the console's `registerInterval`: without it one address could make accounts without end.
+   */
+  registerPerHour: number;
   /** TURN servers handed to callers with short-lived credentials (TURN_URLS, comma-separated). */
   turnUrls: string[];
   /** The secret coturn's `use-auth-secret` shares with us (TURN_SECRET). */
@@ -104,11 +109,25 @@ export interface ResourceLimits {
 function count(value: string | undefined, fallback: number): number {
   const n = Number(value);
   return value !== undefined && value !== '' && Number.isInteger(n) && n >= 0 ? n : fallback;
-/** TRUST_PROXY: "true", "false", or addresses and ranges; by default proxies on this host or a private network. */
+/**
+ * TRUST_PROXY: "true", "false", or addresses and ranges; by default a proxy on this host only. Not
+ * the private networks too: any device of a LAN could then name itself any client address and
+ * walk past the per-address login lockout and registration limit. A LAN proxy is named by address.
+ */
 function trustProxyOf(value: string | undefined): boolean | string {
-  if (value === undefined || value === '') return 'loopback, linklocal, uniquelocal';
+  if (value === undefined || value === '') return 'loopback';
   if (value === 'true' || value === 'false') return value === 'true';
   return value;
+}
+
+/**
+ * REGISTER_PER_HOUR: a whole number, 20 when absent or not one. Twenty a family or a small office
+ * behind one address does not reach in an hour; a larger group joining at once is let in by the
+ * console (manage/userCreate, invitations) or by raising it.
+ */
+function registerPerHourOf(value: string | undefined): number {
+  const n = Number(value);
+  return value !== undefined && value !== '' && Number.isInteger(n) && n >= 0 ? n : 20;
 }
 
 /** STORAGE_URL, checked at start so that a mistyped one stops the server instead of losing uploads. */
@@ -136,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel: env.LOG_LEVEL ?? 'info',
     configPollMs: Number(env.CONFIG_POLL_MS ?? 2000),
     trustProxy: trustProxyOf(env.TRUST_PROXY),
+    registerPerHour: registerPerHourOf(env.REGISTER_PER_HOUR),
     turnUrls: (env.TURN_URLS ?? '')
       .split(',')
       .map((u) => u.trim())

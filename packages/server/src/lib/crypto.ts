@@ -12,13 +12,25 @@ export async function hashPassword(password: string): Promise<string> {
   return `scrypt$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
-/** True when the password matches a hash from `hashPassword`, compared in constant time. */
+/** Key derivations run so far: every password check costs one, whether or not its account exists. */
+export const passwordWork = { derivations: 0 };
+
+/** Derives with the same cost as a real hash's check, for a check against no hash at all. */
+const NO_HASH = { salt: randomBytes(16), key: randomBytes(KEY_LEN) };
+
+/**
+ * True when the password matches a hash from `hashPassword`, compared in constant time. Against a
+ * missing or malformed hash (`''` for an account that does not exist) it does the same work and
+ * answers false, so how long a login takes does not tell whether the account exists.
+ */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, saltB64, keyB64] = stored.split('$');
-  if (scheme !== 'scrypt' || !saltB64 || !keyB64) return false;
-  const expected = Buffer.from(keyB64, 'base64');
-  const key = await scryptAsync(password.normalize('NFKC'), Buffer.from(saltB64, 'base64'), expected.length, SCRYPT);
-  return timingSafeEqual(key, expected);
+  const real = scheme === 'scrypt' && !!saltB64 && !!keyB64;
+  const salt = real ? Buffer.from(saltB64, 'base64') : NO_HASH.salt;
+  const expected = real ? Buffer.from(keyB64, 'base64') : NO_HASH.key;
+  passwordWork.derivations++;
+  const key = await scryptAsync(password.normalize('NFKC'), salt, expected.length, SCRYPT);
+  return timingSafeEqual(key, expected) && real;
 }
 
 /** A random URL-safe token of `bytes` bytes. */

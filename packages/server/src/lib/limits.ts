@@ -44,17 +44,24 @@ export class Limits {
   }
 
   /**
-   * One registration per `registerInterval` seconds per IP (0: no limit). Checked before any code
-   * or invite is spent, and counted only once a registration succeeded.
+   * One registration per `registerInterval` seconds per IP, and at most `perHour` in an hour (0:
+   * no limit, either). Checked before any code or invite is spent, and counted only once a
+   * registration succeeded.
    */
-  async assertRegisterAllowed(ip: string, intervalS: number): Promise<void> {
-    if (intervalS <= 0) return;
-    const { count, resetS } = await this.limiter.peek(`register:${ip}`);
-    if (count > 0) throw new AppError('RegisterThrottled', { seconds: resetS });
+  async assertRegisterAllowed(ip: string, intervalS: number, perHour: number): Promise<void> {
+    if (intervalS > 0) {
+      const { count, resetS } = await this.limiter.peek(`register:${ip}`);
+      if (count > 0) throw new AppError('RegisterThrottled', { seconds: resetS });
+    }
+    if (perHour > 0) {
+      const { count, resetS } = await this.limiter.peek(`register-hour:${ip}`);
+      if (count >= perHour) throw new AppError('RegisterThrottled', { seconds: resetS });
+    }
   }
 
-  async registered(ip: string, intervalS: number): Promise<void> {
+  async registered(ip: string, intervalS: number, perHour: number): Promise<void> {
     if (intervalS > 0) await this.limiter.hit(`register:${ip}`, intervalS);
+    if (perHour > 0) await this.limiter.hit(`register-hour:${ip}`, 3600);
   }
 
   /**

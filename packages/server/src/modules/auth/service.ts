@@ -75,7 +75,7 @@ export class AuthService {
     if (body.email && !byEmail && (await this.users.taken(body.email))) {
       throw new AppError('AccountTaken', {}, { fields: ['email'] });
     }
-    await this.ctx.limits.assertRegisterAllowed(client.ip, sysInfo.registerInterval);
+    await this.ctx.limits.assertRegisterAllowed(client.ip, sysInfo.registerInterval, this.ctx.env.registerPerHour);
     const needsCode = sysInfo.regauth !== 0;
     if (needsCode) {
       if (!body.code) throw new AppError('CodeRequired', {}, { fields: ['code'] });
@@ -100,7 +100,7 @@ export class AuthService {
       update_time: now,
     });
     if (!row) throw new AppError('AccountTaken', {}, { fields: ['account'] });
-    await this.ctx.limits.registered(client.ip, sysInfo.registerInterval);
+    await this.ctx.limits.registered(client.ip, sysInfo.registerInterval, this.ctx.env.registerPerHour);
     return this.info(row, client.base);
   }
 
@@ -115,7 +115,8 @@ export class AuthService {
     await this.ctx.limits.assertLoginAllowed(key, client.ip);
     const user = await this.users.byLogin(body.account);
     let ok = false;
-    if (user && body.password !== undefined) ok = await verifyPassword(body.password, user.password_hash);
+    // Without the account the password is checked all the same, against no hash: the answer's time must not tell.
+    if (body.password !== undefined) ok = await verifyPassword(body.password, user?.password_hash ?? '');
     else if (user && body.code !== undefined) {
       ok = await this.codes
         .consume([body.account, user.account, user.email, user.phone], CodeType.Login, body.code)
