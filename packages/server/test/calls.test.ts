@@ -224,24 +224,30 @@ function callSuite(target: DbTarget, redisUrl: string | undefined) {
     await ring(a, b, sb);
   });
 
-  it('refuses a candidate nested 10,000 deep as a bad field, and passes on only the fields of a candidate', async () => {
+  it('refuses a candidate nested 10,000 deep, nesting where a candidate has text, and passes on only its fields', async () => {
     const { a, b, sb } = await pair();
     const { id } = await ring(a, b, sb);
     await signal(b, { id, toContactId: a.userId, event: 'acceptRtc' });
-    const deep = '{"a":'.repeat(10_000) + '{}' + '}'.repeat(10_000);
+    const nest = (n: number) => '{"a":'.repeat(n) + '{}' + '}'.repeat(n);
     const send = (iceCandidate: string) =>
       server.post(
         '/enterprise/im/sendToMsg',
         `{"id":"${id}","toContactId":${b.userId},"event":"iceCandidate","iceCandidate":${iceCandidate}}`,
         { 'content-type': 'application/json', authorization: a.token },
       );
-    for (const nested of [`{"candidate":${deep}}`, `{"sdpMid":"0","candidate":"c","extra":${deep}}`]) {
+    for (const nested of [`{"candidate":${nest(10_000)}}`, `{"sdpMid":"0","candidate":"c","extra":${nest(10_000)}}`]) {
       const res = await send(nested);
       expect(res.status).toBeLessThan(500);
+      expect(res.json.code).toBeGreaterThanOrEqual(400);
+      expect(res.json.code).toBeLessThan(500);
     }
-    expect((await send(`{"candidate":${deep}}`)).json).toMatchObject({ code: 400, data: { fields: ['iceCandidate'] } });
+    // Within the depth any body may have, the candidate's own shape decides.
+    expect((await send(`{"candidate":${nest(4)}}`)).json).toMatchObject({
+      code: 400,
+      data: { fields: ['iceCandidate'] },
+    });
     const from = sb.frames.length;
-    expect((await send(`{"sdpMid":"0","candidate":"c","extra":${deep}}`)).json.code).toBe(0);
+    expect((await send(`{"sdpMid":"0","candidate":"c","extra":${nest(4)}}`)).json.code).toBe(0);
     const passed = await webrtcOf(sb, id, 'iceCandidate', from);
     expect(JSON.parse(passed.data.extends.iceCandidate)).toEqual({ sdpMid: '0', candidate: 'c' });
     await signal(a, { id, toContactId: b.userId, event: 'hangup', code: 906 });

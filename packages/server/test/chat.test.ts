@@ -107,6 +107,25 @@ describeEachDb('chat', (target) => {
     for (const sock of [sending, other, sb]) sock.close();
   });
 
+  it('refuses a message whose extends nests deeper than any kind of message needs', async () => {
+    const a = await fresh('deep');
+    const nest = (n: number) => '{"a":'.repeat(n) + '{}' + '}'.repeat(n);
+    const body = (ext: string, type = 'text') =>
+      `{"id":"${randomUUID()}","toContactId":${a.userId},"type":"${type}","content":"here","extends":${ext}}`;
+    // A text message reads no extends: the schema is what bounds it.
+    const res = await server.post('/enterprise/im/sendMessage', body(nest(4)), {
+      'content-type': 'application/json',
+      authorization: a.token,
+    });
+    expect(res.json).toMatchObject({ code: 400, data: { fields: ['extends'] } });
+    const place = '{"name":"Home","address":"1 Main St","latitude":31.2,"longitude":121.5}';
+    const sent = await server.post('/enterprise/im/sendMessage', body(place, 'location'), {
+      'content-type': 'application/json',
+      authorization: a.token,
+    });
+    expect(sent.json.code, sent.json.msg).toBe(0);
+  });
+
   it('returns the same message when a send is retried with the same id', async () => {
     const a = await fresh('cal');
     const b = await fresh('dee');
