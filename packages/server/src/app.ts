@@ -11,10 +11,10 @@ import { migrate, openDb } from './db';
 import { isDiskFull } from './db/disk-full';
 import { AppError } from './errors';
 import { localeOf, sendError } from './http/envelope';
-import { registerRoutes } from './http/route';
 import { registerBodyParsers } from './http/body';
 import { capConnections } from './http/connections';
 import { readForwarded } from './http/forwarded';
+import { registerRoutes } from './http/route';
 import { registerSecurityHeaders } from './http/security';
 import { atMostEvery } from './lib/at-most';
 import { Limits } from './lib/limits';
@@ -114,9 +114,9 @@ export async function buildApp(
     log: app.log,
     presenceVisible: () => config.get().chatInfo.online === 1,
     onDelivered: (delayMs) => metrics.pushDelivered(delayMs),
+    socketsPerUser: env.resources.socketsPerUser,
   });
   metrics.watchSockets({
-    socketsPerUser: env.resources.socketsPerUser,
     open: () => realtime.hub.size,
     bound: () => realtime.hub.all().filter((c) => c.userId !== null).length,
   });
@@ -193,6 +193,7 @@ export async function buildApp(
     const status = (err as { statusCode?: number }).statusCode ?? 500;
     if (status === 413 && req.isMultipart())
       return sendError(req, reply, new AppError('FileTooLarge', { size: config.get().fileUpload.size }));
+    if (status === 413) return sendError(req, reply, new AppError('BodyTooLarge', {}, { fields: ['body'] }));
     if (status >= 400 && status < 500) {
       return sendError(req, reply, new AppError('Validation', {}, { fields: ['body'] }));
     }
@@ -202,7 +203,6 @@ export async function buildApp(
 
   app.setNotFoundHandler((req, reply) => {
     void reply.code(404).send({ code: Codes.NotFound, msg: translate(localeOf(req), 'errors.NotFound'), data: null });
-    if (status === 413) return sendError(req, reply, new AppError('BodyTooLarge', {}, { fields: ['body'] }));
   });
 
   registerGateway(app, {

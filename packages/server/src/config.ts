@@ -73,11 +73,6 @@ export interface ServerConfig {
   resolveHost?: HostResolver;
   /** Call timings, ms; shortened by tests only (README "Configuration"). */
   calls: { ringTimeoutMs: number; lockTtlMs: number; peerGoneMs: number; sweepMs: number };
-}
-
-const here = path.dirname(new URL(import.meta.url).pathname);
-const repoRoot = path.resolve(here, '../../..');
-
   /** What one client may hold of this process (README "Configuration", "Security and failures"). */
   resources: ResourceLimits;
 }
@@ -109,6 +104,11 @@ export interface ResourceLimits {
 function count(value: string | undefined, fallback: number): number {
   const n = Number(value);
   return value !== undefined && value !== '' && Number.isInteger(n) && n >= 0 ? n : fallback;
+}
+
+const here = path.dirname(new URL(import.meta.url).pathname);
+const repoRoot = path.resolve(here, '../../..');
+
 /**
  * TRUST_PROXY: "true", "false", or addresses and ranges; by default a proxy on this host only. Not
  * the private networks too: any device of a LAN could then name itself any client address and
@@ -173,8 +173,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       peerGoneMs: Number(env.CALL_PEER_GONE_MS ?? CALL_PEER_GONE_MS),
       sweepMs: Number(env.CALL_SWEEP_MS ?? 5_000),
     },
-  };
-}
     resources: {
       // The moments page uploads its nine images at once.
       uploadsPerUser: count(env.UPLOADS_PER_USER, 10),
@@ -189,3 +187,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       // on a connection this server is closing.
       keepAliveTimeoutMs: count(env.HTTP_KEEP_ALIVE_TIMEOUT_MS, 72_000),
     },
+  };
+}
