@@ -82,13 +82,25 @@ function readRouteTable(
   if (!ts.isObjectLiteralExpression(table)) return;
   for (const entry of table.properties) {
     if (!ts.isPropertyAssignment(entry) || !ts.isIdentifier(entry.name)) continue;
-    const call = entry.initializer;
-    const body = ts.isCallExpression(call) && call.arguments[1] && ts.isIdentifier(call.arguments[1]);
+    const call = routeCall(ts, entry.initializer);
+    const schema = call?.arguments[1];
     docs.routes.set(entry.name.text, {
       doc: commentOf(entry),
-      body: body ? (call.arguments[1] as TS.Identifier).text : undefined,
+      body: schema && ts.isIdentifier(schema) ? schema.text : undefined,
     });
   }
+}
+
+/**
+ * The `route(path, Body, …)` call of a table entry (or `manage`, `upload`: a path, then the body),
+ * also when a wrapper such as `carrying(units, route(…))` holds it.
+ */
+function routeCall(ts: typeof TS, node: TS.Expression): TS.CallExpression | undefined {
+  if (!ts.isCallExpression(node)) return undefined;
+  const [path] = node.arguments;
+  if (path && ts.isStringLiteral(path)) return node;
+  const inner = node.arguments.find((arg) => ts.isCallExpression(arg));
+  return inner ? routeCall(ts, inner) : undefined;
 }
 
 /** A zod schema as JSON Schema, the doc comments of the exports it is made of as descriptions. */
