@@ -58,8 +58,7 @@ export function groupRoutes(ctx: AppContext, groups: GroupService, admin: GroupA
     },
     groupInfoqq: async ({ body, session }) => admin.preview(session, body.token),
     joinGroup: async ({ body, session }) => admin.join(session, body),
-    resetGroupQr: async ({ body, session, req }) =>
-      admin.resetQr(session, body.group_id, publicBase(ctx.env, req)),
+    resetGroupQr: async ({ body, session, req }) => admin.resetQr(session, body.group_id, publicBase(ctx.env, req)),
     updateCard: async ({ body, session }) => {
       await admin.updateCard(session, body);
       return ok(null, { msg: 'ok.saved' });
