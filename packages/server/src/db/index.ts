@@ -31,10 +31,10 @@ import { webPush } from './migrations/011-web-push';
 import { messageTime } from './migrations/012-message-time';
 import { departments } from './migrations/013-departments';
 import { userSetting } from './migrations/014-user-setting';
-import { pushFailures } from './migrations/016-push-failures';
-import { textWidths } from './migrations/017-text-widths';
-import { messageOutbox } from './migrations/018-message-outbox';
-import { qrGeneration } from './migrations/019-qr-generation';
+import { pushFailures } from './migrations/015-push-failures';
+import { textWidths } from './migrations/016-text-widths';
+import { messageOutbox } from './migrations/017-message-outbox';
+import { qrGeneration } from './migrations/018-qr-generation';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -57,10 +57,10 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '012-message-time': messageTime(),
     '013-departments': departments(dialect),
     '014-user-setting': userSetting(),
-    '016-push-failures': pushFailures(),
-    '017-text-widths': textWidths(dialect),
-    '018-message-outbox': messageOutbox(),
-    '019-qr-generation': qrGeneration(),
+    '015-push-failures': pushFailures(),
+    '016-text-widths': textWidths(dialect),
+    '017-message-outbox': messageOutbox(),
+    '018-qr-generation': qrGeneration(),
   };
 }
 

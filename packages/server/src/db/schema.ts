@@ -324,13 +324,13 @@ export interface PushSubscriptionsTable {
   p256dh: string;
   auth: string;
   create_time: number;
-  /** Pushes in a row the push service did not take (migration 016); 0 after one it takes. */
+  /** Pushes in a row the push service did not take (migration 015); 0 after one it takes. */
   failures: Generated<number>;
   /** When the current run of failures began; null while pushes go through. */
   failing_since: number | null;
 }
 
-/** A message stored and not yet pushed (migration 018). */
+/** A message stored and not yet pushed (migration 017). */
 export interface MessageOutboxTable {
   msg_id: number;
   /** When the sweep may push it, ms. */
