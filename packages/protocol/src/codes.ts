@@ -102,8 +102,10 @@ export const ErrorCodes = {
   UploadBusy: Codes.TooMany,
   /** An image with more pixels than the server decodes. */
   ImageTooLarge: Codes.Refused,
-  /** A request body over its route's limit (HTTP 413) or nested deeper than any schema takes. */
+  /** A request body over its route's limit (HTTP 413). */
   BodyTooLarge: Codes.BadRequest,
+  /** A request body nested deeper than any schema takes (refused before it is parsed). */
+  BodyTooDeep: Codes.BadRequest,
   Forbidden: Codes.Forbidden,
   /** An admin set this user's password: nothing but changing it (and signing out) until they do. */
   PasswordChangeRequired: Codes.Forbidden,

@@ -96,7 +96,7 @@ describeEachDb('HTTP conventions', (target) => {
       expect(res.status).toBe(413);
       expect(res.json).toMatchObject({
         code: 400,
-        msg: 'The request is too large or too deeply nested',
+        msg: 'The request is too large',
         data: { fields: ['body'] },
       });
     });

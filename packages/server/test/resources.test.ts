@@ -227,7 +227,7 @@ describe('request bodies [sqlite]', () => {
     );
     for (const a of answers) {
       expect(a.status).toBe(413);
-      expect(a.json).toMatchObject({ code: 400, msg: 'The request is too large or too deeply nested' });
+      expect(a.json).toMatchObject({ code: 400, msg: 'The request is too large' });
     }
     // Measured at 1.3 s of event loop for one such body before bodies had limits.
     expect(ms).toBeLessThan(1_500);
@@ -239,8 +239,9 @@ describe('request bodies [sqlite]', () => {
   it('refuses a body nested deeper than any schema by a scan before it is parsed', async () => {
     const deep = `{"a":${'['.repeat(BODY_DEPTH_MAX)}${']'.repeat(BODY_DEPTH_MAX)}}`;
     const a = await post(server, routes.getSystemInfo.path, deep, json);
-    expect(a.status).toBe(413);
-    expect(a.json.code).toBe(400);
+    // Small but too deep: an invalid body like any other (HTTP 200, code 400), not a large one.
+    expect(a.status).toBe(200);
+    expect(a.json).toMatchObject({ code: 400, msg: 'The request is nested too deeply' });
     // Just under the size limit, all brackets: the scan stops at the ninth.
     const wide = '['.repeat(routes.getSystemInfo.bodyLimit - 10);
     const [b, ms] = await elapsed(() => post(server, routes.getSystemInfo.path, wide, json));

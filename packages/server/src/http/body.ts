@@ -38,7 +38,7 @@ export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = String(body).trim();
     if (text === '') return done(null, {});
-    if (nestedDeeper(text, BODY_DEPTH_MAX)) return done(new AppError('BodyTooLarge', {}, { fields: ['body'] }));
+    if (nestedDeeper(text, BODY_DEPTH_MAX)) return done(new AppError('BodyTooDeep', {}, { fields: ['body'] }));
     try {
       done(null, JSON.parse(text));
     } catch {
