@@ -93,6 +93,17 @@ describeEachDb('stored and pushed', (target) => {
     expect(await server.services.pipeline.sweepUnpublished()).toBe(0);
   });
 
+  it(`[${target}] the sweep leaves a message deleted in the meantime, and forgets it`, async () => {
+    const row = await storedOnly('deleted-before-sweep', 'taken back');
+    // Deleted by its sender before any push: the deletion told the chat already.
+    expect(await server.ctx.repos.messages.deleteForAll(row.id)).toBe(true);
+    server.clock.advance(PUBLISH_GRACE_MS);
+    await server.services.pipeline.sweepUnpublished();
+    await beaSocket.roundTrip();
+    expect(beaSocket.frames.filter((f) => f.type === 'simple' && f.data.msg_id === row.id)).toEqual([]);
+    expect(await outboxRows()).toEqual([]);
+  });
+
   it(`[${target}] the sweep pushes a group message to the members`, async () => {
     const cai = await signUp(server, 'cai1');
     await server.call('friendAdd', { user_id: cai.userId }, { token: ann.token });

@@ -235,6 +235,8 @@ export class OutboundQueue {
   private readonly waiting: Array<() => Promise<void>> = [];
   private running = 0;
   private droppedCount = 0;
+  private stopped = false;
+  private idle: Array<() => void> = [];
 
   constructor(
     private readonly concurrency: number,
@@ -242,6 +244,7 @@ export class OutboundQueue {
   ) {}
 
   add(job: () => Promise<void>): void {
+    if (this.stopped) return;
     if (this.waiting.length >= this.max) {
       this.waiting.shift();
       this.droppedCount++;
@@ -255,10 +258,18 @@ export class OutboundQueue {
     return { running: this.running, waiting: this.waiting.length, dropped: this.droppedCount };
   }
 
+  /** Takes no more jobs, drops those waiting and resolves once the running ones have ended. */
+  stop(): Promise<void> {
+    this.stopped = true;
+    this.waiting.length = 0;
+    if (this.running === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
+  }
+
   private pump(): void {
     while (this.running < this.concurrency) {
       const job = this.waiting.shift();
-      if (!job) return;
+      if (!job) break;
       this.running++;
       const done = () => {
         this.running--;
@@ -266,5 +277,6 @@ export class OutboundQueue {
       };
       job().then(done, done);
     }
+    if (this.running === 0) for (const resolve of this.idle.splice(0)) resolve();
   }
 }

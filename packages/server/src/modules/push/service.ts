@@ -104,6 +104,15 @@ export class PushService {
     ctx.metrics.watchWebPush(() => this.counts());
   }
 
+  /**
+   * At shutdown: drops the pushes waiting, lets those under way end (each within its time-out) and
+   * closes the connections kept to push services, before the database they report to closes.
+   */
+  async stop(): Promise<void> {
+    await this.queue.stop();
+    this.guard.close();
+  }
+
   /** Pushes in flight and waiting now, those dropped from a full queue, and the outcomes since start. */
   counts(): PushCounts & { running: number; waiting: number; queueDropped: number } {
     const q = this.queue.counts();

@@ -26,7 +26,7 @@ export class Outbox {
   private pending: number[] = [];
   private readonly flushing = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
-  private sweeping = false;
+  private sweeping: Promise<number> | undefined;
 
   constructor(private readonly ctx: AppContext) {}
 
@@ -69,29 +69,30 @@ export class Outbox {
    * Pushes every overdue message in batches through `push`, then takes it off the outbox. A message
    * whose push throws keeps its row and is tried again once its lease runs out.
    */
-  async sweep(push: (row: MessageRow) => Promise<void>): Promise<number> {
-    if (this.sweeping) return 0;
-    this.sweeping = true;
+  sweep(push: (row: MessageRow) => Promise<void>): Promise<number> {
+    if (this.sweeping) return Promise.resolve(0);
+    const sweeping = this.sweepAll(push).finally(() => (this.sweeping = undefined));
+    this.sweeping = sweeping;
+    return sweeping;
+  }
+
+  private async sweepAll(push: (row: MessageRow) => Promise<void>): Promise<number> {
     let pushed = 0;
-    try {
-      for (;;) {
-        const now = this.ctx.now();
-        const rows = await this.ctx.repos.messages.claimOverdue(now, now + PUBLISH_LEASE_MS, SWEEP_BATCH);
-        const done: number[] = [];
-        for (const row of rows) {
-          try {
-            await push(row);
-            done.push(row.id);
-          } catch (err) {
-            this.ctx.log.warn({ err, msgId: row.id }, 'could not push a stored message; the sweep tries again');
-          }
+    for (;;) {
+      const now = this.ctx.now();
+      const rows = await this.ctx.repos.messages.claimOverdue(now, now + PUBLISH_LEASE_MS, SWEEP_BATCH);
+      const done: number[] = [];
+      for (const row of rows) {
+        try {
+          await push(row);
+          done.push(row.id);
+        } catch (err) {
+          this.ctx.log.warn({ err, msgId: row.id }, 'could not push a stored message; the sweep tries again');
         }
-        await this.ctx.repos.messages.published(done);
-        pushed += done.length;
-        if (rows.length < SWEEP_BATCH) return pushed;
       }
-    } finally {
-      this.sweeping = false;
+      await this.ctx.repos.messages.published(done);
+      pushed += done.length;
+      if (rows.length < SWEEP_BATCH) return pushed;
     }
   }
 
@@ -108,6 +109,7 @@ export class Outbox {
 
   async stop(): Promise<void> {
     clearInterval(this.timer);
+    await this.sweeping?.catch(() => undefined);
     await this.settle();
   }
 }

@@ -92,6 +92,9 @@ export class SendPipeline implements EventPort, MessageSender {
 
   /** Fans a stored message out again, its chat read back from the row; nothing when the chat is gone. */
   private async pushStored(row: MessageRow, exceptClientId?: string): Promise<Message | undefined> {
+    // Deleted meanwhile: its deletion has told the chat already. (A call's message goes out as
+    // `simple`: by the time a sweep finds it, the call has long stopped ringing.)
+    if (row.is_deleted) return undefined;
     const { users, groups } = this.ctx.repos;
     const sender = await users.byId(row.from_user);
     if (!sender) return undefined;
