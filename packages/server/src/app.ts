@@ -166,7 +166,7 @@ export async function buildApp(
   capConnections(app.server, env.resources.connectionsPerAddress, env.trustProxy);
   await registerBodyParsers(app);
   await app.register(multipart);
-  readForwarded(app);
+  readForwarded(app, env.trustProxy, ctx.now);
   await registerSecurityHeaders(app, () => config.get());
   await app.register(websocket, {
     options: { maxPayload: 64 * 1024 },
@@ -271,6 +271,7 @@ export async function buildApp(
     announcements.stop();
     await services.calls.stop();
     await services.pipeline.stop();
+    await services.push.stop();
     await ctx.limits.close();
     await bus.close();
     await presence.close();

@@ -13,7 +13,7 @@ const OVER_CAP = 'HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry
  */
 export function capConnections(server: Server, perAddress: number, trustProxy: boolean | string): void {
   if (perAddress <= 0 || trustProxy === true) return;
-  const trusted = trustProxy === false ? () => false : proxyAddr.compile(trustProxy.split(',').map((s) => s.trim()));
+  const trusted = trustedPeers(trustProxy);
   const open = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress;
@@ -33,4 +33,10 @@ export function capConnections(server: Server, perAddress: number, trustProxy: b
       else open.delete(address);
     });
   });
+}
+
+/** Whether TRUST_PROXY trusts a peer address, judged as Fastify judges it. */
+export function trustedPeers(trustProxy: boolean | string): (address: string, hop: number) => boolean {
+  if (typeof trustProxy === 'boolean') return () => trustProxy;
+  return proxyAddr.compile(trustProxy.split(',').map((s) => s.trim()));
 }

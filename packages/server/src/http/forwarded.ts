@@ -1,6 +1,9 @@
 import { isIP } from 'node:net';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import ipaddr from 'ipaddr.js';
+import { atMostEvery } from '../lib/at-most';
+import { trustedPeers } from './connections';
 
 /** One element of an RFC 7239 `Forwarded` header: what one proxy saw. */
 interface Hop {
@@ -75,9 +78,37 @@ export function forwardedAsXForwarded(headers: IncomingHttpHeaders): void {
   if (nearest?.proto) headers['x-forwarded-proto'] = nearest.proto;
 }
 
-/** Reads `Forwarded` before anything asks a request for its client's address. */
-export function readForwarded(app: FastifyInstance): void {
+/**
+ * Reads `Forwarded` before anything asks a request for its client's address, and says (at most
+ * once a minute) when a peer on a private network sends forwarding headers that TRUST_PROXY does
+ * not trust: a proxy on another machine whose clients would all look like the proxy itself, to the
+ * login lockout, the sign-up limit and the connection cap alike.
+ */
+export function readForwarded(app: FastifyInstance, trustProxy: boolean | string, now: () => number): void {
+  const trusted = trustedPeers(trustProxy);
+  const warn = atMostEvery(60_000, now, (peer: string) =>
+    app.log.warn(
+      { peer },
+      'a proxy on the local network sends X-Forwarded-For or Forwarded, but TRUST_PROXY does not trust it: every client behind it looks like the proxy (set TRUST_PROXY=loopback,<its address>)',
+    ),
+  );
   app.addHook('onRequest', async (req) => {
-    forwardedAsXForwarded(req.raw.headers);
+    const { headers } = req.raw;
+    const peer = req.socket.remoteAddress;
+    if (
+      peer !== undefined &&
+      (headers['x-forwarded-for'] !== undefined || headers.forwarded !== undefined) &&
+      !trusted(peer, 0) &&
+      onPrivateNetwork(peer)
+    )
+      warn(peer);
+    forwardedAsXForwarded(headers);
   });
+}
+
+/** Whether an address is one of a local network (private, unique-local, link-local, CGNAT). */
+function onPrivateNetwork(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  const parsed = ipaddr.process(address);
+  return ['private', 'uniqueLocal', 'linkLocal', 'carrierGradeNat'].includes(parsed.range());
 }
