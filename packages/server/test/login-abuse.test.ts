@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
 import { nodeAddress, parseForwarded } from '../src/http/forwarded';
 import { passwordWork } from '../src/lib/crypto';
-import { describeEachDb, signUp, startServer, userRow, type TestServer } from './harness';
+import { captureLog, describeEachDb, signUp, startServer, userRow, type TestServer } from './harness';
 
 /**
  * What an attacker may try against sign-in and sign-up: naming their own address to walk past the
@@ -96,6 +96,27 @@ describeEachDb('sign-in and sign-up abuse', (target) => {
     await signUp(server, 'onetoomany', 'secret123', 'One too many', { ip });
   });
 
+  it('holds REGISTER_PER_HOUR against sign-ups sent at once: each is counted before its work starts', async () => {
+    expect(server.ctx.env.registerPerHour).toBe(20);
+    const ip = '198.51.100.60';
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        server.callRaw(
+          'register',
+          { account: `atonce${i}x`, password: 'secret123', realname: `At once ${i}` },
+          { ip, lang: 'en' },
+        ),
+      ),
+    );
+    const accepted = answers.filter((a) => a.json.code === 0).length;
+    const throttled = answers.filter((a) => a.json.code === ErrorCodes.RegisterThrottled).length;
+    expect({ accepted, throttled, serverErrors: answers.filter((a) => a.status >= 500).length }).toEqual({
+      accepted: 20,
+      throttled: 10,
+      serverErrors: 0,
+    });
+  });
+
   it('does the same password work whether or not the account exists', async () => {
     const known = await signUp(server, 'timing1');
     await server.ctx.db.insertInto('users').values(userRow('nohash1')).execute();
@@ -118,6 +139,33 @@ describeEachDb('sign-in and sign-up abuse', (target) => {
     expect([existing.derivations, missing.derivations, hashless.derivations]).toEqual([5, 5, 5]);
     // A key derivation is most of a login's time; without one an unknown account answered ~20× sooner.
     expect(missing.median).toBeGreaterThan(existing.median / 3);
+  });
+});
+
+describe('a proxy that TRUST_PROXY does not trust', () => {
+  it('is named in the log, once a minute, when it sends forwarding headers from the local network', async () => {
+    const server = await startServer('sqlite', {
+      logger: true,
+      env: { logLevel: 'warn', trustProxy: loadConfig({}).trustProxy },
+    });
+    try {
+      const log = captureLog(server.app);
+      const from = (remoteAddress: string, headers: Record<string, string>) =>
+        server.app.inject({ method: 'POST', url: routes.getSystemInfo.path, remoteAddress, headers, payload: {} });
+      const warned = () => log.filter((l) => /TRUST_PROXY does not trust it/.test(String(l.msg)));
+      await from('127.0.0.1', { 'x-forwarded-for': '198.51.100.7' });
+      await from('203.0.113.5', { 'x-forwarded-for': '198.51.100.7' });
+      await from('192.168.1.30', {});
+      expect(warned()).toEqual([]);
+      await from('192.168.1.30', { 'x-forwarded-for': '198.51.100.7' });
+      await from('10.0.0.4', { forwarded: 'for=198.51.100.8' });
+      expect(warned().map((l) => (l as unknown as { peer: string }).peer)).toEqual(['192.168.1.30']);
+      server.clock.advance(60_000);
+      await from('10.0.0.4', { forwarded: 'for=198.51.100.8' });
+      expect(warned().map((l) => (l as unknown as { peer: string }).peer)).toEqual(['192.168.1.30', '10.0.0.4']);
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -44,24 +44,29 @@ export class Limits {
   }
 
   /**
-   * One registration per `registerInterval` seconds per IP, and at most `perHour` in an hour (0:
-   * no limit, either). Checked before any code or invite is spent, and counted only once a
-   * registration succeeded.
+   * Takes one registration of the address: one per `registerInterval` seconds, and at most `perHour`
+   * in an hour (0: no limit, either). Counted up front with the limiter's atomic hit (an INCR on
+   * Redis, across nodes), before any code, invite or key derivation is spent: sign-ups sent at once
+   * cannot all pass a check made before any of them is counted. Returns `release`, for a
+   * registration that then fails: it frees the interval again, while the hour keeps counting it (a
+   * window cannot take one back), so failed attempts count toward `perHour`.
    */
-  async assertRegisterAllowed(ip: string, intervalS: number, perHour: number): Promise<void> {
+  async takeRegistration(ip: string, intervalS: number, perHour: number): Promise<() => Promise<void>> {
     if (intervalS > 0) {
-      const { count, resetS } = await this.limiter.peek(`register:${ip}`);
-      if (count > 0) throw new AppError('RegisterThrottled', { seconds: resetS });
+      const { count, resetS } = await this.limiter.hit(`register:${ip}`, intervalS);
+      if (count > 1) throw new AppError('RegisterThrottled', { seconds: resetS });
     }
+    const release = async () => {
+      if (intervalS > 0) await this.limiter.reset(`register:${ip}`);
+    };
     if (perHour > 0) {
-      const { count, resetS } = await this.limiter.peek(`register-hour:${ip}`);
-      if (count >= perHour) throw new AppError('RegisterThrottled', { seconds: resetS });
+      const { count, resetS } = await this.limiter.hit(`register-hour:${ip}`, 3600);
+      if (count > perHour) {
+        await release();
+        throw new AppError('RegisterThrottled', { seconds: resetS });
+      }
     }
-  }
-
-  async registered(ip: string, intervalS: number, perHour: number): Promise<void> {
-    if (intervalS > 0) await this.limiter.hit(`register:${ip}`, intervalS);
-    if (perHour > 0) await this.limiter.hit(`register-hour:${ip}`, 3600);
+    return release;
   }
 
   /**

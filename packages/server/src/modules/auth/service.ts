@@ -75,33 +75,41 @@ export class AuthService {
     if (body.email && !byEmail && (await this.users.taken(body.email))) {
       throw new AppError('AccountTaken', {}, { fields: ['email'] });
     }
-    await this.ctx.limits.assertRegisterAllowed(client.ip, sysInfo.registerInterval, this.ctx.env.registerPerHour);
-    const needsCode = sysInfo.regauth !== 0;
-    if (needsCode) {
-      if (!body.code) throw new AppError('CodeRequired', {}, { fields: ['code'] });
-      await this.codes.consume([account], CodeType.Register, body.code);
+    const release = await this.ctx.limits.takeRegistration(
+      client.ip,
+      sysInfo.registerInterval,
+      this.ctx.env.registerPerHour,
+    );
+    try {
+      const needsCode = sysInfo.regauth !== 0;
+      if (needsCode) {
+        if (!body.code) throw new AppError('CodeRequired', {}, { fields: ['code'] });
+        await this.codes.consume([account], CodeType.Register, body.code);
+      }
+      if (sysInfo.regtype === 2) await this.useInvite(body.inviteCode);
+      const now = this.ctx.now();
+      const row = await this.users.insert({
+        account,
+        password_hash: await hashPassword(body.password),
+        realname: body.realname,
+        email: byEmail ? account : (body.email ?? '').toLowerCase(),
+        phone: byPhone ? account : '',
+        avatar: '',
+        sex: 2,
+        motto: '',
+        is_auth: needsCode ? 1 : 0,
+        role: 0,
+        status: 1,
+        language: client.locale,
+        create_time: now,
+        update_time: now,
+      });
+      if (!row) throw new AppError('AccountTaken', {}, { fields: ['account'] });
+      return this.info(row, client.base);
+    } catch (err) {
+      await release();
+      throw err;
     }
-    if (sysInfo.regtype === 2) await this.useInvite(body.inviteCode);
-    const now = this.ctx.now();
-    const row = await this.users.insert({
-      account,
-      password_hash: await hashPassword(body.password),
-      realname: body.realname,
-      email: byEmail ? account : (body.email ?? '').toLowerCase(),
-      phone: byPhone ? account : '',
-      avatar: '',
-      sex: 2,
-      motto: '',
-      is_auth: needsCode ? 1 : 0,
-      role: 0,
-      status: 1,
-      language: client.locale,
-      create_time: now,
-      update_time: now,
-    });
-    if (!row) throw new AppError('AccountTaken', {}, { fields: ['account'] });
-    await this.ctx.limits.registered(client.ip, sysInfo.registerInterval, this.ctx.env.registerPerHour);
-    return this.info(row, client.base);
   }
 
   private async useInvite(code: string | undefined): Promise<void> {
