@@ -10,7 +10,6 @@ import { MessageRepo } from './modules/im';
 import { MomentRepo } from './modules/moments';
 import { OpsRepo } from './modules/ops';
 import { PushRepo } from './modules/push';
-import { QrRepo } from './modules/qr';
 import { AnnouncementRepo, ConfigRepo, InviteRepo } from './modules/system';
 import { FileRepo } from './modules/upload';
 import { DepartmentRepo, UserRepo } from './modules/user';
@@ -33,7 +32,6 @@ export interface Repos {
   ops: OpsRepo;
   admin: AdminRepo;
   push: PushRepo;
-  qr: QrRepo;
 }
 
 export function createRepos(db: Db, dialect: Dialect): Repos {
@@ -54,6 +52,5 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
     ops: new OpsRepo(db),
     admin: new AdminRepo(db),
     push: new PushRepo(db),
-    qr: new QrRepo(db),
   };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseQrLink, type Envelope, type RouteName } from '@sparrow/protocol';
+import { ErrorCodes, parseQrLink, type Envelope, type RouteName } from '@sparrow/protocol';
 import { openDb, type Db } from '../src/db';
 import { createRepos } from '../src/repos';
 import { SessionService } from '../src/modules/auth';
@@ -369,6 +369,72 @@ const RACES: Array<Race<unknown>> = [
       expectThat(wrong, successes(answers) === 1, `${successes(answers)} successes`);
       const lines = (await groupLines(env, g, 'join')) + (await groupLines(env, g, 'invite'));
       expectThat(wrong, lines === 1, `${lines} join and invite lines`);
+      return wrong;
+    },
+  }),
+  race({
+    name: 'removeUser of a member against their joinGroup with a code they were shown',
+    invariant: 'one removal, no join, and the member is out',
+    async setup(env) {
+      const g = await groupOf(env, 2);
+      const m = g.members[0]!;
+      const info = await ok(env, 'groupInfo', { group_id: g.gid }, m);
+      return { ...g, m, token: parseQrLink(info.qrUrl as string)!.token, mark: await newestId(env) };
+    },
+    calls: (g) => [
+      { as: g.owner, route: 'removeUser', body: { id: g.gid, user_id: g.m.userId } },
+      { as: g.m, route: 'joinGroup', body: { group_id: g.gid, token: g.token } },
+      { as: g.m, route: 'joinGroup', body: { group_id: g.gid, token: g.token } },
+      { as: g.m, route: 'joinGroup', body: { group_id: g.gid, token: g.token } },
+    ],
+    async check(env, g, answers) {
+      const wrong: string[] = [];
+      // A join committed first finds a member (AlreadyMember); one after the removal finds the code revoked.
+      expectThat(wrong, successes(answers, 'joinGroup') === 0, `${successes(answers, 'joinGroup')} joins succeeded`);
+      expectThat(wrong, successes(answers, 'removeUser') === 1, `${successes(answers, 'removeUser')} removals`);
+      const stays = (await members(env, g)).some((r) => r.user_id === g.m.userId);
+      expectThat(wrong, !stays, 'the removed member is a member');
+      return wrong;
+    },
+  }),
+  race({
+    name: 'resetGroupQr against joinGroup with the code before it',
+    invariant: 'the old code admits no one after the reset',
+    async setup(env) {
+      const g = await groupOf(env, 2);
+      const info = await ok(env, 'groupInfo', { group_id: g.gid }, g.owner);
+      const guests = [await env.user(), await env.user(), await env.user()];
+      return { ...g, guests, token: parseQrLink(info.qrUrl as string)!.token, mark: await newestId(env) };
+    },
+    calls: (g) => [
+      { as: g.owner, route: 'resetGroupQr', body: { group_id: g.gid } },
+      ...g.guests.map((guest) => ({
+        as: guest,
+        route: 'joinGroup' as const,
+        body: { group_id: g.gid, token: g.token },
+      })),
+    ],
+    async check(env, g, answers) {
+      const wrong: string[] = [];
+      const resets = answers.filter((a) => a.call.route === 'resetGroupQr');
+      expectThat(wrong, successes(answers, 'resetGroupQr') === resets.length, 'a reset refused');
+      // A join committed before the first reset (its guest's second call finds a member), or the code is revoked.
+      const allowed: number[] = [0, ErrorCodes.QrExpired, ErrorCodes.AlreadyMember];
+      for (const a of answers)
+        if (a.call.route === 'joinGroup' && !allowed.includes(a.code)) wrong.push(`a join answered ${a.code} ${a.msg}`);
+      const joined = new Set(
+        answers.filter((a) => a.call.route === 'joinGroup' && a.code === 0).map((a) => a.call.as.userId),
+      );
+      const rows = (await members(env, g)).filter((r) => g.guests.some((x) => x.userId === r.user_id));
+      expectThat(
+        wrong,
+        rows.length === joined.size,
+        `${rows.length} guests are members, ${joined.size} joins succeeded`,
+      );
+      // After the resets have committed the old code admits no one.
+      const late = await env.user();
+      const again = await env.call(0, 'joinGroup', { group_id: g.gid, token: g.token }, late);
+      expectThat(wrong, again.code !== 0, 'the old code admitted someone after the reset');
       return wrong;
     },
   }),

@@ -255,6 +255,46 @@ describeEachDb('QR codes', (target) => {
     expect((await server.call('groupInfoqq', { token: shown }, { token: bob.token })).data.isJoin).toBe(0);
   });
 
+  it('a removal revokes the codes in its own transaction: no code shown or checked while it runs lets the member back', async () => {
+    const ann = await fresh('ann');
+    const bob = await fresh('bob');
+    const cat = await fresh('cat');
+    const { gid, token: seen } = await groupOf(ann, [bob, cat]);
+    // Each change of the group waits here, before its transaction, until let through.
+    const groups = server.ctx.repos.groups;
+    const locked = groups.locked.bind(groups);
+    const waiting: Array<() => void> = [];
+    groups.locked = (id, work) => new Promise<void>((go) => waiting.push(go)).then(() => locked(id, work));
+    const held = async (n: number) => {
+      while (waiting.length < n) await new Promise((r) => setTimeout(r, 5));
+    };
+    try {
+      const removal = server.call('removeUser', { id: gid, user_id: bob.userId }, { token: ann.token });
+      await held(1);
+      // While the removal is on its way Bob is a member: he is shown a code, and his join with the
+      // one he kept gets past the check made before the lock.
+      const shown = await server.call('groupInfo', { group_id: gid }, { token: bob.token });
+      expect(shown.code, shown.msg).toBe(0);
+      const rejoin = server.call('joinGroup', { group_id: gid, token: seen }, { token: bob.token });
+      await held(2);
+      groups.locked = locked;
+      waiting[0]!();
+      expect((await removal).code).toBe(0);
+      waiting[1]!();
+      expectRefused(await rejoin, 'QrExpired');
+      const later = await server.call(
+        'joinGroup',
+        { group_id: gid, token: tokenOf(shown.data.qrUrl) },
+        { token: bob.token },
+      );
+      expectRefused(later, 'QrExpired');
+      expect(await server.ctx.repos.groups.member(Number(gid.slice('group-'.length)), bob.userId)).toBeUndefined();
+    } finally {
+      groups.locked = locked;
+      for (const go of waiting) go();
+    }
+  });
+
   it('adds a friend by a scanned code where search would not find them, and only the person the code names', async () => {
     const ann = await fresh('ann');
     const bob = await fresh('bob');

@@ -85,11 +85,12 @@ export class GroupAdminService {
         throw new AppError('Forbidden');
       return { group, member, user };
     };
-    // Before the removal: a code the removed member saw must not let them back in (QrService.revokeGroupCodes).
-    // It writes the group's row, so it goes before the lock is taken, once the checks pass.
-    if (!leaving) await this.qr.revokeGroupCodes((await allowed(this.groups)).group.id);
     const { group, user } = await this.groups.locked(groupId, async (g) => {
       const found = await allowed(g);
+      // Every code of the group is revoked, not the member's own: a code leaves the member it was shown
+      // to (a screenshot, a poster). In the removal's transaction: until it commits, they are a member
+      // and shown a code of the old generation, which the new one refuses.
+      if (!leaving) await g.raiseQrGeneration(found.group.id);
       await g.removeMember(found.group.id, found.member.user_id);
       return found;
     });
@@ -290,26 +291,27 @@ export class GroupAdminService {
    * generation (revoked by a removal or a reset) admits no one new, but still shows a member the
    * group they are in, as a code would that they were shown now.
    */
-  private async fromToken(token: string, userId: number): Promise<GroupRow> {
+  private async fromToken(token: string, userId: number): Promise<{ group: GroupRow; generation: number }> {
     const { id, generation } = this.qr.group(token);
     const group = await this.groups.byId(id);
     if (!group) throw new AppError('GroupNotFound', {}, { fields: ['token'] });
     if (generation !== group.qr_generation && !(await this.groups.member(group.id, userId)))
       throw new AppError('QrExpired', {}, { fields: ['token'] });
-    return group;
+    return { group, generation };
   }
 
   /** The owner or an administrator revokes every code of the group handed out so far; returns a fresh one. */
   async resetQr(session: Session, groupId: string, base: string): Promise<QrCode> {
-    const { group } = await this.access.requireRole(session.userId, groupNumber(groupId), [Role.Owner, Role.Admin]);
-    await this.qr.revokeGroupCodes(group.id);
-    const fresh = await this.groups.byId(group.id);
-    if (!fresh) throw new AppError('GroupNotFound');
-    return this.qr.code('group', fresh.id, base, fresh.qr_generation);
+    const id = groupNumber(groupId);
+    const { group, generation } = await this.groups.locked(id, async (g) => {
+      const { group } = await this.access.requireRole(session.userId, id, [Role.Owner, Role.Admin], g);
+      return { group, generation: await g.raiseQrGeneration(group.id) };
+    });
+    return this.qr.code('group', group.id, base, generation);
   }
 
   async preview(session: Session, token: string): Promise<GroupPreview> {
-    const group = await this.fromToken(token, session.userId);
+    const { group } = await this.fromToken(token, session.userId);
     const member = await this.groups.member(group.id, session.userId);
     const role = member?.role;
     return {
@@ -323,15 +325,16 @@ export class GroupAdminService {
 
   /** Joins by a scanned QR code: a genuine token, `invite` on, room left. */
   async join(session: Session, body: RouteInput<'joinGroup'>): Promise<Contact> {
-    const scanned = await this.fromToken(body.token, session.userId);
+    const { group: scanned, generation } = await this.fromToken(body.token, session.userId);
     if (gid(scanned) !== body.group_id) throw new AppError('QrInvalid', {}, { fields: ['token'] });
     const { group, existing } = await this.groups.locked(scanned.id, async (g) => {
       const group = await g.byId(scanned.id);
       if (!group) throw new AppError('GroupNotFound', {}, { fields: ['token'] });
-      // Codes revoked since the token was checked (a removal) admit no one.
-      if (group.qr_generation !== scanned.qr_generation) throw new AppError('QrExpired', {}, { fields: ['token'] });
-      if (!groupSetting(group).invite) throw new AppError('QrJoinClosed');
       if (await g.member(group.id, session.userId)) throw new AppError('AlreadyMember');
+      // The token's own generation against the group's now: a code revoked by a removal or a reset that
+      // committed before this lock was taken, even after fromToken let a then member through, admits no one.
+      if (generation !== group.qr_generation) throw new AppError('QrExpired', {}, { fields: ['token'] });
+      if (!groupSetting(group).invite) throw new AppError('QrJoinClosed');
       const existing = await g.memberIds(group.id);
       const max = this.ctx.config.get().chatInfo.groupUserMax;
       if (max > 0 && existing.length + 1 > max) throw new AppError('GroupFull', { max });

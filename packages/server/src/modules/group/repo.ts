@@ -242,6 +242,17 @@ export class GroupRepo {
     });
   }
 
+  /** Revokes every QR code of the group made so far (`groups.qr_generation`); returns the new generation. */
+  async raiseQrGeneration(groupId: number): Promise<number> {
+    const row = await this.db
+      .updateTable('groups')
+      .set((eb) => ({ qr_generation: eb('qr_generation', '+', 1) }))
+      .where('id', '=', groupId)
+      .returning('qr_generation')
+      .executeTakeFirstOrThrow();
+    return row.qr_generation;
+  }
+
   /** Sets a member's role (`memberId`: the member row's id). */
   async setRole(memberId: number, role: number): Promise<void> {
     await this.db.updateTable('group_members').set({ role }).where('id', '=', memberId).execute();

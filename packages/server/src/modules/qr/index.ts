@@ -1,4 +1,3 @@
 /** What other modules may use of qr; everything else in this folder is its own. */
 export * from './service';
 export type { QrSubject } from './tokens';
-export { QrRepo } from './repo';

@@ -5,7 +5,6 @@ import type { Session } from '../auth';
 import type { FriendRepo } from '../friend';
 import type { UserRepo } from '../user';
 import { toUserPreview } from './presenter';
-import type { QrRepo } from './repo';
 import { QrTokens, type QrSubject } from './tokens';
 
 /** A QR code as userInfo and groupInfo hand it out (api.md §2, §6). */
@@ -23,29 +22,17 @@ export class QrService {
   private readonly tokens: QrTokens;
   private readonly users: UserRepo;
   private readonly friends: FriendRepo;
-  private readonly repo: QrRepo;
 
   constructor(ctx: AppContext) {
     this.tokens = new QrTokens(() => ctx.config.secret, ctx.now);
     this.users = ctx.repos.users;
     this.friends = ctx.repos.friends;
-    this.repo = ctx.repos.qr;
   }
 
   /** A fresh code for a person or a group (in the group's current `generation`), valid seven days. */
   code(kind: QrKind, id: number, base: string, generation = 0): QrCode {
     const { token, expires } = this.tokens.sign(kind, id, generation);
     return { qrUrl: qrLink(base, kind, token), qrExpire: expires };
-  }
-
-  /**
-   * Revokes every code of a group handed out so far. The generation is the group's, not each
-   * member's: a code leaves the member it was shown to (a screenshot, a poster), so only revoking
-   * all of them keeps a removed member from walking back in with one they saw. The members left
-   * are shown a fresh code the next time they open it, as when a code expires.
-   */
-  revokeGroupCodes(groupId: number): Promise<void> {
-    return this.repo.bumpGroup(groupId);
   }
 
   /** The user a genuine, unexpired person's token names (not yet checked to exist). */
