@@ -15,6 +15,7 @@ import { files } from '../src/db/migrations/005-files';
 import { memberVersion } from '../src/db/migrations/006-member-version';
 import { moments } from '../src/db/migrations/007-moments';
 import { search as searchMigration } from '../src/db/migrations/008-search';
+import { messageOutbox } from '../src/db/migrations/017-message-outbox';
 import { MessageRepo } from '../src/modules/im/repo';
 import { describeEachDb, expectBadBodies, MISSING, signUp, startServer, type TestServer } from './harness';
 
@@ -428,7 +429,8 @@ describeEachDb('search', (target) => {
       expect(await found('中山东一路')).toEqual([2]);
       expect(await found('budget')).toEqual([3]);
       expect(await found('Coffee')).toEqual([4]);
-      // What the migration stores is what a send stores from now on.
+      // What the migration stores is what a send stores from now on (a send also writes the outbox).
+      await messageOutbox().up(schema);
       await repo.store(row(7, 'text', '新的咖啡馆消息'), [], 0);
       expect(await found('咖啡馆')).toEqual([7, 2]);
     } finally {
