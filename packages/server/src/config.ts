@@ -35,6 +35,8 @@ export interface ServerConfig {
   logLevel: string;
   /** How often the configuration table is checked for changes by other processes, ms. */
   configPollMs: number;
+  /** How often each node pushes messages stored and never pushed, ms (OUTBOX_SWEEP_MS); 0: never, not even at start. */
+  outboxSweepMs: number;
   /**
    * Which peers may set X-Forwarded-For (true: any). Per-IP limits (login lockout, registration
    * interval) hold only when a client cannot choose its own address.
@@ -154,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     webDist: env.WEB_DIST ?? path.join(repoRoot, 'packages/web/dist'),
     logLevel: env.LOG_LEVEL ?? 'info',
     configPollMs: Number(env.CONFIG_POLL_MS ?? 2000),
+    outboxSweepMs: Number(env.OUTBOX_SWEEP_MS ?? 5000),
     trustProxy: trustProxyOf(env.TRUST_PROXY),
     registerPerHour: registerPerHourOf(env.REGISTER_PER_HOUR),
     turnUrls: (env.TURN_URLS ?? '')

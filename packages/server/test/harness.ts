@@ -270,6 +270,8 @@ export async function startServer(
     redisUrl: undefined,
     webDist: undefined,
     configPollMs: 0,
+    // Suites sweep the outbox themselves (pipeline.sweepUnpublished), so that no sweep runs unasked.
+    outboxSweepMs: 0,
     logLevel: 'silent',
     // Suites sign many people up from one address; the limit's own tests set REGISTER_PER_HOUR's default back.
     registerPerHour: 0,

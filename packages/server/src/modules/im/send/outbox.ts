@@ -6,8 +6,6 @@ import type { MessageRow } from '../repo';
 export const PUBLISH_GRACE_MS = 10_000;
 /** How long a sweep that took a message has to push it before another sweep may, ms. */
 const PUBLISH_LEASE_MS = 30_000;
-/** How often each node looks for messages stored and not pushed, ms. */
-export const OUTBOX_SWEEP_MS = 5_000;
 /** Messages a sweep takes at a time. */
 const SWEEP_BATCH = 100;
 
@@ -96,8 +94,9 @@ export class Outbox {
     }
   }
 
-  /** Sweeps at start (a process that died may have left messages) and every `sweepMs` after. */
-  start(push: (row: MessageRow) => Promise<void>, sweepMs = OUTBOX_SWEEP_MS): void {
+  /** Sweeps at start (a process that died may have left messages) and every `sweepMs` after; 0: never. */
+  start(push: (row: MessageRow) => Promise<void>, sweepMs: number): void {
+    if (sweepMs <= 0) return;
     const failed = atMostEvery(60_000, this.ctx.now, (err: unknown) =>
       this.ctx.log.warn({ err }, 'outbox sweep failed; it runs again shortly'),
     );

@@ -39,7 +39,7 @@ export class SendPipeline implements EventPort, MessageSender {
 
   /** Starts the sweep that pushes messages stored and never pushed (see `Outbox`). */
   start(): void {
-    this.outbox.start((row) => this.pushStored(row).then(() => undefined));
+    this.outbox.start((row) => this.pushStored(row).then(() => undefined), this.ctx.env.outboxSweepMs);
   }
 
   /** Pushes every message whose push is overdue now; answers how many. */
