@@ -697,7 +697,8 @@ describeEachDb('administration (/manage/*)', (target) => {
       ['userDisable', 'cli', ''],
       ['userCreate', 'cli', ''],
     ]);
-  });
+    // Four processes of the command line, each compiling it anew: seconds each on a busy machine.
+  }, 90_000);
 
   it('gives admins their own rate limit', async () => {
     const burst = await Promise.all(Array.from({ length: 310 }, () => server.call('manageStats', {}, as(root))));
