@@ -588,8 +588,13 @@ export class ConversationEngine {
     const tried = new Set<string>();
     const next = () =>
       [...this.pending.values()].find((p) => p.refusal === null && p.controller === null && !tried.has(p.message.id));
-    for (const p of this.pending.values()) if (p.refusal === null && p.controller === null) p.state = 'sending';
-    this.emit();
+    let waiting = 0;
+    for (const p of this.pending.values()) {
+      if (p.refusal !== null || p.controller !== null) continue;
+      p.state = 'sending';
+      waiting++;
+    }
+    if (waiting > 0) this.emit();
     for (let p = next(); p; p = next()) {
       tried.add(p.message.id);
       if ((await this.deliver(p.message.id)) === 'retry') {

@@ -224,6 +224,8 @@ function restoreOutbox(userId: number | null): void {
  */
 export async function flushOutbox(): Promise<void> {
   await restored;
+  // Engines of the account signed in before are left alone until the next one is made.
+  if (engineUser !== (sessionStore.getState().user?.user_id ?? null)) return;
   for (const engine of engines.values()) {
     if (engine.getSnapshot().status === 'error') void engine.start();
     void engine.flush();
