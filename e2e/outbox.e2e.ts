@@ -14,6 +14,7 @@ import {
   visible,
   WAIT,
 } from './harness';
+import { pdf, png } from './media-files';
 
 /**
  * The outbox: what I send while the server cannot be reached is kept on the device, through a
@@ -47,6 +48,17 @@ async function send(page: Page, text: string): Promise<void> {
   await page.getByRole('textbox', { name: '输入消息' }).fill(text);
   await page.locator('.composer').getByRole('button', { name: '发送' }).click();
   await visible(bubble(page, text));
+}
+
+/** Picks files through a tile of the "+" panel that opens the file chooser. */
+async function pick(page: Page, tile: string, files: Array<{ name: string; mimeType: string; buffer: Buffer }>) {
+  const grid = page.getByRole('group', { name: '更多功能', exact: true });
+  if (!(await grid.isVisible())) await page.getByRole('button', { name: '更多功能', exact: true }).click();
+  const [chooser] = await Promise.all([
+    page.waitForEvent('filechooser'),
+    grid.getByRole('button', { name: tile, exact: true }).click(),
+  ]);
+  await chooser.setFiles(files);
 }
 
 async function openChat(page: Page, key: string, title: RegExp): Promise<void> {
@@ -126,12 +138,21 @@ describe('outbox', () => {
     await server.stop();
     serverDown = true;
     await send(a, 'first during outage');
+    // Files wait with their bytes: a picture and a document between two texts.
+    await pick(a, '相册', [{ name: 'outage.png', mimeType: 'image/png', buffer: png(320, 200, [200, 60, 40]) }]);
+    await visible(a.locator('.bubble-image'));
+    await pick(a, '文件', [{ name: 'outage.pdf', mimeType: 'application/pdf', buffer: pdf(2000) }]);
+    await visible(a.getByText('outage.pdf', { exact: true }));
     await send(a, 'sent during outage');
     await visible(row(a, 'sent during outage').getByRole('button', { name: '重新发送' }));
 
-    // What was sent and not stored survives the reload.
+    // What was sent and not stored survives the reload, the picture drawn again from its bytes.
     await a.reload();
     await visible(bubble(a, 'first during outage'));
+    await expect
+      .poll(() => a.locator('.bubble-image img').evaluate((img: HTMLImageElement) => img.naturalWidth), WAIT)
+      .toBe(320);
+    await visible(a.getByText('outage.pdf', { exact: true }));
     await visible(row(a, 'sent during outage').getByText('未发送，连接恢复后自动发送'));
     await visible(a.getByRole('button', { name: '重新发送' }).first());
     await shot(a, 'outbox-waiting-375');
@@ -157,12 +178,20 @@ describe('outbox', () => {
     await hidden(a.getByText('未发送，连接恢复后自动发送').first());
     // Any copy (the push, the catch-up, a second try) has time to show before counting.
     await b.waitForTimeout(2000);
-    const texts = ['before outage', 'first during outage', 'sent during outage'];
-    for (const text of texts) expect(await bubble(b, text).count()).toBe(1);
-    const order = await b.locator('.bubble').allTextContents();
-    const positions = texts.map((text) => order.findIndex((t) => t.includes(text)));
-    expect(positions.every((p) => p >= 0)).toBe(true);
-    expect([...positions].sort((x, y) => x - y)).toEqual(positions);
+    const order = await b
+      .locator('.bubble')
+      .evaluateAll((bubbles) =>
+        bubbles.map((el) =>
+          el.classList.contains('bubble-image')
+            ? 'picture'
+            : el.textContent.includes('outage.pdf')
+              ? 'file'
+              : (['before outage', 'first during outage', 'sent during outage'].find((t) =>
+                  el.textContent.includes(t),
+                ) ?? el.textContent),
+        ),
+      );
+    expect(order).toEqual(['before outage', 'first during outage', 'picture', 'file', 'sent during outage']);
     // Sent, once: a reload shows each once and nothing waiting.
     await a.reload();
     await visible(bubble(a, 'sent during outage'));
