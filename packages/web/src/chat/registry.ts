@@ -72,7 +72,7 @@ export function classifySendError(error: unknown): FailureKind {
 /** The device's outbox: messages sent and not yet stored by the server, per user. */
 const outbox = idbOutbox();
 
-function keepFailed(write: Promise<void>): void {
+function quietly(write: Promise<void>): void {
   write.catch(() => {
     // IndexedDB can be unavailable (private mode) or full: the message stays in memory until sent.
   });
@@ -124,8 +124,8 @@ function create(key: ContactKey): ConversationEngine {
       if (error instanceof ApiError && error.message) feedback.toast(error.message, TOAST_SERVER_MS);
     },
     reasonOf: (error) => (error instanceof ApiError ? error.message : ''),
-    keep: (o) => keepFailed(outbox.put({ ...o, user_id: user.user_id, key })),
-    drop: (id) => keepFailed(outbox.remove(user.user_id, id)),
+    keep: (o) => quietly(outbox.put({ ...o, user_id: user.user_id, key })),
+    drop: (id) => quietly(outbox.remove(user.user_id, id)),
     newId: randomUuid,
     now: () => Date.now(),
     clearedTo: clearedTo(key),
