@@ -230,4 +230,31 @@ describe('outbox', () => {
     await alicePage.waitForTimeout(500);
     expect(await bubble(alicePage, 'said while muted').count()).toBe(0);
   });
+
+  it('shows a message on its way as sending, in the chat and in the conversation list', async () => {
+    const a = alice.page;
+    await openChat(a, String(bob.id), /^Bob$/);
+    // The request is held on its way to the real server, so that the picture catches the state.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await a.route('**/enterprise/im/sendMessage', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await send(a, 'on its way');
+    await visible(row(a, 'on its way').getByRole('status', { name: '发送中' }));
+    await shot(a, 'outbox-sending-375');
+    await a.goto(`${server.url}/#/pages/index/index`);
+    const conversation = a.getByRole('link', { name: /^Bob,/ });
+    await expect.poll(() => conversation.getAttribute('aria-label'), WAIT).toContain('[发送中], on its way');
+    await shot(a, 'outbox-list-sending-375');
+    await expectAccessible(a);
+    const answered = a.waitForResponse('**/enterprise/im/sendMessage');
+    release();
+    await answered;
+    await a.unroute('**/enterprise/im/sendMessage');
+    await expect.poll(() => conversation.getAttribute('aria-label'), WAIT).not.toContain('[发送中]');
+    await openChat(bob.page, String(alice.id), /^Alice$/);
+    await visible(bubble(bob.page, 'on its way'));
+  });
 });
