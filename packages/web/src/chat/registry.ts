@@ -234,6 +234,12 @@ export async function flushOutbox(): Promise<void> {
 
 /** Signed out on this device: the messages still on their way are given up with the drafts. */
 export async function clearOutbox(userId: number): Promise<void> {
+  if (engineUser === userId) {
+    // The same account signing in again in this tab must not find them in memory either.
+    engines.clear();
+    outgoing.clear();
+    engineUser = null;
+  }
   await outbox.clear(userId).catch(() => undefined);
 }
 
