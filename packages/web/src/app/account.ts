@@ -61,6 +61,7 @@ function dropSession(): void {
 /** Logout (spec §4): revoke the token on the server, clear what is stored, go to login. */
 export async function signOut(): Promise<void> {
   const clientId = storage.get('client_id');
+  const userId = sessionStore.getState().user?.user_id;
   // This browser's pushes were the signed-out user's: the next user of it must not get them.
   await import('./pwa').then((m) => m.disablePush()).catch(() => undefined);
   try {
@@ -68,6 +69,8 @@ export async function signOut(): Promise<void> {
   } catch {
     // Signing out on this device must work even when the server cannot be reached.
   }
+  // Like the drafts, the messages still on their way stay on no shared browser.
+  if (userId !== undefined) await import('../chat/registry').then((m) => m.clearOutbox(userId)).catch(() => undefined);
   dropSession();
   navigateTo(paths.login, { replace: true });
 }

@@ -19,7 +19,7 @@ import { presence } from '../stores/presence';
 import { sessionStore } from '../stores/session';
 import { catchUp } from './catch-up';
 import { appEvents } from './events';
-import { deliver, forEachEngine, isGroupOf, liveEngine, openConversation } from './registry';
+import { deliver, flushOutbox, forEachEngine, isGroupOf, liveEngine, openConversation } from './registry';
 
 const me = () => sessionStore.getState().user?.user_id ?? null;
 
@@ -140,6 +140,8 @@ export function dispatch(event: SocketEvent): void {
       if (pongsAfterInit > 0) {
         pongsAfterInit -= 1;
         void catchUp.request();
+        // Bound: what I sent while the connection was down goes now, in the order sent.
+        if (pongsAfterInit === 0) void flushOutbox();
       }
       break;
     case 'updateConfig':

@@ -6,6 +6,7 @@ import {
   type EngineDeps,
   type PageQuery,
   type SendBody,
+  type Outgoing,
   type Transfer,
 } from './engine';
 import { msg, withdrawn } from './test-messages';
@@ -151,14 +152,16 @@ describe('ConversationEngine', () => {
     expect(engine.getSnapshot().rows.map((r) => [r.message.content, r.state])).toEqual([['on its way', 'sending']]);
   });
 
-  it('drops the optimistic message when the server refuses it, and says why', async () => {
-    const { engine, deps, sendResults, flush } = setup();
+  it('keeps a message the server refused as failed, with the reason, and says why', async () => {
+    const { engine, deps, sendResults, flush } = setup([], { reasonOf: (e) => (e as Error).message });
     await engine.start();
     engine.send({ type: 'text', content: 'not allowed' });
     const refusal = new Refused('muted');
     sendResults[0]!.reject(refusal);
     await flush();
-    expect(engine.getSnapshot().rows).toEqual([]);
+    expect(engine.getSnapshot().rows.map((r) => [r.message.content, r.state, r.refusal])).toEqual([
+      ['not allowed', 'failed', 'muted'],
+    ]);
     expect(deps.onRefused).toHaveBeenCalledWith(refusal);
   });
 
@@ -486,5 +489,159 @@ describe('ConversationEngine opened at a message', () => {
     expect(engine.getSnapshot().focus).toBeNull();
     expect(engine.getSnapshot().hasNewer).toBe(false);
     expect(ids()).toEqual([17, 18, 19, 20]);
+  });
+});
+
+/** The device's outbox as the engine writes it: the last write of each message, until dropped. */
+function memoryOutbox() {
+  const kept = new Map<string, Outgoing>();
+  return {
+    kept,
+    keep: (o: Outgoing) => void kept.set(o.id, structuredClone(o)),
+    drop: (id: string) => void kept.delete(id),
+  };
+}
+
+describe('ConversationEngine outbox', () => {
+  it('keeps every message on the device until the server has it, files and refusals included', async () => {
+    const box = memoryOutbox();
+    const { engine, sends, sendResults, flush } = setup([], {
+      ...box,
+      reasonOf: (e) => (e as Error).message,
+      upload: async () => '/storage/poster.jpg',
+    });
+    await engine.start();
+    const text = engine.send({ type: 'text', content: 'hi' });
+    const video = engine.send({
+      type: 'video',
+      extends: { duration: 3 },
+      attachment: { file: new Blob(['webm']), name: 'clip.webm', poster: new Blob(['jpg']) },
+      preview: { url: 'blob:local', durationS: 3 },
+    });
+    expect([...box.kept.keys()]).toEqual([text, video]);
+    await flush();
+    // The poster uploaded is written down, so a later try does not upload it again; the local
+    // picture is not (it dies with the page), only where it is made from.
+    expect(box.kept.get(video)).toMatchObject({ posterSrc: '/storage/poster.jpg', previewOf: 'poster' });
+    expect(box.kept.get(video)?.preview).toEqual({ durationS: 3 });
+    expect(box.kept.get(video)?.attachment?.name).toBe('clip.webm');
+
+    sendResults[0]!.resolve(stored(sends[0]!, 5));
+    sendResults[1]!.reject(new Refused('muted'));
+    await flush();
+    expect([...box.kept.keys()]).toEqual([video]);
+    expect(box.kept.get(video)?.refusal).toBe('muted');
+    engine.discard(video);
+    expect(box.kept.size).toBe(0);
+  });
+
+  it('sends what waits for the connection again in the order sent, one at a time, with the same ids', async () => {
+    const box = memoryOutbox();
+    const { engine, sends, sendResults, flush } = setup([], box);
+    await engine.start();
+    const first = engine.send({ type: 'text', content: 'one' });
+    sendResults[0]!.reject(new Error('network'));
+    await flush();
+    // Behind a message that waits, a new one waits its turn instead of overtaking it.
+    const second = engine.send({ type: 'text', content: 'two' });
+    expect(sends.map((s) => s.id)).toEqual([first, first]);
+    sendResults[1]!.reject(new Error('network'));
+    await flush();
+    expect(engine.getSnapshot().rows.map((r) => [r.message.content, r.state, r.refusal])).toEqual([
+      ['one', 'failed', null],
+      ['two', 'failed', null],
+    ]);
+    expect(sends).toHaveLength(2);
+
+    void engine.flush();
+    expect(engine.getSnapshot().rows.map((r) => r.state)).toEqual(['sending', 'sending']);
+    expect(sends.map((s) => s.id)).toEqual([first, first, first]);
+    sendResults[2]!.resolve(stored(sends[2]!, 7));
+    await flush();
+    expect(sends.map((s) => s.id)).toEqual([first, first, first, second]);
+    sendResults[3]!.resolve(stored(sends[3]!, 8));
+    await flush();
+    expect(engine.getSnapshot().rows.map((r) => [r.message.msg_id, r.state])).toEqual([
+      [7, 'sent'],
+      [8, 'sent'],
+    ]);
+    expect(box.kept.size).toBe(0);
+  });
+
+  it('stops at the first message that cannot reach the server, and skips refused ones', async () => {
+    const { engine, sends, sendResults, flush } = setup([], { reasonOf: (e) => (e as Error).message });
+    await engine.start();
+    engine.send({ type: 'text', content: 'refused' });
+    sendResults[0]!.reject(new Refused('not a friend'));
+    await flush();
+    engine.send({ type: 'text', content: 'a' });
+    engine.send({ type: 'text', content: 'b' });
+    sendResults[1]!.reject(new Error('network'));
+    sendResults[2]!.reject(new Error('network'));
+    await flush();
+
+    void engine.flush();
+    expect(sends.map((s) => s.content)).toEqual(['refused', 'a', 'b', 'a']);
+    sendResults[3]!.reject(new Error('network'));
+    await flush();
+    expect(sends).toHaveLength(4);
+    expect(engine.getSnapshot().rows.map((r) => [r.message.content, r.state, r.refusal])).toEqual([
+      ['refused', 'failed', 'not a friend'],
+      ['a', 'failed', null],
+      ['b', 'failed', null],
+    ]);
+
+    // A refused message goes again only when I ask, in its turn.
+    engine.retry(sends[0]!.id);
+    expect(sends.map((s) => s.content)).toEqual(['refused', 'a', 'b', 'a', 'refused']);
+    sendResults[4]!.reject(new Refused('not a friend'));
+    await flush();
+    expect(sends.map((s) => s.content)).toEqual(['refused', 'a', 'b', 'a', 'refused', 'a']);
+  });
+
+  it('restores kept messages before any sent since, and sends them when asked to flush', async () => {
+    const { engine, sends, sendResults, flush } = setup([msg(1)]);
+    const body = (id: string, content: string) => ({
+      id,
+      toContactId: 2 as const,
+      is_group: 0,
+      type: 'text' as const,
+      content,
+      at: [],
+      pid: 0,
+      extends: {},
+    });
+    const fresh = engine.send({ type: 'text', content: 'new' });
+    engine.restore([
+      { id: 'kept-2', body: body('kept-2', 'second'), sendTime: 2, order: 2 },
+      { id: 'kept-1', body: body('kept-1', 'first'), sendTime: 1, order: 1 },
+      { id: 'kept-0', body: body('kept-0', 'refused'), sendTime: 0, order: 0, refusal: 'muted' },
+      { id: 'other', body: { ...body('other', 'elsewhere'), toContactId: 3 }, sendTime: 3, order: 3 },
+    ]);
+    expect(engine.getSnapshot().rows.map((r) => [r.message.content, r.state])).toEqual([
+      ['refused', 'failed'],
+      ['first', 'failed'],
+      ['second', 'failed'],
+      ['new', 'sending'],
+    ]);
+    expect(engine.getSnapshot().outgoing?.message.id).toBe(fresh);
+    sendResults[0]!.reject(new Error('network'));
+    await flush();
+
+    void engine.flush();
+    for (let i = 1; i <= 3; i++) {
+      sendResults[i]!.resolve(stored(sends[i]!, 10 + i));
+      await flush();
+    }
+    expect(sends.map((s) => s.content)).toEqual(['new', 'first', 'second', 'new']);
+    await engine.start();
+    expect(engine.getSnapshot().rows.map((r) => [r.message.content, r.state])).toEqual([
+      ['message 1', 'sent'],
+      ['first', 'sent'],
+      ['second', 'sent'],
+      ['new', 'sent'],
+      ['refused', 'failed'],
+    ]);
+    expect(engine.getSnapshot().outgoing?.refusal).toBe('muted');
   });
 });

@@ -4,7 +4,10 @@ import { conversationKeyOf, type ContactKey } from '../lib/conversation-list';
 /** Where an open conversation is: nothing yet, first page on its way, shown, or the first page failed. */
 export type EngineStatus = 'idle' | 'loading' | 'ready' | 'error';
 
-/** A message of mine is `sending` until the server stores it, `failed` when it could not reach it. */
+/**
+ * A message of mine is `sending` until the server stores it, `failed` when it could not reach it
+ * (sent again by itself once the connection returns) or the server refused it (`refusal`).
+ */
 export type DeliveryState = 'sent' | 'sending' | 'failed';
 
 export interface ChatRow {
@@ -17,6 +20,8 @@ export interface ChatRow {
   progress: number | null;
   /** What a message of mine with a file or a card shows until the server has it. */
   preview: PendingPreview | null;
+  /** Why the server refused a failed message of mine (its own words); null when it never reached it. */
+  refusal: string | null;
 }
 
 /** What a message on its way shows until the server has it: a local picture, a file's name… */
@@ -61,6 +66,29 @@ export interface EngineSnapshot {
   firstItemIndex: number;
   /** The newest msg_id of mine the peer has read (private chats). */
   peerReadTo: number;
+  /** My newest message not yet stored by the server, for the conversation list. */
+  outgoing: ChatRow | null;
+}
+
+/**
+ * What the device keeps of a message of mine until the server has it (chat/outbox.ts stores it
+ * in IndexedDB), so that a reload or the next start sends it again with the same id.
+ */
+export interface Outgoing {
+  id: string;
+  body: SendBody;
+  sendTime: number;
+  /** Orders a conversation's messages on their way: the order I sent them in. */
+  order: number;
+  attachment?: Attachment;
+  /** The video poster's address once uploaded. */
+  posterSrc?: string;
+  /** The preview without a local object URL, which does not outlive the page. */
+  preview?: PendingPreview;
+  /** Which of the attachment's files the preview picture is made from again after a reload. */
+  previewOf?: 'file' | 'poster';
+  /** The server refused it for a rule (muted, not a friend…): it waits for me, not for the connection. */
+  refusal?: string;
 }
 
 /** Kinds of message a client may send (protocol's SendableType). */
@@ -129,6 +157,12 @@ export interface EngineDeps {
   /** Refused for good (muted, not a member…: drop the optimistic row) or worth a retry (network). */
   classify(error: unknown): FailureKind;
   onRefused?(error: unknown): void;
+  /** The server's words for a refusal, shown under the message. */
+  reasonOf?(error: unknown): string;
+  /** Keeps a message of mine on the device until the server has it (written again as it changes). */
+  keep?(outgoing: Outgoing): void;
+  /** The server has it, or I gave it up: the device forgets it. */
+  drop?(id: string): void;
   newId(): string;
   now(): number;
   /** Messages up to this msg_id were cleared on this device and stay hidden. */
@@ -194,7 +228,10 @@ export const FIRST_INDEX = 1_000_000_000;
 interface Pending {
   body: SendBody;
   message: Message;
+  order: number;
   state: 'sending' | 'failed';
+  /** The server refused it: not sent again until I ask. */
+  refusal: string | null;
   attachment: Attachment | null;
   preview: PendingPreview | null;
   progress: number | null;
@@ -202,6 +239,16 @@ interface Pending {
   controller: AbortController | null;
   /** The poster's address once uploaded, so a retry does not upload it again. */
   posterSrc?: string;
+}
+
+/** How one attempt to send a message ended. */
+type Outcome = 'sent' | 'refused' | 'retry' | 'gone';
+
+let lastOrder = 0;
+/** Increasing numbers by the clock, so that messages stay in the order sent across reloads. */
+function nextOrder(now: number): number {
+  lastOrder = Math.max(lastOrder + 1, now * 1000);
+  return lastOrder;
 }
 
 /** Progress to show: capped below 1 until the server has answered with the stored message. */
@@ -241,6 +288,9 @@ export class ConversationEngine {
   private rowCache = new WeakMap<Message, ChatRow>();
   private snapshot: EngineSnapshot;
   private loading: Promise<void> | null = null;
+  /** Messages waiting for the connection are being sent again, one at a time. */
+  private draining = false;
+  private drained: Promise<void> = Promise.resolve();
   private readonly pageSize: number;
 
   constructor(private readonly deps: EngineDeps) {
@@ -419,7 +469,10 @@ export class ConversationEngine {
     }
   }
 
-  /** Sends a new message of any kind: shown at once as sending, confirmed by the server's answer. */
+  /**
+   * Sends a new message of any kind: shown at once as sending, kept on the device, confirmed by the
+   * server's answer. Behind messages still waiting for the connection it waits its turn.
+   */
   send(input: OutgoingMessage): string {
     const id = this.deps.newId();
     const body: SendBody = {
@@ -432,6 +485,31 @@ export class ConversationEngine {
       pid: input.pid ?? 0,
       extends: input.extends ?? {},
     };
+    const now = this.deps.now();
+    const waiting = this.waiting();
+    const p: Pending = {
+      body,
+      message: this.pendingMessage(body, now),
+      order: nextOrder(now),
+      state: 'sending',
+      refusal: null,
+      attachment: input.attachment ?? null,
+      preview: input.preview ?? null,
+      progress: input.attachment ? 0 : null,
+      controller: null,
+    };
+    this.pending.set(id, p);
+    this.keep(p);
+    // What I send goes below the newest message, so a chat showing older history moves there.
+    if (this.hasNewer) void this.openLatest();
+    else this.emit();
+    if (waiting) void this.flush();
+    else void this.deliver(id);
+    this.tellOwn();
+    return id;
+  }
+
+  private pendingMessage(body: SendBody, sendTime: number): Message {
     const { me } = this.deps;
     const from: FromUser = {
       id: me.user_id,
@@ -440,12 +518,12 @@ export class ConversationEngine {
       displayName: me.realname,
       avatar: me.avatar,
     };
-    const message: Message = {
+    return {
       ...pendingFacts(body.type, body.extends),
-      id,
+      id: body.id,
       msg_id: 0,
       content: body.content,
-      sendTime: this.deps.now(),
+      sendTime,
       toContactId: body.toContactId,
       toUser: body.toContactId,
       is_group: body.is_group as Message['is_group'],
@@ -455,29 +533,115 @@ export class ConversationEngine {
       pid: body.pid,
       fromUser: from,
     };
-    this.pending.set(id, {
-      body,
-      message,
-      state: 'sending',
-      attachment: input.attachment ?? null,
-      preview: input.preview ?? null,
-      progress: input.attachment ? 0 : null,
-      controller: null,
-    });
-    // What I send goes below the newest message, so a chat showing older history moves there.
-    if (this.hasNewer) void this.openLatest();
-    else this.emit();
-    void this.deliver(id);
-    this.tellOwn();
-    return id;
   }
 
-  /** Sends a failed message again with the same id: the server stores it at most once. */
+  /** Whether messages of mine wait for the connection, or are being sent again in order. */
+  private waiting(): boolean {
+    if (this.draining) return true;
+    for (const p of this.pending.values()) if (p.state === 'failed' && p.refusal === null) return true;
+    return false;
+  }
+
+  /**
+   * Messages of mine the device kept from before (a reload, the next start), in the order sent:
+   * shown as failed until the connection sends them again (`flush`), before any sent since.
+   */
+  restore(kept: readonly Outgoing[]): void {
+    const restored = new Map<string, Pending>();
+    for (const o of [...kept].sort((a, b) => a.order - b.order)) {
+      if (this.pending.has(o.id) || o.body.toContactId !== this.deps.target.toContactId) continue;
+      lastOrder = Math.max(lastOrder, o.order);
+      const attachment = o.attachment ?? null;
+      const picture = o.previewOf === 'poster' ? attachment?.poster : o.previewOf === 'file' ? attachment?.file : null;
+      const preview = o.preview ? { ...o.preview, ...(picture && { url: URL.createObjectURL(picture) }) } : null;
+      restored.set(o.id, {
+        body: o.body,
+        message: this.pendingMessage(o.body, o.sendTime),
+        order: o.order,
+        state: 'failed',
+        refusal: o.refusal ?? null,
+        attachment,
+        preview,
+        progress: null,
+        controller: null,
+        ...(o.posterSrc !== undefined && { posterSrc: o.posterSrc }),
+      });
+    }
+    if (restored.size === 0) return;
+    this.pending = new Map([...restored, ...this.pending]);
+    this.emit();
+  }
+
+  /**
+   * Sends the messages of mine that wait for the connection again, oldest first and one at a time,
+   * so that they arrive in the order sent; stops at the first that cannot reach the server. Runs
+   * when the socket is bound again and after a start; refused ones wait for me.
+   */
+  flush(): Promise<void> {
+    if (this.draining) return this.drained;
+    this.draining = true;
+    this.drained = this.drain();
+    return this.drained;
+  }
+
+  private async drain(): Promise<void> {
+    const tried = new Set<string>();
+    const next = () =>
+      [...this.pending.values()].find((p) => p.refusal === null && p.controller === null && !tried.has(p.message.id));
+    let waiting = 0;
+    for (const p of this.pending.values()) {
+      if (p.refusal !== null || p.controller !== null) continue;
+      p.state = 'sending';
+      waiting++;
+    }
+    if (waiting > 0) this.emit();
+    for (let p = next(); p; p = next()) {
+      tried.add(p.message.id);
+      if ((await this.deliver(p.message.id)) === 'retry') {
+        for (const q of this.pending.values()) {
+          if (q.refusal === null && q.controller === null) {
+            q.state = 'failed';
+            q.progress = null;
+          }
+        }
+        this.emit();
+        break;
+      }
+    }
+    // Cleared in the same turn as the last look for a next message, so a message sent meanwhile is
+    // either found by that look or finds no drain running and starts one.
+    this.draining = false;
+  }
+
+  /** Sends a failed message again with the same id, in its turn: the server stores it at most once. */
   retry(id: string): void {
     const p = this.pending.get(id);
     if (!p || p.state !== 'failed') return;
-    void this.deliver(id);
+    if (p.refusal !== null) {
+      p.refusal = null;
+      this.keep(p);
+    }
+    void this.flush();
     this.emit();
+  }
+
+  /** Writes a message on its way to the device's outbox. */
+  private keep(p: Pending): void {
+    if (!this.deps.keep) return;
+    const local = p.preview?.url?.startsWith('blob:') ?? false;
+    const preview = p.preview ? { ...p.preview } : null;
+    if (preview && local) delete preview.url;
+    this.deps.keep({
+      id: p.body.id,
+      body: p.body,
+      sendTime: p.message.sendTime,
+      order: p.order,
+      ...(p.attachment && { attachment: p.attachment }),
+      ...(p.posterSrc !== undefined && { posterSrc: p.posterSrc }),
+      ...(preview && { preview }),
+      ...(local && { previewOf: p.attachment?.poster ? ('poster' as const) : ('file' as const) }),
+      ...(p.refusal !== null && { refusal: p.refusal }),
+    });
   }
 
   /** Gives up on a failed message: it leaves the list without reaching the server. */
@@ -502,16 +666,18 @@ export class ConversationEngine {
     const p = this.pending.get(id);
     if (!p) return;
     this.pending.delete(id);
+    this.deps.drop?.(id);
     // A local picture or poster, made for the preview only.
     if (p.preview?.url?.startsWith('blob:')) URL.revokeObjectURL(p.preview.url);
   }
 
-  private async deliver(id: string): Promise<void> {
+  private async deliver(id: string): Promise<Outcome> {
     const p = this.pending.get(id);
-    if (!p) return;
+    if (!p) return 'gone';
     const controller = new AbortController();
     p.controller = controller;
     p.state = 'sending';
+    p.refusal = null;
     p.progress = p.attachment ? 0 : null;
     /** Still on its way: not cancelled, and not already confirmed by a push of the stored message. */
     const live = () => !controller.signal.aborted && this.pending.get(id) === p;
@@ -520,7 +686,10 @@ export class ConversationEngine {
       const attachment = p.attachment;
       if (attachment?.poster) {
         if (!this.deps.upload) throw new Error('no upload for the poster');
-        p.posterSrc ??= await this.deps.upload(attachment.poster, 'poster.jpg', controller.signal);
+        if (p.posterSrc === undefined) {
+          p.posterSrc = await this.deps.upload(attachment.poster, 'poster.jpg', controller.signal);
+          if (live()) this.keep(p);
+        }
         body = { ...body, extends: { ...body.extends, poster: p.posterSrc } };
       }
       const stored = await this.deps.send(
@@ -537,7 +706,7 @@ export class ConversationEngine {
             }
           : { signal: controller.signal },
       );
-      if (controller.signal.aborted) return;
+      if (controller.signal.aborted) return 'gone';
       p.controller = null;
       this.receive(stored);
       // The answer may describe another chat in a malformed reply; the row must not stay pending.
@@ -545,18 +714,21 @@ export class ConversationEngine {
       this.emit();
       this.deps.onStored?.(stored);
       this.tellOwn();
+      return 'sent';
     } catch (error) {
-      if (!live()) return;
+      if (!live()) return 'gone';
       p.controller = null;
+      p.progress = null;
+      p.state = 'failed';
       if (this.deps.classify(error) === 'refused') {
-        this.forget(id);
+        p.refusal = this.deps.reasonOf?.(error) ?? '';
+        this.keep(p);
         this.emit();
         this.deps.onRefused?.(error);
-      } else {
-        p.state = 'failed';
-        p.progress = null;
-        this.emit();
+        return 'refused';
       }
+      this.emit();
+      return 'retry';
     }
   }
 
@@ -727,6 +899,7 @@ export class ConversationEngine {
           mine: message.fromUser.id === me,
           progress: null,
           preview: null,
+          refusal: null,
         };
         this.rowCache.set(message, row);
       }
@@ -740,8 +913,10 @@ export class ConversationEngine {
         mine: true,
         progress: p.progress,
         preview: p.preview,
+        refusal: p.refusal,
       });
     }
+    const last = rows[rows.length - 1];
     return {
       status: this.status,
       rows,
@@ -752,6 +927,7 @@ export class ConversationEngine {
       focus: this.focus,
       firstItemIndex: this.firstItemIndex,
       peerReadTo: this.peerReadTo,
+      outgoing: this.pending.size > 0 && last?.state !== 'sent' ? (last ?? null) : null,
     };
   }
 

@@ -1,4 +1,4 @@
-import { TOAST_SERVER_MS, type Message, type UploadResult } from '@sparrow/protocol';
+import { Codes, messagePreview, TOAST_SERVER_MS, type Message, type UploadResult } from '@sparrow/protocol';
 import { ApiError, api, request } from '../api';
 import { feedback, preloadFeedback } from '../app/feedback';
 import { translate } from '../i18n';
@@ -6,8 +6,10 @@ import { contactIdOf, isGroupKey, SELF_KEY, type ContactKey } from '../lib/conve
 import { randomUuid } from '../lib/ids';
 import { readUserItem, storage } from '../lib/storage';
 import { contacts } from '../stores/contacts';
+import { outgoing } from '../stores/outgoing';
 import { sessionStore } from '../stores/session';
 import { ConversationEngine, type FailureKind, type SendBody, type Transfer } from './engine';
+import { idbOutbox, type OutboxRecord } from './outbox';
 
 /** Conversations kept in memory after they were closed, so reopening one is instant. */
 const KEEP = 8;
@@ -57,11 +59,23 @@ async function sendOrSay(body: SendBody, transfer: Transfer): Promise<Message> {
   }
 }
 
-/** A refusal is for good (muted, not a member, too long…); anything else may pass later. */
-function classifySendError(error: unknown): FailureKind {
-  if (error instanceof ApiError && error.kind === 'server' && [400, 401, 403, 404].includes(error.code ?? 0))
-    return 'refused';
-  return 'retry';
+/**
+ * A refusal for a rule is for good (muted, not a member, the group gone, too long…): any envelope
+ * code but "too many" and the server's own failures. The rest (no network, a time-out, a server
+ * restarting, an ended session) may pass later.
+ */
+export function classifySendError(error: unknown): FailureKind {
+  if (!(error instanceof ApiError) || error.kind !== 'server' || error.code === undefined) return 'retry';
+  return error.code === Codes.TooMany || error.code >= 500 ? 'retry' : 'refused';
+}
+
+/** The device's outbox: messages sent and not yet stored by the server, per user. */
+const outbox = idbOutbox();
+
+function quietly(write: Promise<void>): void {
+  write.catch(() => {
+    // IndexedDB can be unavailable (private mode) or full: the message stays in memory until sent.
+  });
 }
 
 function clearedTo(key: ContactKey): number {
@@ -75,7 +89,7 @@ function create(key: ContactKey): ConversationEngine {
   const is_group = isGroupOf(key);
   // A send that fails for want of a connection is told by a toast, whose code cannot load then.
   preloadFeedback();
-  return new ConversationEngine({
+  const engine = new ConversationEngine({
     me: { user_id: user.user_id, realname: user.realname, avatar: user.avatar },
     target: { key, toContactId, is_group },
     fetchPage: async ({ last_id, after_id, around_id, limit }) =>
@@ -93,7 +107,11 @@ function create(key: ContactKey): ConversationEngine {
           { silent: true },
         )
       ).data,
-    send: sendOrSay,
+    send: (body, transfer) => {
+      // Messages of one account never leave with another's session (signed out, another signed in).
+      if (sessionStore.getState().user?.user_id !== user.user_id) return Promise.reject(new Error('signed out'));
+      return sendOrSay(body, transfer);
+    },
     upload: uploadAlone,
     // Every kind of message moves its conversation to the top of the list the same way.
     onStored: (message) => contacts.applyMessage(message, { openKey }),
@@ -105,10 +123,22 @@ function create(key: ContactKey): ConversationEngine {
     onRefused: (error) => {
       if (error instanceof ApiError && error.message) feedback.toast(error.message, TOAST_SERVER_MS);
     },
+    reasonOf: (error) => (error instanceof ApiError ? error.message : ''),
+    keep: (o) => quietly(outbox.put({ ...o, user_id: user.user_id, key })),
+    drop: (id) => quietly(outbox.remove(user.user_id, id)),
     newId: randomUuid,
     now: () => Date.now(),
     clearedTo: clearedTo(key),
   });
+  engine.subscribe(() => {
+    if (engineUser !== user.user_id) return;
+    const row = engine.getSnapshot().outgoing;
+    outgoing.set(
+      key,
+      row && row.state !== 'sent' ? { state: row.state, text: messagePreview(row.message, translate) } : null,
+    );
+  });
+  return engine;
 }
 
 /** The engine of a conversation, made on first use; the newest few stay after closing. */
@@ -116,6 +146,7 @@ export function engineFor(key: ContactKey): ConversationEngine {
   const user = sessionStore.getState().user?.user_id ?? null;
   if (user !== engineUser) {
     engines.clear();
+    outgoing.clear();
     engineUser = user;
   }
   let engine = engines.get(key);
@@ -167,3 +198,52 @@ export function rememberCleared(key: ContactKey, upTo: number): void {
   const current = readUserItem('clearedHistory', user_id)?.upTo ?? {};
   storage.set('clearedHistory', { user_id, upTo: { ...current, [key]: Math.max(current[key] ?? 0, upTo) } });
 }
+
+/** The outbox of the signed-in user read back into its conversations (at start, after sign-in). */
+let restored: Promise<void> = Promise.resolve();
+
+function restoreOutbox(userId: number | null): void {
+  if (userId === null) return;
+  restored = outbox.list(userId).then(
+    (records) => {
+      if (sessionStore.getState().user?.user_id !== userId) return;
+      const byKey = new Map<ContactKey, OutboxRecord[]>();
+      for (const r of records) byKey.set(r.key, [...(byKey.get(r.key) ?? []), r]);
+      for (const [key, kept] of byKey) engineFor(key).restore(kept);
+    },
+    () => {
+      // No IndexedDB here: nothing was kept either.
+    },
+  );
+}
+
+/**
+ * The socket is bound again (or for the first time since the start): every conversation sends the
+ * messages that wait for the connection, in the order sent, and a chat whose history could not load
+ * loads it now.
+ */
+export async function flushOutbox(): Promise<void> {
+  await restored;
+  // Engines of the account signed in before are left alone until the next one is made.
+  if (engineUser !== (sessionStore.getState().user?.user_id ?? null)) return;
+  for (const engine of engines.values()) {
+    if (engine.getSnapshot().status === 'error') void engine.start();
+    void engine.flush();
+  }
+}
+
+/** Signed out on this device: the messages still on their way are given up with the drafts. */
+export async function clearOutbox(userId: number): Promise<void> {
+  if (engineUser === userId) {
+    // The same account signing in again in this tab must not find them in memory either.
+    engines.clear();
+    outgoing.clear();
+    engineUser = null;
+  }
+  await outbox.clear(userId).catch(() => undefined);
+}
+
+restoreOutbox(sessionStore.getState().user?.user_id ?? null);
+sessionStore.subscribe((s, prev) => {
+  if (s.user?.user_id !== prev.user?.user_id) restoreOutbox(s.user?.user_id ?? null);
+});

@@ -34,10 +34,13 @@ export function mentionsMe(msg: Pick<Message, 'at'>, me: number): boolean {
   return msg.at.includes(me) || msg.at.includes(0);
 }
 
-/** The rows the Messages tab lists: conversations that have messages, are pinned or hold a draft. */
-export function isListed(c: Contact, draft: string | undefined): boolean {
+/**
+ * The rows the Messages tab lists: conversations that have messages, are pinned, hold a draft or a
+ * message of mine on its way.
+ */
+export function isListed(c: Contact, draft: string | undefined, outgoing = false): boolean {
   if (c.id === ADMIN_NOTICE_KEY) return false;
-  return c.lastSendTime > 0 || c.is_top === 1 || Boolean(draft);
+  return c.lastSendTime > 0 || c.is_top === 1 || Boolean(draft) || outgoing;
 }
 
 /** Spec §4 order: pinned first, then by last send time, newest first. */
@@ -45,9 +48,16 @@ export function compareConversations(a: Contact, b: Contact): number {
   return b.is_top - a.is_top || b.lastSendTime - a.lastSendTime;
 }
 
-export function conversationList(rows: Iterable<Contact>, drafts: Readonly<Record<string, string>>): Contact[] {
+export function conversationList(
+  rows: Iterable<Contact>,
+  drafts: Readonly<Record<string, string>>,
+  outgoing: Readonly<Record<string, unknown>> = {},
+): Contact[] {
   const out: Contact[] = [];
-  for (const c of rows) if (isListed(c, drafts[contactKey(c.id)])) out.push(c);
+  for (const c of rows) {
+    const key = contactKey(c.id);
+    if (isListed(c, drafts[key], key in outgoing)) out.push(c);
+  }
   return out.sort(compareConversations);
 }
 
@@ -90,13 +100,18 @@ export function hasMutedUnread(rows: Iterable<Contact>): boolean {
   return false;
 }
 
-/** The second line of a conversation row: a draft wins, then a mention of me, then the last message. */
-export type PreviewMarker = 'draft' | 'at' | null;
+/**
+ * The second line of a conversation row: a draft wins, then a message of mine on its way or not
+ * sent, then a mention of me, then the last message.
+ */
+export type PreviewMarker = 'draft' | 'sending' | 'failed' | 'at' | null;
 export function previewOf(
   c: Pick<Contact, 'lastContent' | 'is_at'>,
   draft: string | undefined,
+  outgoing?: { state: 'sending' | 'failed'; text: string },
 ): { marker: PreviewMarker; text: string } {
   if (draft) return { marker: 'draft', text: draft.replace(/\s+/g, ' ') };
+  if (outgoing) return { marker: outgoing.state, text: outgoing.text.replace(/\s+/g, ' ') };
   return { marker: c.is_at > 0 ? 'at' : null, text: c.lastContent };
 }
 

@@ -171,6 +171,15 @@ const MessageRow = memo(function MessageRow({
               {quote.content}
             </p>
           )}
+          {row.state === 'failed' && (
+            <p className="msg-failure">
+              {row.refusal === null
+                ? t('chat.waitingConnection')
+                : row.refusal
+                  ? t('chat.refused', { reason: row.refusal })
+                  : t('chat.refusedUnknown')}
+            </p>
+          )}
         </div>
       </div>
     </div>

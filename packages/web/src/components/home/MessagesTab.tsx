@@ -23,6 +23,7 @@ import { useLongPress } from '../../lib/use-long-press';
 import { useNow } from '../../lib/use-now';
 import { contacts, useContacts } from '../../stores/contacts';
 import { drafts, useDrafts } from '../../stores/drafts';
+import { useOutgoing, type OutgoingState } from '../../stores/outgoing';
 import { ActionMenu, type MenuAction } from '../ActionMenu';
 import { Badge } from '../Badge';
 import { ContactAvatar } from '../ContactAvatar';
@@ -93,13 +94,18 @@ function useRowActions(c: Contact) {
   ];
 }
 
+/** What the marker before a row's preview says. */
+const MARKERS = { draft: 'home.draft', sending: 'home.sending', failed: 'home.sendFailed', at: 'home.atMe' } as const;
+
 const ConversationRow = memo(function ConversationRow({
   contact: c,
   draft,
+  outgoing,
   now,
 }: {
   contact: Contact;
   draft: string;
+  outgoing: OutgoingState | undefined;
   now: number;
 }) {
   const { t, i18n } = useTranslation();
@@ -110,7 +116,8 @@ const ConversationRow = memo(function ConversationRow({
   });
   const badge = badgeOf(c);
   const muted = mutedCount(c);
-  const preview = previewOf(c, draft);
+  const preview = previewOf(c, draft, outgoing);
+  const marker = preview.marker ? t(MARKERS[preview.marker]) : '';
   const name = contactName(c, t);
   const unreadLabel =
     badge.kind === 'count' ? t('home.unread', { count: c.unread }) : badge.kind === 'dot' ? t('home.hasUnread') : '';
@@ -123,7 +130,7 @@ const ConversationRow = memo(function ConversationRow({
       aria-label={[
         name,
         unreadLabel,
-        preview.marker === 'draft' ? t('home.draft') : preview.marker === 'at' ? t('home.atMe') : '',
+        marker,
         preview.text,
         time,
         c.is_top ? t('home.pinned') : '',
@@ -144,8 +151,11 @@ const ConversationRow = memo(function ConversationRow({
         </span>
         <span className="conv-line">
           <span className="conv-preview">
-            {preview.marker === 'draft' && <span className="conv-marker">{t('home.draft')}</span>}
-            {preview.marker === 'at' && <span className="conv-marker">{t('home.atMe')}</span>}
+            {marker && (
+              <span className={`conv-marker${preview.marker === 'sending' ? ' conv-marker-sending' : ''}`}>
+                {marker}
+              </span>
+            )}
             {muted !== null && <span>{t('home.mutedCount', { count: muted })}</span>}
             {preview.text}
           </span>
@@ -196,7 +206,11 @@ export function MessagesTab() {
   const rows = useContacts((s) => s.rows);
   const loaded = useContacts((s) => s.loaded);
   const draftMap = useDrafts((s) => s.drafts);
-  const list = useMemo(() => conversationList(Object.values(rows), draftMap), [rows, draftMap]);
+  const outgoingMap = useOutgoing((s) => s.byKey);
+  const list = useMemo(
+    () => conversationList(Object.values(rows), draftMap, outgoingMap),
+    [rows, draftMap, outgoingMap],
+  );
   const now = useNow();
   useEffect(() => {
     // The next screen after a tap on a conversation, fetched while the list is read.
@@ -210,7 +224,14 @@ export function MessagesTab() {
         context={{ loaded }}
         computeItemKey={(_, c) => contactKey(c.id)}
         components={{ Header: ListHeader, EmptyPlaceholder: ListEmpty }}
-        itemContent={(_, c) => <ConversationRow contact={c} draft={draftMap[contactKey(c.id)] ?? ''} now={now} />}
+        itemContent={(_, c) => (
+          <ConversationRow
+            contact={c}
+            draft={draftMap[contactKey(c.id)] ?? ''}
+            outgoing={outgoingMap[contactKey(c.id)]}
+            now={now}
+          />
+        )}
       />
     </section>
   );

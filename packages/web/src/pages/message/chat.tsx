@@ -212,7 +212,16 @@ function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | nu
       <ConnectionBanner />
       <main id="main" className="chat-main" style={chatBackgroundStyle(background.url)}>
         {isGroup && <GroupAnnouncementBanner groupId={key} />}
-        {snapshot.status === 'ready' ? (
+        {snapshot.status === 'error' && snapshot.rows.length > 0 && (
+          <div className="chat-load-failed">
+            <span>{t('chat.loadFailed')}</span>
+            <button type="button" className="chat-load-retry" onClick={() => void engine.start()}>
+              {t('common.retry')}
+            </button>
+          </div>
+        )}
+        {/* Messages of mine on their way show even when the history could not load (offline). */}
+        {snapshot.status === 'ready' || (snapshot.status === 'error' && snapshot.rows.length > 0) ? (
           <MediaGalleryProvider rows={snapshot.rows}>
             <MessageList
               ref={list}
