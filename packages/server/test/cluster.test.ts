@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openDb } from '../src/db';
+import { openDb, type OpenedDb } from '../src/db';
 import {
   Cluster,
   describeWithRedis,
@@ -191,25 +191,42 @@ describeWithRedis('two server processes with Redis', (redisUrl) => {
       }
     }, 90_000);
 
+    /**
+     * Four clients, two on each node, stream while the database's connections are killed three
+     * times; then `check` judges what the database and the clients hold.
+     */
+    async function withConnectionsKilled(
+      scenario: string,
+      check: (clients: ReliableClient[], opened: OpenedDb) => Promise<void>,
+    ): Promise<void> {
+      const a = cluster.nodes[0]!;
+      const b = cluster.nodes[1]!;
+      const users = await friendsOf(a, scenario, 4);
+      const clients = users.map((u, i) => new ReliableClient(i < 2 ? a : b, u.userId, u.token));
+      await Promise.all(clients.map((c) => c.connect()));
+      const opened = openDb({ databaseUrl: cluster.databaseUrl, dataDir: cluster.dataDir });
+      const killer = new pg.Client({ connectionString: cluster.databaseUrl });
+      await killer.connect();
+      try {
+        await streamWithFault(scenario, clients, FAULT_PER_CLIENT, async () => {
+          for (let i = 0; i < 3; i++) {
+            await killer.query(
+              'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+            );
+            await sleep(300);
+          }
+        });
+        await check(clients, opened);
+      } finally {
+        await killer.end();
+        await opened.close();
+        clients.forEach((c) => c.close());
+      }
+    }
+
     if (target === 'postgres')
       it(`[${target}] loses nothing when the database's connections are killed mid-stream`, async () => {
-        const a = cluster.nodes[0]!;
-        const b = cluster.nodes[1]!;
-        const users = await friendsOf(a, 'pgkill', 4);
-        const clients = users.map((u, i) => new ReliableClient(i < 2 ? a : b, u.userId, u.token));
-        await Promise.all(clients.map((c) => c.connect()));
-        const opened = openDb({ databaseUrl: cluster.databaseUrl, dataDir: cluster.dataDir });
-        const killer = new pg.Client({ connectionString: cluster.databaseUrl });
-        await killer.connect();
-        try {
-          await streamWithFault('pgkill', clients, FAULT_PER_CLIENT, async () => {
-            for (let i = 0; i < 3; i++) {
-              await killer.query(
-                'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
-              );
-              await sleep(300);
-            }
-          });
+        await withConnectionsKilled('pgkill', async (clients, opened) => {
           const verdict = await judge(
             `[${target}] pg_terminate_backend ×3`,
             opened,
@@ -218,32 +235,12 @@ describeWithRedis('two server processes with Redis', (redisUrl) => {
             FAULT_PER_CLIENT,
           );
           expect(verdict).toMatchObject(INTACT);
-        } finally {
-          await killer.end();
-          await opened.close();
-          clients.forEach((c) => c.close());
-        }
+        });
       }, 60_000);
 
     if (target === 'postgres')
       it(`[${target}] pushes every acknowledged message to every live receiver when the database's connections are killed mid-stream`, async () => {
-        const a = cluster.nodes[0]!;
-        const b = cluster.nodes[1]!;
-        const users = await friendsOf(a, 'pglive', 4);
-        const clients = users.map((u, i) => new ReliableClient(i < 2 ? a : b, u.userId, u.token));
-        await Promise.all(clients.map((c) => c.connect()));
-        const opened = openDb({ databaseUrl: cluster.databaseUrl, dataDir: cluster.dataDir });
-        const killer = new pg.Client({ connectionString: cluster.databaseUrl });
-        await killer.connect();
-        try {
-          await streamWithFault('pglive', clients, FAULT_PER_CLIENT, async () => {
-            for (let i = 0; i < 3; i++) {
-              await killer.query(
-                'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
-              );
-              await sleep(300);
-            }
-          });
+        await withConnectionsKilled('pglive', async (clients, opened) => {
           // What each client must hold from pushes alone: every private message to or from it.
           const rows = await opened.db
             .selectFrom('messages')
@@ -270,11 +267,7 @@ describeWithRedis('two server processes with Redis', (redisUrl) => {
           );
           expect(missing()).toEqual([]);
           expect(clients.map((c) => c.connects)).toEqual(clients.map(() => 1));
-        } finally {
-          await killer.end();
-          await opened.close();
-          clients.forEach((c) => c.close());
-        }
+        });
       }, 60_000);
 
     it(`[${target}] loses nothing when a node is killed with SIGKILL mid-stream: its clients retry elsewhere or after its restart`, async () => {
