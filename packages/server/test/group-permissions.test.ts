@@ -73,6 +73,7 @@ const MATRIX: Partial<Record<RouteName, Row>> = {
   removeGroup: { body: (f) => ({ id: f.gid }), expect: [OK, FORBIDDEN, FORBIDDEN, NOT_MEMBER, NOT_MEMBER] },
   clearMessage: { body: (f) => ({ id: f.gid }), expect: [OK, FORBIDDEN, FORBIDDEN, NOT_MEMBER, NOT_MEMBER] },
   groupInfoqq: { body: (f) => ({ token: f.token }), expect: [OK, OK, OK, OK, OK] },
+  resetGroupQr: { body: (f) => ({ group_id: f.gid }), expect: [OK, OK, FORBIDDEN, NOT_MEMBER, NOT_MEMBER] },
   joinGroup: { body: (f) => ({ group_id: f.gid, token: f.token }), expect: [400, 400, 400, OK, OK] },
   updateCard: { body: (f) => ({ group_id: f.gid, nickname: 'card' }), expect: [OK, OK, OK, NOT_MEMBER, NOT_MEMBER] },
   uploadGroupAvatar: {
