@@ -127,11 +127,6 @@ function trustProxyOf(value: string | undefined): boolean | string {
  * behind one address does not reach in an hour; a larger group joining at once is let in by the
  * console (manage/userCreate, invitations) or by raising it.
  */
-function registerPerHourOf(value: string | undefined): number {
-  const n = Number(value);
-  return value !== undefined && value !== '' && Number.isInteger(n) && n >= 0 ? n : 20;
-}
-
 /** STORAGE_URL, checked at start so that a mistyped one stops the server instead of losing uploads. */
 function storageUrlOf(value: string | undefined): string | undefined {
   if (!value) return undefined;
@@ -158,7 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     configPollMs: Number(env.CONFIG_POLL_MS ?? 2000),
     outboxSweepMs: Number(env.OUTBOX_SWEEP_MS ?? 5000),
     trustProxy: trustProxyOf(env.TRUST_PROXY),
-    registerPerHour: registerPerHourOf(env.REGISTER_PER_HOUR),
+    registerPerHour: count(env.REGISTER_PER_HOUR, 20),
     turnUrls: (env.TURN_URLS ?? '')
       .split(',')
       .map((u) => u.trim())
@@ -181,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       uploadsPerUser: count(env.UPLOADS_PER_USER, 10),
       uploadsInFlight: count(env.UPLOADS_IN_FLIGHT, 32),
       connectionsPerAddress: count(env.CONNECTIONS_PER_ADDRESS, 256),
+      // More than a family's phones, tablets and desktops, each with a few tabs open, ever hold.
       socketsPerUser: count(env.SOCKETS_PER_USER, 50),
       // The web client gives up on an upload after 60 s (NETWORK_TIMEOUT_MS) and on other calls after 10 s.
       requestTimeoutMs: count(env.HTTP_REQUEST_TIMEOUT_MS, 60_000),

@@ -33,11 +33,6 @@ export class UploadGate {
       else this.byUser.delete(userId);
     };
   }
-
-  /** Uploads in progress now (tests, metrics). */
-  get size(): number {
-    return this.inFlight;
-  }
 }
 
 /** Temporary files a request staged its upload in, removed once its answer is decided. */

@@ -38,11 +38,8 @@ export interface RealtimeOptions {
   /** Told of each push handed to this node's sockets, `delayMs` after it was published. */
   onDelivered?: (delayMs: number) => void;
   /** Sockets one user may have bound on this node; past it the oldest is closed (SOCKETS_PER_USER). */
-  socketsPerUser?: number;
+  socketsPerUser: number;
 }
-
-/** More than a family's phones, tablets and desktops, each with a few tabs open, ever hold. */
-const SOCKETS_PER_USER = 50;
 
 const nowS = () => Math.floor(Date.now() / 1000);
 
@@ -121,7 +118,7 @@ export class Realtime {
    */
   private keepWithinCap(userId: number): void {
     const bound = this.hub.userConnections(userId);
-    const over = bound.length - (this.opts.socketsPerUser ?? SOCKETS_PER_USER);
+    const over = bound.length - this.opts.socketsPerUser;
     for (const old of bound.slice(0, Math.max(0, over))) old.ws.close(CloseCodes.TooManySockets);
   }
 
