@@ -207,6 +207,14 @@ const expectThat = (wrong: string[], cond: boolean, what: string) => {
 
 // ---------------------------------------------------------------- the race table
 
+/** Two friends, and a message the first sent the second: what withdraw and delete races start from. */
+async function sentMessage(env: Env): Promise<{ a: User; msgId: number }> {
+  const [a, b] = [await env.user(), await env.user()];
+  await befriend(env, a, b);
+  const sent = await ok(env, 'sendMessage', { id: randomUUID(), toContactId: b.userId, type: 'text', content: 'x' }, a);
+  return { a, msgId: sent.msg_id as number };
+}
+
 const RACES: Array<Race<unknown>> = [
   race({
     name: 'changeOwner to two members',
@@ -594,17 +602,7 @@ const RACES: Array<Race<unknown>> = [
     name: 'undoMessage',
     invariant: 'one success',
     once: true,
-    async setup(env) {
-      const [a, b] = [await env.user(), await env.user()];
-      await befriend(env, a, b);
-      const sent = await ok(
-        env,
-        'sendMessage',
-        { id: randomUUID(), toContactId: b.userId, type: 'text', content: 'x' },
-        a,
-      );
-      return { a, msgId: sent.msg_id as number };
-    },
+    setup: sentMessage,
     calls: ({ a, msgId }) => [{ as: a, route: 'undoMessage', body: { id: msgId } }],
     async check(env, { msgId }) {
       const row = await env.db
@@ -619,17 +617,7 @@ const RACES: Array<Race<unknown>> = [
     name: 'delMessage',
     invariant: 'one success',
     once: true,
-    async setup(env) {
-      const [a, b] = [await env.user(), await env.user()];
-      await befriend(env, a, b);
-      const sent = await ok(
-        env,
-        'sendMessage',
-        { id: randomUUID(), toContactId: b.userId, type: 'text', content: 'x' },
-        a,
-      );
-      return { a, msgId: sent.msg_id as number };
-    },
+    setup: sentMessage,
     calls: ({ a, msgId }) => [{ as: a, route: 'delMessage', body: { id: msgId } }],
     async check(env, { msgId }) {
       const row = await env.db
@@ -643,17 +631,7 @@ const RACES: Array<Race<unknown>> = [
   race({
     name: 'undoMessage against delMessage',
     invariant: 'deleted once, withdrawn at most once',
-    async setup(env) {
-      const [a, b] = [await env.user(), await env.user()];
-      await befriend(env, a, b);
-      const sent = await ok(
-        env,
-        'sendMessage',
-        { id: randomUUID(), toContactId: b.userId, type: 'text', content: 'x' },
-        a,
-      );
-      return { a, msgId: sent.msg_id as number };
-    },
+    setup: sentMessage,
     calls: ({ a, msgId }) => [
       { as: a, route: 'undoMessage', body: { id: msgId } },
       { as: a, route: 'delMessage', body: { id: msgId } },

@@ -21,6 +21,19 @@ interface Answer {
   headers: http.IncomingHttpHeaders;
 }
 
+/** Reads a response whole and hands it over as an Answer. */
+function answer(res: http.IncomingMessage, resolve: (a: Answer) => void): void {
+  const chunks: Buffer[] = [];
+  res.on('data', (c: Buffer) => chunks.push(c));
+  res.on('end', () =>
+    resolve({
+      status: res.statusCode ?? 0,
+      json: JSON.parse(Buffer.concat(chunks).toString() || 'null'),
+      headers: res.headers,
+    }),
+  );
+}
+
 /** A POST over its own connection, from `localAddress` (another loopback address is another client). */
 function post(
   server: TestServer,
@@ -33,17 +46,7 @@ function post(
     const req = http.request(
       `${server.url}${path}`,
       { method: 'POST', localAddress, agent: false, headers: { 'accept-language': 'en', ...headers } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            json: JSON.parse(Buffer.concat(chunks).toString() || 'null'),
-            headers: res.headers,
-          }),
-        );
-      },
+      (res) => answer(res, resolve),
     );
     req.on('error', reject);
     req.end(body);
@@ -86,17 +89,7 @@ function streamUpload(server: TestServer, token: string, size: number, localAddr
           'accept-language': 'en',
         },
       },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            json: JSON.parse(Buffer.concat(chunks).toString()),
-            headers: res.headers,
-          }),
-        );
-      },
+      (res) => answer(res, resolve),
     );
     req.on('error', reject);
     req.write(head);
