@@ -192,3 +192,7 @@ export const BODY_BYTES_PER_UNIT_MAX = 9;
 export const BODY_DEPTH_MAX = 8;
 /** The most pixels an uploaded image may have: larger ones are refused before they are decoded. */
 export const IMAGE_PIXELS_MAX = 50_000_000;
+/** How deeply a sent message's `extends` may nest objects and arrays (its kinds are one level deep). */
+export const EXTENDS_DEPTH_MAX = 4;
+/** The longest JSON text one field carries: a message sent with an upload, a console setting's value. */
+export const JSON_FIELD_MAX = 20_000;

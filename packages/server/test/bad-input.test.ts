@@ -16,7 +16,7 @@ import qs from 'qs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type * as z from 'zod';
 import { BODY_DEPTH_MAX, Codes, graphemeMax, jsonDepth, routes, type RouteName } from '@sparrow/protocol';
-import { nestedDeeper } from '../src/http/body';
+import { FORM_PARSE, nestedDeeper } from '../src/http/body';
 import { describeEachDb, LANGS, signUp, startServer, type TestServer } from './harness';
 
 /** Fixed, so that a failure found once is found again. */
@@ -24,7 +24,6 @@ const SEED = 16;
 /** The least number of requests one run of this file must send. */
 const MIN_REQUESTS = 5_000;
 /** How the server parses form bodies (http/body.ts): the oracle must see what the server sees. */
-const FORM_PARSE = { depth: 4, arrayLimit: 200 };
 /** Content types the server parses; any other is refused before the handler. */
 const PARSED_TYPES = /^(application\/json|application\/x-www-form-urlencoded|multipart\/form-data|text\/plain)\b/;
 

@@ -1,12 +1,12 @@
 import * as z from 'zod';
-import { KEYWORDS_MAX, PLACE_ADDRESS_MAX, PLACE_NAME_MAX } from '../limits';
+import { JSON_FIELD_MAX, KEYWORDS_MAX, PLACE_ADDRESS_MAX, PLACE_NAME_MAX } from '../limits';
 import { personText, rowId } from './fields';
 import { paging } from './friend';
 
 /** `/common/upload/uploadFile` fields besides the file. */
 export const UploadFileFields = z.object({
   /** A message to send with the file, as a JSON string of sendMessage's body (without file_id). */
-  message: z.string().max(20_000).optional(),
+  message: z.string().max(JSON_FIELD_MAX).optional(),
 });
 
 /** `/common/upload/uploadEmoji`: only the file. */

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import {
   CALL_ICE_MAX,
   CALL_SDP_MAX,
+  EXTENDS_DEPTH_MAX,
   FORWARD_MAX,
   FORWARD_MIN,
   ID_MAX,
@@ -40,9 +41,6 @@ export const messageRef = z.union([
   z.string().trim().min(8).max(64),
   rowId,
 ]);
-
-/** How deeply a sent message's `extends` may nest objects and arrays (its kinds are one level deep). */
-const EXTENDS_DEPTH_MAX = 4;
 
 /** Kinds of message a client may send through sendMessage. */
 export const SendableType = z.enum(['text', 'emoji', 'image', 'voice', 'video', 'file', 'location', 'contact']);

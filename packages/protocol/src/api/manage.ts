@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ANNOUNCEMENT_MAX, KEYWORDS_MAX } from '../limits';
+import { ANNOUNCEMENT_MAX, JSON_FIELD_MAX, KEYWORDS_MAX } from '../limits';
 import { account, password, realname, rowId, rowIdOrZero, userId } from './fields';
 import { groupId } from './group';
 
@@ -65,7 +65,7 @@ export const ManageConfigSetBody = z.object({
   /** Dotted key, e.g. `chatInfo.redoTime`. */
   key: z.string().trim().min(1).max(64),
   /** The new value: a number, a string, or (lists) an array; a string is read as JSON where the setting is not text. */
-  value: z.union([z.string().max(20_000), z.number(), z.boolean(), z.array(z.unknown()).max(200)]),
+  value: z.union([z.string().max(JSON_FIELD_MAX), z.number(), z.boolean(), z.array(z.unknown()).max(200)]),
 });
 
 /** A department's id; 0 where a body allows "none" (`dep_id`) or "the top level" (`parent_id`). */
