@@ -222,6 +222,7 @@ export async function buildApp(
   );
   services.calls.start();
   services.pipeline.start();
+  services.search.start(env.searchIndexMs);
   // Web Push's VAPID pair: made at the first start, read from the database at every later one.
   await services.push.keys();
   realtime.setAudience((userId) => services.friends.audience(userId));
@@ -271,6 +272,7 @@ export async function buildApp(
     announcements.stop();
     await services.calls.stop();
     await services.pipeline.stop();
+    await services.search.stop();
     await services.push.stop();
     await ctx.limits.close();
     await bus.close();

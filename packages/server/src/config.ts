@@ -38,6 +38,11 @@ export interface ServerConfig {
   /** How often each node pushes messages stored and never pushed, ms (OUTBOX_SWEEP_MS); 0: never, not even at start. */
   outboxSweepMs: number;
   /**
+   * How often each node indexes new messages for search, ms (SEARCH_INDEX_MS); 0: only before a
+   * search, which always brings the index up to date first.
+   */
+  searchIndexMs: number;
+  /**
    * Which peers may set X-Forwarded-For (true: any). Per-IP limits (login lockout, registration
    * interval) hold only when a client cannot choose its own address.
    */
@@ -152,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel: env.LOG_LEVEL ?? 'info',
     configPollMs: Number(env.CONFIG_POLL_MS ?? 2000),
     outboxSweepMs: Number(env.OUTBOX_SWEEP_MS ?? 5000),
+    searchIndexMs: Number(env.SEARCH_INDEX_MS ?? 250),
     trustProxy: trustProxyOf(env.TRUST_PROXY),
     registerPerHour: count(env.REGISTER_PER_HOUR, 20),
     turnUrls: (env.TURN_URLS ?? '')

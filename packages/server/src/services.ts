@@ -11,6 +11,7 @@ import { GroupService } from './modules/group/service';
 import { ContactService } from './modules/im/contacts';
 import { Hydrator } from './modules/im/hydrate';
 import { MessageSearch } from './modules/im/search';
+import { SearchIndexer } from './modules/im/search-index';
 import { SendPipeline } from './modules/im/send/pipeline';
 import { MessageService } from './modules/im/service';
 import { MomentService } from './modules/moments/service';
@@ -57,7 +58,7 @@ export function createServices(ctx: AppContext, callStore: CallStore) {
     pipeline,
     messages: new MessageService(ctx, hydrator, files),
     contacts,
-    search: new MessageSearch(ctx, hydrator, contacts),
+    search: new MessageSearch(ctx, hydrator, contacts, new SearchIndexer(ctx)),
     groups,
     groupAdmin,
     qr,

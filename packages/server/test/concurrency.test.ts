@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCodes, parseQrLink, type Envelope, type RouteName } from '@sparrow/protocol';
 import { openDb, type Db } from '../src/db';
+import type { Dialect } from '../src/db/dialect';
 import { createRepos } from '../src/repos';
 import { SessionService } from '../src/modules/auth';
 import { Cluster, describeWithRedis, raiseRateLimits } from './cluster';
@@ -30,6 +32,7 @@ interface User {
 
 interface Env {
   db: Db;
+  dialect: Dialect;
   /** How many server processes the calls are spread over. */
   nodes: number;
   call(node: number, name: RouteName, body: object, as: User): Promise<Envelope<any>>;
@@ -205,15 +208,26 @@ const expectThat = (wrong: string[], cond: boolean, what: string) => {
   if (!cond) wrong.push(what);
 };
 
-// ---------------------------------------------------------------- the race table
-
 /** Two friends, and a message the first sent the second: what withdraw and delete races start from. */
-async function sentMessage(env: Env): Promise<{ a: User; msgId: number }> {
+async function sentMessage(env: Env, content = 'x'): Promise<{ a: User; b: User; msgId: number }> {
   const [a, b] = [await env.user(), await env.user()];
   await befriend(env, a, b);
-  const sent = await ok(env, 'sendMessage', { id: randomUUID(), toContactId: b.userId, type: 'text', content: 'x' }, a);
-  return { a, msgId: sent.msg_id as number };
+  const sent = await ok(env, 'sendMessage', { id: randomUUID(), toContactId: b.userId, type: 'text', content }, a);
+  return { a, b, msgId: sent.msg_id as number };
 }
+
+/** Which of `ids` the search index holds (on SQLite among the messages the FTS5 table finds by `word`). */
+async function indexed(env: Env, ids: number[], word: string): Promise<number[]> {
+  const { rows } =
+    env.dialect === 'postgres'
+      ? await sql<{ id: number }>`select msg_id as id from message_search where msg_id = any(${ids})`.execute(env.db)
+      : await sql<{
+          id: number;
+        }>`select rowid as id from message_search where message_search match ${`"${word}"`}`.execute(env.db);
+  return rows.map((r) => Number(r.id)).filter((id) => ids.includes(id));
+}
+
+// ---------------------------------------------------------------- the race table
 
 const RACES: Array<Race<unknown>> = [
   race({
@@ -629,6 +643,36 @@ const RACES: Array<Race<unknown>> = [
     },
   }),
   race({
+    name: 'undoMessage and delMessage against the search index',
+    invariant: 'the index holds no withdrawn or deleted message, indexed before the race or not',
+    async setup(env) {
+      const { a, b, msgId: before } = await sentMessage(env, '咖啡馆里见');
+      // The search brings the index up to the first message; the second waits for the indexer.
+      await ok(env, 'searchMessage', { keywords: '咖啡馆' }, a);
+      const after = await ok(
+        env,
+        'sendMessage',
+        { id: randomUUID(), toContactId: b.userId, type: 'text', content: '咖啡馆外见' },
+        a,
+      );
+      return { a, ids: [before, after.msg_id as number] };
+    },
+    calls: ({ a, ids: [before, after] }) => [
+      { as: a, route: 'undoMessage', body: { id: before } },
+      { as: a, route: 'searchMessage', body: { keywords: '咖啡馆' } },
+      { as: a, route: 'delMessage', body: { id: after } },
+      { as: a, route: 'searchMessage', body: { keywords: '里见' } },
+    ],
+    async check(env, { a, ids }) {
+      const found = await ok(env, 'searchMessage', { keywords: '咖啡馆' }, a);
+      const wrong: string[] = [];
+      expectThat(wrong, found.length === 0, `search found ${found.length}`);
+      const left = await indexed(env, ids, '咖啡馆');
+      expectThat(wrong, left.length === 0, `the index still holds ${left.join(', ')}`);
+      return wrong;
+    },
+  }),
+  race({
     name: 'undoMessage against delMessage',
     invariant: 'deleted once, withdrawn at most once',
     setup: sentMessage,
@@ -786,6 +830,7 @@ raceSuite('concurrency [sqlite, one server]', async () => {
   await server.ctx.config.set('rateLimits.sendMessage.perSecond', '1000');
   return {
     db: server.ctx.db,
+    dialect: 'sqlite',
     nodes: 1,
     call: (_node, name, body, as) => server.call(name, body as Record<string, unknown>, { token: as.token }),
     url: () => server.url,
@@ -803,6 +848,7 @@ describeWithRedis('concurrency across two nodes', (redisUrl) => {
     const sessions = new SessionService(createRepos(opened.db, opened.dialect), Date.now);
     return {
       db: opened.db,
+      dialect: opened.dialect,
       nodes: cluster.nodes.length,
       call: (node, name, body, as) => cluster.nodes[node % cluster.nodes.length]!.call(name, body, as.token),
       url: (node) => cluster.nodes[node % cluster.nodes.length]!.url,

@@ -272,6 +272,8 @@ export async function startServer(
     configPollMs: 0,
     // Suites sweep the outbox themselves (pipeline.sweepUnpublished), so that no sweep runs unasked.
     outboxSweepMs: 0,
+    // A search brings the index up to date itself; the background run's own test turns it on.
+    searchIndexMs: 0,
     logLevel: 'silent',
     // Suites sign many people up from one address; the limit's own tests set REGISTER_PER_HOUR's default back.
     registerPerHour: 0,

@@ -177,7 +177,7 @@ export interface MessagesTable {
   is_undo: number;
   is_deleted: number;
   create_time: number;
-  /** The words search finds it by (text, file name, place, card name); indexed by trigrams. */
+  /** The words search finds it by (text, file name, place, card name); indexed by trigrams after the commit (migration 019). */
   search_text: Generated<string>;
 }
 
@@ -330,6 +330,12 @@ export interface PushSubscriptionsTable {
   failing_since: number | null;
 }
 
+/** The last message id the search index has seen: one row (migration 019). */
+export interface SearchIndexedTable {
+  id: number;
+  through: number;
+}
+
 /** A message stored and not yet pushed (migration 017). */
 export interface MessageOutboxTable {
   msg_id: number;
@@ -374,5 +380,6 @@ export interface Database {
   push_subscriptions: PushSubscriptionsTable;
   push_settings: PushSettingsTable;
   message_outbox: MessageOutboxTable;
+  search_indexed: SearchIndexedTable;
   departments: DepartmentsTable;
 }

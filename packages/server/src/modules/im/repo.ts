@@ -4,6 +4,7 @@ import { runAtomically, type Work } from '../../db/at-once';
 import { Prepared } from '../../db/prepared';
 import type { Db } from '../../db';
 import type { ConversationsTable, MessagesTable } from '../../db/schema';
+import { SEARCH_INDEX_LOCK } from '../../db/migrations/019-search-queue';
 import { searchText } from './search-text';
 
 export type MessageRow = Selectable<MessagesTable>;
@@ -246,6 +247,56 @@ export class MessageRepo {
   /** Takes pushed messages off the outbox. */
   async published(msgIds: readonly number[]): Promise<void> {
     if (msgIds.length) await this.db.deleteFrom('message_outbox').where('msg_id', 'in', msgIds).execute();
+  }
+
+  /** The last message id the search index has seen, and the newest message's (0: none). */
+  async searchBacklog(): Promise<{ through: number; newest: number }> {
+    const row = await this.db
+      .selectFrom('search_indexed')
+      .select((eb) => [
+        'through',
+        eb
+          .selectFrom('messages')
+          .select((m) => m.fn.max('id').as('n'))
+          .as('newest'),
+      ])
+      .executeTakeFirstOrThrow();
+    return { through: Number(row.through), newest: Number(row.newest ?? 0) };
+  }
+
+  /**
+   * Indexes for search the next `limit` messages the index has not seen, in one transaction, and
+   * answers how many it passed: 0 when none wait, or on PostgreSQL when another node is indexing
+   * and `wait` is false (with `wait`, after that node's batch). See migration 019.
+   */
+  indexForSearch(limit: number, wait: boolean): Promise<number> {
+    return runAtomically(this.db, () => this.indexing(limit, wait));
+  }
+
+  private *indexing(limit: number, wait: boolean): Work<number> {
+    const { db } = this;
+    if (this.dialect === 'postgres') {
+      const lock = wait
+        ? sql<{ got: boolean }>`select true as got from (select pg_advisory_xact_lock(${SEARCH_INDEX_LOCK})) l`
+        : sql<{ got: boolean }>`select pg_try_advisory_xact_lock(${SEARCH_INDEX_LOCK}) as got`;
+      if (!(yield lock.compile(db)).rows.some((r) => (r as { got: boolean }).got)) return 0;
+    }
+    const { through } = (yield sql`select through from search_indexed`.compile(db)).rows[0] as { through: number };
+    const batch = (yield sql`select max(id) as last, count(*) as n
+      from (select id from messages where id > ${through} order by id limit ${limit}) b`.compile(db)).rows[0] as {
+      last: number | null;
+      n: number;
+    };
+    if (batch.last === null) return 0;
+    const live = sql`from messages where id > ${through} and id <= ${batch.last}
+      and is_deleted = 0 and is_undo = 0 and search_text <> ''`;
+    yield (
+      this.dialect === 'postgres'
+        ? sql`insert into message_search (msg_id, search_text) select id, search_text ${live}`
+        : sql`insert into message_search (rowid, search_text) select id, search_text ${live}`
+    ).compile(db);
+    yield sql`update search_indexed set through = ${batch.last}`.compile(db);
+    return Number(batch.n);
   }
 
   /**
@@ -694,8 +745,9 @@ export class MessageRepo {
    * Messages a reader may see whose words hold every term, newest first, with how many in all.
    * Two ways, chosen by what bench/search.mjs measured at 1 000 000 messages:
    * - terms of three characters or more with Chinese, Japanese or Korean in them are looked up in
-   *   the trigram index (FTS5 on SQLite, the pg_trgm GIN index on PostgreSQL), and the reader's
-   *   rules are applied to its hits: such trigrams are many and each is rare;
+   *   the trigram index (FTS5 on SQLite, the pg_trgm GIN index of `message_search` on PostgreSQL,
+   *   both filled after the commit: see migration 019 and SearchIndexer), and the reader's rules
+   *   are applied to its hits: such trigrams are many and each is rare;
    * - other terms are checked by LIKE on the reader's own messages, read by the indexes of
    *   `readableBy`: a Latin word's trigrams ("ing", "the") are each in a large share of all
    *   messages, so the index would walk far more than the reader's chats hold, and a term of one
@@ -710,13 +762,13 @@ export class MessageRepo {
     filter: SearchFilter,
     page: { limit: number; offset: number },
   ): Promise<{ rows: MessageRow[]; total: number }> {
-    // Written out, not as parameters, so that PostgreSQL sees they imply its partial index's predicate.
     let q = this.readableBy(userId, hidingHistory).where(
       sql<boolean>`m.is_deleted = 0 and m.is_undo = 0 and m.search_text <> ''`,
     );
     const lookedUp = terms.indexed.filter((t) => CJK.test(t));
-    if (this.dialect === 'postgres') {
-      for (const t of lookedUp) q = q.where(sql<boolean>`m.search_text ilike ${likeTerm(t)} escape '\\'`);
+    if (this.dialect === 'postgres' && lookedUp.length) {
+      const words = lookedUp.map((t) => sql<boolean>`s.search_text ilike ${likeTerm(t)} escape '\\'`);
+      q = q.where(sql<boolean>`m.id in (select s.msg_id from message_search s where ${sql.join(words, sql` and `)})`);
     } else if (lookedUp.length) {
       const match = lookedUp.map((t) => `"${t.replaceAll('"', '""')}"`).join(' AND ');
       q = q.where(sql<boolean>`m.id in (select rowid from message_search where message_search match ${match})`);

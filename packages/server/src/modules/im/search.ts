@@ -4,6 +4,7 @@ import { contactIdOf } from '../access';
 import type { Session } from '../auth';
 import type { ContactService } from './contacts';
 import type { Hydrator } from './hydrate';
+import type { SearchIndexer } from './search-index';
 import { codePoints, highlights, queryTerms, TRIGRAM } from './search-text';
 
 /**
@@ -17,13 +18,25 @@ export class MessageSearch {
     private readonly ctx: AppContext,
     private readonly hydrator: Hydrator,
     private readonly contacts: ContactService,
+    private readonly indexer: SearchIndexer,
   ) {}
+
+  /** Indexes new messages in the background every `everyMs` (0: only before each search). */
+  start(everyMs: number): void {
+    this.indexer.start(everyMs);
+  }
+
+  stop(): Promise<void> {
+    return this.indexer.stop();
+  }
 
   async search(session: Session, body: RouteInput<'searchMessage'>): Promise<{ items: SearchHit[]; total: number }> {
     const { access, repos } = this.ctx;
     if (body.toContactId === 'system' || body.toContactId === 'admin_notice') return { items: [], total: 0 };
     const chatKey = body.toContactId === undefined ? undefined : (await access.chat(session, body.toContactId)).chatKey;
     const terms = queryTerms(body.keywords);
+    // Messages are indexed after their commit: those stored before this search are indexed now.
+    await this.indexer.catchUp();
     const { rows, total } = await repos.messages.search(
       session.userId,
       await access.groupsHidingHistory(session.userId),
