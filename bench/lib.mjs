@@ -142,6 +142,7 @@ export async function startSparrow({
   port: fixedPort,
   compiled = false,
   cpus,
+  env = {},
 }) {
   let entry = ['--import', 'tsx', ...cpuProf(), ...nodeArgs, serverMain];
   if (compiled) {
@@ -163,6 +164,7 @@ export async function startSparrow({
       REDIS_PREFIX: redisPrefix ?? 'sparrow:',
       WEB_DIST: webDist,
       LOG_LEVEL: 'warn',
+      ...env,
     },
     label,
     cpus,

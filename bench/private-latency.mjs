@@ -3,11 +3,13 @@
 // the schedule does not wait for answers); for each message, the time from the start of the send to
 // the receiver's socket getting the `simple` push.
 //
-// Three servers take the same load in the same run: Sparrow; the floor (floor-server.mjs), the
+// Four servers take the same load in the same run: Sparrow; Sparrow with its search index off
+// (SEARCH_INDEX_MS=0: nothing is indexed, since no one searches); the floor (floor-server.mjs), the
 // database work a private send must do on Sparrow's schema and data with no application around it;
 // and the baseline, a bare `ws` relay that does one SQLite insert per message. Sparrow is judged
-// against the floor (what the application costs: p99 ≤ 1.25× the floor), the baseline printed
-// beside (what the data costs). The whole run is made PRIVATE_RUNS times (3) with fresh servers and
+// against the floor (what the application costs: p99 ≤ 1.25× the floor) and against itself without
+// the index (what search costs the send path: p99 ≤ 1.2×, CPU per message ≤ 1.15×), the baseline
+// printed beside (what the data costs). The whole run is made PRIVATE_RUNS times (3) with fresh servers and
 // the goal judged on the median of the runs' ratios.
 //
 // The servers hold their 1 000 sockets each for the whole run and take the load in turns of a few
@@ -17,6 +19,7 @@
 // server's event loop stood ready but unscheduled per second of its turns (the machine's other
 // work, this client included): each such wait of a few ms delays every message arriving in it.
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import {
@@ -51,6 +54,9 @@ const TURNS = 5;
 const TURN_S = 2;
 /** Sparrow's p99 against the floor's. */
 const GOAL_P99_RATIO = 1.25;
+/** Sparrow's p99 and CPU per message against its own with the search index off. */
+const GOAL_INDEX_P99_RATIO = 1.2;
+const GOAL_INDEX_CPU_RATIO = 1.15;
 const RUNS = Number(process.env.PRIVATE_RUNS ?? 3);
 
 const TEXTS = ['在吗？', 'on my way 🚲', '好的，明天见', 'did you see the draft I sent this morning?', '👍👍', 'ok'];
@@ -69,14 +75,21 @@ const KINDS = {
   },
   sparrow: {
     name: 'sparrow',
-    post: (http, { sender, receiver }, id, content, clientIds) =>
-      http.post(
-        '/enterprise/im/sendMessage',
-        { id, toContactId: receiver.id, type: 'text', content },
-        { authorization: sender.token, clientid: clientIds.get(sender.id) },
-      ),
+    post: sendMessage,
+  },
+  unindexed: {
+    name: 'sparrow, search index off',
+    post: sendMessage,
   },
 };
+
+function sendMessage(http, { sender, receiver }, id, content, clientIds) {
+  return http.post(
+    '/enterprise/im/sendMessage',
+    { id, toContactId: receiver.id, type: 'text', content },
+    { authorization: sender.token, clientid: clientIds.get(sender.id) },
+  );
+}
 
 /** One server under test: its sockets, the sends in flight and the latencies seen. */
 async function prepare(server, users) {
@@ -185,9 +198,16 @@ async function run(k) {
   const users = await seed({ dataDir: dir, users: USERS, settings: [...BENCH_SETTINGS, 'sysInfo.runMode=1'] });
   // The floor copies the seeded database as it starts, before Sparrow writes to it.
   const floorServer = await startFloor(dir);
-  const [baselineServer, sparrowServer] = await Promise.all([startBaseline(dir), startSparrow({ dataDir: dir })]);
+  const unindexedDir = tmpDir('private-unindexed');
+  fs.cpSync(dir, unindexedDir, { recursive: true });
+  const [baselineServer, sparrowServer, unindexedServer] = await Promise.all([
+    startBaseline(dir),
+    startSparrow({ dataDir: dir }),
+    startSparrow({ dataDir: unindexedDir, label: 'sparrow-unindexed', env: { SEARCH_INDEX_MS: '0' } }),
+  ]);
   const base = await prepare(baselineServer, users);
   const floor = await prepare(floorServer, users);
+  const unindexed = await prepare({ ...unindexedServer, kind: 'unindexed' }, users);
   const signInCpu0 = cpuMs(sparrowServer.pid);
   const signInStart = performance.now();
   const sp = await prepare(sparrowServer, users);
@@ -195,15 +215,15 @@ async function run(k) {
   // Let the presence announcements of 1 000 sign-ins settle before the clock starts.
   await sleep(1500);
   const signInCpu = cpuMs(sparrowServer.pid) - signInCpu0;
-  await takeTurns([base, floor, sp], [base, floor, sp]);
-  await Promise.all([baselineServer, floorServer, sparrowServer].map((x) => x.stop()));
+  await takeTurns([base, floor, unindexed, sp], [base, floor, unindexed, sp]);
+  await Promise.all([baselineServer, floorServer, sparrowServer, unindexedServer].map((x) => x.stop()));
 
-  const [b, f, s] = [base, floor, sp].map(stats);
+  const [b, f, s, u] = [base, floor, sp, unindexed].map(stats);
   console.log(
     `\nrun ${k + 1} of ${RUNS}: ${USERS} bound sockets on each server; ${RATE} messages/s in ${TURNS} turns of ${TURN_S} s each ` +
       `after ${WARMUP_S} s of warm-up; latency in ms; load average ${fmt(load)} → ${fmt(os.loadavg()[0])} on ${os.cpus().length} cores\n`,
   );
-  report([base, floor, sp]);
+  report([base, floor, unindexed, sp]);
   console.log(
     `${USERS} sign-ins, each announced to everyone online (runMode 1): bound in ${fmt(signInMs, 0)} ms; ` +
       `Sparrow's CPU for them and their announcements ${fmt(signInCpu, 0)} ms`,
@@ -213,18 +233,26 @@ async function run(k) {
       `p50 ${fmt(s.p50 / f.p50)}, server CPU per message ${fmt(s.cpu / f.cpu)}`,
   );
   console.log(
+    `sparrow/sparrow with the search index off: p99 ${fmt(s.turnP99 / u.turnP99)} (median of the turns' p99), ` +
+      `all messages ${fmt(s.p99 / u.p99)}, p99.9 ${fmt(s.p999 / u.p999)}, server CPU per message ${fmt(s.cpu / u.cpu)}`,
+  );
+  console.log(
     `floor/baseline: p99 ${fmt(f.turnP99 / b.turnP99)}, p50 ${fmt(f.p50 / b.p50)}, server CPU per message ${fmt(f.cpu / b.cpu)}; ` +
       `sparrow/baseline: p99 ${fmt(s.turnP99 / b.turnP99)}`,
   );
   // Each turn of Sparrow follows one of the others: a row that stands high in all met the same stall.
   const turnP99s = (t) => t.turns.map((xs) => fmt(percentile(xs, 0.99))).join(' ');
-  console.log(`p99 per turn, in order: baseline ${turnP99s(base)}; floor ${turnP99s(floor)}; sparrow ${turnP99s(sp)}`);
+  console.log(
+    `p99 per turn, in order: baseline ${turnP99s(base)}; floor ${turnP99s(floor)}; ` +
+      `index off ${turnP99s(unindexed)}; sparrow ${turnP99s(sp)}`,
+  );
   return {
     b,
     f,
     s,
-    complete: sp.failures === 0 && sp.lost === 0,
-    problems: `${sp.failures} refused, ${sp.lost} not delivered`,
+    u,
+    complete: sp.failures === 0 && sp.lost === 0 && unindexed.failures === 0 && unindexed.lost === 0,
+    problems: `${sp.failures + unindexed.failures} refused, ${sp.lost + unindexed.lost} not delivered`,
   };
 }
 
@@ -246,6 +274,16 @@ await main('private-latency', async () => {
       `${fmt(s.rate, 0)} msg/s` +
       (incomplete.length ? `; ${incomplete.map((r) => r.problems).join('; ')}` : ''),
   );
+  // What the search index costs the send path: the median of the runs' ratios, each of p99 and CPU.
+  const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+  const indexP99 = median(runs.map((r) => r.s.turnP99 / r.u.turnP99));
+  const indexCpu = median(runs.map((r) => r.s.cpu / r.u.cpu));
+  verdict(
+    indexP99 <= GOAL_INDEX_P99_RATIO && indexCpu <= GOAL_INDEX_CPU_RATIO && incomplete.length === 0,
+    `private-latency, the search index's cost: p99 ${fmt(indexP99)}x (goal <= ${GOAL_INDEX_P99_RATIO}x; runs ` +
+      `${runs.map((r) => fmt(r.s.turnP99 / r.u.turnP99)).join(', ')}), server CPU per message ${fmt(indexCpu)}x ` +
+      `(goal <= ${GOAL_INDEX_CPU_RATIO}x; runs ${runs.map((r) => fmt(r.s.cpu / r.u.cpu)).join(', ')}) against Sparrow with the index off`,
+  );
 });
 
 function stats(t) {
@@ -256,6 +294,7 @@ function stats(t) {
     p50: percentile(t.latencies, 0.5),
     p90: percentile(t.latencies, 0.9),
     p99: percentile(t.latencies, 0.99),
+    p999: percentile(t.latencies, 0.999),
     max: percentile(t.latencies, 1),
     turnP99: percentile(
       t.turns.map((xs) => percentile(xs, 0.99)),

@@ -3,10 +3,10 @@
 // with a mix of Chinese and English text, file names, places and cards; then times
 // MessageRepo.search (the query searchMessage runs) for random readers and words, beside LIKE over
 // the same words and data with no index, and measures what the index costs a send: CPU per
-// message stored through MessageRepo.store with the index kept and with it dropped.
+// message stored through MessageRepo.store and then indexed by the indexer's batches, beside
+// CPU per message stored with no indexing, in alternating rounds.
 //
-// Seeding is bulk (the index is built once after the rows are in); the send cost is measured
-// with the index's trigger (SQLite) or GIN index (PostgreSQL) live.
+// Seeding is bulk (the index is built once after the rows are in).
 //
 //   node --import tsx bench/search-db.mjs sqlite|postgres
 import fs from 'node:fs';
@@ -15,7 +15,8 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { migrate, openDb } from '../packages/server/src/db/index.ts';
 import { MessageRepo } from '../packages/server/src/modules/im/repo.ts';
-import { codePoints, queryTerms, searchText, TRIGRAM } from '../packages/server/src/modules/im/search-text.ts';
+import { indexRows, insertIndexRows, SEARCH_BATCH } from '../packages/server/src/modules/im/search-index.ts';
+import { queryTerms, searchText } from '../packages/server/src/modules/im/search-text.ts';
 import { cleanup, cpuMs, createPgDatabase, fmt, percentile, table, verdict } from './lib.mjs';
 
 const target = process.argv[2];
@@ -26,6 +27,7 @@ const GROUP_SIZE = 40;
 const ROUNDS = 200;
 const PAGE = 20;
 const SENDS = 1000;
+const ROUNDS_OF_SENDS = 5;
 const BATCH = 20_000;
 
 let rand = 42;
@@ -172,9 +174,7 @@ try {
       .values(memberRows.slice(i, i + 2000))
       .execute();
 
-  // Bulk: the index goes while the rows go in, and is built once after.
-  if (pg) await sql`drop index messages_search`.execute(db);
-  else await sql`drop trigger message_search_insert`.execute(db);
+  // Bulk: the index is built once after the rows are in.
   const columns = [
     'client_id',
     'from_user',
@@ -221,20 +221,17 @@ try {
     }
   }
   const seeded = performance.now();
-  if (pg) {
-    await sql`create index messages_search on messages using gin (search_text gin_trgm_ops)
-      where is_deleted = 0 and is_undo = 0 and search_text <> ''`.execute(db);
-    await sql`analyze`.execute(db);
-  } else {
-    await sql`insert into message_search (rowid, search_text)
-      select id, search_text from messages where is_deleted = 0 and is_undo = 0 and search_text <> ''`.execute(db);
-    await sql`create trigger message_search_insert after insert on messages
-        when new.is_deleted = 0 and new.is_undo = 0 and new.search_text <> ''
-        begin
-          insert into message_search (rowid, search_text) values (new.id, new.search_text);
-        end`.execute(db);
-    await sql`analyze`.execute(db);
+  // The index as the migration fills it: the rows' tokens, made here, written in batches.
+  for (let after = 0; ;) {
+    const { rows } = await sql`select id, chat_type, from_user, to_id, search_text from messages
+      where id > ${after} and search_text <> '' order by id limit 5000`.execute(db);
+    if (!rows.length) break;
+    await insertIndexRows(opened.dialect, indexRows(rows)).execute(db);
+    after = Number(rows.at(-1).id);
   }
+  if (pg) await sql`create index message_search_words on message_search using gin (words)`.execute(db);
+  await sql`update search_indexed set through = (select max(id) from messages)`.execute(db);
+  await sql`analyze`.execute(db);
   const indexed = performance.now();
   console.log(
     `seeded ${MESSAGES} messages in ${fmt((seeded - seedStarted) / 1000, 1)} s; index built in ${fmt((indexed - seeded) / 1000, 1)} s`,
@@ -248,24 +245,15 @@ try {
     'Chinese, 3–4 chars': () => one(WORDS) + one(WORDS).slice(0, 1 + pick(2)),
     'English word': () => one(ENGLISH),
     'place or street': () => (random() < 0.5 ? one(PLACES) : one(STREETS)),
-    'Chinese, 2 chars (scan)': () => one(WORDS),
+    'Chinese, 2 chars': () => one(WORDS),
+    'Chinese, 1 char': () => one(WORDS).slice(0, 1),
+    'English, word being typed': () => one(ENGLISH).slice(0, 2 + pick(3)),
+    'two words': () => (random() < 0.5 ? `${one(ENGLISH)} ${one(ENGLISH)}` : `${one(WORDS)} ${one(WORDS)}`),
   };
   const rows = [['query', 'search p50 ms', 'search p99 ms', 'CPU p50 ms', 'CPU p99 ms', 'LIKE p50 ms', 'LIKE p99 ms']];
   for (const [kind, word] of Object.entries(kinds)) {
     const words = readers.map(() => word());
-    const search = (i) => {
-      const terms = queryTerms(words[i]);
-      return repo.search(
-        readers[i],
-        [],
-        {
-          indexed: terms.filter((t) => codePoints(t) >= TRIGRAM),
-          short: terms.filter((t) => codePoints(t) < TRIGRAM),
-        },
-        {},
-        { limit: PAGE, offset: 0 },
-      );
-    };
+    const search = (i) => repo.search(readers[i], [], queryTerms(words[i]), {}, { limit: PAGE, offset: 0 });
     await time(search, 10);
     const found = await time(search);
     // The same words by LIKE over every message, with nothing to narrow it (what no index costs).
@@ -294,7 +282,10 @@ try {
   table(rows);
 
   // A send's cost: stored through the repository as the send pipeline stores it, into private
-  // chats, alternately with the index and without it, CPU of every process taking part.
+  // chats, CPU of every process taking part. With the index: each round's messages are then
+  // indexed by the indexer's batches, as the background run does after the sends, and that CPU is
+  // counted; without: they are left out of the index. Rounds alternate, the median is judged.
+  // The longest indexer batch is printed: on SQLite the event loop waits for it.
   const send = async (label, i) => {
     const m = message();
     const from = 1 + pick(USERS);
@@ -320,44 +311,47 @@ try {
       Date.now(),
     );
   };
-  const dropIndex = async () => {
-    if (pg) await sql`drop index messages_search`.execute(db);
-    else await sql`drop trigger message_search_insert`.execute(db);
+  const batches = [];
+  const indexAll = async () => {
+    for (;;) {
+      const started = performance.now();
+      const n = await repo.indexForSearch(SEARCH_BATCH, true);
+      if (n) batches.push(performance.now() - started);
+      if (n < SEARCH_BATCH) return;
+    }
   };
-  const addIndex = async () => {
-    if (pg)
-      await sql`create index messages_search on messages using gin (search_text gin_trgm_ops)
-        where is_deleted = 0 and is_undo = 0 and search_text <> ''`.execute(db);
-    else
-      await sql`create trigger message_search_insert after insert on messages
-        when new.is_deleted = 0 and new.is_undo = 0 and new.search_text <> ''
-        begin
-          insert into message_search (rowid, search_text) values (new.id, new.search_text);
-        end`.execute(db);
-  };
+  const skipIndex = () => sql`update search_indexed set through = (select max(id) from messages)`.execute(db);
   const cpu = { with: [], without: [] };
-  for (let round = 0; round < 3; round++) {
+  for (let round = 0; round < ROUNDS_OF_SENDS; round++) {
     for (const label of ['without', 'with']) {
-      if (label === 'without') await dropIndex();
       for (let i = 0; i < 50; i++) await send(`${label}-warm-${round}`, i);
+      await (label === 'with' ? indexAll() : skipIndex());
       const before = await cpuNow();
       for (let i = 0; i < SENDS; i++) await send(`${label}-${round}`, i);
+      if (label === 'with') await indexAll();
       cpu[label].push(((await cpuNow()) - before) / SENDS);
-      if (label === 'without') await addIndex();
+      if (label === 'without') await skipIndex();
     }
   }
   const withIndex = percentile(cpu.with, 0.5);
   const without = percentile(cpu.without, 0.5);
   table([
-    ['send', 'CPU ms per message (median of 3 × 1000)'],
-    ['without the index', fmt(without, 3)],
-    ['with the index', fmt(withIndex, 3)],
+    ['send', `CPU ms per message (median of ${ROUNDS_OF_SENDS} × ${SENDS})`],
+    ['stored, not indexed', fmt(without, 3)],
+    ['stored, then indexed in batches of ' + SEARCH_BATCH, fmt(withIndex, 3)],
     ['more', `${fmt((withIndex / without - 1) * 100, 1)} %`],
+    [
+      'indexer batch p50 / p99 / longest, ms',
+      `${fmt(percentile(batches, 0.5))} / ${fmt(percentile(batches, 0.99))} / ${fmt(percentile(batches, 1))}`,
+    ],
   ]);
+  console.log(
+    `rounds, CPU ms per message: without ${cpu.without.map((c) => fmt(c, 3)).join(' ')}; with ${cpu.with.map((c) => fmt(c, 3)).join(' ')}`,
+  );
   ok =
     verdict(
       withIndex <= without * 1.15,
-      `search ${target}: a send costs ${fmt((withIndex / without - 1) * 100, 1)} % more CPU with the index (goal ≤ 15 %)`,
+      `search ${target}: a send and its indexing cost ${fmt((withIndex / without - 1) * 100, 1)} % more CPU than a send alone (goal ≤ 15 %)`,
     ) && ok;
 } finally {
   await opened.close();

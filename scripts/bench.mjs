@@ -31,8 +31,8 @@ const LIMIT_MS = 150_000;
 const SEEDING_LIMIT_MS = {
   // 1 000 000 messages on each database.
   search: 1_200_000,
-  // PRIVATE_RUNS (3) runs, each on fresh servers seeded and bound anew: about 75 s a run.
-  'private-latency': 360_000,
+  // PRIVATE_RUNS (3) runs, each on four fresh servers seeded and bound anew: about 100 s a run.
+  'private-latency': 480_000,
   // 5 001 users seeded, bound and stormed twice (SQLite, then PostgreSQL + Redis).
   'reconnect-storm': 480_000,
   // 2 000 users seeded on SQLite and on PostgreSQL, then a rate ramp per group size and database.

@@ -1,11 +1,11 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type QueryResult, type Selectable } from 'kysely';
 import type { Dialect } from '../../db/dialect';
 import { runAtomically, type Work } from '../../db/at-once';
 import { Prepared } from '../../db/prepared';
 import type { Db } from '../../db';
 import type { ConversationsTable, MessagesTable } from '../../db/schema';
-import { SEARCH_INDEX_LOCK } from '../../db/migrations/019-search-queue';
-import { searchText } from './search-text';
+import { indexRows, insertIndexRows, SEARCH_INDEX_LOCK } from './search-index';
+import { readerTokens, searchText, termQuery, type TermQuery } from './search-text';
 
 export type MessageRow = Selectable<MessagesTable>;
 export type ConversationRow = Selectable<ConversationsTable>;
@@ -114,10 +114,23 @@ export interface SearchFilter {
 }
 
 /** Chinese, Japanese and Korean: their trigrams are many and each is rare, the index's best case. */
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 /** `%word%` for LIKE with a backslash as its escape, the word's own wildcards taken literally. */
 const likeTerm = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** An FTS5 query: every term's tokens, and one of the reader's `whoTokens`. */
+function ftsQuery(terms: readonly TermQuery[], who: readonly string[]): string {
+  const quote = (t: string) => `"${t.replaceAll('"', '""')}"`;
+  const words = terms.flatMap((q) => q.tokens.map(({ token, prefix }) => quote(token) + (prefix ? '*' : '')));
+  return [...words, `(${who.map(quote).join(' OR ')})`].join(' AND ');
+}
+
+/** The same as a PostgreSQL tsquery, read as it is written (no parser, no dictionary). */
+function tsQuery(terms: readonly TermQuery[], who: readonly string[]): string {
+  const quote = (t: string) => `'${t.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
+  const words = terms.flatMap((q) => q.tokens.map(({ token, prefix }) => quote(token) + (prefix ? ':*' : '')));
+  return [...words, `(${who.map(quote).join(' | ')})`].join(' & ');
+}
 
 const messageBySender = new Prepared((db, fromUser: number, clientId: string) =>
   db.selectFrom('messages').selectAll().where('from_user', '=', fromUser).where('client_id', '=', clientId),
@@ -282,21 +295,15 @@ export class MessageRepo {
       if (!(yield lock.compile(db)).rows.some((r) => (r as { got: boolean }).got)) return 0;
     }
     const { through } = (yield sql`select through from search_indexed`.compile(db)).rows[0] as { through: number };
-    const batch = (yield sql`select max(id) as last, count(*) as n
-      from (select id from messages where id > ${through} order by id limit ${limit}) b`.compile(db)).rows[0] as {
-      last: number | null;
-      n: number;
-    };
-    if (batch.last === null) return 0;
-    const live = sql`from messages where id > ${through} and id <= ${batch.last}
-      and is_deleted = 0 and is_undo = 0 and search_text <> ''`;
-    yield (
-      this.dialect === 'postgres'
-        ? sql`insert into message_search (msg_id, search_text) select id, search_text ${live}`
-        : sql`insert into message_search (rowid, search_text) select id, search_text ${live}`
-    ).compile(db);
-    yield sql`update search_indexed set through = ${batch.last}`.compile(db);
-    return Number(batch.n);
+    const { rows } = (yield sql`select id, chat_type, from_user, to_id, search_text, is_undo, is_deleted
+      from messages where id > ${through} order by id limit ${limit}`.compile(db)) as QueryResult<
+      Pick<MessageRow, 'id' | 'chat_type' | 'from_user' | 'to_id' | 'search_text' | 'is_undo' | 'is_deleted'>
+    >;
+    if (!rows.length) return 0;
+    const live = rows.filter((r) => r.is_deleted === 0 && r.is_undo === 0 && r.search_text !== '');
+    if (live.length) yield insertIndexRows(this.dialect, indexRows(live)).compile(db);
+    yield sql`update search_indexed set through = ${rows.at(-1)!.id}`.compile(db);
+    return rows.length;
   }
 
   /**
@@ -743,42 +750,47 @@ export class MessageRepo {
 
   /**
    * Messages a reader may see whose words hold every term, newest first, with how many in all.
-   * Two ways, chosen by what bench/search.mjs measured at 1 000 000 messages:
-   * - terms of three characters or more with Chinese, Japanese or Korean in them are looked up in
-   *   the trigram index (FTS5 on SQLite, the pg_trgm GIN index of `message_search` on PostgreSQL,
-   *   both filled after the commit: see migration 019 and SearchIndexer), and the reader's rules
-   *   are applied to its hits: such trigrams are many and each is rare;
-   * - other terms are checked by LIKE on the reader's own messages, read by the indexes of
-   *   `readableBy`: a Latin word's trigrams ("ing", "the") are each in a large share of all
-   *   messages, so the index would walk far more than the reader's chats hold, and a term of one
-   *   or two characters has no trigram to look up. This cost grows with the messages of the
-   *   reader's own chats, not with the server's.
-   * Withdrawn messages are never found.
+   * The word index (migration 019) is asked for the terms' tokens among the reader's own chats
+   * (`whoTokens`: their private chats, the groups they are in), so that it walks the reader's
+   * matches and nothing else; the reader's rules are applied to what it finds. A term whose
+   * tokens do not say it is there as typed (three Chinese characters and more, "budget.txt"),
+   * and one with no letters or digits (punctuation, emoji), are checked in the message's words.
+   * Withdrawn and deleted messages are never found.
    */
   async search(
     userId: number,
     hidingHistory: readonly number[],
-    terms: { indexed: readonly string[]; short: readonly string[] },
+    terms: readonly string[],
     filter: SearchFilter,
     page: { limit: number; offset: number },
   ): Promise<{ rows: MessageRow[]; total: number }> {
     let q = this.readableBy(userId, hidingHistory).where(
       sql<boolean>`m.is_deleted = 0 and m.is_undo = 0 and m.search_text <> ''`,
     );
-    const lookedUp = terms.indexed.filter((t) => CJK.test(t));
-    if (this.dialect === 'postgres' && lookedUp.length) {
-      const words = lookedUp.map((t) => sql<boolean>`s.search_text ilike ${likeTerm(t)} escape '\\'`);
-      q = q.where(sql<boolean>`m.id in (select s.msg_id from message_search s where ${sql.join(words, sql` and `)})`);
-    } else if (lookedUp.length) {
-      const match = lookedUp.map((t) => `"${t.replaceAll('"', '""')}"`).join(' AND ');
-      q = q.where(sql<boolean>`m.id in (select rowid from message_search where message_search match ${match})`);
-    }
-    for (const t of [...terms.indexed, ...terms.short].filter((t) => !lookedUp.includes(t))) {
-      // Not in a form the GIN index serves, so that PostgreSQL reads the reader's chats first.
+    const asked = terms.map((term) => ({ term, query: termQuery(term) }));
+    const indexed = asked.flatMap(({ query }) => (query ? [query] : []));
+    if (indexed.length) {
+      const groups = await this.db
+        .selectFrom('group_members')
+        .select('group_id')
+        .where('user_id', '=', userId)
+        .execute();
+      const who = readerTokens(
+        userId,
+        groups.map((g) => g.group_id),
+      );
       q = q.where(
         this.dialect === 'postgres'
-          ? sql<boolean>`strpos(lower(m.search_text), lower(${t})) > 0`
-          : sql<boolean>`m.search_text like ${likeTerm(t)} escape '\\'`,
+          ? sql<boolean>`m.id in (select s.msg_id from message_search s where s.words @@ ${tsQuery(indexed, who)}::tsquery)`
+          : sql<boolean>`m.id in (select rowid from message_words where message_words match ${ftsQuery(indexed, who)})`,
+      );
+    }
+    for (const { term, query } of asked) {
+      if (query && !query.recheck) continue;
+      q = q.where(
+        this.dialect === 'postgres'
+          ? sql<boolean>`strpos(lower(m.search_text), lower(${term})) > 0`
+          : sql<boolean>`m.search_text like ${likeTerm(term)} escape '\\'`,
       );
     }
     if (filter.chatKey !== undefined) q = q.where('m.chat_key', '=', filter.chatKey);

@@ -5,7 +5,7 @@ import type { Session } from '../auth';
 import type { ContactService } from './contacts';
 import type { Hydrator } from './hydrate';
 import type { SearchIndexer } from './search-index';
-import { codePoints, highlights, queryTerms, TRIGRAM } from './search-text';
+import { highlights, queryTerms } from './search-text';
 
 /**
  * searchMessage (api.md §3): every conversation the reader can see, newest first, each hit with
@@ -40,10 +40,7 @@ export class MessageSearch {
     const { rows, total } = await repos.messages.search(
       session.userId,
       await access.groupsHidingHistory(session.userId),
-      {
-        indexed: terms.filter((t) => codePoints(t) >= TRIGRAM),
-        short: terms.filter((t) => codePoints(t) < TRIGRAM),
-      },
+      terms,
       {
         chatKey,
         types: body.type ? [body.type] : undefined,
