@@ -16,7 +16,7 @@ import { memberVersion } from '../src/db/migrations/006-member-version';
 import { moments } from '../src/db/migrations/007-moments';
 import { search as searchMigration } from '../src/db/migrations/008-search';
 import { messageOutbox } from '../src/db/migrations/017-message-outbox';
-import { searchQueue } from '../src/db/migrations/019-search-queue';
+import { searchIndex } from '../src/db/migrations/019-search-index';
 import { MessageRepo } from '../src/modules/im/repo';
 import { describeEachDb, expectBadBodies, MISSING, signUp, startServer, type TestServer } from './harness';
 
@@ -416,7 +416,7 @@ describeEachDb('search', (target) => {
       await searchMigration(dialect).up(schema);
       // Migration 019 takes the index off the send; what 008 indexed stays found.
       await messageOutbox().up(schema);
-      await searchQueue(dialect).up(schema);
+      await searchIndex(dialect).up(schema);
       const repo = new MessageRepo(db, dialect);
       const found = async (word: string) => {
         const { rows } = await repo.search(1, [], [word], {}, { limit: 20, offset: 0 });

@@ -35,7 +35,7 @@ import { pushFailures } from './migrations/015-push-failures';
 import { textWidths } from './migrations/016-text-widths';
 import { messageOutbox } from './migrations/017-message-outbox';
 import { qrGeneration } from './migrations/018-qr-generation';
-import { searchQueue } from './migrations/019-search-queue';
+import { searchIndex } from './migrations/019-search-index';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -62,7 +62,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '016-text-widths': textWidths(dialect),
     '017-message-outbox': messageOutbox(),
     '018-qr-generation': qrGeneration(),
-    '019-search-queue': searchQueue(dialect),
+    '019-search-index': searchIndex(dialect),
   };
 }
 

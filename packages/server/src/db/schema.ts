@@ -177,7 +177,7 @@ export interface MessagesTable {
   is_undo: number;
   is_deleted: number;
   create_time: number;
-  /** The words search finds it by (text, file name, place, card name); indexed by trigrams after the commit (migration 019). */
+  /** The words search finds it by (text, file name, place, card name); indexed by words after the commit (migration 019). */
   search_text: Generated<string>;
 }
 

@@ -4,7 +4,7 @@ import { runAtomically, type Work } from '../../db/at-once';
 import { Prepared } from '../../db/prepared';
 import type { Db } from '../../db';
 import type { ConversationsTable, MessagesTable } from '../../db/schema';
-import { indexRows, insertIndexRows, SEARCH_INDEX_LOCK } from './search-index';
+import { indexRows, insertIndexRows, SEARCH_INDEX_LOCK } from '../../db/search-index';
 import { readerTokens, searchText, termQuery, type TermQuery } from './search-text';
 
 export type MessageRow = Selectable<MessagesTable>;
@@ -112,8 +112,6 @@ export interface SearchFilter {
   startTime?: number | undefined;
   endTime?: number | undefined;
 }
-
-/** Chinese, Japanese and Korean: their trigrams are many and each is rare, the index's best case. */
 
 /** `%word%` for LIKE with a backslash as its escape, the word's own wildcards taken literally. */
 const likeTerm = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -1,39 +1,14 @@
-import { sql } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Dialect } from '../../db/dialect';
 import { atMostEvery } from '../../lib/at-most';
-import { whoTokens, wordTokens } from './search-text';
 
 /**
- * Messages indexed in one transaction. On SQLite the event loop waits for each batch, so it is
- * kept to a few milliseconds of work; the loop turns between batches.
+ * Messages indexed in one transaction. On SQLite the event loop waits for each batch, and a send
+ * arriving meanwhile waits with it: 32 messages take about half a millisecond, where 200 took one
+ * to two and doubled the private-message p99 (bench/private-latency.mjs). On PostgreSQL a batch is
+ * a few round trips that wait for no one, so it takes more at a time.
  */
-export const SEARCH_BATCH = 200;
-
-/**
- * The advisory lock between the search indexer (held alone, for a batch) and the removals that
- * follow a withdrawal or deletion (held shared, to the end of their transaction) on PostgreSQL.
- */
-export const SEARCH_INDEX_LOCK = 7_243_002;
-
-/** The index's rows of the messages read from `messages`: each id with its tokens, space-separated. */
-export function indexRows(
-  rows: ReadonlyArray<{ id: number; chat_type: number; from_user: number; to_id: number; search_text: string }>,
-): Array<{ id: number; words: string }> {
-  return rows.map((r) => ({
-    id: Number(r.id),
-    words: [...wordTokens(r.search_text), ...whoTokens(r.chat_type, Number(r.from_user), Number(r.to_id))].join(' '),
-  }));
-}
-
-/** Statement that writes index rows, on either database. */
-export function insertIndexRows(dialect: Dialect, rows: ReadonlyArray<{ id: number; words: string }>) {
-  return dialect === 'postgres'
-    ? sql`insert into message_search (msg_id, words)
-        select id, array_to_tsvector(string_to_array(words, ' '))
-        from unnest(${rows.map((r) => r.id)}::bigint[], ${rows.map((r) => r.words)}::text[]) as r(id, words)`
-    : sql`insert into message_words (rowid, words) values ${sql.join(rows.map((r) => sql`(${r.id}, ${r.words})`))}`;
-}
+export const SEARCH_BATCH = { sqlite: 32, postgres: 200 } as const satisfies Record<Dialect, number>;
 
 /**
  * Indexes stored messages for search after their commit (migration 019), so that a send does no
@@ -111,7 +86,8 @@ export class SearchIndexer {
   }
 
   private async indexAll(wait: boolean): Promise<void> {
-    while ((await this.ctx.repos.messages.indexForSearch(SEARCH_BATCH, wait)) === SEARCH_BATCH) {
+    const batch = SEARCH_BATCH[this.ctx.dialect];
+    while ((await this.ctx.repos.messages.indexForSearch(batch, wait)) === batch) {
       await new Promise((resolve) => setImmediate(resolve));
     }
   }

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../dialect';
-import { indexRows, insertIndexRows, SEARCH_INDEX_LOCK } from '../../modules/im/search-index';
+import { indexRows, insertIndexRows, SEARCH_INDEX_LOCK } from '../search-index';
 
 /** Messages read, worked out and indexed per statement while this migration fills the index. */
 const BACKFILL_BATCH = 5000;
@@ -29,7 +29,7 @@ const BACKFILL_BATCH = 5000;
  * indexes of one and two characters), PostgreSQL's `message_search.words` (a tsvector of the
  * tokens as they are, GIN). `messages.search_text` stays: a longer Chinese term is checked in it.
  */
-export function searchQueue(dialect: Dialect) {
+export function searchIndex(dialect: Dialect) {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
       await db.schema
