@@ -3,9 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDb, type OpenedDb } from '../src/db';
 import { MessageRepo, pairKey, type NewMessage } from '../src/modules/im/repo';
+import { termQuery, whoTokens, wordTokens } from '../src/modules/im/search-text';
 import { SEARCH_BATCH } from '../src/modules/im/search-index';
 import { createPgDatabase, describeEachDb, signUp, startServer, type TestServer } from './harness';
 
@@ -170,3 +171,42 @@ function textRow(from: number, to: number, chatKey: string, content: string): Ne
     create_time: Date.now(),
   };
 }
+
+describe('search tokens', () => {
+  it('cuts words, and runs of Chinese into their pairs with the last character alone', () => {
+    expect(wordTokens('Meet me at the Café, OK?')).toEqual(['meet', 'me', 'at', 'the', 'cafe', 'ok']);
+    expect(wordTokens('我想喝咖啡了')).toEqual(['我想', '想喝', '喝咖', '咖啡', '啡了', '了']);
+    expect(wordTokens('新买的iPhone15手机壳')).toEqual(['新买', '买的', '的', 'iphone15', '手机', '机壳', '壳']);
+    expect(wordTokens('ＣＡＦＥ 咖')).toEqual(['cafe', '咖']);
+    expect(wordTokens('好的 好的 👍')).toEqual(['好的', '的']);
+    expect(wordTokens('')).toEqual([]);
+  });
+
+  it('names who may find a message: both sides of a private chat, one side of my own, the group', () => {
+    expect(whoTokens(0, 3, 9)).toEqual(['_u3', '_u9']);
+    expect(whoTokens(3, 3, 3)).toEqual(['_u3']);
+    expect(whoTokens(1, 3, 42)).toEqual(['_g42']);
+  });
+
+  it('asks for a word as a prefix, two characters as a pair, more by all their pairs, checked as typed', () => {
+    expect(termQuery('Caf')).toEqual({ tokens: [{ token: 'caf', prefix: true }], recheck: false });
+    expect(termQuery('咖')).toEqual({ tokens: [{ token: '咖', prefix: true }], recheck: false });
+    expect(termQuery('咖啡')).toEqual({ tokens: [{ token: '咖啡', prefix: false }], recheck: false });
+    expect(termQuery('咖啡馆')).toEqual({
+      tokens: [
+        { token: '咖啡', prefix: false },
+        { token: '啡馆', prefix: false },
+      ],
+      recheck: true,
+    });
+    expect(termQuery('budget.txt')).toEqual({
+      tokens: [
+        { token: 'budget', prefix: true },
+        { token: 'txt', prefix: true },
+      ],
+      recheck: true,
+    });
+    expect(termQuery('👍')).toBeUndefined();
+    expect(termQuery('%_"\'')).toBeUndefined();
+  });
+});

@@ -145,6 +145,36 @@ describeEachDb('search', (target) => {
     expect(await ids(amy, '_')).toEqual([]);
   });
 
+  it('finds a word from its start, folding case, accents and width; Chinese by its pairs; what has no letters as it is', async () => {
+    const dan = await fresh('dan');
+    const eve = await fresh('eve');
+    await friends(dan, eve);
+    const cafe = await send(dan, eve.userId, 'Meet me at the Café Crème on Friday');
+    const wide = await send(eve, dan.userId, 'ＣＡＦＥ ＯＰＥＮ 全角文字');
+    const phone = await send(dan, eve.userId, '新买的iPhone15手机壳到了');
+    const kana = await send(eve, dan.userId, 'コーヒーを飲みましょう');
+    const korean = await send(dan, eve.userId, '커피 한잔 할래요');
+    const thumbs = await send(eve, dan.userId, '好的 👍👍');
+    // Latin words: whole or from their start, case, accents and width aside; never from inside.
+    expect(await ids(dan, 'cafe')).toEqual([wide, cafe]);
+    expect(await ids(dan, 'CRÈME')).toEqual([cafe]);
+    expect(await ids(dan, 'fri')).toEqual([cafe]);
+    expect(await ids(dan, 'riday')).toEqual([]);
+    expect(await ids(dan, 'open caf')).toEqual([wide]);
+    // Chinese, Japanese and Korean by their pairs of characters, anywhere in a run.
+    expect(await ids(dan, '全角')).toEqual([wide]);
+    expect(await ids(dan, '角')).toEqual([wide]);
+    expect(await ids(dan, '手机壳')).toEqual([phone]);
+    expect(await ids(dan, '壳手机')).toEqual([]);
+    expect(await ids(dan, 'iphone15手机')).toEqual([phone]);
+    expect(await ids(dan, 'iphone15')).toEqual([phone]);
+    expect(await ids(dan, 'ヒーを')).toEqual([kana]);
+    expect(await ids(dan, '한잔')).toEqual([korean]);
+    // No letters or digits: looked for as typed among the reader's own messages.
+    expect(await ids(dan, '👍')).toEqual([thumbs]);
+    expect(await ids(dan, '好的 👍')).toEqual([thumbs]);
+  });
+
   it('never finds what the reader cannot see', async () => {
     const [own, mate, filler, stranger, newcomer, oldcomer, leaver] = [
       await fresh('own'),

@@ -18,11 +18,15 @@ export function searchText(type: string, content: string, ext: string): string {
   return names.filter((n): n is string => typeof n === 'string' && n !== '').join('\n');
 }
 
-/** The scripts written without spaces between words: indexed by pairs of characters. */
-const CJK = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}`;
+/**
+ * A letter or digit of the scripts written without spaces between words, indexed by pairs of
+ * characters: by script extension, so that the marks Chinese and Japanese share (ー, 々, 〇) join
+ * the runs around them, and letters or digits only, so that their punctuation (、。「」) does not.
+ */
+const CJK = String.raw`(?:(?=[\p{L}\p{N}])[\p{scx=Hani}\p{scx=Hira}\p{scx=Kana}\p{scx=Hang}])`;
 /** A run of such characters, or a word of other letters and digits. */
-const RUNS = new RegExp(String.raw`[${CJK}]+|(?:(?![${CJK}])[\p{L}\p{N}\p{M}])+`, 'gu');
-const HAS_CJK = new RegExp(`[${CJK}]`, 'u');
+const RUNS = new RegExp(String.raw`${CJK}+|(?:(?!${CJK})[\p{L}\p{N}\p{M}])+`, 'gu');
+const HAS_CJK = new RegExp(CJK, 'u');
 
 /**
  * The word index's tokens of a text (migration 019): each word of letters and digits, folded to
