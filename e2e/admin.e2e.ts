@@ -9,6 +9,7 @@ import {
   hidden,
   launchBrowser,
   newPerson,
+  noToasts,
   phoneContext,
   ServerProcess,
   shot,
@@ -62,7 +63,7 @@ async function setRedoTime(page: Page, seconds: number): Promise<void> {
   await input.fill(String(seconds));
   await save.click();
   await visible(toast(page, '已保存'));
-  await hidden(page.locator('.adm-toast-main'));
+  await noToasts(page);
 }
 
 /** Long-presses a bubble and answers the menu that opens. */
@@ -221,7 +222,7 @@ describe('the administration console', () => {
     const bar = lin.page.getByRole('region', { name: '系统公告' });
     await visible(bar.getByText('今晚维护'));
     await shot(lin.page, 'admin-announcement-on-messages');
-    await hidden(page.locator('.adm-toast-main'));
+    await noToasts(page);
     await expectAccessible(page);
     await shot(page, 'admin-notices-published-375');
   });

@@ -6,6 +6,7 @@ import {
   expectAccessible,
   hidden,
   launchBrowser,
+  noToasts,
   type Person,
   phoneContext,
   ServerProcess,
@@ -69,11 +70,6 @@ async function send(page: Page, text: string): Promise<void> {
     .getByRole('button', { name: /^(发送|Send)$/ })
     .click();
   await visible(bubble(page, text));
-}
-
-/** Waits until no toast is on screen (a fading one would fail the contrast audit). */
-async function noToast(page: Page): Promise<void> {
-  await hidden(page.locator('.adm-toast-main'));
 }
 
 /** Waits for toasts and dialogs to stop moving before a picture. */
@@ -360,7 +356,7 @@ describe('chat in real time', () => {
     await visible(a.getByRole('heading', { level: 1, name: '聊天记录' }));
     await a.getByRole('searchbox', { name: '搜索聊天内容' }).fill('第三');
     await expect.poll(() => a.locator('.record-row').count(), WAIT).toBe(1);
-    await noToast(a);
+    await noToasts(a);
     await visible(a.locator('.record-row').filter({ hasText: '离线时的第三条' }).locator('mark', { hasText: '第三' }));
     await expectAccessible(a);
     await shot(a, 'chat-record');
@@ -372,7 +368,7 @@ describe('chat in real time', () => {
     // A single hit shows its words, and opens the chat at it.
     await visible(history.getByRole('link', { name: /Alice、Bob、Carol.*离线时的第二条/ }));
     await hidden(a.getByText('正在搜索聊天记录…'));
-    await noToast(a);
+    await noToasts(a);
     await expectAccessible(a);
     await shot(a, 'chat-search');
 

@@ -5,6 +5,7 @@ import {
   hidden,
   launchBrowser,
   newPerson,
+  noToasts,
   type Person,
   ServerProcess,
   shot,
@@ -49,7 +50,7 @@ function row(page: Page, name: string): Locator {
 async function check(page: Page, name: string): Promise<void> {
   await page.waitForLoadState('networkidle');
   // Toasts fade out; the picture and the audit are of the page itself.
-  await expect.poll(() => page.locator('.adm-toast-main:visible').count(), WAIT).toBe(0);
+  await noToasts(page);
   await shot(page, name);
   await expectAccessible(page);
 }

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
+import { expect } from 'vitest';
 import {
   type Browser,
   type BrowserContext,
@@ -349,6 +350,14 @@ export async function visible(locator: Locator): Promise<void> {
 
 export async function hidden(locator: Locator): Promise<void> {
   await locator.waitFor({ state: 'hidden', ...WAIT });
+}
+
+/**
+ * Waits until no toast is on screen (a fading one would fail the contrast audit). Counted rather
+ * than waited for as one element: a loading toast may show beside the one that told of a result.
+ */
+export async function noToasts(page: Page): Promise<void> {
+  await expect.poll(() => page.locator('.adm-toast-main:visible').count(), WAIT).toBe(0);
 }
 
 /** A toast saying `text`. */

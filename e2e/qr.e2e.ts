@@ -10,6 +10,7 @@ import {
   expectAccessible,
   launchBrowser,
   newPerson,
+  noToasts,
   PASSWORD,
   type Person,
   phoneContext,
@@ -54,7 +55,7 @@ function heading(page: Page, name: string) {
 
 /** Audits and photographs the page once toasts have faded. */
 async function check(page: Page, name: string): Promise<void> {
-  await expect.poll(() => page.locator('.adm-toast-main:visible').count(), WAIT).toBe(0);
+  await noToasts(page);
   await shot(page, name);
   await expectAccessible(page);
 }
