@@ -19,6 +19,7 @@ import {
   BENCH_SETTINGS,
   bindSocket,
   cpuMs,
+  cpuMsOfCommand,
   createPgDatabase,
   fmt,
   heartbeat,
@@ -56,6 +57,22 @@ const PUSH_GRACE_MS = 10_000;
 const LIMITS = { avgMs: 100, p99Ms: 2000, errorShare: 0.00025, cpuPercent: 85 };
 const GOAL_USERS = 4000;
 const PASSWORD = 'bench-password';
+
+/**
+ * CPU used so far by what shares the machine with the servers: PostgreSQL, Redis and this load
+ * generator, ms; with `before` and a window's seconds, each as % of one core over the window.
+ */
+function machineCpu(before, seconds) {
+  const own = process.cpuUsage();
+  const now = {
+    postgres: cpuMsOfCommand('postgres'),
+    redis: cpuMsOfCommand('redis-server'),
+    load: (own.user + own.system) / 1000,
+  };
+  if (!before) return now;
+  const share = (k) => ((now[k] - before[k]) / (seconds * 1000)) * 100;
+  return { postgres: share('postgres'), redis: share('redis'), load: share('load') };
+}
 
 /** Pins this process (every thread) to `cpus`. */
 function pinSelf(cpus) {
@@ -364,6 +381,7 @@ async function ramp(name, users, servers) {
       const timesBefore = await Promise.all(servers.map((s) => serverTimes(s.url)));
       await crowd.grow(step);
       const cpuBefore = servers.map((s) => cpuMs(s.pid));
+      const machineBefore = machineCpu();
       await Promise.all(servers.map((s) => serverStall(s.url)));
       const ownLoop = monitorEventLoopDelay({ resolution: 10 });
       ownLoop.enable();
@@ -372,6 +390,7 @@ async function ramp(name, users, servers) {
       const seconds = (performance.now() - t0) / 1000;
       const judged = (performance.now() - opened) / 1000;
       const cpu = servers.map((s, k) => ((cpuMs(s.pid) - cpuBefore[k]) / (seconds * 1000)) * 100);
+      const machine = machineCpu(machineBefore, seconds);
       ownLoop.disable();
       const stalls = { server: await Promise.all(servers.map((s) => serverStall(s.url))), client: ownLoop.max / 1e6 };
       crowd.stats = windowStats();
@@ -397,6 +416,11 @@ async function ramp(name, users, servers) {
         .join('; ');
       console.log(`  by request: ${byPath}`);
       console.log(`  ${serverWindow(timesBefore, await Promise.all(servers.map((s) => serverTimes(s.url))))}`);
+      console.log(
+        `  the machine's CPU over the window, % of one core: servers ${cpu.map((c) => fmt(c, 0)).join(' + ')}, ` +
+          `PostgreSQL ${fmt(machine.postgres, 0)}, Redis ${fmt(machine.redis, 0)}, this load generator ${fmt(machine.load, 0)}; ` +
+          `${fmt(cpu.reduce((a, b) => a + b, 0) + machine.postgres + machine.redis + machine.load, 0)} of ${os.cpus().length * 100}`,
+      );
       if (!verdictRow.held) break;
       held = step;
     }

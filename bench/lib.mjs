@@ -394,6 +394,23 @@ export function cpuMs(pid) {
 }
 
 /**
+ * CPU time used so far by every process whose command is `comm` ('postgres', 'redis-server'), ms:
+ * what a database shares of the machine with the servers and the load.
+ */
+export function cpuMsOfCommand(comm) {
+  let total = 0;
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === comm) total += cpuMs(pid);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return total;
+}
+
+/**
  * How long a process's main thread (its event loop) has waited for a CPU while ready to run, in
  * ms: time the machine gave to other work (/proc/<pid>/schedstat counts in ns).
  */

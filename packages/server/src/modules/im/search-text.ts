@@ -18,15 +18,77 @@ export function searchText(type: string, content: string, ext: string): string {
   return names.filter((n): n is string => typeof n === 'string' && n !== '').join('\n');
 }
 
+/** What a character is to the index: none (a separator), part of a word, of a run of Chinese, or a mark. */
+const Kind = { None: 0, Word: 1, Cjk: 2, Mark: 3 } as const;
+type Kind = (typeof Kind)[keyof typeof Kind];
+
 /**
- * A letter or digit of the scripts written without spaces between words, indexed by pairs of
- * characters: by script extension, so that the marks Chinese and Japanese share (ー, 々, 〇) join
- * the runs around them, and letters or digits only, so that their punctuation (、。「」) does not.
+ * The kind of every character of the Basic Multilingual Plane, worked out once by Unicode
+ * property regular expressions. Tokenizing asks this table, not the expressions: V8 drops the
+ * compiled code of a regular expression at a garbage collection when it has not run since, and
+ * compiling and interpreting these large classes again took milliseconds per message, which the
+ * indexer paid at every run on a busy server (bench/group-fanout.mjs: PostgreSQL's limit fell
+ * from 115 to 77 messages/s with the index every 250 ms).
+ *
+ * A run of Chinese, Japanese or Korean is made of their letters and digits by script extension,
+ * so that the marks Chinese and Japanese share (ー, 々, 〇) join the runs around them and their
+ * punctuation (、。「」) does not.
  */
-const CJK = String.raw`(?:(?=[\p{L}\p{N}])[\p{scx=Hani}\p{scx=Hira}\p{scx=Kana}\p{scx=Hang}])`;
-/** A run of such characters, or a word of other letters and digits. */
-const RUNS = new RegExp(String.raw`${CJK}+|(?:(?!${CJK})[\p{L}\p{N}\p{M}])+`, 'gu');
-const HAS_CJK = new RegExp(CJK, 'u');
+let kinds: Uint8Array | undefined;
+const WORD = /[\p{L}\p{N}\p{M}]/u;
+const MARK = /\p{M}/u;
+const CJK = /[\p{scx=Hani}\p{scx=Hira}\p{scx=Kana}\p{scx=Hang}]/u;
+
+function kindOf(ch: string): Kind {
+  const cp = ch.codePointAt(0)!;
+  if (cp < 0x10000) {
+    kinds ??= kindTable();
+    return kinds[cp] as Kind;
+  }
+  // Beyond it: the supplementary ideographs, the emoji and symbols, and the rare rest asked as it comes.
+  if (cp >= 0x20000 && cp <= 0x3ffff) return Kind.Cjk;
+  if (cp >= 0x1f000 && cp <= 0x1ffff) return Kind.None;
+  return classify(ch);
+}
+
+function classify(ch: string): Kind {
+  if (!WORD.test(ch)) return Kind.None;
+  if (MARK.test(ch)) return Kind.Mark;
+  return CJK.test(ch) ? Kind.Cjk : Kind.Word;
+}
+
+function kindTable(): Uint8Array {
+  const table = new Uint8Array(0x10000);
+  for (let cp = 0; cp < 0x10000; cp++) if (cp < 0xd800 || cp > 0xdfff) table[cp] = classify(String.fromCharCode(cp));
+  return table;
+}
+
+/** The runs of a text as the index reads it: words of letters and digits (marks in them), runs of Chinese. */
+function runs(text: string): Array<{ cjk: boolean; chars: string[] }> {
+  const found: Array<{ cjk: boolean; chars: string[] }> = [];
+  let run: { cjk: boolean; chars: string[] } | undefined;
+  for (const ch of text.normalize('NFKC').toLowerCase()) {
+    const kind = kindOf(ch);
+    if (kind === Kind.None) {
+      run = undefined;
+      continue;
+    }
+    const cjk = kind === Kind.Cjk;
+    if (run?.cjk !== cjk) {
+      run = { cjk, chars: [] };
+      found.push(run);
+    }
+    run.chars.push(ch);
+  }
+  return found;
+}
+
+/** A word without its accents: "café" → "cafe". */
+function folded(chars: readonly string[]): string {
+  let word = '';
+  for (const ch of chars.join('').normalize('NFKD')) if (kindOf(ch) !== Kind.Mark) word += ch;
+  return word;
+}
 
 /**
  * The word index's tokens of a text (migration 019): each word of letters and digits, folded to
@@ -38,13 +100,12 @@ const HAS_CJK = new RegExp(CJK, 'u');
  */
 export function wordTokens(text: string): string[] {
   const tokens = new Set<string>();
-  for (const [run] of text.normalize('NFKC').toLowerCase().matchAll(RUNS)) {
-    if (!HAS_CJK.test(run)) {
-      const folded = run.normalize('NFKD').replace(/\p{M}/gu, '');
-      if (folded) tokens.add(folded);
+  for (const { cjk, chars } of runs(text)) {
+    if (!cjk) {
+      const word = folded(chars);
+      if (word) tokens.add(word);
       continue;
     }
-    const chars = [...run];
     for (let i = 0; i + 1 < chars.length; i++) tokens.add(chars[i]! + chars[i + 1]!);
     tokens.add(chars.at(-1)!);
   }
@@ -84,21 +145,20 @@ export interface TermQuery {
  */
 export function termQuery(term: string): TermQuery | undefined {
   const tokens: TermQuery['tokens'] = [];
-  let recheck = false;
-  for (const [run] of term.normalize('NFKC').toLowerCase().matchAll(RUNS)) {
-    if (!HAS_CJK.test(run)) {
-      const folded = run.normalize('NFKD').replace(/\p{M}/gu, '');
-      if (folded) tokens.push({ token: folded, prefix: true });
+  const parts = runs(term);
+  // Several runs in one term ("iPhone15手机", "budget.txt") must also stand together.
+  let recheck = parts.length > 1;
+  for (const { cjk, chars } of parts) {
+    if (!cjk) {
+      const word = folded(chars);
+      if (word) tokens.push({ token: word, prefix: true });
       continue;
     }
-    const chars = [...run];
     if (chars.length === 1) tokens.push({ token: chars[0]!, prefix: true });
     for (let i = 0; i + 1 < chars.length; i++) tokens.push({ token: chars[i]! + chars[i + 1]!, prefix: false });
     if (chars.length > 2) recheck = true;
   }
-  if (!tokens.length) return undefined;
-  // Several runs in one term ("iPhone15手机", "budget.txt") must also stand together.
-  return { tokens, recheck: recheck || term.match(RUNS)!.length > 1 };
+  return tokens.length ? { tokens, recheck } : undefined;
 }
 
 /** The words of a query: split on spaces, each at most once, case ignored. */
