@@ -317,9 +317,9 @@ try {
   const indexAll = async () => {
     for (;;) {
       const started = performance.now();
-      const n = await repo.indexForSearch(SEARCH_BATCH[target], true);
+      const n = await repo.indexForSearch(SEARCH_BATCH, true);
       if (n) batches.push(performance.now() - started);
-      if (n < SEARCH_BATCH[target]) return;
+      if (n < SEARCH_BATCH) return;
     }
   };
   const skipIndex = () => sql`update search_indexed set through = (select max(id) from messages)`.execute(db);
@@ -340,7 +340,7 @@ try {
   table([
     ['send', `CPU ms per message (median of ${ROUNDS_OF_SENDS} × ${SENDS})`],
     ['stored, not indexed', fmt(without, 3)],
-    ['stored, then indexed in batches of ' + SEARCH_BATCH[target], fmt(withIndex, 3)],
+    ['stored, then indexed in batches of ' + SEARCH_BATCH, fmt(withIndex, 3)],
     ['more', `${fmt((withIndex / without - 1) * 100, 1)} %`],
     [
       'indexer batch p50 / p99 / longest, ms',

@@ -1,14 +1,13 @@
 import type { AppContext } from '../../context';
-import type { Dialect } from '../../db/dialect';
 import { atMostEvery } from '../../lib/at-most';
 
 /**
- * Messages indexed in one transaction. On SQLite the event loop waits for each batch, and a send
- * arriving meanwhile waits with it: 32 messages take about half a millisecond, where 200 took one
- * to two and doubled the private-message p99 (bench/private-latency.mjs). On PostgreSQL a batch is
- * a few round trips that wait for no one, so it takes more at a time.
+ * Messages indexed in one transaction. On SQLite the event loop waits for each batch: 200 take one
+ * to two milliseconds at 500 messages a second, within the private-message p99 goal, where 32 at a
+ * time made FTS5 write and merge six times as many segments (+35 % CPU per send at 1 000 000
+ * messages, bench/search-db.mjs, against +14 % with 200).
  */
-export const SEARCH_BATCH = { sqlite: 32, postgres: 200 } as const satisfies Record<Dialect, number>;
+export const SEARCH_BATCH = 200;
 
 /**
  * Indexes stored messages for search after their commit (migration 019), so that a send does no
@@ -86,8 +85,7 @@ export class SearchIndexer {
   }
 
   private async indexAll(wait: boolean): Promise<void> {
-    const batch = SEARCH_BATCH[this.ctx.dialect];
-    while ((await this.ctx.repos.messages.indexForSearch(batch, wait)) === batch) {
+    while ((await this.ctx.repos.messages.indexForSearch(SEARCH_BATCH, wait)) === SEARCH_BATCH) {
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
