@@ -28,6 +28,7 @@ import {
   percentile,
   pingSocket,
   rssKb,
+  runQueueWaitMs,
   seed,
   sleep,
   startSparrow,
@@ -382,6 +383,7 @@ async function ramp(name, users, servers) {
       await crowd.grow(step);
       const cpuBefore = servers.map((s) => cpuMs(s.pid));
       const machineBefore = machineCpu();
+      const waitedBefore = servers.map((s) => runQueueWaitMs(s.pid));
       await Promise.all(servers.map((s) => serverStall(s.url)));
       const ownLoop = monitorEventLoopDelay({ resolution: 10 });
       ownLoop.enable();
@@ -391,6 +393,7 @@ async function ramp(name, users, servers) {
       const judged = (performance.now() - opened) / 1000;
       const cpu = servers.map((s, k) => ((cpuMs(s.pid) - cpuBefore[k]) / (seconds * 1000)) * 100);
       const machine = machineCpu(machineBefore, seconds);
+      const waited = servers.map((s, k) => (runQueueWaitMs(s.pid) - waitedBefore[k]) / seconds);
       ownLoop.disable();
       const stalls = { server: await Promise.all(servers.map((s) => serverStall(s.url))), client: ownLoop.max / 1e6 };
       crowd.stats = windowStats();
@@ -419,7 +422,8 @@ async function ramp(name, users, servers) {
       console.log(
         `  the machine's CPU over the window, % of one core: servers ${cpu.map((c) => fmt(c, 0)).join(' + ')}, ` +
           `PostgreSQL ${fmt(machine.postgres, 0)}, Redis ${fmt(machine.redis, 0)}, this load generator ${fmt(machine.load, 0)}; ` +
-          `${fmt(cpu.reduce((a, b) => a + b, 0) + machine.postgres + machine.redis + machine.load, 0)} of ${os.cpus().length * 100}`,
+          `${fmt(cpu.reduce((a, b) => a + b, 0) + machine.postgres + machine.redis + machine.load, 0)} of ${os.cpus().length * 100}; ` +
+          `each server's event loop waited for its core ${waited.map((w) => fmt(w, 0)).join(' / ')} ms per second`,
       );
       if (!verdictRow.held) break;
       held = step;
