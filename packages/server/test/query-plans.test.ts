@@ -111,11 +111,11 @@ describe('query plans', () => {
   it('a search asks the word index for its words among my chats, and reads my own chats only for what it cannot index', async () => {
     const page = { limit: 20, offset: 0 };
     for (const terms of [['咖啡馆'], ['meeting'], ['咖啡'], ['咖'], ['budget.txt']]) {
-      const lines = await plans(() => repo.search(7, [3], terms, {}, page));
+      const lines = await plans(() => repo.search(7, { ids: [3], hidingHistory: [3] }, terms, {}, page));
       expect(scansMessages(lines)).toEqual([]);
       expect(lines).toContain('SCAN message_words VIRTUAL TABLE INDEX 0:M1');
     }
-    const emoji = await plans(() => repo.search(7, [3], ['👍'], {}, page));
+    const emoji = await plans(() => repo.search(7, { ids: [3], hidingHistory: [3] }, ['👍'], {}, page));
     expect(scansMessages(emoji)).toEqual([]);
     expect(emoji).toContain('SEARCH m USING INDEX messages_to (chat_type=? AND to_id=?)');
     expect(emoji).toContain('SEARCH m USING INDEX messages_from (from_user=?)');

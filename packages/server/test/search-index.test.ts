@@ -148,7 +148,7 @@ describeEachDb('search index across a restart', (target) => {
     expect(await again.searchBacklog()).toEqual({ through: first.row.id, newest: second.row.id });
     expect(await again.indexForSearch(SEARCH_BATCH, true)).toBe(1);
     expect(await again.indexForSearch(SEARCH_BATCH, true)).toBe(0);
-    const { rows } = await again.search(1, [], ['山顶的'], {}, { limit: 10, offset: 0 });
+    const { rows } = await again.search(1, { ids: [], hidingHistory: [] }, ['山顶的'], {}, { limit: 10, offset: 0 });
     expect(rows.map((r) => r.id)).toEqual([second.row.id, first.row.id]);
   });
 });

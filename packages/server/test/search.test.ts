@@ -449,7 +449,7 @@ describeEachDb('search', (target) => {
       await searchIndex(dialect).up(schema);
       const repo = new MessageRepo(db, dialect);
       const found = async (word: string) => {
-        const { rows } = await repo.search(1, [], [word], {}, { limit: 20, offset: 0 });
+        const { rows } = await repo.search(1, { ids: [], hidingHistory: [] }, [word], {}, { limit: 20, offset: 0 });
         return rows.map((r) => r.id);
       };
       expect(await found('咖啡馆')).toEqual([2]);

@@ -4,7 +4,7 @@ import type { Repos } from '../repos';
 import type { Session } from './auth';
 import type { FriendRow } from './friend';
 import { groupKey, groupSetting, type GroupRow, type MemberRow } from './group';
-import { ChatType, pairKey, selfKey, type MessageRow } from './im/repo';
+import { ChatType, pairKey, selfKey, type MessageRow, type ReaderGroups } from './im/repo';
 import { Hide, type PostRow } from './moments';
 import { cateOf, type FileRow } from './upload';
 import type { UserRow } from './user';
@@ -80,9 +80,13 @@ export class Access {
     return floor;
   }
 
-  /** The groups I am in that show me nothing before my join: floor's rule for every group at once. */
-  async groupsHidingHistory(userId: number): Promise<number[]> {
-    return (await this.repos.groups.mine(userId)).filter((g) => !groupSetting(g).history).map((g) => g.id);
+  /** The groups I am in, and those among them that show me nothing before my join: floor's rule for every group at once. */
+  async readerGroups(userId: number): Promise<ReaderGroups> {
+    const groups = await this.repos.groups.mine(userId);
+    return {
+      ids: groups.map((g) => g.id),
+      hidingHistory: groups.filter((g) => !groupSetting(g).history).map((g) => g.id),
+    };
   }
 
   /** Who holds a message: the pair, the group's members, or its sender alone. */

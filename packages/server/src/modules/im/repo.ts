@@ -104,6 +104,12 @@ const sinceIn = { sqlite: messagesSince('sqlite'), postgres: messagesSince('post
 export type NewMessage = Omit<MessageRow, 'id' | 'search_text'>;
 
 /** What a search asks of the messages besides its words. */
+/** The groups a reader is in, and those among them that hide what came before the reader's join (Access.readerGroups). */
+export interface ReaderGroups {
+  ids: readonly number[];
+  hidingHistory: readonly number[];
+}
+
 export interface SearchFilter {
   /** One chat only. */
   chatKey?: string | undefined;
@@ -757,26 +763,18 @@ export class MessageRepo {
    */
   async search(
     userId: number,
-    hidingHistory: readonly number[],
+    groups: ReaderGroups,
     terms: readonly string[],
     filter: SearchFilter,
     page: { limit: number; offset: number },
   ): Promise<{ rows: MessageRow[]; total: number }> {
-    let q = this.readableBy(userId, hidingHistory).where(
+    let q = this.readableBy(userId, groups.hidingHistory).where(
       sql<boolean>`m.is_deleted = 0 and m.is_undo = 0 and m.search_text <> ''`,
     );
     const asked = terms.map((term) => ({ term, query: termQuery(term) }));
     const indexed = asked.flatMap(({ query }) => (query ? [query] : []));
     if (indexed.length) {
-      const groups = await this.db
-        .selectFrom('group_members')
-        .select('group_id')
-        .where('user_id', '=', userId)
-        .execute();
-      const who = readerTokens(
-        userId,
-        groups.map((g) => g.group_id),
-      );
+      const who = readerTokens(userId, groups.ids);
       q = q.where(
         this.dialect === 'postgres'
           ? sql<boolean>`m.id in (select s.msg_id from message_search s where s.words @@ ${tsQuery(indexed, who)}::tsquery)`

@@ -39,7 +39,7 @@ export class MessageSearch {
     await this.indexer.catchUp();
     const { rows, total } = await repos.messages.search(
       session.userId,
-      await access.groupsHidingHistory(session.userId),
+      await access.readerGroups(session.userId),
       terms,
       {
         chatKey,
