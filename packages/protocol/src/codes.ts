@@ -19,6 +19,23 @@ export const SocketCodes = {
   ConnectFailed: 600009,
 } as const;
 
+/** Why the server closed a `/wss` socket: WebSocket close codes (4000–4999 are the application's). */
+export const SocketCloseCodes = {
+  /** Server restarting: reconnect elsewhere. */
+  Restart: 1012,
+  PolicyViolation: 1008,
+  /** Bad or revoked token: the session has ended, as code -1 says over HTTP. */
+  Unauthorized: 4001,
+  /** Not bound in time. */
+  BindTimeout: 4002,
+  /** Silent too long. */
+  Idle: 4003,
+  /** Session ended (logout, password change, forced offline). */
+  SessionEnded: 4004,
+  /** The user's oldest socket, closed for a newer one past SOCKETS_PER_USER. */
+  TooManySockets: 4005,
+} as const;
+
 /** Call signalling codes (api.md §5). */
 export const CallCodes = {
   Calling: 901,

@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ClientFrameSchema, SOCKET_BIND_TIMEOUT_MS, SOCKET_IDLE_TIMEOUT_MS, SOCKET_PATH } from '@sparrow/protocol';
+import {
+  ClientFrameSchema,
+  SOCKET_BIND_TIMEOUT_MS,
+  SOCKET_IDLE_TIMEOUT_MS,
+  SOCKET_PATH,
+  SocketCloseCodes,
+} from '@sparrow/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Connection } from './hub';
-import { CloseCodes, type Realtime, type SocketSession } from './realtime';
+import type { Realtime, SocketSession } from './realtime';
 
 export interface GatewayOptions {
   realtime: Realtime;
@@ -41,8 +47,8 @@ export function registerGateway(app: FastifyInstance, opts: GatewayOptions): voi
       for (const conn of realtime.hub.connections()) {
         const { ws } = conn;
         if (ws.readyState !== ws.OPEN) continue;
-        if (conn.userId === null && now - conn.openedAt >= bindTimeoutMs) ws.close(CloseCodes.BindTimeout);
-        else if (now - conn.seenAt >= idleTimeoutMs) ws.close(CloseCodes.Idle);
+        if (conn.userId === null && now - conn.openedAt >= bindTimeoutMs) ws.close(SocketCloseCodes.BindTimeout);
+        else if (now - conn.seenAt >= idleTimeoutMs) ws.close(SocketCloseCodes.Idle);
       }
     },
     Math.min(bindTimeoutMs, idleTimeoutMs) / 10,
@@ -96,7 +102,7 @@ export function registerGateway(app: FastifyInstance, opts: GatewayOptions): voi
     };
     const bad = () => {
       badFrames += 1;
-      if (badFrames > MAX_BAD_FRAMES) ws.close(CloseCodes.PolicyViolation);
+      if (badFrames > MAX_BAD_FRAMES) ws.close(SocketCloseCodes.PolicyViolation);
     };
 
     ws.on('message', (raw, isBinary) => {
@@ -108,7 +114,7 @@ export function registerGateway(app: FastifyInstance, opts: GatewayOptions): voi
       }
       frames += 1;
       if (frames > MAX_FRAMES_PER_10S) {
-        ws.close(CloseCodes.PolicyViolation);
+        ws.close(SocketCloseCodes.PolicyViolation);
         return;
       }
       if (isBinary) return bad();
@@ -129,7 +135,7 @@ export function registerGateway(app: FastifyInstance, opts: GatewayOptions): voi
           });
           if (conn.sessionId !== null) {
             void opts.sessionAlive(conn.sessionId).then(
-              (alive) => alive || ws.close(CloseCodes.SessionEnded),
+              (alive) => alive || ws.close(SocketCloseCodes.SessionEnded),
               (err: unknown) => log.warn({ err }, 'session check failed'),
             );
           }
@@ -144,7 +150,7 @@ export function registerGateway(app: FastifyInstance, opts: GatewayOptions): voi
             .authenticate(frame.token)
             .then(async (session) => {
               if (!session || session.userId !== frame.user_id) {
-                ws.close(CloseCodes.Unauthorized);
+                ws.close(SocketCloseCodes.Unauthorized);
                 return;
               }
               if (ws.readyState !== ws.OPEN) return;

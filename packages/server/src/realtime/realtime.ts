@@ -1,26 +1,9 @@
-import type { PushEvent, PushFrame } from '@sparrow/protocol';
+import { SocketCloseCodes, type PushEvent, type PushFrame } from '@sparrow/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bus, BusMessage } from './bus';
 import { type Connection, Hub } from './hub';
 import type { Presence } from './presence';
 import { kindOf, present, type PushExtras } from './present';
-
-/** Close codes of our own (4000–4999 are the application's). */
-export const CloseCodes = {
-  /** Server restarting: reconnect elsewhere. */
-  Restart: 1012,
-  PolicyViolation: 1008,
-  /** Bad or revoked token. */
-  Unauthorized: 4001,
-  /** Not bound in time. */
-  BindTimeout: 4002,
-  /** Silent too long. */
-  Idle: 4003,
-  /** Session ended (logout, password change, forced offline). */
-  SessionEnded: 4004,
-  /** The user's oldest socket, closed for a newer one past SOCKETS_PER_USER. */
-  TooManySockets: 4005,
-} as const;
 
 /** A signed-in socket's session, as the auth module resolves it. */
 export interface SocketSession {
@@ -119,7 +102,7 @@ export class Realtime {
   private keepWithinCap(userId: number): void {
     const bound = this.hub.userConnections(userId);
     const over = bound.length - this.opts.socketsPerUser;
-    for (const old of bound.slice(0, Math.max(0, over))) old.ws.close(CloseCodes.TooManySockets);
+    for (const old of bound.slice(0, Math.max(0, over))) old.ws.close(SocketCloseCodes.TooManySockets);
   }
 
   /** Forgets a closed socket; announces the user offline when it was their last. */
@@ -184,6 +167,6 @@ export class Realtime {
   /** Closes every socket with 1012 so that clients reconnect elsewhere, after the frames still waiting. */
   closeAll(): void {
     this.hub.flushBroadcasts();
-    for (const conn of this.hub.all()) conn.ws.close(CloseCodes.Restart);
+    for (const conn of this.hub.all()) conn.ws.close(SocketCloseCodes.Restart);
   }
 }

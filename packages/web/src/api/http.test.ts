@@ -222,11 +222,9 @@ describe('request layer', () => {
     expect(events).toEqual(['toast:Network Expire:default']);
   });
 
-  it('silent callers get the error and no toast, dialog or redirect', async () => {
+  it('silent callers get the error and no toast', async () => {
     for (const respond of [
       () => json({ code: 400, msg: 'bad', data: null }),
-      () => json({ code: -1, msg: 'expired', data: null }),
-      () => new Response('', { status: 401 }),
       () => new Response('', { status: 500 }),
       () => Promise.reject(new TypeError('offline')),
     ]) {
@@ -236,6 +234,23 @@ describe('request layer', () => {
       expect(events).toEqual([]);
       expect(onSessionInvalid).not.toHaveBeenCalled();
     }
+  });
+
+  it('an ended session ends it for silent callers too, shown once for many calls, and not when signed out', async () => {
+    const { api, events, onSessionInvalid } = setup(() => json({ code: -1, msg: 'expired', data: null }));
+    await Promise.all([
+      failure(api.sync({ after_id: 0 }, { silent: true })),
+      failure(api.sync({ after_id: 0 }, { silent: true })),
+      failure(api.checkuser({})),
+    ]);
+    await vi.runAllTimersAsync();
+    expect(events).toEqual([`toast:expired:${TOAST_SERVER_MS}`, 'relogin']);
+    expect(onSessionInvalid).toHaveBeenCalledTimes(1);
+
+    const out = setup(() => new Response('', { status: 401 }), { token: null });
+    await failure(out.api.checkuser({}, { silent: true }));
+    await vi.runAllTimersAsync();
+    expect(out.events).toEqual([]);
   });
 
   it('keeps the loading indicator up until the call settles, then shows the toast', async () => {

@@ -65,7 +65,10 @@ export interface HttpDeps {
 }
 
 export interface RequestOptions {
-  /** Show no toast, dialog or redirect at all; the caller handles the thrown ApiError. */
+  /**
+   * Show no toast or dialog for this call's failure; the caller handles the thrown ApiError. An
+   * ended session (code -1, HTTP 401) is the exception: every call ends it the same way.
+   */
   silent?: boolean;
   /** Do not toast the server's `msg` on success. */
   quiet?: boolean;
@@ -133,8 +136,16 @@ export function createHttpClient(deps: HttpDeps) {
     throw new Failure(new ApiError(kind, text, extra.code, extra.data, extra.status), feedback);
   }
 
+  /** The session whose end is being shown: many calls failing with it show it once. */
+  let ending: string | null = null;
+
   function show(feedback: Feedback): void {
     if (!feedback) return;
+    if (!('toast' in feedback)) {
+      const token = deps.getToken();
+      if (token === null || token === ending) return;
+      ending = token;
+    }
     if ('toast' in feedback) {
       deps.ui.toast(feedback.toast, feedback.ms);
     } else if ('relogin' in feedback) {
@@ -283,7 +294,7 @@ export function createHttpClient(deps: HttpDeps) {
     } catch (e) {
       if (showLoading) deps.ui.hideLoading();
       if (!(e instanceof Failure)) throw e;
-      if (!opts.silent) show(e.feedback);
+      if (!opts.silent || (e.feedback && !('toast' in e.feedback))) show(e.feedback);
       throw e.error;
     }
     if (showLoading) deps.ui.hideLoading();

@@ -4,6 +4,7 @@ import {
   RECONNECT_MAX_CLOSES,
   RECONNECT_MAX_OPEN_FAILURES,
   RECONNECT_WAIT_MS,
+  SocketCloseCodes,
   SocketCodes,
 } from '@sparrow/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -49,9 +50,9 @@ class FakeSocket implements WebSocketLike {
     this.onclose?.({ code: 1006 });
   }
   /** The server closed an open connection. */
-  drop(): void {
+  drop(code = 1006): void {
     this.readyState = 3;
-    this.onclose?.({ code: 1006 });
+    this.onclose?.({ code });
   }
   receive(frame: unknown): void {
     this.onmessage?.({ data: typeof frame === 'string' ? frame : JSON.stringify(frame) });
@@ -131,6 +132,21 @@ describe('SocketClient', () => {
     expect(last().sent).toEqual([{ type: 'ping' }, { type: 'ping' }]);
     vi.advanceTimersByTime(HEARTBEAT_MS * 2);
     expect(last().sent).toHaveLength(4);
+  });
+
+  it('a refused bind ends the session: no retry, one sessionEnded for the layer above', () => {
+    const { client, sockets, last, states, dispatched } = setup();
+    client.start();
+    last().open();
+    last().receive({ type: 'init', client_id: 'c-1' });
+    last().drop(SocketCloseCodes.Unauthorized);
+    expect(dispatched('sessionEnded')).toEqual([null]);
+    expect(client.state).toBe('stopped');
+    vi.advanceTimersByTime(RECONNECT_WAIT_MS * 10);
+    expect(sockets).toHaveLength(1);
+    expect(states.at(-1)).toBe('stopped');
+    client.start();
+    expect(sockets).toHaveLength(2);
   });
 
   it('stores the client id on init and binds the user with the token', () => {

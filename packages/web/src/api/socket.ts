@@ -5,6 +5,7 @@ import {
   RECONNECT_MAX_OPEN_FAILURES,
   RECONNECT_WAIT_MS,
   SOCKET_PATH,
+  SocketCloseCodes,
   SocketCodes,
   parseServerFrame,
   type ClientFrame,
@@ -81,7 +82,9 @@ export type SocketEvent =
   | { type: 'init'; data: { client_id: string } }
   | { type: 'pong'; data: { multiport: boolean } }
   | { type: 'state'; data: SocketState }
-  | { type: 'error'; data: SocketError };
+  | { type: 'error'; data: SocketError }
+  /** The server closed the socket because the session has ended (bad or revoked token). */
+  | { type: 'sessionEnded'; data: null };
 
 const defaultTimers: Timers = {
   setTimeout: (fn, ms) => setTimeout(fn, ms),
@@ -269,12 +272,20 @@ export class SocketClient {
     ws.onerror = () => {
       // The browser always follows an error with close; the retry is decided there.
     };
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
       if (this.ws !== ws) return;
       this.detach(ws);
       this.ws = null;
       this.clientId = null;
       this.stopHeartbeat();
+      const code = (ev as { code?: number } | null)?.code;
+      if (code === SocketCloseCodes.Unauthorized) {
+        // The bind was refused: another connection would be too. No retry until a sign-in starts one.
+        this.unlisten();
+        this.setState('stopped');
+        this.emit({ type: 'sessionEnded', data: null });
+        return;
+      }
       this.onDown(opened);
     };
   }

@@ -1,4 +1,4 @@
-import type { LoginResult } from '@sparrow/protocol';
+import { RELOGIN_DELAY_MS, TOAST_SERVER_MS, type LoginResult } from '@sparrow/protocol';
 import type * as RealtimeModule from '../chat/realtime';
 import { api } from '../api';
 import { i18next } from '../i18n';
@@ -49,6 +49,20 @@ export function sessionEnded(): void {
   if (sessionStore.getState().token === null) return;
   session.clear();
   navigateTo(loginPath(currentPath()), { replace: true });
+}
+
+let ending: string | null = null;
+
+/**
+ * The socket was refused for this session (it ended elsewhere: a password change, a revoked
+ * token): say so, then sign in again after RELOGIN_DELAY_MS, as code -1 does over HTTP (spec §8).
+ */
+export function sessionInvalid(): void {
+  const token = sessionStore.getState().token;
+  if (token === null || token === ending) return;
+  ending = token;
+  feedback.toast(i18next.t('errors.authExpired'), TOAST_SERVER_MS);
+  setTimeout(sessionEnded, RELOGIN_DELAY_MS);
 }
 
 function dropSession(): void {

@@ -1,7 +1,7 @@
 import { CallCodes, messagePreview, type Message } from '@sparrow/protocol';
 import { api, request } from '../api';
 import type { SocketEvent, SocketState } from '../api/socket';
-import { forcedOffline } from '../app/account';
+import { forcedOffline, sessionInvalid } from '../app/account';
 import { callPath } from '../app/call-paths';
 import { navigateTo } from '../app/navigation';
 import { callSignalOf, isFinalCode } from '../call/signal';
@@ -153,6 +153,9 @@ export function dispatch(event: SocketEvent): void {
       break;
     case 'offline':
       forcedOffline(event.data.reason);
+      break;
+    case 'sessionEnded':
+      sessionInvalid();
       break;
     case 'simple':
     case 'group':

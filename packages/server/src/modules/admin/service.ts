@@ -15,11 +15,12 @@ import {
   type ManagedUser,
   type ManageStats,
   type RouteInput,
+  SocketCloseCodes,
 } from '@sparrow/protocol';
 import type { Repos } from '../../repos';
 import { AppError } from '../../errors';
 import { hashPassword, randomToken } from '../../lib/crypto';
-import { CloseCodes, type Realtime } from '../../realtime/realtime';
+import type { Realtime } from '../../realtime/realtime';
 import type { Session, SessionRepo } from '../auth';
 import type { ConfigService, InviteRepo, AnnouncementRepo } from '../system';
 import type { GroupRepo } from '../group';
@@ -235,7 +236,7 @@ export class AdminService {
     const live = await this.sessions.liveIdsOf(userId, 0, now);
     await this.sessions.revokeAllOf(userId, now);
     if (!this.live || live.length === 0) return;
-    await this.live.realtime.kick(userId, live, CloseCodes.SessionEnded, {
+    await this.live.realtime.kick(userId, live, SocketCloseCodes.SessionEnded, {
       type: 'offline',
       data: { id: userId, client_id: '', isMobile: false, reason },
     });

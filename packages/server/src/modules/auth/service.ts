@@ -6,11 +6,11 @@ import {
   type LoginResult,
   type RouteInput,
   type UserInfo,
+  SocketCloseCodes,
 } from '@sparrow/protocol';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { hashPassword, verifyPassword } from '../../lib/crypto';
-import { CloseCodes } from '../../realtime/realtime';
 import { toUserInfo, type UserRepo, type UserRow } from '../user';
 import type { QrService } from '../qr';
 import { type InviteRepo } from '../system';
@@ -161,7 +161,7 @@ export class AuthService {
   /** Ends the other sessions of the same device class and tells their sockets why. */
   private async forceOffline(userId: number, keepId: number, isMobile: boolean): Promise<void> {
     const revoked = await this.ctx.sessions.revokeOthers(userId, keepId, isMobile);
-    await this.ctx.realtime.kick(userId, revoked, CloseCodes.SessionEnded, {
+    await this.ctx.realtime.kick(userId, revoked, SocketCloseCodes.SessionEnded, {
       type: 'offline',
       data: { id: userId, client_id: '', isMobile },
     });
@@ -169,7 +169,7 @@ export class AuthService {
 
   async logout(session: Session): Promise<void> {
     await this.ctx.sessions.revoke(session.id);
-    await this.ctx.realtime.kick(session.userId, [session.id], CloseCodes.SessionEnded);
+    await this.ctx.realtime.kick(session.userId, [session.id], SocketCloseCodes.SessionEnded);
   }
 
   /** Joins a live socket of this server to the session's user (api.md bindUid, **secure**). */
@@ -241,7 +241,7 @@ export class AuthService {
       update_time: this.ctx.now(),
     });
     const others = await this.ctx.sessions.revokeOthers(user.id, session.id);
-    await this.ctx.realtime.kick(user.id, others, CloseCodes.SessionEnded);
+    await this.ctx.realtime.kick(user.id, others, SocketCloseCodes.SessionEnded);
   }
 
   async editAccount(body: RouteInput<'editAccount'>, session: Session, base: string): Promise<UserInfo> {
