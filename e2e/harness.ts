@@ -214,10 +214,13 @@ export async function newContext(browser: Browser, options: BrowserContextOption
   return context;
 }
 
+/** The width of the phone the suites are run at, px. */
+export const PHONE_WIDTH = 375;
+
 /** A phone-sized browser context (375×812), in Chinese unless told otherwise. */
 export async function phoneContext(browser: Browser, locale = 'zh-CN'): Promise<BrowserContext> {
   return newContext(browser, {
-    viewport: { width: 375, height: 812 },
+    viewport: { width: PHONE_WIDTH, height: 812 },
     deviceScaleFactor: 1,
     locale,
     isMobile: false,
@@ -233,7 +236,23 @@ export async function shot(page: Page, name: string): Promise<string> {
   return file;
 }
 
-/** Fails with the list of serious or critical axe-core violations on the current page. */
+/**
+ * Fails when a page shown on a phone's screen is wider than it: nothing may push the page sideways,
+ * so the layout viewport stays the screen's.
+ */
+export async function fitsScreen(page: Page): Promise<void> {
+  const { wide, screen } = await page.evaluate(() => ({
+    wide: document.documentElement.scrollWidth,
+    screen: window.innerWidth,
+  }));
+  if (screen <= PHONE_WIDTH && wide > screen)
+    throw new Error(`${page.url()} is ${wide} px wide on a ${screen} px screen`);
+}
+
+/**
+ * Fails when the page is wider than a phone screen it is shown on, or with the list of serious or
+ * critical axe-core violations on it.
+ */
 export async function expectAccessible(page: Page): Promise<void> {
   // Sheets and dialogs animate in; half-drawn text would fail the contrast rule. Toasts fade out
   // while the audit runs, so they are left out (settled, they are white on 70 % black).
@@ -245,6 +264,7 @@ export async function expectAccessible(page: Page): Promise<void> {
       ]),
     )
     .catch(() => undefined);
+  await fitsScreen(page);
   const result = await new AxeBuilder({ page }).exclude('.adm-toast-mask').analyze();
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   if (bad.length) {

@@ -32,6 +32,58 @@ export const mayDeleteComment = (post: MomentPost, comment: MomentComment, me: n
   comment.user.user_id === me || post.user.user_id === me;
 
 /**
+ * The comment box at the bottom. Its words are its own state, so typing redraws the box alone and
+ * not the feed behind it.
+ */
+function CommentBox({
+  draft,
+  focusNow,
+  onSend,
+  onDrop,
+}: {
+  draft: Draft;
+  /** Whether it may take focus: not while the sheet it was opened from is still closing. */
+  focusNow: boolean;
+  onSend(text: string): Promise<void>;
+  onDrop(): void;
+}) {
+  const { t } = useTranslation();
+  const [text, setText] = useState('');
+  const input = useRef<HTMLInputElement>(null);
+
+  // Focused once the sheet (if it opened the box) has closed: the sheet's dialog gives focus back
+  // to the comment it was opened from as it closes, which would blur, and so close, the box.
+  useEffect(() => {
+    if (focusNow) input.current?.focus();
+  }, [focusNow]);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const words = text.trim();
+    if (words) void onSend(words).catch(() => undefined);
+  };
+
+  return (
+    <form className="moment-composer" onSubmit={submit}>
+      <input
+        ref={input}
+        value={text}
+        maxLength={MOMENT_COMMENT_MAX}
+        onChange={(e) => setText(e.target.value)}
+        aria-label={t('moments.comment')}
+        placeholder={
+          draft.replyTo ? t('moments.replyTo', { name: draft.replyTo.user.displayName }) : t('moments.commentHint')
+        }
+        onBlur={() => !text && onDrop()}
+      />
+      <button type="submit" className="button button-primary" disabled={!text.trim()}>
+        {t('moments.send')}
+      </button>
+    </form>
+  );
+}
+
+/**
  * What a person does to the posts a page shows (the feed, an album, one post): like, comment or
  * reply in a box at the bottom, delete a post, and a long-pressed comment's sheet (回复, 删除 when
  * allowed, 取消). `onDeleted` hears a post of mine that I deleted.
@@ -39,15 +91,7 @@ export const mayDeleteComment = (post: MomentPost, comment: MomentComment, me: n
 export function usePostActions(me: number, update: UpdatePosts, onDeleted?: (post: MomentPost) => void): PostActions {
   const { t } = useTranslation();
   const [draft, setDraft] = useState<Draft | null>(null);
-  const [text, setText] = useState('');
   const [sheet, setSheet] = useState<{ post: MomentPost; comment: MomentComment } | null>(null);
-  const input = useRef<HTMLInputElement>(null);
-
-  // Focused once the sheet (if it opened the box) has closed: the sheet's dialog gives focus back
-  // to the comment it was opened from as it closes, which would blur, and so close, the box.
-  useEffect(() => {
-    if (draft && !sheet) input.current?.focus();
-  }, [draft, sheet]);
 
   const replace = useCallback(
     (next: MomentPost) => update((p) => p.map((x) => (x.id === next.id ? next : x))),
@@ -83,7 +127,6 @@ export function usePostActions(me: number, update: UpdatePosts, onDeleted?: (pos
 
   const onComment = useCallback((post: MomentPost, replyTo?: MomentComment) => {
     setDraft(replyTo ? { post, replyTo } : { post });
-    setText('');
   }, []);
 
   const onCommentMenu = useCallback((post: MomentPost, comment: MomentComment) => setSheet({ post, comment }), []);
@@ -99,17 +142,14 @@ export function usePostActions(me: number, update: UpdatePosts, onDeleted?: (pos
     );
   };
 
-  const send = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!draft || !text.trim()) return;
+  const send = async (to: Draft, text: string) => {
     const comment = await api.momentsComment({
-      id: draft.post.id,
-      content: text.trim(),
-      ...(draft.replyTo && { reply_to: draft.replyTo.id }),
+      id: to.post.id,
+      content: text,
+      ...(to.replyTo && { reply_to: to.replyTo.id }),
     });
-    update((p) => p.map((x) => (x.id === draft.post.id ? { ...x, comments: [...x.comments, comment] } : x)));
+    update((p) => p.map((x) => (x.id === to.post.id ? { ...x, comments: [...x.comments, comment] } : x)));
     setDraft(null);
-    setText('');
   };
 
   const actions: SheetAction[] = [];
@@ -136,22 +176,13 @@ export function usePostActions(me: number, update: UpdatePosts, onDeleted?: (pos
         onClose={() => setSheet(null)}
       />
       {draft && (
-        <form className="moment-composer" onSubmit={(e) => void send(e).catch(() => undefined)}>
-          <input
-            ref={input}
-            value={text}
-            maxLength={MOMENT_COMMENT_MAX}
-            onChange={(e) => setText(e.target.value)}
-            aria-label={t('moments.comment')}
-            placeholder={
-              draft.replyTo ? t('moments.replyTo', { name: draft.replyTo.user.displayName }) : t('moments.commentHint')
-            }
-            onBlur={() => !text && setDraft(null)}
-          />
-          <button type="submit" className="button button-primary" disabled={!text.trim()}>
-            {t('moments.send')}
-          </button>
-        </form>
+        <CommentBox
+          key={`${draft.post.id}-${draft.replyTo?.id ?? 0}`}
+          draft={draft}
+          focusNow={!sheet}
+          onSend={(text) => send(draft, text)}
+          onDrop={() => setDraft(null)}
+        />
       )}
     </>
   );
