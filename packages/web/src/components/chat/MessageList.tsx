@@ -1,3 +1,4 @@
+import { REEDIT_WINDOW_MS } from '@sparrow/protocol';
 import { CloseOutline, ExclamationCircleFill } from 'antd-mobile-icons';
 import { forwardRef, memo, useCallback, useEffect, useRef, useState, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -93,7 +94,12 @@ const MessageRow = memo(function MessageRow({
   if (m.type === 'event') {
     const line = m.extends;
     const original = line.event === 'undo' ? (line.original ?? '') : '';
-    const canReEdit = line.event === 'undo' && line.user_id === me && original !== '';
+    const canReEdit =
+      line.event === 'undo' &&
+      line.user_id === me &&
+      original !== '' &&
+      line.undone_at !== undefined &&
+      now - line.undone_at < REEDIT_WINDOW_MS;
     return (
       <div className={itemClass} aria-current={current}>
         {separator}
@@ -202,6 +208,12 @@ interface ListProps extends RowHandlers {
 /** How long the message a chat was opened at stays marked. */
 export const FOCUS_MARK_MS = 4000;
 
+/**
+ * Within this many px of the end the list counts as at the bottom and follows what arrives: a row
+ * drawn taller than guessed, or a picture that loads late, must not leave it behind.
+ */
+export const AT_BOTTOM_PX = 120;
+
 interface ListContext {
   loadingOlder: boolean;
   hasOlder: boolean;
@@ -278,6 +290,60 @@ export const MessageList = forwardRef(function MessageList(
     detached.current = snapshot.hasNewer;
   }, [snapshot.hasNewer]);
 
+  // At the bottom the list follows every new row; scrolled up, what others send is counted on a
+  // pill that jumps to the first of it. A row of mine brings the list down wherever it was.
+  const atBottom = useRef(true);
+  const [unseen, setUnseen] = useState<{ count: number; firstKey: string } | null>(null);
+  const lastKey = useRef(rows.at(-1)?.key);
+  const endMine = rows.at(-1)?.mine === true;
+  useEffect(() => {
+    const previous = lastKey.current;
+    lastKey.current = rows.at(-1)?.key;
+    if (previous === undefined || previous === lastKey.current || detached.current) return;
+    const from = rows.findIndex((r) => r.key === previous);
+    if (from < 0) return;
+    const added = rows.slice(from + 1);
+    if (atBottom.current || added.some((r) => r.mine)) {
+      setUnseen(null);
+      return;
+    }
+    const theirs = added.filter((r) => r.message.type !== 'event');
+    const first = theirs[0];
+    if (first) setUnseen((u) => ({ count: (u?.count ?? 0) + theirs.length, firstKey: u?.firstKey ?? first.key }));
+  }, [rows]);
+  // A row that grows once drawn (a picture loading late) while the end was in view keeps the end
+  // in view; rows drawn above, as older pages arrive or the list is scrolled up, do not pull it down.
+  const scroller = useRef<HTMLElement | null>(null);
+  const height = useRef(0);
+  // Where the reader is, from the scroll itself: rows that arrive without a scroll leave it as it was.
+  const onScroll = useCallback(() => {
+    const el = scroller.current;
+    if (!el) return;
+    atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < AT_BOTTOM_PX;
+    if (atBottom.current) setUnseen(null);
+  }, []);
+  const setScroller = useCallback(
+    (el: HTMLElement | Window | null) => {
+      scroller.current?.removeEventListener('scroll', onScroll);
+      scroller.current = el instanceof HTMLElement ? el : null;
+      scroller.current?.addEventListener('scroll', onScroll, { passive: true });
+    },
+    [onScroll],
+  );
+  const onHeight = useCallback((next: number) => {
+    const el = scroller.current;
+    const before = height.current;
+    height.current = next;
+    if (!el || detached.current || next <= before) return;
+    if (before - (el.scrollTop + el.clientHeight) < AT_BOTTOM_PX)
+      list.current?.scrollToIndex({ index: 'LAST', align: 'end' });
+  }, []);
+  const jumpToUnseen = () => {
+    const index = unseen ? rows.findIndex((r) => r.key === unseen.firstKey) : -1;
+    setUnseen(null);
+    list.current?.scrollToIndex({ index: index >= 0 ? index : 'LAST', align: index >= 0 ? 'start' : 'end' });
+  };
+
   return (
     <section className="chat-list" aria-label={label}>
       {focus && focusIndex >= 0 && (
@@ -295,7 +361,9 @@ export const MessageList = forwardRef(function MessageList(
           focusIndex >= 0 ? { index: focusIndex, align: 'center' } : Math.max(0, rows.length - 1)
         }
         alignToBottom
-        followOutput={(atBottom) => (atBottom && !detached.current ? 'auto' : false)}
+        followOutput={() => ((atBottom.current || endMine) && !detached.current ? 'auto' : false)}
+        totalListHeightChanged={onHeight}
+        scrollerRef={setScroller}
         startReached={onLoadOlder}
         endReached={onLoadNewer}
         increaseViewportBy={{ top: 600, bottom: 200 }}
@@ -314,7 +382,7 @@ export const MessageList = forwardRef(function MessageList(
               row={row}
               previousTime={previous?.message.sendTime}
               showName={isGroup}
-              read={readMarks && row.mine ? id > 0 && id <= peerReadTo : null}
+              read={readMarks && row.mine && row.message.type !== 'webrtc' ? id > 0 && id <= peerReadTo : null}
               focus={id > 0 && id === marked ? 'marked' : id > 0 && id === focus?.msgId ? 'current' : null}
               me={me}
               now={now}
@@ -323,6 +391,11 @@ export const MessageList = forwardRef(function MessageList(
           );
         }}
       />
+      {unseen && (
+        <button type="button" className="chat-new-pill" onClick={jumpToUnseen}>
+          {t('chat.newMessages', { count: unseen.count })}
+        </button>
+      )}
     </section>
   );
 });
