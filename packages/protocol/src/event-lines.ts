@@ -32,8 +32,10 @@ export const EventLineSchema = z.discriminatedUnion('event', [
     by_name: z.string(),
     /** The withdrawn message's type. */
     original_type: z.string(),
-    /** The withdrawn text, for its sender only (to edit it again). */
+    /** The withdrawn text, for its sender only (to edit it again, within REEDIT_WINDOW_MS). */
     original: z.string().optional(),
+    /** When it was withdrawn, ms; absent on lines written before it was kept. */
+    undone_at: z.number().optional(),
   }),
   /** A group was created. */
   z.looseObject({ event: z.literal('create'), ...actor }),

@@ -61,6 +61,8 @@ export const SOCKET_IDLE_TIMEOUT_MS = 60_000;
 
 /** Default message withdraw window, s (spec §9). */
 export const REDO_TIME_DEFAULT_S = 86_400;
+/** How long after withdrawing a text its sender may take it back into the composer (重新编辑), ms. */
+export const REEDIT_WINDOW_MS = 5 * 60_000;
 /** Forwarding targets (spec §5, §9). */
 export const FORWARD_MIN = 1;
 export const FORWARD_MAX = 5;

@@ -25,6 +25,18 @@ export function matchLocale(tag: string): Locale | null {
 }
 
 /**
+ * The locale for a device's preferred languages (`navigator.languages`): the first supported one,
+ * zh-Hans when none is.
+ */
+export function preferredLocale(tags: readonly string[]): Locale {
+  for (const tag of tags) {
+    const m = matchLocale(tag);
+    if (m) return m;
+  }
+  return DEFAULT_LOCALE;
+}
+
+/**
  * The locale for an `Accept-Language` header: zh-Hans when it is absent, the best supported
  * match when present, English when nothing matches (api.md §1).
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LOCALES, negotiateLocale } from './locales';
+import { LOCALES, negotiateLocale, preferredLocale } from './locales';
 import { serverMessages } from './messages/index';
 import { LoginBody, RegisterBody } from './api/common';
 import { routes } from './routes';
@@ -20,6 +20,14 @@ describe('locales', () => {
     expect(negotiateLocale('de-DE')).toBe('en');
     expect(negotiateLocale('*')).toBe('zh-Hans');
     expect(negotiateLocale('es, *;q=0.5')).toBe('es');
+  });
+
+  it("follows a device's languages: the first supported one, zh-Hans when none is", () => {
+    expect(preferredLocale(['de-DE', 'en-GB', 'fr'])).toBe('en');
+    expect(preferredLocale(['zh-TW'])).toBe('zh-Hant');
+    expect(preferredLocale(['es-419'])).toBe('es');
+    expect(preferredLocale(['de-DE'])).toBe('zh-Hans');
+    expect(preferredLocale([])).toBe('zh-Hans');
   });
 
   it('has every server message in all five locales, none empty', () => {

@@ -357,6 +357,8 @@ describeEachDb('chat', (target) => {
     expect((await server.call('undoMessage', { id: mine.data.id }, { token: m.token })).code).toBe(0);
     const undone = await sm.waitFor((f) => f.type === 'undoMessage' && f.data.msg_id === mine.data.msg_id);
     expect(undone.data).toMatchObject({ type: 'event', content: 'You withdrew a message' });
+    // The sender may edit it again for a while from when it was withdrawn (REEDIT_WINDOW_MS).
+    expect(undone.data.extends).toMatchObject({ event: 'undo', original: 'oops', undone_at: server.clock.now() });
 
     const late = await send(m, gid, 'late');
     server.clock.advance(86_400_001);

@@ -102,11 +102,19 @@ describeEachDb('group management', (target) => {
     expect(notice).toContain('class="ql-indent-2"');
     expect(notice).not.toContain('ql-indent-9');
     expect(notice).toContain('<li data-list="bullet">one</li>');
-    const msg = await sm.waitFor(
-      (f) => f.type === 'group' && f.data.type === 'text' && f.data.content.startsWith('群公告'),
-    );
+    const msg = await sm.waitFor((f) => f.type === 'group' && f.data.type === 'text' && f.data.extends?.notice === 1);
     expect(msg.data.at).toEqual([0]);
     expect(msg.data.content).toContain('Bold');
+    // Each reader reads its heading in their own language.
+    for (const [lang, head] of [
+      ['zh-CN', '群公告'],
+      ['en', 'Group announcement'],
+      ['fr', 'Annonce du groupe'],
+    ] as const) {
+      const list = await server.call('getMessageList', { toContactId: gid }, { token: member.token, lang });
+      const posted = list.data.find((m: any) => m.msg_id === msg.data.msg_id);
+      expect(posted.content).toBe(`${head}\n${msg.data.content.split('\n').slice(1).join('\n')}`);
+    }
     const row = (await server.call('getContacts', {}, { token: member.token })).data.find((c: any) => c.id === gid);
     expect(row.is_at).toBeGreaterThan(0);
     expect(row.notice).toBe(notice);

@@ -64,6 +64,26 @@ describe('locale files', () => {
     });
   }
 
+  it('leaves nothing untranslated: no value is its key, Chinese or, at sentence length, English', () => {
+    const han = /[\u3400-\u9fff]/;
+    /** Where a Latin-script locale names the languages in their own scripts. */
+    const namesLanguages = new Set(['doc.languageBody']);
+    const english = leaves(read('en'));
+    const words = (v: string) => v.replace(/\{\{\w+\}\}/g, '').match(/\p{L}{2,}/gu) ?? [];
+    const untranslated: string[] = [];
+    for (const locale of LOCALES.filter((l) => l !== 'zh-Hans')) {
+      for (const [key, value] of leaves(read(locale))) {
+        if (typeof value !== 'string') continue;
+        const latin = !locale.startsWith('zh');
+        if (value === key) untranslated.push(`${locale} ${key}: the key`);
+        else if (latin && han.test(value) && !namesLanguages.has(key)) untranslated.push(`${locale} ${key}: Chinese`);
+        else if ((locale === 'es' || locale === 'fr') && value === english.get(key) && words(value).length >= 3)
+          untranslated.push(`${locale} ${key}: English`);
+      }
+    }
+    expect(untranslated).toEqual([]);
+  });
+
   it('says one new notice in the singular where the language has one', async () => {
     const said: Record<string, [string, string]> = {};
     for (const locale of ['en', 'es', 'fr', 'zh-Hans']) {

@@ -1,4 +1,4 @@
-import { DEFAULT_APP_SETTING, DEFAULT_LOCALE, type AppSetting, type Locale } from '@sparrow/protocol';
+import { DEFAULT_APP_SETTING, preferredLocale, type AppSetting, type Locale } from '@sparrow/protocol';
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
 import { storage } from '../lib/storage';
@@ -8,9 +8,16 @@ export interface SettingsState {
   appSetting: AppSetting;
 }
 
-/** Device settings (spec §3 App setting, language), mirrored to localStorage. */
+/** The browser's languages, when it tells them. */
+const deviceLanguages = (): readonly string[] =>
+  typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language]);
+
+/**
+ * Device settings (spec §3 App setting, language), mirrored to localStorage. Until the user picks
+ * a language, the browser's own is followed.
+ */
 export const settingsStore = createStore<SettingsState>()(() => ({
-  language: storage.get('language') ?? DEFAULT_LOCALE,
+  language: storage.get('language') ?? preferredLocale(deviceLanguages()),
   appSetting: storage.get('appSetting') ?? { ...DEFAULT_APP_SETTING },
 }));
 
@@ -19,11 +26,12 @@ export function useSettings<T>(selector: (s: SettingsState) => T): T {
 }
 
 export const settings = {
-  /** Writes the settings in use to storage, so a first visit records the defaults too. */
+  /**
+   * Writes the settings in use to storage, so a first visit records the defaults too; the language
+   * only once chosen, so that until then it follows the browser's.
+   */
   persist(): void {
-    const { language, appSetting } = settingsStore.getState();
-    storage.set('language', language);
-    storage.set('appSetting', appSetting);
+    storage.set('appSetting', settingsStore.getState().appSetting);
   },
   setLanguage(language: Locale): void {
     storage.set('language', language);

@@ -15,7 +15,7 @@ import type { Access } from '../access';
 import type { Session } from '../auth';
 import type { UploadService } from '../upload';
 import type { UserRepo, UserRow } from '../user';
-import { eventFacts, groupSetting, toGroupContact } from './presenter';
+import { eventFacts, groupSetting, NOTICE_HEAD, toGroupContact } from './presenter';
 import { noticeText, noticeTooLong, sanitizeNotice } from './notice';
 import { type GroupRepo, Role, type GroupRow, type MemberRow } from './repo';
 import type { GroupService } from './service';
@@ -234,7 +234,7 @@ export class GroupAdminService {
       { kind: 'group', group, member, actor: session.user },
       {
         type: 'text',
-        content: `群公告\n${text}`.slice(0, 2048),
+        content: `${NOTICE_HEAD}\n${text}`.slice(0, 2048),
         extends: { notice: 1 },
         at: [0],
       },

@@ -1,9 +1,15 @@
-import { newContact, type Contact, type GroupSetting } from '@sparrow/protocol';
+import { DEFAULT_LOCALE, newContact, translate, type Contact, type GroupSetting } from '@sparrow/protocol';
 import { indexLetter } from '../../lib/letter';
 import { parseJson } from '../../lib/text';
 import type { Session } from '../auth';
 import type { UserRow } from '../user';
 import type { GroupRow } from './repo';
+
+/**
+ * The first line of the message that posts a group announcement, stored in the source language
+ * (as the original server wrote it); each reader is shown it in their own.
+ */
+export const NOTICE_HEAD = translate(DEFAULT_LOCALE, 'notice.title');
 
 export const DEFAULT_GROUP_SETTING: GroupSetting = { invite: 1, history: 1, profile: 1, nospeak: 0, manage: 0 };
 

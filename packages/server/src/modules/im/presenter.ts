@@ -17,6 +17,7 @@ import {
 } from '@sparrow/protocol';
 import { parseJson } from '../../lib/text';
 import type { UserRow } from '../user';
+import { NOTICE_HEAD } from '../group';
 import { ChatType, type MessageRow } from './repo';
 
 /** `at` is stored as `,3,7,` so that a mention can be found with LIKE. */
@@ -184,7 +185,8 @@ export function callText(ext: MessageExtends['webrtc'], reader: Reader, callerId
 export function previewOf(row: MessageRow, reader: Reader): string {
   const ext = parseJson(row.extends);
   if (row.type === 'event') return eventText(eventLineOf(ext), reader, row.content);
-  return messagePreview({ type: row.type, content: row.content, extends: ext }, (key, params) =>
+  const content = row.type === 'text' && ext.notice === 1 ? announcementText(row.content, reader) : row.content;
+  return messagePreview({ type: row.type, content, extends: ext }, (key, params) =>
     translate(reader.locale, key, params),
   );
 }
@@ -231,11 +233,20 @@ function factsOf(row: MessageRow, mc: MessageContext): MessageFacts {
   return facts.success ? facts.data : { type: 'text', extends: {} };
 }
 
-/** A stored message as the wire Message (api.md §2). */
-/** What a message says to its reader: event lines and call summaries are told in their words. */
+/** A group announcement's message with its first line in the reader's words. */
+function announcementText(content: string, reader: Reader): string {
+  const head = content.startsWith(`${NOTICE_HEAD}\n`) ? NOTICE_HEAD.length : -1;
+  return head < 0 ? content : translate(reader.locale, 'notice.title') + content.slice(head);
+}
+
+/**
+ * What a message says to its reader: event lines, call summaries and an announcement's heading
+ * are told in their words.
+ */
 function contentOf(facts: MessageFacts, row: MessageRow, reader: Reader): string {
   if (facts.type === 'event') return eventText(facts.extends, reader, row.content);
   if (facts.type === 'webrtc') return callText(facts.extends, reader, row.from_user);
+  if (facts.type === 'text' && facts.extends.notice === 1) return announcementText(row.content, reader);
   return row.content;
 }
 

@@ -128,6 +128,7 @@ export class MessageService {
       by_name: session.user.realname,
       original_type: row.type,
       ...(mine && row.type === 'text' && { original: row.content }),
+      undone_at: this.ctx.now(),
     } satisfies EventLine;
     // Withdrawn once: a call that lost to another withdrawal or a deletion answers as one made after it.
     const withdrawn = await this.ctx.repos.messages.withdraw(row.id, {

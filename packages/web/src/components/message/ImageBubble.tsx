@@ -6,8 +6,8 @@ import { useOpenImage } from './gallery';
 import { fitThumb } from './media-fields';
 import './media.css';
 
-/** A picture message: its thumbnail at WeChat's size; a tap shows it full size. */
-export function ImageBubble({ message }: { message: MessageOf<'image'> }) {
+/** A picture message: its thumbnail at WeChat's size (or a grid's square tile); a tap shows it full size. */
+export function ImageBubble({ message, tile }: { message: MessageOf<'image'>; tile?: boolean | undefined }) {
   const { t } = useTranslation();
   const { open, viewer } = useOpenImage(message);
   const [broken, setBroken] = useState(false);
@@ -17,8 +17,8 @@ export function ImageBubble({ message }: { message: MessageOf<'image'> }) {
     <>
       <button
         type="button"
-        className="media-thumb"
-        style={{ width: size.width, height: size.height }}
+        className={tile ? 'media-thumb media-tile' : 'media-thumb'}
+        style={tile ? undefined : { width: size.width, height: size.height }}
         aria-label={t('media.image.open')}
         onClick={open}
       >

@@ -23,17 +23,20 @@ export function isMediaType(type: string): type is MediaType {
   return MEDIA.has(type);
 }
 
-/** The bubble content of a media, location, card or sticker message (api.md §2 message types). */
-export function MediaMessage({ message, mine }: { message: Message; mine?: boolean }) {
+/**
+ * The bubble content of a media, location, card or sticker message (api.md §2 message types).
+ * `tile`: a picture or video fills a square of the grid it is in, rather than its own shape.
+ */
+export function MediaMessage({ message, mine, tile }: { message: Message; mine?: boolean; tile?: boolean }) {
   switch (message.type) {
     case 'image':
-      return <ImageBubble message={message} />;
+      return <ImageBubble message={message} tile={tile} />;
     case 'file':
       return <FileBubble message={message} />;
     case 'voice':
       return <VoiceBubble message={message} mine={mine} />;
     case 'video':
-      return <VideoBubble message={message} />;
+      return <VideoBubble message={message} tile={tile} />;
     case 'location':
       return <LocationBubble message={message} />;
     case 'contact':

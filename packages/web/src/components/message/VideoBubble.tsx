@@ -7,8 +7,8 @@ import { formatClockDuration } from '../../lib/media-url';
 import { fitThumb } from './media-fields';
 import './media.css';
 
-/** A video message: its poster with the length; a tap opens the player page. */
-export function VideoBubble({ message }: { message: MessageOf<'video'> }) {
+/** A video message: its poster with the length (or a grid's square tile); a tap opens the player page. */
+export function VideoBubble({ message, tile }: { message: MessageOf<'video'>; tile?: boolean | undefined }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { width, height, poster, duration } = message.extends;
@@ -16,8 +16,8 @@ export function VideoBubble({ message }: { message: MessageOf<'video'> }) {
   return (
     <button
       type="button"
-      className="media-thumb media-video"
-      style={{ width: size.width, height: size.height }}
+      className={tile ? 'media-thumb media-video media-tile' : 'media-thumb media-video'}
+      style={tile ? undefined : { width: size.width, height: size.height }}
       aria-label={t('media.video.open', { length: formatClockDuration(duration) })}
       onClick={() => void navigate(videoPath(message.content, poster || undefined))}
     >

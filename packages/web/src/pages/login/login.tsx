@@ -8,6 +8,7 @@ import { paths, withQuery } from '../../app/paths';
 import { preloadRoute } from '../../app/routes';
 import logo from '../../assets/logo.svg';
 import { Field, PasswordField } from '../../components/Field';
+import { LanguageSelect } from '../../components/LanguageSelect';
 import { Page } from '../../components/Page';
 import { SendCodeButton } from '../../components/SendCodeButton';
 import { useForm } from '../../lib/use-form';
@@ -106,6 +107,7 @@ export default function LoginPage() {
           </span>
         </div>
       </form>
+      <LanguageSelect />
     </Page>
   );
 }

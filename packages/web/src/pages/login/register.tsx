@@ -8,6 +8,7 @@ import { feedback } from '../../app/feedback';
 import { paths, withQuery } from '../../app/paths';
 import { loadSystemInfo } from '../../app/system';
 import { Field, PasswordField } from '../../components/Field';
+import { LanguageSelect } from '../../components/LanguageSelect';
 import { Page } from '../../components/Page';
 import { SendCodeButton } from '../../components/SendCodeButton';
 import type { MessageKey } from '../../i18n/keys';
@@ -153,6 +154,7 @@ export default function RegisterPage() {
           <Link to={withQuery(paths.login, { redirect: redirect ?? undefined })}>{t('register.goLogin')}</Link>
         </p>
       </form>
+      <LanguageSelect />
     </Page>
   );
 }

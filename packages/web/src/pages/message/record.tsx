@@ -8,8 +8,8 @@ import { paths } from '../../app/paths';
 import { isGroupOf } from '../../chat/registry';
 import { useGroup } from '../../chat/use-chat';
 import { Avatar } from '../../components/Avatar';
-import { MessageContent } from '../../components/chat/MessageContent';
 import { EmptyState } from '../../components/EmptyState';
+import { MediaMessage } from '../../components/message/MediaMessage';
 import { Page } from '../../components/Page';
 import { SearchBar } from '../../components/SearchBar';
 import { chatAt, HitRow } from '../../components/search/SearchHits';
@@ -218,17 +218,13 @@ export default function RecordPage() {
           title={t('record.empty')}
           description={words ? t('record.emptyWords', { words }) : t('record.emptyDesc')}
         />
+      ) : kind === 'media' ? (
+        <MediaByMonth messages={shown} busy={busy} />
       ) : (
-        <ul className={kind === 'media' ? 'record-media' : 'record-list'} aria-busy={busy}>
-          {shown.map((m) =>
-            kind === 'media' ? (
-              <li key={m.msg_id}>
-                <MessageContent message={m} />
-              </li>
-            ) : (
-              <HitRow key={m.msg_id} hit={m as Message & Partial<SearchHit>} chatKey={key} words={words} />
-            ),
-          )}
+        <ul className="record-list" aria-busy={busy}>
+          {shown.map((m) => (
+            <HitRow key={m.msg_id} hit={m as Message & Partial<SearchHit>} chatKey={key} words={words} />
+          ))}
         </ul>
       )}
       {kind !== 'date' && (list.more || (list.status === 'failed' && shown.length > 0)) && (
@@ -239,6 +235,41 @@ export default function RecordPage() {
         </div>
       )}
     </Page>
+  );
+}
+
+/**
+ * The history's pictures and videos, newest first: square tiles three to a row under the month
+ * they were sent in, as WeChat shows them.
+ */
+function MediaByMonth({ messages, busy }: { messages: readonly Message[]; busy: boolean }) {
+  const { i18n } = useTranslation();
+  const months = useMemo(() => {
+    const format = new Intl.DateTimeFormat(i18n.language, { year: 'numeric', month: 'long' });
+    const out: { name: string; items: Message[] }[] = [];
+    for (const m of messages) {
+      const name = format.format(m.sendTime);
+      const last = out.at(-1);
+      if (last?.name === name) last.items.push(m);
+      else out.push({ name, items: [m] });
+    }
+    return out;
+  }, [messages, i18n.language]);
+  return (
+    <div aria-busy={busy}>
+      {months.map((month) => (
+        <section key={month.name} aria-label={month.name}>
+          <h2 className="record-month">{month.name}</h2>
+          <ul className="record-media">
+            {month.items.map((m) => (
+              <li key={m.msg_id}>
+                <MediaMessage message={m} tile />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+    </div>
   );
 }
 
