@@ -28,11 +28,16 @@ function TitleSync() {
   return null;
 }
 
-/** A page that needs a session; a signed-out visitor signs in (or registers) and comes back to it. */
+/**
+ * A page that needs a session; a signed-out visitor signs in (or registers) and comes back to it,
+ * unless they signed out from it.
+ */
 function RequireAuth({ children }: { children: React.ReactNode }) {
   const signedIn = useSession((s) => s.token !== null);
+  const signedOut = useSession((s) => s.signedOut);
   const { pathname, search } = useLocation();
-  return signedIn ? children : <Navigate to={loginPath(`${pathname}${search}`)} replace />;
+  if (signedIn) return children;
+  return <Navigate to={signedOut ? paths.login : loginPath(`${pathname}${search}`)} replace />;
 }
 
 // Its own chunk, loaded once someone is signed in: the first screen carries no call code.

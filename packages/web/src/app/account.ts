@@ -68,7 +68,7 @@ export function sessionInvalid(): void {
 function dropSession(): void {
   // Drafts, stored lists and the catch-up cursor of this user stay on no shared browser.
   for (const key of USER_ITEMS) storage.remove(key);
-  session.clear();
+  session.clear(true);
   presence.clear();
 }
 
