@@ -342,6 +342,8 @@ export const MessageExtendsSchemas = {
     code: z.number(),
     /** s, on 906. */
     callTime: z.number(),
+    /** 1 on a 902 that came when nobody had answered within the ring time (对方无应答). */
+    unanswered: z.literal(1).optional(),
     /** Whether the signal came from a phone. */
     isMobile: z.boolean(),
     /** A session description's text (offer, answer). */

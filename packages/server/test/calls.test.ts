@@ -187,8 +187,18 @@ function callSuite(target: DbTarget, redisUrl: string | undefined) {
     server.clock.advance(CALL_RING_TIMEOUT_MS);
     await server.services.calls.sweep();
     expect((await webrtcOf(sa, third.id, 'hangup')).data.extends.code).toBe(902);
-    expect((await webrtcOf(sb, third.id, 'hangup')).data.extends.code).toBe(902);
+    expect((await webrtcOf(sb, third.id, 'hangup')).data.extends).toMatchObject({ code: 902, unanswered: 1 });
     expect(await unreadOf(b, a)).toBe(2);
+    // Nobody answered: the caller reads 对方无应答, the callee a missed call.
+    expect((await lastMessage(a, b)).content).toBe('对方无应答');
+    expect((await lastMessage(b, a)).content).toBe('未接听');
+    expect((await lastMessage(b, a, 'en')).content).toBe('Missed call');
+
+    // The caller's own phone giving up at the end of the ring time says the same.
+    const fourth = await ring(a, b, sb);
+    server.clock.advance(CALL_RING_TIMEOUT_MS - 500);
+    await signal(a, { id: fourth.id, toContactId: b.userId, event: 'hangup', code: 902 });
+    expect((await lastMessage(a, b, 'fr')).content).toBe('Pas de réponse');
   });
 
   it('answers busy (907) for an offline callee, one in a call, and a caller in a call; frees the locks when a call ends', async () => {

@@ -226,6 +226,8 @@ export const en: Record<MessageKey, string> = {
   'call.video': 'Video call',
   'call.cancelled': 'Cancelled',
   'call.cancelledByPeer': 'Cancelled by caller',
+  'call.noAnswer': 'No answer',
+  'call.missed': 'Missed call',
   'call.refused': 'Declined',
   'call.refusedByPeer': 'Declined by the other side',
   'call.unreachable': 'Not connected',

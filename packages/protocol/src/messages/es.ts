@@ -227,6 +227,8 @@ export const es: Record<MessageKey, string> = {
   'call.video': 'Videollamada',
   'call.cancelled': 'Cancelada',
   'call.cancelledByPeer': 'Cancelada por quien llamaba',
+  'call.noAnswer': 'Sin respuesta',
+  'call.missed': 'Llamada perdida',
   'call.refused': 'Rechazada',
   'call.refusedByPeer': 'Rechazada por el otro lado',
   'call.unreachable': 'No conectada',

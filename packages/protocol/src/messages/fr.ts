@@ -226,6 +226,8 @@ export const fr: Record<MessageKey, string> = {
   'call.video': 'Appel vidéo',
   'call.cancelled': 'Annulé',
   'call.cancelledByPeer': "Annulé par l'appelant",
+  'call.noAnswer': 'Pas de réponse',
+  'call.missed': 'Appel manqué',
   'call.refused': 'Refusé',
   'call.refusedByPeer': "Refusé par l'autre personne",
   'call.unreachable': 'Non abouti',

@@ -222,6 +222,8 @@ export const zhHans = {
   'call.video': '视频通话',
   'call.cancelled': '已取消',
   'call.cancelledByPeer': '对方已取消',
+  'call.noAnswer': '对方无应答',
+  'call.missed': '未接听',
   'call.refused': '已拒绝',
   'call.refusedByPeer': '对方已拒绝',
   'call.unreachable': '未接通',

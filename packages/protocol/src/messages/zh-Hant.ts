@@ -224,6 +224,8 @@ export const zhHant: Record<MessageKey, string> = {
   'call.video': '視訊通話',
   'call.cancelled': '已取消',
   'call.cancelledByPeer': '對方已取消',
+  'call.noAnswer': '對方無應答',
+  'call.missed': '未接聽',
   'call.refused': '已拒絕',
   'call.refusedByPeer': '對方已拒絕',
   'call.unreachable': '未接通',

@@ -23,6 +23,12 @@ type CallMessage = MessageOf<'webrtc'>;
 /** What a call's message records in `extends` (api.md §2 Message, §5). */
 type CallExtends = CallMessage['extends'] & { code: CallCode };
 
+/**
+ * How early in the last second of the ring time a caller's cancel still counts as nobody answering:
+ * the caller's timer starts when the call is placed, a moment after the server's.
+ */
+const RING_SLACK_MS = 1_000;
+
 /** A presented message that must be a call's. */
 function asCall(message: Message): CallMessage {
   if (!isMessageOf(message, 'webrtc')) throw new AppError('CallNotFound');
@@ -206,7 +212,16 @@ export class CallService {
     const callTime = code === CallCodes.Ended && taken.acceptedAt ? Math.round((now - taken.acceptedAt) / 1000) : 0;
     const row = await this.messageOf(taken);
     if (!row) throw new AppError('CallNotFound');
-    const ext: CallExtends = { ...(parseJson(row.extends) as unknown as CallExtends), event: 'hangup', code, callTime };
+    // A cancel at the end of the ring time is the caller's phone giving up: nobody answered.
+    const unanswered =
+      code === CallCodes.Cancelled && now - taken.createdAt >= this.ctx.env.calls.ringTimeoutMs - RING_SLACK_MS;
+    const ext: CallExtends = {
+      ...(parseJson(row.extends) as unknown as CallExtends),
+      event: 'hangup',
+      code,
+      callTime,
+      ...(unanswered && { unanswered: 1 as const }),
+    };
     // Refused by the callee: they saw it, so it no longer waits unread.
     if (code === CallCodes.Refused && taken.state === 'ringing')
       await this.ctx.repos.messages.unreadDown(taken.calleeId, row.chat_key, row.id);

@@ -167,6 +167,7 @@ export function callText(ext: MessageExtends['webrtc'], reader: Reader, callerId
   const say = (key: MessageKey, params?: Record<string, string>) => translate(reader.locale, key, params);
   switch (ext.code) {
     case 902:
+      if (ext.unanswered === 1) return say(caller ? 'call.noAnswer' : 'call.missed');
       return say(caller ? 'call.cancelled' : 'call.cancelledByPeer');
     case 903:
       return say(caller ? 'call.refusedByPeer' : 'call.refused');
