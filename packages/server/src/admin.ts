@@ -1,6 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type * as z from 'zod';
 import { loadConfig } from './config';
-import { migrate, openDb } from './db';
+import { migrate, openDb, SQLITE_FILE } from './db';
 import {
   ManageDepartmentCreateBody,
   ManageDepartmentDelBody,
@@ -37,15 +39,31 @@ const USAGE = `npm run admin -- <command>
                                           into one archive; on PostgreSQL the uploads, and how to pg_dump
   restore <file.tar.gz>                   put an archive back into DATA_DIR, which must be empty
 
-Running servers pick up configuration changes within a few seconds and push them as updateConfig.`;
+Running servers pick up configuration changes within a few seconds and push them as updateConfig.
+Commands work on the server's data folder (DATA_DIR, ./data by default) or its PostgreSQL database
+(DATABASE_URL); on SQLite a folder with no database is refused unless --create is given.`;
+
+/** `--create`: a command may make a new SQLite database where the data folder has none. */
+const CREATE = '--create';
 
 async function main(argv: string[]): Promise<number> {
-  const [area, verb, ...args] = argv;
+  const create = argv.includes(CREATE);
+  const [area, verb, ...args] = argv.filter((a) => a !== CREATE);
   if (!area || area === 'help' || area === '--help') {
     console.log(USAGE);
     return area ? 0 : 1;
   }
   const env = loadConfig();
+  const folder = path.resolve(env.dataDir);
+  console.error(
+    env.databaseUrl ? `database: PostgreSQL (DATABASE_URL); data folder ${folder}` : `data folder: ${folder}`,
+  );
+  if (!env.databaseUrl && area !== 'restore' && !create && !fs.existsSync(path.join(folder, SQLITE_FILE))) {
+    throw new Error(
+      `no database in ${folder}: set DATA_DIR to the server's data folder (npm start keeps it in ./data), ` +
+        `or add ${CREATE} to start a new one there`,
+    );
+  }
   // Neither opens the database the way the server does: restore has none yet, backup only reads.
   if (area === 'backup' || area === 'restore') {
     if (!verb) throw new Error(`${area} needs an archive file\n\n${USAGE}`);

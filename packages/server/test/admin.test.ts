@@ -772,3 +772,30 @@ describe('the dashboard’s reads of messages', () => {
     }
   });
 });
+
+describe('npm run admin on a folder with no database', () => {
+  it('says which folder it uses and refuses one with no database, unless told to create it', () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-admin-'));
+    try {
+      const run = (...args: string[]) => {
+        const res = spawnSync(process.execPath, ['--import', 'tsx', adminMain, ...args], {
+          env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+          encoding: 'utf8',
+        });
+        return { status: res.status, out: `${res.stdout}${res.stderr}` };
+      };
+      const refused = run('user', 'create', 'first_admin', 'secret123', 'First', '--admin');
+      expect(refused.status).not.toBe(0);
+      expect(refused.out).toContain(`data folder: ${dataDir}`);
+      expect(refused.out).toContain(`no database in ${dataDir}`);
+      expect(fs.readdirSync(dataDir)).toEqual([]);
+
+      const made = run('user', 'create', 'first_admin', 'secret123', 'First', '--admin', '--create');
+      expect(made.status, made.out).toBe(0);
+      expect(fs.existsSync(path.join(dataDir, 'sparrow.db'))).toBe(true);
+      expect(run('user', 'role', 'first_admin', 'admin').status).toBe(0);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

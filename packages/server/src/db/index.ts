@@ -85,6 +85,9 @@ export interface OpenedDb {
   close(): Promise<void>;
 }
 
+/** The embedded database's file in the data folder. */
+export const SQLITE_FILE = 'sparrow.db';
+
 /** Opens PostgreSQL when `databaseUrl` is set, else the SQLite file `<dataDir>/sparrow.db`. */
 export function openDb(opts: {
   databaseUrl?: string | undefined;
@@ -117,7 +120,7 @@ export function openDb(opts: {
     };
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
-  const sqlite = new SQLite(path.join(opts.dataDir, 'sparrow.db'));
+  const sqlite = new SQLite(path.join(opts.dataDir, SQLITE_FILE));
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
