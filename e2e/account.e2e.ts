@@ -303,6 +303,8 @@ describe('an account from sign-up to sign-out', () => {
 
     await open(page, `/pages/mine/webview?src=${encodeURIComponent(outsideUrl)}`);
     await visible(page.frameLocator('iframe').getByRole('heading', { name: 'A page from elsewhere' }));
+    // A site that refuses to be framed cannot be told apart from here: the way out is always shown.
+    expect(await page.getByRole('link', { name: '在浏览器中打开' }).getAttribute('href')).toBe(outsideUrl);
     await check(page, 'zh-Hans-17-webview');
 
     await open(page, `/pages/mine/webview?src=${encodeURIComponent('javascript:alert(1)')}`);

@@ -157,8 +157,12 @@ describe('an open chat', () => {
     await expect(page.getByRole('button', { name: /条新消息/ }).count()).resolves.toBe(0);
 
     // Scrolled up, the list stays where it is and the pill counts what arrives.
-    await page.locator('.chat-scroller').evaluate((el) => el.scrollTo({ top: 0 }));
+    const list = (await page.locator('.chat-scroller').boundingBox())!;
+    await page.mouse.move(list.x + list.width / 2, list.y + list.height / 2);
+    await page.mouse.wheel(0, -4000);
     await expect.poll(() => gap(page)).toBeGreaterThan(400);
+    // The reader has stopped scrolling before anything arrives: the page has drawn since.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const top = await page.locator('.chat-scroller').evaluate((el) => el.scrollTop);
     await send('你在吗');
     await send('看一下这个');
@@ -321,5 +325,18 @@ describe('on a phone screen', () => {
       await page.waitForLoadState('networkidle');
       await fitsScreen(page);
     }
+  });
+});
+
+describe('signing out', () => {
+  it('leads the next sign-in to the messages, not back to the page signed out from', async () => {
+    const page = alice.page;
+    await page.goto(`${server.url}/#/pages/mine/setting`);
+    await page.getByRole('button', { name: '退出登录' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: '退出登录' }).click();
+    await visible(page.getByRole('button', { name: '登录', exact: true }));
+    expect(page.url()).not.toContain('redirect');
+    await signIn(server, page, alice.account);
+    expect(page.url()).toContain('/pages/index/index');
   });
 });

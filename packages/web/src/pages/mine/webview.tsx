@@ -6,7 +6,9 @@ import { frameSandbox, safeWebUrl } from '../../lib/url';
 
 /**
  * In-app browser for `?src=` (or `?url=`, as the scan page opens a scanned address); anything but
- * http/https is refused (no javascript:, data:, file:).
+ * http/https is refused (no javascript:, data:, file:). A site that refuses to be framed shows
+ * Chromium's error page, which the app cannot detect across origins, so a line above the page
+ * always offers to open it in the browser.
  */
 export default function WebviewPage() {
   const { t } = useTranslation();
@@ -47,6 +49,13 @@ export default function WebviewPage() {
         </a>
       }
     >
+      {/* Whether a site refused to be framed cannot be read from here: the way out is always shown. */}
+      <p className="webview-hint">
+        {t('webview.blankHint')}{' '}
+        <a href={url.href} target="_blank" rel="noopener noreferrer">
+          {t('webview.openOutside')}
+        </a>
+      </p>
       <iframe
         className="webview-frame"
         src={url.href}
