@@ -31,7 +31,14 @@ let loadingShown = false;
  * must not close a toast shown after it.
  */
 export const feedback: FeedbackUi & {
-  confirm(options: { title?: string; content: string; confirmText: string; cancelText: string }): Promise<boolean>;
+  /** Asks before an action; `danger`: one that deletes or ends something, its button in red. */
+  confirm(options: {
+    title?: string;
+    content: string;
+    confirmText: string;
+    cancelText: string;
+    danger?: boolean;
+  }): Promise<boolean>;
 } = {
   toast(text, durationMs = TOAST_MS) {
     loadingShown = false;
@@ -64,9 +71,25 @@ export const feedback: FeedbackUi & {
     const { Dialog } = await ui();
     await Dialog.alert({ title, content, confirmText, 'aria-label': title });
   },
-  async confirm({ title, content, confirmText, cancelText }) {
+  async confirm({ title, content, confirmText, cancelText, danger }) {
     const { Dialog } = await ui();
-    return Dialog.confirm({ title, content, confirmText, cancelText, 'aria-label': title ?? content });
+    const label = title ?? content;
+    if (!danger) return Dialog.confirm({ title, content, confirmText, cancelText, 'aria-label': label });
+    return new Promise<boolean>((resolve) => {
+      Dialog.show({
+        title,
+        content,
+        'aria-label': label,
+        closeOnAction: true,
+        afterClose: () => resolve(false),
+        actions: [
+          [
+            { key: 'cancel', text: cancelText, onClick: () => resolve(false) },
+            { key: 'confirm', text: confirmText, danger: true, bold: true, onClick: () => resolve(true) },
+          ],
+        ],
+      });
+    });
   },
 };
 

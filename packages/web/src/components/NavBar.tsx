@@ -5,6 +5,11 @@ import { useBack } from '../app/navigation';
 
 interface Props {
   title: string;
+  /**
+   * Said after the title and never cut off with it, e.g. a group's member count: a long name is
+   * shortened, its count stays.
+   */
+  titleSuffix?: string;
   /** Show the back button (spec §2 back rules). */
   back?: boolean;
   /** Replaces the default back behaviour, e.g. to leave an edit view. */
@@ -12,7 +17,7 @@ interface Props {
   right?: ReactNode;
 }
 
-export function NavBar({ title, back = true, onBack, right }: Props) {
+export function NavBar({ title, titleSuffix, back = true, onBack, right }: Props) {
   const { t } = useTranslation();
   const goBack = useBack();
   return (
@@ -24,7 +29,14 @@ export function NavBar({ title, back = true, onBack, right }: Props) {
           </button>
         )}
       </div>
-      <h1 className="navbar-title">{title}</h1>
+      {titleSuffix ? (
+        <h1 className="navbar-title navbar-title-split">
+          <span className="navbar-title-text">{title}</span>
+          <span className="navbar-title-suffix">{titleSuffix}</span>
+        </h1>
+      ) : (
+        <h1 className="navbar-title">{title}</h1>
+      )}
       <div className="navbar-side navbar-right">{right}</div>
     </header>
   );

@@ -3,6 +3,8 @@ import { NavBar } from './NavBar';
 
 interface Props {
   title: string;
+  /** After the title, never cut off with it (a group's member count). */
+  titleSuffix?: string;
   back?: boolean;
   onBack?: () => void;
   right?: ReactNode;
@@ -13,10 +15,10 @@ interface Props {
 }
 
 /** A screen: the navigation bar, then the page's main landmark. */
-export function Page({ title, back, onBack, right, children, className, footer }: Props) {
+export function Page({ title, titleSuffix, back, onBack, right, children, className, footer }: Props) {
   return (
     <div className={`page${className ? ` ${className}` : ''}`}>
-      <NavBar title={title} back={back} onBack={onBack} right={right} />
+      <NavBar title={title} titleSuffix={titleSuffix} back={back} onBack={onBack} right={right} />
       <main id="main" className="page-body">
         {children}
       </main>

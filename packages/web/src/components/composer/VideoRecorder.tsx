@@ -7,24 +7,31 @@ import { feedback } from '../../app/feedback';
 import type { ContactKey } from '../../lib/conversation-list';
 import { MediaCapture, type CaptureResult } from '../../lib/media-recorder';
 import { formatClockDuration } from '../../lib/media-url';
-import { sendRecordedVideo } from './send-media';
+import { sendImages, sendRecordedVideo } from './send-media';
 import './composer.css';
 
-type Phase = 'opening' | 'ready' | 'recording' | 'review';
+type Phase = 'opening' | 'ready' | 'recording' | 'review' | 'photo';
+
+/** A press on the shutter held this long records a video; a shorter one takes a photo. */
+export const SHUTTER_HOLD_MS = 350;
 
 const RING_R = 36;
 const RING_LENGTH = 2 * Math.PI * RING_R;
 
 /**
- * The camera: tap the shutter to record, tap again to stop; it stops by itself at 60 s (spec §5,
- * VIDEO_MAX_S). A recording under a second is refused and the camera stays open. After recording,
- * the clip plays back to be sent or recorded again.
+ * The camera, as WeChat's 拍摄: tap the shutter for a photo, hold it to record a video that stops
+ * when it is let go, or by itself at 60 s (spec §5, VIDEO_MAX_S). For a keyboard, the shutter takes
+ * a photo and a button beside it starts and stops a video. A recording under a second is refused
+ * and the camera stays open. The photo or clip is shown back to be sent or taken again.
  */
 export function VideoRecorder({ chatKey, onClose }: { chatKey: ContactKey; onClose: () => void }) {
   const { t } = useTranslation();
   const [phase, setPhase] = useState<Phase>('opening');
   const [elapsed, setElapsed] = useState(0);
   const [clip, setClip] = useState<{ result: CaptureResult; url: string } | null>(null);
+  const [photo, setPhoto] = useState<{ blob: Blob; url: string } | null>(null);
+  /** The hold timer of a press on the shutter, and whether the press turned into a recording. */
+  const press = useRef<{ timer: ReturnType<typeof setTimeout> | null; recording: boolean } | null>(null);
   const capture = useRef<MediaCapture | null>(null);
   const live = useRef<HTMLVideoElement>(null);
   const dialog = useRef<HTMLDivElement>(null);
@@ -63,6 +70,11 @@ export function VideoRecorder({ chatKey, onClose }: { chatKey: ContactKey; onClo
   }, [clip]);
 
   useEffect(() => {
+    if (!photo) return;
+    return () => URL.revokeObjectURL(photo.url);
+  }, [photo]);
+
+  useEffect(() => {
     if (phase !== 'recording') return;
     const timer = setInterval(() => setElapsed(capture.current?.elapsedMs ?? 0), 100);
     return () => clearInterval(timer);
@@ -85,7 +97,8 @@ export function VideoRecorder({ chatKey, onClose }: { chatKey: ContactKey; onClo
     setPhase('review');
   };
 
-  const shutter = () => {
+  /** Starts a video, or stops the one recording. */
+  const toggleVideo = () => {
     const c = capture.current;
     if (!c) return;
     if (phase === 'ready') {
@@ -97,14 +110,60 @@ export function VideoRecorder({ chatKey, onClose }: { chatKey: ContactKey; onClo
     }
   };
 
+  /** The frame the camera shows now, as a JPEG to review. */
+  const takePhoto = () => {
+    const view = live.current;
+    const c = capture.current;
+    if (!view || !c || phase !== 'ready' || !view.videoWidth) return;
+    const canvas = document.createElement('canvas');
+    canvas.width = view.videoWidth;
+    canvas.height = view.videoHeight;
+    canvas.getContext('2d')?.drawImage(view, 0, 0);
+    canvas.toBlob(
+      (blob) => {
+        if (!blob) return;
+        capture.current?.cancel();
+        capture.current = null;
+        setPhoto({ blob, url: URL.createObjectURL(blob) });
+        setPhase('photo');
+      },
+      'image/jpeg',
+      0.9,
+    );
+  };
+
+  const pressDown = () => {
+    if (phase !== 'ready') return;
+    press.current = {
+      recording: false,
+      timer: setTimeout(() => {
+        if (!press.current) return;
+        press.current = { timer: null, recording: true };
+        toggleVideo();
+      }, SHUTTER_HOLD_MS),
+    };
+  };
+
+  const pressUp = () => {
+    const p = press.current;
+    press.current = null;
+    if (!p) return;
+    if (p.timer !== null) {
+      clearTimeout(p.timer);
+      takePhoto();
+    } else if (p.recording) toggleVideo();
+  };
+
   const retake = () => {
     setClip(null);
+    setPhoto(null);
     void openCamera();
   };
 
   const send = () => {
-    if (!clip) return;
-    void sendRecordedVideo(chatKey, clip.result);
+    if (clip) void sendRecordedVideo(chatKey, clip.result);
+    else if (photo) void sendImages(chatKey, [new File([photo.blob], 'photo.jpg', { type: 'image/jpeg' })]);
+    else return;
     onClose();
   };
 
@@ -124,7 +183,9 @@ export function VideoRecorder({ chatKey, onClose }: { chatKey: ContactKey; onClo
         }
       }}
     >
-      {phase === 'review' && clip ? (
+      {phase === 'photo' && photo ? (
+        <img className="camera-view" src={photo.url} alt={t('media.video.photoReview')} />
+      ) : phase === 'review' && clip ? (
         <video
           className="camera-view"
           src={clip.url}
@@ -145,7 +206,7 @@ export function VideoRecorder({ chatKey, onClose }: { chatKey: ContactKey; onClo
           {formatClockDuration(elapsed / 1000)} / {formatClockDuration(VIDEO_MAX_S)}
         </p>
       )}
-      {phase === 'review' ? (
+      {phase === 'review' || phase === 'photo' ? (
         <div className="camera-review">
           <button
             type="button"
@@ -162,14 +223,22 @@ export function VideoRecorder({ chatKey, onClose }: { chatKey: ContactKey; onClo
       ) : (
         <div className="camera-controls">
           <p className="camera-hint">
-            {phase === 'recording' ? t('media.video.tapToStop') : t('media.video.tapToRecord')}
+            {phase === 'recording' ? t('media.video.releaseToStop') : t('media.video.tapOrHold')}
           </p>
           <button
             type="button"
             className={`camera-shutter${phase === 'recording' ? ' camera-shutter-on' : ''}`}
             disabled={phase === 'opening'}
-            aria-label={phase === 'recording' ? t('media.video.stop') : t('media.video.record')}
-            onClick={shutter}
+            aria-label={t('media.video.photo')}
+            onPointerDown={pressDown}
+            onPointerUp={pressUp}
+            onPointerCancel={pressUp}
+            onPointerLeave={pressUp}
+            onContextMenu={(e) => e.preventDefault()}
+            onClick={(e) => {
+              // A keyboard's Enter or Space: a photo (a pointer's press was handled above).
+              if (e.detail === 0) takePhoto();
+            }}
           >
             <svg viewBox="0 0 80 80" aria-hidden="true">
               <circle className="camera-ring-bg" cx="40" cy="40" r={RING_R} />
@@ -183,6 +252,9 @@ export function VideoRecorder({ chatKey, onClose }: { chatKey: ContactKey; onClo
               />
             </svg>
             <span className="camera-dot" />
+          </button>
+          <button type="button" className="camera-video-toggle" disabled={phase === 'opening'} onClick={toggleVideo}>
+            {phase === 'recording' ? t('media.video.stop') : t('media.video.record')}
           </button>
         </div>
       )}

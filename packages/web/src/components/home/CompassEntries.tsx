@@ -17,6 +17,10 @@ type Item = GlobalConfig['compass']['list'][number];
 
 const isMoments = (item: Item) => item.type === 1 && item.url.split('?')[0] === momentPaths.moments;
 
+/** Whether Discover is on and lists Moments. */
+export const hasMoments = (compass: GlobalConfig['compass'] | undefined): boolean =>
+  compass?.status === 1 && compass.list.some(isMoments);
+
 /** Where an entry goes: an in-app route (type 1), or a web page in the in-app browser (type 2). */
 const target = (item: Item) => (item.type === 1 ? item.url : withQuery(paths.webview, { url: item.url }));
 

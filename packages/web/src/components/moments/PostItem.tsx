@@ -1,5 +1,12 @@
 import type { MomentComment, MomentPost } from '@sparrow/protocol';
-import { EnvironmentOutline, HeartOutline, MessageOutline, MoreOutline } from 'antd-mobile-icons';
+import {
+  EnvironmentOutline,
+  HeartOutline,
+  LockOutline,
+  MessageOutline,
+  MoreOutline,
+  TeamOutline,
+} from 'antd-mobile-icons';
 import { lazy, memo, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -8,6 +15,16 @@ import { formatRelative } from '../../lib/relative-time';
 import { useLongPress } from '../../lib/use-long-press';
 import { Avatar } from '../Avatar';
 import { asViewerImages, gridColumns } from './images';
+
+/** Who a post of mine is for, when not all my friends: its mark beside the time, and what it says. */
+const RESTRICTED: Record<
+  number,
+  { icon: 'lock' | 'team'; label: 'moments.visibilityPrivate' | 'moments.visibilityOnly' | 'moments.visibilityExcept' }
+> = {
+  2: { icon: 'lock', label: 'moments.visibilityPrivate' },
+  3: { icon: 'team', label: 'moments.visibilityOnly' },
+  4: { icon: 'team', label: 'moments.visibilityExcept' },
+};
 
 const ImageViewer = lazy(() => import('../message/ImageViewer').then((m) => ({ default: m.ImageViewer })));
 const LocationViewer = lazy(() => import('../location/LocationViewer'));
@@ -109,6 +126,15 @@ export const PostItem = memo(function PostItem({ post, me, now, onLike, onCommen
           <time dateTime={new Date(post.create_time).toISOString()}>
             {formatRelative(post.create_time, now, t, i18n.language)}
           </time>
+          {post.user.user_id === me && RESTRICTED[post.visibility] && (
+            <span className="moment-restricted" role="img" aria-label={t(RESTRICTED[post.visibility]!.label)}>
+              {RESTRICTED[post.visibility]!.icon === 'lock' ? (
+                <LockOutline aria-hidden="true" />
+              ) : (
+                <TeamOutline aria-hidden="true" />
+              )}
+            </span>
+          )}
           {post.user.user_id === me && (
             <button type="button" className="moment-link" onClick={() => onDelete(post)}>
               {t('moments.delete')}

@@ -114,6 +114,7 @@ export function usePostActions(me: number, update: UpdatePosts, onDeleted?: (pos
         const yes = await feedback.confirm({
           content: t('moments.deleteConfirm'),
           confirmText: t('moments.delete'),
+          danger: true,
           cancelText: t('common.cancel'),
         });
         if (!yes) return;

@@ -1,5 +1,12 @@
 import { MOMENT_IMAGES_MAX, type MomentPost, type UploadResult } from '@sparrow/protocol';
-import { AddOutline, CloseOutline, EnvironmentOutline, RedoOutline, RightOutline } from 'antd-mobile-icons';
+import {
+  AddOutline,
+  CheckOutline,
+  CloseOutline,
+  EnvironmentOutline,
+  RedoOutline,
+  RightOutline,
+} from 'antd-mobile-icons';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -223,14 +230,19 @@ export default function PublishPage() {
             />
           </Suspense>
         )}
-        <fieldset className="moment-visibility">
+        <fieldset className="moment-visibility cell-group option-list">
           <legend>{t('moments.whoCanSee')}</legend>
-          {VISIBILITIES.map(([v, label]) => (
-            <label key={v}>
-              <input type="radio" name="visibility" checked={visibility === v} onChange={() => setVisibility(v)} />
-              {t(label)}
-            </label>
-          ))}
+          <ul className="cells">
+            {VISIBILITIES.map(([v, label]) => (
+              <li key={v}>
+                <label className="cell">
+                  <input type="radio" name="visibility" checked={visibility === v} onChange={() => setVisibility(v)} />
+                  <span className="cell-title">{t(label)}</span>
+                  {visibility === v && <CheckOutline className="cell-check" aria-hidden="true" />}
+                </label>
+              </li>
+            ))}
+          </ul>
         </fieldset>
         {needsPeople && (
           <FriendPicker

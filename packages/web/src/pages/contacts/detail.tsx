@@ -144,11 +144,13 @@ export default function ContactDetailPage() {
         content: t('contact.deleteConfirm', { name }),
         confirmText: t('contact.delete'),
         cancelText: t('common.cancel'),
+        danger: true,
       })
       .catch(() => false);
     if (!ok) return;
     try {
-      await api.friendDel({ id: profile.user_id }, { loading: true });
+      await api.friendDel({ id: profile.user_id }, { loading: true, quiet: true });
+      feedback.toast(t('contact.deleted'));
       if (runMode === 2) contacts.remove(String(profile.user_id));
       else void contacts.load().catch(() => {});
       void navigate(paths.contacts, { replace: true });

@@ -11,7 +11,10 @@ import { MessagesTab } from '../../components/home/MessagesTab';
 import { Page } from '../../components/Page';
 import { TabBar, type TabItem } from '../../components/TabBar';
 import { badgeText, hasMutedUnread, totalUnread } from '../../lib/conversation-list';
+import { hasMoments } from '../../components/home/CompassEntries';
 import { contacts, useContacts } from '../../stores/contacts';
+import { useConfig } from '../../stores/config';
+import { moments, useMoments } from '../../stores/moments';
 
 const TAB_KEYS = ['messages', 'contacts', 'discover', 'me'] as const;
 type Tab = (typeof TAB_KEYS)[number];
@@ -35,6 +38,13 @@ export default function HomePage() {
   const unread = useContacts((s) => totalUnread(Object.values(s.rows)));
   const mutedUnread = useContacts((s) => hasMutedUnread(Object.values(s.rows)));
   const pending = useContacts((s) => s.pending);
+  // The Discover tab carries what its Moments entry shows: new notices counted, new posts a dot.
+  const momentsOn = useConfig((s) => hasMoments(s.config?.compass));
+  const momentNotices = useMoments((s) => s.count);
+  const newPosts = useMoments((s) => s.poster > 0);
+  useEffect(() => {
+    if (momentsOn) void moments.refresh();
+  }, [momentsOn]);
 
   useEffect(() => {
     contacts.load().catch(() => {
@@ -58,7 +68,25 @@ export default function HomePage() {
       badge: pending > 0 ? { kind: 'count', text: badgeText(pending) } : undefined,
       badgeLabel: pending > 0 ? t('contacts.pendingCount', { count: pending }) : undefined,
     },
-    { key: 'discover', label: t('tabs.discover'), icon: <CompassOutline /> },
+    {
+      key: 'discover',
+      label: t('tabs.discover'),
+      icon: <CompassOutline />,
+      badge: !momentsOn
+        ? undefined
+        : momentNotices > 0
+          ? { kind: 'count', text: badgeText(momentNotices) }
+          : newPosts
+            ? { kind: 'dot' }
+            : undefined,
+      badgeLabel: !momentsOn
+        ? undefined
+        : momentNotices > 0
+          ? t('moments.newNotices', { count: momentNotices })
+          : newPosts
+            ? t('moments.newPosts')
+            : undefined,
+    },
     { key: 'me', label: t('tabs.me'), icon: <UserOutline /> },
   ];
   const current = items.find((i) => i.key === tab) ?? items[0]!;

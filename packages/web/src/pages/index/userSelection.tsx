@@ -92,6 +92,15 @@ export default function UserSelectionPage() {
     setBusy(true);
     try {
       if (mode === 'forward') {
+        // As WeChat does, the chosen chats are named once more before anything is sent.
+        const names = picked.map((k) => (byKey.get(k) ?? rows[k])?.displayName ?? k);
+        const ok = await feedback.confirm({
+          title: t('select.forwardTo'),
+          content: names.join(t('select.nameSeparator')),
+          confirmText: t('select.send'),
+          cancelText: t('common.cancel'),
+        });
+        if (!ok) return;
         const user_ids = picked.map((k) => (k.startsWith('group-') ? (k as `group-${number}`) : Number(k)));
         await api.forwardMessage({ msg_id: msgId, user_ids }, { loading: true });
         back();

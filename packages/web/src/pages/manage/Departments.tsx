@@ -62,6 +62,7 @@ function DepartmentRow({
     const ok = await feedback.confirm({
       content: t('departments.confirmDelete', { name: dep.name }),
       confirmText: t('departments.delete'),
+      danger: true,
       cancelText: t('common.cancel'),
     });
     if (!ok) return;

@@ -79,6 +79,7 @@ export function Groups({ t, locale }: { t: ManageT; locale: string }) {
     const ok = await feedback.confirm({
       content: t('groups.confirmDisband', { name: group.name }),
       confirmText: t('groups.disband'),
+      danger: true,
       cancelText: t('common.cancel'),
     });
     if (!ok) return;

@@ -60,7 +60,7 @@ function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | nu
 
   const name = key === SELF_KEY ? t('chat.selfTitle') : (contact?.displayName ?? '');
   const count = group.info?.member_count ?? contact?.member_count;
-  const title = isGroup && count ? t('chat.groupTitle', { name, count }) : name;
+  const memberCount = isGroup && count ? t('chat.memberCount', { count }) : undefined;
 
   const mentionable = useMemo<Mentionable[] | null>(
     () =>
@@ -192,7 +192,8 @@ function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | nu
   return (
     <div className="page chat-page">
       <NavBar
-        title={title}
+        title={name}
+        titleSuffix={memberCount}
         right={
           <>
             {contact?.is_notice === 0 && (
@@ -225,7 +226,7 @@ function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | nu
           <MediaGalleryProvider rows={snapshot.rows}>
             <MessageList
               ref={list}
-              label={t('chat.history', { name: title })}
+              label={t('chat.history', { name })}
               snapshot={snapshot}
               isGroup={isGroup}
               readMarks={!isGroup && key !== SELF_KEY}

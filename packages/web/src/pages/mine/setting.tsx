@@ -61,6 +61,7 @@ export default function SettingPage() {
         content: t('setting.logoutConfirm'),
         confirmText: t('setting.logout'),
         cancelText: t('common.cancel'),
+        danger: true,
       })
       // Without the dialog (its chunk could not load) the user still gets signed out.
       .catch(() => true);

@@ -243,7 +243,7 @@ export default function GroupUserPage() {
   };
 
   const confirmThen = async (content: string, confirmText: string, action: () => Promise<unknown>) => {
-    const ok = await feedback.confirm({ content, confirmText, cancelText: t('common.cancel') });
+    const ok = await feedback.confirm({ content, confirmText, cancelText: t('common.cancel'), danger: true });
     if (ok) await run(action);
   };
 

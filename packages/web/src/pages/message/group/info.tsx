@@ -385,7 +385,8 @@ export function GroupActionsBlock({
   const can = groupPermissions(role, { invite: 0 });
   const [busy, setBusy] = useState(false);
   const run = async (ask: { title: string; content: string; confirmText: string }, action: () => Promise<unknown>) => {
-    const ok = await feedback.confirm({ ...ask, cancelText: t('common.cancel') });
+    // Each of these deletes or ends something: the button says so in red.
+    const ok = await feedback.confirm({ ...ask, cancelText: t('common.cancel'), danger: true });
     if (!ok) return;
     setBusy(true);
     try {
