@@ -119,9 +119,10 @@ describeEachDb('friends and contacts', (target) => {
       expect(res.code).toBe(404);
     }
     expect(userRows(await server.call('getContacts', {}, { token: a.token }))).toEqual([]);
-    expect((await server.call('friendUpdate', { friend_id: req.friend_id, status: 0 }, { token: b.token })).code).toBe(
-      0,
-    );
+    // A refusal says so, not "Saved".
+    expect(
+      await server.call('friendUpdate', { friend_id: req.friend_id, status: 0 }, { token: b.token }),
+    ).toMatchObject({ code: 0, msg: 'Declined' });
     const again = await server.call('friendUpdate', { friend_id: req.friend_id, status: 1 }, { token: b.token });
     expect(again.code).toBe(400);
     expect((await server.call('friendIndex', { is_mine: 1 }, { token: a.token })).data[0].status).toBe(0);

@@ -150,6 +150,21 @@ describeEachDb('group management', (target) => {
     await server.call('groupSetting', { id: gid, setting: { nospeak: 2 } }, { token: owner.token });
     expect((await send(admin, gid, 'x')).msg).toBe('Only the owner can speak in this group');
     await server.call('groupSetting', { id: gid, setting: { nospeak: 0 } }, { token: owner.token });
+    // Each change of who may speak is told in the chat, once, in each reader's words.
+    const told = (await server.call('getMessageList', { toContactId: gid }, { token: member.token })).data
+      .filter((m: any) => m.type === 'event' && m.extends.event === 'nospeak')
+      .map((m: any) => m.content);
+    expect(told).toEqual([
+      'Owner let only the owner and administrators speak',
+      'Owner let only the owner speak',
+      'Owner let everyone speak',
+    ]);
+    await server.call('groupSetting', { id: gid, setting: { invite: 0, nospeak: 0 } }, { token: owner.token });
+    const zh = (await server.call('getMessageList', { toContactId: gid }, { token: member.token, lang: 'zh-CN' })).data
+      .filter((m: any) => m.type === 'event' && m.extends.event === 'nospeak')
+      .map((m: any) => m.content);
+    expect(zh.at(-1)).toBe('Owner关闭了全员禁言');
+    expect(zh).toHaveLength(3);
 
     await server.call('updateCard', { group_id: gid, nickname: '小明' }, { token: member.token });
     const carded = await send(member, gid, 'with card');

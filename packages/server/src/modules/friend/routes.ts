@@ -16,7 +16,7 @@ export function friendRoutes(ctx: AppContext, friends: FriendService): Handlers 
     },
     friendUpdate: async ({ body, session }) => {
       await friends.answer(body, session);
-      return ok(null, { msg: body.status === 1 ? 'ok.friendsNow' : 'ok.saved' });
+      return ok(null, { msg: body.status === 1 ? 'ok.friendsNow' : 'ok.declined' });
     },
     friendDel: async ({ body, session }) => {
       await friends.remove(body, session);

@@ -189,13 +189,27 @@ export class GroupAdminService {
     const groupId = groupNumber(body.id);
     const defined = Object.fromEntries(Object.entries(body.setting).filter(([, v]) => v !== undefined));
     // Merged into the settings as they are under the lock: switches two people change at once all stay.
-    const { group, setting } = await this.groups.locked(groupId, async (g) => {
+    const { group, setting, before } = await this.groups.locked(groupId, async (g) => {
       const { group } = await this.access.requireRole(session.userId, groupId, [Role.Owner, Role.Admin], g);
-      const setting = { ...groupSetting(group), ...defined };
+      const before = groupSetting(group);
+      const setting = { ...before, ...defined };
       await g.setSetting(group.id, JSON.stringify(setting), this.ctx.now());
-      return { group, setting };
+      return { group, setting, before };
     });
     await this.pushMembers(group, { type: 'groupSetting', data: { group_id: gid(group), setting } });
+    // Who may speak is told in the chat, as WeChat tells of 全员禁言.
+    if (setting.nospeak !== before.nospeak)
+      await this.groupService.event(
+        group,
+        session,
+        {
+          event: 'nospeak',
+          user_id: session.userId,
+          name: session.user.realname,
+          nospeak: setting.nospeak,
+        } satisfies EventLine,
+        '',
+      );
   }
 
   async rename(session: Session, body: RouteInput<'editGroupName'>): Promise<void> {

@@ -49,6 +49,13 @@ const MUTE_LENGTHS: Readonly<Partial<Record<number, MessageKey>>> = {
   4: 'mute.4',
 };
 
+/** The line for each "who may speak" setting of a group (`GroupSetting.nospeak`). */
+const NOSPEAK_LINES: Record<number, MessageKey> = {
+  0: 'event.nospeak.0',
+  1: 'event.nospeak.1',
+  2: 'event.nospeak.2',
+};
+
 /**
  * The text of an `event` line, rendered for a reader from its facts; `fallback` (the text stored
  * with it) for a line it does not know and for the `system` notices, which are worded when sent.
@@ -97,6 +104,10 @@ export function eventText(line: EventLine | undefined, reader: Reader, fallback:
       return translate(reader.locale, `event.${line.event}`, { name: nameOf(line.user_id, line.name) });
     case 'rename':
       return translate(reader.locale, 'event.rename', { name: nameOf(line.user_id, line.name), title: line.title });
+    case 'nospeak': {
+      const key = NOSPEAK_LINES[line.nospeak] ?? NOSPEAK_LINES[0]!;
+      return translate(reader.locale, key, { name: nameOf(line.user_id, line.name) });
+    }
     case 'friendRequest':
       return translate(reader.locale, 'notice.friendRequest', { name: line.name });
     case 'friendAccepted':
