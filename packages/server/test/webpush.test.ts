@@ -551,11 +551,12 @@ describeEachDb('web push to internal addresses', (target: DbTarget) => {
       const res = await server.call('pushSubscribe', { endpoint: url, keys }, { token: u.token, lang: 'zh-Hans' });
       answers[url] = { code: res.code, msg: res.msg, fields: res.data?.fields };
     }
-    const refused = { code: 400, msg: '参数错误', fields: ['endpoint'] };
+    // The refusal names the field in the caller's words.
+    const refused = { code: 400, msg: '推送地址格式不正确', fields: ['endpoint'] };
     expect(answers).toEqual(Object.fromEntries(internal.map((url) => [url, refused])));
     expect(await server.ctx.repos.push.subscriptionCount(u.userId)).toBe(0);
     const en = await server.call('pushSubscribe', { endpoint: internal[0], keys }, { token: u.token, lang: 'en' });
-    expect([en.code, en.msg]).toEqual([400, 'Invalid request']);
+    expect([en.code, en.msg]).toEqual([400, 'Push address is not valid']);
     // A push service at a public address is taken.
     const ok = await server.call(
       'pushSubscribe',

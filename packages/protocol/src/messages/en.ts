@@ -22,6 +22,7 @@ export const en: Record<MessageKey, string> = {
   'field.group_id': 'Group',
   'field.file': 'File',
   'field.body': 'Request',
+  'field.endpoint': 'Push address',
   'validation.length': '{field} must be {min}-{max} characters',
   'validation.tooShort': '{field} must be at least {min} characters',
   'validation.tooLong': '{field} must be at most {max} characters',

@@ -22,6 +22,7 @@ export const es: Record<MessageKey, string> = {
   'field.group_id': 'Grupo',
   'field.file': 'Archivo',
   'field.body': 'Solicitud',
+  'field.endpoint': 'Dirección de notificaciones',
   'validation.length': '{field} debe tener entre {min} y {max} caracteres',
   'validation.tooShort': '{field} debe tener al menos {min} caracteres',
   'validation.tooLong': '{field} debe tener como máximo {max} caracteres',

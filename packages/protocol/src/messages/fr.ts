@@ -22,6 +22,7 @@ export const fr: Record<MessageKey, string> = {
   'field.group_id': 'Groupe',
   'field.file': 'Fichier',
   'field.body': 'Requête',
+  'field.endpoint': 'Adresse de notification',
   'validation.length': '{field} doit contenir de {min} à {max} caractères',
   'validation.tooShort': '{field} doit contenir au moins {min} caractères',
   'validation.tooLong': '{field} doit contenir au plus {max} caractères',

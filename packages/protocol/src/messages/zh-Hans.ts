@@ -20,6 +20,7 @@ export const zhHans = {
   'field.group_id': '群聊',
   'field.file': '文件',
   'field.body': '请求内容',
+  'field.endpoint': '推送地址',
   'validation.length': '{field}长度应为 {min}-{max} 个字符',
   'validation.tooShort': '{field}至少 {min} 个字符',
   'validation.tooLong': '{field}最多 {max} 个字符',

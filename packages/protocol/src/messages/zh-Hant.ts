@@ -22,6 +22,7 @@ export const zhHant: Record<MessageKey, string> = {
   'field.group_id': '群組',
   'field.file': '檔案',
   'field.body': '請求內容',
+  'field.endpoint': '推播位址',
   'validation.length': '{field}長度應為 {min}-{max} 個字元',
   'validation.tooShort': '{field}至少 {min} 個字元',
   'validation.tooLong': '{field}最多 {max} 個字元',

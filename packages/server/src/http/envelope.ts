@@ -55,10 +55,11 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, err: AppErro
     msg:
       err instanceof ValidationFailure
         ? err.text
-        : translate(locale, `errors.${err.name}` as MessageKey, {
+        : (refusedFieldText(err, locale) ??
+          translate(locale, `errors.${err.name}` as MessageKey, {
             ...err.params,
             ...Object.fromEntries(Object.entries(err.paramKeys).map(([k, key]) => [k, translate(locale, key)])),
-          }),
+          })),
     data: err.data,
   };
   if (err.code === Codes.TooMany && err.params.seconds !== undefined) {
@@ -77,8 +78,7 @@ export function validationError(error: z.ZodError, locale: Locale, body?: unknow
   const fields = [...new Set(error.issues.map((i) => String(i.path[0] ?? 'body')))];
   const first = error.issues[0];
   const name = String(first?.path[0] ?? 'body');
-  const fieldKey = `field.${name}`;
-  const label = translate(locale, (fieldKey in serverMessages[locale] ? fieldKey : 'field.body') as MessageKey);
+  const label = fieldLabel(locale, name) ?? translate(locale, 'field.body');
   let text: string;
   if (!first) text = translate(locale, 'errors.Validation');
   else if (first.message === 'mismatch') text = translate(locale, 'validation.mismatch');
@@ -104,6 +104,25 @@ export function validationError(error: z.ZodError, locale: Locale, body?: unknow
     text = translate(locale, 'validation.required', { field: label });
   } else text = translate(locale, 'validation.invalid', { field: label });
   return new ValidationFailure(text, fields);
+}
+
+/** A field's name in the caller's words, when the catalogue has one. */
+function fieldLabel(locale: Locale, name: string): string | undefined {
+  const key = `field.${name}`;
+  return key in serverMessages[locale] ? translate(locale, key as MessageKey) : undefined;
+}
+
+/**
+ * What a service's own refusal of a field says (`AppError('Validation', {}, {fields})`, after the
+ * schema passed): the field by name when it has one, else the plain "invalid request".
+ */
+function refusedFieldText(err: AppError, locale: Locale): string | undefined {
+  if (err.name !== 'Validation') return undefined;
+  const fields = (err.data as { fields?: unknown } | null)?.fields;
+  const first = Array.isArray(fields) && typeof fields[0] === 'string' ? fields[0] : undefined;
+  // A body refused whole keeps the plain words.
+  const label = first === undefined || first === 'body' ? undefined : fieldLabel(locale, first);
+  return label === undefined ? undefined : translate(locale, 'validation.invalid', { field: label });
 }
 
 function isAbsent(body: unknown, key: PropertyKey | undefined): boolean {
