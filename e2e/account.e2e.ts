@@ -18,6 +18,7 @@ import {
   toast,
   visible,
   WAIT,
+  settled,
 } from './harness';
 
 /** A phone's user agent: the server groups sessions by device class for multipleLogin. */
@@ -76,24 +77,6 @@ async function noToast(page: Page): Promise<void> {
     undefined,
     WAIT,
   );
-}
-
-/**
- * Waits for toasts and dialogs to finish animating: halfway through a fade their text is faint,
- * which neither the picture nor the contrast audit should judge.
- */
-async function settled(page: Page): Promise<void> {
-  const styles = () =>
-    page.evaluate(() =>
-      Array.from(document.querySelectorAll('[class*="adm-"]'), (el) => el.getAttribute('style') ?? '').join('|'),
-    );
-  let before = await styles();
-  for (let i = 0; i < 30; i++) {
-    await page.waitForTimeout(80);
-    const now = await styles();
-    if (now === before) return;
-    before = now;
-  }
 }
 
 /** Saves the picture of the page as it is now. */

@@ -357,9 +357,10 @@ describe('a call nobody answers', () => {
     const started = Date.now();
     await Promise.all([closed(frank.page), closed(gina.page)]);
     expect(Date.now() - started).toBeLessThan(RING_MS + 6_000);
-    await visible(callBubble(frank.page, /^已取消/));
+    // Nobody answered: the caller reads 对方无应答, the callee a missed call, as WeChat says.
+    await visible(callBubble(frank.page, /^对方无应答/));
     await openChat(server, gina, frank.id);
-    await visible(callBubble(gina.page, /^对方已取消/));
+    await visible(callBubble(gina.page, /^未接听/));
     await frank.page.context().close();
     await gina.page.context().close();
   });

@@ -258,9 +258,9 @@ describe('chat in real time', () => {
     await a.getByRole('button', { name: '添加' }).click();
     await a.getByRole('checkbox', { name: 'Dave', exact: true }).check();
     await a.getByRole('button', { name: '完成(1)' }).click();
-    await visible(a.getByRole('heading', { level: 1, name: '聊天信息(4)' }));
+    await visible(a.getByRole('heading', { level: 1, name: '聊天信息（4）' }));
     await a.getByRole('button', { name: '返回' }).click();
-    await visible(a.getByRole('heading', { level: 1, name: /Alice、Bob、Carol\(4\)/ }));
+    await visible(a.getByRole('heading', { level: 1, name: /Alice、Bob、Carol（4）/ }));
 
     const d = dave.page;
     const daveRow = conversation(d, 'Alice、Bob、Carol');
@@ -345,6 +345,10 @@ describe('chat in real time', () => {
     await expectAccessible(a);
     await shot(a, 'chat-forward');
     await a.getByRole('button', { name: '发送(2)' }).click();
+    // The chosen chats are named once more before it goes.
+    const sheet = a.getByRole('dialog', { name: '发送给' });
+    await visible(sheet.getByText('Carol、Alice、Bob、Carol', { exact: true }));
+    await sheet.getByRole('button', { name: '发送', exact: true }).click();
     await visible(a.getByRole('heading', { level: 1, name: 'Bob' }));
     const b = bob.page;
     await backHome(b);

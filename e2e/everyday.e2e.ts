@@ -319,6 +319,13 @@ describe('on a phone screen', () => {
       '/pages/mine/doc',
     ];
     const page = alice.page;
+    // A long group name is shortened in the title; its member count stays whole beside it.
+    await page.goto(`${server.url}/#/pages/message/chat?id=${group.id}`);
+    const count = page.locator('h1 .navbar-title-suffix');
+    await expect.poll(() => count.textContent(), WAIT).toBe('（3）');
+    const [h1, suffix] = await Promise.all([page.locator('h1').boundingBox(), count.boundingBox()]);
+    expect(suffix!.x + suffix!.width).toBeLessThanOrEqual(h1!.x + h1!.width + 1);
+    await shot(page, 'chat-long-group-title');
     for (const route of routes) {
       await page.goto(`${server.url}/#${route}`);
       await visible(page.locator('h1'));

@@ -7,7 +7,9 @@ import {
   newPerson,
   type Person,
   ServerProcess,
+  settled,
   shot,
+  toast,
   visible,
   WAIT,
 } from './harness';
@@ -143,8 +145,14 @@ describe('friends in two browsers', () => {
     await page.getByRole('button', { name: '删除好友' }).click();
     const dialog = page.getByRole('dialog', { name: '删除好友' });
     await visible(dialog);
+    // A confirm that deletes says so in red.
+    const confirm = dialog.getByRole('button', { name: '删除好友' });
+    expect(await confirm.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(198, 40, 40)');
+    await settled(page);
     await shot(page, 'friends-delete-confirm');
-    await dialog.getByRole('button', { name: '删除好友' }).click();
+    await expectAccessible(page);
+    await confirm.click();
+    await visible(toast(page, '已删除'));
     await visible(page.getByRole('heading', { level: 1, name: '通讯录' }));
     await hidden(contactRow(page, bob.name));
     await hidden(contactRow(bob.page, '老同学'));

@@ -237,6 +237,24 @@ export async function shot(page: Page, name: string): Promise<string> {
 }
 
 /**
+ * Waits for toasts and dialogs to finish animating: halfway through a fade their text is faint,
+ * which neither the picture nor the contrast audit should judge.
+ */
+export async function settled(page: Page): Promise<void> {
+  const styles = () =>
+    page.evaluate(() =>
+      Array.from(document.querySelectorAll('[class*="adm-"]'), (el) => el.getAttribute('style') ?? '').join('|'),
+    );
+  let before = await styles();
+  for (let i = 0; i < 30; i++) {
+    await page.waitForTimeout(80);
+    const now = await styles();
+    if (now === before) return;
+    before = now;
+  }
+}
+
+/**
  * Fails when a page shown on a phone's screen is wider than it: nothing may push the page sideways,
  * so the layout viewport stays the screen's.
  */

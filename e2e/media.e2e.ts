@@ -230,11 +230,17 @@ describe('media messages between two people', () => {
   it('a 5 s video from the camera: poster on the other side, plays on the video page', async () => {
     const a = alice.page;
     await plus(a, '拍摄');
-    const camera = a.getByRole('dialog', { name: '拍摄视频' });
+    const camera = a.getByRole('dialog', { name: '拍摄' });
     await visible(camera);
-    await camera.getByRole('button', { name: '开始录制' }).click();
+    // Held down, the shutter records until it is let go.
+    const shutter = camera.getByRole('button', { name: '拍照' });
+    await expect.poll(() => shutter.isEnabled(), WAIT).toBe(true);
+    const box = (await shutter.boundingBox())!;
+    await a.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await a.mouse.down();
+    await visible(camera.getByText('松开结束录制'));
     await a.waitForTimeout(5200);
-    await camera.getByRole('button', { name: '结束录制' }).click();
+    await a.mouse.up();
     await camera.getByRole('button', { name: '发送', exact: true }).click();
 
     const video = bob.page.getByRole('button', { name: /^播放视频，时长 0:0[4-6]$/ });
@@ -250,6 +256,21 @@ describe('media messages between two people', () => {
     await shot(bob.page, 'media-05-video-page');
     await bob.page.goBack();
     await visible(bob.page.getByRole('textbox', { name: '输入消息' }));
+  });
+
+  it('a tap on the camera’s shutter takes a photo, sent as a picture', async () => {
+    const a = alice.page;
+    const before = await bob.page.getByRole('button', { name: '查看图片' }).count();
+    await plus(a, '拍摄');
+    const camera = a.getByRole('dialog', { name: '拍摄' });
+    await visible(camera.getByText('轻触拍照，按住摄像，最长 60 秒'));
+    const shutter = camera.getByRole('button', { name: '拍照' });
+    await expect.poll(() => shutter.isEnabled(), WAIT).toBe(true);
+    await shutter.click();
+    await visible(camera.getByRole('img', { name: '拍摄的照片' }));
+    await check(a, 'media-camera-photo');
+    await camera.getByRole('button', { name: '发送', exact: true }).click();
+    await expect.poll(() => bob.page.getByRole('button', { name: '查看图片' }).count(), WAIT).toBe(before + 1);
   });
 
   it('a 61 s video from the album is refused before any byte is sent', async () => {

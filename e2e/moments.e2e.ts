@@ -128,16 +128,24 @@ describe('moments in three browsers', () => {
     const post = page.getByRole('article', { name: 'Alice 的动态' });
     await visible(post.getByText(TEXT));
     await expect(post.getByRole('button', { name: /查看第 \d 张图片/ }).count()).resolves.toBe(3);
+    // Not for all her friends: her own post says so beside its time.
+    await visible(post.getByRole('img', { name: '不给谁看' }));
     await shot(page, 'moments-feed');
   });
 
   it('B sees the dot live, likes and comments; C never sees the post', async () => {
     const page = bob.page;
     await visible(page.getByRole('link', { name: /朋友圈/ }).locator('.badge-dot'));
+    // The 发现 tab itself carries the dot, as WeChat's does.
+    await visible(
+      page.getByRole('navigation', { name: '主导航' }).getByRole('button', { name: /发现/ }).locator('.badge-dot'),
+    );
     await shot(page, 'moments-discover-dot');
     await page.getByRole('link', { name: /朋友圈/ }).click();
     const post = page.getByRole('article', { name: 'Alice 的动态' });
     await visible(post.getByText(TEXT));
+    // Only its author sees who a post is for.
+    await expect(post.getByRole('img', { name: '不给谁看' }).count()).resolves.toBe(0);
     await post.getByRole('button', { name: /查看第 1 张图片/ }).click();
     await visible(page.getByRole('dialog'));
     await page.keyboard.press('Escape');

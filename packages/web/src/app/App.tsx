@@ -1,7 +1,7 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HashRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
-import { useSession } from '../stores/session';
+import { session, useSession } from '../stores/session';
 import { setNavigator } from './navigation';
 import { paths } from './paths';
 import { loginPath } from './return-to';
@@ -30,14 +30,22 @@ function TitleSync() {
 
 /**
  * A page that needs a session; a signed-out visitor signs in (or registers) and comes back to it,
- * unless they signed out from it.
+ * unless they have just signed out from it.
  */
 function RequireAuth({ children }: { children: React.ReactNode }) {
   const signedIn = useSession((s) => s.token !== null);
   const signedOut = useSession((s) => s.signedOut);
   const { pathname, search } = useLocation();
+  // Decided once when the session goes, so clearing the sign-out below does not change it.
+  const target = useRef<string | null>(null);
+  if (signedIn) target.current = null;
+  else target.current ??= signedOut ? paths.login : loginPath(`${pathname}${search}`);
+  // Only the page left at that moment is not come back to: a page opened later still is.
+  useEffect(() => {
+    if (!signedIn && signedOut) session.forgetSignOut();
+  }, [signedIn, signedOut]);
   if (signedIn) return children;
-  return <Navigate to={signedOut ? paths.login : loginPath(`${pathname}${search}`)} replace />;
+  return <Navigate to={target.current!} replace />;
 }
 
 // Its own chunk, loaded once someone is signed in: the first screen carries no call code.

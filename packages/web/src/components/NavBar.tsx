@@ -30,7 +30,7 @@ export function NavBar({ title, titleSuffix, back = true, onBack, right }: Props
         )}
       </div>
       {titleSuffix ? (
-        <h1 className="navbar-title navbar-title-split">
+        <h1 className="navbar-title navbar-title-split" aria-label={`${title}${titleSuffix}`}>
           <span className="navbar-title-text">{title}</span>
           <span className="navbar-title-suffix">{titleSuffix}</span>
         </h1>

@@ -110,9 +110,13 @@ export function sortMembers(members: readonly GroupMember[]): GroupMember[] {
   return [...members].sort((a, b) => a.role - b.role || a.join_time - b.join_time || a.user_id - b.user_id);
 }
 
-/** The name a member goes by in the group: the group nickname, else their own name. */
-export function memberName(member: Pick<GroupMember, 'nickname' | 'userInfo'>): string {
+/**
+ * The one rule for the name a person is shown by in a group: my remark for them (`remark`, from
+ * `stores/remarks`), else their group nickname, else their own name.
+ */
+export function memberName(member: Pick<GroupMember, 'nickname' | 'userInfo'>, remark = ''): string {
   return (
+    remark ||
     member.nickname.trim() ||
     member.userInfo.displayName ||
     member.userInfo.realname ||

@@ -49,6 +49,10 @@ export const session = {
     storage.remove('client_id');
     sessionStore.setState({ token: null, user: null, signedOut });
   },
+  /** The sign-out has led to the login page: a page opened from now on is come back to again. */
+  forgetSignOut(): void {
+    if (sessionStore.getState().signedOut) sessionStore.setState({ signedOut: false });
+  },
   isSignedIn(): boolean {
     return sessionStore.getState().token !== null;
   },

@@ -11,6 +11,7 @@ import { formatSeparator, needsTimeSeparator } from '../../lib/relative-time';
 import { useLongPress } from '../../lib/use-long-press';
 import { useContacts } from '../../stores/contacts';
 import { senderName, usePeople } from '../../stores/people';
+import { useRemark } from '../../stores/remarks';
 import { useSession } from '../../stores/session';
 import { Avatar } from '../Avatar';
 import { MessageContent } from './MessageContent';
@@ -50,11 +51,14 @@ function useFace(fromUser: ChatRow['message']['fromUser'], mine: boolean): strin
   return own || listed || pushed || fromUser.avatar;
 }
 
-/** A sender's name as it is now (a group nickname stays; a changed own name follows profileChanged). */
+/**
+ * A sender's name as it is now: my remark for them first (the one rule of `memberName`), else a
+ * group nickname as it was given, else their own name as profileChanged last told it.
+ */
 function useSenderName(fromUser: ChatRow['message']['fromUser']): string {
   const id = fromUser.id;
   const now = usePeople((s) => (typeof id === 'number' ? s.byId[id] : undefined));
-  return senderName(fromUser, now);
+  return useRemark(id) || senderName(fromUser, now);
 }
 
 const MessageRow = memo(function MessageRow({

@@ -110,11 +110,12 @@ export function VideoRecorder({ chatKey, onClose }: { chatKey: ContactKey; onClo
     }
   };
 
-  /** The frame the camera shows now, as a JPEG to review. */
-  const takePhoto = () => {
+  /** The frame the camera shows now (the first one, when none has been drawn yet), as a JPEG to review. */
+  const takePhoto = async () => {
     const view = live.current;
-    const c = capture.current;
-    if (!view || !c || phase !== 'ready' || !view.videoWidth) return;
+    if (!view || !capture.current || phase !== 'ready') return;
+    if (!view.videoWidth) await new Promise((r) => view.addEventListener('loadeddata', r, { once: true }));
+    if (!capture.current) return;
     const canvas = document.createElement('canvas');
     canvas.width = view.videoWidth;
     canvas.height = view.videoHeight;
@@ -150,7 +151,7 @@ export function VideoRecorder({ chatKey, onClose }: { chatKey: ContactKey; onClo
     if (!p) return;
     if (p.timer !== null) {
       clearTimeout(p.timer);
-      takePhoto();
+      void takePhoto();
     } else if (p.recording) toggleVideo();
   };
 
@@ -237,7 +238,7 @@ export function VideoRecorder({ chatKey, onClose }: { chatKey: ContactKey; onClo
             onContextMenu={(e) => e.preventDefault()}
             onClick={(e) => {
               // A keyboard's Enter or Space: a photo (a pointer's press was handled above).
-              if (e.detail === 0) takePhoto();
+              if (e.detail === 0) void takePhoto();
             }}
           >
             <svg viewBox="0 0 80 80" aria-hidden="true">

@@ -6,6 +6,7 @@ import { translate } from '../../i18n';
 import { formatClock, formatDate } from '../../lib/relative-time';
 import { Avatar } from '../Avatar';
 import { cutAt, wordSpans, type Span } from './hits';
+import { useRemark } from '../../stores/remarks';
 
 /** `text` with the `[start, end)` spans marked. */
 export function Marked({ text, spans }: { text: string; spans: readonly Span[] }) {
@@ -59,7 +60,7 @@ export function HitContent({ hit, words }: { hit: Message & Partial<Pick<SearchH
 /** The sender, time and marked words of a found message, as a row that opens the chat at it. */
 export function HitRow({ hit, chatKey, words }: { hit: Message & Partial<SearchHit>; chatKey: string; words: string }) {
   const { i18n } = useTranslation();
-  const name = hit.fromUser.displayName || hit.fromUser.realname;
+  const name = useRemark(hit.fromUser.id) || hit.fromUser.displayName || hit.fromUser.realname;
   const when = `${formatDate(hit.sendTime, i18n.language, Date.now())} ${formatClock(hit.sendTime, i18n.language)}`;
   return (
     <li>

@@ -19,6 +19,8 @@ import { ContactAvatar } from '../../components/ContactAvatar';
 import { Page } from '../../components/Page';
 import { contactIdOf, isGroupKey, SELF_KEY } from '../../lib/conversation-list';
 import { contacts, useContacts } from '../../stores/contacts';
+import { memberName } from '../../stores/group-rules';
+import { useRemarks } from '../../stores/remarks';
 import { GroupActionsBlock } from './group/info';
 import '../../components/lists.css';
 import '../pages.css';
@@ -76,6 +78,7 @@ export default function ChatDetailPage() {
 
   const info = group.info;
   const mayInvite = isGroup && info !== null && (info.isJoin === 1 || info.isJoin === 2 || info.setting.invite === 1);
+  const remarkFor = useRemarks();
   const members = allMembers ? group.members : group.members.slice(0, GRID_FIRST);
   const title = isGroup
     ? t('detail.groupTitle', { count: info?.member_count ?? group.members.length })
@@ -87,7 +90,7 @@ export default function ChatDetailPage() {
         <ul className="member-grid">
           {isGroup
             ? members.map((m) => {
-                const name = m.nickname || m.userInfo.realname;
+                const name = memberName(m, remarkFor(m.user_id));
                 const face = (
                   <>
                     <Avatar src={m.userInfo.avatar} name={name} alt="" size={52} />

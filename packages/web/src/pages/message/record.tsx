@@ -15,6 +15,8 @@ import { SearchBar } from '../../components/SearchBar';
 import { chatAt, HitRow } from '../../components/search/SearchHits';
 import { contactIdOf, isGroupKey, SELF_KEY } from '../../lib/conversation-list';
 import { useContacts } from '../../stores/contacts';
+import { memberName } from '../../stores/group-rules';
+import { useRemarks } from '../../stores/remarks';
 import { useSession } from '../../stores/session';
 import '../../components/chat/chat.css';
 import '../../components/lists.css';
@@ -76,18 +78,19 @@ export default function RecordPage() {
   // Pictures and videos have no words: searching lists every kind that has.
   const kind = words && filter === 'media' ? 'all' : filter;
 
+  const remarkFor = useRemarks();
   const people = useMemo(() => {
     if (isGroupKey(key))
       return group.members.map((m) => ({
         id: m.user_id,
-        name: m.nickname || m.userInfo.realname,
+        name: memberName(m, remarkFor(m.user_id)),
         avatar: m.userInfo.avatar,
       }));
     const people = me ? [{ id: me.user_id, name: me.realname, avatar: me.avatar }] : [];
     if (contact && key !== SELF_KEY && typeof contact.user_id === 'number')
       people.push({ id: contact.user_id, name: contact.displayName, avatar: contact.avatar });
     return people;
-  }, [key, group.members, me, contact]);
+  }, [key, group.members, me, contact, remarkFor]);
 
   // A page asked for other words, kind or member than those shown is dropped when it arrives.
   const generation = useRef(0);

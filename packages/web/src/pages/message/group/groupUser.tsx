@@ -27,6 +27,7 @@ import {
   searchMembers,
   type GroupRole,
 } from '../../../stores/group-rules';
+import { useRemark } from '../../../stores/remarks';
 import { useSession } from '../../../stores/session';
 import '../../../components/group/group.css';
 
@@ -161,7 +162,7 @@ function MemberRow({
   onOpen: (m: GroupMember) => void;
 }) {
   const { t, i18n } = useTranslation();
-  const name = memberName(member);
+  const name = memberName(member, useRemark(member.user_id));
   const actions = memberActions(role, me, member, now);
   const muted = isMuted(member.no_speak_until, now);
   const realname = member.userInfo.realname || member.userInfo.displayName;
