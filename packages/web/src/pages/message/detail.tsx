@@ -43,6 +43,7 @@ export default function ChatDetailPage() {
   const contact = useContacts((s) => s.rows[key]);
   const group = useGroup(key);
   const [allMembers, setAllMembers] = useState(false);
+  const remarkFor = useRemarks();
   const isGroup = isGroupKey(key);
   // Left (删除并退出), removed or disbanded: the page closes, as the chat does.
   useCloseWhenGroupGone(isGroup ? key : null);
@@ -78,7 +79,6 @@ export default function ChatDetailPage() {
 
   const info = group.info;
   const mayInvite = isGroup && info !== null && (info.isJoin === 1 || info.isJoin === 2 || info.setting.invite === 1);
-  const remarkFor = useRemarks();
   const members = allMembers ? group.members : group.members.slice(0, GRID_FIRST);
   const title = isGroup
     ? t('detail.groupTitle', { count: info?.member_count ?? group.members.length })
