@@ -2,7 +2,7 @@ import { messagePreview, REDO_TIME_DEFAULT_S } from '@sparrow/protocol';
 import { BellMuteOutline, MoreOutline } from 'antd-mobile-icons';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import type { VirtuosoHandle } from 'react-virtuoso';
 import { api } from '../../api';
 import { feedback } from '../../app/feedback';
@@ -23,6 +23,8 @@ import { chatBackgroundStyle, useChatBackground } from '../../lib/chat-backgroun
 import { copyText } from '../../lib/clipboard';
 import { SELF_KEY, SYSTEM_KEY } from '../../lib/conversation-list';
 import { useNow } from '../../lib/use-now';
+import { useConfig } from '../../stores/config';
+import { useContacts } from '../../stores/contacts';
 import '../../components/chat/chat.css';
 
 /** The chat (spec §2 `/pages/message/chat?id=<contact>`): back goes home (BACK_TO_HOME). */
@@ -45,6 +47,13 @@ function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | nu
   useCloseWhenGroupGone(isGroup ? key : null);
   const list = useRef<VirtuosoHandle>(null);
   const composer = useRef<ComposerHandle>(null);
+  // A private chat with someone no longer (or not yet) in my friends, where friends alone may talk:
+  // a way to ask them again, as WeChat offers, rather than sends that fail.
+  const contactsLoaded = useContacts((s) => s.loaded);
+  const runMode = useConfig((s) => s.config?.sysInfo.runMode ?? 2);
+  const peerId = Number(key);
+  const stranger =
+    !isGroup && Number.isInteger(peerId) && peerId > 0 && runMode === 2 && contactsLoaded && contact === undefined;
   const [quote, setQuote] = useState<ChatRow | null>(null);
   const [menu, setMenu] = useState<{ row: ChatRow; x: number; y: number } | null>(null);
   const meId = me?.user_id ?? 0;
@@ -256,6 +265,12 @@ function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | nu
             <span className="spinner" aria-hidden="true" />
             <span className="visually-hidden">{t('common.loading')}</span>
           </div>
+        )}
+        {stranger && (
+          <p className="chat-stranger" role="note">
+            {t('chat.notFriend')}{' '}
+            <Link to={withQuery(paths.contactDetail, { id: peerId })}>{t('chat.sendFriendRequest')}</Link>
+          </p>
         )}
         <Composer
           ref={composer}
