@@ -335,6 +335,26 @@ describe('on a phone screen', () => {
   });
 });
 
+describe('a chat with someone no longer a friend', () => {
+  it('offers to send a friend request instead of failing sends', async () => {
+    const dave = await server.register('dave_day', 'Dave');
+    await befriend(server, alice, dave);
+    const page = alice.page;
+    await page.goto(`${server.url}/#/pages/message/chat?id=${dave.id}`);
+    await visible(page.getByRole('textbox', { name: '输入消息' }));
+    await server.post('/enterprise/friend/del', { id: alice.id }, dave.token);
+    await page.reload();
+    // Where the input was, the reason and a way to ask again.
+    const note = page.getByRole('status').filter({ hasText: '对方还不是你的好友' });
+    await visible(note);
+    await shot(page, 'chat-not-friends');
+    await expectAccessible(page);
+    await note.getByRole('link', { name: '发送朋友验证' }).click();
+    await visible(page.getByRole('heading', { level: 1, name: '用户信息' }));
+    await visible(page.getByRole('region', { name: '添加到通讯录' }));
+  });
+});
+
 describe('signing out', () => {
   it('leads the next sign-in to the messages, not back to the page signed out from', async () => {
     const page = alice.page;

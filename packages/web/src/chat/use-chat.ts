@@ -89,15 +89,19 @@ export function useChat(key: ContactKey, focusId: number | null = null) {
   // Why the input is closed: the group's rules and my mute, or a private chat I may not have.
   const speak = useGroupSpeakState(isGroup ? key : null);
   let block: string | null = null;
+  /** Closed because we are not (or no longer) friends: the chat offers to ask again. */
+  let notFriend = false;
   if (isGroup) block = speakText(speak, i18n.language);
   else if (key !== SELF_KEY) {
     if (chatInfo && chatInfo.simpleChat !== 1) block = t('chat.privateDisabled');
-    else if (runMode === 2 && contact && contact.is_group === 0 && contact.friend_id === undefined)
+    else if (runMode === 2 && contact && contact.is_group === 0 && contact.friend_id === undefined) {
       block = t('chat.notFriend');
+      notFriend = true;
+    }
   }
 
   const myRole = group.info?.isJoin ?? contact?.role ?? 3;
-  return { engine, snapshot, contact, isGroup, group, block, me: user, myRole, chatInfo };
+  return { engine, snapshot, contact, isGroup, group, block, notFriend, me: user, myRole, chatInfo };
 }
 
 export type ChatModel = ReturnType<typeof useChat>;

@@ -8,6 +8,7 @@ import {
   useRef,
   useState,
   type KeyboardEvent,
+  type ReactNode,
   type Ref,
 } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -29,6 +30,8 @@ interface Props {
   draftKey: string;
   /** Why I may not speak here; the box is replaced by this line. */
   blocked: string | null;
+  /** Beside the reason the input is closed: what can be done about it (a friend request). */
+  blockedAction?: ReactNode;
   quote: { name: string; content: string } | null;
   onCancelQuote: () => void;
   /** Group members for the @ list; null in private chats. */
@@ -43,7 +46,7 @@ const COUNTER_FROM = 100;
 
 /** The input bar: text with the draft kept per contact, the emoji panel, @ mentions and the quote. */
 export const Composer = forwardRef(function Composer(
-  { draftKey, blocked, quote, onCancelQuote, mentionable, canMentionAll, onSend }: Props,
+  { draftKey, blocked, blockedAction, quote, onCancelQuote, mentionable, canMentionAll, onSend }: Props,
   ref: Ref<ComposerHandle>,
 ) {
   const { t } = useTranslation();
@@ -136,6 +139,7 @@ export const Composer = forwardRef(function Composer(
     return (
       <div className="composer composer-blocked" role="status">
         {blocked}
+        {blockedAction && <> {blockedAction}</>}
       </div>
     );
   }

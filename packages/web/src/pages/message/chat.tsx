@@ -21,10 +21,8 @@ import { NavBar } from '../../components/NavBar';
 import { translate } from '../../i18n';
 import { chatBackgroundStyle, useChatBackground } from '../../lib/chat-background';
 import { copyText } from '../../lib/clipboard';
-import { SELF_KEY, SYSTEM_KEY } from '../../lib/conversation-list';
+import { contactIdOf, SELF_KEY, SYSTEM_KEY } from '../../lib/conversation-list';
 import { useNow } from '../../lib/use-now';
-import { useConfig } from '../../stores/config';
-import { useContacts } from '../../stores/contacts';
 import '../../components/chat/chat.css';
 
 /** The chat (spec §2 `/pages/message/chat?id=<contact>`): back goes home (BACK_TO_HOME). */
@@ -47,13 +45,6 @@ function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | nu
   useCloseWhenGroupGone(isGroup ? key : null);
   const list = useRef<VirtuosoHandle>(null);
   const composer = useRef<ComposerHandle>(null);
-  // A private chat with someone no longer (or not yet) in my friends, where friends alone may talk:
-  // a way to ask them again, as WeChat offers, rather than sends that fail.
-  const contactsLoaded = useContacts((s) => s.loaded);
-  const runMode = useConfig((s) => s.config?.sysInfo.runMode ?? 2);
-  const peerId = Number(key);
-  const stranger =
-    !isGroup && Number.isInteger(peerId) && peerId > 0 && runMode === 2 && contactsLoaded && contact === undefined;
   const [quote, setQuote] = useState<ChatRow | null>(null);
   const [menu, setMenu] = useState<{ row: ChatRow; x: number; y: number } | null>(null);
   const meId = me?.user_id ?? 0;
@@ -266,16 +257,15 @@ function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | nu
             <span className="visually-hidden">{t('common.loading')}</span>
           </div>
         )}
-        {stranger && (
-          <p className="chat-stranger" role="note">
-            {t('chat.notFriend')}{' '}
-            <Link to={withQuery(paths.contactDetail, { id: peerId })}>{t('chat.sendFriendRequest')}</Link>
-          </p>
-        )}
         <Composer
           ref={composer}
           draftKey={key}
           blocked={chat.block}
+          blockedAction={
+            chat.notFriend ? (
+              <Link to={withQuery(paths.contactDetail, { id: contactIdOf(key) })}>{t('chat.sendFriendRequest')}</Link>
+            ) : undefined
+          }
           quote={quoted}
           onCancelQuote={() => setQuote(null)}
           mentionable={mentionable}
