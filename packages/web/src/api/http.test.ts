@@ -23,7 +23,7 @@ function setup(
   };
   const onSessionInvalid = vi.fn(() => events.push('relogin'));
   const t = (key: ErrorText) => en.errors[key.slice('errors.'.length) as keyof typeof en.errors];
-  const { request } = createHttpClient({
+  const { request, endSession } = createHttpClient({
     fetch: async (req) => {
       calls.push(req);
       return respond(req);
@@ -38,7 +38,7 @@ function setup(
     onSessionInvalid,
     baseUrl: 'http://sparrow.test/',
   });
-  return { api: createApi(request), request, calls, events, ui, onSessionInvalid };
+  return { api: createApi(request), request, endSession, calls, events, ui, onSessionInvalid };
 }
 
 const json = (body: unknown, status = 200) =>
@@ -246,6 +246,13 @@ describe('request layer', () => {
     await vi.runAllTimersAsync();
     expect(events).toEqual([`toast:expired:${TOAST_SERVER_MS}`, 'relogin']);
     expect(onSessionInvalid).toHaveBeenCalledTimes(1);
+
+    // Told by the socket first, then answered -1: shown once.
+    const both = setup(() => json({ code: -1, msg: 'expired', data: null }));
+    both.endSession('Authorization expired');
+    await failure(both.api.sync({ after_id: 0 }, { silent: true }));
+    await vi.runAllTimersAsync();
+    expect(both.events).toEqual([`toast:Authorization expired:${TOAST_SERVER_MS}`, 'relogin']);
 
     const out = setup(() => new Response('', { status: 401 }), { token: null });
     await failure(out.api.checkuser({}, { silent: true }));

@@ -302,7 +302,15 @@ export function createHttpClient(deps: HttpDeps) {
     return outcome.result;
   }
 
-  return { request };
+  /**
+   * The session has ended, told by something other than a call (the socket refused it): shown the
+   * same way as a -1 answer, and once for both.
+   */
+  function endSession(message: string): void {
+    show({ relogin: message });
+  }
+
+  return { request, endSession };
 }
 
 export type HttpClient = ReturnType<typeof createHttpClient>;

@@ -57,6 +57,11 @@ export async function request<N extends RouteName>(
   return (await loadClient()).request(name, body, opts);
 }
 
+/** Ends the session as a -1 answer does (message, then login after RELOGIN_DELAY_MS), once per session. */
+export async function endSession(message: string): Promise<void> {
+  (await loadClient()).endSession(message);
+}
+
 /** `api.<route>(body, opts)`: POSTs to the route's path and answers its `data`. */
 export const api = createApi(request);
 

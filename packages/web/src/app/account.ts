@@ -1,6 +1,6 @@
-import { RELOGIN_DELAY_MS, TOAST_SERVER_MS, type LoginResult } from '@sparrow/protocol';
+import type { LoginResult } from '@sparrow/protocol';
 import type * as RealtimeModule from '../chat/realtime';
-import { api } from '../api';
+import { api, endSession } from '../api';
 import { i18next } from '../i18n';
 import { USER_ITEMS, storage } from '../lib/storage';
 import { presence } from '../stores/presence';
@@ -51,18 +51,12 @@ export function sessionEnded(): void {
   navigateTo(loginPath(currentPath()), { replace: true });
 }
 
-let ending: string | null = null;
-
 /**
  * The socket was refused for this session (it ended elsewhere: a password change, a revoked
- * token): say so, then sign in again after RELOGIN_DELAY_MS, as code -1 does over HTTP (spec §8).
+ * token): the request layer says so and signs in again, once, as for code -1 (spec §8).
  */
 export function sessionInvalid(): void {
-  const token = sessionStore.getState().token;
-  if (token === null || token === ending) return;
-  ending = token;
-  feedback.toast(i18next.t('errors.authExpired'), TOAST_SERVER_MS);
-  setTimeout(sessionEnded, RELOGIN_DELAY_MS);
+  endSession(i18next.t('errors.authExpired')).catch(() => undefined);
 }
 
 function dropSession(): void {
