@@ -1,7 +1,7 @@
-import { lazy, Suspense, useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HashRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
-import { session, useSession } from '../stores/session';
+import { useSession } from '../stores/session';
 import { setNavigator } from './navigation';
 import { paths } from './paths';
 import { loginPath } from './return-to';
@@ -36,16 +36,8 @@ function RequireAuth({ children }: { children: React.ReactNode }) {
   const signedIn = useSession((s) => s.token !== null);
   const signedOut = useSession((s) => s.signedOut);
   const { pathname, search } = useLocation();
-  // Decided once when the session goes, so clearing the sign-out below does not change it.
-  const target = useRef<string | null>(null);
-  if (signedIn) target.current = null;
-  else target.current ??= signedOut ? paths.login : loginPath(`${pathname}${search}`);
-  // Only the page left at that moment is not come back to: a page opened later still is.
-  useEffect(() => {
-    if (!signedIn && signedOut) session.forgetSignOut();
-  }, [signedIn, signedOut]);
   if (signedIn) return children;
-  return <Navigate to={target.current!} replace />;
+  return <Navigate to={signedOut ? paths.login : loginPath(`${pathname}${search}`)} replace />;
 }
 
 // Its own chunk, loaded once someone is signed in: the first screen carries no call code.

@@ -49,7 +49,7 @@ export const session = {
     storage.remove('client_id');
     sessionStore.setState({ token: null, user: null, signedOut });
   },
-  /** The sign-out has led to the login page: a page opened from now on is come back to again. */
+  /** The sign-out has reached the login page: a page opened from now on is come back to again. */
   forgetSignOut(): void {
     if (sessionStore.getState().signedOut) sessionStore.setState({ signedOut: false });
   },

@@ -14,6 +14,7 @@ import { SendCodeButton } from '../../components/SendCodeButton';
 import { useForm } from '../../lib/use-form';
 import { checkAccount, checkCode, checkPassword } from '../../lib/validation';
 import { useConfig } from '../../stores/config';
+import { session } from '../../stores/session';
 
 type Mode = 'password' | 'code';
 
@@ -33,6 +34,8 @@ export default function LoginPage() {
   useEffect(() => {
     // The next screen after a login; fetched while the user types.
     preloadRoute(paths.home);
+    // Arrived after signing out: a page opened from now on is come back to after signing in.
+    session.forgetSignOut();
   }, []);
 
   const handleSubmit = form.submit(async ({ account, password, code }) => {
