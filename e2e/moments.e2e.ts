@@ -136,6 +136,13 @@ describe('moments in three browsers', () => {
   it('B sees the dot live, likes and comments; C never sees the post', async () => {
     const page = bob.page;
     await visible(page.getByRole('link', { name: /朋友圈/ }).locator('.badge-dot'));
+    // Beside it, the newest poster's face: Alice has no picture, so the one drawn from her name.
+    await visible(
+      page
+        .getByRole('link', { name: /朋友圈/ })
+        .locator('.avatar-fallback')
+        .filter({ hasText: 'A' }),
+    );
     // The 发现 tab itself carries the dot, as WeChat's does.
     await visible(
       page.getByRole('navigation', { name: '主导航' }).getByRole('button', { name: /发现/ }).locator('.badge-dot'),

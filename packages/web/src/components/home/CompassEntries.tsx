@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { momentPaths } from '../../app/moment-paths';
 import { paths, withQuery } from '../../app/paths';
-import { badgeText } from '../../lib/conversation-list';
+import { badgeText, contactKey } from '../../lib/conversation-list';
+import { useContacts } from '../../stores/contacts';
 import { useConfig } from '../../stores/config';
 import { moments, useMoments } from '../../stores/moments';
 import { Avatar } from '../Avatar';
@@ -34,6 +35,8 @@ export function CompassEntries() {
   const count = useMoments((s) => s.count);
   const poster = useMoments((s) => s.poster);
   const avatar = useMoments((s) => s.avatar);
+  // A friend's face without a picture of their own is drawn from their name, as everywhere else.
+  const posterName = useContacts((s) => (poster > 0 ? (s.rows[contactKey(poster)]?.displayName ?? '') : ''));
   useEffect(() => {
     void moments.refresh();
   }, []);
@@ -53,7 +56,7 @@ export function CompassEntries() {
   const mark = (item: Item) =>
     isMoments(item) && (poster > 0 || count > 0) ? (
       <span className="compass-mark">
-        {avatar && <Avatar src={avatar} name="" alt="" size={28} />}
+        {poster > 0 && (avatar || posterName) && <Avatar src={avatar} name={posterName} alt="" size={28} />}
         {count > 0 ? (
           <Badge badge={{ kind: 'count', text: badgeText(count) }} label={t('moments.newNotices', { count })} />
         ) : (
