@@ -483,6 +483,25 @@ const RACES: Array<Race<unknown>> = [
     },
   }),
   race({
+    name: 'groupSetting, the same change of who may speak',
+    invariant: 'one line for one change',
+    async setup(env) {
+      const g = await groupOf(env, 2);
+      await ok(env, 'setManager', { id: g.gid, user_id: g.members[0]!.userId, role: 2 }, g.owner);
+      return g;
+    },
+    calls: (g) => [
+      { as: g.owner, route: 'groupSetting', body: { id: g.gid, setting: { nospeak: 1 } } },
+      { as: g.members[0]!, route: 'groupSetting', body: { id: g.gid, setting: { nospeak: 1 } } },
+    ],
+    async check(env, g) {
+      const wrong: string[] = [];
+      const lines = await groupLines(env, g, 'nospeak');
+      expectThat(wrong, lines === 1, `${lines} lines for one change of who may speak`);
+      return wrong;
+    },
+  }),
+  race({
     name: 'removeGroup',
     invariant: 'one success',
     once: true,
