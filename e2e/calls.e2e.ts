@@ -281,7 +281,22 @@ describe('calls between friends', () => {
     await expect.poll(() => mute.getAttribute('aria-pressed')).toBe('true');
     await alice.page.getByRole('button', { name: '关闭摄像头', exact: true }).click();
     expect(await senders()).toEqual(['audio:false', 'video:false']);
-    await visible(alice.page.getByRole('button', { name: '打开摄像头', exact: true }));
+    const cameraOn = alice.page.getByRole('button', { name: '打开摄像头', exact: true });
+    await visible(cameraOn);
+    await expect.poll(() => cameraOn.getAttribute('aria-pressed')).toBe('true');
+    // Bob sees Alice's face and why, not a black picture.
+    await visible(bob.page.getByText('对方已关闭摄像头', { exact: true }));
+    await visible(bob.page.locator('.call-head .avatar'));
+    await expect
+      .poll(() => bob.page.getByLabel('对方画面').evaluate((v) => getComputedStyle(v).visibility), WAIT)
+      .toBe('hidden');
+    await shot(bob.page, 'call-peer-camera-off-375');
+    await shot(alice.page, 'call-camera-off-375');
+    await cameraOn.click();
+    await expect.poll(() => bob.page.getByText('对方已关闭摄像头', { exact: true }).count(), WAIT).toBe(0);
+    await expect
+      .poll(() => bob.page.getByLabel('对方画面').evaluate((v) => getComputedStyle(v).visibility), WAIT)
+      .toBe('visible');
 
     await bob.page.getByRole('button', { name: '挂断', exact: true }).click();
     await Promise.all([closed(alice.page), closed(bob.page)]);

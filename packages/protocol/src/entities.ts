@@ -336,7 +336,7 @@ export const MessageExtendsSchemas = {
     type: z.union([z.literal(0), z.literal(1)]),
     /** 3 on the message that rings. */
     status: z.number(),
-    /** calling, acceptRtc, offer, answer, iceCandidate, busy, hangup, or otherOpt (handled on another device). */
+    /** calling, acceptRtc, offer, answer, iceCandidate, camera, busy, hangup, or otherOpt (handled on another device). */
     event: z.string(),
     /** 901 calling, 902 cancelled, 903 refused, 904 answered, 905 not connected, 906 ended, 907 busy. */
     code: z.number(),
@@ -350,6 +350,8 @@ export const MessageExtendsSchemas = {
     sdp: z.string().optional(),
     /** An ICE candidate as JSON text. */
     iceCandidate: z.string().optional(),
+    /** On `camera`: 1 the sender's camera is on, 0 it is off. */
+    camera: z.union([z.literal(0), z.literal(1)]).optional(),
   }),
 };
 

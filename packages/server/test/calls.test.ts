@@ -146,6 +146,14 @@ function callSuite(target: DbTarget, redisUrl: string | undefined) {
       0,
     );
     expect(JSON.parse((await webrtcOf(sb, id, 'iceCandidate')).data.extends.iceCandidate)).toEqual(asObject);
+    // A camera turned off and on again reaches the other party; without saying which, it is refused.
+    expect((await signal(a, { id, toContactId: b.userId, event: 'camera', camera: 0 })).code).toBe(0);
+    expect((await webrtcOf(sb, id, 'camera')).data.extends).toMatchObject({ event: 'camera', camera: 0 });
+    const cameraFrom = sb.frames.length;
+    expect((await signal(a, { id, toContactId: b.userId, event: 'camera', camera: '1' })).code).toBe(0);
+    expect((await webrtcOf(sb, id, 'camera', cameraFrom)).data.extends.camera).toBe(1);
+    const unsaid = await signal(a, { id, toContactId: b.userId, event: 'camera' });
+    expect({ code: unsaid.code, fields: unsaid.data?.fields }).toEqual({ code: 400, fields: ['camera'] });
 
     server.clock.advance(83_000);
     const hung = await signal(a, { id, toContactId: b.userId, event: 'hangup', code: 906, callTime: 9999 });
@@ -337,10 +345,18 @@ function callSuite(target: DbTarget, redisUrl: string | undefined) {
       ['hangup', a],
       ['hangup', b],
       ['iceCandidate', a],
+      ['camera', a],
       ['acceptRtc', a],
       ['offer', b],
     ] as const) {
-      const res = await signal(stranger, { id, toContactId: to.userId, event, iceCandidate: '{}', sdp: 'v=0' });
+      const res = await signal(stranger, {
+        id,
+        toContactId: to.userId,
+        event,
+        iceCandidate: '{}',
+        sdp: 'v=0',
+        camera: 0,
+      });
       expect({ code: res.code, msg: res.msg }).toEqual({ code: unknown.code, msg: unknown.msg });
     }
     expect(unknown.code).toBe(404);

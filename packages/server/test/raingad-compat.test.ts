@@ -700,6 +700,31 @@ describeEachDb('Raingad 6.x clients', (target) => {
     expect(deleted.data).toEqual({ id: message.id, msg_id: sent.data.msg_id, toContactId: a.userId });
   });
 
+  it("a call with a Sparrow client: the old call screen gets the original signals, not Sparrow's camera off", async () => {
+    const old = await online('oldcam');
+    const other = new OldWebClient(server, await person('newcam'));
+    await other.login();
+    await befriend(old, other);
+    const sparrow = await TestSocket.bound(server, other.userId, other.token);
+    const id = randomUUID();
+    const call = (from: OldWebClient, to: OldWebClient, body: Record<string, unknown>) =>
+      from.post('enterprise/im/sendToMsg', { id, toContactId: to.userId, type: 1, ...body });
+    expect((await call(other, old, { event: 'calling' })).code).toBe(0);
+    await old.socket!.waitFor((f) => f.type === 'webrtc' && f.data.extends.event === 'calling');
+    expect((await call(old, other, { event: 'acceptRtc' })).code).toBe(0);
+    await sparrow.waitFor((f) => f.type === 'webrtc' && f.data.extends.event === 'acceptRtc');
+    expect((await call(other, old, { event: 'camera', camera: 0 })).code).toBe(0);
+    expect((await call(other, old, { event: 'offer', sdp: 'v=0' })).code).toBe(0);
+    await old.socket!.waitFor((f) => f.type === 'webrtc' && f.data.extends.event === 'offer');
+    expect(old.socket!.frames.filter((f) => f.type === 'webrtc').map((f) => f.data.extends.event)).toEqual([
+      'calling',
+      'offer',
+    ]);
+    expect((await call(old, other, { event: 'hangup', code: 906 })).code).toBe(0);
+    sparrow.close();
+    old.socket!.close();
+  });
+
   it('offline after the socket closes: contacts were told by the close, the call is acknowledged for oneself only', async () => {
     const [a, b] = [await online('oa'), await online('ob')];
     await befriend(a, b);

@@ -197,8 +197,20 @@ export const GetAdminNoticeBody = z.object({});
 const absent = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional());
 
-/** Signals of a call (api.md §5); `otherOpt` is the server's own. */
-export const CallEvent = z.enum(['calling', 'acceptRtc', 'offer', 'answer', 'iceCandidate', 'busy', 'hangup']);
+/**
+ * Signals of a call (api.md §5); `otherOpt` is the server's own. `camera` is Sparrow's: the sender
+ * turned their camera off or on (`camera` 0 or 1), which Raingad 6.x clients are not told of.
+ */
+export const CallEvent = z.enum([
+  'calling',
+  'acceptRtc',
+  'offer',
+  'answer',
+  'iceCandidate',
+  'camera',
+  'busy',
+  'hangup',
+]);
 export type CallEvent = z.infer<typeof CallEvent>;
 
 /**
@@ -236,6 +248,8 @@ export const SendToMsgBody = z.object({
       IceCandidateInit.transform((o) => JSON.stringify(o)).pipe(z.string().max(CALL_ICE_MAX)),
     ]),
   ),
+  /** With `camera`: 1 the sender's camera is on, 0 it is off. */
+  camera: absent(z.coerce.number().int().min(0).max(1)),
   /** Seconds the sender counted; the stored duration is the server's own. */
   callTime: absent(z.coerce.number().int().min(0).max(86_400)),
   /** Sent by Raingad 6.x clients and not needed. */

@@ -507,6 +507,48 @@ describe('controls', () => {
     expect(now.getVideoTracks()[0]?.enabled).toBe(false);
     expect(front.stopped).toBe(true);
   });
+
+  it('a camera turned off tells the answered peer (camera 0), and on again (camera 1); before the answer it waits', async () => {
+    const t = setup();
+    const s = CallSession.place('call-1', PEER, 1, t.deps);
+    await settle();
+    s.toggleCamera();
+    await settle();
+    expect(t.events()).toEqual(['calling']);
+    s.handle(signal('acceptRtc', { code: 904 }));
+    await settle();
+    expect(t.sent.filter((b) => b.event === 'camera')).toEqual([expect.objectContaining({ camera: 0 })]);
+    s.toggleCamera();
+    await settle();
+    expect(t.sent.filter((b) => b.event === 'camera').map((b) => b.camera)).toEqual([0, 1]);
+  });
+
+  it('a video call without a camera tells the peer once answered; an audio call never sends camera', async () => {
+    const video = setup({ media: 'camera' });
+    const callee = CallSession.ringing('call-1', PEER, 1, video.deps);
+    await callee.accept();
+    await settle();
+    expect(video.sent.filter((b) => b.event === 'camera')).toEqual([expect.objectContaining({ camera: 0 })]);
+    const audio = setup();
+    const caller = CallSession.place('call-1', PEER, 0, audio.deps);
+    await settle();
+    caller.handle(signal('acceptRtc', { code: 904 }));
+    await settle();
+    expect(audio.events()).not.toContain('camera');
+  });
+
+  it("the peer's camera turned off shows as peerCameraOff until they turn it on", async () => {
+    const t = setup();
+    const s = CallSession.place('call-1', PEER, 1, t.deps);
+    await settle();
+    s.handle(signal('acceptRtc', { code: 904 }));
+    s.handle(signal('camera', { type: 1, camera: 0 }));
+    await settle();
+    expect(s.snapshot().peerCameraOff).toBe(true);
+    s.handle(signal('camera', { type: 1, camera: 1 }));
+    await settle();
+    expect(s.snapshot().peerCameraOff).toBe(false);
+  });
 });
 
 describe('parseCandidate', () => {

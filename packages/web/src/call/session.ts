@@ -1,4 +1,10 @@
-import { CALL_RING_TIMEOUT_MS, CallCodes, type IceConfig, type Message } from '@sparrow/protocol';
+import {
+  CALL_RING_TIMEOUT_MS,
+  CallCodes,
+  type CallEvent as SignalEvent,
+  type IceConfig,
+  type Message,
+} from '@sparrow/protocol';
 import { isFinalCode, parseCandidate, type CallSignal, type CallType } from './signal';
 
 /**
@@ -47,6 +53,8 @@ export interface CallSnapshot {
   cameraOff: boolean;
   /** A video call whose camera could not be opened goes on with sound only. */
   cameraFailed: boolean;
+  /** The peer turned their camera off, or has none: the screen shows their face instead. */
+  peerCameraOff: boolean;
   localStream: MediaStream | null;
   remoteStream: MediaStream | null;
   /** How many cameras this device has (switching needs two). */
@@ -58,8 +66,9 @@ export interface CallSignalBody {
   id: string;
   toContactId: number;
   type: CallType;
-  event: 'calling' | 'acceptRtc' | 'offer' | 'answer' | 'iceCandidate' | 'busy' | 'hangup';
+  event: SignalEvent;
   code?: number;
+  camera?: 0 | 1;
   sdp?: string;
   iceCandidate?: string;
   callTime?: number;
@@ -153,6 +162,9 @@ export class CallSession {
   private muted = false;
   private cameraOff = false;
   private cameraFailed = false;
+  private peerCameraOff = false;
+  /** The call was answered: from then on signals reach the peer. */
+  private answered = false;
   private local: MediaStream | null = null;
   private remote: MediaStream | null = null;
   private cameras = 0;
@@ -223,6 +235,7 @@ export class CallSession {
       muted: this.muted,
       cameraOff: this.cameraOff,
       cameraFailed: this.cameraFailed,
+      peerCameraOff: this.peerCameraOff,
       localStream: this.local,
       remoteStream: this.remote,
       cameras: this.cameras,
@@ -337,7 +350,9 @@ export class CallSession {
       await this.send(this.body('acceptRtc'));
     } catch (error) {
       this.finish(errorCode(error) === 404 ? 'peerCancelled' : 'failed');
+      return;
     }
+    this.onAnswered();
   }
 
   /** Refuses a ringing call (903). */
@@ -392,6 +407,10 @@ export class CallSession {
       case 'iceCandidate':
         await this.onCandidate(s.iceCandidate);
         return;
+      case 'camera':
+        this.peerCameraOff = s.camera === 0;
+        this.emit();
+        return;
       case 'hangup':
       case 'busy':
         this.onEnded(s.code);
@@ -428,6 +447,17 @@ export class CallSession {
     if (!stream) return;
     this.openPeer(this.config, { stream, cameraFailed: this.cameraFailed });
     this.armConnectTimer();
+    this.onAnswered();
+  }
+
+  /** Once answered, a video call whose camera is off (or missing) tells the peer so. */
+  private onAnswered(): void {
+    this.answered = true;
+    if (this.type === 1 && (this.cameraOff || this.cameraFailed)) this.signalCamera();
+  }
+
+  private signalCamera(): void {
+    this.relay(this.body('camera', { camera: this.cameraOff || this.cameraFailed ? 0 : 1 }));
   }
 
   private openPeer(config: RTCConfiguration, media: OpenedMedia): void {
@@ -580,6 +610,7 @@ export class CallSession {
   toggleCamera(): void {
     this.cameraOff = !this.cameraOff;
     for (const t of this.local?.getVideoTracks() ?? []) t.enabled = !this.cameraOff;
+    if (this.answered && !this.cameraFailed) this.signalCamera();
     this.emit();
   }
 

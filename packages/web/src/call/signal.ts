@@ -1,18 +1,9 @@
-import { CallCodes, isMessageOf, type Message } from '@sparrow/protocol';
+import { CallCodes, CallEvent as SignalEvent, isMessageOf, type Message } from '@sparrow/protocol';
 
 /** The events a `webrtc` push carries (api.md §5); `otherOpt` tells my other devices what I did. */
-export type CallEvent = 'calling' | 'acceptRtc' | 'offer' | 'answer' | 'iceCandidate' | 'busy' | 'hangup' | 'otherOpt';
+export type CallEvent = SignalEvent | 'otherOpt';
 
-const EVENTS: ReadonlySet<string> = new Set<CallEvent>([
-  'calling',
-  'acceptRtc',
-  'offer',
-  'answer',
-  'iceCandidate',
-  'busy',
-  'hangup',
-  'otherOpt',
-]);
+const EVENTS: ReadonlySet<string> = new Set<CallEvent>([...SignalEvent.options, 'otherOpt']);
 
 /** 1 video, 0 audio. */
 export type CallType = 0 | 1;
@@ -30,6 +21,8 @@ export interface CallSignal {
   sdp?: string;
   /** The candidate as the peer sent it: JSON text, or (older clients) an object. */
   iceCandidate?: unknown;
+  /** With `camera`: 1 the peer's camera is on, 0 it is off. */
+  camera?: 0 | 1;
 }
 
 /** Codes that end a call (spec §4 "Call flow"). */
@@ -60,6 +53,7 @@ export function callSignalOf(message: Message): CallSignal | null {
     callTime: ext.callTime,
     ...(ext.sdp !== undefined && { sdp: ext.sdp }),
     ...(ext.iceCandidate !== undefined && { iceCandidate: ext.iceCandidate }),
+    ...(ext.camera !== undefined && { camera: ext.camera }),
   };
 }
 

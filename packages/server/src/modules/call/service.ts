@@ -74,6 +74,7 @@ export class CallService {
       case 'offer':
       case 'answer':
       case 'iceCandidate':
+      case 'camera':
         return this.relay(session, call, body);
       case 'busy':
         return this.end(call, CallCodes.Busy, session.userId, socketClientId);
@@ -184,15 +185,18 @@ export class CallService {
     return signal;
   }
 
-  /** `offer`, `answer`, `iceCandidate`: passed to the other party as they came, once the call is answered. */
+  /** `offer`, `answer`, `iceCandidate`, `camera`: passed to the other party as they came, once the call is answered. */
   private async relay(session: Session, call: CallRecord, body: SignalBody): Promise<Message> {
     if (call.state !== 'accepted') throw new AppError('CallNotFound');
+    if (body.event === 'camera' && body.camera === undefined)
+      throw new AppError('Validation', {}, { fields: ['camera'] });
     const { caller, callee, message } = await this.partiesOf(call);
     const [from, to] = session.userId === caller.id ? [caller, callee] : [callee, caller];
     const signal = this.signalled(message, from, {
       event: body.event,
       ...(body.sdp !== undefined && { sdp: body.sdp }),
       ...(body.iceCandidate !== undefined && { iceCandidate: body.iceCandidate }),
+      ...(body.camera !== undefined && body.event === 'camera' && { camera: body.camera === 0 ? 0 : 1 }),
     });
     await this.ctx.realtime.publish([to.id], { type: 'webrtc', data: signal });
     return signal;

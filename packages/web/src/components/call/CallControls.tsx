@@ -1,12 +1,4 @@
-import {
-  AudioMutedOutline,
-  AudioOutline,
-  CameraOutline,
-  LoopOutline,
-  PhoneFill,
-  SoundOutline,
-  VideoOutline,
-} from 'antd-mobile-icons';
+import { AudioMutedOutline, AudioOutline, LoopOutline, PhoneFill, SoundOutline, VideoOutline } from 'antd-mobile-icons';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { calls } from '../../call/store';
@@ -102,8 +94,9 @@ export function CallControls({
             <ControlButton icon={<LoopOutline />} label={t('call.switchCamera')} onClick={calls.switchCamera} />
           )}
           <ControlButton
-            icon={<CameraOutline />}
+            icon={call.cameraOff ? <VideoOutline className="call-icon-off" /> : <VideoOutline />}
             label={call.cameraOff ? t('call.cameraOn') : t('call.cameraOff')}
+            pressed={call.cameraOff}
             onClick={calls.toggleCamera}
           />
         </div>

@@ -71,7 +71,8 @@ function useSink(speaker: boolean): { sinkId: string | null; choosable: boolean 
 }
 
 /**
- * A call, full screen: the peer's picture large (or their photo in a voice call), mine small and
+ * A call, full screen: the peer's picture large (or their photo in a voice call, or when their camera
+ * is off), mine small and
  * movable, the name, what is happening or the time talked, and the buttons.
  */
 export function CallScreen({ call }: { call: CallSnapshot }) {
@@ -81,7 +82,8 @@ export function CallScreen({ call }: { call: CallSnapshot }) {
   const status = useStatus(call);
   const video = call.type === 1;
   const talking = call.phase === 'connected' || call.phase === 'reconnecting';
-  const remoteVideo = video && talking && (call.remoteStream?.getVideoTracks().length ?? 0) > 0;
+  const peerCameraOff = video && talking && call.peerCameraOff;
+  const remoteVideo = video && talking && !call.peerCameraOff && (call.remoteStream?.getVideoTracks().length ?? 0) > 0;
   const showLocal = video && call.localStream !== null && !call.cameraFailed && call.phase !== 'ended';
 
   return (
@@ -106,6 +108,7 @@ export function CallScreen({ call }: { call: CallSnapshot }) {
           {call.phase === 'connected' ? <time>{status}</time> : status}
         </p>
         {call.cameraFailed && call.phase !== 'ended' && <p className="call-note">{t('call.cameraFailed')}</p>}
+        {peerCameraOff && <p className="call-note">{t('call.peerCameraOff')}</p>}
       </header>
       {showLocal && <DraggableVideo stream={call.localStream} label={t('call.localVideo')} hidden={call.cameraOff} />}
       <CallControls call={call} speaker={speaker} canChooseOutput={choosable} />
