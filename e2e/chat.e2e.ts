@@ -267,7 +267,7 @@ describe('chat in real time', () => {
     await visible(daveRow);
     await daveRow.click();
     // Event lines come in the language the server keeps for Dave (Chinese by default).
-    await visible(d.getByText(/^Alice ?(邀请 ?你 ?加入了群聊|invited You to the group)$/));
+    await visible(d.getByText(/^Alice ?(邀请 ?你 ?加入了群聊|invited you to the group)$/));
     await send(d, 'Hello everyone');
     await visible(bubble(a, 'Hello everyone'));
     await b.getByRole('link', { name: /^Alice、Bob、Carol,/ }).click();

@@ -283,7 +283,7 @@ describeEachDb('chat', (target) => {
     ).toBe(0);
     const seen = await server.call('getMessageList', { toContactId: gid }, { token: outsider.token });
     expect(seen.data.map((m: any) => m.type)).toEqual(['event']);
-    expect(seen.data[0].content).toMatch(/You/);
+    expect(seen.data[0].content).toBe(`${seen.data[0].extends.name} invited you to the group`);
     await server.ctx.db
       .updateTable('groups')
       .set({ setting: JSON.stringify({ invite: 1, history: 1, profile: 1, nospeak: 0, manage: 0 }) })

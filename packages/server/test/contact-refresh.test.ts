@@ -116,6 +116,30 @@ describeEachDb('a changed avatar or name is pushed', (target) => {
     }
   });
 
+  it('an event line names people as each reader calls them: my remark, else their name', async () => {
+    const friends = new FriendRepo(server.ctx.db);
+    await friends.setNickname((await friends.row(bob.userId, carl.userId))!.id, 'Carlos (gym)');
+    const toBob = await TestSocket.bound(server, bob.userId, bob.token);
+    const toAlice = await TestSocket.bound(server, alice.userId, alice.token);
+    try {
+      expect(
+        (await server.call('setManager', { id: gid, user_id: carl.userId, role: 2 }, { token: bob.token })).code,
+      ).toBe(0);
+      const line = (f: any) => f.type === 'group' && f.data.type === 'event' && f.data.extends.event === 'setManager';
+      expect((await toBob.waitFor(line)).data.content).toBe('You made Carlos (gym) an administrator');
+      expect((await toAlice.waitFor(line)).data.content).toBe('Bob made Carl an administrator');
+      const listed = await server.call('getMessageList', { toContactId: gid }, { token: bob.token });
+      expect(listed.data.at(-1).content).toBe('You made Carlos (gym) an administrator');
+      const carlSees = await server.call('getMessageList', { toContactId: gid }, { token: carl.token });
+      expect(carlSees.data.at(-1).content).toBe('Bob made you an administrator');
+      const contacts = await server.call('getContacts', {}, { token: bob.token });
+      expect(contacts.data.find((c: any) => c.id === gid).lastContent).toBe('You made Carlos (gym) an administrator');
+    } finally {
+      toBob.close();
+      toAlice.close();
+    }
+  });
+
   it('sends everyone the row in runMode 1, where everyone is a contact', async () => {
     await server.ctx.config.set('sysInfo.runMode', '1');
     const toSam = await TestSocket.bound(server, stranger.userId, stranger.token);

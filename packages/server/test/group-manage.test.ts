@@ -81,7 +81,7 @@ describeEachDb('group management', (target) => {
     const events = (await server.call('getMessageList', { toContactId: gid }, { token: member.token })).data.filter(
       (m: any) => m.type === 'event',
     );
-    expect(events.map((m: any) => m.content)).toContain('Admin muted You for 10 minutes');
+    expect(events.map((m: any) => m.content)).toContain('Admin muted you for 10 minutes');
     sm.close();
   });
 

@@ -99,6 +99,7 @@ export const en: Record<MessageKey, string> = {
   'event.create': '{name} created the group',
   'event.invite': '{name} invited {names} to the group',
   'event.you': 'You',
+  'event.youObject': 'you',
   'preview.image': '[Photo]',
   'preview.voice': '[Voice]',
   'preview.video': '[Video]',

@@ -99,6 +99,7 @@ export const es: Record<MessageKey, string> = {
   'event.create': '{name} creó el grupo',
   'event.invite': '{name} invitó a {names} al grupo',
   'event.you': 'Tú',
+  'event.youObject': 'ti',
   'preview.image': '[Foto]',
   'preview.voice': '[Voz]',
   'preview.video': '[Vídeo]',

@@ -99,6 +99,7 @@ export const fr: Record<MessageKey, string> = {
   'event.create': '{name} a créé le groupe',
   'event.invite': '{name} a invité {names} dans le groupe',
   'event.you': 'Vous',
+  'event.youObject': 'vous',
   'preview.image': '[Photo]',
   'preview.voice': '[Vocal]',
   'preview.video': '[Vidéo]',

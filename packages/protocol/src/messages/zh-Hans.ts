@@ -96,6 +96,7 @@ export const zhHans = {
   'event.create': '{name}创建了群聊',
   'event.invite': '{name}邀请{names}加入了群聊',
   'event.you': '你',
+  'event.youObject': '你',
   'preview.image': '[图片]',
   'preview.voice': '[语音]',
   'preview.video': '[视频]',

@@ -98,6 +98,7 @@ export const zhHant: Record<MessageKey, string> = {
   'event.create': '{name}建立了群組',
   'event.invite': '{name}邀請{names}加入了群組',
   'event.you': '你',
+  'event.youObject': '你',
   'preview.image': '[圖片]',
   'preview.voice': '[語音]',
   'preview.video': '[影片]',

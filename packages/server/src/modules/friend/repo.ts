@@ -122,6 +122,28 @@ export class FriendRepo {
     return Number(res.numDeletedRows) > 0;
   }
 
+  /**
+   * The remarks some readers gave some users, by reader then user: what an event line calls a
+   * person for a reader who named them (only remarks that are set).
+   */
+  async remarks(readerIds: readonly number[], userIds: readonly number[]): Promise<Map<number, Map<number, string>>> {
+    const out = new Map<number, Map<number, string>>();
+    if (readerIds.length === 0 || userIds.length === 0) return out;
+    const rows = await this.db
+      .selectFrom('friends')
+      .select(['user_id', 'friend_user_id', 'nickname'])
+      .where('user_id', 'in', [...new Set(readerIds)])
+      .where('friend_user_id', 'in', [...new Set(userIds)])
+      .where('nickname', '!=', '')
+      .execute();
+    for (const r of rows) {
+      const mine = out.get(r.user_id) ?? new Map<number, string>();
+      mine.set(r.friend_user_id, r.nickname);
+      out.set(r.user_id, mine);
+    }
+    return out;
+  }
+
   async setNickname(rowId: number, nickname: string): Promise<void> {
     await this.db.updateTable('friends').set({ nickname }).where('id', '=', rowId).execute();
   }

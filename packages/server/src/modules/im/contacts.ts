@@ -9,12 +9,12 @@ import {
 import type { AnnouncementRepo } from '../system';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
+import { parseJson } from '../../lib/text';
 import type { Session } from '../auth';
 import type { FriendRepo, FriendService } from '../friend';
 import { groupKey, groupSetting, toGroupContact, type GroupRepo } from '../group';
 import { readerOf } from './hydrate';
-import { systemContact } from './presenter';
-import { previewOf } from './presenter';
+import { namedInLine, previewOf, systemContact, type Reader } from './presenter';
 import { pairKey, selfKey, type ConversationRow, type ConversationView, type MessageRow } from './repo';
 
 /**
@@ -39,7 +39,7 @@ export class ContactService {
 
   /** A contact or group row with what my conversation row says of the chat. */
   private merge(
-    session: Session,
+    reader: Reader,
     contact: Contact,
     view: ConversationView | undefined,
     lastById: Map<number, MessageRow>,
@@ -53,7 +53,7 @@ export class ContactService {
     const shown = hidden || !last || last.id <= floor ? undefined : last;
     return {
       ...contact,
-      lastContent: shown ? previewOf(shown, readerOf(session.user)) : '',
+      lastContent: shown ? previewOf(shown, reader) : '',
       lastSendTime: hidden ? 0 : shown ? shown.create_time : contact.is_group === 1 ? row.last_time : 0,
       type: shown ? shown.type : '',
       unread: hidden ? 0 : view.unread,
@@ -75,16 +75,21 @@ export class ContactService {
       this.ctx.repos.messages.byIds(views.map((v) => v.lastId).filter(Boolean)),
       this.groups.counts(groups.map((g) => g.id)),
     ]);
+    // An event line last in a chat names people as I call them.
+    const named = [...lastById.values()]
+      .filter((r) => r.type === 'event')
+      .flatMap((r) => namedInLine(parseJson(r.extends)));
+    const reader = readerOf(session.user, (await this.ctx.repos.friends.remarks([me], named)).get(me));
     const out: Contact[] = [];
-    for (const u of users) out.push(this.merge(session, u, byKey.get(pairKey(me, u.user_id!)), lastById));
+    for (const u of users) out.push(this.merge(reader, u, byKey.get(pairKey(me, u.user_id!)), lastById));
     for (const g of groups) {
       const contact = toGroupContact(g, g.role, sizes.get(g.id) ?? 0);
       const floor = groupSetting(g).history ? 0 : g.join_msg_id;
-      out.push(this.merge(session, contact, byKey.get(groupKey(g.id)), lastById, floor));
+      out.push(this.merge(reader, contact, byKey.get(groupKey(g.id)), lastById, floor));
     }
     out.push(await this.systemRow(session, pending));
     out.push(await this.adminNoticeRow(session, byKey.get('admin_notice')?.row));
-    out.push(this.merge(session, this.selfRow(session), byKey.get(selfKey(me)), lastById));
+    out.push(this.merge(reader, this.selfRow(session), byKey.get(selfKey(me)), lastById));
     return { items: out, pending };
   }
 
@@ -143,7 +148,12 @@ export class ContactService {
     if (target.kind !== 'private') throw new AppError('NotFound');
     const contact = await this.friends.contactOf(session.userId, target.peer);
     const [view] = await this.ctx.repos.messages.viewsOf(session.userId, [target.chatKey]);
-    return this.merge(session, contact, view, await this.ctx.repos.messages.byIds(view?.lastId ? [view.lastId] : []));
+    return this.merge(
+      readerOf(session.user),
+      contact,
+      view,
+      await this.ctx.repos.messages.byIds(view?.lastId ? [view.lastId] : []),
+    );
   }
 
   /**

@@ -1,12 +1,18 @@
 import { negotiateLocale, type Message } from '@sparrow/protocol';
+import { parseJson } from '../../lib/text';
 import type { Repos } from '../../repos';
 import type { UserRow } from '../user';
-import { toMessage, type MessageContext, type Reader } from './presenter';
+import { namedInLine, toMessage, type MessageContext, type Reader } from './presenter';
 import { ChatType, type MessageRow } from './repo';
 
-/** A user as a reader: their id and language. */
-export function readerOf(user: UserRow): Reader {
-  return { userId: user.id, locale: negotiateLocale(user.language || undefined) };
+/** A user as a reader: their id and language (and the remarks an event line needs, when given). */
+export function readerOf(user: UserRow, remarks?: ReadonlyMap<number, string>): Reader {
+  return { userId: user.id, locale: negotiateLocale(user.language || undefined), ...(remarks && { remarks }) };
+}
+
+/** The users the event lines among `rows` name. */
+function namedInLines(rows: readonly MessageRow[]): number[] {
+  return [...new Set(rows.filter((r) => r.type === 'event').flatMap((r) => namedInLine(parseJson(r.extends))))];
 }
 
 /** What the caller already holds and need not be loaded again. */
@@ -17,7 +23,7 @@ export type Known = Partial<Omit<MessageContext, 'reader'>>;
  * group roles and nicknames, and peers' read marks, whatever the number of rows or readers.
  */
 export class Hydrator {
-  constructor(private readonly repos: Pick<Repos, 'users' | 'groups' | 'messages'>) {}
+  constructor(private readonly repos: Pick<Repos, 'users' | 'groups' | 'messages' | 'friends'>) {}
 
   /** Rows for one reader. */
   async presentMany(rows: MessageRow[], readerRow: UserRow, known: Known = {}): Promise<Message[]> {
@@ -30,7 +36,8 @@ export class Hydrator {
       given.peerReadTo === undefined
         ? await this.repos.messages.peerReadMarks(readerRow.id, [...new Set(mineInPrivate.map((r) => r.chat_key))])
         : undefined;
-    const reader = readerOf(readerRow);
+    const remarks = await this.repos.friends.remarks([readerRow.id], namedInLines(rows));
+    const reader = readerOf(readerRow, remarks.get(readerRow.id));
     return rows.map((r) =>
       toMessage(r, {
         reader,
@@ -68,12 +75,13 @@ export class Hydrator {
       row.chat_type === ChatType.Private
         ? ((await this.repos.messages.conversation(row.to_id, row.chat_key))?.read_msg_id ?? 0)
         : undefined;
+    const remarks = await this.repos.friends.remarks(readerIds, namedInLines([row]));
     const out: Array<{ reader: UserRow; message: Message }> = [];
     for (const id of readerIds) {
       const reader = readers.get(id);
       if (!reader) continue;
       const message = toMessage(row, {
-        reader: readerOf(reader),
+        reader: readerOf(reader, remarks.get(id)),
         users,
         quotes,
         ...(row.chat_type === ChatType.Group && members && { members }),

@@ -33,6 +33,14 @@ export const decodeAt = (stored: string) =>
 export interface Reader {
   userId: number;
   locale: Locale;
+  /** The remarks the reader gave the people an event line names: a line calls them so. */
+  remarks?: ReadonlyMap<number, string>;
+}
+
+/** The users an event line names (its actor, those it was done to, who withdrew), from its stored facts. */
+export function namedInLine(stored: Record<string, unknown>): number[] {
+  const ids: unknown[] = [stored.user_id, stored.by, ...(Array.isArray(stored.user_ids) ? stored.user_ids : [])];
+  return ids.filter((id): id is number => typeof id === 'number');
 }
 
 /** The facts of a stored event line; undefined when they are not a line this server knows. */
@@ -63,9 +71,13 @@ const NOSPEAK_LINES: Record<number, MessageKey> = {
 export function eventText(line: EventLine | undefined, reader: Reader, fallback: string): string {
   if (!line) return fallback;
   const you = translate(reader.locale, 'event.you');
-  const nameOf = (id: number, name: string) => (id === reader.userId ? you : name);
+  const nameOf = (id: number, name: string) => (id === reader.userId ? you : reader.remarks?.get(id) || name);
+  // Those a line was done to: "you" as the object of the sentence.
+  const youObject = translate(reader.locale, 'event.youObject');
   const others = (ids: number[], names: string[]) =>
-    ids.map((id, i) => nameOf(id, names[i] ?? '')).join(reader.locale.startsWith('zh') ? '、' : ', ');
+    ids
+      .map((id, i) => (id === reader.userId ? youObject : nameOf(id, names[i] ?? '')))
+      .join(reader.locale.startsWith('zh') ? '、' : ', ');
   switch (line.event) {
     case 'undo': {
       if (line.by !== line.user_id) {
@@ -76,7 +88,7 @@ export function eventText(line: EventLine | undefined, reader: Reader, fallback:
       }
       return line.user_id === reader.userId
         ? translate(reader.locale, 'event.undoSelf')
-        : translate(reader.locale, 'event.undo', { name: line.name });
+        : translate(reader.locale, 'event.undo', { name: nameOf(line.user_id, line.name) });
     }
     case 'create':
       return translate(reader.locale, 'event.create', { name: nameOf(line.user_id, line.name) });
