@@ -4,6 +4,7 @@ import {
   expectAccessible,
   hidden,
   launchBrowser,
+  longPress,
   newPerson,
   noToasts,
   type Person,
@@ -325,7 +326,7 @@ describe('group management across owner, admin and member', () => {
     await visible(owner.page.getByRole('button', { name: '退出群聊' }));
   });
 
-  it('the new owner removes the member, whose open chat closes; then disbands, and every page closes', async () => {
+  it('the new owner removes the member, whose open chat closes; then disbands: the group pages close, the chat stays read-only', async () => {
     await open(member, chatRoute());
     await visible(member.page.getByRole('status').filter({ hasText: '本群仅群主可发言' }));
     await open(admin, membersRoute());
@@ -346,6 +347,26 @@ describe('group management across owner, admin and member', () => {
       await p.page.waitForURL(/pages\/index\/index/, WAIT);
       await visible(toast(p.page, '该群聊已解散'));
     }
+
+    // As in WeChat the chat stays on the list, read-only, with a line saying so.
+    const listed = owner.page.getByRole('link', { name: /解散了该群聊/ });
+    await visible(listed);
+    await listed.click();
+    await owner.page.waitForURL(/pages\/message\/chat/, WAIT);
+    await visible(owner.page.locator('.chat-event').filter({ hasText: /解散了该群聊$/ }));
+    await visible(owner.page.getByRole('status').filter({ hasText: '该群聊已解散' }));
+    await expect(owner.page.getByRole('textbox').count()).resolves.toBe(0);
+    await expect(owner.page.getByRole('button', { name: '群聊信息' }).count()).resolves.toBe(0);
+    await check(owner.page, 'group-zh-disbanded-chat');
+    await owner.page.goBack();
+
+    // Each member deletes it when they like.
+    await longPress(owner.page, owner.page.getByRole('link', { name: /解散了该群聊/ }));
+    await owner.page.getByRole('menuitem', { name: '删除' }).click();
+    await hidden(owner.page.getByRole('link', { name: /解散了该群聊/ }));
+    await owner.page.reload();
+    await visible(owner.page.getByRole('heading', { level: 1 }));
+    await expect(owner.page.getByRole('link', { name: /解散了该群聊/ }).count()).resolves.toBe(0);
   });
 
   it('everyone sees who is online in Contacts, and follows a sign-out and a sign-in without a reload', async () => {

@@ -89,6 +89,7 @@ export const ErrorCodes = {
   Muted: Codes.Refused,
   GroupNoSpeakAdmins: Codes.Refused,
   GroupNoSpeakOwner: Codes.Refused,
+  GroupDisbanded: Codes.Refused,
   PrivateChatDisabled: Codes.Refused,
   NotFriendChat: Codes.Refused,
   GroupChatDisabled: Codes.Refused,

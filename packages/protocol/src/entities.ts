@@ -222,6 +222,8 @@ export const ContactSchema = z.object({
   owner_id: z.number().optional(),
   role: z.union([z.literal(1), z.literal(2), z.literal(3)]).optional(),
   member_count: z.number().optional(),
+  /** 1 when the group was disbanded: its chat can be read and deleted, no longer written to. */
+  disbanded: z.literal(1).optional(),
 });
 export type Contact = z.infer<typeof ContactSchema>;
 

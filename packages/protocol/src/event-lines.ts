@@ -45,6 +45,8 @@ export const EventLineSchema = z.discriminatedUnion('event', [
   z.looseObject({ event: z.literal('remove'), ...actor, ...others }),
   /** The actor left the group. */
   z.looseObject({ event: z.literal('leave'), ...actor }),
+  /** The owner disbanded the group (the chat stays, read-only). */
+  z.looseObject({ event: z.literal('disband'), ...actor }),
   /** The actor changed who may speak: 0 everyone, 1 the owner and administrators, 2 the owner. */
   z.looseObject({ event: z.literal('nospeak'), ...actor, nospeak: z.number() }),
   /** The actor joined by scanning the group's QR code. */

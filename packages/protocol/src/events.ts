@@ -51,6 +51,11 @@ export const PushEventSchemas = {
   appendContact: ContactSchema,
   /** A group is gone for me, or (old clients) an ex-friend with group_id = their user id. */
   removeGroup: z.object({ group_id: z.union([z.string(), z.number()]) }),
+  /**
+   * A group I am in was disbanded: its chat stays, to be read but not written to, until I delete it.
+   * Raingad 6.x clients are sent `removeGroup` instead, as the original server did.
+   */
+  disbandGroup: z.object({ group_id: z.string() }),
   /** A group message. */
   group: MessageSchema,
   setChatTop: z.object({ id: ContactIdSchema, is_top: flag01, is_group: z.number() }),

@@ -304,7 +304,7 @@ describeEachDb('administration (/manage/*)', (target) => {
 
     const sock = await TestSocket.bound(server, plain.userId, plain.token);
     expect((await server.call('manageGroupDisband', { group_id: groupId }, as(root))).code).toBe(0);
-    expect((await sock.waitFor((f) => f.type === 'removeGroup')).data).toEqual({ group_id: groupId });
+    expect((await sock.waitFor((f) => f.type === 'disbandGroup')).data).toEqual({ group_id: groupId });
     expect((await server.call('manageGroupList', { keywords: 'watch' }, as(root))).count).toBe(0);
     expect((await server.call('manageGroupMembers', { group_id: groupId }, as(root))).code).toBe(404);
     sock.close();

@@ -205,12 +205,39 @@ describeEachDb('group management', (target) => {
     await so.waitFor((f) => f.type === 'clearMessage');
     expect((await server.call('getMessageList', { toContactId: gid }, { token: owner.token })).data).toEqual([]);
 
+    expect((await send(owner, gid, 'before the end')).code).toBe(0);
     await server.call('removeGroup', { id: gid }, { token: member.token });
-    expect((await so.waitFor((f) => f.type === 'removeGroup')).data).toEqual({ group_id: gid });
-    expect((await server.call('groupInfo', { group_id: gid }, { token: owner.token })).code).toBe(403);
+    // As in WeChat the members keep the chat, read-only, with a line saying so.
+    const line = await so.waitFor((f) => f.type === 'group' && f.data.extends.event === 'disband');
+    expect(line.data.content).toMatch(/disbanded the group$|解散了该群聊$/);
+    expect((await so.waitFor((f) => f.type === 'disbandGroup')).data).toEqual({ group_id: gid });
+    const listed = (await server.call('getContacts', {}, { token: owner.token })).data.find((c: any) => c.id === gid);
+    expect(listed).toMatchObject({ disbanded: 1, lastContent: line.data.content });
+    const history = await server.call('getMessageList', { toContactId: gid }, { token: owner.token });
+    expect(history.data.map((m: any) => m.content)).toContain('before the end');
+    // Nothing in it changes any more: a send, a withdrawal, a deletion for all, a group change.
+    const said = history.data.find((m: any) => m.content === 'before the end');
+    const refusals = [
+      await send(owner, gid, 'after the end'),
+      await server.call('undoMessage', { id: said.msg_id }, { token: owner.token }),
+      await server.call('delMessage', { id: said.msg_id }, { token: owner.token }),
+      await server.call('groupInfo', { group_id: gid }, { token: owner.token }),
+      await server.call('editGroupName', { id: gid, displayName: 'again' }, { token: member.token }),
+    ];
+    expect(refusals.map((r) => r.code)).toEqual([401, 401, 401, 401, 401]);
+    expect(new Set(refusals.map((r) => r.msg)).size).toBe(1);
+    // Someone who was never in it is answered as for any group they are not in.
+    const stranger = await server.call('groupInfo', { group_id: gid }, { token: outsider.token });
+    expect(stranger.code).toBe(403);
+    expect((await server.call('getMessageList', { toContactId: gid }, { token: outsider.token })).code).toBe(403);
+    // Each member deletes the chat when they like.
+    expect((await server.call('delChat', { id: gid }, { token: owner.token })).code).toBe(0);
     expect((await server.call('getContacts', {}, { token: owner.token })).data.some((c: any) => c.id === gid)).toBe(
       false,
     );
+    expect(
+      (await server.call('getContacts', {}, { token: member.token })).data.find((c: any) => c.id === gid),
+    ).toMatchObject({ disbanded: 1 });
     so.close();
     sm.close();
     sx.close();

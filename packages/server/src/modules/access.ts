@@ -38,8 +38,26 @@ export class Access {
   ): Promise<{ group: GroupRow; member: MemberRow }> {
     const group = await groups.byId(groupId);
     const member = group && (await groups.member(groupId, userId));
-    if (!group || !member) throw new AppError('NotMember');
+    if (!group || !member) {
+      // Its former members are told why; anyone else, as of any group they are not in.
+      if (!group && (await this.readableGroup(userId, groupId, groups))) throw new AppError('GroupDisbanded');
+      throw new AppError('NotMember');
+    }
     return { group, member };
+  }
+
+  /**
+   * A group whose chat I may read: one I am in, or one disbanded while I was in it (its chat stays,
+   * read-only: sending refuses it); undefined otherwise.
+   */
+  private async readableGroup(
+    userId: number,
+    groupId: number,
+    groups: AccessRepos['groups'] = this.repos.groups,
+  ): Promise<{ group: GroupRow; member: MemberRow } | undefined> {
+    const group = (await groups.byId(groupId)) ?? (await groups.disbanded(groupId));
+    const member = group && (await groups.member(groupId, userId));
+    return group && member ? { group, member } : undefined;
   }
 
   /** As requireMember, and my role is one of `roles` (1 owner, 2 admin, 3 member). */
@@ -54,12 +72,16 @@ export class Access {
     return found;
   }
 
-  /** A conversation I may read: private with anyone known, a group I am in, my own. */
+  /**
+   * A conversation I may read: private with anyone known, a group I am in (or was in when it was
+   * disbanded: `group.status` 0, which every write refuses), my own.
+   */
   async chat(session: Session, toContactId: ContactId | string | number): Promise<Chat> {
     if (toContactId === -1 || toContactId === '-1') return { kind: 'self', chatKey: selfKey(session.userId) };
     if (typeof toContactId === 'string' && toContactId.startsWith('group-')) {
-      const { group, member } = await this.requireMember(session.userId, groupNumber(toContactId));
-      return { kind: 'group', chatKey: groupKey(group.id), group, member };
+      const found = await this.readableGroup(session.userId, groupNumber(toContactId));
+      if (!found) throw new AppError('NotMember');
+      return { kind: 'group', chatKey: groupKey(found.group.id), ...found };
     }
     const peerId = readId(toContactId);
     if (peerId === undefined) throw new AppError('NotAllowedTarget');
@@ -70,6 +92,11 @@ export class Access {
     if (!peer || (peer.status !== 1 && !(await this.repos.messages.conversation(session.userId, chatKey))))
       throw new AppError('UserNotFound');
     return { kind: 'private', chatKey, peer };
+  }
+
+  /** A chat that may still change: a disbanded group's is read-only (sending, withdrawing, deleting for all). */
+  requireWritable(chat: Chat): void {
+    if (chat.kind === 'group' && chat.group.status !== 1) throw new AppError('GroupDisbanded');
   }
 
   /** The first message id a reader may see in a chat (cleared history, joined without history). */

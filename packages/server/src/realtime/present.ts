@@ -71,6 +71,8 @@ const RAINGAD: { [E in PushFrame['type']]?: Replacement<E> } = {
   isRead: (frame, extras) => (extras?.read?.length ? { type: 'isRead', time: frame.time, data: extras.read } : null),
   // The original server pushed an announcement as a `simple` message to the `admin_notice` contact.
   adminNotice: (frame) => ({ type: 'simple', time: frame.time, data: announcementMessage(frame.data) }),
+  // The original server took a disbanded group off their lists.
+  disbandGroup: (frame) => ({ type: 'removeGroup', time: frame.time, data: { group_id: frame.data.group_id } }),
   // Their call screens know the original signals only; a camera turned off is Sparrow's.
   webrtc: (frame) => (frame.data.extends.event === 'camera' ? null : frame),
 };

@@ -78,6 +78,11 @@ describe('dispatch: each push event reaches the store it changes', () => {
     dispatch({ type: 'removeUser', data: { group_id: 'group-1', user_id: 1 } });
     expect(contactsStore.getState().rows['group-1']).toBeUndefined();
   });
+
+  it('a disbanded group stays on the list, marked read-only', () => {
+    dispatch({ type: 'disbandGroup', data: { group_id: 'group-1' } });
+    expect(contactsStore.getState().rows['group-1']).toMatchObject({ disbanded: 1, member_count: 3 });
+  });
 });
 
 /** A `webrtc` push from user `from` about call `id`. */

@@ -169,6 +169,11 @@ export function dispatch(event: SocketEvent): void {
       groups.apply(event);
       contacts.remove(contactKey(event.data.group_id));
       break;
+    case 'disbandGroup':
+      // The chat stays, read-only, until I delete it.
+      groups.apply(event);
+      contacts.patch(contactKey(event.data.group_id), { disbanded: 1 });
+      break;
     case 'setChatTop':
       contacts.patch(contactKey(event.data.id), { is_top: event.data.is_top });
       break;

@@ -15,6 +15,8 @@ export interface GroupState {
   members: GroupMember[];
   /** I was removed, I left, or the group was disbanded. */
   gone: boolean;
+  /** The group was disbanded: its chat stays, to be read, not written to. */
+  disbanded: boolean;
 }
 
 const GONE: ReadonlySet<GroupStatus> = new Set(['removed', 'left', 'disbanded']);
@@ -23,7 +25,12 @@ const GONE: ReadonlySet<GroupStatus> = new Set(['removed', 'left', 'disbanded'])
 export function useGroup(key: ContactKey): GroupState {
   const entry = useGroupEntry(isGroupKey(key) ? key : null);
   return useMemo(
-    () => ({ info: entry?.info ?? null, members: entry?.members ?? [], gone: entry ? GONE.has(entry.status) : false }),
+    () => ({
+      info: entry?.info ?? null,
+      members: entry?.members ?? [],
+      gone: entry ? GONE.has(entry.status) : false,
+      disbanded: entry?.status === 'disbanded',
+    }),
     [entry],
   );
 }
@@ -56,7 +63,10 @@ export function useChat(key: ContactKey, focusId: number | null = null) {
   const snapshot = useSyncExternalStore(engine.subscribe, engine.getSnapshot);
   const contact = useContactRow(key);
   const isGroup = isGroupKey(key);
-  const group = useGroup(key);
+  // A disbanded group has no info or members to load: its chat is read-only.
+  const listedDisbanded = contact?.disbanded === 1;
+  const group = useGroup(listedDisbanded ? '' : key);
+  const disbanded = isGroup && (listedDisbanded || group.disbanded);
   const chatInfo = useConfig((s) => s.config?.chatInfo);
   const runMode = useConfig((s) => s.config?.sysInfo.runMode ?? 2);
 
@@ -87,11 +97,12 @@ export function useChat(key: ContactKey, focusId: number | null = null) {
   }, [isGroup, mentioned, key]);
 
   // Why the input is closed: the group's rules and my mute, or a private chat I may not have.
-  const speak = useGroupSpeakState(isGroup ? key : null);
+  const speak = useGroupSpeakState(isGroup && !disbanded ? key : null);
   let block: string | null = null;
   /** Closed because we are not (or no longer) friends: the chat offers to ask again. */
   let notFriend = false;
-  if (isGroup) block = speakText(speak, i18n.language);
+  if (disbanded) block = t('group.gone.disbanded');
+  else if (isGroup) block = speakText(speak, i18n.language);
   else if (key !== SELF_KEY) {
     if (chatInfo && chatInfo.simpleChat !== 1) block = t('chat.privateDisabled');
     else if (runMode === 2 && contact && contact.is_group === 0 && contact.friend_id === undefined) {
@@ -101,7 +112,7 @@ export function useChat(key: ContactKey, focusId: number | null = null) {
   }
 
   const myRole = group.info?.isJoin ?? contact?.role ?? 3;
-  return { engine, snapshot, contact, isGroup, group, block, notFriend, me: user, myRole, chatInfo };
+  return { engine, snapshot, contact, isGroup, group, disbanded, block, notFriend, me: user, myRole, chatInfo };
 }
 
 export type ChatModel = ReturnType<typeof useChat>;
@@ -109,19 +120,29 @@ export type ChatModel = ReturnType<typeof useChat>;
 /** What the long-press menu offers for a message (api.md undoMessage, delMessage). */
 export function messagePermissions(
   m: Message,
-  opts: { me: number; isGroup: boolean; myRole: number; redoTimeS: number; dbDelMsg: boolean; now: number },
+  opts: {
+    me: number;
+    isGroup: boolean;
+    myRole: number;
+    redoTimeS: number;
+    dbDelMsg: boolean;
+    now: number;
+    /** A disbanded group's chat: nothing in it changes any more. */
+    readOnly?: boolean;
+  },
 ) {
   const mine = m.fromUser.id === opts.me;
   const content = m.type !== 'event';
+  const writable = opts.readOnly !== true;
   const senderRole = m.role ?? 3;
   const inTime = opts.now - m.sendTime <= opts.redoTimeS * 1000;
   const privileged = opts.isGroup && (opts.myRole === 1 || (opts.myRole === 2 && (mine || senderRole === 3)));
   return {
     copy: m.type === 'text',
     forward: content && m.type !== 'webrtc',
-    quote: content,
-    withdraw: content && ((mine && inTime) || privileged),
-    deleteForAll: content && mine && opts.dbDelMsg,
+    quote: content && writable,
+    withdraw: writable && content && ((mine && inTime) || privileged),
+    deleteForAll: writable && content && mine && opts.dbDelMsg,
     deleteForMe: true,
   };
 }

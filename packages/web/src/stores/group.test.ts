@@ -116,8 +116,10 @@ describe('applyGroupPush: every group push, as the member it reaches sees it', (
     expect(groupSpeakState(gone, NOW)).toEqual({ canSpeak: false, reason: 'notMember' });
   });
 
-  it('removeGroup means the group was disbanded', () => {
+  it('removeGroup and disbandGroup mean the group was disbanded', () => {
     expect(apply(ready(), { type: 'removeGroup', data: { group_id: GID } }).entry.status).toBe('disbanded');
+    expect(apply(ready(), { type: 'disbandGroup', data: { group_id: GID } }).entry.status).toBe('disbanded');
+    expect(pushGroupId({ type: 'disbandGroup', data: { group_id: GID } })).toBe(GID);
   });
 
   it('editGroupName, setNotice and groupSetting change the record', () => {

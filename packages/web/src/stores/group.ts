@@ -43,6 +43,7 @@ export const GROUP_PUSHES = [
   'groupSetting',
   'changeOwner',
   'removeGroup',
+  'disbandGroup',
   'addGroupUser',
   'addGroup',
 ] as const;
@@ -58,6 +59,7 @@ export function pushGroupId(event: GroupPush): string | null {
       return typeof event.data.id === 'string' ? event.data.id : null;
     case 'removeGroup':
       return typeof event.data.group_id === 'string' ? event.data.group_id : null;
+    case 'disbandGroup':
     case 'setManager':
     case 'groupAvatar':
     case 'removeUser':
@@ -109,6 +111,7 @@ export function applyGroupPush(entry: GroupEntry, event: GroupPush, me: number):
 
   switch (event.type) {
     case 'removeGroup':
+    case 'disbandGroup':
       return done({ ...next, status: 'disbanded' });
     case 'addGroup':
       // Back in a group I had left or been removed from: everything is to be fetched again.

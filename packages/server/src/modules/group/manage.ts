@@ -255,7 +255,10 @@ export class GroupAdminService {
     );
   }
 
-  /** The owner disbands the group: it disappears for every member. */
+  /**
+   * The owner disbands the group. As in WeChat its members keep the chat, read-only, with a line
+   * saying so, until each deletes it; nothing can be sent or changed in it any more.
+   */
   async disband(session: Session, id: string): Promise<void> {
     const groupId = groupNumber(id);
     const { group, members } = await this.groups.locked(groupId, async (g) => {
@@ -264,7 +267,13 @@ export class GroupAdminService {
       await g.disband(group.id, this.ctx.now());
       return { group, members };
     });
-    await this.ctx.realtime.publish(members, { type: 'removeGroup', data: { group_id: gid(group) } });
+    await this.groupService.event(
+      group,
+      session,
+      { event: 'disband', user_id: session.userId, name: session.user.realname } satisfies EventLine,
+      `${session.user.realname}解散了该群聊`,
+    );
+    await this.ctx.realtime.publish(members, { type: 'disbandGroup', data: { group_id: gid(group) } });
   }
 
   /** The owner clears the group's history for everyone. */

@@ -32,6 +32,7 @@ export function toGroupContact(group: GroupRow, role: number, memberCount: numbe
     index: indexLetter(group.name),
     notice: group.notice,
     setting: { ...groupSetting(group) },
+    ...(group.status !== 1 && { disbanded: 1 as const }),
   });
 }
 

@@ -321,12 +321,27 @@ export class GroupRepo {
       .execute();
   }
 
-  /** Disbands a group and takes it off every member's list, in one transaction. */
-  disband(groupId: number, now: number): Promise<void> {
-    return inTransaction(this.db, async (trx) => {
-      await trx.updateTable('groups').set({ status: 0, update_time: now }).where('id', '=', groupId).execute();
-      await trx.deleteFrom('conversations').where('chat_key', '=', groupKey(groupId)).execute();
-    });
+  /** Disbands a group: its members keep its chat, read-only, until each deletes it. */
+  async disband(groupId: number, now: number): Promise<void> {
+    await this.db.updateTable('groups').set({ status: 0, update_time: now }).where('id', '=', groupId).execute();
+  }
+
+  /** A disbanded group, whose chat its members may still read. */
+  disbanded(id: number): Promise<GroupRow | undefined> {
+    return this.db.selectFrom('groups').selectAll().where('id', '=', id).where('status', '=', 0).executeTakeFirst();
+  }
+
+  /** The disbanded groups I was in when they were disbanded, as `mine` reads the active ones. */
+  mineDisbanded(userId: number) {
+    return this.db
+      .selectFrom('group_members as m')
+      .innerJoin('groups as g', 'g.id', 'm.group_id')
+      .selectAll('g')
+      .select(['m.role', 'm.nickname as my_nickname', 'm.no_speak_until', 'm.join_time', 'm.join_msg_id'])
+      .where('m.user_id', '=', userId)
+      .where('g.status', '=', 0)
+      .orderBy('g.id')
+      .execute();
   }
 
   /** Deletes a group's history for everyone and clears its mentions. */

@@ -17,6 +17,11 @@ import { readerOf } from './hydrate';
 import { namedInLine, previewOf, systemContact, type Reader } from './presenter';
 import { pairKey, selfKey, type ConversationRow, type ConversationView, type MessageRow } from './repo';
 
+/** A chat I deleted (delChat) and that has had nothing new since. */
+function deleted(view: ConversationView): boolean {
+  return view.row.hidden === 1 && view.newestId <= view.row.last_msg_id;
+}
+
 /**
  * The conversation list (getContacts): my contacts and groups with each conversation's last
  * message, unread and mention counts, then `system`, `admin_notice` and my file transfer (-1).
@@ -49,7 +54,7 @@ export class ContactService {
     if (!view) return contact;
     const { row } = view;
     const last = lastById.get(view.lastId);
-    const hidden = row.hidden === 1 && view.newestId <= row.last_msg_id;
+    const hidden = deleted(view);
     const shown = hidden || !last || last.id <= floor ? undefined : last;
     return {
       ...contact,
@@ -65,12 +70,21 @@ export class ContactService {
 
   async list(session: Session): Promise<{ items: Contact[]; pending: number }> {
     const me = session.userId;
-    const [{ items: users, pending }, groups, views] = await Promise.all([
+    const [{ items: users, pending }, active, disbanded, views] = await Promise.all([
       this.friends.contacts(session),
       this.groups.mine(me),
+      this.groups.mineDisbanded(me),
       this.ctx.repos.messages.viewsOf(me),
     ]);
     const byKey = new Map(views.map((v) => [v.row.chat_key, v]));
+    // A disbanded group stays on my list while its chat does (until I delete it).
+    const groups = [
+      ...active,
+      ...disbanded.filter((g) => {
+        const view = byKey.get(groupKey(g.id));
+        return view !== undefined && !deleted(view);
+      }),
+    ];
     const [lastById, sizes] = await Promise.all([
       this.ctx.repos.messages.byIds(views.map((v) => v.lastId).filter(Boolean)),
       this.groups.counts(groups.map((g) => g.id)),

@@ -111,6 +111,7 @@ export function eventText(line: EventLine | undefined, reader: Reader, fallback:
       });
     }
     case 'leave':
+    case 'disband':
     case 'join':
     case 'notice':
       return translate(reader.locale, `event.${line.event}`, { name: nameOf(line.user_id, line.name) });

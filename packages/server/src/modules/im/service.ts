@@ -103,6 +103,7 @@ export class MessageService {
   async undo(session: Session, ref: number | string): Promise<void> {
     const { row, chat: target } = await this.ctx.access.message(session, ref);
     if (row.type === 'event' || row.is_undo) throw new AppError('MessageNotFound');
+    this.ctx.access.requireWritable(target);
     const mine = row.from_user === session.userId;
     let privileged = false;
     if (target.kind === 'group' && !mine) {
@@ -151,7 +152,8 @@ export class MessageService {
   /** Deletes a message for everyone (the sender, when dbDelMsg is on). */
   async deleteForAll(session: Session, ref: number | string): Promise<void> {
     if (this.ctx.config.get().chatInfo.dbDelMsg !== 1) throw new AppError('DeleteDisabled');
-    const { row } = await this.ctx.access.message(session, ref);
+    const { row, chat } = await this.ctx.access.message(session, ref);
+    this.ctx.access.requireWritable(chat);
     if (row.from_user !== session.userId) throw new AppError('NotYourMessage');
     if (!(await this.ctx.repos.messages.deleteForAll(row.id))) throw new AppError('MessageNotFound');
     await this.files.release(row.file_id);

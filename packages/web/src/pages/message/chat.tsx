@@ -40,9 +40,9 @@ function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | nu
   const navigate = useNavigate();
   const now = useNow();
   const chat = useChat(key, focusId);
-  const { engine, snapshot, contact, isGroup, group, me, myRole, chatInfo } = chat;
-  // Removed from the group, or the group disbanded: the chat closes with a message.
-  useCloseWhenGroupGone(isGroup ? key : null);
+  const { engine, snapshot, contact, isGroup, group, me, myRole, chatInfo, disbanded } = chat;
+  // Removed from the group: the chat closes with a message. A disbanded group's stays, read-only.
+  useCloseWhenGroupGone(isGroup && !disbanded ? key : null);
   const list = useRef<VirtuosoHandle>(null);
   const composer = useRef<ComposerHandle>(null);
   const [quote, setQuote] = useState<ChatRow | null>(null);
@@ -104,6 +104,7 @@ function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | nu
       redoTimeS: chatInfo?.redoTime ?? REDO_TIME_DEFAULT_S,
       dbDelMsg: (chatInfo?.dbDelMsg ?? 1) === 1,
       now: Date.now(),
+      readOnly: disbanded,
     });
     const actions: MenuAction[] = [];
     if (can.copy) actions.push({ key: 'copy', label: t('chat.copy'), onSelect: () => void copy(m.content) });
@@ -199,20 +200,22 @@ function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | nu
             {contact?.is_notice === 0 && (
               <BellMuteOutline className="navbar-mute" aria-label={t('home.muted')} role="img" />
             )}
-            <button
-              type="button"
-              className="navbar-back navbar-icon"
-              aria-label={isGroup ? t('chat.groupInfo') : t('chat.chatInfo')}
-              onClick={() => void navigate(withQuery(paths.chatDetail, { id: key }))}
-            >
-              <MoreOutline aria-hidden="true" />
-            </button>
+            {!disbanded && (
+              <button
+                type="button"
+                className="navbar-back navbar-icon"
+                aria-label={isGroup ? t('chat.groupInfo') : t('chat.chatInfo')}
+                onClick={() => void navigate(withQuery(paths.chatDetail, { id: key }))}
+              >
+                <MoreOutline aria-hidden="true" />
+              </button>
+            )}
           </>
         }
       />
       <ConnectionBanner />
       <main id="main" className="chat-main" style={chatBackgroundStyle(background.url)}>
-        {isGroup && <GroupAnnouncementBanner groupId={key} />}
+        {isGroup && !disbanded && <GroupAnnouncementBanner groupId={key} />}
         {snapshot.status === 'error' && snapshot.rows.length > 0 && (
           <div className="chat-load-failed">
             <span>{t('chat.loadFailed')}</span>

@@ -15,6 +15,7 @@ export async function authorizeSend(ctx: AppContext, session: Session, chat: Cha
       throw new AppError('NotFriendChat');
   }
   if (chat.kind === 'group') {
+    ctx.access.requireWritable(chat);
     const { nospeak } = groupSetting(chat.group);
     if (nospeak === 1 && chat.member.role === Role.Member) throw new AppError('GroupNoSpeakAdmins');
     if (nospeak === 2 && chat.member.role !== Role.Owner) throw new AppError('GroupNoSpeakOwner');
