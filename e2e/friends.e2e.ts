@@ -138,6 +138,20 @@ describe('friends in two browsers', () => {
     expect(await letterOf(page, '老同学')).toBe('L');
   });
 
+  it('the chat opens with B saying they accepted, as WeChat opens it', async () => {
+    const page = alice.page;
+    const greeting = '我通过了你的朋友验证请求，现在我们可以开始聊天了';
+    await page.goto(`${server.url}/#/pages/index/index`);
+    const row = page.getByRole('link', { name: new RegExp(greeting) });
+    await visible(row);
+    await row.click();
+    await visible(page.getByRole('heading', { level: 1, name: bob.name }));
+    await visible(page.locator('.bubble').filter({ hasText: greeting }));
+    await shot(page, 'friends-greeting-chat');
+    await page.goto(`${server.url}/#/pages/contacts/index`);
+    await visible(page.getByRole('heading', { level: 1, name: '通讯录' }));
+  });
+
   it('A deletes B after confirming; B’s list drops A without a reload', async () => {
     const page = alice.page;
     await contactRow(page, bob.name).click();

@@ -252,8 +252,14 @@ describeEachDb('friends and contacts', (target) => {
 
     await new Promise((r) => setTimeout(r, 100));
     expect(sc.frames.filter((f) => f.type !== 'init' && f.type !== 'pong')).toEqual([]);
+    // A is told by `system`, and the chat opens with B saying so, as in WeChat.
     const simpleToA = sa.frames.filter((f) => f.type === 'simple');
-    expect(simpleToA.map((f) => f.data.extends.event)).toEqual(['friendAccepted']);
+    expect(simpleToA.map((f) => f.data.type)).toEqual(['event', 'text']);
+    expect(simpleToA[0].data.extends.event).toBe('friendAccepted');
+    expect(simpleToA[1].data).toMatchObject({ fromUser: { id: b.userId }, toContactId: b.userId });
+    expect(simpleToA[1].data.content).toMatch(/^(I accepted your friend request|我通过了你的朋友验证请求)/);
+    const chat = await server.call('getMessageList', { toContactId: a.userId }, { token: b.token });
+    expect(chat.data.map((m: any) => m.content)).toEqual([simpleToA[1].data.content]);
     for (const s of [sa, sb, sc]) s.close();
   });
 

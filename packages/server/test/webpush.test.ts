@@ -330,7 +330,12 @@ describeEachDb('web push', (target: DbTarget) => {
     }
     await send(bob.user, gid, 'see you');
     await endpoint.next(alice.at, (p) => p.body === 'Bob: see you');
-    expect(endpoint.to(alice.at).map((p) => p.body)).toEqual(['Bob: see you']);
+    expect(
+      endpoint
+        .to(alice.at)
+        .filter((p) => p.chat === gid)
+        .map((p) => p.body),
+    ).toEqual(['Bob: see you']);
   });
 
   it('rings a call as a push to a callee with no socket', async () => {

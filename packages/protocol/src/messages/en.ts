@@ -79,6 +79,7 @@ export const en: Record<MessageKey, string> = {
   'version.update': 'Version {version} is available; reload the page to update',
   'notice.friendRequest': '{name} wants to be your friend',
   'notice.friendAccepted': '{name} accepted your friend request; you can chat now',
+  'friend.greeting': 'I accepted your friend request. Now we can chat!',
   'contact.system': 'New friends',
   'errors.FriendSelf': 'You cannot add yourself as a friend',
   'errors.AlreadyFriends': 'You are already friends',

@@ -79,6 +79,7 @@ export const es: Record<MessageKey, string> = {
   'version.update': 'Hay una nueva versión {version}; recarga la página para actualizar',
   'notice.friendRequest': '{name} quiere ser tu amigo',
   'notice.friendAccepted': '{name} aceptó tu solicitud de amistad; ya podéis chatear',
+  'friend.greeting': 'Acepté tu solicitud de amistad. ¡Ya podemos chatear!',
   'contact.system': 'Nuevos amigos',
   'errors.FriendSelf': 'No puedes añadirte a ti mismo',
   'errors.AlreadyFriends': 'Ya sois amigos',

@@ -79,6 +79,7 @@ export const fr: Record<MessageKey, string> = {
   'version.update': 'La version {version} est disponible ; rechargez la page pour mettre à jour',
   'notice.friendRequest': '{name} souhaite devenir votre ami',
   'notice.friendAccepted': "{name} a accepté votre demande d'ami ; vous pouvez discuter",
+  'friend.greeting': 'J’ai accepté ta demande d’ami. Nous pouvons discuter maintenant !',
   'contact.system': 'Nouveaux amis',
   'errors.FriendSelf': 'Vous ne pouvez pas vous ajouter vous-même',
   'errors.AlreadyFriends': 'Vous êtes déjà amis',

@@ -76,6 +76,7 @@ export const zhHans = {
   'version.update': '发现新版本 {version}，刷新页面即可更新',
   'notice.friendRequest': '{name}请求添加你为好友',
   'notice.friendAccepted': '{name}通过了你的好友请求，现在可以开始聊天了',
+  'friend.greeting': '我通过了你的朋友验证请求，现在我们可以开始聊天了',
   'contact.system': '新的朋友',
   'errors.FriendSelf': '不能添加自己为好友',
   'errors.AlreadyFriends': '你们已经是好友了',

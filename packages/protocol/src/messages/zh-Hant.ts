@@ -78,6 +78,7 @@ export const zhHant: Record<MessageKey, string> = {
   'version.update': '發現新版本 {version}，重新整理頁面即可更新',
   'notice.friendRequest': '{name}請求加你為好友',
   'notice.friendAccepted': '{name}通過了你的好友請求，現在可以開始聊天了',
+  'friend.greeting': '我通過了你的朋友驗證請求，現在我們可以開始聊天了',
   'contact.system': '新的朋友',
   'errors.FriendSelf': '不能加自己為好友',
   'errors.AlreadyFriends': '你們已經是好友了',

@@ -1,4 +1,4 @@
-import type { Contact, FriendRequest, RouteInput } from '@sparrow/protocol';
+import { negotiateLocale, translate, type Contact, type FriendRequest, type RouteInput } from '@sparrow/protocol';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import type { Session } from '../auth';
@@ -126,6 +126,11 @@ export class FriendService {
         line: { event: 'friendAccepted', friend_id: request.id, user_id: session.userId, name: session.user.realname },
         content: '',
       },
+    );
+    // As in WeChat, the chat opens with the one who accepted saying so, in their words.
+    await this.events.postEvent(
+      { kind: 'private', from: session.user, to: requester },
+      { type: 'text', content: translate(negotiateLocale(session.user.language || undefined), 'friend.greeting') },
     );
   }
 

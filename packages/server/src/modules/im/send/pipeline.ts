@@ -149,6 +149,23 @@ export class SendPipeline implements EventPort, MessageSender {
       });
       return;
     }
+    if (target.kind === 'private') {
+      const { from, to } = target;
+      await this.post(
+        from,
+        { kind: 'private', chatKey: pairKey(from.id, to.id), peer: to },
+        {
+          clientId: randomUUID(),
+          type: 'text',
+          content: posted.content,
+          extends: {},
+          at: [],
+          pid: 0,
+          fileId: 0,
+        },
+      );
+      return;
+    }
     const { group, member, actor } = target;
     await this.post(
       actor,
@@ -157,8 +174,8 @@ export class SendPipeline implements EventPort, MessageSender {
         clientId: randomUUID(),
         type: posted.type,
         content: posted.content,
-        extends: posted.type === 'event' ? posted.line : posted.extends,
-        at: posted.type === 'event' ? [] : posted.at,
+        extends: posted.type === 'event' ? posted.line : 'extends' in posted ? posted.extends : {},
+        at: posted.type === 'event' || !('at' in posted) ? [] : posted.at,
         pid: 0,
         fileId: 0,
       },
