@@ -52,14 +52,14 @@ async function openTab(page: Page, name: string): Promise<void> {
   await visible(page.getByRole('link', { name, exact: true }).and(page.locator('[aria-current="page"]')));
 }
 
-/** The row of the setting with this key, its input and its save button. */
-function setting(page: Page, key: string): { input: Locator; save: Locator } {
-  const row = page.locator('.manage-setting').filter({ has: page.getByLabel(key, { exact: true }) });
-  return { input: row.getByLabel(key, { exact: true }), save: row.getByRole('button', { name: '保存' }) };
+/** The row of the setting with this name, its field and its save button. */
+function setting(page: Page, name: string): { input: Locator; save: Locator } {
+  const row = page.locator('.manage-setting').filter({ has: page.getByLabel(name, { exact: true }) });
+  return { input: row.getByLabel(name, { exact: true }), save: row.getByRole('button', { name: '保存' }) };
 }
 
 async function setRedoTime(page: Page, seconds: number): Promise<void> {
-  const { input, save } = setting(page, 'chatInfo.redoTime');
+  const { input, save } = setting(page, '撤回时限');
   await input.fill(String(seconds));
   await save.click();
   await visible(toast(page, '已保存'));
@@ -100,7 +100,7 @@ describe('the administration console', () => {
       ['用户', 'users', page.getByText('lin_console')],
       ['部门', 'departments', page.getByText('还没有部门')],
       ['群聊', 'groups', page.getByText('没有找到群聊')],
-      ['系统设置', 'settings', page.getByLabel('chatInfo.redoTime', { exact: true })],
+      ['系统设置', 'settings', page.getByLabel('撤回时限', { exact: true })],
       ['公告', 'notices', page.getByText('暂无公告')],
       ['审计日志', 'audit', page.locator('.manage-audit-row').filter({ hasText: '修改角色 · 用户 root_console' })],
     ];
@@ -202,6 +202,18 @@ describe('the administration console', () => {
     await hidden(menu);
 
     await setRedoTime(page, 86400);
+    // Each setting reads as what it is: a switch, a choice, a number with its unit; no config paths.
+    const calls = page.getByRole('switch', { name: '音视频通话', exact: true });
+    expect(await calls.isChecked()).toBe(true);
+    await calls.click();
+    await visible(toast(page, '已保存'));
+    await expect.poll(() => calls.isChecked()).toBe(false);
+    await calls.click();
+    await expect.poll(() => calls.isChecked()).toBe(true);
+    expect(await page.getByLabel('注册方式', { exact: true }).inputValue()).toBe('1');
+    await visible(page.locator('.manage-setting').filter({ hasText: '撤回时限' }).getByText('秒', { exact: true }));
+    expect(await page.getByText('chatInfo.', { exact: false }).count()).toBe(0);
+    expect(await page.getByText(/1 允许|1 开启/).count()).toBe(0);
     menu = await messageMenu(lin.page, '撤回窗口');
     await menu.getByRole('menuitem', { name: '撤回', exact: true }).click();
     await visible(lin.page.getByText(/^你 ?撤回了一条消息/));
@@ -275,9 +287,8 @@ describe('the administration console', () => {
   it('in runMode 1 a department an admin creates and assigns groups Contacts for everyone else', async () => {
     const page = admin.page;
     await openTab(page, '系统设置');
-    const { input, save } = setting(page, 'sysInfo.runMode');
-    await input.fill('1');
-    await save.click();
+    const runMode = page.getByLabel('运行模式', { exact: true });
+    await runMode.selectOption({ label: '组织内所有人互为联系人' });
     await visible(toast(page, '已保存'));
 
     await openTab(page, '部门');
@@ -308,8 +319,7 @@ describe('the administration console', () => {
     } finally {
       await mei.context.close();
       await openTab(page, '系统设置');
-      await input.fill('2');
-      await save.click();
+      await runMode.selectOption({ label: '仅好友' });
       await visible(toast(page, '已保存'));
     }
   });

@@ -6,6 +6,7 @@ import { routes } from './routes';
 import { messagePreview } from './preview';
 import { isMessageOf, MessageFactsSchema, newContact, type Message } from './entities';
 import { DEFAULT_GLOBAL_CONFIG } from './config';
+import { CONFIG_KEYS, configControl, type ConfigKey } from './api/manage';
 import { EventLineSchema } from './event-lines';
 import { parseServerFrame, PushEventSchemas, type PushEvent } from './events';
 
@@ -155,6 +156,7 @@ describe('push frames', () => {
     { type: 'appendContact', data: newContact({ id: 2, user_id: 2, displayName: 'Ann', is_group: 0, friend_id: 5 }) },
     { type: 'removeGroup', data: { group_id: 'group-3' } },
     { type: 'removeGroup', data: { group_id: 2 } },
+    { type: 'disbandGroup', data: { group_id: 'group-3' } },
     {
       type: 'group',
       data: {
@@ -325,5 +327,29 @@ describe('event lines', () => {
     };
     expect(isMessageOf(m, 'voice') && m.extends.duration).toBe(3);
     expect(isMessageOf(m, 'image')).toBe(false);
+  });
+});
+
+describe('console settings', () => {
+  it('each setting is edited as its rule says, and named, with each choice, in every language', () => {
+    expect(configControl('chatInfo.webrtc')).toEqual({ kind: 'switch' });
+    expect(configControl('sysInfo.runMode')).toEqual({ kind: 'choice', values: [1, 2] });
+    expect(configControl('chatInfo.redoTime')).toEqual({ kind: 'number', min: 0, max: 30 * 86_400, unit: 'seconds' });
+    expect(configControl('sysInfo.name')).toEqual({ kind: 'text', max: 64 });
+    expect(configControl('fileUpload.fileExt')).toEqual({ kind: 'json' });
+    for (const locale of LOCALES) {
+      const texts: Record<string, string> = serverMessages[locale];
+      for (const key of Object.keys(CONFIG_KEYS) as ConfigKey[]) {
+        expect(texts[`configLabel.${key}`], `${locale} configLabel.${key}`).toBeTruthy();
+        expect(texts[`config.${key}`], `${locale} config.${key}`).toBeTruthy();
+        const control = configControl(key);
+        // A switch or a choice says what each value means; the description need not.
+        if (control.kind === 'switch' || control.kind === 'choice')
+          expect(texts[`config.${key}`], `${locale} config.${key}`).not.toMatch(/\b[0-3] [^\s,，)）]/);
+        if (control.kind === 'choice')
+          for (const value of control.values)
+            expect(texts[`configOption.${key}.${value}`], `${locale} configOption.${key}.${value}`).toBeTruthy();
+      }
+    }
   });
 });

@@ -316,8 +316,19 @@ describeEachDb('administration (/manage/*)', (target) => {
     const redo = got.data.settings.find((s: any) => s.key === 'chatInfo.redoTime');
     expect(redo).toMatchObject({ value: 86400 });
     expect(redo.description).toMatch(/withdrawn/);
+    expect(redo).toMatchObject({ label: 'Time to withdraw', control: { kind: 'number', min: 0, unit: 'seconds' } });
     const zh = await server.call('manageConfigGet', {}, { ...as(root), lang: 'zh-Hans' });
-    expect(zh.data.settings.find((s: any) => s.key === 'chatInfo.redoTime').description).toMatch(/撤回/);
+    const zhOf = (key: string) => zh.data.settings.find((s: any) => s.key === key);
+    expect(zhOf('chatInfo.redoTime').description).toMatch(/撤回/);
+    // Each is edited as what it is, named in the caller's language: a switch, a choice with its options.
+    expect(zhOf('chatInfo.webrtc')).toMatchObject({ label: '音视频通话', control: { kind: 'switch' } });
+    expect(zhOf('sysInfo.runMode').control).toEqual({
+      kind: 'choice',
+      options: [
+        { value: 1, label: '组织内所有人互为联系人' },
+        { value: 2, label: '仅好友' },
+      ],
+    });
 
     const watcher = await TestSocket.bound(server, plain.userId, plain.token);
     const set = await server.call('manageConfigSet', { key: 'chatInfo.redoTime', value: 120 }, as(root));

@@ -206,6 +206,50 @@ export function isConfigKey(key: string): key is ConfigKey {
   return Object.hasOwn(CONFIG_KEYS, key);
 }
 
+/** The unit of a number setting, where it has one. */
+const CONFIG_UNITS: Partial<Record<ConfigKey, 'seconds' | 'megabytes'>> = {
+  'sysInfo.registerInterval': 'seconds',
+  'chatInfo.redoTime': 'seconds',
+  'chatInfo.sendInterval': 'seconds',
+  'fileUpload.size': 'megabytes',
+  'fileUpload.emojiSize': 'megabytes',
+  'rateLimits.loginFailures.windowS': 'seconds',
+  'rateLimits.sendCode.intervalS': 'seconds',
+};
+
+/**
+ * How a setting is edited, read from its rule in CONFIG_KEYS: on or off (0/1), one of a few values
+ * (each named by the server message `configOption.<key>.<value>`), a number within bounds, a line
+ * of text, or a list written as JSON.
+ */
+export type ConfigControl =
+  | { kind: 'switch' }
+  | { kind: 'choice'; values: number[] }
+  | { kind: 'number'; min: number; max: number; unit?: 'seconds' | 'megabytes' }
+  | { kind: 'text'; max: number }
+  | { kind: 'json' };
+
+export function configControl(key: ConfigKey): ConfigControl {
+  const rule = CONFIG_KEYS[key] as z.ZodType;
+  if (rule instanceof z.ZodUnion) {
+    const values = (rule.options as z.ZodType[]).map((o) => (o instanceof z.ZodLiteral ? o.value : undefined));
+    const numbers = values.filter((v): v is number => typeof v === 'number');
+    if (numbers.length === 2 && numbers[0] === 0 && numbers[1] === 1) return { kind: 'switch' };
+    return { kind: 'choice', values: numbers };
+  }
+  if (rule instanceof z.ZodNumber) {
+    const unit = CONFIG_UNITS[key];
+    return {
+      kind: 'number',
+      min: rule.minValue ?? 0,
+      max: rule.maxValue ?? Number.MAX_SAFE_INTEGER,
+      ...(unit && { unit }),
+    };
+  }
+  if (rule instanceof z.ZodString) return { kind: 'text', max: rule.maxLength ?? 512 };
+  return { kind: 'json' };
+}
+
 /** One row of `/manage/userList`. */
 export interface ManagedUser {
   user_id: number;
@@ -271,8 +315,12 @@ export interface ManageStats {
 export interface ManagedSetting {
   key: ConfigKey;
   value: unknown;
+  /** Its name, in the caller's language. */
+  label: string;
   /** What it does, in the caller's language. */
   description: string;
+  /** How it is edited; a choice's values come with their names in the caller's language. */
+  control: Exclude<ConfigControl, { kind: 'choice' }> | { kind: 'choice'; options: { value: number; label: string }[] };
 }
 
 /** `/manage/configGet` and `/manage/configSet`. */

@@ -1,4 +1,11 @@
-import { translate, type ManagedConfig } from '@sparrow/protocol';
+import {
+  configControl,
+  translate,
+  type ConfigKey,
+  type ManagedConfig,
+  type ManagedSetting,
+  type MessageKey,
+} from '@sparrow/protocol';
 import type { FastifyRequest } from 'fastify';
 import { localeOf, ok } from '../../http/envelope';
 import type { Handlers } from '../../http/route';
@@ -14,8 +21,22 @@ const actor = (session: Session, req: FastifyRequest): Actor => ({ adminId: sess
 export function adminRoutes(admin: AdminService): Handlers {
   const config = (req: FastifyRequest): ManagedConfig => {
     const locale = localeOf(req);
+    const controlOf = (key: ConfigKey): ManagedSetting['control'] => {
+      const control = configControl(key);
+      if (control.kind !== 'choice') return control;
+      const options = control.values.map((value) => ({
+        value,
+        label: translate(locale, `configOption.${key}.${value}` as MessageKey),
+      }));
+      return { kind: 'choice', options };
+    };
     return {
-      settings: admin.settings().map((s) => ({ ...s, description: translate(locale, `config.${s.key}`) })),
+      settings: admin.settings().map((s) => ({
+        ...s,
+        label: translate(locale, `configLabel.${s.key}`),
+        description: translate(locale, `config.${s.key}`),
+        control: controlOf(s.key),
+      })),
     };
   };
   const paged = <T>(body: { page?: number | undefined }, { items, total }: { items: T[]; total: number }) =>

@@ -9,9 +9,28 @@ import { usePaged } from './paged';
 import { formatTime, ListState, Pager } from './parts';
 
 const asText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value, null, 1));
-const isList = (value: unknown) => typeof value === 'object' && value !== null;
 
-/** One setting: its key, what it does, and its value saved on its own. */
+/** Saves one setting: the server checks it against its rule and answers every setting as it now stands. */
+function useSave(setting: ManagedSetting, t: ManageT, onSaved: (c: ManagedConfig) => void) {
+  const [busy, setBusy] = useState(false);
+  const save = async (value: string) => {
+    setBusy(true);
+    try {
+      onSaved(await api.manageConfigSet({ key: setting.key, value }, { quiet: true }));
+      feedback.toast(t('settings.saved'));
+    } catch {
+      // The server's message was shown; the field keeps what was chosen or typed.
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, save };
+}
+
+/**
+ * One setting, edited as its rule says: a switch or a choice saves at once; a number, a line of
+ * text or a list is typed, then saved.
+ */
 function SettingRow({
   setting,
   t,
@@ -22,42 +41,97 @@ function SettingRow({
   onSaved: (c: ManagedConfig) => void;
 }) {
   const id = useId();
+  const { busy, save } = useSave(setting, t, onSaved);
   const [text, setText] = useState(() => asText(setting.value));
-  const [busy, setBusy] = useState(false);
   useEffect(() => setText(asText(setting.value)), [setting.value]);
+  const { control } = setting;
+  const described = { id, 'aria-describedby': `${id}-desc` };
+  const head = (
+    <>
+      <label className="manage-setting-label" htmlFor={id}>
+        {setting.label}
+      </label>
+      <p className="manage-setting-desc" id={`${id}-desc`}>
+        {setting.description}
+      </p>
+    </>
+  );
+
+  if (control.kind === 'switch') {
+    return (
+      <li className="manage-setting manage-setting-switch">
+        <div className="manage-setting-text">{head}</div>
+        <input
+          {...described}
+          type="checkbox"
+          role="switch"
+          className="manage-switch"
+          checked={setting.value === 1}
+          disabled={busy}
+          onChange={(e) => void save(e.target.checked ? '1' : '0')}
+        />
+      </li>
+    );
+  }
+  if (control.kind === 'choice') {
+    return (
+      <li className="manage-setting manage-setting-choice">
+        {head}
+        <div className="manage-setting-edit">
+          <select
+            {...described}
+            value={String(setting.value)}
+            disabled={busy}
+            onChange={(e) => void save(e.target.value)}
+          >
+            {control.options.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      </li>
+    );
+  }
+
   const changed = text !== asText(setting.value);
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    try {
-      onSaved(await api.manageConfigSet({ key: setting.key, value: text }, { quiet: true }));
-      feedback.toast(t('settings.saved'));
-    } catch {
-      // The server's message was shown; the field keeps what was typed.
-    } finally {
-      setBusy(false);
-    }
-  };
-  const props = {
-    id,
-    value: text,
-    'aria-describedby': `${id}-desc`,
-    onChange: (e: { target: { value: string } }) => setText(e.target.value),
-  };
+  const onChange = (e: { target: { value: string } }) => setText(e.target.value);
   return (
     <li className="manage-setting">
-      <form onSubmit={(e) => void save(e)}>
-        <label className="manage-setting-key" htmlFor={id}>
-          {setting.key}
-        </label>
-        <p className="manage-setting-desc" id={`${id}-desc`}>
-          {setting.description}
-        </p>
+      <form
+        onSubmit={(e: FormEvent) => {
+          e.preventDefault();
+          void save(text);
+        }}
+      >
+        {head}
         <div className="manage-setting-edit">
-          {isList(setting.value) ? (
-            <textarea {...props} rows={Math.min(8, text.split('\n').length)} spellCheck={false} />
+          {control.kind === 'json' ? (
+            <textarea
+              {...described}
+              value={text}
+              onChange={onChange}
+              rows={Math.min(8, text.split('\n').length)}
+              spellCheck={false}
+            />
+          ) : control.kind === 'number' ? (
+            <span className="manage-number">
+              <input
+                {...described}
+                type="number"
+                inputMode="numeric"
+                min={control.min}
+                max={control.max}
+                step={1}
+                required
+                value={text}
+                onChange={onChange}
+              />
+              {control.unit && <span className="manage-unit">{t(`settings.unit.${control.unit}`)}</span>}
+            </span>
           ) : (
-            <input {...props} type={typeof setting.value === 'number' ? 'number' : 'text'} />
+            <input {...described} type="text" maxLength={control.max} value={text} onChange={onChange} />
           )}
           <button type="submit" className="button button-primary" disabled={!changed || busy}>
             {t('settings.save')}
