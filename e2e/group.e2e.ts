@@ -101,15 +101,15 @@ describe('group management across owner, admin and member', () => {
   it('shows each role the group info it may act on', async () => {
     await Promise.all([open(owner, infoRoute()), open(admin, infoRoute()), open(member, infoRoute())]);
     for (const p of [owner, admin, member])
-      await expect.poll(() => title(p.page).textContent(), WAIT).toBe('群信息（4）');
+      await expect.poll(() => title(p.page).textContent(), WAIT).toBe('聊天信息（4）');
 
     await visible(owner.page.getByRole('heading', { name: '群管理' }));
     await visible(owner.page.getByRole('button', { name: '解散群聊' }));
-    await expect(owner.page.getByRole('button', { name: '退出群聊' }).count()).resolves.toBe(0);
+    await expect(owner.page.getByRole('button', { name: '删除并退出' }).count()).resolves.toBe(0);
     await visible(row(owner.page, '我的身份').getByText('群主'));
     await check(owner.page, 'group-zh-01-info-owner');
 
-    await visible(member.page.getByRole('button', { name: '退出群聊' }));
+    await visible(member.page.getByRole('button', { name: '删除并退出' }));
     await expect(member.page.getByRole('heading', { name: '群管理' }).count()).resolves.toBe(0);
     await expect(member.page.getByRole('button', { name: '解散群聊' }).count()).resolves.toBe(0);
     await check(member.page, 'group-zh-02-info-member');
@@ -323,7 +323,7 @@ describe('group management across owner, admin and member', () => {
     await expect(owner.page.getByRole('button', { name: new RegExp(admin.name) }).count()).resolves.toBe(0);
     await open(owner, infoRoute());
     await visible(row(owner.page, '我的身份').getByText('管理员'));
-    await visible(owner.page.getByRole('button', { name: '退出群聊' }));
+    await visible(owner.page.getByRole('button', { name: '删除并退出' }));
   });
 
   it('the new owner removes the member, whose open chat closes; then disbands: the group pages close, the chat stays read-only', async () => {
@@ -338,7 +338,7 @@ describe('group management across owner, admin and member', () => {
     await member.page.waitForURL(/pages\/index\/index/, WAIT);
     await visible(toast(member.page, '你已被移出该群聊'));
     await visible(admin.page.getByRole('heading', { name: '群聊成员（3）' }));
-    await visible(owner.page.getByRole('heading', { name: '群信息（3）' }));
+    await visible(owner.page.getByRole('heading', { name: '聊天信息（3）' }));
 
     await open(admin, infoRoute());
     await admin.page.getByRole('button', { name: '解散群聊' }).click();

@@ -10,14 +10,16 @@ import {
 import { AddOutline, MinusOutline, RightOutline, SystemQRcodeOutline } from 'antd-mobile-icons';
 import { lazy, Suspense, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { feedback } from '../../../app/feedback';
 import { groupPath } from '../../../app/group-paths';
 import { groupCodePath } from '../../../app/qr-paths';
+import { paths, withQuery } from '../../../app/paths';
 import { DelayedSpinner } from '../../../app/lazy-page';
 import { useBackTo } from '../../../app/navigation';
 import { Avatar } from '../../../components/Avatar';
 import { Cell, CellGroup, SwitchCell } from '../../../components/Cell';
+import { ChatSettingsCells } from '../../../components/chat/ChatSettingsCells';
 import { Field } from '../../../components/Field';
 import { Page } from '../../../components/Page';
 import { GroupPending } from '../../../components/group/GroupPending';
@@ -29,7 +31,10 @@ import { formatMuteEnd } from '../../../components/group/format';
 import { useNowUntil } from '../../../lib/use-now-until';
 import { groupActions, groupSpeakState, myRole, useGroup, type GroupEntry } from '../../../stores/group';
 import { groupPermissions, memberName, type GroupPermissions, type GroupRole } from '../../../stores/group-rules';
+import { useRemarks } from '../../../stores/remarks';
 import '../../../components/group/group.css';
+import '../../../components/lists.css';
+import '../../pages.css';
 
 // The editor (Quill) is its own chunk: only people who edit an announcement download it.
 const AnnouncementEditor = lazy(() => import('../../../components/group/AnnouncementEditor'));
@@ -59,7 +64,7 @@ interface TextEditorProps {
 /** One text field of the group edited on its own page: the name, or my nickname in it. */
 function TextEditor({ id, title, label, initial, hint, max, requiredMessage, tooLongMessage, save }: TextEditorProps) {
   const { t } = useTranslation();
-  const back = useBackTo(groupPath('info', id));
+  const back = useBackTo(withQuery(paths.chatDetail, { id }));
   const [value, setValue] = useState(initial);
   const [busy, setBusy] = useState(false);
   const [touched, setTouched] = useState(false);
@@ -138,7 +143,7 @@ function NicknameEditor({ id, info }: { id: string; info: GroupInfo }) {
 
 function NoticeView({ id, info, canEdit }: { id: string; info: GroupInfo; canEdit: boolean }) {
   const { t } = useTranslation();
-  const back = useBackTo(groupPath('info', id));
+  const back = useBackTo(withQuery(paths.chatDetail, { id }));
   return (
     <Page
       title={t('group.notice.title')}
@@ -160,7 +165,7 @@ function NoticeView({ id, info, canEdit }: { id: string; info: GroupInfo; canEdi
 
 function NoticeEditor({ id, info }: { id: string; info: GroupInfo }) {
   const { t } = useTranslation();
-  const back = useBackTo(groupPath('info', id));
+  const back = useBackTo(withQuery(paths.chatDetail, { id }));
   const [draft, setDraft] = useState<{ html: string; length: number } | null>(null);
   // The editor writes the announcement in its own markup: what it first reports is "unchanged".
   const [loaded, setLoaded] = useState<string | null>(null);
@@ -213,60 +218,72 @@ function NoticeEditor({ id, info }: { id: string; info: GroupInfo }) {
   );
 }
 
-function MemberGrid({
-  id,
-  members,
-  count,
-  can,
-}: {
-  id: string;
-  members: GroupMember[];
-  count: number;
-  can: GroupPermissions;
-}) {
+/**
+ * The members as chat info shows them: faces and names as I call them (my remark first), each
+ * opening the person unless the group keeps profiles closed; adding people for whoever may
+ * invite, and the member list for its managers; the rest behind "see all".
+ */
+function MemberGrid({ id, members, can }: { id: string; members: GroupMember[]; can: GroupPermissions }) {
   const { t } = useTranslation();
-  const tiles = (can.invite ? 1 : 0) + (can.manage ? 1 : 0);
-  const shown = members.slice(0, GRID_SIZE - tiles);
+  const navigate = useNavigate();
+  const remarkFor = useRemarks();
+  const [all, setAll] = useState(false);
+  const shown = all ? members : members.slice(0, GRID_SIZE);
   return (
-    <section className="gm-members" aria-labelledby="group-members-title">
-      <h2 className="visually-hidden" id="group-members-title">
-        {t('group.info.members', { count })}
-      </h2>
-      <ul className="gm-grid">
+    <section className="member-grid-wrap" aria-label={t('detail.members')}>
+      <ul className="member-grid">
         {shown.map((m) => {
-          const name = memberName(m);
+          const name = memberName(m, remarkFor(m.user_id));
+          const face = (
+            <>
+              <Avatar src={m.userInfo.avatar} name={name} alt="" size={52} />
+              <span className="member-name">{name}</span>
+            </>
+          );
+          // A group that keeps its members' profiles closed (profile 0) shows only name and face.
           return (
-            <li key={m.user_id} className="gm-grid-item">
-              <Avatar src={m.userInfo.avatar} name={name} alt="" size={48} />
-              <span className="gm-grid-name">{name}</span>
+            <li key={m.user_id}>
+              {m.profile === 0 ? (
+                <span className="member member-closed">{face}</span>
+              ) : (
+                <Link className="member" to={withQuery(paths.contactDetail, { id: m.user_id })}>
+                  {face}
+                </Link>
+              )}
             </li>
           );
         })}
         {can.invite && (
           <li>
-            <Link className="gm-grid-item" to={groupPath('members', id, { invite: '1' })}>
-              <span className="gm-grid-tile">
-                <AddOutline aria-hidden="true" />
+            <button
+              type="button"
+              className="member member-add"
+              onClick={() => void navigate(withQuery(paths.userSelection, { mode: 'add', group_id: id }))}
+            >
+              <span className="member-add-icon" aria-hidden="true">
+                <AddOutline />
               </span>
-              <span className="gm-grid-name">{t('group.members.invite')}</span>
-            </Link>
+              <span className="member-name">{t('detail.invite')}</span>
+            </button>
           </li>
         )}
         {can.manage && (
           <li>
-            <Link className="gm-grid-item" to={groupPath('members', id)}>
-              <span className="gm-grid-tile">
-                <MinusOutline aria-hidden="true" />
+            <Link className="member member-add" to={groupPath('members', id)}>
+              <span className="member-add-icon" aria-hidden="true">
+                <MinusOutline />
               </span>
-              <span className="gm-grid-name">{t('group.members.manage')}</span>
+              <span className="member-name">{t('group.members.manage')}</span>
             </Link>
           </li>
         )}
       </ul>
-      <Link className="gm-see-all" to={groupPath('members', id)}>
-        {t('group.info.seeAll', { count })}
-        <RightOutline aria-hidden="true" />
-      </Link>
+      {members.length > GRID_SIZE && (
+        <button type="button" className="member-more" aria-expanded={all} onClick={() => setAll((v) => !v)}>
+          {all ? t('detail.fewerMembers') : t('detail.allMembers', { count: members.length })}
+          <RightOutline aria-hidden="true" className={all ? 'member-more-up' : 'member-more-down'} />
+        </button>
+      )}
     </section>
   );
 }
@@ -366,21 +383,10 @@ function ManageSettings({ id, setting: saved }: { id: string; setting: GroupSett
 }
 
 /**
- * The group's closing actions: clear its history for everyone (owner), leave, disband (owner).
- * Chat info shows them too, the leave button named as WeChat names it there (删除并退出), without
- * the clearing (chat info clears this device's history instead).
+ * The group's closing actions: clear its history for everyone (owner), leave (删除并退出, as
+ * WeChat names it on this page), disband (owner).
  */
-export function GroupActionsBlock({
-  id,
-  role,
-  leaveLabel,
-  withClear = true,
-}: {
-  id: string;
-  role: GroupRole;
-  leaveLabel?: string;
-  withClear?: boolean;
-}) {
+function GroupActionsBlock({ id, role, leaveLabel }: { id: string; role: GroupRole; leaveLabel?: string }) {
   const { t } = useTranslation();
   const can = groupPermissions(role, { invite: 0 });
   const [busy, setBusy] = useState(false);
@@ -425,7 +431,7 @@ export function GroupActionsBlock({
     );
   return (
     <>
-      {withClear && can.clearHistory && (
+      {can.clearHistory && (
         <CellGroup>
           <li>
             <button
@@ -480,9 +486,9 @@ function GroupInfoView({ id, entry, info }: { id: string; entry: GroupEntry; inf
   const noticeText = noticePlainText(info.notice);
   const muteEnd = info.no_speak_until > now ? formatMuteEnd(info.no_speak_until, now, i18n.language) : null;
   return (
-    <Page title={t('group.info.titleCount', { count: info.member_count })}>
+    <Page title={t('detail.groupTitle', { count: info.member_count })}>
       <SpeakBanner state={speak} />
-      <MemberGrid id={id} members={members} count={info.member_count} can={can} />
+      <MemberGrid id={id} members={members} can={can} />
       <CellGroup>
         {can.manage ? (
           <Cell title={t('group.info.name')} value={name} to={groupPath('info', id, { edit: 'name' })} />
@@ -520,12 +526,30 @@ function GroupInfoView({ id, entry, info }: { id: string; entry: GroupEntry; inf
         )}
       </CellGroup>
       {can.manage && <ManageSettings id={id} setting={info.setting} />}
-      <GroupActionsBlock id={id} role={role} />
+      <ChatSettingsCells chatKey={id} />
+      <GroupActionsBlock id={id} role={role} leaveLabel={t('detail.deleteAndLeave')} />
     </Page>
   );
 }
 
-/** Group info (`/pages/message/group/info?id=group-N`), and its sub-views by `edit` / `view`. */
+/**
+ * A group's one info page, as WeChat has it (聊天信息): members, name, picture, code, notice, my
+ * nickname and role, the settings its managers change, then the chat's own settings and the
+ * closing actions. Closes when the group goes away for me.
+ */
+export function GroupChatInfo({ id }: { id: string }) {
+  const { t } = useTranslation();
+  const entry = useGroup(id);
+  useCloseWhenGone(entry);
+  const info = entry?.info;
+  if (!entry || !info) return <GroupPending id={id} title={t('routes.chatDetail')} entry={entry} />;
+  return <GroupInfoView id={id} entry={entry} info={info} />;
+}
+
+/**
+ * Group info (`/pages/message/group/info?id=group-N`): its sub-views by `edit` / `view`; the page
+ * itself is the group's chat info.
+ */
 export default function GroupInfoPage() {
   const { t } = useTranslation();
   const id = useGroupIdParam();
@@ -543,5 +567,5 @@ export default function GroupInfoPage() {
   if (edit === 'nickname') return <NicknameEditor id={id} info={info} />;
   if (edit === 'notice' && can.manage) return <NoticeEditor id={id} info={info} />;
   if (view === 'notice' || edit === 'notice') return <NoticeView id={id} info={info} canEdit={can.manage} />;
-  return <GroupInfoView id={id} entry={entry} info={info} />;
+  return <Navigate to={withQuery(paths.chatDetail, { id })} replace />;
 }
