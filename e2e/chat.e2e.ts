@@ -340,6 +340,8 @@ describe('chat in real time', () => {
     const a = alice.page;
     await messageMenu(a, '离线时的第二条', '转发');
     await visible(a.getByRole('heading', { level: 1, name: '转发给' }));
+    // Recent chats come first, under their own heading, as in WeChat.
+    await visible(a.getByRole('heading', { level: 2, name: '最近聊天' }));
     await a.getByRole('checkbox', { name: 'Carol', exact: true }).check();
     await a.getByRole('checkbox', { name: /Alice、Bob、Carol/ }).check();
     await expectAccessible(a);
@@ -348,12 +350,17 @@ describe('chat in real time', () => {
     // The chosen chats are named once more before it goes.
     const sheet = a.getByRole('dialog', { name: '发送给' });
     await visible(sheet.getByText('Carol、Alice、Bob、Carol', { exact: true }));
+    await sheet.getByRole('textbox', { name: '给朋友留言' }).fill('你们看看这条');
+    await shot(a, 'chat-forward-confirm');
+    await expectAccessible(a);
     await sheet.getByRole('button', { name: '发送', exact: true }).click();
     await visible(a.getByRole('heading', { level: 1, name: 'Bob' }));
     const b = bob.page;
     await backHome(b);
     await conversation(b, 'Alice、Bob、Carol').click();
     await visible(bubble(b, '离线时的第二条'));
+    // The note follows the message.
+    await visible(bubble(b, '你们看看这条'));
 
     await a.getByRole('button', { name: '聊天信息' }).click();
     await a.getByRole('link', { name: '查找聊天记录' }).click();

@@ -90,6 +90,10 @@ beforeAll(async () => {
   const early = dayStart(3).getTime() + 10 * 3_600_000;
   const move = db.prepare('UPDATE messages SET create_time = ? WHERE id = ?');
   db.transaction(() => ids.slice(0, EARLY).forEach((id, i) => move.run(early + i * 60_000, id)))();
+  // The greeting that opened the chat when Alice accepted Bob was said a day before those.
+  db.prepare(
+    'UPDATE messages SET create_time = ? WHERE id < ? AND chat_key = (SELECT chat_key FROM messages WHERE id = ?)',
+  ).run(early - 86_400_000, ids[0], ids[0]);
   db.close();
   // Another conversation finds the word in the name of a place.
   await server.post(

@@ -1,4 +1,4 @@
-import { ADD_GROUP_USER_MAX, FORWARD_MAX, FORWARD_MIN, type Contact } from '@sparrow/protocol';
+import { ADD_GROUP_USER_MAX, FORWARD_MAX, FORWARD_MIN, TEXT_MESSAGE_MAX, type Contact } from '@sparrow/protocol';
 import { CheckCircleFill } from 'antd-mobile-icons';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +8,9 @@ import { api } from '../../api';
 import { feedback } from '../../app/feedback';
 import { useBack } from '../../app/navigation';
 import { chatPath } from '../../app/paths';
+import { engineFor } from '../../chat/registry';
 import { ContactAvatar } from '../../components/ContactAvatar';
+import { Sheet } from '../../components/Sheet';
 import { EmptyState } from '../../components/EmptyState';
 import { Page } from '../../components/Page';
 import { SearchBar } from '../../components/SearchBar';
@@ -46,6 +48,9 @@ export default function UserSelectionPage() {
   const [picked, setPicked] = useState<string[]>(() => (withKey ? [withKey] : []));
   const [query, setQuery] = useState('');
   const [busy, setBusy] = useState(false);
+  /** Forwarding: the chosen chats are shown once more, with a note to send after the message. */
+  const [confirming, setConfirming] = useState(false);
+  const [note, setNote] = useState('');
   const { min, max } = limits(mode);
 
   useEffect(() => {
@@ -57,23 +62,38 @@ export default function UserSelectionPage() {
     api.getAllUser(groupId ? { group_id: groupId } : {}, { silent: true }).then(setCandidates, () => setCandidates([]));
   }, [mode, groupId]);
 
-  const list = useMemo(() => {
-    let all: Contact[];
-    if (mode === 'forward') {
-      const values = Object.values(rows).filter((c) => c.is_group === 0 || c.is_group === 1);
-      const recent = values.filter((c) => c.lastSendTime > 0).sort(compareConversations);
-      const rest = groupContacts(values.filter((c) => c.lastSendTime <= 0)).items;
-      const groups = values.filter((c) => c.is_group === 1 && c.lastSendTime <= 0);
-      all = [...recent, ...groups, ...rest];
-    } else {
-      all = groupContacts(candidates ?? []).items;
-    }
+  const { list, sections } = useMemo(() => {
     const q = query.trim().toLowerCase();
-    if (!q) return all;
-    return all.filter((c) =>
-      [c.displayName, c.realname ?? '', c.account ?? ''].some((s) => s.toLowerCase().includes(q)),
+    const matches = (c: Contact) =>
+      !q || [c.displayName, c.realname ?? '', c.account ?? ''].some((s) => s.toLowerCase().includes(q));
+    if (mode !== 'forward') {
+      const all = groupContacts(candidates ?? []).items.filter(matches);
+      return { list: all, sections: [{ title: '', items: all }] };
+    }
+    // As WeChat's picker: recent chats first, then groups, then contacts; a disbanded group takes nothing.
+    const values = Object.values(rows).filter(
+      (c) => (c.is_group === 0 || c.is_group === 1) && c.disbanded !== 1 && matches(c),
     );
-  }, [mode, rows, candidates, query]);
+    const recent = values.filter((c) => c.lastSendTime > 0).sort(compareConversations);
+    const groups = values.filter((c) => c.is_group === 1 && c.lastSendTime <= 0);
+    const rest = groupContacts(values.filter((c) => c.is_group === 0 && c.lastSendTime <= 0)).items;
+    const parts = [
+      { title: t('select.recent'), items: recent },
+      { title: t('select.groups'), items: groups },
+      { title: t('select.contacts'), items: rest },
+    ].filter((p) => p.items.length > 0);
+    return { list: parts.flatMap((p) => p.items), sections: parts };
+  }, [mode, rows, candidates, query, t]);
+
+  /** The list as shown: each section's title, then its rows. */
+  const shown = useMemo(
+    () =>
+      sections.flatMap((p) => [
+        ...(p.title ? [{ kind: 'title' as const, title: p.title }] : []),
+        ...p.items.map((c) => ({ kind: 'row' as const, contact: c })),
+      ]),
+    [sections],
+  );
 
   const byKey = useMemo(() => new Map(list.map((c) => [contactKey(c.id), c])), [list]);
   const toggle = (key: string) => {
@@ -92,18 +112,8 @@ export default function UserSelectionPage() {
     setBusy(true);
     try {
       if (mode === 'forward') {
-        // As WeChat does, the chosen chats are named once more before anything is sent.
-        const names = picked.map((k) => (byKey.get(k) ?? rows[k])?.displayName ?? k);
-        const ok = await feedback.confirm({
-          title: t('select.forwardTo'),
-          content: names.join(t('select.nameSeparator')),
-          confirmText: t('select.send'),
-          cancelText: t('common.cancel'),
-        });
-        if (!ok) return;
-        const user_ids = picked.map((k) => (k.startsWith('group-') ? (k as `group-${number}`) : Number(k)));
-        await api.forwardMessage({ msg_id: msgId, user_ids }, { loading: true });
-        back();
+        // As WeChat does, the chosen chats are named once more, with room for a note, before anything is sent.
+        setConfirming(true);
       } else if (mode === 'add') {
         await api.addGroupUser({ id: groupId, user_ids: picked.map(Number) }, { loading: true });
         back();
@@ -112,6 +122,23 @@ export default function UserSelectionPage() {
         contacts.upsert(group);
         void navigate(chatPath(contactKey(group.id)), { replace: true });
       }
+    } catch {
+      // The request layer said why.
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const forward = async () => {
+    setBusy(true);
+    try {
+      const user_ids = picked.map((k) => (k.startsWith('group-') ? (k as `group-${number}`) : Number(k)));
+      await api.forwardMessage({ msg_id: msgId, user_ids }, { loading: true });
+      // The note follows the message into each chat, kept on this device until the server has it.
+      const text = note.trim();
+      if (text) for (const k of picked) engineFor(k).send({ type: 'text', content: text, at: [] });
+      setConfirming(false);
+      back();
     } catch {
       // The request layer said why.
     } finally {
@@ -166,9 +193,11 @@ export default function UserSelectionPage() {
       ) : (
         <Virtuoso
           useWindowScroll
-          data={list}
-          computeItemKey={(_, c) => contactKey(c.id)}
-          itemContent={(_, c) => {
+          data={shown}
+          computeItemKey={(_, item) => (item.kind === 'title' ? `title:${item.title}` : contactKey(item.contact.id))}
+          itemContent={(_, item) => {
+            if (item.kind === 'title') return <h2 className="select-section">{item.title}</h2>;
+            const c = item.contact;
             const key = contactKey(c.id);
             const on = picked.includes(key);
             return (
@@ -183,6 +212,40 @@ export default function UserSelectionPage() {
             );
           }}
         />
+      )}
+      {confirming && (
+        <Sheet title={t('select.forwardTo')} onClose={() => setConfirming(false)}>
+          <ul className="forward-to" aria-label={t('select.picked')}>
+            {picked.map((k) => {
+              const c = byKey.get(k) ?? rows[k];
+              return c ? (
+                <li key={k}>
+                  <ContactAvatar contact={c} size={40} />
+                </li>
+              ) : null;
+            })}
+          </ul>
+          <p className="forward-names">
+            {picked.map((k) => (byKey.get(k) ?? rows[k])?.displayName ?? k).join(t('select.nameSeparator'))}
+          </p>
+          <input
+            className="forward-note"
+            type="text"
+            value={note}
+            maxLength={TEXT_MESSAGE_MAX}
+            placeholder={t('select.note')}
+            aria-label={t('select.note')}
+            onChange={(e) => setNote(e.target.value)}
+          />
+          <div className="forward-actions">
+            <button type="button" className="button button-default" onClick={() => setConfirming(false)}>
+              {t('common.cancel')}
+            </button>
+            <button type="button" className="button button-primary" disabled={busy} onClick={() => void forward()}>
+              {t('select.send')}
+            </button>
+          </div>
+        </Sheet>
       )}
     </Page>
   );
