@@ -350,6 +350,14 @@ describeEachDb('administration (/manage/*)', (target) => {
       const bad = await server.call('manageConfigSet', { key, value }, as(root));
       expect(bad.code, `${key}=${JSON.stringify(value)}`).toBe(400);
     }
+    // A refusal names the setting and its rule, in the caller's language.
+    const said = async (key: string, value: unknown, lang: string) =>
+      (await server.call('manageConfigSet', { key, value }, { ...as(root), lang })).msg;
+    expect(await said('chatInfo.redoTime', -1, 'zh-Hans')).toBe('撤回时限须为 0–2592000 之间的整数');
+    expect(await said('sysInfo.regtype', 3, 'zh-Hans')).toBe('注册方式须为以下之一：开放注册 / 需要邀请码');
+    expect(await said('sysInfo.logo', 'javascript:alert(1)', 'en')).toBe(
+      'Logo must be an address starting with http or https, or empty',
+    );
     const ext = await server.call('manageConfigSet', { key: 'fileUpload.fileExt', value: '["PNG","txt"]' }, as(root));
     expect(ext.data.settings.find((s: any) => s.key === 'fileUpload.fileExt').value).toEqual(['png', 'txt']);
     await server.call('manageConfigSet', { key: 'chatInfo.redoTime', value: 86400 }, as(root));

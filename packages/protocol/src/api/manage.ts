@@ -217,6 +217,9 @@ const CONFIG_UNITS: Partial<Record<ConfigKey, 'seconds' | 'megabytes'>> = {
   'rateLimits.sendCode.intervalS': 'seconds',
 };
 
+/** Settings whose text is a web address (http or https, or empty). */
+const CONFIG_URLS: ReadonlySet<ConfigKey> = new Set(['sysInfo.logo', 'map.tileUrl', 'map.searchUrl']);
+
 /**
  * How a setting is edited, read from its rule in CONFIG_KEYS: on or off (0/1), one of a few values
  * (each named by the server message `configOption.<key>.<value>`), a number within bounds, a line
@@ -226,7 +229,7 @@ export type ConfigControl =
   | { kind: 'switch' }
   | { kind: 'choice'; values: number[] }
   | { kind: 'number'; min: number; max: number; unit?: 'seconds' | 'megabytes' }
-  | { kind: 'text'; max: number }
+  | { kind: 'text'; max: number; url?: true }
   | { kind: 'json' };
 
 export function configControl(key: ConfigKey): ConfigControl {
@@ -246,7 +249,8 @@ export function configControl(key: ConfigKey): ConfigControl {
       ...(unit && { unit }),
     };
   }
-  if (rule instanceof z.ZodString) return { kind: 'text', max: rule.maxLength ?? 512 };
+  if (rule instanceof z.ZodString)
+    return { kind: 'text', max: rule.maxLength ?? 512, ...(CONFIG_URLS.has(key) && { url: true as const }) };
   return { kind: 'json' };
 }
 

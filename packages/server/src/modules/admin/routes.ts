@@ -1,18 +1,46 @@
 import {
   configControl,
+  isConfigKey,
   translate,
   type ConfigKey,
+  type Locale,
   type ManagedConfig,
   type ManagedSetting,
   type MessageKey,
 } from '@sparrow/protocol';
 import type { FastifyRequest } from 'fastify';
-import { localeOf, ok } from '../../http/envelope';
+import { AppError } from '../../errors';
+import { localeOf, ok, ValidationFailure } from '../../http/envelope';
 import type { Handlers } from '../../http/route';
 import type { Session } from '../auth';
 import type { Actor, AdminService } from './service';
 
 const actor = (session: Session, req: FastifyRequest): Actor => ({ adminId: session.userId, ip: req.ip });
+
+/** A value a setting's rule refused, said as the setting and its rule ("撤回时限须为 0–2592000 之间的整数"). */
+function refusedSetting(error: unknown, key: ConfigKey, locale: Locale): unknown {
+  if (!(error instanceof AppError) || error.name !== 'Validation') return error;
+  const name = translate(locale, `configLabel.${key}`);
+  const control = configControl(key);
+  const text = (() => {
+    switch (control.kind) {
+      case 'number':
+        return translate(locale, 'configRule.number', { name, min: control.min, max: control.max });
+      case 'choice': {
+        const values = control.values.map((v) => translate(locale, `configOption.${key}.${v}` as MessageKey));
+        return translate(locale, 'configRule.choice', { name, values: values.join(' / ') });
+      }
+      case 'text':
+        return control.url
+          ? translate(locale, 'configRule.url', { name })
+          : translate(locale, 'configRule.text', { name, max: control.max });
+      case 'json':
+      case 'switch':
+        return translate(locale, `configRule.${control.kind}`, { name });
+    }
+  })();
+  return new ValidationFailure(text, ['value']);
+}
 
 /**
  * `/manage/*` (api.md §8). The route loop has already refused callers whose role is not admin
@@ -73,7 +101,11 @@ export function adminRoutes(admin: AdminService): Handlers {
     },
     manageConfigGet: async ({ req }) => config(req),
     manageConfigSet: async ({ body, session, req }) => {
-      await admin.setConfig(body.key, body.value, actor(session, req));
+      try {
+        await admin.setConfig(body.key, body.value, actor(session, req));
+      } catch (error) {
+        throw isConfigKey(body.key) ? refusedSetting(error, body.key, localeOf(req)) : error;
+      }
       return config(req);
     },
     manageInviteList: async ({ body }) => paged(body, await admin.listInvites(body)),
