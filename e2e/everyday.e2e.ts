@@ -367,3 +367,26 @@ describe('signing out', () => {
     expect(page.url()).toContain('/pages/index/index');
   });
 });
+
+describe('the new-message sound', () => {
+  it('is served where Raingad 6.x clients and this client play it from, as MP3', async () => {
+    const res = await fetch(`${server.url}/static/voice/notify.mp3`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('audio/mpeg');
+    const head = new Uint8Array(await res.arrayBuffer()).slice(0, 3);
+    // An MPEG audio frame (sync bits) or an ID3 tag before one.
+    expect(head[0] === 0xff || String.fromCharCode(...head) === 'ID3').toBe(true);
+    // This client rings with the same file: the page can decode it.
+    const page = alice.page;
+    const playable = await page.evaluate(async (src) => {
+      const audio = new Audio(src);
+      await new Promise<void>((resolve, reject) => {
+        audio.addEventListener('canplaythrough', () => resolve(), { once: true });
+        audio.addEventListener('error', () => reject(new Error('not playable')), { once: true });
+        audio.load();
+      });
+      return audio.duration;
+    }, `${server.url}/static/voice/notify.mp3`);
+    expect(playable).toBeGreaterThan(0);
+  });
+});

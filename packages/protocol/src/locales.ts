@@ -36,21 +36,37 @@ export function preferredLocale(tags: readonly string[]): Locale {
   return DEFAULT_LOCALE;
 }
 
+/** A language tag as BCP 47 spells one (`en`, `zh-Hans`, `pt-BR`); `undefined` and other text are not. */
+const LANGUAGE_TAG = /^[a-z]{2,3}(?:[-_][a-z0-9]{1,8})*$/i;
+
+/** The language tags an `Accept-Language` header names, best first; none for `*`, junk or nothing. */
+function statedTags(header: string | undefined | null): string[] {
+  if (!header) return [];
+  // One tag without a weight, as a client that has chosen its language sends, needs no ranking.
+  const tags = (/[,;]/.test(header) ? ranked(header) : [header]).map((t) => t.trim());
+  // `*` is "any language": HTTP clients send it by default, so it means ours.
+  const any = tags.indexOf('*');
+  return (any === -1 ? tags : tags.slice(0, any)).filter((t) => LANGUAGE_TAG.test(t));
+}
+
 /**
- * The locale for an `Accept-Language` header: zh-Hans when it is absent, the best supported
- * match when present, English when nothing matches (api.md §1).
+ * The locale for an `Accept-Language` header: zh-Hans when it names no language (absent, `*`, or
+ * text that is no language tag, as `undefined` from a client that has not chosen one), the best
+ * supported match when it does, English when none of its languages is supported (api.md §1).
  */
 export function negotiateLocale(header: string | undefined | null): Locale {
-  if (!header) return DEFAULT_LOCALE;
-  // One tag without a weight, as a client that has chosen its language sends, needs no ranking.
-  const tags = /[,;]/.test(header) ? ranked(header) : [header];
+  const tags = statedTags(header);
+  if (tags.length === 0) return DEFAULT_LOCALE;
   for (const tag of tags) {
-    // `*` is "any language": HTTP clients send it by default, so it means ours.
-    if (tag.trim() === '*') return DEFAULT_LOCALE;
     const m = matchLocale(tag);
     if (m) return m;
   }
   return FALLBACK_LOCALE;
+}
+
+/** Whether an `Accept-Language` header names a language at all: only then is it worth remembering. */
+export function statesLanguage(header: string | undefined | null): boolean {
+  return statedTags(header).length > 0;
 }
 
 /** The tags of an `Accept-Language` header, by weight, then in the order given. */

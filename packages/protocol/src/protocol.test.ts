@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LOCALES, negotiateLocale, preferredLocale } from './locales';
+import { LOCALES, negotiateLocale, preferredLocale, statesLanguage } from './locales';
 import { serverMessages } from './messages/index';
 import { LoginBody, RegisterBody } from './api/common';
 import { routes } from './routes';
@@ -21,6 +21,15 @@ describe('locales', () => {
     expect(negotiateLocale('de-DE')).toBe('en');
     expect(negotiateLocale('*')).toBe('zh-Hans');
     expect(negotiateLocale('es, *;q=0.5')).toBe('es');
+    // Text that names no language, as a client that has not chosen one sends, is no language at all.
+    expect(negotiateLocale('undefined')).toBe('zh-Hans');
+    expect(negotiateLocale('null, en;q=0.1')).toBe('en');
+    expect([statesLanguage('undefined'), statesLanguage('*'), statesLanguage(''), statesLanguage('fr')]).toEqual([
+      false,
+      false,
+      false,
+      true,
+    ]);
   });
 
   it("follows a device's languages: the first supported one, zh-Hans when none is", () => {

@@ -24,3 +24,10 @@ export class AppError extends Error {
     return this;
   }
 }
+
+/**
+ * Code -1: no session, or one that has ended. Its `data` is `[]`, as the original server answered:
+ * a client that lists `data` on a cold start without a session (Raingad's mobile client sorts it)
+ * finds an empty list.
+ */
+export const noSession = (): AppError => new AppError('NoSession', {}, []);

@@ -124,7 +124,7 @@ describeEachDb('administration (/manage/*)', (target) => {
       it(`${name}: admin answered, plain user 403, signed out -1`, async () => {
         const body = validBody(name);
         const signedOut = await server.callRaw(name, body, { lang: 'en' });
-        expect(signedOut.json).toMatchObject({ code: -1, data: null });
+        expect(signedOut.json).toMatchObject({ code: -1, data: [] });
         const user = await server.call(name, body, { token: plain.token, lang: 'fr' });
         expect(user).toMatchObject({ code: 403, msg: 'Non autorisé', data: null });
         // A plain user learns nothing from a bad body either: refused before validation.
@@ -675,7 +675,7 @@ describeEachDb('administration (/manage/*)', (target) => {
         ['manageNoticePublish', { title: 'Forged', notice: 'From another site' }],
       ] as const) {
         const res = await server.callRaw(name, body, { lang: 'en', headers: { cookie } });
-        expect(res.json, `${name} with ${cookie}`).toMatchObject({ code: -1, data: null });
+        expect(res.json, `${name} with ${cookie}`).toMatchObject({ code: -1, data: [] });
       }
     }
     // Nothing happened: plain is still enabled, no announcement, no audit row.

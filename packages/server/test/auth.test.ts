@@ -455,7 +455,7 @@ describeEachDb('login, checkuser, logout', (target) => {
 
     const none = await server.callRaw('checkuser', {}, { lang: null });
     expect(none.status).toBe(200);
-    expect(none.json).toEqual({ code: -1, msg: '登录已失效，请重新登录', data: null });
+    expect(none.json).toEqual({ code: -1, msg: '登录已失效，请重新登录', data: [] });
     expect((await server.call('checkuser', {}, { lang: 'es' })).msg).toBe(
       'Tu sesión ha caducado, vuelve a iniciar sesión',
     );

@@ -61,7 +61,7 @@ describeEachDb('departments (spec §3 dep_id)', (target) => {
   describe('who may call each route', () => {
     for (const [name, body] of Object.entries(ROUTES) as [keyof typeof ROUTES, Record<string, unknown>][]) {
       it(`${name}: admin answered, plain user 403, signed out -1`, async () => {
-        expect((await server.callRaw(name, body, { lang: 'en' })).json).toMatchObject({ code: -1, data: null });
+        expect((await server.callRaw(name, body, { lang: 'en' })).json).toMatchObject({ code: -1, data: [] });
         expect(await server.call(name, body, { token: ann.token, lang: 'es' })).toMatchObject({
           code: 403,
           data: null,

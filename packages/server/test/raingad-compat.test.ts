@@ -114,10 +114,13 @@ describeEachDb('Raingad 6.x clients', (target) => {
     await server.close();
   });
 
-  /** A registered user (registration is not part of the old client's session under test). */
+  /**
+   * A registered user (registration is not part of the old client's session under test), who
+   * signed up in Chinese: those clients name no language of their own.
+   */
   async function person(name: string): Promise<Account> {
     const account = `${name}_${++n}`;
-    const made = await signUp(server, account);
+    const made = await signUp(server, account, undefined, undefined, { lang: 'zh-CN' });
     return { account, password: made.password, userId: made.userId };
   }
 
@@ -700,6 +703,73 @@ describeEachDb('Raingad 6.x clients', (target) => {
     expect((await json(a, 'enterprise/im/delMessage', { id: message.id })).code).toBe(0);
     const deleted = await b.socket!.waitFor((f) => f.type === 'delMessage');
     expect(deleted.data).toEqual({ id: message.id, msg_id: sent.data.msg_id, toContactId: a.userId });
+  });
+
+  it('the mobile client uploads a picture whose message carries extends null, its fields before or after the file', async () => {
+    const [a, b] = [await online('upa'), await online('upb')];
+    await befriend(a, b);
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } })
+      .png()
+      .toBuffer();
+    for (const order of ['before', 'after'] as const) {
+      // components/message/im-input.vue's msgItem(): every field present, `extends: null`.
+      const message = {
+        ...a.draft(b.userId, ''),
+        type: 'image',
+        extends: null,
+        file_id: 0,
+        file_cate: 0,
+        fileName: 'pic.png',
+        fileSize: png.length,
+      };
+      const form = new FormData();
+      if (order === 'before') form.append('message', JSON.stringify(message));
+      form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'pic.png');
+      if (order === 'after') form.append('message', JSON.stringify(message));
+      const res = await fetch(`${server.url}/common/upload/uploadFile`, {
+        method: 'POST',
+        body: form,
+        headers: { authorization: a.token, 'accept-language': 'undefined' },
+      });
+      const answer = (await res.json()) as { code: number; msg: string; data: unknown };
+      expect(answer.code, `${order}: ${answer.msg}`).toBe(0);
+      expect(answer.data).toMatchObject({ id: message.id, type: 'image', toContactId: b.userId });
+      const got = await b.socket!.waitFor((f) => f.type === 'simple' && f.data.id === message.id);
+      expect(got.data.content).toMatch(/^\/storage\//);
+    }
+  });
+
+  it('a client that names no language (accept-language: undefined) is answered in Chinese and keeps the language it chose', async () => {
+    const who = await person('nolang');
+    const undefinedLang = { 'content-type': 'application/json', 'accept-language': 'undefined' };
+    const refused = await server.post(
+      '/common/Pub/login',
+      { account: who.account, password: 'wrong-one' },
+      undefinedLang,
+    );
+    expect(refused.json.msg).toBe('账号或密码错误');
+    // Signed in once in French, then by the client that names none: notices stay in French.
+    const fr = await server.post(
+      '/common/Pub/login',
+      { account: who.account, password: who.password },
+      { 'content-type': 'application/json', 'accept-language': 'fr-FR' },
+    );
+    expect(fr.json.code).toBe(0);
+    const again = await server.post(
+      '/common/Pub/login',
+      { account: who.account, password: who.password },
+      undefinedLang,
+    );
+    expect(again.json.code).toBe(0);
+    const token = again.json.data.authToken;
+    await server.post('/enterprise/im/getContacts', {}, { ...undefinedLang, authorization: token });
+    const stored = await server.ctx.repos.users.byId(who.userId);
+    expect(stored?.language).toBe('fr');
+  });
+
+  it('a cold start without a session answers -1 with an empty list, which the mobile client sorts', async () => {
+    const res = await server.post('/enterprise/im/getContacts', {}, { 'content-type': 'application/json' });
+    expect(res.json).toMatchObject({ code: -1, data: [] });
   });
 
   it("a call with a Sparrow client: the old call screen gets the original signals, not Sparrow's camera off", async () => {

@@ -1,6 +1,7 @@
 import {
   Codes,
   negotiateLocale,
+  statesLanguage,
   serverMessages,
   translate,
   type Envelope,
@@ -13,8 +14,17 @@ import { AppError } from '../errors';
 
 /** The caller's language, from `Accept-Language` (zh-Hans when absent, else English fallback). */
 export function localeOf(req: FastifyRequest): Locale {
+  return negotiateLocale(languageHeader(req));
+}
+
+/** Whether the caller named its language (not absent, `*` or junk): only then is it remembered. */
+export function languageStated(req: FastifyRequest): boolean {
+  return statesLanguage(languageHeader(req));
+}
+
+function languageHeader(req: FastifyRequest): string | undefined {
   const header = req.headers['accept-language'];
-  return negotiateLocale(Array.isArray(header) ? header[0] : header);
+  return Array.isArray(header) ? header[0] : header;
 }
 
 /** What a handler may return besides bare data: a message worth a toast, a count, a page. */

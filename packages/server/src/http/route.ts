@@ -1,9 +1,9 @@
 import { routeAliases, routes, type RouteInput, type RouteName, type RouteResponses } from '@sparrow/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as z from 'zod';
-import { AppError } from '../errors';
+import { AppError, noSession } from '../errors';
 import type { Session } from '../modules/auth/session';
-import { localeOf, type Ok, successEnvelope, validationError } from './envelope';
+import { languageStated, localeOf, type Ok, successEnvelope, validationError } from './envelope';
 import type { AppContext } from '../context';
 import { sessionSockets } from '../realtime/hub';
 import { discardStaged, UploadGate } from './uploads';
@@ -53,7 +53,7 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext, handlers: 
         const session = await ctx.sessions.fromToken(req.headers.authorization);
         if (session) callers.set(req, session.id);
         await ctx.limits.anyCall(session ? `u:${session.userId}` : `ip:${req.ip}`);
-        if (!def.public && !session) throw new AppError('NoSession');
+        if (!def.public && !session) throw noSession();
         if (!def.public && session?.user.must_change_password && !BEFORE_PASSWORD_CHANGE.has(name)) {
           throw new AppError('PasswordChangeRequired');
         }
@@ -61,7 +61,7 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext, handlers: 
           if (session?.user.role !== 1) throw new AppError('Forbidden');
           await ctx.limits.manageCall(session.userId);
         }
-        if (session && req.headers['accept-language']) await ctx.sessions.rememberLanguage(session, localeOf(req));
+        if (session && languageStated(req)) await ctx.sessions.rememberLanguage(session, localeOf(req));
         // Multipart fields arrive with the file stream; those handlers validate them with the same schema.
         let body: unknown = {};
         if (!def.multipart) {

@@ -1,6 +1,7 @@
 import { settingsStore } from '../stores/settings';
 
-const SOUND_URL = `${import.meta.env.BASE_URL}sounds/message.wav`;
+/** The new-message sound, at the path Raingad 6.x clients play it from too (spec §7). */
+const SOUND_URL = `${import.meta.env.BASE_URL}static/voice/notify.mp3`;
 const VIBRATE_MS = 200;
 /** A burst of messages rings once. */
 const QUIET_MS = 800;

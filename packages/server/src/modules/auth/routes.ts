@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
-import { localeOf, ok } from '../../http/envelope';
+import { languageStated, localeOf, ok } from '../../http/envelope';
 import { publicBase } from '../../http/public-url';
 import type { Handlers } from '../../http/route';
 import type { AuthService, ClientInfo } from './service';
@@ -20,6 +20,7 @@ function clientInfo(req: FastifyRequest, base: string, clientId?: string): Clien
     isMobile: isMobileAgent(ua),
     clientId,
     locale: localeOf(req),
+    languageStated: languageStated(req),
     base,
   };
 }

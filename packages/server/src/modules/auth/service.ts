@@ -9,7 +9,7 @@ import {
   SocketCloseCodes,
 } from '@sparrow/protocol';
 import type { AppContext } from '../../context';
-import { AppError } from '../../errors';
+import { AppError, noSession } from '../../errors';
 import { hashPassword, verifyPassword } from '../../lib/crypto';
 import { toUserInfo, type UserRepo, type UserRow } from '../user';
 import type { QrService } from '../qr';
@@ -26,6 +26,8 @@ export interface ClientInfo {
   clientId?: string | undefined;
   /** The caller's language: notices to this user are written in it. */
   locale: Locale;
+  /** The caller named its language (a client that has not chosen one sends none, or `undefined`). */
+  languageStated: boolean;
   /** The address the client reached us at: links in its answers name it (http/public-url.ts). */
   base: string;
 }
@@ -137,7 +139,9 @@ export class AuthService {
     }
     if (user.status !== 1) throw new AppError('UserDisabled');
     await this.ctx.limits.loginSucceeded(key, client.ip);
-    if (user.language !== client.locale) await this.users.update(user.id, { language: client.locale });
+    // A client that names no language keeps the one the user last spoke.
+    if (client.languageStated && user.language !== client.locale)
+      await this.users.update(user.id, { language: client.locale });
 
     const session = await this.ctx.sessions.create(user.id, client);
     if (this.ctx.config.get().sysInfo.multipleLogin === 0) {
@@ -202,7 +206,7 @@ export class AuthService {
         return this.codes.send(account, type, locale);
       }
       case CodeType.ChangePassword: {
-        if (!session) throw new AppError('NoSession');
+        if (!session) throw noSession();
         const u = session.user;
         const mine = [u.account, u.email, u.phone].map((s) => s.toLowerCase());
         const to =
@@ -213,7 +217,7 @@ export class AuthService {
         return this.codes.send(to, type, locale);
       }
       case CodeType.ChangeAccount: {
-        if (!session) throw new AppError('NoSession');
+        if (!session) throw noSession();
         const u = session.user;
         const own = [u.account, u.email, u.phone].filter(Boolean).map((s) => s.toLowerCase());
         if (own.includes(account.toLowerCase()) && u.is_auth) return this.codes.send(account, type, locale);

@@ -1,4 +1,5 @@
-import { SendMessageBody, UploadFileFields } from '@sparrow/protocol';
+import type { MultipartFile } from '@fastify/multipart';
+import { routes, UploadFileFields } from '@sparrow/protocol';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { localeOf, ok, validationError } from '../../http/envelope';
@@ -22,23 +23,28 @@ export function uploadRoutes(
     },
     uploadFile: async ({ req, session }) => {
       const { fileUpload } = ctx.config.get();
-      let message: unknown;
-      const { file, staged } = await readUpload(req, ctx.storage, fileUpload.size, async (f) => {
+      // The message to send with the file, from the `message` field before or after the file part.
+      const messageOf = (f: MultipartFile): unknown => {
         const field = f.fields.message;
         const sent = { message: field && !Array.isArray(field) && 'value' in field ? field.value : undefined };
         const fields = UploadFileFields.safeParse(sent);
         if (!fields.success) throw validationError(fields.error, localeOf(req), sent);
-        if (fields.data.message === undefined) return;
+        if (fields.data.message === undefined) return undefined;
         try {
-          message = JSON.parse(fields.data.message);
+          return JSON.parse(fields.data.message);
         } catch {
           throw new AppError('Validation', {}, { fields: ['message'] });
         }
+      };
+      const { file, staged } = await readUpload(req, ctx.storage, fileUpload.size, async (f) => {
+        messageOf(f);
       });
+      const message = messageOf(file);
       const ext = await files.judge(staged, file.filename, fileUpload.fileExt);
       const stored = await files.store(staged, ext, file.filename, session.userId);
       if (message === undefined) return files.result(stored.file, stored.name);
-      const body = SendMessageBody.safeParse({ ...(message as object), file_id: stored.file.id });
+      // Read as sendMessage reads its body (an old client's blanks are absent): one parse path.
+      const body = routes.sendMessage.body.safeParse({ ...(message as object), file_id: stored.file.id });
       if (!body.success) throw validationError(body.error, localeOf(req), message);
       return pipeline.send(session, body.data, socketOf(req));
     },

@@ -18,8 +18,9 @@ const UPLOAD_FIELD_BYTES = Math.max(...Object.values(routes).map((r) => ('multip
 
 /**
  * Reads the request's single file into a temporary file of `storage` (hashed on the way; never
- * whole in memory), refusing one over `maxMb` megabytes. The file is removed once the request's
- * answer is decided (`discardStaged`).
+ * whole in memory), refusing one over `maxMb` megabytes, and the form's fields whichever side of
+ * the file they come (`file.fields` holds them all once this returns). The file is removed once
+ * the request's answer is decided (`discardStaged`).
  */
 export async function readUpload(
   req: FastifyRequest,
@@ -29,44 +30,54 @@ export async function readUpload(
   before?: (file: MultipartFile) => Promise<void>,
 ): Promise<{ file: MultipartFile; staged: StagedFile }> {
   let file: MultipartFile | undefined;
+  let staged: StagedFile | undefined;
+  const parts = req.parts({
+    limits: {
+      fileSize: Math.floor(maxMb * 1024 * 1024),
+      files: 1,
+      fields: UPLOAD_FIELDS_MAX,
+      fieldSize: UPLOAD_FIELD_BYTES,
+      parts: UPLOAD_FIELDS_MAX + 1,
+    },
+  });
   try {
-    file = await req.file({
-      limits: {
-        fileSize: Math.floor(maxMb * 1024 * 1024),
-        files: 1,
-        fields: UPLOAD_FIELDS_MAX,
-        fieldSize: UPLOAD_FIELD_BYTES,
-        parts: UPLOAD_FIELDS_MAX + 1,
-      },
-    });
+    // Fields gather in each part's `fields`; the one file is staged as it comes.
+    for await (const part of parts) {
+      if (part.type !== 'file') continue;
+      file = part;
+      staged = await stagePart(req, storage, part, before);
+      // busboy stops at the limit and marks the stream truncated rather than failing it.
+      if (part.file.truncated) throw new AppError('FileTooLarge', { size: maxMb });
+    }
   } catch (err) {
+    if (err instanceof AppError) throw err;
     if ((err as { code?: string }).code === 'FST_INVALID_MULTIPART_CONTENT_TYPE')
       throw new AppError('FileMissing', {}, { fields: ['file'] });
-    // Nothing but the request's own headers and bytes has been read yet: whatever failed is the
-    // caller's doing (a multipart type without a boundary, a header the parser cannot read).
+    // Whatever else failed came from the body: a multipart type without a boundary, a header the
+    // parser cannot read, a part cut early, a body that ends inside the file (busboy's "Unexpected
+    // end of form"), a client gone. The caller's error, not ours.
     throw new AppError('UploadMalformed', {}, { fields: ['file'] });
   }
-  if (!file) throw new AppError('FileMissing', {}, { fields: ['file'] });
+  if (!file || !staged) throw new AppError('FileMissing', {}, { fields: ['file'] });
+  return { file, staged };
+}
+
+/** The file part staged, after `before` has looked at the fields sent ahead of it. */
+async function stagePart(
+  req: FastifyRequest,
+  storage: Storage,
+  file: MultipartFile,
+  before?: (file: MultipartFile) => Promise<void>,
+): Promise<StagedFile> {
   // busboy tells of a body that ends inside the file by emitting 'error' on the file's stream
   // without destroying it: heard while nothing reads it yet (during `before`, or before the
   // staging file is open), it would leave the reader that comes later waiting for ever.
   const stream = file.file;
   stream.once('error', (err) => stream.destroy(err));
   if (before) await before(file);
-  let staged: StagedFile;
-  try {
-    staged = await storage.stage(file.file);
-  } catch (err) {
-    if (err instanceof AppError) throw err;
-    // Whatever else ended the file's stream came from the body: one that ends inside the file
-    // (cut short, no closing boundary: busboy's "Unexpected end of form"), a part cut early, a
-    // client gone. The caller's error, not ours.
-    throw new AppError('UploadMalformed', {}, { fields: ['file'] });
-  }
+  const staged = await storage.stage(file.file);
   noteStaged(req, staged.path);
-  // busboy stops at the limit and marks the stream truncated rather than failing it.
-  if (file.file.truncated) throw new AppError('FileTooLarge', { size: maxMb });
-  return { file, staged };
+  return staged;
 }
 
 /** Uploads: the file's type is judged by its bytes, never by its name. */
