@@ -226,6 +226,11 @@ describeEachDb('group management', (target) => {
     ];
     expect(refusals.map((r) => r.code)).toEqual([401, 401, 401, 401, 401]);
     expect(new Set(refusals.map((r) => r.msg)).size).toBe(1);
+    // Its history is still found by search, as its chat is still read.
+    const found = await server.call('searchMessage', { keywords: 'before the end' }, { token: owner.token });
+    expect(found.data.map((h: any) => h.content)).toContain('before the end');
+    const notFound = await server.call('searchMessage', { keywords: 'before the end' }, { token: outsider.token });
+    expect(notFound.data).toEqual([]);
     // Someone who was never in it is answered as for any group they are not in.
     const stranger = await server.call('groupInfo', { group_id: gid }, { token: outsider.token });
     expect(stranger.code).toBe(403);

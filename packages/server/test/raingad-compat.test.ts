@@ -739,6 +739,23 @@ describeEachDb('Raingad 6.x clients', (target) => {
     }
   });
 
+  it('an upload whose message holds U+0000 is refused as sendMessage refuses it, before anything is sent', async () => {
+    const a = await online('nula');
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#663399' } })
+      .png()
+      .toBuffer();
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'pic.png');
+    form.append('message', JSON.stringify({ ...a.draft(-1, 'a\u0000b'), type: 'image', extends: null }));
+    const res = await fetch(`${server.url}/common/upload/uploadFile`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: a.token },
+    });
+    const answer = (await res.json()) as { code: number; data: { fields?: string[] } | null };
+    expect([res.status, answer.code, answer.data?.fields]).toEqual([200, 400, ['content']]);
+  });
+
   it('a client that names no language (accept-language: undefined) is answered in Chinese and keeps the language it chose', async () => {
     const who = await person('nolang');
     const undefinedLang = { 'content-type': 'application/json', 'accept-language': 'undefined' };

@@ -65,15 +65,7 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext, handlers: 
         // Multipart fields arrive with the file stream; those handlers validate them with the same schema.
         let body: unknown = {};
         if (!def.multipart) {
-          const raw = req.body ?? {};
-          const parsed = def.body.safeParse(raw);
-          if (!parsed.success) throw validationError(parsed.error, localeOf(req), raw);
-          const nul = fieldWithNul(parsed.data);
-          if (nul !== null) {
-            const issue = { code: 'custom' as const, path: [nul], message: 'nul', input: undefined };
-            throw validationError(new z.ZodError([issue]), localeOf(req), raw);
-          }
-          body = parsed.data;
+          body = parseBody(name, req.body ?? {}, req);
         }
         // An upload's place is held, and its temporary files kept, until its answer is decided.
         const leave = def.multipart && session ? uploads.enter(session.userId) : undefined;
@@ -101,6 +93,22 @@ export function registerRoutes(app: FastifyInstance, ctx: AppContext, handlers: 
  * text cannot store that character (the statement fails: a 500) and no person types one, so it is
  * refused as an invalid field on every database alike.
  */
+/**
+ * A route's body as its schema reads it, refused with the envelope of the first bad field (a text
+ * holding U+0000 included): the one check of every body, sent as JSON or form or inside an upload
+ * (uploadFile's `message`).
+ */
+export function parseBody<N extends RouteName>(name: N, raw: unknown, req: FastifyRequest): RouteInput<N> {
+  const parsed = routes[name].body.safeParse(raw);
+  if (!parsed.success) throw validationError(parsed.error, localeOf(req), raw);
+  const nul = fieldWithNul(parsed.data);
+  if (nul !== null) {
+    const issue = { code: 'custom' as const, path: [nul], message: 'nul', input: undefined };
+    throw validationError(new z.ZodError([issue]), localeOf(req), raw);
+  }
+  return parsed.data as RouteInput<N>;
+}
+
 function fieldWithNul(body: unknown): string | null {
   if (typeof body !== 'object' || body === null) return null;
   for (const [key, value] of Object.entries(body)) if (hasNul(value, 0)) return key;

@@ -107,9 +107,16 @@ export class Access {
     return floor;
   }
 
-  /** The groups I am in, and those among them that show me nothing before my join: floor's rule for every group at once. */
+  /**
+   * The groups whose chats I may read (those I am in, and those disbanded while I was), and those
+   * among them that show me nothing before my join: floor's rule for every group at once.
+   */
   async readerGroups(userId: number): Promise<ReaderGroups> {
-    const groups = await this.repos.groups.mine(userId);
+    const [active, disbanded] = await Promise.all([
+      this.repos.groups.mine(userId),
+      this.repos.groups.mineDisbanded(userId),
+    ]);
+    const groups = [...active, ...disbanded];
     return {
       ids: groups.map((g) => g.id),
       hidingHistory: groups.filter((g) => !groupSetting(g).history).map((g) => g.id),

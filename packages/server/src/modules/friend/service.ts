@@ -127,7 +127,9 @@ export class FriendService {
         content: '',
       },
     );
-    // As in WeChat, the chat opens with the one who accepted saying so, in their words.
+    // As in WeChat, the chat opens with the one who accepted saying so, in their words (where
+    // private chats are allowed at all).
+    if (this.ctx.config.get().chatInfo.simpleChat !== 1) return;
     await this.events.postEvent(
       { kind: 'private', from: session.user, to: requester },
       { type: 'text', content: translate(negotiateLocale(session.user.language || undefined), 'friend.greeting') },

@@ -9,12 +9,11 @@ import {
 import type { AnnouncementRepo } from '../system';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
-import { parseJson } from '../../lib/text';
 import type { Session } from '../auth';
 import type { FriendRepo, FriendService } from '../friend';
 import { groupKey, groupSetting, toGroupContact, type GroupRepo } from '../group';
-import { readerOf } from './hydrate';
-import { namedInLine, previewOf, systemContact, type Reader } from './presenter';
+import { namedInLines, readerOf } from './hydrate';
+import { previewOf, systemContact, type Reader } from './presenter';
 import { pairKey, selfKey, type ConversationRow, type ConversationView, type MessageRow } from './repo';
 
 /** A chat I deleted (delChat) and that has had nothing new since. */
@@ -90,9 +89,7 @@ export class ContactService {
       this.groups.counts(groups.map((g) => g.id)),
     ]);
     // An event line last in a chat names people as I call them.
-    const named = [...lastById.values()]
-      .filter((r) => r.type === 'event')
-      .flatMap((r) => namedInLine(parseJson(r.extends)));
+    const named = namedInLines([...lastById.values()]);
     const reader = readerOf(session.user, (await this.ctx.repos.friends.remarks([me], named)).get(me));
     const out: Contact[] = [];
     for (const u of users) out.push(this.merge(reader, u, byKey.get(pairKey(me, u.user_id!)), lastById));

@@ -11,7 +11,7 @@ export function readerOf(user: UserRow, remarks?: ReadonlyMap<number, string>): 
 }
 
 /** The users the event lines among `rows` name. */
-function namedInLines(rows: readonly MessageRow[]): number[] {
+export function namedInLines(rows: readonly MessageRow[]): number[] {
   return [...new Set(rows.filter((r) => r.type === 'event').flatMap((r) => namedInLine(parseJson(r.extends))))];
 }
 

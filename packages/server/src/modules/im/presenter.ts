@@ -83,7 +83,7 @@ export function eventText(line: EventLine | undefined, reader: Reader, fallback:
       if (line.by !== line.user_id) {
         return translate(reader.locale, 'event.undoOther', {
           admin: nameOf(line.by, line.by_name),
-          name: nameOf(line.user_id, line.name),
+          name: line.user_id === reader.userId ? youObject : nameOf(line.user_id, line.name),
         });
       }
       return line.user_id === reader.userId

@@ -1,9 +1,9 @@
 import type { MultipartFile } from '@fastify/multipart';
-import { routes, UploadFileFields } from '@sparrow/protocol';
+import { UploadFileFields } from '@sparrow/protocol';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { localeOf, ok, validationError } from '../../http/envelope';
-import { socketOf, type Handlers } from '../../http/route';
+import { parseBody, socketOf, type Handlers } from '../../http/route';
 import type { MessageSender } from '../events';
 import type { UserService } from '../user';
 import type { FileService } from './files';
@@ -44,9 +44,8 @@ export function uploadRoutes(
       const stored = await files.store(staged, ext, file.filename, session.userId);
       if (message === undefined) return files.result(stored.file, stored.name);
       // Read as sendMessage reads its body (an old client's blanks are absent): one parse path.
-      const body = routes.sendMessage.body.safeParse({ ...(message as object), file_id: stored.file.id });
-      if (!body.success) throw validationError(body.error, localeOf(req), message);
-      return pipeline.send(session, body.data, socketOf(req));
+      const body = parseBody('sendMessage', { ...(message as object), file_id: stored.file.id }, req);
+      return pipeline.send(session, body, socketOf(req));
     },
   };
 }

@@ -51,6 +51,8 @@ export async function readUpload(
     }
   } catch (err) {
     if (err instanceof AppError) throw err;
+    // The server's own failure while judging the fields (a database error): not the caller's.
+    if (err instanceof BeforeFailed) throw err.cause;
     if ((err as { code?: string }).code === 'FST_INVALID_MULTIPART_CONTENT_TYPE')
       throw new AppError('FileMissing', {}, { fields: ['file'] });
     // Whatever else failed came from the body: a multipart type without a boundary, a header the
@@ -60,6 +62,13 @@ export async function readUpload(
   }
   if (!file || !staged) throw new AppError('FileMissing', {}, { fields: ['file'] });
   return { file, staged };
+}
+
+/** A failure of `readUpload`'s `before` that is not a refusal: passed on as it is. */
+class BeforeFailed extends Error {
+  constructor(override readonly cause: unknown) {
+    super('upload: checking the fields failed');
+  }
 }
 
 /** The file part staged, after `before` has looked at the fields sent ahead of it. */
@@ -74,7 +83,15 @@ async function stagePart(
   // staging file is open), it would leave the reader that comes later waiting for ever.
   const stream = file.file;
   stream.once('error', (err) => stream.destroy(err));
-  if (before) await before(file);
+  if (before) {
+    try {
+      await before(file);
+    } catch (err) {
+      // Refused before any byte of the file was read: the rest of the body is not wanted.
+      stream.resume();
+      throw err instanceof AppError ? err : new BeforeFailed(err);
+    }
+  }
   const staged = await storage.stage(file.file);
   noteStaged(req, staged.path);
   return staged;

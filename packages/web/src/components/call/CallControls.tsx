@@ -96,7 +96,6 @@ export function CallControls({
           <ControlButton
             icon={call.cameraOff ? <VideoOutline className="call-icon-off" /> : <VideoOutline />}
             label={call.cameraOff ? t('call.cameraOn') : t('call.cameraOff')}
-            pressed={call.cameraOff}
             onClick={calls.toggleCamera}
           />
         </div>

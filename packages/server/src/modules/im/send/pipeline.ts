@@ -99,7 +99,8 @@ export class SendPipeline implements EventPort, MessageSender {
     const sender = await users.byId(row.from_user);
     if (!sender) return undefined;
     if (row.chat_type === ChatType.Group) {
-      const group = await groups.byId(row.to_id);
+      // A disbanded group's last line (who disbanded it) still reaches its members.
+      const group = (await groups.byId(row.to_id)) ?? (await groups.disbanded(row.to_id));
       if (!group) return undefined;
       const member = (await groups.member(group.id, sender.id)) ?? formerMember(group.id);
       return this.fanOut.publish(row, { kind: 'group', chatKey: row.chat_key, group, member }, sender, exceptClientId);
