@@ -22,8 +22,8 @@ export interface GroupState {
 const GONE: ReadonlySet<GroupStatus> = new Set(['removed', 'left', 'disbanded']);
 
 /** A group's info and members from the group store, which pushes keep current. */
-export function useGroup(key: ContactKey): GroupState {
-  const entry = useGroupEntry(isGroupKey(key) ? key : null);
+export function useGroup(key: ContactKey | null): GroupState {
+  const entry = useGroupEntry(key !== null && isGroupKey(key) ? key : null);
   return useMemo(
     () => ({
       info: entry?.info ?? null,
@@ -65,7 +65,7 @@ export function useChat(key: ContactKey, focusId: number | null = null) {
   const isGroup = isGroupKey(key);
   // A disbanded group has no info or members to load: its chat is read-only.
   const listedDisbanded = contact?.disbanded === 1;
-  const group = useGroup(listedDisbanded ? '' : key);
+  const group = useGroup(listedDisbanded ? null : key);
   const disbanded = isGroup && (listedDisbanded || group.disbanded);
   const chatInfo = useConfig((s) => s.config?.chatInfo);
   const runMode = useConfig((s) => s.config?.sysInfo.runMode ?? 2);
