@@ -1,5 +1,7 @@
 import type { GlobalConfig } from './entities';
 import { REDO_TIME_DEFAULT_S } from './limits';
+import { MOMENTS_PAGE } from './compass';
+import { PICTURES } from './pictures';
 
 /** Extensions accepted by uploadFile unless the operator changes `fileUpload.fileExt`. */
 export const DEFAULT_FILE_EXT = [
@@ -69,7 +71,7 @@ export const DEFAULT_GLOBAL_CONFIG: GlobalConfig = {
   compass: {
     status: 1,
     mode: 1,
-    list: [{ icon: 'moments', name: 'moments', type: 1, url: '/pages/compass/moments' }],
+    list: [{ icon: PICTURES.moments, name: '朋友圈', type: 1, url: MOMENTS_PAGE }],
   },
   demon_mode: 0,
 };

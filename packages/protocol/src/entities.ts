@@ -532,6 +532,16 @@ export interface GroupPreview {
   isJoin: 0 | 1 | 2 | 3;
 }
 
+/**
+ * A group's code resolved for a Raingad client (`/scan/g/…`): it opens the group by `id` (groupInfo,
+ * then joinGroup without the token, which the scan stands for).
+ */
+export interface ScannedGroup extends GroupPreview {
+  id: string;
+  name: string;
+  action: 'groupInfo';
+}
+
 /** A sticker of my collection. */
 export interface EmojiItem {
   id: number;

@@ -1,4 +1,5 @@
 import type { Code } from './codes';
+import type { Contact } from './entities';
 
 /** Every JSON response (api.md §1). */
 export interface Envelope<T = unknown> {
@@ -7,6 +8,12 @@ export interface Envelope<T = unknown> {
   data: T;
   count?: number;
   page?: number;
+  /**
+   * getContacts: the `system` pseudo-contact (friend-request notices), beside the list rather than
+   * in it. The original server listed only `admin_notice`, and Raingad clients show every `is_group`
+   * 2 row alike, as 系统通知.
+   */
+  system?: Contact;
 }
 
 /** `data` of a validation failure: the names of the bad fields. */

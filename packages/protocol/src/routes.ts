@@ -27,10 +27,11 @@ import {
   GetUserInfoBody,
   SearchUserBody,
   UpdateUserInfoBody,
+  ScanBody,
   UserQrBody,
   UserSettingBody,
 } from './api/user';
-import type { UserPreview } from './qr';
+import type { ScannedUser, UserPreview } from './qr';
 import {
   FriendAddBody,
   FriendDelBody,
@@ -149,6 +150,7 @@ import type {
   GroupInfo,
   GroupMember,
   GroupPreview,
+  ScannedGroup,
   Message,
   FriendRequest,
   GlobalConfig,
@@ -219,6 +221,8 @@ export const routes = {
 
   getUserInfo: route('/enterprise/im/getUserInfo', GetUserInfoBody),
   userInfoqq: route('/enterprise/im/userInfoqq', UserQrBody),
+  scanUser: route('/scan/u/:token', ScanBody),
+  scanGroup: route('/scan/g/:token', ScanBody),
   searchUser: route('/enterprise/im/searchUser', SearchUserBody),
   updateUserInfo: route('/enterprise/im/updateUserInfo', UpdateUserInfoBody),
   editPassword: route('/enterprise/im/editPassword', EditPasswordBody),
@@ -356,6 +360,8 @@ export interface RouteResponses {
   offline: null;
   getUserInfo: UserProfile;
   userInfoqq: UserPreview;
+  scanUser: ScannedUser;
+  scanGroup: ScannedGroup;
   searchUser: UserProfile[];
   updateUserInfo: UserInfo;
   editPassword: null;

@@ -32,7 +32,7 @@ import { friendRoutes } from './modules/friend/routes';
 import { groupRoutes } from './modules/group/routes';
 import { AnnouncementWatcher } from './modules/im/announcements';
 import { imRoutes } from './modules/im/routes';
-import { qrRoutes } from './modules/qr/routes';
+import { qrRoutes, registerScanPages } from './modules/qr/routes';
 import { SessionService } from './modules/auth/session';
 import { ConfigService } from './modules/system/config-service';
 import { systemRoutes } from './modules/system/routes';
@@ -245,6 +245,7 @@ export async function buildApp(
     ...pushRoutes(services.push),
   });
   registerStorageRoutes(app, ctx.storage);
+  registerScanPages(app);
   await registerOpsRoutes(app, {
     metrics,
     readiness: new Readiness(repos.ops, redis),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminService } from '../src/modules/admin';
 import { TOUCH_EVERY_MS } from '../src/modules/auth/session';
-import { SESSION_TTL_MS } from '@sparrow/protocol';
+import { PICTURES, SESSION_TTL_MS } from '@sparrow/protocol';
 import {
   describeEachDb,
   expectBadBodies,
@@ -50,7 +50,7 @@ describeEachDb('register', (target) => {
       displayName: 'Alice',
       email: 'alice@example.com',
       phone: '',
-      avatar: '',
+      avatar: PICTURES.person,
       sex: 2,
       motto: '',
       is_auth: 0,
@@ -59,7 +59,7 @@ describeEachDb('register', (target) => {
     });
     expect(res.data.user_id).toBe(res.data.id);
     // My QR code (api.md §6): a link to the landing page with a token naming me.
-    expect(res.data.qrUrl).toMatch(new RegExp(`/#/pages/index/myqrcode\\?token=u${res.data.user_id}\\.`));
+    expect(res.data.qrUrl).toMatch(new RegExp(`/scan/u/u${res.data.user_id}\\.`));
     expect(Object.keys(res.data)).not.toContain('password');
     const row = await server.ctx.db
       .selectFrom('users')

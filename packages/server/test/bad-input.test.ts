@@ -27,7 +27,7 @@ const MIN_REQUESTS = 5_000;
 /** Content types the server parses; any other is refused before the handler. */
 const PARSED_TYPES = /^(application\/json|application\/x-www-form-urlencoded|multipart\/form-data|text\/plain)\b/;
 
-const ENVELOPE_KEYS = new Set(['code', 'msg', 'data', 'count', 'page']);
+const ENVELOPE_KEYS = new Set(['code', 'msg', 'data', 'count', 'page', 'system']);
 const DOCUMENTED_CODES = new Set<number>(Object.values(Codes));
 
 /** What must never be in an answer: a stack frame, SQL or a database's words, a password hash. */

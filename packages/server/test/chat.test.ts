@@ -536,7 +536,7 @@ describeEachDb('chat', (target) => {
       owner_id: owner.userId,
       setting: { invite: 1, history: 1, nospeak: 0 },
     });
-    expect(info.data.qrUrl).toContain('token=');
+    expect(info.data.qrUrl).toContain(`/scan/g/g${gid.slice('group-'.length)}`);
     expect((await server.call('groupInfo', { group_id: gid }, { token: m3.token })).code).toBe(403);
     expect((await server.call('groupAdd', { user_ids: [m1.userId] }, { token: owner.token })).code).toBe(400);
   });

@@ -373,6 +373,49 @@ const RACES: Array<Race<unknown>> = [
     },
   }),
   race({
+    name: 'joinGroup by a scan on a Raingad client (no token)',
+    invariant: 'one success, one line',
+    once: true,
+    async setup(env) {
+      const g = await groupOf(env, 2);
+      const info = await ok(env, 'groupInfo', { group_id: g.gid }, g.owner);
+      const guest = await env.user();
+      await ok(env, 'scanGroup', { realToken: parseQrLink(info.qrUrl as string)!.token }, guest);
+      return { ...g, guest, mark: await newestId(env) };
+    },
+    calls: (g) => [{ as: g.guest, route: 'joinGroup', body: { group_id: g.gid } }],
+    async check(env, g) {
+      const wrong: string[] = [];
+      expectThat(wrong, (await groupLines(env, g, 'join')) === 1, `join lines ≠ 1`);
+      return wrong;
+    },
+  }),
+  race({
+    name: 'joinGroup by a scan against resetGroupQr',
+    invariant: 'the join only if it came before the reset: a member after, with one line, or no one',
+    async setup(env) {
+      const g = await groupOf(env, 2);
+      const info = await ok(env, 'groupInfo', { group_id: g.gid }, g.owner);
+      const guest = await env.user();
+      await ok(env, 'scanGroup', { realToken: parseQrLink(info.qrUrl as string)!.token }, guest);
+      return { ...g, guest, mark: await newestId(env) };
+    },
+    calls: (g) => [
+      { as: g.guest, route: 'joinGroup', body: { group_id: g.gid } },
+      { as: g.owner, route: 'resetGroupQr', body: { group_id: g.gid } },
+    ],
+    async check(env, g) {
+      const wrong: string[] = [];
+      const joined = (await members(env, g)).some((m) => m.user_id === g.guest.userId);
+      const lines = await groupLines(env, g, 'join');
+      expectThat(wrong, lines === (joined ? 1 : 0), `${lines} join lines, joined ${joined}`);
+      // Whatever the order, the scan admits no one once the reset is in.
+      const after = await env.call(0, 'joinGroup', { group_id: g.gid }, g.guest);
+      expectThat(wrong, after.code !== 0, `a join after the reset answered ${after.code}`);
+      return wrong;
+    },
+  }),
+  race({
     name: 'joinGroup against addGroupUser, the same person',
     invariant: 'one success, one line',
     async setup(env) {

@@ -25,7 +25,7 @@ describeEachDb('system configuration: getSystemInfo, checkVersion, updateConfig'
       expect(res.code).toBe(0);
       expect(res.data.sysInfo).toEqual({
         name: 'Sparrow',
-        logo: '',
+        logo: '/static/img/logo.png',
         diyName: 1,
         regauth: 0,
         regtype: 1,
@@ -50,7 +50,7 @@ describeEachDb('system configuration: getSystemInfo, checkVersion, updateConfig'
       expect(res.data.compass).toEqual({
         status: 1,
         mode: 1,
-        list: [expect.objectContaining({ name: 'moments', type: 1, url: '/pages/compass/moments' })],
+        list: [{ icon: '/static/img/moments.png', name: '朋友圈', type: 1, url: '/pages/compass/moments' }],
       });
       expect(res.data.demon_mode).toBe(0);
       expect(res.data.map).toEqual({

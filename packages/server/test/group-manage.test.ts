@@ -1,3 +1,4 @@
+import { parseQrLink } from '@sparrow/protocol';
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -252,7 +253,7 @@ describeEachDb('group management', (target) => {
     const gid = await group();
     await send(owner, gid, 'before join');
     const info = await server.call('groupInfo', { group_id: gid }, { token: owner.token });
-    const token = decodeURIComponent(/token=([^&]+)/.exec(info.data.qrUrl)![1]!);
+    const token = parseQrLink(info.data.qrUrl)!.token;
     expect(info.data.qrExpire).toBe(server.clock.now() + 7 * 86_400_000);
     const preview = await server.call('groupInfoqq', { token }, { token: outsider.token });
     expect(preview.data).toMatchObject({ group_id: gid, member_count: 4, isJoin: 0 });
@@ -280,7 +281,7 @@ describeEachDb('group management', (target) => {
     const late = await signUp(server, `glate${++n}`, 'secret123', 'Late');
     expect((await server.call('joinGroup', { group_id: gid, token }, { token: late.token })).code).toBe(400);
     const fresh = await server.call('groupInfo', { group_id: gid }, { token: owner.token });
-    const token2 = decodeURIComponent(/token=([^&]+)/.exec(fresh.data.qrUrl)![1]!);
+    const token2 = parseQrLink(fresh.data.qrUrl)!.token;
     await server.call('groupSetting', { id: gid, setting: { invite: 0 } }, { token: owner.token });
     expect((await server.call('joinGroup', { group_id: gid, token: token2 }, { token: late.token })).code).toBe(403);
     await server.ctx.config.set('chatInfo.groupUserMax', '5');

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { routes, type RouteName } from '@sparrow/protocol';
+import { routes, type RouteName, parseQrLink } from '@sparrow/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDb, signUp, startServer, type TestServer } from './harness';
 
@@ -136,7 +136,7 @@ describeEachDb('group permission matrix', (target) => {
       (await server.call('removeUser', { id: gid, user_id: users.removed.userId }, { token: users.owner.token })).code,
     ).toBe(0);
     const info = await server.call('groupInfo', { group_id: gid }, { token: users.owner.token });
-    const token = decodeURIComponent(/token=([^&]+)/.exec(info.data.qrUrl)![1]!);
+    const token = parseQrLink(info.data.qrUrl)!.token;
     return { gid, users, token };
   }
 

@@ -1,3 +1,4 @@
+import { parseQrLink } from '@sparrow/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FriendRepo } from '../src/modules/friend/repo';
 import { describeEachDb, signUp, startServer, TestSocket, type TestServer } from './harness';
@@ -110,7 +111,7 @@ describeEachDb('group setting `profile`', (target) => {
     expect((await call('friendIndex', { is_mine: 0 }, dave)).data).toEqual([]);
 
     const daveMe = await call('checkuser', {}, dave);
-    const token = decodeURIComponent(/token=([^&]+)/.exec(daveMe.data.qrUrl as string)![1]!);
+    const token = parseQrLink(daveMe.data.qrUrl as string)!.token;
     expect((await call('friendAdd', { user_id: dave.userId, token }, carol)).code).toBe(0);
     // Dave answering the request Carol made from his code makes them friends, who see each other in full.
     expect((await call('friendAdd', { user_id: carol.userId }, dave)).code).toBe(0);

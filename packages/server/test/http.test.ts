@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '@sparrow/protocol';
+import { PICTURES, routes } from '@sparrow/protocol';
 import { describeEachDb, signUp, startServer, type TestServer } from './harness';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded', 'accept-language': 'en' };
@@ -114,14 +114,14 @@ describeEachDb('HTTP conventions', (target) => {
         id: 1,
       });
       expect(res.code).toBe(0);
-      expect(res.data).toMatchObject({ role: 0, is_auth: 0, avatar: '' });
+      expect(res.data).toMatchObject({ role: 0, is_auth: 0, avatar: PICTURES.person });
       expect(res.data.user_id).not.toBe(1);
       const row = await server.ctx.db
         .selectFrom('users')
         .selectAll()
         .where('account', '=', 'mallory')
         .executeTakeFirstOrThrow();
-      expect(row).toMatchObject({ role: 0, is_auth: 0, avatar: '' });
+      expect(row).toMatchObject({ role: 0, is_auth: 0, avatar: PICTURES.person });
       expect(row.password_hash.startsWith('scrypt$')).toBe(true);
     });
   });

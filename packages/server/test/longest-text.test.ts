@@ -76,6 +76,8 @@ const NOT_STORED: Record<string, string> = {
   'bindGroup.*': 'needs a live socket',
   'checkVersion.*': 'compared with the server version',
   'userInfoqq.*': 'a QR token checked',
+  'scanUser.*': 'a QR token checked',
+  'scanGroup.*': 'a QR token checked; the scan keeps its group, generation and expiry, not the token',
   'searchUser.*': 'words searched for',
   'updateUserInfo.email': 'an address (format), within the column by units',
   'editPassword.*': 'hashed or compared',

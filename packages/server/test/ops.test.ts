@@ -239,7 +239,8 @@ describeEachDb('operators: the API document', (target) => {
     const missing: string[] = [];
     for (const name of Object.keys(routes) as RouteName[]) {
       for (const url of [routes[name].path, ...(routeAliases[name] ?? [])]) {
-        const op = doc.paths[url]?.post;
+        // A `:name` segment of the route table is an OpenAPI path parameter `{name}`.
+        const op = doc.paths[url.replace(/:([A-Za-z]+)/g, '{$1}')]?.post;
         if (!op?.requestBody || !op.responses?.['200']) missing.push(`${name} ${url}`);
       }
     }

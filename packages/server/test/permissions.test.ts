@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
-import { ErrorCodes, negotiateLocale, routes, translate, type ErrorName, type RouteName } from '@sparrow/protocol';
+import {
+  ErrorCodes,
+  negotiateLocale,
+  routes,
+  translate,
+  type ErrorName,
+  type RouteName,
+  parseQrLink,
+} from '@sparrow/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FriendRepo } from '../src/modules/friend/repo';
 import { DEFAULT_GROUP_SETTING } from '../src/modules/group/presenter';
@@ -471,6 +479,26 @@ const MATRIX: Partial<Record<RouteName, Row[]>> = {
       gone: 'QrInvalid',
       expect: ['AlreadyMember', 'AlreadyMember', 'AlreadyMember', OK, OK, OK, OK, OK],
     },
+    // Without a token only a scan of the group's code on a Raingad client admits (raingad-compat):
+    // no one here scanned one, so the id alone admits no one and says nothing of the group.
+    {
+      target: 'a group by its id alone (no token, no scan)',
+      body: async (s) => ({ group_id: (await s.group()).gid }),
+      missing: () => [{ group_id: NO_GROUP }],
+      gone: 'QrInvalid',
+      expect: ['QrInvalid', 'QrInvalid', 'QrInvalid', 'QrInvalid', 'QrInvalid', 'QrInvalid', 'QrInvalid', 'QrInvalid'],
+    },
+  ],
+  // A Raingad client resolving a scanned code: the genuine token is the permission, as for groupInfoqq.
+  scanGroup: [
+    {
+      target: 'a group’s QR token (realToken)',
+      body: async (s) => ({ realToken: await s.qrToken() }),
+      missing: () => [{ realToken: forgedToken(NO_GROUP) }],
+      hidden: async (s) => ({ realToken: forgedToken((await s.group()).gid) }),
+      gone: 'QrInvalid',
+      expect: EVERYONE,
+    },
   ],
   resetGroupQr: [groupRow('a group', (gid) => ({ group_id: gid }), ADMINS, { changes: true })],
   uploadFile: [
@@ -538,6 +566,16 @@ const MATRIX: Partial<Record<RouteName, Row[]>> = {
       body: async (s) => ({ token: await s.userQrToken() }),
       missing: () => [{ token: forgedToken(NO_USER) }],
       hidden: (s) => ({ token: forgedToken(s.person('owner').id) }),
+      gone: 'QrInvalid',
+      expect: EVERYONE,
+    },
+  ],
+  scanUser: [
+    {
+      target: 'a person’s QR token (realToken)',
+      body: async (s) => ({ realToken: await s.userQrToken() }),
+      missing: () => [{ realToken: forgedToken(NO_USER) }],
+      hidden: (s) => ({ realToken: forgedToken(s.person('owner').id) }),
       gone: 'QrInvalid',
       expect: EVERYONE,
     },
@@ -848,7 +886,7 @@ class Scene {
   qrToken(): Promise<string> {
     return this.once('qr', async () => {
       const info = (await this.ok('groupInfo', { group_id: (await this.group()).gid }, 'alice')) as { qrUrl: string };
-      return decodeURIComponent(/token=([^&]+)/.exec(info.qrUrl)![1]!);
+      return parseQrLink(info.qrUrl)!.token;
     });
   }
 
@@ -856,7 +894,7 @@ class Scene {
   userQrToken(): Promise<string> {
     return this.once('userQr', async () => {
       const me = (await this.ok('checkuser', {}, 'alice')) as { qrUrl: string };
-      return decodeURIComponent(/token=([^&]+)/.exec(me.qrUrl)![1]!);
+      return parseQrLink(me.qrUrl)!.token;
     });
   }
 

@@ -1,3 +1,4 @@
+import { PICTURES } from '@sparrow/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminService } from '../src/modules/admin';
 import {
@@ -189,7 +190,7 @@ describeEachDb('profiles: getUserInfo, searchUser, updateUserInfo', (target) => 
         account: 'alice_prof',
         role: 0,
         is_auth: 0,
-        avatar: '',
+        avatar: PICTURES.person,
         motto: 'still me',
         user_id: alice.userId,
       });
@@ -198,7 +199,7 @@ describeEachDb('profiles: getUserInfo, searchUser, updateUserInfo', (target) => 
         .selectAll()
         .where('id', '=', alice.userId)
         .executeTakeFirstOrThrow();
-      expect(row).toMatchObject({ account: 'alice_prof', role: 0, status: 1, is_auth: 0, avatar: '' });
+      expect(row).toMatchObject({ account: 'alice_prof', role: 0, status: 1, is_auth: 0, avatar: PICTURES.person });
       expect(row.password_hash.startsWith('scrypt$')).toBe(true);
       const bobRow = await server.ctx.db
         .selectFrom('users')

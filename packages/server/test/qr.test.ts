@@ -1,4 +1,12 @@
-import { ErrorCodes, parseQrLink, QR_VALID_MS, translate, type Envelope, type ErrorName } from '@sparrow/protocol';
+import {
+  ErrorCodes,
+  parseQrLink,
+  PICTURES,
+  QR_VALID_MS,
+  translate,
+  type Envelope,
+  type ErrorName,
+} from '@sparrow/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { QrTokens } from '../src/modules/qr/tokens';
@@ -59,7 +67,7 @@ describeEachDb('QR codes', (target) => {
     const bob = await fresh('bob');
     await server.call('updateUserInfo', { motto: 'hello there' }, { token: ann.token });
     const login = await server.call('login', { account: ann.account, password: ann.password });
-    expect(login.data.userInfo.qrUrl).toMatch(/\/#\/pages\/index\/myqrcode\?token=u\d+\.\d+\.[\w-]{22}$/);
+    expect(login.data.userInfo.qrUrl).toMatch(/\/scan\/u\/u\d+\.\d+\.[\w-]{22}$/);
     expect(login.data.userInfo.qrExpire).toBe(server.clock.now() + QR_VALID_MS);
 
     const code = await myCode(ann);
@@ -68,7 +76,7 @@ describeEachDb('QR codes', (target) => {
     expect(seen.data).toEqual({
       user_id: ann.userId,
       displayName: ann.realname,
-      avatar: '',
+      avatar: PICTURES.person,
       motto: 'hello there',
       is_friend: 0,
     });
@@ -361,7 +369,7 @@ describeEachDb('QR codes', (target) => {
       { account: ann.account, password: ann.password },
       { headers: { host: '10.0.0.7:8000' } },
     );
-    expect(login.data.userInfo.qrUrl.startsWith('http://10.0.0.7:8000/#/pages/index/myqrcode?token=')).toBe(true);
+    expect(login.data.userInfo.qrUrl.startsWith('http://10.0.0.7:8000/scan/u/')).toBe(true);
   });
 
   it('ignores forwarded headers TRUST_PROXY does not trust, and names PUBLIC_URL when it is set', async () => {

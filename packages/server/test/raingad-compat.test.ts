@@ -7,10 +7,15 @@
  * `../shared/raingad-protocol.md` lists them. The JSON contract has its own suites.
  */
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import qs from 'qs';
 import sharp from 'sharp';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { APP_VERSION_CODE } from '@sparrow/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APP_VERSION_CODE, DEFAULT_GLOBAL_CONFIG, MOMENTS_PAGE, parseQrLink, PICTURES } from '@sparrow/protocol';
+import { defaultAvatars } from '../src/db/migrations/020-default-avatars';
 import { AdminService } from '../src/modules/admin';
 import { describeEachDb, signUp, startServer, TestSocket, type TestServer } from './harness';
 
@@ -107,11 +112,19 @@ describeEachDb('Raingad 6.x clients', (target) => {
   let server: TestServer;
   let n = 0;
 
+  /** A web build as the server serves one: the client's public files (sound, pictures) beside its page. */
+  const webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-compat-web-'));
+
   beforeAll(async () => {
-    server = await startServer(target);
+    fs.cpSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/public'), webDist, {
+      recursive: true,
+    });
+    fs.writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>Sparrow</title>');
+    server = await startServer(target, { env: { webDist } });
   });
   afterAll(async () => {
     await server.close();
+    fs.rmSync(webDist, { recursive: true, force: true });
   });
 
   /**
@@ -787,6 +800,211 @@ describeEachDb('Raingad 6.x clients', (target) => {
   it('a cold start without a session answers -1 with an empty list, which the mobile client sorts', async () => {
     const res = await server.post('/enterprise/im/getContacts', {}, { 'content-type': 'application/json' });
     expect(res.json).toMatchObject({ code: -1, data: [] });
+  });
+
+  /** A picture the server serves: 200, an image type, and a picture indeed. */
+  async function served(url: string): Promise<void> {
+    const res = await fetch(new URL(url, server.url));
+    expect([url, res.status, res.headers.get('content-type')]).toEqual([
+      url,
+      200,
+      expect.stringMatching(/^image\/(png|webp)$/),
+    ]);
+    const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
+    expect(meta.width).toBeGreaterThan(0);
+  }
+
+  it('no avatar is empty: people, groups and notices without a picture name a served one, as the original did (point 2)', async () => {
+    const [a, b, c] = [await online('pa'), await online('pb'), await online('pc')];
+    await befriend(a, b);
+    await befriend(a, c);
+    // My QR code page draws my avatar on a canvas: it must load.
+    const me = await a.post('common/Pub/checkuser', {});
+    expect(me.data.avatar).toBe(PICTURES.person);
+    const groupId = await group(a, b, c);
+    const contacts = await a.post('enterprise/im/getContacts');
+    for (const row of contacts.data) expect(row.avatar, String(row.id)).not.toBe('');
+    expect(contacts.data.find((r: any) => r.id === b.userId).avatar).toBe(PICTURES.person);
+    expect(contacts.data.find((r: any) => r.id === 'admin_notice').avatar).toBe(PICTURES.notice);
+    expect(contacts.data.find((r: any) => r.id === -1).avatar).toBe(PICTURES.files);
+    const members = await a.post('enterprise/group/groupUserList', { group_id: groupId, limit: 0 });
+    for (const m of members.data) expect(m.userInfo.avatar).toBe(PICTURES.person);
+    const info = await a.post('enterprise/group/groupInfo', { group_id: groupId });
+    expect(info.data.avatar).not.toBe('');
+    await served(info.data.avatar);
+    // A friend request's notice names its sender with a picture too.
+    const d = await online('pd');
+    expect((await d.post('enterprise/friend/add', { user_id: a.userId, remark: 'hi' })).code).toBe(0);
+    const notice = await a.socket!.waitFor((f) => f.type === 'simple' && f.data.fromUser.id === 'system');
+    expect(notice.data.fromUser.avatar).toBe(PICTURES.notice);
+    for (const url of Object.values(PICTURES)) await served(url);
+  });
+
+  it('an account made before stand-ins existed gets one from the migration', async () => {
+    const who = await person('legacy');
+    await server.ctx.db.updateTable('users').set({ avatar: '' }).where('id', '=', who.userId).execute();
+    await defaultAvatars().up(server.ctx.db as never);
+    expect((await server.ctx.repos.users.byId(who.userId))?.avatar).toBe(PICTURES.person);
+  });
+
+  it('getSystemInfo names a served logo and a Discover entry the client can draw, in its language (points 5, 8)', async () => {
+    const noLanguage = { 'content-type': 'application/json', 'accept-language': 'undefined' };
+    const zh = (await server.post('/common/Pub/getSystemInfo', {}, noLanguage)).json.data;
+    expect(zh.sysInfo.logo).toBe(PICTURES.logo);
+    await served(zh.sysInfo.logo);
+    const moments = zh.compass.list.find((e: any) => e.url === MOMENTS_PAGE);
+    expect(moments).toMatchObject({ name: '朋友圈', icon: PICTURES.moments, type: 1 });
+    await served(moments.icon);
+    const en = (await server.post('/common/Pub/getSystemInfo', {}, { 'accept-language': 'en-US' })).json.data;
+    expect(en.compass.list.find((e: any) => e.url === MOMENTS_PAGE).name).toBe('Moments');
+    // What an operator sets is sent as set: their logo, their entries, their own icon for Moments.
+    const admin = new AdminService(server.ctx.repos, server.ctx.config, server.clock.now);
+    const set = (key: string, value: unknown) => admin.setConfig(key, value);
+    await set('sysInfo.logo', 'https://cdn.example.com/logo.png');
+    await set('compass.list', [
+      { icon: 'https://cdn.example.com/m.png', name: 'moments', type: 1, url: MOMENTS_PAGE },
+      { icon: 'https://cdn.example.com/w.png', name: '官网', type: 2, url: 'https://example.com' },
+    ]);
+    try {
+      const mine = (await server.post('/common/Pub/getSystemInfo', {}, noLanguage)).json.data;
+      expect(mine.sysInfo.logo).toBe('https://cdn.example.com/logo.png');
+      expect(mine.compass.list).toEqual([
+        { icon: 'https://cdn.example.com/m.png', name: '朋友圈', type: 1, url: MOMENTS_PAGE },
+        { icon: 'https://cdn.example.com/w.png', name: '官网', type: 2, url: 'https://example.com' },
+      ]);
+    } finally {
+      await set('sysInfo.logo', '');
+      await set('compass.list', DEFAULT_GLOBAL_CONFIG.compass.list);
+    }
+  });
+
+  it('getContacts lists one is_group 2 row, as the original did; friend requests travel beside it (point 6)', async () => {
+    const [a, b] = [await online('ca'), await online('cb')];
+    const sparrow = await TestSocket.bound(server, a.userId, a.token);
+    expect((await b.post('enterprise/friend/add', { user_id: a.userId, remark: '加个好友' })).code).toBe(0);
+    // The old socket is told of the request without a row to list; Sparrow's socket with it.
+    const old = await a.socket!.waitFor((f) => f.type === 'simple' && f.data.fromUser.id === 'system');
+    expect(old.data.contactInfo).toBeUndefined();
+    const mine = await sparrow.waitFor((f) => f.type === 'simple' && f.data.fromUser.id === 'system');
+    expect(mine.data.contactInfo).toMatchObject({ id: 'system', unread: 1 });
+    sparrow.close();
+    const contacts = await a.post('enterprise/im/getContacts');
+    expect(contacts.data.filter((r: any) => r.is_group === 2).map((r: any) => r.id)).toEqual(['admin_notice']);
+    expect(contacts.count).toBe(1);
+    expect(contacts.system).toMatchObject({ id: 'system', is_group: 2, unread: 1, avatar: PICTURES.notice });
+    // Its row is still the one getContactInfo answers for it.
+    const info = await a.post('enterprise/im/getContactInfo', { id: 'system' });
+    expect(info.data).toMatchObject({ id: 'system', unread: 1 });
+  });
+
+  describe('scanning codes as the mobile client does (point 9)', () => {
+    /** `common/scan.js`: the scanned URL less the API base, posted as JSON with its last segment as realToken. */
+    const scan = async (who: OldWebClient, url: string) => {
+      const path = new URL(url).pathname;
+      const realToken = path.split('/').at(-1);
+      return (await server.post(path, { realToken }, { authorization: who.token })).json;
+    };
+    const json = async (who: OldWebClient, path: string, body: Record<string, unknown>) =>
+      (await server.post(`/${path}`, body, { authorization: who.token })).json;
+
+    it("a person's code opens their profile; a browser opening it gets Sparrow's page for it", async () => {
+      const [a, b] = [await online('sa'), await online('sb')];
+      const code = (await b.post('common/Pub/checkuser', {})).data.qrUrl as string;
+      expect(code).toMatch(/\/scan\/u\/[^/]+$/);
+      const res = await scan(a, code);
+      expect(res.code, res.msg).toBe(0);
+      expect(res.data).toMatchObject({ action: 'userInfo', id: b.userId, user_id: b.userId, is_friend: 0 });
+      // pages/contacts/detail?id= then reads the profile and asks to be friends.
+      expect((await json(a, 'enterprise/im/getUserInfo', { user_id: res.data.id })).code).toBe(0);
+      // Opened in a browser: Sparrow's page for the code, beside the scan path.
+      const page = await fetch(`${server.url}${new URL(code).pathname}`, { redirect: 'manual' });
+      expect(page.status).toBe(302);
+      const token = parseQrLink(code)!.token;
+      expect(page.headers.get('location')).toBe(`../../#/pages/index/myqrcode?token=${encodeURIComponent(token)}`);
+      expect(new URL(page.headers.get('location')!, code).href).toBe(
+        `${new URL(code).origin}/#/pages/index/myqrcode?token=${encodeURIComponent(token)}`,
+      );
+      // A group's code is not a person's, a forged one is nobody's, and no session is no session.
+      const forged = await scan(a, `${server.url}/scan/u/${token.slice(0, -2)}xx`);
+      expect(forged.code).toBe(400);
+      const anonymous = await server.post(new URL(code).pathname, { realToken: token });
+      expect(anonymous.json.code).toBe(-1);
+    });
+
+    it('a group code: the scanner sees the group by its id, joins it without the token, and no one else can', async () => {
+      const [owner, m, guest, stranger] = [
+        await online('go'),
+        await online('gm'),
+        await online('gg'),
+        await online('gs'),
+      ];
+      const x = await online('gx');
+      await befriend(owner, m);
+      await befriend(owner, x);
+      const groupId = await group(owner, m, x);
+      const code = (await owner.post('enterprise/group/groupInfo', { group_id: groupId })).data.qrUrl as string;
+      expect(code).toMatch(/\/scan\/g\/[^/]+$/);
+      // Before scanning, the group is not there for them; joining without a token says only that it is missing.
+      const unknown = await json(guest, 'enterprise/group/groupInfo', { group_id: 'group-999999' });
+      const before = await json(guest, 'enterprise/group/groupInfo', { group_id: groupId });
+      expect([before.code, before.msg]).toEqual([unknown.code, unknown.msg]);
+      const noToken = await json(stranger, 'enterprise/group/joinGroup', { group_id: groupId });
+      expect([noToken.code, noToken.data.fields]).toEqual([400, ['token']]);
+
+      const scanned = await scan(guest, code);
+      expect(scanned.code, scanned.msg).toBe(0);
+      expect(scanned.data).toMatchObject({ action: 'groupInfo', id: groupId, name: '老客户端群', isJoin: 0 });
+      // pages/message/group/info: name, picture, size, and whether codes admit; not the notice or the code.
+      const info = await json(guest, 'enterprise/group/groupInfo', { group_id: groupId });
+      expect(info.code, info.msg).toBe(0);
+      expect(info.data).toMatchObject({
+        id: groupId,
+        name: '老客户端群',
+        isJoin: 0,
+        groupUserCount: 3,
+        notice: '',
+        qrUrl: '',
+      });
+      expect(info.data.setting.invite).toBe(1);
+      expect(info.data.avatar).not.toBe('');
+      // Their scan is theirs: someone who did not scan still sees nothing.
+      expect((await json(stranger, 'enterprise/group/groupInfo', { group_id: groupId })).code).toBe(before.code);
+      // The join button posts group_id and an inviteUid it does not have; sent twice at once, it joins once.
+      const joins = await Promise.all([
+        json(guest, 'enterprise/group/joinGroup', { group_id: groupId }),
+        json(guest, 'enterprise/group/joinGroup', { group_id: groupId }),
+      ]);
+      expect(joins.map((j) => j.code).sort()).toEqual([0, 400]);
+      const members = await json(owner, 'enterprise/group/groupUserList', { group_id: groupId, limit: 0 });
+      expect(members.data.filter((r: any) => r.user_id === guest.userId)).toHaveLength(1);
+      expect((await json(guest, 'enterprise/im/sendMessage', guest.draft(groupId, '扫码进来了'))).code).toBe(0);
+    });
+
+    it('a code revoked after the scan admits no one by that scan', async () => {
+      const [owner, m, y, late] = [await online('ro'), await online('rm'), await online('ry'), await online('rl')];
+      await befriend(owner, m);
+      await befriend(owner, y);
+      const groupId = await group(owner, m, y);
+      const code = (await owner.post('enterprise/group/groupInfo', { group_id: groupId })).data.qrUrl as string;
+      expect((await scan(late, code)).code).toBe(0);
+      expect((await owner.post('enterprise/group/resetQrcode', { group_id: groupId })).code).toBe(0);
+      const info = await json(late, 'enterprise/group/groupInfo', { group_id: groupId });
+      expect(info.code).not.toBe(0);
+      const join = await json(late, 'enterprise/group/joinGroup', { group_id: groupId });
+      expect([join.code, join.data.fields]).toEqual([400, ['token']]);
+      // The old code itself is refused at the scan path too.
+      expect((await scan(late, code)).code).toBe(400);
+    });
+
+    it("codes printed before keep working in Sparrow's scanner", () => {
+      const old = `${server.url}/#/pages/index/qqrcode?token=g3.99.sig`;
+      expect(parseQrLink(old)).toEqual({ base: server.url, kind: 'group', token: 'g3.99.sig' });
+      expect(parseQrLink(`${server.url}/scan/g/g3.99.sig`)).toEqual({
+        base: server.url,
+        kind: 'group',
+        token: 'g3.99.sig',
+      });
+    });
   });
 
   it("a call with a Sparrow client: the old call screen gets the original signals, not Sparrow's camera off", async () => {

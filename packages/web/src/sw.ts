@@ -16,7 +16,7 @@ precacheAndRoute(self.__WB_MANIFEST);
 // The app routes by hash, so every page load is a navigation to the shell; the server's own paths are not.
 registerRoute(
   new NavigationRoute(createHandlerBoundToURL('index.html'), {
-    denylist: [/^\/(common|enterprise|manage|storage|wss|docs|openapi\.json|metrics|healthz|readyz)(\/|$)/],
+    denylist: [/^\/(common|enterprise|manage|scan|storage|wss|docs|openapi\.json|metrics|healthz|readyz)(\/|$)/],
   }),
 );
 

@@ -101,7 +101,14 @@ export const UpdateCardBody = z.object({ group_id: groupId, nickname: personText
 export const GroupQrBody = z.object({ token: qrToken });
 
 /** `/enterprise/group/joinGroup`: join by a QR token. */
-export const JoinGroupBody = z.object({ group_id: groupId, token: qrToken });
+export const JoinGroupBody = z.object({
+  group_id: groupId,
+  /**
+   * The scanned code's token. A Raingad client sends none: its scan of the code (`/scan/g/…`) stands
+   * for it, as long as that code would still admit.
+   */
+  token: qrToken.optional(),
+});
 
 /** `/common/upload/uploadGroupAvatar` fields besides the file. */
 export const UploadGroupAvatarFields = z.object({ group_id: groupId });

@@ -7,6 +7,13 @@ export const GetUserInfoBody = z.object({ user_id: userId });
 /** `/enterprise/im/userInfoqq`: preview the person whose QR code was scanned. */
 export const UserQrBody = z.object({ token: qrToken });
 
+/**
+ * `/scan/u/<token>` and `/scan/g/<token>`: a Raingad client resolving a Sparrow code it scanned, as
+ * the original server's scan paths answered it (raingad-protocol.md §2.8): it posts the path of the
+ * scanned URL with the path's last segment, the token, as `realToken`.
+ */
+export const ScanBody = z.object({ realToken: qrToken });
+
 /** `/enterprise/im/updateUserInfo`: only the fields given change. */
 export const UpdateUserInfoBody = z.object({
   /** Only when sysInfo.diyName allows. */

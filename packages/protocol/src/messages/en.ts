@@ -117,6 +117,7 @@ export const en: Record<MessageKey, string> = {
   'preview.webrtc': '[Call]',
   'contact.adminNotice': 'Announcements',
   'contact.self': 'File Transfer',
+  'compass.moments': 'Moments',
   'group.defaultName': '{names}',
   'errors.NotMember': 'You are not a member of this group',
   'errors.GroupNotFound': 'This group does not exist or was disbanded',

@@ -117,6 +117,7 @@ export const es: Record<MessageKey, string> = {
   'preview.webrtc': '[Llamada]',
   'contact.adminNotice': 'Anuncios',
   'contact.self': 'Transferencia de archivos',
+  'compass.moments': 'Momentos',
   'group.defaultName': '{names}',
   'errors.NotMember': 'No eres miembro de este grupo',
   'errors.GroupNotFound': 'Este grupo no existe o se disolvió',

@@ -117,6 +117,7 @@ export const fr: Record<MessageKey, string> = {
   'preview.webrtc': '[Appel]',
   'contact.adminNotice': 'Annonces',
   'contact.self': 'Transfert de fichiers',
+  'compass.moments': 'Moments',
   'group.defaultName': '{names}',
   'errors.NotMember': "Vous n'êtes pas membre de ce groupe",
   'errors.GroupNotFound': "Ce groupe n'existe pas ou a été dissous",

@@ -114,6 +114,7 @@ export const zhHans = {
   'preview.webrtc': '[通话]',
   'contact.adminNotice': '系统公告',
   'contact.self': '文件传输助手',
+  'compass.moments': '朋友圈',
   'group.defaultName': '{names}',
   'errors.NotMember': '你不是该群成员',
   'errors.GroupNotFound': '群聊不存在或已解散',

@@ -116,6 +116,7 @@ export const zhHant: Record<MessageKey, string> = {
   'preview.webrtc': '[通話]',
   'contact.adminNotice': '系統公告',
   'contact.self': '檔案傳輸助手',
+  'compass.moments': '朋友圈',
   'group.defaultName': '{names}',
   'errors.NotMember': '你不是該群組成員',
   'errors.GroupNotFound': '群組不存在或已解散',

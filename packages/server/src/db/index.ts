@@ -36,6 +36,8 @@ import { textWidths } from './migrations/016-text-widths';
 import { messageOutbox } from './migrations/017-message-outbox';
 import { qrGeneration } from './migrations/018-qr-generation';
 import { searchIndex } from './migrations/019-search-index';
+import { defaultAvatars } from './migrations/020-default-avatars';
+import { groupScans } from './migrations/021-group-scans';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -63,6 +65,8 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '017-message-outbox': messageOutbox(),
     '018-qr-generation': qrGeneration(),
     '019-search-index': searchIndex(dialect),
+    '020-default-avatars': defaultAvatars(),
+    '021-group-scans': groupScans(),
   };
 }
 

@@ -158,6 +158,16 @@ export interface GroupMembersTable {
   join_msg_id: number;
 }
 
+/** A group's code a Raingad client scanned (migration 021): what it may then open by the group's id. */
+export interface GroupScansTable {
+  user_id: number;
+  group_id: number;
+  /** The generation of the code scanned. */
+  generation: number;
+  /** When the code scanned stops working, ms. */
+  expires_at: number;
+}
+
 export interface MessagesTable {
   id: Generated<number>;
   client_id: string;
@@ -360,6 +370,7 @@ export interface Database {
   friend_requests: FriendRequestsTable;
   groups: GroupsTable;
   group_members: GroupMembersTable;
+  group_scans: GroupScansTable;
   messages: MessagesTable;
   message_hidden: MessageHiddenTable;
   conversations: ConversationsTable;

@@ -4,6 +4,7 @@ import {
   statesLanguage,
   serverMessages,
   translate,
+  type Contact,
   type Envelope,
   type Locale,
   type MessageKey,
@@ -31,7 +32,13 @@ function languageHeader(req: FastifyRequest): string | undefined {
 export class Ok<T> {
   constructor(
     readonly data: T,
-    readonly extra: { msg?: MessageKey; params?: Record<string, string | number>; count?: number; page?: number } = {},
+    readonly extra: {
+      msg?: MessageKey;
+      params?: Record<string, string | number>;
+      count?: number;
+      page?: number;
+      system?: Contact;
+    } = {},
   ) {}
 }
 export const ok = <T>(data: T, extra?: Ok<T>['extra']) => new Ok(data, extra);
@@ -45,6 +52,7 @@ export function successEnvelope(req: FastifyRequest, result: unknown): Envelope 
     };
     if (result.extra.count !== undefined) env.count = result.extra.count;
     if (result.extra.page !== undefined) env.page = result.extra.page;
+    if (result.extra.system !== undefined) env.system = result.extra.system;
     return env;
   }
   return { code: Codes.Ok, msg: '', data: result ?? null };

@@ -5,6 +5,7 @@ import {
   type PushFrame,
   type RaingadPushFrame,
   type RaingadPushSchemas,
+  PICTURES,
 } from '@sparrow/protocol';
 import type * as z from 'zod';
 import type { Connection } from './hub';
@@ -71,6 +72,12 @@ const RAINGAD: { [E in PushFrame['type']]?: Replacement<E> } = {
   isRead: (frame, extras) => (extras?.read?.length ? { type: 'isRead', time: frame.time, data: extras.read } : null),
   // The original server pushed an announcement as a `simple` message to the `admin_notice` contact.
   adminNotice: (frame) => ({ type: 'simple', time: frame.time, data: announcementMessage(frame.data) }),
+  // A friend-request notice came to them without a contact: the original listed no `system` row.
+  simple: (frame) => {
+    if (frame.data.fromUser.id !== 'system') return frame;
+    const { contactInfo: _row, ...message } = frame.data;
+    return { ...frame, data: message };
+  },
   // The original server took a disbanded group off their lists.
   disbandGroup: (frame) => ({ type: 'removeGroup', time: frame.time, data: { group_id: frame.data.group_id } }),
   // Their call screens know the original signals only; a camera turned off is Sparrow's.
@@ -102,6 +109,6 @@ function announcementMessage(notice: AdminNotice): z.infer<typeof RaingadPushSch
     at: [],
     pid: 0,
     extends: { title: notice.title, notice: notice.notice },
-    fromUser: { id: 'admin_notice', displayName: translate('zh-Hans', 'contact.adminNotice'), avatar: '' },
+    fromUser: { id: 'admin_notice', displayName: translate('zh-Hans', 'contact.adminNotice'), avatar: PICTURES.notice },
   };
 }

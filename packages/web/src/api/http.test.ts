@@ -1,4 +1,11 @@
-import { NETWORK_TIMEOUT_MS, RELOGIN_DELAY_MS, REQUEST_TIMEOUT_MS, TOAST_SERVER_MS, routes } from '@sparrow/protocol';
+import {
+  newContact,
+  NETWORK_TIMEOUT_MS,
+  RELOGIN_DELAY_MS,
+  REQUEST_TIMEOUT_MS,
+  TOAST_SERVER_MS,
+  routes,
+} from '@sparrow/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import en from '../i18n/locales/en.json';
 import { createApi } from './facade';
@@ -92,6 +99,12 @@ describe('request layer', () => {
       count: 12,
       page: 2,
     });
+  });
+
+  it('answers the system row getContacts sends beside its list', async () => {
+    const system = newContact({ id: 'system', displayName: '新的朋友', is_group: 2, unread: 1 });
+    const { request } = setup(() => json({ code: 0, msg: '', data: [], count: 1, system }));
+    expect(await request('getContacts', {})).toEqual({ data: [], msg: '', count: 1, system });
   });
 
   it('toasts a success msg for 2.5 s unless the caller is quiet', async () => {

@@ -5,6 +5,7 @@ import {
   REQUEST_TIMEOUT_MS,
   TOAST_SERVER_MS,
   routes,
+  type Contact,
   type Envelope,
   type RouteBody,
   type RouteName,
@@ -89,6 +90,8 @@ export interface ApiResult<T> {
   msg: string;
   count?: number;
   page?: number;
+  /** getContacts: the `system` pseudo-contact, sent beside the list (protocol `Envelope.system`). */
+  system?: Contact;
 }
 
 /** The body a route takes: FormData for uploads, the route's schema input otherwise. */
@@ -211,6 +214,7 @@ export function createHttpClient(deps: HttpDeps) {
       const result: ApiResult<T> = { data: env.data as T, msg };
       if (env.count !== undefined) result.count = env.count;
       if (env.page !== undefined) result.page = env.page;
+      if (env.system !== undefined) result.system = env.system;
       return { result, msg };
     }
     if (env.code === Codes.NoSession) {

@@ -1,9 +1,10 @@
+import { MOMENTS_PAGE } from '@sparrow/protocol';
 import { withQuery } from './paths';
 
 /** The moments pages of the spec's route table (§2 `/pages/compass/*`). */
 export const momentPaths = {
   /** 朋友圈: the feed, or with `user_id` a person's album. */
-  moments: '/pages/compass/moments',
+  moments: MOMENTS_PAGE,
   /** 发表动态 */
   publish: '/pages/compass/publish',
   /** 朋友圈设置: whom my posts are hidden from, whose I skip, how far back friends read mine. */

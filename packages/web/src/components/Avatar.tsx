@@ -1,3 +1,4 @@
+import { hasOwnPicture } from '@sparrow/protocol';
 import { useState } from 'react';
 import { useSettings } from '../stores/settings';
 
@@ -10,13 +11,16 @@ interface Props {
   size?: number;
 }
 
-/** A profile photo, round when the circleAvatar setting is on, with the initial as fallback. */
+/**
+ * A profile photo, round when the circleAvatar setting is on, with the initial as fallback (also
+ * for the server's stand-in picture, which says only that there is none).
+ */
 export function Avatar({ src, name, alt, size = 48 }: Props) {
   const circle = useSettings((s) => s.appSetting.circleAvatar);
   const [failed, setFailed] = useState<string | null>(null);
   const style = { width: size, height: size, fontSize: Math.round(size * 0.42) };
   const className = `avatar${circle ? ' avatar-circle' : ''}`;
-  if (src && failed !== src) {
+  if (hasOwnPicture(src) && failed !== src) {
     return <img className={className} style={style} src={src} alt={alt} onError={() => setFailed(src)} />;
   }
   const initial = Array.from(name.trim())[0]?.toUpperCase() ?? '?';

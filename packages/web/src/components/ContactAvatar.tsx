@@ -1,4 +1,4 @@
-import type { Contact } from '@sparrow/protocol';
+import { hasOwnPicture, type Contact } from '@sparrow/protocol';
 import { FolderOutline, SoundOutline, TeamFill, UserAddOutline } from 'antd-mobile-icons';
 import { useConfig } from '../stores/config';
 import { Avatar } from './Avatar';
@@ -34,7 +34,7 @@ export function ContactAvatar({ contact, size = 48, presence = false }: Props) {
         <FolderOutline />
       </span>
     );
-  } else if (contact.is_group === 1 && !contact.avatar) {
+  } else if (contact.is_group === 1 && !hasOwnPicture(contact.avatar)) {
     face = (
       <span className="avatar avatar-icon avatar-green" style={style} aria-hidden="true">
         <TeamFill />

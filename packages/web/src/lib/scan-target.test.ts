@@ -24,6 +24,20 @@ describe('what a scanned code opens', () => {
     // Served under a path, with index.html in the address.
     const sub = ownBases({ origin: 'https://x.org', pathname: '/im/index.html' }, undefined);
     expect(scanTarget('https://x.org/im/#/pages/index/myqrcode?token=u1.2.abc', sub)).toMatchObject({ kind: 'page' });
+    expect(scanTarget('https://x.org/im/scan/g/g3.4.abc', sub)).toEqual({
+      kind: 'page',
+      path: '/pages/index/qqrcode?token=g3.4.abc',
+      qr: 'group',
+      token: 'g3.4.abc',
+    });
+  });
+
+  it('reads the scan path codes hold now and the page address they held before alike', () => {
+    expect(qrLink('http://192.168.1.5:8000/', 'user', 'u7.99.sig')).toBe('http://192.168.1.5:8000/scan/u/u7.99.sig');
+    const printed = 'http://192.168.1.5:8000/#/pages/index/myqrcode?token=u7.99.sig';
+    expect(scanTarget(printed, here)).toEqual(scanTarget(qrLink('http://192.168.1.5:8000', 'user', 'u7.99.sig'), here));
+    // Another path under /scan, or a kind it does not know, is no code of ours.
+    expect(scanTarget('http://192.168.1.5:8000/scan/x/u7.99.sig', here).kind).toBe('web');
   });
 
   it('opens another server’s code and any other web address in the in-app browser', () => {

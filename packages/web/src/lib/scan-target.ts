@@ -1,4 +1,4 @@
-import { parseQrLink, QR_LANDING, serverBase } from '@sparrow/protocol';
+import { parseQrLink, qrLanding, serverBase } from '@sparrow/protocol';
 import { safeWebUrl } from './url';
 
 /** Where a scanned text leads (api.md §6). */
@@ -19,7 +19,7 @@ export function scanTarget(text: string, ownBases: readonly string[]): ScanTarge
   const link = parseQrLink(text);
   const own = ownBases.map((b) => b.toLowerCase());
   if (link && own.includes(link.base.toLowerCase())) {
-    const path = `${QR_LANDING[link.kind]}?${new URLSearchParams({ token: link.token }).toString()}`;
+    const path = qrLanding(link.kind, link.token);
     return { kind: 'page', path, qr: link.kind, token: link.token };
   }
   const url = safeWebUrl(text.trim());

@@ -120,10 +120,10 @@ export const contacts = {
   /** getContacts: the whole list with its counters; concurrent calls share one request. */
   load(): Promise<void> {
     loading ??= request('getContacts', {}, { silent: true })
-      .then(({ data, count }) => {
+      .then(({ data, count, system }) => {
         const before = contactsStore.getState().rows;
         const rows: Record<ContactKey, Contact> = {};
-        for (const c of data) {
+        for (const c of system ? [...data, system] : data) {
           const key = contactKey(c.id);
           const old = before[key];
           rows[key] =

@@ -1,4 +1,4 @@
-import { newContact, type Contact, type FriendRequest } from '@sparrow/protocol';
+import { newContact, type Contact, type FriendRequest, PICTURES } from '@sparrow/protocol';
 import { indexLetter } from '../../lib/letter';
 import { maskAccount, type UserRow } from '../user';
 import type { FriendRow, RequestRow } from './repo';
@@ -36,7 +36,7 @@ const brief = (u: UserRow | undefined, id: number) => ({
   id,
   realname: u?.realname ?? '',
   displayName: u?.realname ?? '',
-  avatar: u?.avatar ?? '',
+  avatar: u?.avatar ?? PICTURES.person,
 });
 
 export function toFriendRequest(row: RequestRow, users: Map<number, UserRow>): FriendRequest {

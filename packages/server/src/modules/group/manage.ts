@@ -4,8 +4,10 @@ import {
   UploadGroupAvatarFields,
   type Contact,
   type EventLine,
+  type GroupInfo,
   type GroupPreview,
   type RouteInput,
+  type ScannedGroup,
 } from '@sparrow/protocol';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
@@ -314,13 +316,80 @@ export class GroupAdminService {
    * generation (revoked by a removal or a reset) admits no one new, but still shows a member the
    * group they are in, as a code would that they were shown now.
    */
-  private async fromToken(token: string, userId: number): Promise<{ group: GroupRow; generation: number }> {
-    const { id, generation } = this.qr.group(token);
+  private async fromToken(
+    token: string,
+    userId: number,
+  ): Promise<{ group: GroupRow; generation: number; expires: number }> {
+    const { id, generation, expires } = this.qr.group(token);
     const group = await this.groups.byId(id);
     if (!group) throw new AppError('GroupNotFound', {}, { fields: ['token'] });
     if (generation !== group.qr_generation && !(await this.groups.member(group.id, userId)))
       throw new AppError('QrExpired', {}, { fields: ['token'] });
-    return { group, generation };
+    return { group, generation, expires };
+  }
+
+  /**
+   * The group whose code `userId` scanned on a Raingad client (`/scan/g/…`, GroupRepo.recordScan)
+   * while that code would still admit them: unexpired and of the group's current generation; else
+   * undefined, as if never scanned.
+   */
+  private async fromScan(
+    userId: number,
+    groupId: number,
+  ): Promise<{ group: GroupRow; generation: number } | undefined> {
+    const group = await this.groups.byId(groupId);
+    const scan = group && (await this.groups.scanned(userId, group.id));
+    if (!group || !scan || scan.expires_at < this.ctx.now() || scan.generation !== group.qr_generation)
+      return undefined;
+    return { group, generation: scan.generation };
+  }
+
+  /**
+   * `/scan/g/<token>`: a Raingad client resolves a group's code it scanned. It is shown what
+   * groupInfoqq shows, and the scan is kept: that client goes on by the group's id alone.
+   */
+  async scan(session: Session, token: string): Promise<ScannedGroup> {
+    const { group, generation, expires } = await this.fromToken(token, session.userId);
+    await this.groups.recordScan(session.userId, group.id, generation, expires);
+    return { ...(await this.previewOf(group, session.userId)), id: gid(group), name: group.name, action: 'groupInfo' };
+  }
+
+  /**
+   * groupInfo: a member's record of the group; for someone not in it who scanned its code on a
+   * Raingad client, what the code shows (name, picture, size, whether it admits by code) and no
+   * more. Anyone else is refused as a group that does not exist.
+   */
+  async info(session: Session, groupId: string, base: string): Promise<GroupInfo> {
+    let scanned: { group: GroupRow } | undefined;
+    try {
+      return await this.groupService.info(session, groupId, base);
+    } catch (err) {
+      if (!(err instanceof AppError && err.name === 'NotMember')) throw err;
+      scanned = await this.fromScan(session.userId, groupNumber(groupId));
+      if (!scanned) throw err;
+    }
+    const { group } = scanned;
+    const count = await this.groups.count(group.id);
+    return {
+      group_id: gid(group),
+      id: gid(group),
+      displayName: group.name,
+      name: group.name,
+      avatar: group.avatar,
+      owner_id: group.owner_id,
+      owner: null,
+      notice: '',
+      setting: groupSetting(group),
+      member_count: count,
+      isJoin: 0,
+      groupUserCount: count,
+      ownerName: '',
+      nickname: '',
+      no_speak_until: 0,
+      create_time: group.create_time,
+      qrUrl: '',
+      qrExpire: 0,
+    };
   }
 
   /** The owner or an administrator revokes every code of the group handed out so far; returns a fresh one. */
@@ -335,7 +404,11 @@ export class GroupAdminService {
 
   async preview(session: Session, token: string): Promise<GroupPreview> {
     const { group } = await this.fromToken(token, session.userId);
-    const member = await this.groups.member(group.id, session.userId);
+    return this.previewOf(group, session.userId);
+  }
+
+  private async previewOf(group: GroupRow, userId: number): Promise<GroupPreview> {
+    const member = await this.groups.member(group.id, userId);
     const role = member?.role;
     return {
       group_id: gid(group),
@@ -346,9 +419,17 @@ export class GroupAdminService {
     };
   }
 
-  /** Joins by a scanned QR code: a genuine token, `invite` on, room left. */
+  /**
+   * Joins by a scanned QR code: a genuine token (or, from a Raingad client, the scan of one that
+   * would still admit), `invite` on, room left.
+   */
   async join(session: Session, body: RouteInput<'joinGroup'>): Promise<Contact> {
-    const { group: scanned, generation } = await this.fromToken(body.token, session.userId);
+    const code = body.token
+      ? await this.fromToken(body.token, session.userId)
+      : await this.fromScan(session.userId, groupNumber(body.group_id));
+    // No token and no scan: refused as a forged code is, which says nothing of the group.
+    if (!code) throw new AppError('QrInvalid', {}, { fields: ['token'] });
+    const { group: scanned, generation } = code;
     if (gid(scanned) !== body.group_id) throw new AppError('QrInvalid', {}, { fields: ['token'] });
     const { group, existing } = await this.groups.locked(scanned.id, async (g) => {
       const group = await g.byId(scanned.id);

@@ -1,3 +1,4 @@
+import { PICTURES } from '@sparrow/protocol';
 import type { Selectable, Transaction } from 'kysely';
 import type { Database, Db } from '../../db';
 import { inTransaction, lockRow } from '../../db/locks';
@@ -146,7 +147,7 @@ export class GroupRepo {
       .insertInto('groups')
       .values({
         name,
-        avatar: '',
+        avatar: PICTURES.group,
         owner_id: ownerId,
         notice: '',
         setting,
@@ -251,6 +252,25 @@ export class GroupRepo {
       .returning('qr_generation')
       .executeTakeFirstOrThrow();
     return row.qr_generation;
+  }
+
+  /** Keeps that a Raingad client of `userId` scanned a genuine code of the group (migration 021), the last scan winning. */
+  async recordScan(userId: number, groupId: number, generation: number, expiresAt: number): Promise<void> {
+    await this.db
+      .insertInto('group_scans')
+      .values({ user_id: userId, group_id: groupId, generation, expires_at: expiresAt })
+      .onConflict((oc) => oc.columns(['user_id', 'group_id']).doUpdateSet({ generation, expires_at: expiresAt }))
+      .execute();
+  }
+
+  /** The code of the group `userId` last scanned, if any: its generation and expiry. */
+  scanned(userId: number, groupId: number): Promise<{ generation: number; expires_at: number } | undefined> {
+    return this.db
+      .selectFrom('group_scans')
+      .select(['generation', 'expires_at'])
+      .where('user_id', '=', userId)
+      .where('group_id', '=', groupId)
+      .executeTakeFirst();
   }
 
   /** Sets a member's role (`memberId`: the member row's id). */

@@ -9,7 +9,7 @@ import type { GroupService } from './service';
 export function groupRoutes(ctx: AppContext, groups: GroupService, admin: GroupAdminService): Handlers {
   return {
     groupAdd: async ({ body, session }) => ok(await groups.create(session, body), { msg: 'ok.created' }),
-    groupInfo: async ({ body, session, req }) => groups.info(session, body.group_id, publicBase(ctx.env, req)),
+    groupInfo: async ({ body, session, req }) => admin.info(session, body.group_id, publicBase(ctx.env, req)),
     groupUserList: async ({ body, session }) => {
       const { items, total } = await groups.members(session, body);
       return ok(items, { count: total, page: body.page });
@@ -57,6 +57,7 @@ export function groupRoutes(ctx: AppContext, groups: GroupService, admin: GroupA
       return null;
     },
     groupInfoqq: async ({ body, session }) => admin.preview(session, body.token),
+    scanGroup: async ({ body, session }) => admin.scan(session, body.realToken),
     joinGroup: async ({ body, session }) => admin.join(session, body),
     resetGroupQr: async ({ body, session, req }) => admin.resetQr(session, body.group_id, publicBase(ctx.env, req)),
     updateCard: async ({ body, session }) => {

@@ -5,6 +5,7 @@ import {
   type GroupInfo,
   type GroupMember,
   type RouteInput,
+  PICTURES,
 } from '@sparrow/protocol';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
@@ -51,7 +52,7 @@ export class GroupService {
     const users = await this.users.byIds(members.map((m) => m.user_id));
     const faces = members.map((m) => {
       const u = users.get(m.user_id);
-      return { avatar: u?.avatar ?? '', name: u?.realname ?? '' };
+      return { avatar: u?.avatar ?? PICTURES.person, name: u?.realname ?? '' };
     });
     const bytes = await composeGroupAvatar(this.ctx.storage, faces);
     let url: string;

@@ -5,6 +5,7 @@ import {
   type Contact,
   type ContactId,
   type Department,
+  PICTURES,
 } from '@sparrow/protocol';
 import type { AnnouncementRepo } from '../system';
 import type { AppContext } from '../../context';
@@ -67,7 +68,8 @@ export class ContactService {
     };
   }
 
-  async list(session: Session): Promise<{ items: Contact[]; pending: number }> {
+  /** My list, and beside it the `system` pseudo-contact (see `Envelope.system`). */
+  async list(session: Session): Promise<{ items: Contact[]; system: Contact; pending: number }> {
     const me = session.userId;
     const [{ items: users, pending }, active, disbanded, views] = await Promise.all([
       this.friends.contacts(session),
@@ -98,10 +100,9 @@ export class ContactService {
       const floor = groupSetting(g).history ? 0 : g.join_msg_id;
       out.push(this.merge(reader, contact, byKey.get(groupKey(g.id)), lastById, floor));
     }
-    out.push(await this.systemRow(session, pending));
     out.push(await this.adminNoticeRow(session, byKey.get('admin_notice')?.row));
     out.push(this.merge(reader, this.selfRow(session), byKey.get(selfKey(me)), lastById));
-    return { items: out, pending };
+    return { items: out, system: await this.systemRow(session, pending), pending };
   }
 
   private async systemRow(session: Session, pending: number): Promise<Contact> {
@@ -119,6 +120,7 @@ export class ContactService {
     return newContact({
       id: 'admin_notice',
       displayName: translate(locale, 'contact.adminNotice'),
+      avatar: PICTURES.notice,
       lastContent: newest?.title ?? '',
       lastSendTime: newest?.create_time ?? 0,
       type: 'text',
@@ -134,20 +136,21 @@ export class ContactService {
     return newContact({
       id: -1,
       displayName: translate(readerOf(session.user).locale, 'contact.self'),
+      avatar: PICTURES.files,
       is_group: 3,
     });
   }
 
   /** One row of my list: a user, a group I am in, or a pseudo-contact. */
   async info(session: Session, id: ContactId | string | number): Promise<Contact> {
-    const { items } = await this.list(session);
-    return items.find((c) => String(c.id) === String(id)) ?? this.offList(session, id);
+    const { items, system } = await this.list(session);
+    return [...items, system].find((c) => String(c.id) === String(id)) ?? this.offList(session, id);
   }
 
   /** The rows of my list of some chats, by id as a string, the list read once. */
   async infoMany(session: Session, ids: ReadonlyArray<ContactId | string | number>): Promise<Map<string, Contact>> {
-    const { items } = await this.list(session);
-    const listed = new Map(items.map((c) => [String(c.id), c]));
+    const { items, system } = await this.list(session);
+    const listed = new Map([...items, system].map((c) => [String(c.id), c]));
     const out = new Map<string, Contact>();
     for (const id of new Set(ids.map(String))) out.set(id, listed.get(id) ?? (await this.offList(session, id)));
     return out;

@@ -14,6 +14,7 @@ import {
   type MessageFacts,
   type MessageKey,
   type Quote,
+  PICTURES,
 } from '@sparrow/protocol';
 import { parseJson } from '../../lib/text';
 import type { UserRow } from '../user';
@@ -134,6 +135,7 @@ export function systemContact(recipient: UserRow, pending: number, lastContent: 
   return newContact({
     id: 'system',
     displayName: translate(locale, 'contact.system'),
+    avatar: PICTURES.notice,
     lastContent,
     lastSendTime: at,
     type: 'event',
@@ -169,7 +171,7 @@ export function systemNotice(
       user_id: 'system',
       realname: '',
       displayName: translate(locale, 'contact.system'),
-      avatar: '',
+      avatar: PICTURES.notice,
     },
     extends: line,
     contactInfo: systemContact(recipient, pending, content, now),
@@ -218,7 +220,7 @@ export function previewOf(row: MessageRow, reader: Reader): string {
 
 export function fromUserOf(user: UserRow | undefined, id: number, nickname = ''): FromUser {
   const realname = user?.realname ?? '';
-  return { id, user_id: id, realname, displayName: nickname || realname, avatar: user?.avatar ?? '' };
+  return { id, user_id: id, realname, displayName: nickname || realname, avatar: user?.avatar ?? PICTURES.person };
 }
 
 /** What the presenter needs beside the row: senders, their group roles and nicknames, read marks. */

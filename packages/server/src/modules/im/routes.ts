@@ -17,8 +17,8 @@ export function imRoutes(
 ): Handlers {
   return {
     getContacts: async ({ session }) => {
-      const { items, pending } = await contacts.list(session);
-      return ok(items, { count: pending });
+      const { items, system, pending } = await contacts.list(session);
+      return ok(items, { count: pending, system });
     },
     getContactInfo: async ({ body, session }) => contacts.info(session, body.id),
     getDepartments: async () => contacts.departments(),

@@ -9,6 +9,7 @@ import {
   type MomentUnread,
   type MomentUser,
   type RouteInput,
+  PICTURES,
 } from '@sparrow/protocol';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
@@ -53,7 +54,7 @@ export class MomentService {
     return {
       user_id: id,
       displayName: viewer.friends.get(id)?.nickname || row?.realname || '',
-      avatar: row?.avatar ?? '',
+      avatar: row?.avatar ?? PICTURES.person,
     };
   }
 
@@ -376,7 +377,7 @@ export class MomentService {
     });
     const newest = await this.moments.feed(me, { beforeId: 0, limit: MOMENT_PAGE, now: this.ctx.now() });
     const poster = newest.find((p) => p.user_id !== me && p.id > (settings?.seen_post_id ?? 0));
-    const avatar = poster ? ((await this.ctx.repos.users.byId(poster.user_id))?.avatar ?? '') : '';
+    const avatar = poster ? ((await this.ctx.repos.users.byId(poster.user_id))?.avatar ?? PICTURES.person) : '';
     return { count: fresh.length, poster: poster?.user_id ?? 0, avatar };
   }
 

@@ -261,8 +261,18 @@ export async function buildOpenApi(version: string): Promise<Json> {
       ...(def.public ? { security: [] } : {}),
       ...(def.admin ? { 'x-admin': true } : {}),
     };
+    // A path segment `:name` (the scan paths) is an OpenAPI path parameter `{name}`.
+    const params = [...def.path.matchAll(/:([A-Za-z]+)/g)].map(([, param]) => ({
+      name: param,
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    }));
+    if (params.length) operation.parameters = params;
     for (const url of [def.path, ...(routeAliases[name] ?? [])]) {
-      paths[url] = { post: url === def.path ? operation : { ...operation, operationId: `${name}Alias` } };
+      paths[url.replace(/:([A-Za-z]+)/g, '{$1}')] = {
+        post: url === def.path ? operation : { ...operation, operationId: `${name}Alias` },
+      };
     }
   }
 

@@ -12,6 +12,8 @@ export interface QrSubject {
   id: number;
   /** The generation of codes it was made in (0 for a person, or a group whose codes were never revoked). */
   generation: number;
+  /** When the code stops working, ms. */
+  expires: number;
 }
 
 /** A refusal of a token, naming the field. */
@@ -63,7 +65,7 @@ export class QrTokens {
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw refuse('QrInvalid');
     if (prefix !== PREFIX[kind]) throw refuse(kind === 'user' ? 'QrNotUser' : 'QrNotGroup');
     if (Number(expiresText) < this.now()) throw refuse('QrExpired');
-    return { id: Number(idText), generation: Number(generationText ?? 0) };
+    return { id: Number(idText), generation: Number(generationText ?? 0), expires: Number(expiresText) };
   }
 
   private signature(body: string): string {

@@ -1,4 +1,13 @@
-import { DEFAULT_GLOBAL_CONFIG, RATE_LIMITS, type GlobalConfig } from '@sparrow/protocol';
+import {
+  DEFAULT_GLOBAL_CONFIG,
+  isMomentsEntry,
+  PICTURES,
+  RATE_LIMITS,
+  DEFAULT_LOCALE,
+  translate,
+  type GlobalConfig,
+  type Locale,
+} from '@sparrow/protocol';
 import { randomToken } from '../../lib/crypto';
 import type { ConfigRepo } from './repo';
 
@@ -23,6 +32,9 @@ const defaults = (): StoredConfig =>
   structuredClone({ ...DEFAULT_GLOBAL_CONFIG, rateLimits: RATE_LIMITS as unknown as RateLimitConfig });
 
 const VERSION_KEY = '_version';
+
+/** A picture the operator gave: an address, not a name. */
+const isLink = (icon: string) => /^(https?:\/\/|\/)/i.test(icon);
 const SECRET_KEY = '_secret';
 
 /**
@@ -66,15 +78,36 @@ export class ConfigService {
     return this.secretValue;
   }
 
-  /** globalConfig as `getSystemInfo` answers it; ICE credentials only for a signed-in caller. */
-  publicConfig(signedIn: boolean): GlobalConfig {
+  /**
+   * globalConfig as `getSystemInfo` answers it, in `locale`; ICE credentials only for a signed-in
+   * caller. Raingad clients draw the logo and each Discover icon as an image and show each entry's
+   * name as it is: an unset logo is the served one, and the Moments entry is named in the reader's
+   * language, with the served icon unless the operator gave one (api.md §1 "Old clients").
+   */
+  publicConfig(signedIn: boolean, locale: Locale): GlobalConfig {
     const { rateLimits: _omit, ...config } = this.current;
-    if (signedIn) return config;
-    return {
+    const shown: GlobalConfig = {
       ...config,
+      sysInfo: { ...config.sysInfo, logo: config.sysInfo.logo || PICTURES.logo },
+      compass: {
+        ...config.compass,
+        list: config.compass.list.map((item) =>
+          isMomentsEntry(item)
+            ? {
+                ...item,
+                name: translate(locale, 'compass.moments'),
+                icon: isLink(item.icon) ? item.icon : PICTURES.moments,
+              }
+            : item,
+        ),
+      },
+    };
+    if (signedIn) return shown;
+    return {
+      ...shown,
       chatInfo: {
-        ...config.chatInfo,
-        stun: config.chatInfo.stun.map(({ urls }) => ({ urls })),
+        ...shown.chatInfo,
+        stun: shown.chatInfo.stun.map(({ urls }) => ({ urls })),
       },
     };
   }
@@ -146,8 +179,9 @@ export class ConfigService {
     clearInterval(this.poller);
   }
 
+  /** Every socket is told a change alike, in the source language (Raingad clients speak no other). */
   private emit(): void {
-    const config = this.publicConfig(true);
+    const config = this.publicConfig(true, DEFAULT_LOCALE);
     for (const l of this.listeners) l(config);
   }
 }

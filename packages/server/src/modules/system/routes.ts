@@ -20,7 +20,7 @@ export function compareVersions(a: string, b: string): number {
 export function systemRoutes(ctx: AppContext): Handlers {
   const access = ctx.access;
   return {
-    getSystemInfo: async ({ session }) => ctx.config.publicConfig(session !== null),
+    getSystemInfo: async ({ session, req }) => ctx.config.publicConfig(session !== null, localeOf(req)),
     checkVersion: async ({ body, req }) => {
       // Raingad clients send their build's version code (a date, 20250916) instead of a version.
       const current = /^[0-9]{8}$/.test(body.release)

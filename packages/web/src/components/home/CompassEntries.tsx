@@ -1,9 +1,8 @@
-import type { GlobalConfig } from '@sparrow/protocol';
+import { isMomentsEntry as isMoments, type GlobalConfig } from '@sparrow/protocol';
 import { AppOutline, GlobalOutline, PictureOutline } from 'antd-mobile-icons';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { momentPaths } from '../../app/moment-paths';
 import { paths, withQuery } from '../../app/paths';
 import { badgeText, contactKey } from '../../lib/conversation-list';
 import { useContacts } from '../../stores/contacts';
@@ -15,8 +14,6 @@ import { Cell, CellGroup } from '../Cell';
 import './compass.css';
 
 type Item = GlobalConfig['compass']['list'][number];
-
-const isMoments = (item: Item) => item.type === 1 && item.url.split('?')[0] === momentPaths.moments;
 
 /** Whether Discover is on and lists Moments. */
 export const hasMoments = (compass: GlobalConfig['compass'] | undefined): boolean =>

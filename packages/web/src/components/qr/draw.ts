@@ -3,6 +3,8 @@
  * saved picture is a card, as WeChat saves one: avatar, name, the code and what it is for.
  */
 
+import { hasOwnPicture } from '@sparrow/protocol';
+
 const loadEncoder = () => import('qrcode');
 
 /** Medium error correction: still read through a screen's glare, small enough for a phone camera. */
@@ -35,7 +37,7 @@ const CODE = 480;
 const FONT = `'PingFang SC', 'Hiragino Sans GB', 'Noto Sans CJK SC', 'Microsoft YaHei', Roboto, Arial, sans-serif`;
 
 function loadImage(src: string): Promise<HTMLImageElement | null> {
-  if (!src) return Promise.resolve(null);
+  if (!hasOwnPicture(src)) return Promise.resolve(null);
   return new Promise((resolve) => {
     const img = new Image();
     img.onload = () => resolve(img);
