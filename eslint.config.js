@@ -75,7 +75,7 @@ export default tseslint.config(
     },
   },
   {
-    // Repositories own all SQL (style.md habit 2): no query is built outside repo files and db/.
+    // Repositories own all SQL (docs/style.md habit 2): no query is built outside repo files and db/.
     files: ['packages/server/src/**/*.ts'],
     ignores: ['packages/server/src/**/repo.ts', 'packages/server/src/**/*-repo.ts', 'packages/server/src/db/**'],
     rules: {

@@ -290,7 +290,7 @@ describe('media messages between two people', () => {
 
   it('a place found by search, opened on a map on the other side', async () => {
     const a = alice.page;
-    // This browser has no geolocation: the picker says so (spec §8) and search still works.
+    // This browser has no geolocation: the picker says so (docs/product.md §8) and search still works.
     await a.evaluate(() => Object.defineProperty(navigator, 'geolocation', { value: undefined, configurable: true }));
     await plus(a, '位置');
     const picker = a.getByRole('dialog', { name: '选择位置' });

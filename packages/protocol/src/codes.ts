@@ -1,4 +1,4 @@
-/** Envelope codes (api.md §1). */
+/** Envelope codes (docs/protocol.md §1). */
 export const Codes = {
   Ok: 0,
   BadRequest: 400,
@@ -13,7 +13,7 @@ export const Codes = {
 } as const;
 export type Code = (typeof Codes)[keyof typeof Codes];
 
-/** Socket-level client codes (spec §4, §8). */
+/** Socket-level client codes (docs/product.md §4, §8). */
 export const SocketCodes = {
   SendWhileClosed: 10002,
   ConnectFailed: 600009,
@@ -36,7 +36,7 @@ export const SocketCloseCodes = {
   TooManySockets: 4005,
 } as const;
 
-/** Call signalling codes (api.md §5). */
+/** Call signalling codes (docs/protocol.md §5). */
 export const CallCodes = {
   Calling: 901,
   /** Cancelled by the caller before an answer, or not answered in time. */
@@ -129,7 +129,7 @@ export const ErrorCodes = {
   PasswordChangeRequired: Codes.Forbidden,
   NotFound: Codes.NotFound,
   UserNotFound: Codes.NotFound,
-  /** The last administrator keeps the role (api.md §8). */
+  /** The last administrator keeps the role (docs/protocol.md §8). */
   LastAdmin: Codes.BadRequest,
   /** An admin does not disable their own account. */
   AdminSelf: Codes.BadRequest,

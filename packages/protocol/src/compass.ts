@@ -1,6 +1,6 @@
 import type { GlobalConfig } from './entities';
 
-/** Sparrow's Moments feed, the in-app page (spec §2) a Discover entry of `type` 1 opens. */
+/** Sparrow's Moments feed, the in-app page (docs/product.md §2) a Discover entry of `type` 1 opens. */
 export const MOMENTS_PAGE = '/pages/compass/moments';
 
 type CompassEntry = GlobalConfig['compass']['list'][number];

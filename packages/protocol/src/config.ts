@@ -38,7 +38,7 @@ export const DEFAULT_FILE_EXT = [
   'tar',
 ];
 
-/** The system configuration's defaults (api.md §2). */
+/** The system configuration's defaults (docs/protocol.md §2). */
 export const DEFAULT_GLOBAL_CONFIG: GlobalConfig = {
   sysInfo: {
     name: 'Sparrow',

@@ -4,7 +4,7 @@ import { EventLineSchema } from './event-lines';
 /** A 0/1 flag as the server sends it. */
 const flag01 = z.union([z.literal(0), z.literal(1)]);
 
-/** Per-user app settings (spec §3 App setting, §9 defaults). */
+/** Per-user app settings (docs/product.md §3 App setting, §9 defaults). */
 export const AppSettingSchema = z.object({
   /** Play a sound on incoming messages. */
   voiceStatus: z.boolean(),
@@ -29,7 +29,7 @@ export interface OldClientSetting {
   hideMessageTime: boolean;
 }
 
-/** The signed-in user (api.md §2 userInfo). Never carries a password hash or salt. */
+/** The signed-in user (docs/protocol.md §2 userInfo). Never carries a password hash or salt. */
 export interface UserInfo {
   user_id: number;
   id: number;
@@ -47,7 +47,7 @@ export interface UserInfo {
   /** 0 user, 1 system administrator. */
   role: 0 | 1;
   setting: AppSetting & { language: string } & Partial<OldClientSetting>;
-  /** My QR code's URL (api.md §6), signed and valid until `qrExpire`; fresh on every login and checkuser. */
+  /** My QR code's URL (docs/protocol.md §6), signed and valid until `qrExpire`; fresh on every login and checkuser. */
   qrUrl: string;
   /** When `qrUrl` stops working, ms. */
   qrExpire: number;
@@ -77,7 +77,7 @@ export interface UserProfile {
   profile: 0 | 1;
 }
 
-/** System configuration (api.md §2 globalConfig). */
+/** System configuration (docs/protocol.md §2 globalConfig). */
 export const GlobalConfigSchema = z.object({
   sysInfo: z.object({
     name: z.string(),
@@ -181,7 +181,7 @@ export const ContactIdSchema = z.union([
 ]);
 export type ContactId = z.infer<typeof ContactIdSchema>;
 
-/** A conversation or contact-list row (api.md §2 Contact, spec §3). */
+/** A conversation or contact-list row (docs/protocol.md §2 Contact, docs/product.md §3). */
 export const ContactSchema = z.object({
   id: ContactIdSchema,
   displayName: z.string(),
@@ -213,7 +213,7 @@ export const ContactSchema = z.object({
   motto: z.string().optional(),
   /** My friendship row, when we are friends. */
   friend_id: z.number().optional(),
-  /** The user's department (spec §3), 0 for none. */
+  /** The user's department (docs/product.md §3), 0 for none. */
   dep_id: z.number().optional(),
   /** Its name, in runMode 1 (where everyone in the organisation is a contact) when there is one. */
   dep_name: z.string().optional(),
@@ -262,7 +262,7 @@ export const FromUserSchema = z.object({
 });
 export type FromUser = z.infer<typeof FromUserSchema>;
 
-/** The message a message quotes, as the reader sees it (api.md §2 text: quote). */
+/** The message a message quotes, as the reader sees it (docs/protocol.md §2 text: quote). */
 export const QuoteSchema = z.object({
   msg_id: z.number(),
   /** The quoted message's preview, or its withdrawal line, in the reader's language. */
@@ -275,7 +275,7 @@ export const QuoteSchema = z.object({
 export type Quote = z.infer<typeof QuoteSchema>;
 
 /**
- * The facts a message of each type carries in `extends` (api.md §2 message types), as the server
+ * The facts a message of each type carries in `extends` (docs/protocol.md §2 message types), as the server
  * stores them. Keys written by older clients or servers pass through. Every type but `event` may
  * also carry the message it quotes.
  */
@@ -332,7 +332,7 @@ export const MessageExtendsSchemas = {
     /** The sticker's file; absent on a sticker sent by address. */
     file_id: z.number().optional(),
   }),
-  /** A call (api.md §5): stored as its summary; on a signal's push, the signal's fields too. */
+  /** A call (docs/protocol.md §5): stored as its summary; on a signal's push, the signal's fields too. */
   webrtc: facts({
     /** 1 video, 0 audio. */
     type: z.union([z.literal(0), z.literal(1)]),
@@ -357,7 +357,7 @@ export const MessageExtendsSchemas = {
   }),
 };
 
-/** The kinds of message (api.md §2). */
+/** The kinds of message (docs/protocol.md §2). */
 export type MessageType = keyof typeof MessageExtendsSchemas;
 
 /** The `extends` of a message of each type. */
@@ -395,10 +395,10 @@ const MessageFields = z.object({
 const typed = <T extends MessageType>(type: T) => ({ type: z.literal(type), extends: MessageExtendsSchemas[type] });
 const messageOf = <T extends MessageType>(type: T) => MessageFields.extend(typed(type));
 
-/** A call's message: its summary as stored, or a signal of the call as pushed (api.md §5). */
+/** A call's message: its summary as stored, or a signal of the call as pushed (docs/protocol.md §5). */
 export const CallMessageSchema = messageOf('webrtc');
 
-/** A message (api.md §2 Message, spec §3), told apart by its `type`. */
+/** A message (docs/protocol.md §2 Message, docs/product.md §3), told apart by its `type`. */
 export const MessageSchema = z.discriminatedUnion('type', [
   messageOf('text'),
   messageOf('event'),
@@ -439,7 +439,7 @@ export function isMessageOf<T extends MessageType>(message: Message, type: T): m
   return message.type === type;
 }
 
-/** A friend request (api.md §3 /enterprise/friend/index). */
+/** A friend request (docs/protocol.md §3 /enterprise/friend/index). */
 export interface FriendRequest {
   friend_id: number;
   create_user_info: { user_id: number; id: number; realname: string; displayName: string; avatar: string };
@@ -450,7 +450,7 @@ export interface FriendRequest {
   create_time: number;
 }
 
-/** Group settings (api.md §2). */
+/** Group settings (docs/protocol.md §2). */
 export const GroupSettingSchema = z.object({
   /** Members may invite others; QR joining allowed. */
   invite: flag01,
@@ -491,11 +491,23 @@ export interface GroupInfo {
   qrExpire: number;
 }
 
+/** The roles of a group's members (docs/protocol.md §2), the one definition server and client read. */
+export const GroupRoles = { Owner: 1, Admin: 2, Member: 3 } as const;
+
+/** A member's role: 1 owner, 2 administrator, 3 member. */
+export type MemberRole = (typeof GroupRoles)[keyof typeof GroupRoles];
+
+/** My role in a group, or 0 when I am not (or no longer) in it. */
+export type GroupRole = 0 | MemberRole;
+
+/** A stored role as a member's role: owner and administrator as they are, anything else a member. */
+export const memberRole = (role: number): MemberRole =>
+  role === GroupRoles.Owner || role === GroupRoles.Admin ? role : GroupRoles.Member;
+
 /** A member of a group (groupUserList). */
 export interface GroupMember {
   user_id: number;
-  /** 1 owner, 2 admin, 3 member. */
-  role: 1 | 2 | 3;
+  role: MemberRole;
   nickname: string;
   /** ms; 0 when not muted. */
   no_speak_until: number;

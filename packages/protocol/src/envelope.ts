@@ -1,7 +1,7 @@
 import type { Code } from './codes';
 import type { Contact } from './entities';
 
-/** Every JSON response (api.md §1). */
+/** Every JSON response (docs/protocol.md §1). */
 export interface Envelope<T = unknown> {
   code: Code | number;
   msg: string;

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 
 /**
- * The facts of an `event` line (a message of type `event`, api.md §2): what happened, who did it
+ * The facts of an `event` line (a message of type `event`, docs/protocol.md §2): what happened, who did it
  * and to whom. The server stores them as the message's `extends` and words the line for each
  * reader from them; lines written by older servers may carry more keys, which pass through.
  */
@@ -62,7 +62,7 @@ export const EventLineSchema = z.discriminatedUnion('event', [
     event: z.literal('mute'),
     ...actor,
     ...others,
-    /** The mute's length: 1 ten minutes, 2 an hour, 3 three hours, 4 a day (spec §9). */
+    /** The mute's length: 1 ten minutes, 2 an hour, 3 three hours, 4 a day (docs/product.md §9). */
     timer: z.number(),
   }),
   /** A member's mute was lifted. */

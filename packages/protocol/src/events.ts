@@ -9,10 +9,10 @@ import {
   MessageSchema,
 } from './entities';
 
-/** The socket path (api.md §4). */
+/** The socket path (docs/protocol.md §4). */
 export const SOCKET_PATH = '/wss';
 
-/** Frames a client may send (api.md §4). Anything else is ignored and counted. */
+/** Frames a client may send (docs/protocol.md §4). Anything else is ignored and counted. */
 export const ClientFrameSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ping') }),
   z.object({ type: z.literal('pong') }),
@@ -28,7 +28,7 @@ export type ClientFrame = z.infer<typeof ClientFrameSchema>;
 const flag01 = z.union([z.literal(0), z.literal(1)]);
 
 /**
- * The payload of each push event (api.md §4), the one description of it: the server's `publish()`
+ * The payload of each push event (docs/protocol.md §4), the one description of it: the server's `publish()`
  * accepts only these types, and the client parses each `{type, time, data}` frame with these schemas.
  */
 export const PushEventSchemas = {
@@ -78,7 +78,7 @@ export const PushEventSchemas = {
     avatar: z.string().optional(),
   }),
   /**
-   * Someone I share a group with changed their name or picture (our addition: api.md's
+   * Someone I share a group with changed their name or picture (our addition: docs/protocol.md's
    * `appendContact` refresh reaches only those who list them as a contact). Sent once per person to
    * every member of their groups, so that open group chats and member lists show them as they are now.
    */
@@ -101,10 +101,10 @@ export const PushEventSchemas = {
   clearMessage: z.object({ group_id: z.string() }),
   /** A new system announcement. */
   adminNotice: AdminNoticeSchema,
-  /** A signal of a call, or its end, from the party named by `fromUser` (api.md §5). */
+  /** A signal of a call, or its end, from the party named by `fromUser` (docs/protocol.md §5). */
   webrtc: CallMessageSchema,
   /**
-   * Moments (api.md §3): a friend posted, or someone liked, commented on or replied in a post of
+   * Moments (docs/protocol.md §3): a friend posted, or someone liked, commented on or replied in a post of
    * mine, or (`delete`) the author deleted a post I could see, so an open feed drops it.
    */
   moments: z.object({
@@ -116,7 +116,7 @@ export const PushEventSchemas = {
   }),
 };
 
-/** Payload of each push event (api.md §4). */
+/** Payload of each push event (docs/protocol.md §4). */
 export type PushPayloads = { [E in keyof typeof PushEventSchemas]: z.infer<(typeof PushEventSchemas)[E]> };
 
 export type PushEventName = keyof PushPayloads;
@@ -153,7 +153,7 @@ export const AnnouncementMessageSchema = z.object({
 });
 
 /**
- * The pushes that sockets of Raingad 6.x clients (joined over HTTP bindUid; api.md §1 "Old
+ * The pushes that sockets of Raingad 6.x clients (joined over HTTP bindUid; docs/protocol.md §1 "Old
  * clients") are sent in the original server's shape instead of Sparrow's. Each replaces one event of
  * `PushEventSchemas` for those sockets only; `readAll` they are not sent at all.
  */

@@ -1,11 +1,11 @@
 /**
- * Business constants and limits: spec §9 and api.md §1. Used by input boxes, schemas and the
+ * Business constants and limits: docs/product.md §9 and docs/protocol.md §1. Used by input boxes, schemas and the
  * database alike, so that a limit is written once.
  */
 
-/** Product version shown in About and compared by checkVersion (spec header). */
+/** Product version shown in About and compared by checkVersion (docs/product.md §9). */
 export const APP_VERSION = '6.1.0';
-/** Product version code (spec header). */
+/** Product version code (docs/product.md §9). */
 export const APP_VERSION_CODE = 20250916;
 
 /**
@@ -35,14 +35,14 @@ export const FRIEND_NOTE_MAX = 100;
 export const PLACE_NAME_MAX = 100;
 export const PLACE_ADDRESS_MAX = 200;
 
-/** HTTP request time-out, ms (spec §9). */
+/** HTTP request time-out, ms (docs/product.md §9). */
 export const REQUEST_TIMEOUT_MS = 10_000;
-/** Framework default for other network use, ms (spec §9). */
+/** Framework default for other network use, ms (docs/product.md §9). */
 export const NETWORK_TIMEOUT_MS = 60_000;
 
-/** Socket heartbeat interval, ms (spec §4, §9). */
+/** Socket heartbeat interval, ms (docs/product.md §4, §9). */
 export const HEARTBEAT_MS = 25_000;
-/** Wait before a reconnect attempt, ms (spec §9): the longest window a retry is drawn from. */
+/** Wait before a reconnect attempt, ms (docs/product.md §9): the longest window a retry is drawn from. */
 export const RECONNECT_WAIT_MS = 15_000;
 /**
  * The window of the first retry after a connection is lost, ms; each failed attempt in a row
@@ -50,28 +50,28 @@ export const RECONNECT_WAIT_MS = 15_000;
  * a first window of the whole 15 s kept its last users away for 15 s.
  */
 export const RECONNECT_FIRST_WAIT_MS = 1_000;
-/** Retries after failures to open the socket (spec §9). */
+/** Retries after failures to open the socket (docs/product.md §9). */
 export const RECONNECT_MAX_OPEN_FAILURES = 10;
-/** Retries after an open socket closed (spec §9). */
+/** Retries after an open socket closed (docs/product.md §9). */
 export const RECONNECT_MAX_CLOSES = 5;
-/** A socket not bound within this time is closed, ms (api.md §4). */
+/** A socket not bound within this time is closed, ms (docs/protocol.md §4). */
 export const SOCKET_BIND_TIMEOUT_MS = 30_000;
-/** A socket silent this long is closed, ms (api.md §4). */
+/** A socket silent this long is closed, ms (docs/protocol.md §4). */
 export const SOCKET_IDLE_TIMEOUT_MS = 60_000;
 
-/** Default message withdraw window, s (spec §9). */
+/** Default message withdraw window, s (docs/product.md §9). */
 export const REDO_TIME_DEFAULT_S = 86_400;
 /** How long after withdrawing a text its sender may take it back into the composer (重新编辑), ms. */
 export const REEDIT_WINDOW_MS = 5 * 60_000;
-/** Forwarding targets (spec §5, §9). */
+/** Forwarding targets (docs/product.md §5, §9). */
 export const FORWARD_MIN = 1;
 export const FORWARD_MAX = 5;
-/** Longest video, s (spec §9). */
+/** Longest video, s (docs/product.md §9). */
 export const VIDEO_MAX_S = 60;
-/** QR code validity, ms (spec §9: 7 days). */
+/** QR code validity, ms (docs/product.md §9: 7 days). */
 export const QR_VALID_MS = 7 * 24 * 3600 * 1000;
 
-/** Group mute options: noSpeakTimer value → duration in seconds (spec §9). */
+/** Group mute options: noSpeakTimer value → duration in seconds (docs/product.md §9). */
 export const MUTE_OPTIONS: Readonly<Record<1 | 2 | 3 | 4, number>> = {
   1: 10 * 60,
   2: 3600,
@@ -79,24 +79,24 @@ export const MUTE_OPTIONS: Readonly<Record<1 | 2 | 3 | 4, number>> = {
   4: 86_400,
 };
 
-/** Default app settings (spec §9). */
+/** Default app settings (docs/product.md §9). */
 export const DEFAULT_APP_SETTING = {
   voiceStatus: true,
   vibrateStatus: false,
   circleAvatar: false,
 } as const;
 
-/** Toasts, ms (spec §8, §9). */
+/** Toasts, ms (docs/product.md §8, §9). */
 export const TOAST_MS = 1500;
 export const TOAST_SERVER_MS = 2500;
-/** After code -1, wait before going to login, ms (spec §8). */
+/** After code -1, wait before going to login, ms (docs/product.md §8). */
 export const RELOGIN_DELAY_MS = 1000;
 
-/** Long press (spec §9). */
+/** Long press (docs/product.md §9). */
 export const LONG_PRESS_MS = 350;
 export const LONG_PRESS_TOLERANCE_PX = 10;
 
-/** Tab bar (spec §9). */
+/** Tab bar (docs/product.md §9). */
 export const TAB_BAR = {
   height: 50,
   iconWidth: 24,
@@ -106,15 +106,15 @@ export const TAB_BAR = {
   pageBackground: '#F8F8F8',
 } as const;
 
-/** Layout (spec §9). */
+/** Layout (docs/product.md §9). */
 export const BASE_WIDTH = 375;
 export const MAX_SCALE_WIDTH = 960;
 
-/** Lazy page loading (spec §9). */
+/** Lazy page loading (docs/product.md §9). */
 export const LAZY_DELAY_MS = 200;
 export const LAZY_TIMEOUT_MS = 60_000;
 
-/** Location picker (spec §9). */
+/** Location picker (docs/product.md §9). */
 export const LOCATION = {
   pageSize: 20,
   nearbyRadiusM: 5000,
@@ -125,7 +125,7 @@ export const LOCATION = {
   defaultZoom: 16,
 } as const;
 
-/** Rich-text editor (spec §9). */
+/** Rich-text editor (docs/product.md §9). */
 export const EDITOR = {
   historyDelayMs: 1000,
   historyMaxSteps: 100,
@@ -133,14 +133,14 @@ export const EDITOR = {
   linkProtocols: ['http', 'https', 'mailto', 'tel'] as const,
 } as const;
 
-/** Date picker range, years before and after now (spec §5). */
+/** Date picker range, years before and after now (docs/product.md §5). */
 export const DATE_PICKER_YEARS = 150;
 
-/** Paging (api.md §1). */
+/** Paging (docs/protocol.md §1). */
 export const PAGE_LIMIT_DEFAULT = 20;
 export const PAGE_LIMIT_MAX = 100;
 
-/** Verification codes (api.md §3 sendCode). */
+/** Verification codes (docs/protocol.md §3 sendCode). */
 export const CODE_LENGTH = 6;
 export const CODE_TTL_MS = 300_000;
 export const CODE_RESEND_MS = 60_000;
@@ -149,20 +149,20 @@ export const CODE_MAX_TRIES = 5;
 /** Session lifetime, ms: 30 days, renewed on use. */
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
 
-/** Rate limits (api.md §1). Operators may override each in the system configuration. */
+/** Rate limits (docs/protocol.md §1). Operators may override each in the system configuration. */
 export const RATE_LIMITS = {
   sendMessage: { burst: 60, perSecond: 10 },
   anyCall: { perMinute: 600 },
   loginFailures: { max: 5, windowS: 300 },
   sendCode: { intervalS: 60 },
-  /** The administration calls (api.md §8), per admin, beside every call's limit. */
+  /** The administration calls (docs/protocol.md §8), per admin, beside every call's limit. */
   manage: { perMinute: 300 },
 } as const;
 
 /** Avatar edge, px, after resizing. */
 export const AVATAR_SIZE = 256;
 
-/** Calls (api.md §5): the caller gives up on an unanswered call after this long, ms (902). */
+/** Calls (docs/protocol.md §5): the caller gives up on an unanswered call after this long, ms (902). */
 export const CALL_RING_TIMEOUT_MS = 40_000;
 /** A call lock holds this long unless a signal or the server renews it, ms. */
 export const CALL_LOCK_TTL_MS = 60_000;

@@ -1,4 +1,4 @@
-/** The five interface locales (spec §1); zh-Hans is the source and default, en the fallback. */
+/** The five interface locales (docs/product.md §1); zh-Hans is the source and default, en the fallback. */
 export const LOCALES = ['zh-Hans', 'zh-Hant', 'en', 'es', 'fr'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'zh-Hans';
@@ -52,7 +52,7 @@ function statedTags(header: string | undefined | null): string[] {
 /**
  * The locale for an `Accept-Language` header: zh-Hans when it names no language (absent, `*`, or
  * text that is no language tag, as `undefined` from a client that has not chosen one), the best
- * supported match when it does, English when none of its languages is supported (api.md §1).
+ * supported match when it does, English when none of its languages is supported (docs/protocol.md §1).
  */
 export function negotiateLocale(header: string | undefined | null): Locale {
   const tags = statedTags(header);

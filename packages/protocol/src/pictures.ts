@@ -1,5 +1,5 @@
 /**
- * The pictures the server serves for what has none of its own (api.md §1 "Old clients").
+ * The pictures the server serves for what has none of its own (docs/protocol.md §1 "Old clients").
  * Raingad clients draw every avatar and icon URL they are sent, on a canvas too, where an empty
  * one throws; the original server always sent one. Sparrow's client shows a person's or a
  * group's initial instead of these (`hasOwnPicture`).

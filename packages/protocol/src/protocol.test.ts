@@ -51,7 +51,7 @@ describe('locales', () => {
 });
 
 describe('schemas', () => {
-  it('enforces the account and password lengths of spec §5', () => {
+  it('enforces the account and password lengths of docs/product.md §5', () => {
     expect(LoginBody.safeParse({ account: 'abc', password: 'secret1' }).success).toBe(false);
     expect(LoginBody.safeParse({ account: 'abcd', password: 'secret1' }).success).toBe(true);
     expect(LoginBody.safeParse({ account: 'a'.repeat(33), password: 'secret1' }).success).toBe(false);

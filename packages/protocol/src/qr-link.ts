@@ -4,7 +4,7 @@ import { QR_LANDING, type QrKind } from './qr';
 export const QR_PATH = { user: 'u', group: 'g' } as const satisfies Record<QrKind, string>;
 
 /**
- * The URL a QR code holds (api.md §6): `<base>/scan/u/<token>` (a group's: `/scan/g/`), the
+ * The URL a QR code holds (docs/protocol.md §6): `<base>/scan/u/<token>` (a group's: `/scan/g/`), the
  * original server's scan path, which a Raingad client resolves by posting it and a browser opens
  * as Sparrow's page for the code (the server sends it on to `QR_LANDING`).
  */

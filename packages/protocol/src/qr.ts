@@ -1,7 +1,7 @@
-/** What a QR code names (api.md §6): a person or a group. */
+/** What a QR code names (docs/protocol.md §6): a person or a group. */
 export type QrKind = 'user' | 'group';
 
-/** The in-app page a scanned code opens (spec §2): 用户分享 for a person, 群分享 for a group. */
+/** The in-app page a scanned code opens (docs/product.md §2): 用户分享 for a person, 群分享 for a group. */
 export const QR_LANDING = {
   user: '/pages/index/myqrcode',
   group: '/pages/index/qqrcode',

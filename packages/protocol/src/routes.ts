@@ -168,7 +168,7 @@ export interface RouteDef<B extends z.ZodType = z.ZodType> {
   public: boolean;
   /** True for multipart/form-data uploads (the body schema covers the non-file fields). */
   multipart?: boolean;
-  /** True for the administration calls (api.md §8): a session of a user whose role is admin. */
+  /** True for the administration calls (docs/protocol.md §8): a session of a user whose role is admin. */
   admin?: boolean;
   /**
    * The largest body the route takes, bytes (a multipart route's fields; its file is bounded by

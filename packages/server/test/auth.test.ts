@@ -58,7 +58,7 @@ describeEachDb('register', (target) => {
       setting: { voiceStatus: true, vibrateStatus: false, circleAvatar: false },
     });
     expect(res.data.user_id).toBe(res.data.id);
-    // My QR code (api.md §6): a link to the landing page with a token naming me.
+    // My QR code (docs/protocol.md §6): a link to the landing page with a token naming me.
     expect(res.data.qrUrl).toMatch(new RegExp(`/scan/u/u${res.data.user_id}\\.`));
     expect(Object.keys(res.data)).not.toContain('password');
     const row = await server.ctx.db

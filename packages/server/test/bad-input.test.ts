@@ -3,7 +3,7 @@
  * suite walks the route's zod schema, builds a valid body, spoils it one field at a time (missing,
  * wrong type, out of range, too long, oversized, deeply nested, prototype keys, odd Unicode…) and
  * sends each spoilt body as JSON and as a form, signed in, signed out and with a garbage token;
- * multipart routes also get malformed multipart. Every answer must be the envelope of api.md §1,
+ * multipart routes also get malformed multipart. Every answer must be the envelope of docs/protocol.md §1,
  * never a 5xx, and carry no stack trace, SQL or hash; a body the schema refuses must answer 400
  * (-1 first when a session is needed and missing). A route added to the table is covered without a
  * case written for it. On PostgreSQL (DATABASE_URL) the bodies that pass validation are sent again,
@@ -691,7 +691,7 @@ describeEachDb('bad input derived from the route schemas', (target) => {
   let alice: Awaited<ReturnType<typeof signUp>>;
   let bob: Awaited<ReturnType<typeof signUp>>;
   let carol: Awaited<ReturnType<typeof signUp>>;
-  /** Calls the administration routes (api.md §8), on dave: anyone else would lose the world above. */
+  /** Calls the administration routes (docs/protocol.md §8), on dave: anyone else would lose the world above. */
   let root: Awaited<ReturnType<typeof signUp>>;
   let dave: Awaited<ReturnType<typeof signUp>>;
   let groupId: string | undefined;

@@ -20,7 +20,7 @@ describeEachDb('system configuration: getSystemInfo, checkVersion, updateConfig'
   });
 
   describe('getSystemInfo', () => {
-    it('answers the defaults of api.md §2, and nothing internal', async () => {
+    it('answers the defaults of docs/protocol.md §2, and nothing internal', async () => {
       const res = await server.call('getSystemInfo', {}, { lang: null });
       expect(res.code).toBe(0);
       expect(res.data.sysInfo).toEqual({

@@ -11,7 +11,7 @@ const png = (r: number) =>
     .toBuffer();
 
 /**
- * A changed avatar or name reaches those who show it without a reload (api.md `uploadAvatar`:
+ * A changed avatar or name reaches those who show it without a reload (docs/protocol.md `uploadAvatar`:
  * contacts get the row again as `appendContact`; a group drawn from its members' faces is drawn
  * again and pushed as `groupAvatar`).
  */

@@ -10,7 +10,7 @@ const adminMain = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 
 type Person = Awaited<ReturnType<typeof signUp>>;
 
-describeEachDb('departments (spec §3 dep_id)', (target) => {
+describeEachDb('departments (docs/product.md §3 dep_id)', (target) => {
   let server: TestServer;
   let root: Person;
   let ann: Person;

@@ -41,7 +41,7 @@ describeEachDb('group management', (target) => {
       { token: u.token },
     );
 
-  it('mutes for the spec durations, refuses with the end time, and lifts on expiry', async () => {
+  it('mutes for the product’s durations, refuses with the end time, and lifts on expiry', async () => {
     const gid = await group();
     const sm = await TestSocket.bound(server, member.userId, member.token);
     const start = server.clock.now();

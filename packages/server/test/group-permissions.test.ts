@@ -26,7 +26,7 @@ const NOT_MEMBER = 403;
 const FORBIDDEN = 403;
 
 /**
- * Who may do what to a group (api.md §3 `/enterprise/group/*`). Every group route must have a
+ * Who may do what to a group (docs/protocol.md §3 `/enterprise/group/*`). Every group route must have a
  * row: adding a route without deciding its permissions fails this suite.
  */
 const MATRIX: Partial<Record<RouteName, Row>> = {

@@ -6,7 +6,7 @@ import { describeEachDb, signUp, startServer, TestSocket, type TestServer } from
 type User = Awaited<ReturnType<typeof signUp>>;
 
 /**
- * A group's `profile` setting (api.md §2: members may view each other's profiles and add each
+ * A group's `profile` setting (docs/protocol.md §2: members may view each other's profiles and add each
  * other), enforced on getUserInfo, friend add and the member list, and who it does not concern.
  */
 describeEachDb('group setting `profile`', (target) => {

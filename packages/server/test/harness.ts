@@ -113,7 +113,7 @@ export interface UploadFile {
   type?: string;
 }
 
-/** Strings that must never appear in any response (api.md §2 userInfo, **secure**). */
+/** Strings that must never appear in any response (docs/protocol.md §2 userInfo, **secure**). */
 const FORBIDDEN = ['password_hash', 'scrypt$'];
 
 function scanForSecrets(text: string, where: string): void {

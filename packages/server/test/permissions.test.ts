@@ -9,21 +9,22 @@ import {
   type ErrorName,
   type RouteName,
   parseQrLink,
+  GroupRoles,
 } from '@sparrow/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FriendRepo } from '../src/modules/friend/repo';
 import { DEFAULT_GROUP_SETTING } from '../src/modules/group/presenter';
-import { GroupRepo, Role } from '../src/modules/group/repo';
+import { GroupRepo } from '../src/modules/group/repo';
 import { MomentRepo } from '../src/modules/moments/repo';
 import { FileService } from '../src/modules/upload/files';
 import { describeEachDb, startServer, TestSocket, userRow, type TestServer } from './harness';
 
 /**
- * Who may use which id (api.md §3, style.md habit 7), walked from the route table: every route
+ * Who may use which id (docs/protocol.md §3, docs/style.md habit 7), walked from the route table: every route
  * either takes no id of anything another user owns (NO_FOREIGN_ID, with the reason) or has rows
  * in MATRIX, so a route added without deciding its permissions fails here. Each row aims a route
  * at one thing of alice's and sends it as each actor below, then checks that an id that does not
- * exist is answered exactly as one that exists but is not the caller's (style.md: "not found" and
+ * exist is answered exactly as one that exists but is not the caller's (docs/style.md: "not found" and
  * "not yours" answered alike). The role matrix of group management is group-permissions.test.ts.
  */
 
@@ -65,7 +66,7 @@ const NO_FOREIGN_ID: Partial<Record<RouteName, string>> = {
   pushUnsubscribe:
     'an endpoint of the caller’s own; another user’s endpoint is left alone and answers the same (webpush.test.ts)',
   pushSetting: 'the caller’s own preview choice',
-  // Administration (api.md §8) names anyone's ids on purpose; only an admin may call it at all,
+  // Administration (docs/protocol.md §8) names anyone's ids on purpose; only an admin may call it at all,
   // which admin.test.ts checks route by route for admins, plain users and signed-out callers.
   ...Object.fromEntries(
     (Object.keys(routes) as RouteName[])
@@ -825,12 +826,12 @@ class Scene {
     return this.once('group', async () => {
       const { alice, dan, carl, tom, erin, fay } = this.people;
       const gid = await this.makeGroup(`G${this.k}`, [
-        [alice.id, Role.Owner],
-        [dan.id, Role.Admin],
-        [carl.id, Role.Member],
-        [tom.id, Role.Member],
-        [erin.id, Role.Member],
-        [fay.id, Role.Member],
+        [alice.id, GroupRoles.Owner],
+        [dan.id, GroupRoles.Admin],
+        [carl.id, GroupRoles.Member],
+        [tom.id, GroupRoles.Member],
+        [erin.id, GroupRoles.Member],
+        [fay.id, GroupRoles.Member],
       ]);
       const msg = await this.say('alice', text(gid, 'from the owner'));
       const memberMsg = await this.say('carl', text(gid, 'from a member'));
@@ -873,9 +874,9 @@ class Scene {
     return this.once('disbanded', async () => {
       const { alice, dan, carl } = this.people;
       const gid = await this.makeGroup(`D${this.k}`, [
-        [alice.id, Role.Owner],
-        [dan.id, Role.Member],
-        [carl.id, Role.Member],
+        [alice.id, GroupRoles.Owner],
+        [dan.id, GroupRoles.Member],
+        [carl.id, GroupRoles.Member],
       ]);
       await this.ok('removeGroup', { id: gid }, 'alice');
       return gid;

@@ -13,7 +13,7 @@ import { QrTokens } from '../src/modules/qr/tokens';
 import { describeEachDb, signUp, startServer, TestSocket, type TestServer } from './harness';
 
 /**
- * QR codes (api.md §6, issue 19): signed, expiring tokens for people and groups; userInfoqq,
+ * QR codes (docs/protocol.md §6, issue 19): signed, expiring tokens for people and groups; userInfoqq,
  * groupInfoqq, joinGroup and friend add by a scanned code; and the address a code names.
  */
 

@@ -4,7 +4,7 @@
  * built by `qs.stringify` (bracketed arrays and objects, empty arrays left out) with `Authorization`
  * and `sessionId` headers and no `clientId`, on its own paths and casing; the uni-app client posts
  * JSON, also without `clientId`. Each test asserts the fields those clients read, as
- * `../shared/raingad-protocol.md` lists them. The JSON contract has its own suites.
+ * `docs/raingad.md` lists them. The JSON contract has its own suites.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -1185,7 +1185,7 @@ describeEachDb('Raingad 6.x clients', (target) => {
     const own = await sparrow.waitFor((f) => f.type === 'adminNotice');
     expect(own.data).toMatchObject({ title: '今晚维护', notice: '23:00 重启' });
     sparrow.close();
-    // The home page's bar: title and notice, keyed by create_time (ms, api.md §1 Times).
+    // The home page's bar: title and notice, keyed by create_time (ms, docs/protocol.md §1 Times).
     const newest = await reader.post('enterprise/im/getAdminNotice');
     expect(newest.data).toMatchObject({ title: '今晚维护', notice: '23:00 重启', create_time: server.clock.now() });
     // The admin_notice contact the push is filed under is listed.

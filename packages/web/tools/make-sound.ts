@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Writes the new-message sound (spec §7 "a static notification sound file"): two soft sine
+ * Writes the new-message sound (docs/product.md §7 "a static notification sound file"): two soft sine
  * notes, E6 then A5, with a quick attack and an exponential fade, as 16-bit mono PCM WAV.
  * `npx tsx packages/web/tools/make-sound.ts` regenerates public/sounds/message.wav.
  */

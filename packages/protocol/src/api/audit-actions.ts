@@ -1,5 +1,5 @@
 /**
- * The actions of the audit log (api.md §8), apart from the console's schemas so that only the code
+ * The actions of the audit log (docs/protocol.md §8), apart from the console's schemas so that only the code
  * that names them (the admin service, the console's audit page) carries the list.
  */
 

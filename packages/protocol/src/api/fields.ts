@@ -75,7 +75,7 @@ export const rowIdOrZero = idFrom(0);
 export const userId = rowId;
 export const clientId = z.string().trim().min(1).max(64);
 export const optionalText = (max: number) => z.string().trim().max(max).optional();
-/** A token from a scanned QR code (api.md §6); its signature and expiry are checked by the server. */
+/** A token from a scanned QR code (docs/protocol.md §6); its signature and expiry are checked by the server. */
 export const qrToken = z.string().trim().min(10).max(200);
 
 /** A 0/1 flag that also accepts booleans and "0"/"1". */
@@ -122,7 +122,7 @@ export function personText(max: number, min = 0) {
 const isBlank = (v: unknown) => v === '' || v === '0' || v === 0 || v === null;
 
 /**
- * Reads old clients' blanks as absent (api.md §1 "Old clients": `code=` on a password login,
+ * Reads old clients' blanks as absent (docs/protocol.md §1 "Old clients": `code=` on a password login,
  * `file_id=0` on a text message). A field sent blank that its own schema refuses is dropped before
  * the body is validated, when the field may be left out; one its schema takes keeps its meaning
  * (`is_group=0`, `status=0`), and a required one or a name (`personText` with a minimum: a cleared

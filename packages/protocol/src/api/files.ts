@@ -37,7 +37,7 @@ export const FileListBody = z.object({
   ...paging,
 });
 
-/** Location message facts (api.md §2 message types). */
+/** Location message facts (docs/protocol.md §2 message types). */
 export const LocationExtends = z.object({
   name: personText(PLACE_NAME_MAX, 1),
   address: personText(PLACE_ADDRESS_MAX).default(''),

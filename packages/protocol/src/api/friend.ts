@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { FRIEND_NOTE_MAX, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, REALNAME_MAX } from '../limits';
 import { personText, qrToken, rowId, userId } from './fields';
 
-/** Paging fields (api.md §1). */
+/** Paging fields (docs/protocol.md §1). */
 export const paging = {
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(PAGE_LIMIT_MAX).default(PAGE_LIMIT_DEFAULT),

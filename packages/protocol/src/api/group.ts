@@ -54,7 +54,7 @@ export const SetManagerBody = z.object({ id: groupId, user_id: userId, role: z.c
 /** `/enterprise/group/changeOwner`: hand the group over; the old owner becomes an administrator. */
 export const ChangeOwnerBody = z.object({ id: groupId, user_id: userId });
 
-/** Mute options (spec §9): 1 ten minutes, 2 one hour, 3 three hours, 4 one day, 0 lift. */
+/** Mute options (docs/product.md §9): 1 ten minutes, 2 one hour, 3 three hours, 4 one day, 0 lift. */
 export const SetNoSpeakBody = z
   .object({
     id: groupId,

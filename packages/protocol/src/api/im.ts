@@ -198,7 +198,7 @@ const absent = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional());
 
 /**
- * Signals of a call (api.md §5); `otherOpt` is the server's own. `camera` is Sparrow's: the sender
+ * Signals of a call (docs/protocol.md §5); `otherOpt` is the server's own. `camera` is Sparrow's: the sender
  * turned their camera off or on (`camera` 0 or 1), which Raingad 6.x clients are not told of.
  */
 export const CallEvent = z.enum([

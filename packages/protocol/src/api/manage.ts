@@ -4,7 +4,7 @@ import { account, password, realname, rowId, rowIdOrZero, userId } from './field
 import { groupId } from './group';
 
 /**
- * The administration console (api.md §8, `/manage/*`): bodies of the calls only a user whose role
+ * The administration console (docs/protocol.md §8, `/manage/*`): bodies of the calls only a user whose role
  * is admin may make, the settings an admin may change with how each is validated, and the answers.
  */
 
@@ -133,7 +133,7 @@ const url = z
   .refine((s) => s === '' || /^https?:\/\//i.test(s), 'url');
 
 /**
- * Every setting an admin may change (api.md §2 globalConfig and the rate limits of §1), with its
+ * Every setting an admin may change (docs/protocol.md §2 globalConfig and the rate limits of §1), with its
  * validation. Its description is the server message `config.<key>`.
  */
 export const CONFIG_KEYS = {

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { LocationExtends } from './files';
 import { clientId, personText, rowId, rowIdOrZero } from './fields';
 
-/** Longest comment, in characters (api.md §3 `/enterprise/moments/*`). */
+/** Longest comment, in characters (docs/protocol.md §3 `/enterprise/moments/*`). */
 export const MOMENT_COMMENT_MAX = 500;
 /** Longest post text, in characters. */
 export const MOMENT_TEXT_MAX = 2000;

@@ -9,7 +9,7 @@ export const UserQrBody = z.object({ token: qrToken });
 
 /**
  * `/scan/u/<token>` and `/scan/g/<token>`: a Raingad client resolving a Sparrow code it scanned, as
- * the original server's scan paths answered it (raingad-protocol.md §2.8): it posts the path of the
+ * the original server's scan paths answered it (docs/raingad.md §2.8): it posts the path of the
  * scanned URL with the path's last segment, the token, as `realToken`.
  */
 export const ScanBody = z.object({ realToken: qrToken });

@@ -304,7 +304,7 @@ export interface MomentTimelineTable {
   author_id: number;
 }
 
-/** What an admin did (api.md §8); rows are only ever added (the database refuses anything else). */
+/** What an admin did (docs/protocol.md §8); rows are only ever added (the database refuses anything else). */
 export interface AuditLogTable {
   id: Generated<number>;
   admin_id: number;

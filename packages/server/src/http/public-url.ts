@@ -3,7 +3,7 @@ import type { ServerConfig } from '../config';
 import { HOST } from './security';
 
 /**
- * The address links handed to this request's client should name (api.md §6 qrUrl): PUBLIC_URL
+ * The address links handed to this request's client should name (docs/protocol.md §6 qrUrl): PUBLIC_URL
  * when the operator set it; otherwise the address the client used, so that a code made at
  * `http://192.168.1.5:8000` works on a phone. Forwarded headers count only as TRUST_PROXY allows
  * (Fastify's `req.protocol` and `req.host` read them from trusted peers alone); a host that is no

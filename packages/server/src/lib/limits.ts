@@ -2,7 +2,7 @@ import { AppError } from '../errors';
 import type { ConfigService } from '../modules/system/config-service';
 import type { RateLimiter } from './rate-limit';
 
-/** The rate limits of api.md §1, read from the configuration so operators can change them. */
+/** The rate limits of docs/protocol.md §1, read from the configuration so operators can change them. */
 export class Limits {
   constructor(
     private readonly limiter: RateLimiter,

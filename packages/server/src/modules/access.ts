@@ -1,4 +1,4 @@
-import { groupNumber, readId, type ContactId } from '@sparrow/protocol';
+import { groupNumber, readId, type ContactId, type MemberRole } from '@sparrow/protocol';
 import { AppError } from '../errors';
 import type { Repos } from '../repos';
 import type { Session } from './auth';
@@ -60,15 +60,15 @@ export class Access {
     return group && member ? { group, member } : undefined;
   }
 
-  /** As requireMember, and my role is one of `roles` (1 owner, 2 admin, 3 member). */
+  /** As requireMember, and my role is one of `roles` (protocol `GroupRoles`). */
   async requireRole(
     userId: number,
     groupId: number,
-    roles: number[],
+    roles: readonly MemberRole[],
     groups: AccessRepos['groups'] = this.repos.groups,
   ): Promise<{ group: GroupRow; member: MemberRow }> {
     const found = await this.requireMember(userId, groupId, groups);
-    if (!roles.includes(found.member.role)) throw new AppError('Forbidden');
+    if (!(roles as readonly number[]).includes(found.member.role)) throw new AppError('Forbidden');
     return found;
   }
 

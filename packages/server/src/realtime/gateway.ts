@@ -26,7 +26,7 @@ const MAX_BAD_FRAMES = 20;
 /** Frames per 10 s before a socket is closed as a flood. */
 const MAX_FRAMES_PER_10S = 200;
 
-/** The `/wss` socket lifecycle of api.md §4: init, bindUid, heartbeat, time-outs, flood control. */
+/** The `/wss` socket lifecycle of docs/protocol.md §4: init, bindUid, heartbeat, time-outs, flood control. */
 export function registerGateway(app: FastifyInstance, opts: GatewayOptions): void {
   const bindTimeoutMs = opts.bindTimeoutMs ?? SOCKET_BIND_TIMEOUT_MS;
   const idleTimeoutMs = opts.idleTimeoutMs ?? SOCKET_IDLE_TIMEOUT_MS;

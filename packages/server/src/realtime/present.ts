@@ -12,9 +12,9 @@ import type { Connection } from './hub';
 
 /**
  * The kinds of socket, each with its presenter: Sparrow's own client, which reads the frames as
- * api.md §4 fixes them, and Raingad 6.x clients (api.md §1 "Old clients"), which join their socket
+ * docs/protocol.md §4 fixes them, and Raingad 6.x clients (docs/protocol.md §1 "Old clients"), which join their socket
  * over HTTP bindUid and read some pushes in the original server's shape
- * (`../shared/raingad-protocol.md` §4.2).
+ * (`docs/raingad.md` §4.2).
  */
 export type SocketKind = 'sparrow' | 'raingad';
 

@@ -1,5 +1,5 @@
 /**
- * How a call failed, one kind per row of the error catalogue (spec §8):
+ * How a call failed, one kind per row of the error catalogue (docs/product.md §8):
  * `server` envelope code ≠ 0 · `session` code -1 · `unauthorized` HTTP 401 · `server-status`
  * HTTP 500 · `network` anything else (the time-out included) · `offline` no network before the
  * call · `setup` the request could not be built · `aborted` the caller cancelled it (nothing shown).

@@ -15,7 +15,7 @@ import { ApiError, type ApiErrorKind } from './errors';
 
 export { ApiError, type ApiErrorKind };
 
-/** The texts of the error catalogue (spec §8) the request layer shows itself. */
+/** The texts of the error catalogue (docs/product.md §8) the request layer shows itself. */
 export type ErrorText =
   | 'errors.tip'
   | 'errors.authExpired'
@@ -113,7 +113,7 @@ async function readEnvelope(res: Response): Promise<Envelope | null> {
 }
 
 /**
- * The HTTP client of spec §7/§8: POST with JSON (or multipart for uploads), the four headers, the
+ * The HTTP client of docs/product.md §7/§8: POST with JSON (or multipart for uploads), the four headers, the
  * time-out, and every row of the error catalogue turned into the same feedback on every page.
  */
 export function createHttpClient(deps: HttpDeps) {

@@ -13,13 +13,13 @@ import {
 } from '@sparrow/protocol';
 
 /**
- * Connection states (spec §4): `idle` before start, `connecting`, `open`, `waiting` for a
+ * Connection states (docs/product.md §4): `idle` before start, `connecting`, `open`, `waiting` for a
  * scheduled retry, `error` after the retry limits (waits for the network to return), `stopped`
  * after stop() (signed out).
  */
 export type SocketState = 'idle' | 'connecting' | 'open' | 'waiting' | 'error' | 'stopped';
 
-/** A socket-level failure: 10002 send while not open, 600009 connect failed (spec §8). */
+/** A socket-level failure: 10002 send while not open, 600009 connect failed (docs/product.md §8). */
 export class SocketError extends Error {
   override readonly name = 'SocketError';
   constructor(
@@ -112,7 +112,7 @@ export function socketUrl(loc: { protocol: string; host: string }): string {
 }
 
 /**
- * The push channel (spec §4, api.md §4). Pings on open and every HEARTBEAT_MS, answers server
+ * The push channel (docs/product.md §4, docs/protocol.md §4). Pings on open and every HEARTBEAT_MS, answers server
  * pings, binds the user when the server says `init`, and reconnects after reconnectDelay():
  * up to RECONNECT_MAX_OPEN_FAILURES retries when a connection cannot be opened and
  * RECONNECT_MAX_CLOSES when an open one closes; past either limit it enters `error` and waits

@@ -17,7 +17,7 @@ function NavigatorBridge() {
   return null;
 }
 
-/** document.title follows the route's title (spec §2) in the current language. */
+/** document.title follows the route's title (docs/product.md §2) in the current language. */
 function TitleSync() {
   const { pathname } = useLocation();
   const { t } = useTranslation();

@@ -53,7 +53,7 @@ export function sessionEnded(): void {
 
 /**
  * The socket was refused for this session (it ended elsewhere: a password change, a revoked
- * token): the request layer says so and signs in again, once, as for code -1 (spec §8).
+ * token): the request layer says so and signs in again, once, as for code -1 (docs/product.md §8).
  */
 export function sessionInvalid(): void {
   endSession(i18next.t('errors.authExpired')).catch(() => undefined);
@@ -66,7 +66,7 @@ function dropSession(): void {
   presence.clear();
 }
 
-/** Logout (spec §4): revoke the token on the server, clear what is stored, go to login. */
+/** Logout (docs/product.md §4): revoke the token on the server, clear what is stored, go to login. */
 export async function signOut(): Promise<void> {
   const clientId = storage.get('client_id');
   const userId = sessionStore.getState().user?.user_id;

@@ -26,7 +26,7 @@ let loadingCount = 0;
 let loadingShown = false;
 
 /**
- * Toasts, the loading indicator and alerts (spec §4 "Generic", §9 toast 1500 ms). antd-mobile
+ * Toasts, the loading indicator and alerts (docs/product.md §4 "Generic", §9 toast 1500 ms). antd-mobile
  * shows one toast at a time, so a toast replaces the loading indicator and hiding the indicator
  * must not close a toast shown after it.
  */

@@ -1,4 +1,4 @@
-/** The group pages of the spec's route table (§2). */
+/** The group pages of the product's route table (§2). */
 export const groupPaths = {
   info: '/pages/message/group/info',
   members: '/pages/message/group/groupUser',

@@ -7,7 +7,7 @@ type Loader = () => Promise<{ default: ComponentType }>;
 
 export type LazyPage = ComponentType & { preload: () => Promise<unknown> };
 
-/** A spinner that appears only when loading takes longer than LAZY_DELAY_MS (spec §9). */
+/** A spinner that appears only when loading takes longer than LAZY_DELAY_MS (docs/product.md §9). */
 export function DelayedSpinner() {
   const { t } = useTranslation();
   const [visible, setVisible] = useState(false);

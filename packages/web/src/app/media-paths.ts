@@ -1,6 +1,6 @@
 import { withQuery } from './paths';
 
-/** The media pages: two of the spec's route table (§2) and file management (spec §2 texts). */
+/** The media pages: two of the product's route table (§2) and file management (docs/product.md §2 texts). */
 export const mediaPaths = {
   emoji: '/pages/message/emoji',
   video: '/pages/message/video',

@@ -1,7 +1,7 @@
 import { MOMENTS_PAGE } from '@sparrow/protocol';
 import { withQuery } from './paths';
 
-/** The moments pages of the spec's route table (§2 `/pages/compass/*`). */
+/** The moments pages of the product's route table (§2 `/pages/compass/*`). */
 export const momentPaths = {
   /** 朋友圈: the feed, or with `user_id` a person's album. */
   moments: MOMENTS_PAGE,

@@ -5,7 +5,7 @@ vi.mock('react-router', () => ({ useLocation: vi.fn(), useNavigate: vi.fn() }));
 const { backTarget, rootPath } = await import('./navigation');
 const { paths } = await import('./paths');
 
-describe('back navigation (spec §2)', () => {
+describe('back navigation (docs/product.md §2)', () => {
   it('goes home from the chat page, whatever is behind it', () => {
     expect(backTarget('/pages/message/chat', 5, true)).toBe(paths.home);
   });

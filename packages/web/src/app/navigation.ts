@@ -21,7 +21,7 @@ export function rootPath(signedIn: boolean): string {
 }
 
 /**
- * Where "back" goes (spec §2): from the chat page to home; elsewhere one page back; with only
+ * Where "back" goes (docs/product.md §2): from the chat page to home; elsewhere one page back; with only
  * one page on the stack, to the root. `historyIndex` is the router's position in the history.
  */
 export function backTarget(pathname: string, historyIndex: number, signedIn: boolean): string | -1 {

@@ -1,4 +1,4 @@
-/** Paths of the spec's route table (spec §2) served so far. */
+/** Paths of the product's route table (docs/product.md §2) served so far. */
 export const paths = {
   entry: '/',
   entryAlias: '/pages/login/index',
@@ -35,5 +35,5 @@ export function withQuery(path: string, query: Record<string, string | number | 
 /** The chat of a contact key (`5`, `group-3`, `-1`). */
 export const chatPath = (key: string) => withQuery(paths.chat, { id: key });
 
-/** Routes whose back button goes home instead of one page back (spec §2). */
+/** Routes whose back button goes home instead of one page back (docs/product.md §2). */
 export const BACK_TO_HOME: readonly string[] = ['/pages/message/chat'];

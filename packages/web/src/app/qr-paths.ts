@@ -1,7 +1,7 @@
 import { QR_LANDING } from '@sparrow/protocol';
 import { withQuery } from './paths';
 
-/** The QR pages of the spec's route table (§2). */
+/** The QR pages of the product's route table (§2). */
 export const qrPaths = {
   /** 我的二维码 */
   mycode: '/pages/index/mycode',

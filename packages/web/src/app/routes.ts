@@ -10,7 +10,7 @@ import { qrPaths } from './qr-paths';
 
 export interface AppRoute {
   path: string;
-  /** The route's title (spec §2), translated. */
+  /** The route's title (docs/product.md §2), translated. */
   title: MessageKey;
   page: LazyPage;
   /** Needs a signed-in user. */
@@ -20,7 +20,7 @@ export interface AppRoute {
 const loginEntry = lazyPage(() => import('../pages/login/index'));
 const home = lazyPage(() => import('../pages/index/index'));
 
-/** The spec's route table (§2), the routes built so far; each page is its own chunk. */
+/** The product's route table (§2), the routes built so far; each page is its own chunk. */
 export const appRoutes: readonly AppRoute[] = [
   { path: paths.entry, title: 'routes.login', page: loginEntry, auth: false },
   { path: paths.entryAlias, title: 'routes.login', page: loginEntry, auth: false },

@@ -15,7 +15,7 @@ export async function loadSystemInfo(): Promise<void> {
 }
 
 /**
- * Asks the server whether a newer build exists (api.md §3 checkVersion) and offers a reload.
+ * Asks the server whether a newer build exists (docs/protocol.md §3 checkVersion) and offers a reload.
  * `interactive` is the settings button: it also says when the version is current, and shows
  * network errors; at start the check is silent unless there is something to update.
  */

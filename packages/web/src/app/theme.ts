@@ -1,13 +1,13 @@
 import { BASE_WIDTH, MAX_SCALE_WIDTH, TAB_BAR } from '@sparrow/protocol';
 
 /**
- * Green for text and for backgrounds behind white text. The spec's #1AAD19 reaches only 2.98:1
+ * Green for text and for backgrounds behind white text. The product's #1AAD19 reaches only 2.98:1
  * against white, under the 4.5:1 WCAG AA asks of text, so it stays for icons, switches and
  * marks while words use this darker shade of the same hue (5.37:1 on white).
  */
 export const GREEN_TEXT = '#107C10';
 
-/** Puts the spec §9 constants where the stylesheet reads them. */
+/** Puts the docs/product.md §9 constants where the stylesheet reads them. */
 export function applyTheme(root: HTMLElement): void {
   const set = (name: string, value: string) => root.style.setProperty(name, value);
   set('--sp-green', TAB_BAR.selectedColor);

@@ -58,7 +58,7 @@ function playPeriod(ctx: AudioContext, pattern: Pattern): void {
 
 /**
  * Plays a call tone until `stopTone`, made with WebAudio (no sound file to load). The ring of a
- * call to me follows the user's settings (spec §3 App setting): its sound only when voiceStatus
+ * call to me follows the user's settings (docs/product.md §3 App setting): its sound only when voiceStatus
  * is on, vibration when vibrateStatus is on and the device can.
  */
 export function playTone(tone: Tone): void {

@@ -134,7 +134,7 @@ export interface CallDeps {
   /** The call's message changed as I see it (placed, ended): the chat shows it. */
   onMessage(message: Message): void;
   warn?(...args: unknown[]): void;
-  /** How long a call may ring, ms (api.md §5: 40 s). */
+  /** How long a call may ring, ms (docs/protocol.md §5: 40 s). */
   ringTimeoutMs?: number;
 }
 
@@ -149,7 +149,7 @@ const errorCode = (error: unknown): number | undefined => {
 };
 
 /**
- * One call, from ringing to hanging up (api.md §5). The caller places it (`calling`), and once the
+ * One call, from ringing to hanging up (docs/protocol.md §5). The caller places it (`calling`), and once the
  * callee answers (`acceptRtc`) sends the first offer; after that either side may offer again (an
  * ICE restart, a new track) under perfect negotiation, the callee being the polite peer. Remote
  * ICE candidates that arrive before the description they belong to wait for it.

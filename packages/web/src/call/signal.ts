@@ -1,6 +1,6 @@
 import { CallCodes, CallEvent as SignalEvent, isMessageOf, type Message } from '@sparrow/protocol';
 
-/** The events a `webrtc` push carries (api.md §5); `otherOpt` tells my other devices what I did. */
+/** The events a `webrtc` push carries (docs/protocol.md §5); `otherOpt` tells my other devices what I did. */
 export type CallEvent = SignalEvent | 'otherOpt';
 
 const EVENTS: ReadonlySet<string> = new Set<CallEvent>([...SignalEvent.options, 'otherOpt']);
@@ -25,7 +25,7 @@ export interface CallSignal {
   camera?: 0 | 1;
 }
 
-/** Codes that end a call (spec §4 "Call flow"). */
+/** Codes that end a call (docs/product.md §4 "Call flow"). */
 const FINAL_CODES: ReadonlySet<number> = new Set([
   CallCodes.Cancelled,
   CallCodes.Refused,

@@ -107,7 +107,7 @@ function callPush(id: string, from: number, ext: Record<string, unknown>): Messa
 describe('dispatch: calls', () => {
   afterAll(() => calls.reset());
 
-  it('a call ringing me opens the call page over any page, with the six query values of spec §2', () => {
+  it('a call ringing me opens the call page over any page, with the six query values of docs/product.md §2', () => {
     dispatch({ type: 'webrtc', data: callPush('call-a', 2, {}) });
     expect(navigateTo).toHaveBeenCalledWith(
       '/pages/message/call?msg_id=call-a&type=1&status=3&id=2&name=Bob&avatar=%2Fa.png',

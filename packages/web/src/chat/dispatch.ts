@@ -1,4 +1,4 @@
-import { CallCodes, messagePreview, type Message } from '@sparrow/protocol';
+import { CallCodes, messagePreview, type Message, memberRole, GroupRoles } from '@sparrow/protocol';
 import { api, request } from '../api';
 import type { SocketEvent, SocketState } from '../api/socket';
 import { forcedOffline, sessionInvalid } from '../app/account';
@@ -63,7 +63,7 @@ function onMessage(msg: Message): void {
 }
 
 /**
- * A call's signal (api.md §5). `calling` puts the call in its chat and rings, opening the call
+ * A call's signal (docs/protocol.md §5). `calling` puts the call in its chat and rings, opening the call
  * screen over whatever page is shown; while I am in another call the caller hears busy (907). An
  * end replaces the call's bubble with its summary; every signal then goes to the call itself.
  */
@@ -119,7 +119,7 @@ async function refreshPreview(key: ContactKey): Promise<void> {
 }
 
 /**
- * Routes each event of the push channel (api.md §4), as the socket parsed it, to the stores and
+ * Routes each event of the push channel (docs/protocol.md §4), as the socket parsed it, to the stores and
  * the open conversations. The switch names every event: a new one in protocol's union does not
  * compile until it is routed here.
  */
@@ -257,14 +257,19 @@ export function dispatch(event: SocketEvent): void {
     }
     case 'setManager':
       groups.apply(event);
-      if (event.data.user_id === me()) contacts.patch(event.data.group_id, { role: event.data.role === 2 ? 2 : 3 });
+      if (event.data.user_id === me())
+        contacts.patch(event.data.group_id, { role: memberRole(event.data.role ?? GroupRoles.Member) });
       break;
     case 'changeOwner': {
       groups.apply(event);
       const { group_id, user_id } = event.data;
       const row = contactsStore.getState().rows[group_id];
       if (user_id === me()) contacts.patch(group_id, { role: 1, owner_id: user_id });
-      else if (row) contacts.patch(group_id, { owner_id: user_id, ...(row.role === 1 && { role: 2 as const }) });
+      else if (row)
+        contacts.patch(group_id, {
+          owner_id: user_id,
+          ...(row.role === GroupRoles.Owner && { role: GroupRoles.Admin }),
+        });
       break;
     }
     case 'webrtc':

@@ -37,7 +37,7 @@ export interface PendingPreview {
   label?: string;
 }
 
-/** A file that travels with its message in one call (api.md uploadFile with `message`). */
+/** A file that travels with its message in one call (docs/protocol.md uploadFile with `message`). */
 export interface Attachment {
   file: Blob;
   name: string;
@@ -131,7 +131,7 @@ export interface Transfer {
 
 export type FailureKind = 'refused' | 'retry';
 
-/** Which page of a conversation to fetch (api.md getMessageList); at most one of the ids. */
+/** Which page of a conversation to fetch (docs/protocol.md getMessageList); at most one of the ids. */
 export interface PageQuery {
   limit: number;
   last_id?: number;
@@ -257,7 +257,7 @@ function share(loaded: number, total: number): number {
 }
 
 /**
- * One open conversation as a state machine (style.md habit 9): stored messages `confirmed` by
+ * One open conversation as a state machine (docs/style.md habit 9): stored messages `confirmed` by
  * msg_id, my unsent ones `pending` by their client-made id — every kind, text as well as files
  * with their upload progress, places, cards and stickers. Pushes, pages and `sync` pages all
  * merge by msg_id, so a message seen twice is kept once; a retry reuses the id, so the server

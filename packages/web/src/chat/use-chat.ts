@@ -117,7 +117,7 @@ export function useChat(key: ContactKey, focusId: number | null = null) {
 
 export type ChatModel = ReturnType<typeof useChat>;
 
-/** What the long-press menu offers for a message (api.md undoMessage, delMessage). */
+/** What the long-press menu offers for a message (docs/protocol.md undoMessage, delMessage). */
 export function messagePermissions(
   m: Message,
   opts: {

@@ -12,7 +12,7 @@ interface Props {
   onSent?: () => void;
 }
 
-/** "Add to contacts": a note for the person, then the request (api.md friend/add). */
+/** "Add to contacts": a note for the person, then the request (docs/protocol.md friend/add). */
 export function AddFriendForm({ userId, token, onSent }: Props) {
   const { t } = useTranslation();
   const me = useSession((s) => s.user);

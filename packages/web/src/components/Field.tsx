@@ -13,7 +13,7 @@ interface Props extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' |
   trailing?: ReactNode;
 }
 
-/** A labelled input row with its error shown right under it (spec §5 inline validation). */
+/** A labelled input row with its error shown right under it (docs/product.md §5 inline validation). */
 export function Field({ label, value, onChange, error, hint, trailing, id, ...rest }: Props) {
   const autoId = useId();
   const inputId = id ?? autoId;

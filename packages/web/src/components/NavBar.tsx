@@ -10,7 +10,7 @@ interface Props {
    * shortened, its count stays.
    */
   titleSuffix?: string;
-  /** Show the back button (spec §2 back rules). */
+  /** Show the back button (docs/product.md §2 back rules). */
   back?: boolean;
   /** Replaces the default back behaviour, e.g. to leave an edit view. */
   onBack?: () => void;

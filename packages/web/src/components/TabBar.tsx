@@ -18,7 +18,7 @@ interface Props<K extends string> {
   onChange: (key: K) => void;
 }
 
-/** The bottom tab bar; sizes and colours of spec §9 come from the theme's custom properties. */
+/** The bottom tab bar; sizes and colours of docs/product.md §9 come from the theme's custom properties. */
 export function TabBar<K extends string>({ items, active, onChange }: Props<K>) {
   const { t } = useTranslation();
   return (

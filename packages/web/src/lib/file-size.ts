@@ -1,4 +1,4 @@
-/** File size units of spec §9, each 1024 times the one before. */
+/** File size units of docs/product.md §9, each 1024 times the one before. */
 export const SIZE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
 
 /**

@@ -18,7 +18,7 @@ describe('loadWithTimeout', () => {
     await expect(loadWithTimeout(() => Promise.reject(new Error('chunk 404')))).rejects.toThrow('chunk 404');
   });
 
-  it('gives up after 60 s (spec §9)', async () => {
+  it('gives up after 60 s (docs/product.md §9)', async () => {
     const pending = loadWithTimeout(() => new Promise(() => {}));
     const outcome = pending.then(
       () => 'loaded',

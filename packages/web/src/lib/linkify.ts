@@ -1,4 +1,4 @@
-/** A piece of message text: plain words, or a link the client may open (api.md §2 text). */
+/** A piece of message text: plain words, or a link the client may open (docs/protocol.md §2 text). */
 export type TextPart = { kind: 'text'; text: string } | { kind: 'link'; text: string; href: string };
 
 const LINK = /\b(?:https?:\/\/[^\s<>"'`]+|mailto:[^\s<>"'`]+|tel:\+?[0-9][0-9\-\s()]{2,}[0-9])/gi;
@@ -30,7 +30,7 @@ export function linkify(text: string): TextPart[] {
 
 const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
 
-/** File sizes in B/KB/MB/GB/TB (spec §9). */
+/** File sizes in B/KB/MB/GB/TB (docs/product.md §9). */
 export function formatSize(bytes: number): string {
   let n = Math.max(0, bytes);
   let u = 0;

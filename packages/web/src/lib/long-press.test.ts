@@ -15,7 +15,7 @@ function setup() {
   return { lp, fired };
 }
 
-describe('long press (spec §9: 350 ms, 10 px)', () => {
+describe('long press (docs/product.md §9: 350 ms, 10 px)', () => {
   it('fires after 350 ms held still, at the press point, and says so on release', () => {
     const { lp, fired } = setup();
     lp.down(100, 200);

@@ -19,7 +19,7 @@ export interface LongPressOptions {
 }
 
 /**
- * Long-press detection (spec §9: 350 ms, 10 px tolerance) as a small state machine, free of
+ * Long-press detection (docs/product.md §9: 350 ms, 10 px tolerance) as a small state machine, free of
  * the DOM so that it can be tested with fake timers. `up()` answers whether the press fired,
  * so the caller can swallow the click that follows a long press.
  */

@@ -1,4 +1,4 @@
-/** What the browser can tell about a video before it is sent (api.md: the client sends these). */
+/** What the browser can tell about a video before it is sent (docs/protocol.md: the client sends these). */
 export interface VideoInfo {
   /** Seconds; null when the browser cannot read the file. */
   durationS: number | null;

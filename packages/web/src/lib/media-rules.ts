@@ -2,7 +2,7 @@ import { VIDEO_MAX_S } from '@sparrow/protocol';
 import { mbToBytes } from './file-size';
 
 /**
- * Recordings shorter than this are refused (spec §5: "a too-short recording is rejected"). A second,
+ * Recordings shorter than this are refused (docs/product.md §5: "a too-short recording is rejected"). A second,
  * as WeChat's "说话时间太短": a tap on the talk button is not a message.
  */
 export const RECORDING_MIN_MS = 1000;
@@ -23,7 +23,7 @@ export function judgeRecording(durationMs: number, maxS: number): LengthVerdict 
 }
 
 /**
- * Whether a video picked from the album may be sent (spec §5: at most VIDEO_MAX_S). A length the
+ * Whether a video picked from the album may be sent (docs/product.md §5: at most VIDEO_MAX_S). A length the
  * browser cannot read (a format it does not play) is left to the server, which measures it too.
  */
 export function judgePickedVideo(durationS: number | null): 'ok' | 'tooLong' {

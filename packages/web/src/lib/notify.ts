@@ -1,6 +1,6 @@
 import { settingsStore } from '../stores/settings';
 
-/** The new-message sound, at the path Raingad 6.x clients play it from too (spec §7). */
+/** The new-message sound, at the path Raingad 6.x clients play it from too (docs/product.md §7). */
 const SOUND_URL = `${import.meta.env.BASE_URL}static/voice/notify.mp3`;
 const VIBRATE_MS = 200;
 /** A burst of messages rings once. */
@@ -10,7 +10,7 @@ let audio: HTMLAudioElement | null = null;
 let lastRing = 0;
 
 /**
- * The new-message alert, as the user's settings ask (spec §3 App setting): the sound when
+ * The new-message alert, as the user's settings ask (docs/product.md §3 App setting): the sound when
  * voiceStatus is on, a short vibration when vibrateStatus is on and the device can.
  */
 export function ringForMessage(now = Date.now()): void {

@@ -11,7 +11,7 @@ function translator(messages: { time: Record<string, string> }) {
     messages.time[key.slice('time.'.length)]!.replace('{{count}}', String(options?.count ?? ''));
 }
 
-describe('relative time (spec §9)', () => {
+describe('relative time (docs/product.md §9)', () => {
   it('under a minute is just now, also for a clock a little ahead', () => {
     expect(relativeTime(now - 59_999, now)).toEqual({ kind: 'justNow' });
     expect(relativeTime(now + 5000, now)).toEqual({ kind: 'justNow' });

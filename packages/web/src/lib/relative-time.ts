@@ -1,5 +1,5 @@
 /**
- * Relative time of spec §9: under a minute "just now", then minutes, hours (the same day),
+ * Relative time of docs/product.md §9: under a minute "just now", then minutes, hours (the same day),
  * yesterday, days up to 30, then the date. Pure, so lists and tests share one rule.
  */
 export type RelativeTime =

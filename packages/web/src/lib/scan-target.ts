@@ -1,7 +1,7 @@
 import { parseQrLink, qrLanding, serverBase } from '@sparrow/protocol';
 import { safeWebUrl } from './url';
 
-/** Where a scanned text leads (api.md §6). */
+/** Where a scanned text leads (docs/protocol.md §6). */
 export type ScanTarget =
   /** A Sparrow code of this server: its landing page in the app. */
   | { kind: 'page'; path: string; qr: 'user' | 'group'; token: string }

@@ -15,7 +15,7 @@ function memory() {
 }
 
 describe('stored items', () => {
-  it('keeps strings as they are and objects as JSON, under the spec §3 names', () => {
+  it('keeps strings as they are and objects as JSON, under the docs/product.md §3 names', () => {
     const { map, backend } = memory();
     const s = createStorage(() => backend);
     s.set('authToken', 'bearer abc');
@@ -45,7 +45,7 @@ describe('stored items', () => {
     expect(s.get('appSetting')).toBeNull();
   });
 
-  it('fills missing app settings with the spec defaults', () => {
+  it('fills missing app settings with the product’s defaults', () => {
     const { map, backend } = memory();
     map.set('appSetting', '{"circleAvatar":true}');
     expect(createStorage(() => backend).get('appSetting')).toEqual({

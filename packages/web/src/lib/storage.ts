@@ -9,7 +9,7 @@ import {
 } from '@sparrow/protocol';
 
 /**
- * The items kept in localStorage (spec §3 "Locally stored items"). Strings are stored as they
+ * The items kept in localStorage (docs/product.md §3 "Locally stored items"). Strings are stored as they
  * are, objects as JSON. Items that belong to one user carry that user's id, so that another
  * account signing in on the same browser never reads them.
  */
@@ -30,7 +30,7 @@ export interface StoredItems {
    * (one getContacts answer holds both lists; README "Stored on the device").
    */
   allContacts: { user_id: number; rows: Contact[]; pending: number };
-  /** Unsent text per contact key (spec §3 `draft`). */
+  /** Unsent text per contact key (docs/product.md §3 `draft`). */
   draft: { user_id: number; drafts: Record<string, string> };
   /** The last msg_id a `sync` page returned: where the next catch-up starts. */
   syncCursor: { user_id: number; msg_id: number };

@@ -4,7 +4,7 @@ import { ApiError } from '../api/errors';
 import { hasProblems, type Problem, type Problems } from './validation';
 
 /**
- * A small form model: values, inline errors (spec §5) shown once a field was left or the form
+ * A small form model: values, inline errors (docs/product.md §5) shown once a field was left or the form
  * submitted, and the server's own per-field messages (code 400 `data.fields`).
  */
 export function useForm<F extends string>(

@@ -47,7 +47,7 @@ describe('inline validation', () => {
     for (const c of codes) expect(checkCode(c) === null, c).toBe(code.safeParse(c).success);
   });
 
-  it('applies spec §5: account 4–32, password 6–16, passwords match', () => {
+  it('applies docs/product.md §5: account 4–32, password 6–16, passwords match', () => {
     expect(checkAccount('abc')?.key).toBe('validation.accountLength');
     expect(checkAccount('abcd')).toBeNull();
     expect(checkAccount('a'.repeat(32))).toBeNull();

@@ -38,7 +38,7 @@ export type Problem = { key: MessageKey; params?: Record<string, number> } | nul
 
 type Regauth = GlobalConfig['sysInfo']['regauth'];
 
-/** The account rule of spec §5 plus the form sysInfo.regauth asks for (api.md §2). */
+/** The account rule of docs/product.md §5 plus the form sysInfo.regauth asks for (docs/protocol.md §2). */
 export function checkAccount(value: string, regauth: Regauth = 0): Problem {
   const v = value.trim();
   if (regauth === 1 && !isPhone(v)) return { key: 'validation.phone' };

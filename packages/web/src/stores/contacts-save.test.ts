@@ -68,7 +68,7 @@ describe('keeping the contact rows for the next start', () => {
   });
 });
 
-describe('the first paint from the stored rows (spec §3 allContacts / mainContacts)', () => {
+describe('the first paint from the stored rows (docs/product.md §3 allContacts / mainContacts)', () => {
   afterEach(() => {
     vi.doUnmock('../api');
     vi.unstubAllGlobals();

@@ -199,7 +199,7 @@ export const contacts = {
   },
 
   /**
-   * A new message (spec §4): the conversation's preview and time move on; unread rises unless
+   * A new message (docs/product.md §4): the conversation's preview and time move on; unread rises unless
    * it is mine or the conversation is open before my eyes; a mention of me raises is_at;
    * a conversation I did not have is added from the message's contactInfo. A group's system line
    * ("A 邀请 B 加入了群聊") is nothing to read: it counts as no unread, and leaves a muted group

@@ -10,7 +10,7 @@ export interface DraftsState {
 
 const currentUser = () => sessionStore.getState().user?.user_id ?? null;
 
-/** Drafts per contact (spec §3 `draft`), written through to localStorage so a reload keeps them. */
+/** Drafts per contact (docs/product.md §3 `draft`), written through to localStorage so a reload keeps them. */
 export const draftsStore = createStore<DraftsState>()(() => ({
   drafts: readUserItem('draft', currentUser())?.drafts ?? {},
 }));

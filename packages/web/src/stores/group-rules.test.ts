@@ -1,4 +1,4 @@
-import { MUTE_OPTIONS, type GroupMember } from '@sparrow/protocol';
+import { MUTE_OPTIONS, type GroupMember, type GroupRole } from '@sparrow/protocol';
 import { describe, expect, it } from 'vitest';
 import { groupMember } from '../test/fixtures';
 import { MUTE_TIMERS } from './group';
@@ -10,7 +10,6 @@ import {
   searchMembers,
   sortMembers,
   speakState,
-  type GroupRole,
   type MemberActions,
 } from './group-rules';
 
@@ -25,7 +24,7 @@ const only = (...keys: (keyof MemberActions)[]): MemberActions => ({
   ...Object.fromEntries(keys.map((k) => [k, true])),
 });
 
-describe('what my role may do to a member (api.md §3)', () => {
+describe('what my role may do to a member (docs/protocol.md §3)', () => {
   const owner = member(10, 1);
   const admin = member(11, 2);
   const plain = member(12, 3);
@@ -156,7 +155,7 @@ describe('member lists', () => {
 });
 
 describe('mute options', () => {
-  it('offers exactly the spec durations, in order', () => {
+  it('offers exactly the product’s durations, in order', () => {
     expect([...MUTE_TIMERS]).toEqual(Object.keys(MUTE_OPTIONS).map(Number));
     expect(MUTE_TIMERS.map((t) => MUTE_OPTIONS[t])).toEqual([600, 3600, 10_800, 86_400]);
   });

@@ -1,14 +1,9 @@
-import type { GroupInfo, GroupMember, GroupSetting } from '@sparrow/protocol';
+import { GroupRoles, type GroupInfo, type GroupMember, type GroupRole, type GroupSetting } from '@sparrow/protocol';
 
 /**
- * Who may do what in a group (api.md §3 `/enterprise/group/*`). The server decides every call;
+ * Who may do what in a group (docs/protocol.md §3 `/enterprise/group/*`). The server decides every call;
  * these rules only keep the screen from offering what the role cannot do.
  */
-
-/** 1 owner, 2 administrator, 3 member; 0 not (or no longer) a member. */
-export type GroupRole = 0 | 1 | 2 | 3;
-
-export const Roles = { Owner: 1, Admin: 2, Member: 3 } as const;
 
 /** What I may do to the group itself. */
 export interface GroupPermissions {
@@ -24,13 +19,13 @@ export interface GroupPermissions {
 }
 
 export function groupPermissions(role: GroupRole, setting: Pick<GroupSetting, 'invite'>): GroupPermissions {
-  const manage = role === Roles.Owner || role === Roles.Admin;
+  const manage = role === GroupRoles.Owner || role === GroupRoles.Admin;
   return {
     manage,
-    invite: manage || (role === Roles.Member && setting.invite === 1),
-    leave: role === Roles.Admin || role === Roles.Member,
-    disband: role === Roles.Owner,
-    clearHistory: role === Roles.Owner,
+    invite: manage || (role === GroupRoles.Member && setting.invite === 1),
+    leave: role === GroupRoles.Admin || role === GroupRoles.Member,
+    disband: role === GroupRoles.Owner,
+    clearHistory: role === GroupRoles.Owner,
   };
 }
 
@@ -64,12 +59,13 @@ export function memberActions(
   now: number,
 ): MemberActions {
   if (target.user_id === myId || myRole === 0) return NO_MEMBER_ACTIONS;
-  const owner = myRole === Roles.Owner;
-  const overTarget = target.role !== Roles.Owner && (owner || (myRole === Roles.Admin && target.role === Roles.Member));
+  const owner = myRole === GroupRoles.Owner;
+  const overTarget =
+    target.role !== GroupRoles.Owner && (owner || (myRole === GroupRoles.Admin && target.role === GroupRoles.Member));
   const muted = isMuted(target.no_speak_until, now);
   return {
-    setAdmin: owner && target.role === Roles.Member,
-    unsetAdmin: owner && target.role === Roles.Admin,
+    setAdmin: owner && target.role === GroupRoles.Member,
+    unsetAdmin: owner && target.role === GroupRoles.Admin,
     transfer: owner,
     mute: overTarget,
     unmute: overTarget && muted,
@@ -99,8 +95,8 @@ export function speakState(
 ): SpeakState {
   if (!info || info.isJoin === 0) return { canSpeak: false, reason: 'notMember' };
   const { nospeak } = info.setting;
-  if (nospeak === 1 && info.isJoin === Roles.Member) return { canSpeak: false, reason: 'onlyAdmins' };
-  if (nospeak === 2 && info.isJoin !== Roles.Owner) return { canSpeak: false, reason: 'onlyOwner' };
+  if (nospeak === 1 && info.isJoin === GroupRoles.Member) return { canSpeak: false, reason: 'onlyAdmins' };
+  if (nospeak === 2 && info.isJoin !== GroupRoles.Owner) return { canSpeak: false, reason: 'onlyOwner' };
   if (isMuted(info.no_speak_until, now)) return { canSpeak: false, reason: 'muted', until: info.no_speak_until };
   return { canSpeak: true };
 }

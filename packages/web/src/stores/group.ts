@@ -1,3 +1,4 @@
+import { GroupRoles, type GroupRole } from '@sparrow/protocol';
 import type { GroupInfo, GroupMember, GroupSetting, PushPayloads } from '@sparrow/protocol';
 import { useEffect } from 'react';
 import { useStore } from 'zustand';
@@ -5,11 +6,11 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { api } from '../api';
 import { useNowUntil } from '../lib/use-now-until';
 import { sessionStore } from './session';
-import { Roles, sortMembers, speakState, type GroupRole, type SpeakState } from './group-rules';
+import { sortMembers, speakState, type SpeakState } from './group-rules';
 
 /**
  * Open groups (group info, member management, the chat page's speak state): fetched over HTTP,
- * then kept current by the pushes of api.md §4, so every open page changes as the group does.
+ * then kept current by the pushes of docs/protocol.md §4, so every open page changes as the group does.
  */
 
 /** `removed`: someone removed me; `left`: I left; `disbanded`: the owner disbanded the group. */
@@ -137,7 +138,7 @@ export function applyGroupPush(entry: GroupEntry, event: GroupPush, me: number):
     }
     case 'setManager': {
       const { user_id, role, avatar } = event.data;
-      if (user_id === undefined || (role !== Roles.Admin && role !== Roles.Member))
+      if (user_id === undefined || (role !== GroupRoles.Admin && role !== GroupRoles.Member))
         return done({ ...next, info: info && withAvatar(info, avatar) });
       const r = role as 2 | 3;
       // An admin may open every member's profile; my new role changes which ones a closed group lets me open.
@@ -155,14 +156,14 @@ export function applyGroupPush(entry: GroupEntry, event: GroupPush, me: number):
       return done({ ...next, info: info && withAvatar(info, event.data.avatar) });
     case 'changeOwner': {
       const newOwner = event.data.user_id;
-      const oldOwner = info?.owner_id ?? entry.members?.find((m) => m.role === Roles.Owner)?.user_id;
+      const oldOwner = info?.owner_id ?? entry.members?.find((m) => m.role === GroupRoles.Owner)?.user_id;
       const members =
         entry.members &&
         sortMembers(
           entry.members.map((m) => {
             // The new owner cannot stay muted; the old owner becomes an administrator.
-            if (m.user_id === newOwner) return { ...m, role: Roles.Owner, no_speak_until: 0 };
-            if (m.user_id === oldOwner || m.role === Roles.Owner) return { ...m, role: Roles.Admin };
+            if (m.user_id === newOwner) return { ...m, role: GroupRoles.Owner, no_speak_until: 0 };
+            if (m.user_id === oldOwner || m.role === GroupRoles.Owner) return { ...m, role: GroupRoles.Admin };
             return m;
           }),
         );
@@ -181,8 +182,8 @@ export function applyGroupPush(entry: GroupEntry, event: GroupPush, me: number):
               }
             : info.owner,
         };
-        if (newOwner === me) nextInfo = { ...nextInfo, isJoin: Roles.Owner, no_speak_until: 0 };
-        else if (oldOwner === me) nextInfo = { ...nextInfo, isJoin: Roles.Admin };
+        if (newOwner === me) nextInfo = { ...nextInfo, isJoin: GroupRoles.Owner, no_speak_until: 0 };
+        else if (oldOwner === me) nextInfo = { ...nextInfo, isJoin: GroupRoles.Admin };
       }
       return done({ ...next, info: nextInfo, members }, members || !info?.owner ? 'none' : 'members');
     }
@@ -357,12 +358,12 @@ export const groups = createGroups({
 });
 export const groupStore = groups.store;
 
-/** Mute durations offered (spec §9), as setNoSpeak's noSpeakTimer values; 0 lifts a mute. */
+/** Mute durations offered (docs/product.md §9), as setNoSpeak's noSpeakTimer values; 0 lifts a mute. */
 export const MUTE_TIMERS = [1, 2, 3, 4] as const;
 export type MuteTimer = (typeof MUTE_TIMERS)[number];
 
 /**
- * The group calls (api.md §3). The server decides each one: a refusal comes back as an
+ * The group calls (docs/protocol.md §3). The server decides each one: a refusal comes back as an
  * ApiError after the request layer has shown its message. Changes reach the store through
  * the pushes that follow, the same way they reach every other member.
  */
@@ -375,7 +376,7 @@ export const groupActions = {
     groups.patchSetting(id, setting);
   },
   setManager: (id: string, user_id: number, admin: boolean) =>
-    api.setManager({ id, user_id, role: admin ? Roles.Admin : Roles.Member }, { loading: true }),
+    api.setManager({ id, user_id, role: admin ? GroupRoles.Admin : GroupRoles.Member }, { loading: true }),
   changeOwner: (id: string, user_id: number) => api.changeOwner({ id, user_id }, { loading: true }),
   mute: (id: string, user_id: number, noSpeakTimer: MuteTimer | 0) =>
     api.setNoSpeak({ id, user_id, noSpeakTimer }, { loading: true }),

@@ -35,7 +35,7 @@ const me = () => sessionStore.getState().user?.user_id ?? null;
 
 let loading: Promise<void> | null = null;
 
-/** Discover's dot and the feed's notices entry (api.md /enterprise/moments/unread). */
+/** Discover's dot and the feed's notices entry (docs/protocol.md /enterprise/moments/unread). */
 export const moments = {
   refresh(): Promise<void> {
     loading ??= (async () => {

@@ -40,7 +40,7 @@ export const session = {
     if (user) session.setUser({ ...user, ...patch });
   },
   /**
-   * Logout (spec §4): user info, token and the socket's client id go. `signedOut`: on purpose, so
+   * Logout (docs/product.md §4): user info, token and the socket's client id go. `signedOut`: on purpose, so
    * that no page asks to be come back to.
    */
   clear(signedOut = false): void {

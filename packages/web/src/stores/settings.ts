@@ -13,7 +13,7 @@ const deviceLanguages = (): readonly string[] =>
   typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language]);
 
 /**
- * Device settings (spec §3 App setting, language), mirrored to localStorage. Until the user picks
+ * Device settings (docs/product.md §3 App setting, language), mirrored to localStorage. Until the user picks
  * a language, the browser's own is followed.
  */
 export const settingsStore = createStore<SettingsState>()(() => ({

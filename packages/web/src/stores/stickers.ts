@@ -29,7 +29,7 @@ function putFront(items: EmojiItem[], item: EmojiItem): EmojiItem[] {
 
 let loading: Promise<void> | null = null;
 
-/** My sticker collection (api.md /enterprise/emoji/*), newest first as the server keeps it. */
+/** My sticker collection (docs/protocol.md /enterprise/emoji/*), newest first as the server keeps it. */
 export const stickers = {
   /** Loads the collection once per account; `force` loads it again. */
   load(force = false): Promise<void> {

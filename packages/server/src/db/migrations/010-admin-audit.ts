@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { idColumn, type Dialect } from '../dialect';
 
 /**
- * The administration console (api.md §8): an append-only audit log of every change an admin makes
+ * The administration console (docs/protocol.md §8): an append-only audit log of every change an admin makes
  * (the database itself refuses to update or delete a row), a flag that makes a user change a
  * password an admin set, and an index on message times for the dashboard's messages per day.
  */

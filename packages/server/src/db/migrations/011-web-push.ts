@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { idColumn, type Dialect } from '../dialect';
 
 /**
- * Web Push (api.md §7): the server's VAPID key pair, made at first start and kept so that browsers'
+ * Web Push (docs/protocol.md §7): the server's VAPID key pair, made at first start and kept so that browsers'
  * subscriptions stay valid across restarts and nodes; each browser's subscription, which holds while the session that made it does; and each user's
  * choice of whether a push shows the message or only that one came.
  */

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { idColumn, type Dialect } from '../dialect';
 
 /**
- * Departments of the organisation (spec §3's `dep_id`): a tree by `parent_id` (0 at the top),
+ * Departments of the organisation (docs/product.md §3's `dep_id`): a tree by `parent_id` (0 at the top),
  * ordered by `sort`, and each user's department (0: none). They mean something in runMode 1,
  * where everyone in the organisation is a contact and the contact list groups people by them.
  */

@@ -43,7 +43,7 @@ function refusedSetting(error: unknown, key: ConfigKey, locale: Locale): unknown
 }
 
 /**
- * `/manage/*` (api.md §8). The route loop has already refused callers whose role is not admin
+ * `/manage/*` (docs/protocol.md §8). The route loop has already refused callers whose role is not admin
  * (403, or -1 without a session) and counted the call against the admins' own limit.
  */
 export function adminRoutes(admin: AdminService): Handlers {

@@ -17,6 +17,7 @@ import {
   type ManageStats,
   type RouteInput,
   SocketCloseCodes,
+  memberRole,
 } from '@sparrow/protocol';
 import type { Repos } from '../../repos';
 import { AppError } from '../../errors';
@@ -71,7 +72,7 @@ const paging = (body: { page?: number | undefined; limit?: number | undefined })
 const utcDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
 /**
- * Every rule of administration (api.md §8), behind both `npm run admin` and the `/manage/*`
+ * Every rule of administration (docs/protocol.md §8), behind both `npm run admin` and the `/manage/*`
  * routes: users, roles, settings, invite codes, announcements, groups and the dashboard. Every
  * change is written to the audit log with who made it and from where.
  */
@@ -342,7 +343,7 @@ export class AdminService {
         user_id: r.user_id,
         account: r.account,
         realname: r.realname,
-        role: (r.role === 1 || r.role === 2 ? r.role : 3) as 1 | 2 | 3,
+        role: memberRole(r.role),
       })),
       total,
     };

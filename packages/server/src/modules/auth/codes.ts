@@ -6,7 +6,7 @@ import type { ConfigService } from '../system';
 import type { CodeRepo } from './code-repo';
 
 /**
- * Verification codes (api.md §3 sendCode): six digits, valid 300 s, one send per 60 s per
+ * Verification codes (docs/protocol.md §3 sendCode): six digits, valid 300 s, one send per 60 s per
  * account, five wrong tries burn it, stored as an HMAC with the instance secret.
  */
 export class CodeService {

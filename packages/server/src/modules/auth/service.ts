@@ -35,7 +35,7 @@ export interface ClientInfo {
 
 const ACCOUNT_CHARS = /^[a-zA-Z0-9_.@+-]+$/;
 
-/** Accounts and sessions (api.md §3 `/common/Pub/*`, editPassword, editAccount). */
+/** Accounts and sessions (docs/protocol.md §3 `/common/Pub/*`, editPassword, editAccount). */
 export class AuthService {
   private readonly users: UserRepo;
   private readonly invites: InviteRepo;
@@ -177,7 +177,7 @@ export class AuthService {
     await this.ctx.realtime.kick(session.userId, [session.id], SocketCloseCodes.SessionEnded);
   }
 
-  /** Joins a live socket of this server to the session's user (api.md bindUid, **secure**). */
+  /** Joins a live socket of this server to the session's user (docs/protocol.md bindUid, **secure**). */
   async bindClient(clientId: string, session: Session): Promise<void> {
     const conn = this.ctx.realtime.hub.get(clientId);
     // Another user's socket is answered as one that does not exist: a client id reveals nothing.

@@ -20,7 +20,7 @@ import { outcomeOf } from './outcome';
 
 type SignalBody = RouteInput<'sendToMsg'>;
 type CallMessage = MessageOf<'webrtc'>;
-/** What a call's message records in `extends` (api.md §2 Message, §5). */
+/** What a call's message records in `extends` (docs/protocol.md §2 Message, §5). */
 type CallExtends = CallMessage['extends'] & { code: CallCode };
 
 /**
@@ -43,7 +43,7 @@ const storedText = (ext: CallExtends, callerId: number) =>
   callText(ext, { userId: callerId, locale: 'zh-Hans' }, callerId);
 
 /**
- * One-to-one audio and video calls (api.md §5): signalling relayed between the two parties, one
+ * One-to-one audio and video calls (docs/protocol.md §5): signalling relayed between the two parties, one
  * stored `webrtc` message per call updated with its outcome, and a lock per user while a call
  * lives, so that a third caller hears "busy" on any node.
  */

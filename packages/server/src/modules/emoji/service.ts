@@ -9,7 +9,7 @@ import type { EmojiRepo } from './repo';
 
 const STICKER_EXT = ['jpg', 'png', 'gif', 'webp'];
 
-/** My sticker collection (api.md §3 `/enterprise/emoji/*`). */
+/** My sticker collection (docs/protocol.md §3 `/enterprise/emoji/*`). */
 export class EmojiService {
   private readonly emoji: EmojiRepo;
 

@@ -9,7 +9,7 @@ import { profileHidden } from '../group';
 import { toFriendRequest, toUserContact } from './presenter';
 import { type FriendRepo, RequestStatus } from './repo';
 
-/** Friends and friend requests (api.md §3 `/enterprise/friend/*`), and the contact list. */
+/** Friends and friend requests (docs/protocol.md §3 `/enterprise/friend/*`), and the contact list. */
 export class FriendService {
   readonly friends: FriendRepo;
   private readonly users: UserRepo;
@@ -174,7 +174,7 @@ export class FriendService {
 
   /**
    * A user's name or avatar changed: those who list them get their row again as `appendContact`
-   * (api.md `uploadAvatar`), each friend with their own remark; in runMode 1, where everyone is a
+   * (docs/protocol.md `uploadAvatar`), each friend with their own remark; in runMode 1, where everyone is a
    * contact, everyone else gets the row a non-friend sees.
    */
   async announceProfile(user: UserRow): Promise<void> {

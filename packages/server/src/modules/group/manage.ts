@@ -8,6 +8,8 @@ import {
   type GroupPreview,
   type RouteInput,
   type ScannedGroup,
+  GroupRoles,
+  memberRole,
 } from '@sparrow/protocol';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
@@ -19,7 +21,7 @@ import type { UploadService } from '../upload';
 import type { UserRepo, UserRow } from '../user';
 import { eventFacts, groupSetting, NOTICE_HEAD, toGroupContact } from './presenter';
 import { noticeText, noticeTooLong, sanitizeNotice } from './notice';
-import { type GroupRepo, Role, type GroupRow, type MemberRow } from './repo';
+import { type GroupRepo, type GroupRow, type MemberRow } from './repo';
 import type { GroupService } from './service';
 import type { EventPort } from '../events';
 import type { QrCode, QrService } from '../qr';
@@ -27,7 +29,7 @@ import type { QrCode, QrService } from '../qr';
 const gid = (group: GroupRow) => `group-${group.id}`;
 
 /**
- * Group management (api.md §3 `/enterprise/group/*`): every call checks membership and role
+ * Group management (docs/protocol.md §3 `/enterprise/group/*`): every call checks membership and role
  * here, on the server, through the one access module. A change checks and writes under the
  * group's lock (GroupRepo.locked), so that two changes of one group sent at once, to one server or
  * two, act one after the other: the second sees the first's outcome and answers as it would have
@@ -82,8 +84,11 @@ export class GroupAdminService {
     const allowed = async (g: GroupRepo) => {
       const { group, member: me } = await this.access.requireMember(session.userId, groupId, g);
       const { member, user } = await this.target(g, group, account, body.user_id);
-      if (leaving && me.role === Role.Owner) throw new AppError('OwnerCannotLeave');
-      if (!leaving && !(me.role === Role.Owner || (me.role === Role.Admin && member.role === Role.Member)))
+      if (leaving && me.role === GroupRoles.Owner) throw new AppError('OwnerCannotLeave');
+      if (
+        !leaving &&
+        !(me.role === GroupRoles.Owner || (me.role === GroupRoles.Admin && member.role === GroupRoles.Member))
+      )
         throw new AppError('Forbidden');
       return { group, member, user };
     };
@@ -115,7 +120,7 @@ export class GroupAdminService {
     const groupId = groupNumber(body.id);
     const account = await this.users.byId(body.user_id);
     const changed = await this.groups.locked(groupId, async (g) => {
-      const { group } = await this.access.requireRole(session.userId, groupId, [Role.Owner], g);
+      const { group } = await this.access.requireRole(session.userId, groupId, [GroupRoles.Owner], g);
       if (body.user_id === session.userId) throw new AppError('CannotActOnSelf');
       const { member, user } = await this.target(g, group, account, body.user_id);
       if (member.role === body.role) return undefined;
@@ -132,7 +137,7 @@ export class GroupAdminService {
       group,
       session,
       {
-        event: body.role === Role.Admin ? 'setManager' : 'unsetManager',
+        event: body.role === GroupRoles.Admin ? 'setManager' : 'unsetManager',
         ...eventFacts(session, [user]),
       } satisfies EventLine,
       `${user.realname}`,
@@ -144,7 +149,7 @@ export class GroupAdminService {
     const groupId = groupNumber(body.id);
     const account = await this.users.byId(body.user_id);
     const { group, user } = await this.groups.locked(groupId, async (g) => {
-      const { group, member: me } = await this.access.requireRole(session.userId, groupId, [Role.Owner], g);
+      const { group, member: me } = await this.access.requireRole(session.userId, groupId, [GroupRoles.Owner], g);
       if (body.user_id === session.userId) throw new AppError('CannotActOnSelf');
       const { member, user } = await this.target(g, group, account, body.user_id);
       await g.setOwner(group.id, { memberId: me.id }, { memberId: member.id, userId: user.id }, this.ctx.now());
@@ -159,18 +164,19 @@ export class GroupAdminService {
     );
   }
 
-  /** Mutes for one of the spec's durations, or lifts: the owner over admins and members, admins over members. */
+  /** Mutes for one of the product's durations, or lifts: the owner over admins and members, admins over members. */
   async setNoSpeak(session: Session, body: RouteInput<'setNoSpeak'>): Promise<void> {
     const groupId = groupNumber(body.id);
     const account = await this.users.byId(body.user_id);
     const timer = (body.noSpeakTimer ?? (body.noSpeakDay === 0 ? 0 : 4)) as 0 | 1 | 2 | 3 | 4;
     const until = timer === 0 ? 0 : this.ctx.now() + MUTE_OPTIONS[timer] * 1000;
     const { group, user } = await this.groups.locked(groupId, async (g) => {
-      const roles = [Role.Owner, Role.Admin];
+      const roles = [GroupRoles.Owner, GroupRoles.Admin];
       const { group, member: me } = await this.access.requireRole(session.userId, groupId, roles, g);
       if (body.user_id === session.userId) throw new AppError('CannotActOnSelf');
       const { member, user } = await this.target(g, group, account, body.user_id);
-      const allowed = member.role !== Role.Owner && (me.role === Role.Owner || member.role === Role.Member);
+      const allowed =
+        member.role !== GroupRoles.Owner && (me.role === GroupRoles.Owner || member.role === GroupRoles.Member);
       if (!allowed) throw new AppError('Forbidden');
       await g.setNoSpeak(member.id, until);
       return { group, user };
@@ -192,7 +198,7 @@ export class GroupAdminService {
     const defined = Object.fromEntries(Object.entries(body.setting).filter(([, v]) => v !== undefined));
     // Merged into the settings as they are under the lock: switches two people change at once all stay.
     const { group, setting, before } = await this.groups.locked(groupId, async (g) => {
-      const { group } = await this.access.requireRole(session.userId, groupId, [Role.Owner, Role.Admin], g);
+      const { group } = await this.access.requireRole(session.userId, groupId, [GroupRoles.Owner, GroupRoles.Admin], g);
       const before = groupSetting(group);
       const setting = { ...before, ...defined };
       await g.setSetting(group.id, JSON.stringify(setting), this.ctx.now());
@@ -215,7 +221,10 @@ export class GroupAdminService {
   }
 
   async rename(session: Session, body: RouteInput<'editGroupName'>): Promise<void> {
-    const { group } = await this.access.requireRole(session.userId, groupNumber(body.id), [Role.Owner, Role.Admin]);
+    const { group } = await this.access.requireRole(session.userId, groupNumber(body.id), [
+      GroupRoles.Owner,
+      GroupRoles.Admin,
+    ]);
     await this.groups.rename(group.id, body.displayName, this.ctx.now());
     await this.pushMembers(group, {
       type: 'editGroupName',
@@ -237,8 +246,8 @@ export class GroupAdminService {
   /** The announcement: sanitized, stored, pushed, and posted as a message that mentions everyone. */
   async setNotice(session: Session, body: RouteInput<'setNotice'>): Promise<void> {
     const { group, member } = await this.access.requireRole(session.userId, groupNumber(body.id), [
-      Role.Owner,
-      Role.Admin,
+      GroupRoles.Owner,
+      GroupRoles.Admin,
     ]);
     const notice = sanitizeNotice(body.notice);
     if (noticeTooLong(notice)) throw new AppError('Validation', {}, { fields: ['notice'] });
@@ -264,7 +273,7 @@ export class GroupAdminService {
   async disband(session: Session, id: string): Promise<void> {
     const groupId = groupNumber(id);
     const { group, members } = await this.groups.locked(groupId, async (g) => {
-      const { group } = await this.access.requireRole(session.userId, groupId, [Role.Owner], g);
+      const { group } = await this.access.requireRole(session.userId, groupId, [GroupRoles.Owner], g);
       const members = await g.memberIds(group.id);
       await g.disband(group.id, this.ctx.now());
       return { group, members };
@@ -280,7 +289,7 @@ export class GroupAdminService {
 
   /** The owner clears the group's history for everyone. */
   async clear(session: Session, id: string): Promise<void> {
-    const { group } = await this.access.requireRole(session.userId, groupNumber(id), [Role.Owner]);
+    const { group } = await this.access.requireRole(session.userId, groupNumber(id), [GroupRoles.Owner]);
     await this.groups.clearHistory(group.id);
     await this.pushMembers(group, { type: 'clearMessage', data: { group_id: gid(group) } });
   }
@@ -301,8 +310,8 @@ export class GroupAdminService {
       });
       if (!parsed.success) throw validationError(parsed.error, localeOf(req), {});
       ({ group } = await this.access.requireRole(session.userId, groupNumber(parsed.data.group_id), [
-        Role.Owner,
-        Role.Admin,
+        GroupRoles.Owner,
+        GroupRoles.Admin,
       ]));
     });
     if (!group) throw new AppError('Validation', {}, { fields: ['group_id'] });
@@ -396,7 +405,7 @@ export class GroupAdminService {
   async resetQr(session: Session, groupId: string, base: string): Promise<QrCode> {
     const id = groupNumber(groupId);
     const { group, generation } = await this.groups.locked(id, async (g) => {
-      const { group } = await this.access.requireRole(session.userId, id, [Role.Owner, Role.Admin], g);
+      const { group } = await this.access.requireRole(session.userId, id, [GroupRoles.Owner, GroupRoles.Admin], g);
       return { group, generation: await g.raiseQrGeneration(group.id) };
     });
     return this.qr.code('group', group.id, base, generation);
@@ -415,7 +424,7 @@ export class GroupAdminService {
       displayName: group.name,
       avatar: group.avatar,
       member_count: await this.groups.count(group.id),
-      isJoin: role === 1 || role === 2 || role === 3 ? role : 0,
+      isJoin: role === undefined ? 0 : memberRole(role),
     };
   }
 
@@ -442,11 +451,11 @@ export class GroupAdminService {
       const existing = await g.memberIds(group.id);
       const max = this.ctx.config.get().chatInfo.groupUserMax;
       if (max > 0 && existing.length + 1 > max) throw new AppError('GroupFull', { max });
-      await g.join(group.id, [{ userId: session.userId, role: Role.Member }], this.ctx.now());
+      await g.join(group.id, [{ userId: session.userId, role: GroupRoles.Member }], this.ctx.now());
       return { group, existing };
     });
     group.avatar = await this.groupService.refreshAvatar(group.id);
-    const contact = toGroupContact(group, Role.Member, existing.length + 1);
+    const contact = toGroupContact(group, GroupRoles.Member, existing.length + 1);
     await this.ctx.realtime.publish([session.userId], { type: 'addGroup', data: contact });
     await this.ctx.realtime.publish(existing, {
       type: 'addGroupUser',

@@ -1,4 +1,4 @@
-import { DEFAULT_LOCALE, newContact, translate, type Contact, type GroupSetting } from '@sparrow/protocol';
+import { DEFAULT_LOCALE, newContact, translate, type Contact, type GroupSetting, memberRole } from '@sparrow/protocol';
 import { indexLetter } from '../../lib/letter';
 import { parseJson } from '../../lib/text';
 import type { Session } from '../auth';
@@ -25,7 +25,7 @@ export function toGroupContact(group: GroupRow, role: number, memberCount: numbe
     displayName: group.name,
     avatar: group.avatar,
     owner_id: group.owner_id,
-    role: role === 1 || role === 2 ? role : 3,
+    role: memberRole(role),
     member_count: memberCount,
     lastSendTime: group.create_time,
     is_group: 1,

@@ -1,4 +1,4 @@
-import { PICTURES } from '@sparrow/protocol';
+import { PICTURES, GroupRoles } from '@sparrow/protocol';
 import type { Selectable, Transaction } from 'kysely';
 import type { Database, Db } from '../../db';
 import { inTransaction, lockRow } from '../../db/locks';
@@ -7,8 +7,6 @@ import type { GroupMembersTable, GroupsTable } from '../../db/schema';
 
 export type GroupRow = Selectable<GroupsTable>;
 export type MemberRow = Selectable<GroupMembersTable>;
-
-export const Role = { Owner: 1, Admin: 2, Member: 3 } as const;
 
 /** `g:<id>`: the chat key of a group's messages and its members' conversation rows. */
 export const groupKey = (groupId: number) => `g:${groupId}`;
@@ -301,10 +299,10 @@ export class GroupRepo {
     return inTransaction(this.db, async (trx) => {
       await trx
         .updateTable('group_members')
-        .set({ role: Role.Owner, no_speak_until: 0 })
+        .set({ role: GroupRoles.Owner, no_speak_until: 0 })
         .where('id', '=', to.memberId)
         .execute();
-      await trx.updateTable('group_members').set({ role: Role.Admin }).where('id', '=', from.memberId).execute();
+      await trx.updateTable('group_members').set({ role: GroupRoles.Admin }).where('id', '=', from.memberId).execute();
       await trx
         .updateTable('groups')
         .set({ owner_id: to.userId, update_time: now })

@@ -6,6 +6,8 @@ import {
   type GroupMember,
   type RouteInput,
   PICTURES,
+  GroupRoles,
+  memberRole,
 } from '@sparrow/protocol';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
@@ -19,7 +21,7 @@ import { storageUrl } from '../../storage/storage';
 import { composeGroupAvatar } from './avatar';
 import { DEFAULT_GROUP_SETTING, eventFacts, groupSetting, toGroupContact } from './presenter';
 import { membersHidden } from './profile';
-import { type GroupRepo, Role, type GroupRow } from './repo';
+import { type GroupRepo, type GroupRow } from './repo';
 
 /** Groups as far as chatting needs them: create, invite, members, my groups, info. */
 export class GroupService {
@@ -98,7 +100,7 @@ export class GroupService {
 
   /**
    * Tells the members a group's new picture: `groupAvatar`, and `setManager {group_id, avatar}`,
-   * which is how Raingad 6.x clients hear of it (raingad-protocol.md §4.2).
+   * which is how Raingad 6.x clients hear of it (docs/raingad.md §4.2).
    */
   async announceAvatar(groupId: number, avatar: string): Promise<void> {
     const members = await this.groups.memberIds(groupId);
@@ -170,14 +172,17 @@ export class GroupService {
       session.userId,
       JSON.stringify(DEFAULT_GROUP_SETTING),
       now,
-      [{ userId: session.userId, role: Role.Owner }, ...others.map((u) => ({ userId: u.id, role: Role.Member }))],
+      [
+        { userId: session.userId, role: GroupRoles.Owner },
+        ...others.map((u) => ({ userId: u.id, role: GroupRoles.Member })),
+      ],
     );
     group.avatar = await this.refreshAvatar(group.id);
     const count = others.length + 1;
     for (const user of [session.user, ...others]) {
       await this.ctx.realtime.publish([user.id], {
         type: 'addGroup',
-        data: toGroupContact(group, user.id === session.userId ? Role.Owner : Role.Member, count),
+        data: toGroupContact(group, user.id === session.userId ? GroupRoles.Owner : GroupRoles.Member, count),
       });
     }
     await this.event(
@@ -187,7 +192,7 @@ export class GroupService {
       `${session.user.realname}创建了群聊`,
     );
     await this.inviteEvent(group, session, others);
-    return toGroupContact(group, Role.Owner, count);
+    return toGroupContact(group, GroupRoles.Owner, count);
   }
 
   /** Invites users: owner and admins, or any member while `invite` is on. */
@@ -195,7 +200,7 @@ export class GroupService {
     const groupId = groupNumber(body.id);
     const mayInvite = async (g: GroupRepo) => {
       const { group, member } = await this.access.requireMember(session.userId, groupId, g);
-      if (member.role === Role.Member && !groupSetting(group).invite) throw new AppError('InviteForbidden');
+      if (member.role === GroupRoles.Member && !groupSetting(group).invite) throw new AppError('InviteForbidden');
       return group;
     };
     await mayInvite(this.groups);
@@ -208,14 +213,17 @@ export class GroupService {
       const newcomers = invited.filter((u) => !existing.has(u.id));
       if (newcomers.length === 0) throw new AppError('AlreadyMember', {}, { fields: ['user_ids'] });
       this.checkSize(existing.size, newcomers.length);
-      const joining = newcomers.map((u) => ({ userId: u.id, role: Role.Member }));
+      const joining = newcomers.map((u) => ({ userId: u.id, role: GroupRoles.Member }));
       await g.join(group.id, joining, this.ctx.now());
       return { group, existing, newcomers };
     });
     const count = existing.size + newcomers.length;
     group.avatar = await this.refreshAvatar(group.id);
     for (const user of newcomers) {
-      await this.ctx.realtime.publish([user.id], { type: 'addGroup', data: toGroupContact(group, Role.Member, count) });
+      await this.ctx.realtime.publish([user.id], {
+        type: 'addGroup',
+        data: toGroupContact(group, GroupRoles.Member, count),
+      });
     }
     await this.ctx.realtime.publish([...existing], {
       type: 'addGroupUser',
@@ -237,7 +245,7 @@ export class GroupService {
       if (!u) continue;
       items.push({
         user_id: m.user_id,
-        role: m.role === 1 || m.role === 2 ? m.role : 3,
+        role: memberRole(m.role),
         nickname: m.nickname,
         ...noSpeak(m.no_speak_until, this.ctx.now()),
         join_time: m.join_time,
@@ -289,7 +297,7 @@ export class GroupService {
       notice: group.notice,
       setting: groupSetting(group),
       member_count: memberCount,
-      isJoin: member.role === 1 || member.role === 2 ? member.role : 3,
+      isJoin: memberRole(member.role),
       groupUserCount: memberCount,
       ownerName: owner?.realname ?? '',
       nickname: member.nickname,

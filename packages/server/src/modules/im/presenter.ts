@@ -50,7 +50,7 @@ export function eventLineOf(stored: Record<string, unknown>): EventLine | undefi
   return line.success ? line.data : undefined;
 }
 
-/** How long a mute lasts, by the `timer` of its line (spec §9). */
+/** How long a mute lasts, by the `timer` of its line (docs/product.md §9). */
 const MUTE_LENGTHS: Readonly<Partial<Record<number, MessageKey>>> = {
   1: 'mute.1',
   2: 'mute.2',
@@ -282,7 +282,7 @@ export function toMessage(row: MessageRow, mc: MessageContext): Message {
   const member = mc.members?.get(row.from_user);
   const isGroup = row.chat_type === ChatType.Group;
   const toUser = isGroup ? (`group-${row.to_id}` as const) : row.chat_type === ChatType.Self ? -1 : row.to_id;
-  // The conversation as the reader sees it (api.md §2): a private message's receiver files it under the sender.
+  // The conversation as the reader sees it (docs/protocol.md §2): a private message's receiver files it under the sender.
   const toContactId = row.chat_type === ChatType.Private && row.to_id === mc.reader.userId ? row.from_user : toUser;
   const message: Message = {
     id: row.client_id,

@@ -8,7 +8,7 @@ import type { SearchIndexer } from './search-index';
 import { highlights, queryTerms } from './search-text';
 
 /**
- * searchMessage (api.md §3): every conversation the reader can see, newest first, each hit with
+ * searchMessage (docs/protocol.md §3): every conversation the reader can see, newest first, each hit with
  * its conversation as the reader's list shows it and where the words are in its content. What
  * the reader may see is the repository's rule for reading across chats (the one `sync` reads by),
  * with the groups that hide history from new members named by Access.

@@ -1,9 +1,9 @@
+import { GroupRoles } from '@sparrow/protocol';
 import type { ContactId, EventLine, FileItem, Message, RouteInput } from '@sparrow/protocol';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { contactIdOf } from '../access';
 import type { Session } from '../auth';
-import { Role } from '../group';
 import { cateOf, type FileService } from '../upload';
 import type { Hydrator } from './hydrate';
 
@@ -13,7 +13,7 @@ import type { Hydrator } from './hydrate';
  */
 const READ_LISTED = 100;
 
-/** Reading and managing messages and conversations (api.md §3 `/enterprise/im/*`); sending is `SendPipeline`. */
+/** Reading and managing messages and conversations (docs/protocol.md §3 `/enterprise/im/*`); sending is `SendPipeline`. */
 export class MessageService {
   constructor(
     private readonly ctx: AppContext,
@@ -109,13 +109,15 @@ export class MessageService {
     if (target.kind === 'group' && !mine) {
       const author = await this.ctx.repos.groups.member(target.group.id, row.from_user);
       const myRole = target.member.role;
-      privileged = myRole === Role.Owner || (myRole === Role.Admin && (author?.role ?? Role.Member) === Role.Member);
+      privileged =
+        myRole === GroupRoles.Owner ||
+        (myRole === GroupRoles.Admin && (author?.role ?? GroupRoles.Member) === GroupRoles.Member);
     }
     if (!mine && !privileged) throw new AppError('NotYourMessage');
     const redoS = this.ctx.config.get().chatInfo.redoTime;
     if (
       mine &&
-      !(target.kind === 'group' && target.member.role !== Role.Member) &&
+      !(target.kind === 'group' && target.member.role !== GroupRoles.Member) &&
       this.ctx.now() - row.create_time > redoS * 1000
     ) {
       throw new AppError('UndoTooLate', { minutes: Math.round(redoS / 60) });
@@ -206,7 +208,7 @@ export class MessageService {
   }
 
   /**
-   * Files I sent (is_mine 1) or received, newest first (the spec's file management); Raingad's
+   * Files I sent (is_mine 1) or received, newest first (the product's file management); Raingad's
    * file manager asks by `role` (1 sent, 2 received, 0 both) or for all of them (`is_all`).
    */
   async fileList(session: Session, body: RouteInput<'fileList'>): Promise<{ items: FileItem[]; total: number }> {

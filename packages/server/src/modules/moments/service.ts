@@ -29,7 +29,7 @@ interface Viewer {
   friends: Map<number, FriendRow>;
 }
 
-/** Moments (api.md §3 `/enterprise/moments/*`): posts, the feed, likes, comments and notices. */
+/** Moments (docs/protocol.md §3 `/enterprise/moments/*`): posts, the feed, likes, comments and notices. */
 export class MomentService {
   private readonly moments: MomentRepo;
 

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { loadRedis } from '../../lib/lazy';
 import type { OpsRepo } from './repo';
 
-/** How long the database and Redis have to answer before the server is not ready (api.md §7). */
+/** How long the database and Redis have to answer before the server is not ready (docs/protocol.md §7). */
 export const READY_TIMEOUT_MS = 1_000;
 
 /** One part's state: `ok`, or why it is not ready. */

@@ -37,7 +37,7 @@ function runtimeRegistry(): Registry {
 }
 
 /**
- * The process's Prometheus metrics (api.md §7), in a registry of its own so that two servers in
+ * The process's Prometheus metrics (docs/protocol.md §7), in a registry of its own so that two servers in
  * one process (the tests) count apart. What the send path touches is a plain number added to,
  * read into the registry's series only when scraped: a message costs no allocation here.
  */

@@ -149,7 +149,7 @@ function dataSchema(ts: typeof TS, type: TS.TypeNode, entity: (name: string) => 
 const ENVELOPE: Json = {
   type: 'object',
   description:
-    "Every answer (api.md §1). `code` 0 is success; any other is an error whose `msg` is in the caller's language (Accept-Language). HTTP status is 200 but for 429 (too many), 500 (server error) and 503 (unavailable).",
+    "Every answer (docs/protocol.md §1). `code` 0 is success; any other is an error whose `msg` is in the caller's language (Accept-Language). HTTP status is 200 but for 429 (too many), 500 (server error) and 503 (unavailable).",
   properties: {
     code: {
       type: 'integer',
@@ -174,7 +174,7 @@ const ERROR_NAMES: Json = {
   enum: Object.keys(ErrorCodes),
 };
 
-/** Said first in the description of each administration call (api.md §8). */
+/** Said first in the description of each administration call (docs/protocol.md §8). */
 const ADMIN_ONLY =
   'Administrators only: the session must belong to a user whose role is admin; anyone else is answered 403 Forbidden. Admin calls have their own rate limit.';
 
@@ -286,7 +286,7 @@ export async function buildOpenApi(version: string): Promise<Json> {
       title: 'Sparrow IM',
       version,
       description:
-        'The HTTP API of a Sparrow server. Every call is a POST with a JSON (or form-encoded) body and answers the envelope. Pushes arrive over the WebSocket (api.md §4), not described here.',
+        'The HTTP API of a Sparrow server. Every call is a POST with a JSON (or form-encoded) body and answers the envelope. Pushes arrive over the WebSocket (docs/protocol.md §4), not described here.',
     },
     paths,
     components: {

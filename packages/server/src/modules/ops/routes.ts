@@ -55,7 +55,7 @@ const DOCS_CSS = `.swagger-ui .info .title small { background: #555c6a; }
 `;
 
 /**
- * The operators' endpoints (api.md §7): liveness, readiness, Prometheus metrics, and the HTTP API
+ * The operators' endpoints (docs/protocol.md §7): liveness, readiness, Prometheus metrics, and the HTTP API
  * as an OpenAPI document with a page showing it. Also times every HTTP answer for the metrics.
  */
 export async function registerOpsRoutes(app: FastifyInstance, opts: OpsOptions): Promise<void> {

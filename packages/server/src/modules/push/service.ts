@@ -74,7 +74,7 @@ interface Vapid {
 }
 
 /**
- * Web Push (api.md §7): subscriptions, and a push per message to each recipient who has no bound
+ * Web Push (docs/protocol.md §7): subscriptions, and a push per message to each recipient who has no bound
  * socket on any node, unless they muted the chat. The VAPID key pair is made at the first start
  * (buildApp calls `keys`) and kept in the database, so every node and every restart signs with the
  * same one.

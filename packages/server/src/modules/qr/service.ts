@@ -7,7 +7,7 @@ import type { UserRepo } from '../user';
 import { toUserPreview } from './presenter';
 import { QrTokens, type QrSubject } from './tokens';
 
-/** A QR code as userInfo and groupInfo hand it out (api.md §2, §6). */
+/** A QR code as userInfo and groupInfo hand it out (docs/protocol.md §2, §6). */
 export interface QrCode {
   qrUrl: string;
   /** When the code stops working, ms. */
@@ -15,7 +15,7 @@ export interface QrCode {
 }
 
 /**
- * QR codes of people and groups (api.md §6): the one place tokens are made and checked. Links name
+ * QR codes of people and groups (docs/protocol.md §6): the one place tokens are made and checked. Links name
  * `base`, the address the client reached the server at (http/public-url.ts).
  */
 export class QrService {

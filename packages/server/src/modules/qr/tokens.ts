@@ -21,7 +21,7 @@ const refuse = (name: 'QrInvalid' | 'QrExpired' | 'QrNotUser' | 'QrNotGroup') =>
   new AppError(name, {}, { fields: ['token'] });
 
 /**
- * Signed, expiring QR tokens (api.md §6): `<u|g><id>[v<generation>].<expires, ms>.<signature>`, the
+ * Signed, expiring QR tokens (docs/protocol.md §6): `<u|g><id>[v<generation>].<expires, ms>.<signature>`, the
  * signature an HMAC under a key derived from the instance secret, which every node reads from the
  * database. A token names its kind, so a person's code never opens a group and the other way round.
  * The generation lets a group revoke every code handed out so far; generation 0 is written without
@@ -36,7 +36,7 @@ export class QrTokens {
     private readonly now: () => number,
   ) {}
 
-  /** A fresh token for a person or a group, valid QR_VALID_MS (spec §9: 7 days). */
+  /** A fresh token for a person or a group, valid QR_VALID_MS (docs/product.md §9: 7 days). */
   sign(kind: QrKind, id: number, generation = 0): { token: string; expires: number } {
     const expires = this.now() + QR_VALID_MS;
     const body = `${PREFIX[kind]}${id}${generation > 0 ? `v${generation}` : ''}.${expires}`;

@@ -11,7 +11,7 @@ import {
 import { randomToken } from '../../lib/crypto';
 import type { ConfigRepo } from './repo';
 
-/** Rate limits an operator may change (api.md §1); not part of globalConfig. */
+/** Rate limits an operator may change (docs/protocol.md §1); not part of globalConfig. */
 export type RateLimitConfig = {
   sendMessage: { burst: number; perSecond: number };
   anyCall: { perMinute: number };
@@ -38,7 +38,7 @@ const isLink = (icon: string) => /^(https?:\/\/|\/)/i.test(icon);
 const SECRET_KEY = '_secret';
 
 /**
- * The system configuration (spec §3 globalConfig): stored in the database, cached in memory, and
+ * The system configuration (docs/product.md §3 globalConfig): stored in the database, cached in memory, and
  * re-read when another process (the admin command, another node) bumps its version.
  */
 export class ConfigService {
@@ -82,7 +82,7 @@ export class ConfigService {
    * globalConfig as `getSystemInfo` answers it, in `locale`; ICE credentials only for a signed-in
    * caller. Raingad clients draw the logo and each Discover icon as an image and show each entry's
    * name as it is: an unset logo is the served one, and the Moments entry is named in the reader's
-   * language, with the served icon unless the operator gave one (api.md §1 "Old clients").
+   * language, with the served icon unless the operator gave one (docs/protocol.md §1 "Old clients").
    */
   publicConfig(signedIn: boolean, locale: Locale): GlobalConfig {
     const { rateLimits: _omit, ...config } = this.current;

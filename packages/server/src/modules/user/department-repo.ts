@@ -1,7 +1,7 @@
 import type { Department } from '@sparrow/protocol';
 import type { Db } from '../../db';
 
-/** The organisation's departments (spec §3 `dep_id`) and who is in each. */
+/** The organisation's departments (docs/product.md §3 `dep_id`) and who is in each. */
 export class DepartmentRepo {
   constructor(private readonly db: Db) {}
 

@@ -3,7 +3,7 @@ import { parseJson } from '../../lib/text';
 import type { UserRow } from './repo';
 
 /**
- * The signed-in user's own record (api.md §2 userInfo), with a fresh QR code of theirs: never a
+ * The signed-in user's own record (docs/protocol.md §2 userInfo), with a fresh QR code of theirs: never a
  * password hash.
  */
 export function toUserInfo(row: UserRow, code: Pick<UserInfo, 'qrUrl' | 'qrExpire'>): UserInfo {
@@ -29,7 +29,7 @@ export function toUserInfo(row: UserRow, code: Pick<UserInfo, 'qrUrl' | 'qrExpir
 
 /**
  * The settings a Raingad client saved, as it reads them: flags as booleans, `sendKey` a number
- * (raingad-protocol.md: the original turned its stored strings into these); nothing else of the JSON.
+ * (docs/raingad.md: the original turned its stored strings into these); nothing else of the JSON.
  */
 function oldClientSetting(json: string): Partial<OldClientSetting> {
   const saved = parseJson(json);

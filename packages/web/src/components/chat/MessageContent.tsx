@@ -19,7 +19,7 @@ function Text({ content }: { content: string }) {
   );
 }
 
-/** What a message says, by its type (api.md §2 message types). */
+/** What a message says, by its type (docs/protocol.md §2 message types). */
 export function MessageContent({ message: m }: { message: Message }) {
   switch (m.type) {
     case 'text':

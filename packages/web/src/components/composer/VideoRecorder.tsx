@@ -20,7 +20,7 @@ const RING_LENGTH = 2 * Math.PI * RING_R;
 
 /**
  * The camera, as WeChat's 拍摄: tap the shutter for a photo, hold it to record a video that stops
- * when it is let go, or by itself at 60 s (spec §5, VIDEO_MAX_S). For a keyboard, the shutter takes
+ * when it is let go, or by itself at 60 s (docs/product.md §5, VIDEO_MAX_S). For a keyboard, the shutter takes
  * a photo and a button beside it starts and stops a video. A recording under a second is refused
  * and the camera stays open. The photo or clip is shown back to be sent or taken again.
  */

@@ -51,7 +51,7 @@ export async function sendImages(chatKey: ContactKey, files: readonly File[]): P
   }
 }
 
-/** Sends a video picked from the album: at most VIDEO_MAX_S long (spec §5), with its poster. */
+/** Sends a video picked from the album: at most VIDEO_MAX_S long (docs/product.md §5), with its poster. */
 export async function sendVideoFile(chatKey: ContactKey, file: File): Promise<void> {
   if (refuse(checkUpload(file, limits()), file.name)) return;
   const info = await probeVideo(file);
@@ -62,7 +62,7 @@ export async function sendVideoFile(chatKey: ContactKey, file: File): Promise<vo
   sendVideo(chatKey, file, file.name || 'video.mp4', info.durationS ?? 0, info);
 }
 
-/** Sends a recorded or picked video with what the browser measured (api.md: client-sent extends). */
+/** Sends a recorded or picked video with what the browser measured (docs/protocol.md: client-sent extends). */
 export function sendVideo(
   chatKey: ContactKey,
   blob: Blob,

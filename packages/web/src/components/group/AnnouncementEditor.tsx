@@ -46,7 +46,7 @@ const Indent = new ClampedIndent('indent', 'ql-indent', {
   whitelist: INDENT_LEVELS.map(String),
 });
 
-/** Links only with the spec's protocols; anything else leads nowhere. */
+/** Links only with the product's protocols; anything else leads nowhere. */
 class SafeLink extends Link {
   static override sanitize(url: string): string {
     return sanitizeLink(url);
@@ -131,7 +131,7 @@ function ToolButton({
 }
 
 /**
- * The group announcement editor: Quill with the spec's history, indent and link rules, and a
+ * The group announcement editor: Quill with the product's history, indent and link rules, and a
  * toolbar of labelled buttons. Loaded only when someone edits an announcement.
  */
 export default function AnnouncementEditor({ initialHtml, onChange }: Props) {

@@ -24,7 +24,7 @@ export function speakText(state: SpeakState | null, locale: string, now = Date.n
   }
 }
 
-/** A banner under the navigation bar while I cannot speak in the group (spec §6). */
+/** A banner under the navigation bar while I cannot speak in the group (docs/product.md §6). */
 export function SpeakBanner({ state }: { state: SpeakState | null }) {
   const { i18n } = useTranslation();
   const text = speakText(state, i18n.language);

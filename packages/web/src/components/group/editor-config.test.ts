@@ -12,7 +12,7 @@ import {
   sanitizeLink,
 } from './editor-config';
 
-describe('announcement editor constants (spec §9)', () => {
+describe('announcement editor constants (docs/product.md §9)', () => {
   it('merges edits within 1000 ms and keeps at most 100 undo steps', () => {
     expect(HISTORY_OPTIONS).toMatchObject({ delay: 1000, maxStack: 100 });
     expect(HISTORY_OPTIONS.delay).toBe(EDITOR.historyDelayMs);

@@ -1,7 +1,7 @@
 import { EDITOR } from '@sparrow/protocol';
 
 /**
- * The announcement editor's rules (spec §9 rich-text editor), kept apart from Quill so they can
+ * The announcement editor's rules (docs/product.md §9 rich-text editor), kept apart from Quill so they can
  * be tested without a browser: undo history merging edits within 1000 ms and keeping at most
  * 100 steps, at most 8 indent levels, links only with http, https, mailto or tel.
  */
@@ -64,7 +64,7 @@ export function normalizeLink(input: string): string | null {
 /** Quill's address for a refused link: it keeps the text and the link leads nowhere. */
 export const SANITIZED_LINK = 'about:blank';
 
-/** Quill's link sanitizer with the spec's protocols. */
+/** Quill's link sanitizer with the product's protocols. */
 export function sanitizeLink(url: string): string {
   return normalizeLink(url) ?? SANITIZED_LINK;
 }

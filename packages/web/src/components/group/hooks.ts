@@ -6,7 +6,7 @@ import { paths } from '../../app/paths';
 import type { MessageKey } from '../../i18n/keys';
 import { useGroup, type GroupEntry, type GroupStatus } from '../../stores/group';
 
-/** A group id on the wire (api.md §1), as protocol's schema has it. */
+/** A group id on the wire (docs/protocol.md §1), as protocol's schema has it. */
 const GROUP_ID = /^group-[1-9][0-9]*$/;
 
 /** The group a page is about: its `id` query value when it is a group id (`group-3`). */

@@ -122,7 +122,7 @@ function groupByDepartment(rows: Iterable<Contact>, none: string): Grouped {
 }
 
 /**
- * The Contacts tab (spec §2 tab 1): new friends, group chats, then everyone A–Z, or in runMode 1
+ * The Contacts tab (docs/product.md §2 tab 1): new friends, group chats, then everyone A–Z, or in runMode 1
  * (everyone in the organisation is a contact) everyone by department.
  */
 export function ContactsTab() {

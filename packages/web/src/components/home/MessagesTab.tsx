@@ -200,7 +200,7 @@ function ListEmpty({ context }: { context: { loaded: boolean } }) {
   );
 }
 
-/** The Messages tab (spec §2 tab 0): conversations, pinned first, then the newest. */
+/** The Messages tab (docs/product.md §2 tab 0): conversations, pinned first, then the newest. */
 export function MessagesTab() {
   const { t } = useTranslation();
   const rows = useContacts((s) => s.rows);

@@ -31,7 +31,7 @@ interface PinState {
 const coords = (p: LatLng) => `${p.latitude.toFixed(5)}, ${p.longitude.toFixed(5)}`;
 
 /**
- * The location picker (spec §9): a Leaflet map whose centre pin chooses a point, keyword search
+ * The location picker (docs/product.md §9): a Leaflet map whose centre pin chooses a point, keyword search
  * of places (nearby first), and the device's position refreshed every 30 s. When the map service
  * cannot be reached it still works: the map without tiles, the pin placed by hand and named here.
  */

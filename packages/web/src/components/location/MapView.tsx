@@ -30,7 +30,7 @@ interface Props {
 const toLeaflet = (p: LatLng): L.LatLngExpression => [p.latitude, p.longitude];
 const fromLeaflet = (p: L.LatLng): LatLng => ({ latitude: p.lat, longitude: p.lng });
 
-/** A Leaflet map (design.md): zoom 5–18, 16 to start (spec §9); tiles from the server's map config. */
+/** A Leaflet map (docs/design.md): zoom 5–18, 16 to start (docs/product.md §9); tiles from the server's map config. */
 export const MapView = forwardRef(function MapView(
   { services, initial, pin, me, onMoved, onTilesFailed, label }: Props,
   ref: Ref<MapHandle>,

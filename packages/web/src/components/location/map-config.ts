@@ -1,7 +1,7 @@
 import { configStore } from '../../stores/config';
 import type { LatLng } from './geo';
 
-/** The map services the location picker and viewer use (design.md: server config). */
+/** The map services the location picker and viewer use (docs/design.md: server config). */
 export interface MapServices {
   /** Leaflet tile URL template; '' shows the map without tiles. */
   tileUrl: string;

@@ -41,7 +41,7 @@ beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
 describe('place search', () => {
-  it('uses the spec constants: pages of 20, 5000 m nearby, 1000 ms debounce', () => {
+  it('uses the product’s constants: pages of 20, 5000 m nearby, 1000 ms debounce', () => {
     expect(LOCATION).toMatchObject({ pageSize: 20, nearbyRadiusM: 5000, searchDebounceMs: 1000 });
   });
 

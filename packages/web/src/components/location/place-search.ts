@@ -1,7 +1,7 @@
 import { LOCATION } from '@sparrow/protocol';
 import { boundingBox, distanceM, isLatLng, type LatLng } from './geo';
 
-/** A place the picker can send (spec §3 "Location result"). */
+/** A place the picker can send (docs/product.md §3 "Location result"). */
 export interface Place extends LatLng {
   /** The search service's id; '' for a pin placed by hand. */
   id: string;
@@ -116,7 +116,7 @@ export interface PlaceSearchDeps {
 const IDLE: SearchState = { query: '', status: 'idle', places: [], hasMore: false, loadingMore: false };
 
 /**
- * Keyword search of the location picker (spec §9): typing waits LOCATION.searchDebounceMs before
+ * Keyword search of the location picker (docs/product.md §9): typing waits LOCATION.searchDebounceMs before
  * it asks; pages of LOCATION.pageSize; places within LOCATION.nearbyRadiusM of the map's centre
  * first, then anywhere. An answer to an older query never replaces a newer one.
  */

@@ -5,8 +5,8 @@ import type { LatLng } from './geo';
 export type GeoStatus = 'unsupported' | 'locating' | 'located' | 'denied';
 
 /**
- * The device's position, asked again every LOCATION.refreshMs (spec §9). A browser without
- * geolocation says so once ('device nonsupport geolocation', spec §8).
+ * The device's position, asked again every LOCATION.refreshMs (docs/product.md §9). A browser without
+ * geolocation says so once ('device nonsupport geolocation', docs/product.md §8).
  */
 export function useGeolocation(onUnsupported?: () => void): { position: LatLng | null; status: GeoStatus } {
   const supported = typeof navigator !== 'undefined' && 'geolocation' in navigator && Boolean(navigator.geolocation);

@@ -8,7 +8,7 @@ import { useSession } from '../../stores/session';
 import './media.css';
 
 /**
- * A call's summary (api.md §5): a phone or camera by the kind of call, and the outcome in my
+ * A call's summary (docs/protocol.md §5): a phone or camera by the kind of call, and the outcome in my
  * language as the server wrote it (通话时长 01:23, 已取消…). A tap calls the other person back,
  * the same kind of call.
  */

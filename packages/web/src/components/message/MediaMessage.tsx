@@ -24,7 +24,7 @@ export function isMediaType(type: string): type is MediaType {
 }
 
 /**
- * The bubble content of a media, location, card or sticker message (api.md §2 message types).
+ * The bubble content of a media, location, card or sticker message (docs/protocol.md §2 message types).
  * `tile`: a picture or video fills a square of the grid it is in, rather than its own shape.
  */
 export function MediaMessage({ message, mine, tile }: { message: Message; mine?: boolean; tile?: boolean }) {

@@ -21,7 +21,7 @@ export function fileKind(ext: string): FileKind {
   return 'other';
 }
 
-/** The file management filter (api.md fileList `cate`) a kind belongs to. */
+/** The file management filter (docs/protocol.md fileList `cate`) a kind belongs to. */
 export const FILE_CATES = [
   { cate: 1, key: 'doc' },
   { cate: 2, key: 'image' },

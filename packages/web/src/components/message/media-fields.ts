@@ -8,7 +8,7 @@ export const num = (v: unknown): number => {
   return typeof n === 'number' && Number.isFinite(n) ? n : 0;
 };
 
-/** The stored file of a media message (api.md: image, voice, video, file and sticker extends). */
+/** The stored file of a media message (docs/protocol.md: image, voice, video, file and sticker extends). */
 export const fileIdOf = (m: Pick<Message, 'extends'>): number => num(m.extends.file_id);
 
 /**

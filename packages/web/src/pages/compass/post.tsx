@@ -17,8 +17,8 @@ import { useSession } from '../../stores/session';
 type Status = 'loading' | 'ready' | 'gone' | 'error';
 
 /**
- * One post I may see, as my feed holds it: the page of the feed that starts at it (api.md `list`
- * with `last_id` just above its id), so no endpoint beyond api.md's is needed. A post of someone
+ * One post I may see, as my feed holds it: the page of the feed that starts at it (docs/protocol.md `list`
+ * with `last_id` just above its id), so no endpoint beyond docs/protocol.md's is needed. A post of someone
  * whose posts I skip in my feed reads as gone, as does one deleted or no longer shown to me.
  */
 async function readPost(id: number): Promise<MomentPost | null> {

@@ -20,7 +20,7 @@ import { useLoaded } from '../../lib/use-loaded';
 const readSettings = () => api.momentsSetting({}, { silent: true });
 type List = 'hide_from' | 'hide_them';
 
-/** How far back my friends may read my posts (api.md `setting.range`, in days; 0 all). */
+/** How far back my friends may read my posts (docs/protocol.md `setting.range`, in days; 0 all). */
 const RANGES = [
   [0, 'moments.settings.rangeAll'],
   [180, 'moments.settings.range180'],

@@ -71,7 +71,7 @@ function RemarkEditor({ profile, friendId, onSaved }: { profile: UserProfile; fr
   );
 }
 
-/** User info (spec §2 `/pages/contacts/detail?id=`): the card, remark, message, delete friend. */
+/** User info (docs/product.md §2 `/pages/contacts/detail?id=`): the card, remark, message, delete friend. */
 export default function ContactDetailPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();

@@ -19,7 +19,7 @@ import '../pages.css';
 const PAGE = 20;
 type Box = 'received' | 'sent';
 
-/** New friends (spec §2 `/pages/contacts/friend`): requests received and sent, answered here, live. */
+/** New friends (docs/product.md §2 `/pages/contacts/friend`): requests received and sent, answered here, live. */
 export default function FriendRequestsPage() {
   const { t, i18n } = useTranslation();
   const [box, setBox] = useParamChoice<Box>('box', ['received', 'sent']);

@@ -1,4 +1,4 @@
-import type { Contact } from '@sparrow/protocol';
+import { GroupRoles, type Contact } from '@sparrow/protocol';
 import { TeamFill } from 'antd-mobile-icons';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,11 +13,12 @@ import { useParamChoice } from '../../lib/use-param-choice';
 import '../../components/lists.css';
 import '../pages.css';
 
-const ROLES = { created: 1, managed: 2, joined: 3 } as const;
+/** The tabs, each the role getAllGroup lists my groups by. */
+const ROLES = { created: GroupRoles.Owner, managed: GroupRoles.Admin, joined: GroupRoles.Member } as const;
 type Which = keyof typeof ROLES;
 const WHICH: readonly Which[] = ['created', 'managed', 'joined'];
 
-/** Group chat list (spec §2 `/pages/contacts/group`): the groups I created, manage, or joined. */
+/** Group chat list (docs/product.md §2 `/pages/contacts/group`): the groups I created, manage, or joined. */
 export default function GroupListPage() {
   const { t } = useTranslation();
   const [which, setWhich] = useParamChoice<Which>('role', WHICH);

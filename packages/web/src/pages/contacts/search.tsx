@@ -13,7 +13,7 @@ import { SearchBar } from '../../components/SearchBar';
 import { useSession } from '../../stores/session';
 import '../pages.css';
 
-/** Search friends (spec §2 `/pages/contacts/search`): an exact account, email or phone number. */
+/** Search friends (docs/product.md §2 `/pages/contacts/search`): an exact account, email or phone number. */
 export default function ContactSearchPage() {
   const { t } = useTranslation();
   const me = useSession((s) => s.user?.user_id);

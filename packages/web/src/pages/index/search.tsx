@@ -118,8 +118,8 @@ function ChatHitsLink({ chat, words }: { chat: ChatHits; words: string }) {
 }
 
 /**
- * Search (spec §2 `/pages/index/search`): my contacts and groups by name, and the messages of
- * every conversation I can see (api.md searchMessage), grouped by conversation with the number
+ * Search (docs/product.md §2 `/pages/index/search`): my contacts and groups by name, and the messages of
+ * every conversation I can see (docs/protocol.md searchMessage), grouped by conversation with the number
  * found in each; a conversation opens its list of hits, a single hit the chat at that message.
  */
 export default function SearchPage() {

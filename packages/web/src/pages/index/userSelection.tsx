@@ -33,7 +33,7 @@ function limits(mode: Mode): { min: number; max: number } {
   return { min: GROUP_MIN_OTHERS, max: Number.POSITIVE_INFINITY };
 }
 
-/** User selection (spec §2 `/pages/index/userSelection`). */
+/** User selection (docs/product.md §2 `/pages/index/userSelection`). */
 export default function UserSelectionPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();

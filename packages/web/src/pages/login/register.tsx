@@ -31,7 +31,7 @@ const accountLabel: Record<0 | 1 | 2 | 3, MessageKey> = {
 };
 
 /**
- * Sign-up with the rules of spec §5 shown inline. sysInfo.regauth decides whether the account
+ * Sign-up with the rules of docs/product.md §5 shown inline. sysInfo.regauth decides whether the account
  * must be a phone or email (then a code, sendCode type 2, is needed) and regtype 2 asks for an
  * invite code.
  */

@@ -10,7 +10,7 @@ import '../../components/call/call.css';
 const END_SHOWN_MS = 1_500;
 
 /**
- * The call page (spec §2 `/pages/message/call?msg_id&type&status&id&name&avatar`): `status` 1
+ * The call page (docs/product.md §2 `/pages/message/call?msg_id&type&status&id&name&avatar`): `status` 1
  * places the call `msg_id` to user `id`; 3 shows the call ringing me, which the dispatcher opened.
  * The call itself lives in the call store, so it goes on while other pages are shown.
  */

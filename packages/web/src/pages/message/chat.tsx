@@ -25,7 +25,7 @@ import { contactIdOf, SELF_KEY, SYSTEM_KEY } from '../../lib/conversation-list';
 import { useNow } from '../../lib/use-now';
 import '../../components/chat/chat.css';
 
-/** The chat (spec §2 `/pages/message/chat?id=<contact>`): back goes home (BACK_TO_HOME). */
+/** The chat (docs/product.md §2 `/pages/message/chat?id=<contact>`): back goes home (BACK_TO_HOME). */
 export default function ChatPage() {
   const [params] = useSearchParams();
   const key = params.get('id') ?? '';

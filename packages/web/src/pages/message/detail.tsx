@@ -50,7 +50,7 @@ function PrivateChatInfo({ chatKey: key }: { chatKey: string }) {
 }
 
 /**
- * Chat info (spec §2 `/pages/message/detail?id=`). A group has one info page, as in WeChat: its
+ * Chat info (docs/product.md §2 `/pages/message/detail?id=`). A group has one info page, as in WeChat: its
  * members, name, notice and settings with the chat's own (GroupChatInfo).
  */
 export default function ChatDetailPage() {

@@ -17,7 +17,7 @@ import '../../components/message/media.css';
 import './media-pages.css';
 
 /**
- * My stickers (spec §2 `/pages/message/emoji`): add from the album, tidy up (move to the front,
+ * My stickers (docs/product.md §2 `/pages/message/emoji`): add from the album, tidy up (move to the front,
  * delete), and send. Opened from a chat (`?id=<contact>`), a tap sends the sticker there.
  */
 export default function EmojiPage() {

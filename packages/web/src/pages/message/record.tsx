@@ -27,7 +27,7 @@ type Filter = 'all' | 'media' | 'file' | 'member' | 'date';
 const FILTERS: readonly Filter[] = ['all', 'media', 'file', 'member', 'date'];
 const PAGE = 30;
 const DEBOUNCE_MS = 300;
-/** The time of day the date picker offers (spec §5): a day's messages from 00:00 to 23:59. */
+/** The time of day the date picker offers (docs/product.md §5): a day's messages from 00:00 to 23:59. */
 const DAY_START = '00:00';
 const DAY_END = '23:59';
 
@@ -49,9 +49,9 @@ function localTime(day: string, clock: string): number {
 type ListState = { status: 'loading' | 'ready' | 'failed'; items: Message[]; more: boolean };
 
 /**
- * Chat history (spec §2 `/pages/message/record?id=`): the conversation's messages found by words
- * (api.md searchMessage, the words marked), or listed by kind or member; each opens the chat at
- * it. By date, a day and a time of it (spec §5's range) open the chat at the first message from
+ * Chat history (docs/product.md §2 `/pages/message/record?id=`): the conversation's messages found by words
+ * (docs/protocol.md searchMessage, the words marked), or listed by kind or member; each opens the chat at
+ * it. By date, a day and a time of it (docs/product.md §5's range) open the chat at the first message from
  * then.
  */
 export default function RecordPage() {
@@ -278,7 +278,7 @@ function MediaByMonth({ messages, busy }: { messages: readonly Message[]; busy: 
 
 /**
  * The history's date picker: a day within DATE_PICKER_YEARS of this year and a time from 00:00 to
- * 23:59 (spec §5); opens the chat at the first message from then to the end of that day.
+ * 23:59 (docs/product.md §5); opens the chat at the first message from then to the end of that day.
  */
 function DayPicker({ chatKey: key, onOpen }: { chatKey: string; onOpen(msgId: number): void }) {
   const { t, i18n } = useTranslation();

@@ -7,7 +7,7 @@ import { storageUrl } from '../../lib/media-url';
 import './media-pages.css';
 
 /**
- * Video playback (spec §2 `/pages/message/video?src=…&poster=…`): full screen on black, playing at
+ * Video playback (docs/product.md §2 `/pages/message/video?src=…&poster=…`): full screen on black, playing at
  * once. Only files of this server's storage play here, never an address from elsewhere.
  */
 export default function VideoPage() {

@@ -128,7 +128,7 @@ function FileRow({ file, tab, onImage }: { file: FileItem; tab: Tab; onImage: (f
 }
 
 /**
- * File management (spec §2: "file management (sent, received)"): the files I sent or received,
+ * File management (docs/product.md §2: "file management (sent, received)"): the files I sent or received,
  * filtered by kind, searched by name, 20 to a page.
  */
 export default function FilesPage() {

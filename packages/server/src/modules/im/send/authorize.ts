@@ -1,11 +1,11 @@
-import { negotiateLocale } from '@sparrow/protocol';
+import { negotiateLocale, GroupRoles } from '@sparrow/protocol';
 import type { AppContext } from '../../../context';
 import { AppError } from '../../../errors';
 import type { Chat } from '../../access';
 import type { Session } from '../../auth';
-import { groupSetting, Role } from '../../group';
+import { groupSetting } from '../../group';
 
-/** The rules of sendMessage, in api.md's order; throws the first that refuses. */
+/** The rules of sendMessage, in docs/protocol.md's order; throws the first that refuses. */
 export async function authorizeSend(ctx: AppContext, session: Session, chat: Chat): Promise<void> {
   const { chatInfo, sysInfo } = ctx.config.get();
   if (chat.kind === 'private') {
@@ -17,8 +17,8 @@ export async function authorizeSend(ctx: AppContext, session: Session, chat: Cha
   if (chat.kind === 'group') {
     ctx.access.requireWritable(chat);
     const { nospeak } = groupSetting(chat.group);
-    if (nospeak === 1 && chat.member.role === Role.Member) throw new AppError('GroupNoSpeakAdmins');
-    if (nospeak === 2 && chat.member.role !== Role.Owner) throw new AppError('GroupNoSpeakOwner');
+    if (nospeak === 1 && chat.member.role === GroupRoles.Member) throw new AppError('GroupNoSpeakAdmins');
+    if (nospeak === 2 && chat.member.role !== GroupRoles.Owner) throw new AppError('GroupNoSpeakOwner');
     const until = chat.member.no_speak_until;
     if (until > ctx.now()) {
       const locale = negotiateLocale(session.user.language || undefined);

@@ -5,13 +5,13 @@ import {
   VIDEO_MAX_S,
   type RouteInput,
   withinGraphemes,
+  GroupRoles,
 } from '@sparrow/protocol';
 import type { AppContext } from '../../../context';
 import { AppError } from '../../../errors';
 import { storageUrl } from '../../../storage/storage';
 import type { Chat } from '../../access';
 import type { Session } from '../../auth';
-import { Role } from '../../group';
 import { cateOf, type FileRow } from '../../upload';
 import { plainText } from '../../../lib/text';
 import type { MemberLists } from './members';
@@ -156,7 +156,7 @@ const finiteOr0 = (v: unknown) => (Number.isFinite(Number(v)) ? Number(v) : 0);
 async function mentions(members: MemberLists, chat: Chat, at: number[]): Promise<number[]> {
   if (chat.kind !== 'group' || at.length === 0) return [];
   const ids = new Set(await members.of(chat));
-  const mayAll = chat.member.role !== Role.Member;
+  const mayAll = chat.member.role !== GroupRoles.Member;
   return at.filter((id) => (id === 0 ? mayAll : ids.has(id)));
 }
 

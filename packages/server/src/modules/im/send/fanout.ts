@@ -1,8 +1,8 @@
-import { isMessageOf, type Message, type PushEvent } from '@sparrow/protocol';
+import { isMessageOf, type Message, type PushEvent, GroupRoles } from '@sparrow/protocol';
 import type { AppContext } from '../../../context';
 import type { Chat } from '../../access';
 import { toUserContact, type FriendRow } from '../../friend';
-import { Role, toGroupContact } from '../../group';
+import { toGroupContact } from '../../group';
 import type { UserRow } from '../../user';
 import type { Hydrator } from '../hydrate';
 import type { ConversationRow, MessageRow } from '../repo';
@@ -94,7 +94,7 @@ export class FanOut {
   ): Promise<Message | undefined> {
     const { realtime } = this.ctx;
     const members = await this.members.of(chat);
-    const contactInfo = toGroupContact(chat.group, Role.Member, members.length);
+    const contactInfo = toGroupContact(chat.group, GroupRoles.Member, members.length);
     if (row.type === 'event') {
       // An event line says "you" to whom it names: presented for each member, loaded once.
       for (const { reader, message } of await this.hydrator.forReaders(row, members, {

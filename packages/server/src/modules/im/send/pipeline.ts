@@ -1,10 +1,11 @@
+import { GroupRoles } from '@sparrow/protocol';
 import { randomUUID } from 'node:crypto';
 import type { Message, RouteInput } from '@sparrow/protocol';
 import type { AppContext } from '../../../context';
 import { AppError } from '../../../errors';
 import type { Chat } from '../../access';
 import type { Session } from '../../auth';
-import { groupKey, Role, type MemberRow } from '../../group';
+import { groupKey, type MemberRow } from '../../group';
 import type { UserRow } from '../../user';
 import type { Hydrator } from '../hydrate';
 import type { EventPort, EventTarget, MessageSender, PostedLine } from '../../events';
@@ -220,7 +221,7 @@ function formerMember(groupId: number): MemberRow {
     id: 0,
     group_id: groupId,
     user_id: 0,
-    role: Role.Member,
+    role: GroupRoles.Member,
     nickname: '',
     no_speak_until: 0,
     join_time: 0,

@@ -1,4 +1,4 @@
-import { ADD_GROUP_USER_MAX, type Contact, type GroupMember } from '@sparrow/protocol';
+import { ADD_GROUP_USER_MAX, type Contact, type GroupMember, GroupRoles, type GroupRole } from '@sparrow/protocol';
 import { MoreOutline, SearchOutline, UserAddOutline } from 'antd-mobile-icons';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,14 +18,12 @@ import { useCloseWhenGone, useGroupIdParam } from '../../../components/group/hoo
 import { useNowUntil } from '../../../lib/use-now-until';
 import { MUTE_TIMERS, groupActions, myRole, useGroup, type MuteTimer } from '../../../stores/group';
 import {
-  Roles,
   groupPermissions,
   hasAnyAction,
   isMuted,
   memberActions,
   memberName,
   searchMembers,
-  type GroupRole,
 } from '../../../stores/group-rules';
 import { useRemark } from '../../../stores/remarks';
 import { useSession } from '../../../stores/session';
@@ -175,10 +173,10 @@ function MemberRow({
           {member.user_id === me && <span className="visually-hidden">{t('group.members.youSuffix')}</span>}
         </span>
         {member.nickname && realname && realname !== name && <span className="gm-member-sub">{realname}</span>}
-        {(member.role !== Roles.Member || muted || member.user_id === me) && (
+        {(member.role !== GroupRoles.Member || muted || member.user_id === me) && (
           <span className="gm-member-tags">
-            {member.role === Roles.Owner && <span className="tag gm-tag-owner">{t('group.role.owner')}</span>}
-            {member.role === Roles.Admin && <span className="tag gm-tag-admin">{t('group.role.admin')}</span>}
+            {member.role === GroupRoles.Owner && <span className="tag gm-tag-owner">{t('group.role.owner')}</span>}
+            {member.role === GroupRoles.Admin && <span className="tag gm-tag-admin">{t('group.role.admin')}</span>}
             {member.user_id === me && (
               <span className="tag tag-muted" aria-hidden="true">
                 {t('group.members.you')}

@@ -1,11 +1,13 @@
 import {
   ANNOUNCEMENT_MAX,
   GROUP_NAME_MAX,
+  GroupRoles,
   REALNAME_MAX,
   withinGraphemes,
   type GroupInfo,
   type GroupMember,
   type GroupSetting,
+  type GroupRole,
 } from '@sparrow/protocol';
 import { AddOutline, MinusOutline, RightOutline, SystemQRcodeOutline } from 'antd-mobile-icons';
 import { lazy, Suspense, useState, type ChangeEvent } from 'react';
@@ -30,7 +32,7 @@ import { SpeakBanner } from '../../../components/group/SpeakBanner';
 import { formatMuteEnd } from '../../../components/group/format';
 import { useNowUntil } from '../../../lib/use-now-until';
 import { groupActions, groupSpeakState, myRole, useGroup, type GroupEntry } from '../../../stores/group';
-import { groupPermissions, memberName, type GroupPermissions, type GroupRole } from '../../../stores/group-rules';
+import { groupPermissions, memberName, type GroupPermissions } from '../../../stores/group-rules';
 import { useRemarks } from '../../../stores/remarks';
 import '../../../components/group/group.css';
 import '../../../components/lists.css';
@@ -519,7 +521,13 @@ function GroupInfoView({ id, entry, info }: { id: string; entry: GroupEntry; inf
         />
         <Cell
           title={t('group.info.myRole')}
-          value={t(role === 1 ? 'group.role.owner' : role === 2 ? 'group.role.admin' : 'group.role.member')}
+          value={t(
+            role === GroupRoles.Owner
+              ? 'group.role.owner'
+              : role === GroupRoles.Admin
+                ? 'group.role.admin'
+                : 'group.role.member',
+          )}
         />
         {muteEnd && (
           <Cell title={t('group.info.muteStatus')} value={t('group.members.mutedUntil', { time: muteEnd })} />
