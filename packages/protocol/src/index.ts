@@ -14,6 +14,7 @@ export * from './api/user';
 export * from './messages/index';
 export * from './config';
 export * from './compass';
+export * from './rules';
 export * from './preview';
 export * from './qr';
 export * from './qr-link';

@@ -30,7 +30,7 @@ function sources(dir = root, out: string[] = []): string[] {
 const OUTSIDE: Array<[RegExp, string]> = [
   [/\.\.\/shared\b/, 'a folder beside the repository'],
   [/(?<![\w/.-])(api|product-spec|raingad-protocol|design|style)\.md\b/, 'a document cited without its place in docs/'],
-  [/\bspec §/, 'a section of a specification that is not in the repository'],
+  [/\bspec (§|:)/i, 'a section of a specification that is not in the repository'],
   [/\bthe spec\b/i, 'a specification that is not in the repository'],
 ];
 

@@ -27,8 +27,8 @@ export const UpdateUserInfoBody = z.object({
 
 /**
  * `/enterprise/im/setting`: the Raingad web client's settings dialog saves its whole settings object.
- * Sparrow keeps a user's app settings on the device (spec: locally stored appSetting), so the call is
- * checked and acknowledged; nothing of it is stored.
+ * It is kept on the user and given back in `userInfo.setting` at the next login (Sparrow's own client
+ * keeps its app settings on the device, docs/product.md §3).
  */
 export const UserSettingBody = z
   .object({

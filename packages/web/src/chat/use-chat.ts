@@ -1,3 +1,4 @@
+import { withdrawal, GroupRoles, needsFriendship } from '@sparrow/protocol';
 import type { Contact, GroupInfo, GroupMember, Message } from '@sparrow/protocol';
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -105,7 +106,7 @@ export function useChat(key: ContactKey, focusId: number | null = null) {
   else if (isGroup) block = speakText(speak, i18n.language);
   else if (key !== SELF_KEY) {
     if (chatInfo && chatInfo.simpleChat !== 1) block = t('chat.privateDisabled');
-    else if (runMode === 2 && contact && contact.is_group === 0 && contact.friend_id === undefined) {
+    else if (needsFriendship(runMode) && contact && contact.is_group === 0 && contact.friend_id === undefined) {
       block = t('chat.notFriend');
       notFriend = true;
     }
@@ -134,14 +135,20 @@ export function messagePermissions(
   const mine = m.fromUser.id === opts.me;
   const content = m.type !== 'event';
   const writable = opts.readOnly !== true;
-  const senderRole = m.role ?? 3;
-  const inTime = opts.now - m.sendTime <= opts.redoTimeS * 1000;
-  const privileged = opts.isGroup && (opts.myRole === 1 || (opts.myRole === 2 && (mine || senderRole === 3)));
+  const mayWithdraw =
+    withdrawal({
+      mine,
+      inGroup: opts.isGroup,
+      myRole: opts.myRole,
+      authorRole: m.role ?? GroupRoles.Member,
+      age: opts.now - m.sendTime,
+      redoTimeS: opts.redoTimeS,
+    }) === 'allowed';
   return {
     copy: m.type === 'text',
     forward: content && m.type !== 'webrtc',
     quote: content && writable,
-    withdraw: writable && content && ((mine && inTime) || privileged),
+    withdraw: writable && content && mayWithdraw,
     deleteForAll: writable && content && mine && opts.dbDelMsg,
     deleteForMe: true,
   };

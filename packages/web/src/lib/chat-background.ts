@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState, type CSSProperties } from 'react';
 import { sessionStore } from '../stores/session';
 
 /*
- * Chat backgrounds stay on this device (spec: "chat background"), one per conversation and user,
+ * Chat backgrounds stay on this device (docs/product.md §3, "chat background"), one per conversation and user,
  * in IndexedDB: pictures are too big for localStorage, which the other stored items share.
  */
 const DB_NAME = 'sparrow-media';

@@ -43,7 +43,7 @@ export function isListed(c: Contact, draft: string | undefined, outgoing = false
   return c.lastSendTime > 0 || c.is_top === 1 || Boolean(draft) || outgoing;
 }
 
-/** Spec §4 order: pinned first, then by last send time, newest first. */
+/** docs/product.md §4 order: pinned first, then by last send time, newest first. */
 export function compareConversations(a: Contact, b: Contact): number {
   return b.is_top - a.is_top || b.lastSendTime - a.lastSendTime;
 }

@@ -26,8 +26,8 @@ export interface StoredItems {
   globalConfig: GlobalConfig;
   /**
    * getContacts as last loaded: the Messages and Contacts lists paint from it at once on the next
-   * start. Spec §3 also names `mainContacts`, the main list for that first paint: it is this item
-   * (one getContacts answer holds both lists; README "Stored on the device").
+   * start; it is also the main list the original client kept apart as `mainContacts` (one getContacts
+   * answer holds both lists; README "Stored on the device").
    */
   allContacts: { user_id: number; rows: Contact[]; pending: number };
   /** Unsent text per contact key (docs/product.md §3 `draft`). */

@@ -6,6 +6,7 @@ import {
   type Message,
   type MessageOf,
   type RouteInput,
+  needsFriendship,
 } from '@sparrow/protocol';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
@@ -97,7 +98,7 @@ export class CallService {
     const { chatInfo, sysInfo } = this.ctx.config.get();
     if (chatInfo.webrtc !== 1) throw new AppError('CallsDisabled');
     if (chat.peer.status !== 1) throw new AppError('UserNotFound');
-    if (sysInfo.runMode !== 1 && !(await this.ctx.access.friendship(session.userId, chat.peer.id)))
+    if (needsFriendship(sysInfo.runMode) && !(await this.ctx.access.friendship(session.userId, chat.peer.id)))
       throw new AppError('NotFriends');
 
     const now = this.ctx.now();

@@ -1,4 +1,4 @@
-import { GroupRoles } from '@sparrow/protocol';
+import { GroupRoles, withdrawal } from '@sparrow/protocol';
 import type { ContactId, EventLine, FileItem, Message, RouteInput } from '@sparrow/protocol';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
@@ -99,29 +99,26 @@ export class MessageService {
     await this.ctx.repos.messages.upsertConversation(session.userId, target.chatKey, { is_at: 0 });
   }
 
-  /** Withdraws a message: the sender within redoTime; in groups admins over members, the owner over all. */
+  /** Withdraws a message, as protocol's `withdrawal` rule allows. */
   async undo(session: Session, ref: number | string): Promise<void> {
     const { row, chat: target } = await this.ctx.access.message(session, ref);
     if (row.type === 'event' || row.is_undo) throw new AppError('MessageNotFound');
     this.ctx.access.requireWritable(target);
     const mine = row.from_user === session.userId;
-    let privileged = false;
-    if (target.kind === 'group' && !mine) {
-      const author = await this.ctx.repos.groups.member(target.group.id, row.from_user);
-      const myRole = target.member.role;
-      privileged =
-        myRole === GroupRoles.Owner ||
-        (myRole === GroupRoles.Admin && (author?.role ?? GroupRoles.Member) === GroupRoles.Member);
-    }
-    if (!mine && !privileged) throw new AppError('NotYourMessage');
-    const redoS = this.ctx.config.get().chatInfo.redoTime;
-    if (
-      mine &&
-      !(target.kind === 'group' && target.member.role !== GroupRoles.Member) &&
-      this.ctx.now() - row.create_time > redoS * 1000
-    ) {
-      throw new AppError('UndoTooLate', { minutes: Math.round(redoS / 60) });
-    }
+    const inGroup = target.kind === 'group';
+    const authorMember =
+      inGroup && !mine ? await this.ctx.repos.groups.member(target.group.id, row.from_user) : undefined;
+    const redoTimeS = this.ctx.config.get().chatInfo.redoTime;
+    const verdict = withdrawal({
+      mine,
+      inGroup,
+      myRole: inGroup ? target.member.role : GroupRoles.Member,
+      authorRole: authorMember?.role ?? GroupRoles.Member,
+      age: this.ctx.now() - row.create_time,
+      redoTimeS,
+    });
+    if (verdict === 'notYours') throw new AppError('NotYourMessage');
+    if (verdict === 'tooLate') throw new AppError('UndoTooLate', { minutes: Math.round(redoTimeS / 60) });
     const author = await this.ctx.repos.users.byId(row.from_user);
     const ext = {
       event: 'undo',

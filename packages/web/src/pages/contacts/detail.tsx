@@ -1,4 +1,4 @@
-import { REALNAME_MAX, withinGraphemes, type UserProfile } from '@sparrow/protocol';
+import { REALNAME_MAX, withinGraphemes, type UserProfile, needsFriendship } from '@sparrow/protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
@@ -133,8 +133,8 @@ export default function ContactDetailPage() {
   const hidden = profile.profile === 0;
   const remark = profile.friend?.nickname ?? '';
   const name = remark || profile.realname;
-  const canChat = isMe || isFriend || runMode === 1;
-  const canCall = callsOn && !isMe && (isFriend || runMode === 1);
+  const canChat = isMe || isFriend || !needsFriendship(runMode);
+  const canCall = callsOn && !isMe && (isFriend || !needsFriendship(runMode));
   const callPeer = { id: profile.user_id, name, avatar: profile.avatar };
 
   const handleDelete = async () => {
@@ -151,7 +151,7 @@ export default function ContactDetailPage() {
     try {
       await api.friendDel({ id: profile.user_id }, { loading: true, quiet: true });
       feedback.toast(t('contact.deleted'));
-      if (runMode === 2) contacts.remove(String(profile.user_id));
+      if (needsFriendship(runMode)) contacts.remove(String(profile.user_id));
       else void contacts.load().catch(() => {});
       void navigate(paths.contacts, { replace: true });
     } catch {

@@ -1,4 +1,4 @@
-import { negotiateLocale, GroupRoles } from '@sparrow/protocol';
+import { negotiateLocale, GroupRoles, needsFriendship } from '@sparrow/protocol';
 import type { AppContext } from '../../../context';
 import { AppError } from '../../../errors';
 import type { Chat } from '../../access';
@@ -11,7 +11,7 @@ export async function authorizeSend(ctx: AppContext, session: Session, chat: Cha
   if (chat.kind === 'private') {
     if (chatInfo.simpleChat !== 1) throw new AppError('PrivateChatDisabled');
     if (chat.peer.status !== 1) throw new AppError('UserNotFound');
-    if (sysInfo.runMode === 2 && !(await ctx.access.friendship(session.userId, chat.peer.id)))
+    if (needsFriendship(sysInfo.runMode) && !(await ctx.access.friendship(session.userId, chat.peer.id)))
       throw new AppError('NotFriendChat');
   }
   if (chat.kind === 'group') {
