@@ -5,7 +5,7 @@ import type { Session } from './auth';
 import type { FriendRow } from './friend';
 import { groupKey, groupSetting, type GroupRow, type MemberRow } from './group';
 import { ChatType, pairKey, selfKey, type MessageRow, type ReaderGroups } from './im/repo';
-import { Hide, type PostRow } from './moments';
+import { admitsFriend, Hide, readsNamed, type PostRow } from './moments';
 import { cateOf, type FileRow } from './upload';
 import type { UserRow } from './user';
 
@@ -190,12 +190,12 @@ export class Access {
    */
   async seesMoment(viewerId: number, post: PostRow, now: number): Promise<boolean> {
     if (post.user_id === viewerId) return true;
-    if (post.visibility === 2) return false;
+    if (!admitsFriend(post.visibility, true) && !admitsFriend(post.visibility, false)) return false;
     const { friends, moments } = this.repos;
     if (!(await friends.row(viewerId, post.user_id))) return false;
     if (await moments.hidden(post.user_id, Hide.From, viewerId)) return false;
-    if (post.visibility === 3 && !(await moments.targets(post.id, viewerId))) return false;
-    if (post.visibility === 4 && (await moments.targets(post.id, viewerId))) return false;
+    const named = readsNamed(post.visibility) && Boolean(await moments.targets(post.id, viewerId));
+    if (!admitsFriend(post.visibility, named)) return false;
     const range = (await moments.settings(post.user_id))?.range_days ?? 0;
     return range === 0 || post.create_time >= now - range * 86_400_000;
   }

@@ -1,8 +1,16 @@
-import { MomentVisibility } from '@sparrow/protocol';
-import { sql, type Insertable, type Selectable, type Transaction } from 'kysely';
+import {
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type Insertable,
+  type Selectable,
+  type SqlBool,
+  type Transaction,
+} from 'kysely';
 import type { Database, Db } from '../../db';
 import type { MomentPostsTable, MomentSettingsTable } from '../../db/schema';
 import { byName } from '../../db/prepared';
+import { admitsFriendSql } from './visibility';
 
 export type PostRow = Selectable<MomentPostsTable>;
 export type SettingsRow = Selectable<MomentSettingsTable>;
@@ -114,31 +122,7 @@ export class MomentRepo {
                 .where('h.other_id', '=', viewerId),
             ),
           ),
-          eb.or([
-            eb('p.visibility', '=', MomentVisibility.Friends),
-            eb.and([
-              eb('p.visibility', '=', MomentVisibility.Only),
-              eb.exists(
-                eb
-                  .selectFrom('moment_targets as t')
-                  .select('t.user_id')
-                  .whereRef('t.post_id', '=', 'p.id')
-                  .where('t.user_id', '=', viewerId),
-              ),
-            ]),
-            eb.and([
-              eb('p.visibility', '=', MomentVisibility.Except),
-              eb.not(
-                eb.exists(
-                  eb
-                    .selectFrom('moment_targets as t')
-                    .select('t.user_id')
-                    .whereRef('t.post_id', '=', 'p.id')
-                    .where('t.user_id', '=', viewerId),
-                ),
-              ),
-            ]),
-          ]),
+          admitsFriendSql(eb, eb.ref('p.visibility'), names(eb, viewerId)),
           eb.not(
             eb.exists(
               eb
@@ -188,29 +172,27 @@ export class MomentRepo {
         .insertInto('moment_timeline')
         .values({ user_id: row.user_id, post_id: row.id, author_id: row.user_id })
         .execute();
-      const toFriends =
-        row.visibility === MomentVisibility.Friends ||
-        row.visibility === MomentVisibility.Except ||
-        (row.visibility === MomentVisibility.Only && targets.length > 0);
-      if (toFriends)
-        await trx
-          .insertInto('moment_timeline')
-          .columns(['user_id', 'post_id', 'author_id'])
-          .expression((eb) => {
-            let friends = eb
-              .selectFrom('friends')
-              .select([
-                'friend_user_id',
-                sql<number>`cast(${row.id} as bigint)`.as('post_id'),
-                sql<number>`cast(${row.user_id} as bigint)`.as('author_id'),
-              ])
-              .where('user_id', '=', row.user_id);
-            if (row.visibility === MomentVisibility.Only) friends = friends.where('friend_user_id', 'in', targets);
-            if (row.visibility === MomentVisibility.Except && targets.length)
-              friends = friends.where('friend_user_id', 'not in', targets);
-            return friends;
-          })
-          .execute();
+      await trx
+        .insertInto('moment_timeline')
+        .columns(['user_id', 'post_id', 'author_id'])
+        .expression((eb) =>
+          eb
+            .selectFrom('friends')
+            .select([
+              'friend_user_id',
+              sql<number>`cast(${row.id} as bigint)`.as('post_id'),
+              sql<number>`cast(${row.user_id} as bigint)`.as('author_id'),
+            ])
+            .where('user_id', '=', row.user_id)
+            .where((w) =>
+              admitsFriendSql(
+                w,
+                w.val(row.visibility),
+                targets.length ? w('friend_user_id', 'in', targets) : sql<SqlBool>`1 = 0`,
+              ),
+            ),
+        )
+        .execute();
       return row;
     });
   }
@@ -441,6 +423,17 @@ export class MomentRepo {
   }
 }
 
+/** That the post `p` names `reader` (among its `moment_targets`). */
+function names(eb: ExpressionBuilder<Database & { p: MomentPostsTable }, 'p'>, reader: number): Expression<SqlBool> {
+  return eb.exists(
+    eb
+      .selectFrom('moment_targets as t')
+      .select('t.user_id')
+      .whereRef('t.post_id', '=', 'p.id')
+      .where('t.user_id', '=', reader),
+  );
+}
+
 /** Writes into `reader`'s timeline the posts of `author` whose visibility admits them. */
 async function backfill(trx: Transaction<Database>, reader: number, author: number): Promise<void> {
   await trx
@@ -451,20 +444,7 @@ async function backfill(trx: Transaction<Database>, reader: number, author: numb
         .selectFrom('moment_posts as p')
         .select([sql<number>`cast(${reader} as bigint)`.as('user_id'), 'p.id', 'p.user_id'])
         .where('p.user_id', '=', author)
-        .where((w) => {
-          const named = w.exists(
-            w
-              .selectFrom('moment_targets as t')
-              .select('t.user_id')
-              .whereRef('t.post_id', '=', 'p.id')
-              .where('t.user_id', '=', reader),
-          );
-          return w.or([
-            w('p.visibility', '=', MomentVisibility.Friends),
-            w.and([w('p.visibility', '=', MomentVisibility.Only), named]),
-            w.and([w('p.visibility', '=', MomentVisibility.Except), w.not(named)]),
-          ]);
-        }),
+        .where((w) => admitsFriendSql(w, w.ref('p.visibility'), names(w, reader))),
     )
     .onConflict((oc) => oc.columns(['user_id', 'post_id']).doNothing())
     .execute();

@@ -1,7 +1,6 @@
 import {
   MOMENT_NOTICES_PAGE,
   MOMENT_PAGE,
-  MomentVisibility,
   type MomentComment,
   type MomentNotice,
   type MomentPost,
@@ -19,6 +18,7 @@ import type { FriendRow } from '../friend';
 import { cateOf, type FileService } from '../upload';
 import type { UserRow } from '../user';
 import { Hide, NoticeKind, type CommentRow, type MomentRepo, type PostRow } from './repo';
+import { admitsFriend, readsNamed } from './visibility';
 
 /** Most new notices `unread` counts. */
 const UNREAD_MAX = 99;
@@ -136,7 +136,7 @@ export class MomentService {
    * them, the author's hide list does not name them, and it is within the author's range.
    */
   private async viewers(post: PostRow, now: number): Promise<number[]> {
-    if (post.visibility === MomentVisibility.Private) return [];
+    if (!admitsFriend(post.visibility, true) && !admitsFriend(post.visibility, false)) return [];
     const [friends, hideFrom, targets, settings] = await Promise.all([
       this.ctx.repos.friends.friendIds(post.user_id),
       this.moments.hides(post.user_id, Hide.From),
@@ -147,13 +147,7 @@ export class MomentService {
     if (range > 0 && post.create_time < now - range * 86_400_000) return [];
     const out = new Set(hideFrom);
     const named = new Set(targets);
-    return friends.filter(
-      (id) =>
-        !out.has(id) &&
-        (post.visibility === MomentVisibility.Friends ||
-          (post.visibility === MomentVisibility.Only && named.has(id)) ||
-          (post.visibility === MomentVisibility.Except && !named.has(id))),
-    );
+    return friends.filter((id) => !out.has(id) && admitsFriend(post.visibility, named.has(id)));
   }
 
   /** Those whose feed shows a new post: its viewers, but for those who skip the author's posts. */
@@ -177,10 +171,7 @@ export class MomentService {
       const { file } = await this.ctx.access.ownFile(me, id);
       if (cateOf(file.ext) !== 2) throw new AppError('MomentNotImage', {}, { fields: ['file_ids'] });
     }
-    const named =
-      body.visibility === MomentVisibility.Only || body.visibility === MomentVisibility.Except
-        ? [...new Set(body.user_ids)].filter((id) => id !== me)
-        : [];
+    const named = readsNamed(body.visibility) ? [...new Set(body.user_ids)].filter((id) => id !== me) : [];
     let post: PostRow;
     try {
       post = await this.moments.insert(
