@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 
 /**
  * `import { z }` keeps all of zod in a bundle (its messages in 40 languages); the namespace lets the
- * bundler leave out what is unused (README, "Running compiled"). Every block that sets
+ * bundler leave out what is unused (docs/operations.md "Running compiled"). Every block that sets
  * no-restricted-syntax lists it, since a later block's list replaces an earlier one.
  */
 const zodAsNamespace = {

@@ -49,7 +49,7 @@ const DATABASES = (env.CAPACITY_DATABASES ?? 'sqlite,postgres').split(',');
 /**
  * The PostgreSQL + Redis servers are left to the scheduler on every core, as a deployment runs
  * them; `cores` pins each to a core of its own while PostgreSQL, Redis and the load are not, which
- * on two cores costs each server a third of every second waiting for its core (README).
+ * on two cores costs each server a third of every second waiting for its core (docs/decisions.md "What bounds PostgreSQL + Redis on two cores").
  */
 const PIN = env.CAPACITY_PIN ?? 'none';
 const GROUP_SIZE = 50;

@@ -4,7 +4,7 @@ import { hostList, type HostResolver } from './lib/outbound';
 import type { PushLimits } from './modules/push';
 import { CALL_LOCK_TTL_MS, CALL_PEER_GONE_MS, CALL_RING_TIMEOUT_MS } from '@sparrow/protocol';
 
-/** Process configuration, from the environment (README "Configuration"). */
+/** Process configuration, from the environment (docs/operations.md "Configuration"). */
 export interface ServerConfig {
   port: number;
   host: string;
@@ -18,7 +18,7 @@ export interface ServerConfig {
   redisPrefix: string;
   /**
    * Where uploads live when several server processes share them: `s3://bucket?endpoint=…` (an
-   * S3-compatible store, README "Configuration"); `<dataDir>/uploads` when absent.
+   * S3-compatible store, docs/operations.md "Configuration"); `<dataDir>/uploads` when absent.
    */
   storageUrl: string | undefined;
   /** SMTP URL for verification codes; the log and data/outbox when absent. */
@@ -78,9 +78,9 @@ export interface ServerConfig {
   pushLimits?: Partial<PushLimits>;
   /** Resolves host names for outbound requests (lib/outbound.ts); the system's resolver when absent, a table in tests. */
   resolveHost?: HostResolver;
-  /** Call timings, ms; shortened by tests only (README "Configuration"). */
+  /** Call timings, ms; shortened by tests only (docs/operations.md "Configuration"). */
   calls: { ringTimeoutMs: number; lockTtlMs: number; peerGoneMs: number; sweepMs: number };
-  /** What one client may hold of this process (README "Configuration", "Security and failures"). */
+  /** What one client may hold of this process (docs/operations.md "Configuration", "Security and failures"). */
   resources: ResourceLimits;
 }
 

@@ -18,7 +18,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** A coturn on loopback checking REST credentials (use-auth-secret), as the README runs it beside Sparrow. */
+/** A coturn on loopback checking REST credentials (use-auth-secret), as docs/operations.md runs it beside Sparrow. */
 export class TurnServer {
   readonly log: string[] = [];
 

@@ -27,7 +27,7 @@ export interface StoredItems {
   /**
    * getContacts as last loaded: the Messages and Contacts lists paint from it at once on the next
    * start; it is also the main list the original client kept apart as `mainContacts` (one getContacts
-   * answer holds both lists; README "Stored on the device").
+   * answer holds both lists; docs/decisions.md "Stored on the device").
    */
   allContacts: { user_id: number; rows: Contact[]; pending: number };
   /** Unsent text per contact key (docs/product.md §3 `draft`). */
