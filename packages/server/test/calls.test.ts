@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CALL_LOCK_TTL_MS, CALL_PEER_GONE_MS, CALL_RING_TIMEOUT_MS } from '@sparrow/protocol';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { CallStore } from '../src/realtime/call-store';
 import { TURNSERVER, TurnServer } from './turn';
 import { describeEachDb, signUp, startServer, TestSocket, type DbTarget, type TestServer } from './harness';
 
@@ -297,6 +298,26 @@ function callSuite(target: DbTarget, redisUrl: string | undefined) {
     const ended = await webrtcOf(sa, id, 'hangup');
     expect(ended.data.extends.code).toBe(906);
     expect(ended.data.extends.callTime).toBe(Math.round((75_000 + CALL_PEER_GONE_MS + 1_000) / 1000));
+  });
+
+  it("forgets a call's parties once it ends, here or on another node", async () => {
+    const calls = server.services.calls;
+    const held = calls.partiesHeld;
+    const { a, b, sb } = await pair();
+    const first = await ring(a, b, sb);
+    expect((await signal(b, { id: first.id, toContactId: a.userId, event: 'acceptRtc' })).code).toBe(0);
+    expect(calls.partiesHeld).toBe(held + 1);
+    await signal(a, { id: first.id, toContactId: b.userId, event: 'hangup', code: 906 });
+    expect(calls.partiesHeld).toBe(held);
+    // Another node ends the next one (it takes the call from the shared store): the sweep here lets go.
+    const second = await ring(a, b, sb);
+    expect((await signal(b, { id: second.id, toContactId: a.userId, event: 'acceptRtc' })).code).toBe(0);
+    expect(calls.partiesHeld).toBe(held + 1);
+    const { store } = calls as unknown as { store: CallStore };
+    const live = (await store.live()).find((c) => c.id === second.id)!;
+    expect(await store.take(live)).toBeTruthy();
+    await calls.sweep();
+    expect(calls.partiesHeld).toBe(held);
   });
 
   it('lets a lock left by a vanished node lapse after its TTL', async () => {

@@ -50,7 +50,10 @@ const storedText = (ext: CallExtends, callerId: number) =>
  */
 export class CallService {
   private timer: NodeJS.Timeout | undefined;
-  /** Each call's two parties, read once per call on this node for the relays. */
+  /**
+   * Each call's two parties, read once per call on this node for the relays; dropped when the call
+   * ends here, or by the next sweep when another node ended it.
+   */
   private readonly parties = new Map<string, { caller: UserRow; callee: UserRow; message: CallMessage }>();
 
   constructor(
@@ -59,6 +62,11 @@ export class CallService {
     private readonly hydrator: Hydrator,
     private readonly store: CallStore,
   ) {}
+
+  /** How many calls' parties this node holds (the sweep keeps only live calls'). */
+  get partiesHeld(): number {
+    return this.parties.size;
+  }
 
   /** STUN and TURN servers for the caller (iceServers). */
   iceServers(session: Session): IceConfig {
@@ -285,7 +293,11 @@ export class CallService {
   async sweep(): Promise<void> {
     const { ringTimeoutMs, peerGoneMs, lockTtlMs } = this.ctx.env.calls;
     const now = this.ctx.now();
-    for (const call of await this.store.live()) {
+    const live = await this.store.live();
+    // A call another node ended leaves its parties here: kept only while the call lives.
+    const living = new Set(live.map((call) => `${call.callerId}:${call.id}`));
+    for (const key of this.parties.keys()) if (!living.has(key)) this.parties.delete(key);
+    for (const call of live) {
       try {
         if (call.state === 'ringing' && now - call.createdAt >= ringTimeoutMs) {
           await this.end(call, CallCodes.Cancelled, 0);
