@@ -1,9 +1,9 @@
 import {
   CALL_RING_TIMEOUT_MS,
   CallCodes,
-  type CallEvent as SignalEvent,
   type IceConfig,
   type Message,
+  type RouteInput,
 } from '@sparrow/protocol';
 import { isFinalCode, parseCandidate, type CallSignal, type CallType } from './signal';
 
@@ -61,18 +61,11 @@ export interface CallSnapshot {
   cameras: number;
 }
 
-/** One signal as `sendToMsg` takes it. */
-export interface CallSignalBody {
-  id: string;
-  toContactId: number;
-  type: CallType;
-  event: SignalEvent;
-  code?: number;
-  camera?: 0 | 1;
-  sdp?: string;
-  iceCandidate?: string;
-  callTime?: number;
-}
+/** One signal as `sendToMsg` takes it (protocol's `SendToMsgBody`, the fields a call sends). */
+export type CallSignalBody = Pick<
+  RouteInput<'sendToMsg'>,
+  'id' | 'toContactId' | 'type' | 'event' | 'code' | 'camera' | 'sdp' | 'iceCandidate' | 'callTime'
+>;
 
 /** The media a call opened: a video call without a camera gets sound only. */
 export interface OpenedMedia {

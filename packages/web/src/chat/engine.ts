@@ -1,4 +1,4 @@
-import type { ContactId, FromUser, Message, MessageFacts } from '@sparrow/protocol';
+import type { ContactId, FromUser, Message, MessageFacts, RouteInput } from '@sparrow/protocol';
 import { conversationKeyOf, type ContactKey } from '../lib/conversation-list';
 
 /** Where an open conversation is: nothing yet, first page on its way, shown, or the first page failed. */
@@ -111,16 +111,16 @@ export interface OutgoingMessage {
 }
 
 /** sendMessage's body; with an attachment, the `message` field of uploadFile. */
-export interface SendBody {
-  id: string;
+/**
+ * A message as sendMessage takes it, the fields the engine fills (protocol's `SendMessageBody`); the
+ * conversation is one the engine knows, a `ContactId`.
+ */
+export type SendBody = Pick<
+  RouteInput<'sendMessage'>,
+  'id' | 'is_group' | 'type' | 'content' | 'at' | 'pid' | 'extends'
+> & {
   toContactId: ContactId;
-  is_group: number;
-  type: SendableType;
-  content: string;
-  at: number[];
-  pid: number;
-  extends: Record<string, unknown>;
-}
+};
 
 /** How one attempt travels: the file with it, a way to stop it, and the bytes sent so far. */
 export interface Transfer {
