@@ -3,7 +3,7 @@ import path from 'node:path';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { BODY_LIMIT_DEFAULT, Codes, translate, type PushFrame } from '@sparrow/protocol';
 import type { ServerConfig } from './config';
 import type { AppContext } from './context';
@@ -32,7 +32,7 @@ import { friendRoutes } from './modules/friend/routes';
 import { groupRoutes } from './modules/group/routes';
 import { AnnouncementWatcher } from './modules/im/announcements';
 import { imRoutes } from './modules/im/routes';
-import { qrRoutes, registerScanPages } from './modules/qr/routes';
+import { loggedUrl, qrRoutes, registerScanPages } from './modules/qr/routes';
 import { SessionService } from './modules/auth/session';
 import { ConfigService } from './modules/system/config-service';
 import { systemRoutes } from './modules/system/routes';
@@ -64,7 +64,21 @@ export async function buildApp(
   opts: BuildOptions = {},
 ): Promise<{ app: FastifyInstance; ctx: AppContext; services: Services }> {
   const app = Fastify({
-    logger: opts.logger === false ? false : { level: env.logLevel },
+    logger:
+      opts.logger === false
+        ? false
+        : {
+            level: env.logLevel,
+            serializers: {
+              req: (req: FastifyRequest) => ({
+                method: req.method,
+                url: loggedUrl(req.url),
+                host: req.host,
+                remoteAddress: req.ip,
+                remotePort: req.socket.remotePort,
+              }),
+            },
+          },
     routerOptions: { caseSensitive: false, ignoreDuplicateSlashes: true },
     trustProxy: env.trustProxy,
     // Each route of the table sets its own (routes.ts `bodyLimit`); this holds for the rest.

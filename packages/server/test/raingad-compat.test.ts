@@ -964,6 +964,8 @@ describeEachDb('Raingad 6.x clients', (target) => {
         groupUserCount: 3,
         notice: '',
         qrUrl: '',
+        owner_id: 0,
+        create_time: 0,
       });
       expect(info.data.setting.invite).toBe(1);
       expect(info.data.avatar).not.toBe('');

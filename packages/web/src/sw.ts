@@ -16,7 +16,11 @@ precacheAndRoute(self.__WB_MANIFEST);
 // The app routes by hash, so every page load is a navigation to the shell; the server's own paths are not.
 registerRoute(
   new NavigationRoute(createHandlerBoundToURL('index.html'), {
-    denylist: [/^\/(common|enterprise|manage|scan|storage|wss|docs|openapi\.json|metrics|healthz|readyz)(\/|$)/],
+    denylist: [
+      /^\/(common|enterprise|manage|scan|storage|wss|docs|openapi\.json|metrics|healthz|readyz)(\/|$)/,
+      // A code's scan path under whatever path the app is served at: the server sends it on to the page.
+      /\/scan\/[ug]\/[^/]+\/?$/,
+    ],
   }),
 );
 

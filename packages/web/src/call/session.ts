@@ -1,10 +1,4 @@
-import {
-  CALL_RING_TIMEOUT_MS,
-  CallCodes,
-  type IceConfig,
-  type Message,
-  type RouteInput,
-} from '@sparrow/protocol';
+import { CALL_RING_TIMEOUT_MS, CallCodes, type IceConfig, type Message, type RouteInput } from '@sparrow/protocol';
 import { isFinalCode, parseCandidate, type CallSignal, type CallType } from './signal';
 
 /**

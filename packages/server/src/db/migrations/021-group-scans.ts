@@ -11,8 +11,8 @@ export function groupScans() {
     async up(db: Kysely<unknown>): Promise<void> {
       await db.schema
         .createTable('group_scans')
-        .addColumn('user_id', 'integer', (c) => c.notNull())
-        .addColumn('group_id', 'integer', (c) => c.notNull())
+        .addColumn('user_id', 'bigint', (c) => c.notNull())
+        .addColumn('group_id', 'bigint', (c) => c.notNull())
         .addColumn('generation', 'integer', (c) => c.notNull())
         .addColumn('expires_at', 'bigint', (c) => c.notNull())
         .addPrimaryKeyConstraint('group_scans_pk', ['user_id', 'group_id'])

@@ -293,10 +293,12 @@ export class CallService {
   async sweep(): Promise<void> {
     const { ringTimeoutMs, peerGoneMs, lockTtlMs } = this.ctx.env.calls;
     const now = this.ctx.now();
+    // A call another node ended leaves its parties here: kept only while the call lives. Only
+    // entries held before the store was read are judged, so a call begun meanwhile keeps its own.
+    const held = [...this.parties.keys()];
     const live = await this.store.live();
-    // A call another node ended leaves its parties here: kept only while the call lives.
     const living = new Set(live.map((call) => `${call.callerId}:${call.id}`));
-    for (const key of this.parties.keys()) if (!living.has(key)) this.parties.delete(key);
+    for (const key of held) if (!living.has(key)) this.parties.delete(key);
     for (const call of live) {
       try {
         if (call.state === 'ringing' && now - call.createdAt >= ringTimeoutMs) {

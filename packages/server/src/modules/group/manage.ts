@@ -385,7 +385,7 @@ export class GroupAdminService {
       displayName: group.name,
       name: group.name,
       avatar: group.avatar,
-      owner_id: group.owner_id,
+      owner_id: 0,
       owner: null,
       notice: '',
       setting: groupSetting(group),
@@ -395,7 +395,7 @@ export class GroupAdminService {
       ownerName: '',
       nickname: '',
       no_speak_until: 0,
-      create_time: group.create_time,
+      create_time: 0,
       qrUrl: '',
       qrExpire: 0,
     };

@@ -187,7 +187,7 @@ export class MomentRepo {
             .where((w) =>
               admitsFriendSql(
                 w,
-                w.val(row.visibility),
+                sql<number>`cast(${row.visibility} as integer)`,
                 targets.length ? w('friend_user_id', 'in', targets) : sql<SqlBool>`1 = 0`,
               ),
             ),

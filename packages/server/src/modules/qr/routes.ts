@@ -15,6 +15,11 @@ export function qrRoutes(_ctx: AppContext, qr: QrService): Handlers {
   };
 }
 
+/** A request's URL as the log shows it: a scan path's token is a key to a group, and is left out. */
+export function loggedUrl(url: string): string {
+  return url.replace(/(\/scan\/[ug]\/)[^/?#]+/i, '$1…');
+}
+
 /**
  * A code's URL opened in a browser (GET `/scan/u/<token>`, `/scan/g/<token>`): Sparrow's page for
  * the code, next to the scan path whatever path the server is served under. Raingad clients post
