@@ -23,6 +23,9 @@ type AccessRepos = Pick<Repos, 'users' | 'groups' | 'messages' | 'friends' | 'fi
  * group I am not in are refused alike, as are a missing message and one I may not see, so that an
  * answer never tells an outsider which ids exist.
  */
+/** Why a chat or a message is not the caller's to read, as the error it is answered with. */
+type Refusal = 'NotMember' | 'NotAllowedTarget' | 'UserNotFound' | 'MessageNotFound';
+
 export class Access {
   constructor(private readonly repos: AccessRepos) {}
 
@@ -77,20 +80,27 @@ export class Access {
    * disbanded: `group.status` 0, which every write refuses), my own.
    */
   async chat(session: Session, toContactId: ContactId | string | number): Promise<Chat> {
+    const found = await this.findChat(session, toContactId);
+    if (typeof found === 'string') throw new AppError(found);
+    return found;
+  }
+
+  /** As `chat`, answering the refusal's name instead of throwing it. */
+  private async findChat(session: Session, toContactId: ContactId | string | number): Promise<Chat | Refusal> {
     if (toContactId === -1 || toContactId === '-1') return { kind: 'self', chatKey: selfKey(session.userId) };
     if (typeof toContactId === 'string' && toContactId.startsWith('group-')) {
       const found = await this.readableGroup(session.userId, groupNumber(toContactId));
-      if (!found) throw new AppError('NotMember');
+      if (!found) return 'NotMember';
       return { kind: 'group', chatKey: groupKey(found.group.id), ...found };
     }
     const peerId = readId(toContactId);
-    if (peerId === undefined) throw new AppError('NotAllowedTarget');
+    if (peerId === undefined) return 'NotAllowedTarget';
     if (peerId === session.userId) return { kind: 'self', chatKey: selfKey(session.userId) };
     const peer = await this.repos.users.byId(peerId);
     const chatKey = pairKey(session.userId, peerId);
     // A disabled account reads as a missing one (as getUserInfo answers), except in a chat we already share.
     if (!peer || (peer.status !== 1 && !(await this.repos.messages.conversation(session.userId, chatKey))))
-      throw new AppError('UserNotFound');
+      return 'UserNotFound';
     return { kind: 'private', chatKey, peer };
   }
 
@@ -132,6 +142,16 @@ export class Access {
 
   /** A message I can see, by msg_id or by client id; refused alike when missing or not mine to see. */
   async message(session: Session, ref: number | string): Promise<{ row: MessageRow; chat: Chat }> {
+    const found = await this.findMessage(session, ref);
+    if (typeof found === 'string') throw new AppError(found);
+    return found;
+  }
+
+  /** As `message`, answering the refusal's name instead of throwing it. */
+  private async findMessage(
+    session: Session,
+    ref: number | string,
+  ): Promise<{ row: MessageRow; chat: Chat } | Refusal> {
     const { messages } = this.repos;
     const candidates = typeof ref === 'number' ? [await messages.byId(ref)] : await messages.byClientId(ref);
     const ordered = candidates
@@ -140,12 +160,13 @@ export class Access {
     for (const row of ordered) {
       if (row.is_deleted) continue;
       if (!(await this.holders(row)).includes(session.userId)) continue;
-      const chat = await this.chat(session, contactIdOf(row, session.userId));
+      const chat = await this.findChat(session, contactIdOf(row, session.userId));
+      if (typeof chat === 'string') return chat;
       if (row.id <= (await this.floor(session.userId, chat))) continue;
       if (await messages.isHidden(session.userId, row.id)) continue;
       return { row, chat };
     }
-    throw new AppError('MessageNotFound');
+    return 'MessageNotFound';
   }
 
   /** A file I uploaded and the name I gave it; a missing file and someone else's are refused alike. */
@@ -172,14 +193,8 @@ export class Access {
 
   /** Whether a message I can see carries this file (its newest twenty live messages are asked). */
   async carriedBySeenMessage(session: Session, fileId: number): Promise<boolean> {
-    for (const id of await this.repos.messages.liveIdsWithFile(fileId, 20)) {
-      try {
-        await this.message(session, id);
-        return true;
-      } catch (err) {
-        if (!(err instanceof AppError)) throw err;
-      }
-    }
+    for (const id of await this.repos.messages.liveIdsWithFile(fileId, 20))
+      if (typeof (await this.findMessage(session, id)) !== 'string') return true;
     return false;
   }
 
