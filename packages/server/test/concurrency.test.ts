@@ -229,6 +229,15 @@ async function indexed(env: Env, ids: number[], word: string): Promise<number[]>
 
 // ---------------------------------------------------------------- the race table
 
+/** A group of two members and a guest who scanned its code on a Raingad client (scanGroup), not yet in it. */
+async function scannedBy(env: Env) {
+  const g = await groupOf(env, 2);
+  const info = await ok(env, 'groupInfo', { group_id: g.gid }, g.owner);
+  const guest = await env.user();
+  await ok(env, 'scanGroup', { realToken: parseQrLink(info.qrUrl as string)!.token }, guest);
+  return { ...g, guest, mark: await newestId(env) };
+}
+
 const RACES: Array<Race<unknown>> = [
   race({
     name: 'changeOwner to two members',
@@ -376,13 +385,7 @@ const RACES: Array<Race<unknown>> = [
     name: 'joinGroup by a scan on a Raingad client (no token)',
     invariant: 'one success, one line',
     once: true,
-    async setup(env) {
-      const g = await groupOf(env, 2);
-      const info = await ok(env, 'groupInfo', { group_id: g.gid }, g.owner);
-      const guest = await env.user();
-      await ok(env, 'scanGroup', { realToken: parseQrLink(info.qrUrl as string)!.token }, guest);
-      return { ...g, guest, mark: await newestId(env) };
-    },
+    setup: scannedBy,
     calls: (g) => [{ as: g.guest, route: 'joinGroup', body: { group_id: g.gid } }],
     async check(env, g) {
       const wrong: string[] = [];
@@ -393,13 +396,7 @@ const RACES: Array<Race<unknown>> = [
   race({
     name: 'joinGroup by a scan against resetGroupQr',
     invariant: 'the join only if it came before the reset: a member after, with one line, or no one',
-    async setup(env) {
-      const g = await groupOf(env, 2);
-      const info = await ok(env, 'groupInfo', { group_id: g.gid }, g.owner);
-      const guest = await env.user();
-      await ok(env, 'scanGroup', { realToken: parseQrLink(info.qrUrl as string)!.token }, guest);
-      return { ...g, guest, mark: await newestId(env) };
-    },
+    setup: scannedBy,
     calls: (g) => [
       { as: g.guest, route: 'joinGroup', body: { group_id: g.gid } },
       { as: g.owner, route: 'resetGroupQr', body: { group_id: g.gid } },

@@ -5,7 +5,7 @@ import type { Session } from './auth';
 import type { FriendRow } from './friend';
 import { groupKey, groupSetting, type GroupRow, type MemberRow } from './group';
 import { ChatType, pairKey, selfKey, type MessageRow, type ReaderGroups } from './im/repo';
-import { admitsFriend, Hide, readsNamed, type PostRow } from './moments';
+import { admitsFriend, admitsNoFriend, Hide, readsNamed, type PostRow } from './moments';
 import { cateOf, type FileRow } from './upload';
 import type { UserRow } from './user';
 
@@ -205,7 +205,7 @@ export class Access {
    */
   async seesMoment(viewerId: number, post: PostRow, now: number): Promise<boolean> {
     if (post.user_id === viewerId) return true;
-    if (!admitsFriend(post.visibility, true) && !admitsFriend(post.visibility, false)) return false;
+    if (admitsNoFriend(post.visibility)) return false;
     const { friends, moments } = this.repos;
     if (!(await friends.row(viewerId, post.user_id))) return false;
     if (await moments.hidden(post.user_id, Hide.From, viewerId)) return false;

@@ -1,3 +1,3 @@
 /** What other modules may use of moments; everything else in this folder is its own. */
 export * from './repo';
-export { admitsFriend, readsNamed } from './visibility';
+export { admitsFriend, admitsNoFriend, readsNamed } from './visibility';

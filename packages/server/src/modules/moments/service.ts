@@ -18,7 +18,7 @@ import type { FriendRow } from '../friend';
 import { cateOf, type FileService } from '../upload';
 import type { UserRow } from '../user';
 import { Hide, NoticeKind, type CommentRow, type MomentRepo, type PostRow } from './repo';
-import { admitsFriend, readsNamed } from './visibility';
+import { admitsFriend, admitsNoFriend, readsNamed } from './visibility';
 
 /** Most new notices `unread` counts. */
 const UNREAD_MAX = 99;
@@ -136,7 +136,7 @@ export class MomentService {
    * them, the author's hide list does not name them, and it is within the author's range.
    */
   private async viewers(post: PostRow, now: number): Promise<number[]> {
-    if (!admitsFriend(post.visibility, true) && !admitsFriend(post.visibility, false)) return [];
+    if (admitsNoFriend(post.visibility)) return [];
     const [friends, hideFrom, targets, settings] = await Promise.all([
       this.ctx.repos.friends.friendIds(post.user_id),
       this.moments.hides(post.user_id, Hide.From),

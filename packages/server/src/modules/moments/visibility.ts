@@ -20,6 +20,11 @@ export function admitsFriend(visibility: number, named: boolean): boolean {
   return ADMITS[visibility]?.(named) ?? false;
 }
 
+/** Whether a post of `visibility` admits no friend whoever it names (only its author sees it). */
+export function admitsNoFriend(visibility: number): boolean {
+  return !admitsFriend(visibility, true) && !admitsFriend(visibility, false);
+}
+
 /** Whether the answer depends on the people the post names (otherwise they need not be read). */
 export function readsNamed(visibility: number): boolean {
   return admitsFriend(visibility, true) !== admitsFriend(visibility, false);
