@@ -12,6 +12,22 @@ const zodAsNamespace = {
   message: "import zod as a namespace: import * as z from 'zod'",
 };
 
+const webNotServer = {
+  group: ['@sparrow/server', '**/packages/server/**'],
+  message: 'server and web never import each other',
+};
+
+/** The web client's top (router, route table, start-up), which the layers under it never import. */
+const notApp = {
+  group: ['**/app', '**/app/**'],
+  message:
+    'app/ is the top of the client: paths and navigation are in nav/, the session in session/, feedback in components/',
+};
+const notAppLoaded = {
+  selector: String.raw`ImportExpression[source.value=/(^|\/)app(\/|$)/]`,
+  message: notApp.message,
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -96,11 +112,30 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': ['error', { patterns: [webNotServer] }],
+    },
+  },
+  {
+    // app/ is the top of the client: what the layers under it use lives in nav/, session/ and components/.
+    files: ['packages/web/src/{components,stores,chat,call,api,lib,i18n,nav,session}/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [webNotServer, notApp] }],
+      'no-restricted-syntax': ['error', zodAsNamespace, notAppLoaded],
+    },
+  },
+  {
+    // The route table loads every page, so a page that imports it back closes a circle.
+    files: ['packages/web/src/pages/**/*.{ts,tsx}'],
+    rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            { group: ['@sparrow/server', '**/packages/server/**'], message: 'server and web never import each other' },
+            webNotServer,
+            {
+              group: ['**/app/routes', '**/app/App'],
+              message: "app/routes.ts loads the pages: a page preloads another's chunk through nav/preload.ts",
+            },
           ],
         },
       ],
@@ -114,7 +149,8 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['@sparrow/server', '**/packages/server/**'], message: 'server and web never import each other' },
+            webNotServer,
+            notApp,
             {
               group: [
                 '**/stores',

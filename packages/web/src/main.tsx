@@ -2,13 +2,13 @@ import { parseWithoutEval } from '@sparrow/protocol';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
-import { followSession } from './app/account';
 import { connectApi } from './app/connect-api';
 import { checkForUpdate, loadSystemInfo, verifySession } from './app/system';
 import { applyTheme } from './app/theme';
 import './app/styles.css';
 import { initI18n } from './i18n';
 import { installId } from './lib/storage';
+import { followSession } from './session/connection';
 import { settings, settingsStore } from './stores/settings';
 
 parseWithoutEval();

@@ -1,10 +1,10 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HashRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
+import { setNavigator } from '../nav/navigation';
+import { paths } from '../nav/paths';
+import { loginPath } from '../nav/return-to';
 import { useSession } from '../stores/session';
-import { setNavigator } from './navigation';
-import { paths } from './paths';
-import { loginPath } from './return-to';
 import { appRoutes, findRoute } from './routes';
 
 /** Hands the router's navigate to code outside React (request layer, socket events). */

@@ -1,10 +1,10 @@
 import { configureApi } from '../api';
+import { feedback } from '../components/feedback';
 import { i18next } from '../i18n';
 import { installId, storage } from '../lib/storage';
+import { sessionEnded } from '../session/account';
 import { sessionStore } from '../stores/session';
 import { settingsStore } from '../stores/settings';
-import { sessionEnded } from './account';
-import { feedback } from './feedback';
 
 /** Wires the request layer to the session, the settings, the router and the on-screen feedback. */
 export function connectApi(): void {

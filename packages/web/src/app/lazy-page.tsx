@@ -1,28 +1,11 @@
-import { LAZY_DELAY_MS } from '@sparrow/protocol';
 import { useEffect, useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DelayedSpinner } from '../components/DelayedSpinner';
 import { loadWithTimeout } from '../lib/lazy';
 
 type Loader = () => Promise<{ default: ComponentType }>;
 
 export type LazyPage = ComponentType & { preload: () => Promise<unknown> };
-
-/** A spinner that appears only when loading takes longer than LAZY_DELAY_MS (docs/product.md §9). */
-export function DelayedSpinner() {
-  const { t } = useTranslation();
-  const [visible, setVisible] = useState(false);
-  useEffect(() => {
-    const timer = setTimeout(() => setVisible(true), LAZY_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, []);
-  if (!visible) return null;
-  return (
-    <div className="page-loading" role="status">
-      <span className="spinner" aria-hidden="true" />
-      <span className="visually-hidden">{t('common.loading')}</span>
-    </div>
-  );
-}
 
 function LoadFailed({ onRetry }: { onRetry: () => void }) {
   const { t } = useTranslation();

@@ -1,9 +1,9 @@
 import { APP_VERSION } from '@sparrow/protocol';
 import { api } from '../api';
+import { feedback } from '../components/feedback';
 import { i18next } from '../i18n';
 import { config } from '../stores/config';
 import { session, sessionStore } from '../stores/session';
-import { feedback } from './feedback';
 
 /** Refreshes the system configuration (sysInfo, chatInfo…) kept in the config store. */
 export async function loadSystemInfo(): Promise<void> {

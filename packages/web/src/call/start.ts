@@ -1,8 +1,8 @@
-import { callPath, type CallQuery } from '../app/call-paths';
-import { feedback } from '../app/feedback';
-import { navigateTo } from '../app/navigation';
+import { feedback } from '../components/feedback';
 import { translate } from '../i18n';
 import { randomUuid } from '../lib/ids';
+import { navigateTo } from '../nav/navigation';
+import { callPath, type CallQuery } from '../nav/paths';
 import { canCall } from './media';
 import type { CallPeer } from './session';
 import type { CallType } from './signal';

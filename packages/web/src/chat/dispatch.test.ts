@@ -1,8 +1,8 @@
 import type { MessageOf } from '@sparrow/protocol';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api } from '../api';
-import { navigateTo } from '../app/navigation';
 import { calls, callStore } from '../call/store';
+import { navigateTo } from '../nav/navigation';
 import { configStore } from '../stores/config';
 import { contactsStore } from '../stores/contacts';
 import { peopleStore, senderName } from '../stores/people';
@@ -11,7 +11,7 @@ import { sessionStore } from '../stores/session';
 import { contactRow } from '../test/fixtures';
 import { dispatch } from './dispatch';
 
-vi.mock(import('../app/navigation'), async (original) => ({ ...(await original()), navigateTo: vi.fn() }));
+vi.mock(import('../nav/navigation'), async (original) => ({ ...(await original()), navigateTo: vi.fn() }));
 vi.mock(import('../api'), async (original) => ({
   ...(await original()),
   api: { sendToMsg: vi.fn(async () => null) } as never,

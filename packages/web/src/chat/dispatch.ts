@@ -1,15 +1,15 @@
 import { CallCodes, messagePreview, type Message, memberRole, GroupRoles } from '@sparrow/protocol';
 import { api, request } from '../api';
 import type { SocketEvent, SocketState } from '../api/socket';
-import { forcedOffline, sessionInvalid } from '../app/account';
-import { callPath } from '../app/call-paths';
-import { navigateTo } from '../app/navigation';
 import { callSignalOf, isFinalCode } from '../call/signal';
 import { calls, showCallOutcome } from '../call/store';
 import { translate } from '../i18n';
 import { contactIdOf, contactKey, conversationKeyOf, type ContactKey } from '../lib/conversation-list';
 import { ringForMessage } from '../lib/notify';
 import { storage } from '../lib/storage';
+import { navigateTo } from '../nav/navigation';
+import { callPath } from '../nav/paths';
+import { forcedOffline, sessionInvalid } from '../session/account';
 import { config } from '../stores/config';
 import { contacts, contactsStore } from '../stores/contacts';
 import { groups } from '../stores/group';

@@ -3,8 +3,8 @@ import { sessionStore } from '../stores/session';
 import { dispatch } from './dispatch';
 
 /**
- * The app's push channel; account.ts runs it while someone is signed in. The socket parses each
- * frame and hands it to `dispatch`, which routes it to the stores and the conversations.
+ * The app's push channel; session/connection.ts runs it while someone is signed in. The socket
+ * parses each frame and hands it to `dispatch`, which routes it to the stores and the conversations.
  */
 export const socket = new SocketClient({
   url: socketUrl(window.location),

@@ -1,6 +1,6 @@
 import { Codes, messagePreview, TOAST_SERVER_MS, type Message, type UploadResult } from '@sparrow/protocol';
 import { ApiError, api, request } from '../api';
-import { feedback, preloadFeedback } from '../app/feedback';
+import { feedback, preloadFeedback } from '../components/feedback';
 import { translate } from '../i18n';
 import { contactIdOf, isGroupKey, SELF_KEY, type ContactKey } from '../lib/conversation-list';
 import { randomUuid } from '../lib/ids';

@@ -1,9 +1,9 @@
 import { LOCALE_NAMES, LOCALES, type Locale } from '@sparrow/protocol';
 import { GlobalOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
-import { feedback } from '../app/feedback';
 import { changeLocale } from '../i18n';
 import { useSettings } from '../stores/settings';
+import { feedback } from './feedback';
 
 /** The language switch of the pages before sign-in: each language named in itself. */
 export function LanguageSelect() {

@@ -1,7 +1,7 @@
 import { LeftOutline } from 'antd-mobile-icons';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useBack } from '../app/navigation';
+import { useBack } from '../nav/navigation';
 
 interface Props {
   title: string;

@@ -2,9 +2,9 @@ import { PictureOutline } from 'antd-mobile-icons';
 import { useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { feedback } from '../../app/feedback';
 import { useChatBackground } from '../../lib/chat-background';
 import { Cell } from '../Cell';
+import { feedback } from '../feedback';
 import { Sheet } from '../Sheet';
 import './background.css';
 

@@ -1,11 +1,11 @@
 import { PhoneFill } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { callPaths } from '../../app/call-paths';
 import { liveCallPath } from '../../call/start';
 import { formatDuration } from '../../call/signal';
 import { useCall } from '../../call/store';
 import { useNow } from '../../lib/use-now';
+import { callPaths } from '../../nav/paths';
 import './call.css';
 
 /**

@@ -1,14 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api';
-import { feedback } from '../../app/feedback';
-import { filesPath } from '../../app/media-paths';
-import { paths, withQuery } from '../../app/paths';
 import { clearHistory } from '../../chat/clear-history';
 import { isGroupOf } from '../../chat/registry';
 import { contactIdOf } from '../../lib/conversation-list';
+import { filesPath, paths, withQuery } from '../../nav/paths';
 import { contacts, useContacts } from '../../stores/contacts';
 import { ChatBackgroundCell } from '../background/ChatBackgroundCell';
 import { Cell, CellGroup, SwitchCell } from '../Cell';
+import { feedback } from '../feedback';
 
 /**
  * What chat info offers for any conversation, a friend's or a group's: finding something in the

@@ -4,11 +4,11 @@ import { forwardRef, memo, useCallback, useEffect, useRef, useState, type Ref } 
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
-import { paths, withQuery } from '../../app/paths';
 import type { ChatRow, EngineSnapshot } from '../../chat/engine';
 import { contactKey } from '../../lib/conversation-list';
 import { formatSeparator, needsTimeSeparator } from '../../lib/relative-time';
 import { useLongPress } from '../../lib/use-long-press';
+import { paths, withQuery } from '../../nav/paths';
 import { useContacts } from '../../stores/contacts';
 import { senderName, usePeople } from '../../stores/people';
 import { useRemark } from '../../stores/remarks';

@@ -2,10 +2,10 @@ import { AudioOutline, UndoOutline } from 'antd-mobile-icons';
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { feedback } from '../../app/feedback';
 import type { ContactKey } from '../../lib/conversation-list';
 import { canCapture, MediaCapture, type CaptureResult } from '../../lib/media-recorder';
 import { VOICE_COUNTDOWN_S, VOICE_MAX_S } from '../../lib/media-rules';
+import { feedback } from '../feedback';
 import { sendVoice } from './send-media';
 import './composer.css';
 

@@ -11,12 +11,12 @@ import {
 } from 'antd-mobile-icons';
 import { lazy, Suspense, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { feedback } from '../../app/feedback';
 import { startCall } from '../../call/start';
 import type { ContactKey } from '../../lib/conversation-list';
 import { canCapture } from '../../lib/media-recorder';
 import { useConfig } from '../../stores/config';
 import { contactsStore } from '../../stores/contacts';
+import { feedback } from '../feedback';
 import { ContactCardPicker } from './ContactCardPicker';
 import { sendFile, sendImages, sendLocation } from './send-media';
 import { StickerPanel } from './StickerPanel';

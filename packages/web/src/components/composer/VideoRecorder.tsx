@@ -3,10 +3,10 @@ import { CheckOutline, CloseOutline, UndoOutline } from 'antd-mobile-icons';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { feedback } from '../../app/feedback';
 import type { ContactKey } from '../../lib/conversation-list';
 import { MediaCapture, type CaptureResult } from '../../lib/media-recorder';
 import { formatClockDuration } from '../../lib/media-url';
+import { feedback } from '../feedback';
 import { sendImages, sendRecordedVideo } from './send-media';
 import './composer.css';
 

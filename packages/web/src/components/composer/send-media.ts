@@ -1,5 +1,4 @@
 import { VIDEO_MAX_S, type Contact, type EmojiItem } from '@sparrow/protocol';
-import { feedback } from '../../app/feedback';
 import { engineFor } from '../../chat/registry';
 import { translate } from '../../i18n';
 import type { ContactKey } from '../../lib/conversation-list';
@@ -8,6 +7,7 @@ import type { CaptureResult } from '../../lib/media-recorder';
 import { checkUpload, judgePickedVideo, type UploadRefusal } from '../../lib/media-rules';
 import { probeImage, probeVideo } from '../../lib/media-probe';
 import { configStore } from '../../stores/config';
+import { feedback } from '../feedback';
 import type { Place } from '../location/place-search';
 
 function limits() {

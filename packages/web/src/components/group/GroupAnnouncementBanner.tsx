@@ -2,7 +2,7 @@ import { CloseOutline, SoundOutline } from 'antd-mobile-icons';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { groupPath } from '../../app/group-paths';
+import { groupPath } from '../../nav/paths';
 import { useGroup } from '../../stores/group';
 import { useSession } from '../../stores/session';
 import { noticePlainText } from './notice';

@@ -1,8 +1,8 @@
 import { TeamOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { DelayedSpinner } from '../../app/lazy-page';
 import { groups, type GroupEntry } from '../../stores/group';
+import { DelayedSpinner } from '../DelayedSpinner';
 import { EmptyState } from '../EmptyState';
 import { Page } from '../Page';
 

@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { feedback } from '../../app/feedback';
-import { paths } from '../../app/paths';
 import type { MessageKey } from '../../i18n/keys';
+import { paths } from '../../nav/paths';
 import { useGroup, type GroupEntry, type GroupStatus } from '../../stores/group';
+import { feedback } from '../feedback';
 
 /** A group id on the wire (docs/protocol.md §1), as protocol's schema has it. */
 const GROUP_ID = /^group-[1-9][0-9]*$/;

@@ -2,8 +2,7 @@ import { AddCircleOutline, ChatAddOutline, ScanningOutline, UserAddOutline } fro
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { paths, withQuery } from '../../app/paths';
-import { qrPaths } from '../../app/qr-paths';
+import { paths, qrPaths, withQuery } from '../../nav/paths';
 import { useConfig } from '../../stores/config';
 import { ActionMenu, type MenuAction } from '../ActionMenu';
 

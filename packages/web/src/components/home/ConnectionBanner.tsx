@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { loadRealtime } from '../../app/account';
+import { loadRealtime } from '../../session/connection';
 import { useConfig } from '../../stores/config';
 
 /** Says when the push channel is down, WeChat style, above the conversation list. */

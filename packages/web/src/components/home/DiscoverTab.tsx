@@ -1,6 +1,6 @@
 import { CompassOutline, ScanningOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
-import { qrPaths } from '../../app/qr-paths';
+import { qrPaths } from '../../nav/paths';
 import { useConfig } from '../../stores/config';
 import { Cell, CellGroup } from '../Cell';
 import { EmptyState } from '../EmptyState';

@@ -5,8 +5,6 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { Virtuoso } from 'react-virtuoso';
 import { api } from '../../api';
-import { chatPath, paths } from '../../app/paths';
-import { preloadRoute } from '../../app/routes';
 import { isGroupOf } from '../../chat/registry';
 import {
   badgeOf,
@@ -21,6 +19,8 @@ import {
 import { formatRelative } from '../../lib/relative-time';
 import { useLongPress } from '../../lib/use-long-press';
 import { useNow } from '../../lib/use-now';
+import { chatPath, paths } from '../../nav/paths';
+import { preloadRoute } from '../../nav/preload';
 import { contacts, useContacts } from '../../stores/contacts';
 import { drafts, useDrafts } from '../../stores/drafts';
 import { useOutgoing, type OutgoingState } from '../../stores/outgoing';

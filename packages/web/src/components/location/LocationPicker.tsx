@@ -3,7 +3,7 @@ import { CheckOutline, LocationOutline } from 'antd-mobile-icons';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { feedback } from '../../app/feedback';
+import { feedback } from '../feedback';
 import { SearchBar } from '../SearchBar';
 import { formatDistance, type LatLng } from './geo';
 import { DEFAULT_CENTER, mapServices } from './map-config';

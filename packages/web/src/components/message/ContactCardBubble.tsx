@@ -1,7 +1,7 @@
 import type { MessageOf } from '@sparrow/protocol';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { paths, withQuery } from '../../app/paths';
+import { paths, withQuery } from '../../nav/paths';
 import { Avatar } from '../Avatar';
 import { str } from './media-fields';
 import './media.css';

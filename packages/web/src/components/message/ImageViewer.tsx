@@ -3,8 +3,8 @@ import { CloseOutline, DownlandOutline, LeftOutline, RightOutline, SmileOutline 
 import { useEffect, useRef, useState, type PointerEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { feedback } from '../../app/feedback';
 import { stickers } from '../../stores/stickers';
+import { feedback } from '../feedback';
 import { fileIdOf } from './media-fields';
 import './media.css';
 

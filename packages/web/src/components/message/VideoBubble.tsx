@@ -2,8 +2,8 @@ import type { MessageOf } from '@sparrow/protocol';
 import { PlayOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { videoPath } from '../../app/media-paths';
 import { formatClockDuration } from '../../lib/media-url';
+import { videoPath } from '../../nav/paths';
 import { fitThumb } from './media-fields';
 import './media.css';
 

@@ -10,9 +10,9 @@ import {
 import { lazy, memo, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { albumPath } from '../../app/moment-paths';
 import { formatRelative } from '../../lib/relative-time';
 import { useLongPress } from '../../lib/use-long-press';
+import { albumPath } from '../../nav/paths';
 import { Avatar } from '../Avatar';
 import { asViewerImages, gridColumns } from './images';
 

@@ -2,11 +2,11 @@ import { MOMENT_COMMENT_MAX, type MomentComment, type MomentPost } from '@sparro
 import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api';
-import { feedback } from '../../app/feedback';
+import { feedback } from '../feedback';
 import { ActionSheet, type SheetAction } from '../group/ActionSheet';
 
 /** Changes the posts a page shows. */
-export type UpdatePosts = (change: (posts: MomentPost[]) => MomentPost[]) => void;
+export type UpdatePosts = (change: (posts: readonly MomentPost[]) => readonly MomentPost[]) => void;
 
 interface Draft {
   post: MomentPost;

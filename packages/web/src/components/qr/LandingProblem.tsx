@@ -1,8 +1,7 @@
 import { ExclamationTriangleOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { paths } from '../../app/paths';
-import { qrPaths } from '../../app/qr-paths';
+import { paths, qrPaths } from '../../nav/paths';
 
 /** Why a scanned code cannot be opened (expired, forged, gone…), and where to go from there. */
 export function LandingProblem({ message }: { message: string }) {

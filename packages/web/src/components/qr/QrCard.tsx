@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { feedback } from '../../app/feedback';
 import { Avatar } from '../Avatar';
+import { feedback } from '../feedback';
 import { cardPng, codeDataUrl, saveFile } from './draw';
 import './qr.css';
 

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, type RequestOptions } from '../../api';
-import { sessionEnded } from '../../app/account';
+import { sessionEnded } from '../../session/account';
 
 /** A scanned code's preview: on its way, read, or why it cannot be opened. */
 export type Preview<T> = { status: 'loading' } | { status: 'ok'; data: T } | { status: 'error'; message: string };

@@ -1,9 +1,9 @@
 import { messagePreview, type Message, type SearchHit } from '@sparrow/protocol';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { paths, withQuery } from '../../app/paths';
 import { translate } from '../../i18n';
 import { formatClock, formatDate } from '../../lib/relative-time';
+import { paths, withQuery } from '../../nav/paths';
 import { Avatar } from '../Avatar';
 import { cutAt, wordSpans, type Span } from './hits';
 import { useRemark } from '../../stores/remarks';

@@ -5,8 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Virtuoso, type Components } from 'react-virtuoso';
 import { api } from '../../api';
-import { feedback } from '../../app/feedback';
-import { momentPaths } from '../../app/moment-paths';
+import { feedback } from '../../components/feedback';
+import { momentPaths } from '../../nav/paths';
 import { Avatar } from '../../components/Avatar';
 import { EmptyState } from '../../components/EmptyState';
 import { Page } from '../../components/Page';
@@ -17,11 +17,11 @@ import { usePullToRefresh, type PullPhase } from '../../components/moments/use-p
 import { MomentsFailed } from '../../components/moments/LoadStates';
 import '../../components/moments/moments.css';
 import type { MessageKey } from '../../i18n/keys';
+import type { Loaded } from '../../lib/paged-list';
 import { useNow } from '../../lib/use-now';
+import { usePagedList } from '../../lib/use-paged-list';
 import { moments, useMoments } from '../../stores/moments';
 import { useSession } from '../../stores/session';
-
-type Status = 'loading' | 'ready' | 'error';
 
 interface ListContext {
   header: ReactNode;
@@ -45,6 +45,8 @@ const PULL_TEXT: Record<PullPhase, MessageKey | null> = {
   refreshing: 'moments.refreshing',
 };
 
+const postKey = (p: MomentPost) => p.id;
+
 /** 朋友圈 (`/pages/compass/moments`): my feed, or with `?user_id=` a person's album. */
 export default function MomentsPage() {
   const { t } = useTranslation();
@@ -56,13 +58,9 @@ export default function MomentsPage() {
   const isAlbum = albumOf !== undefined && albumOf !== myId;
   const notices = useMoments((s) => s.count);
   const now = useNow(60_000);
-  const [posts, setPosts] = useState<MomentPost[]>([]);
-  const [status, setStatus] = useState<Status>('loading');
-  const [more, setMore] = useState(true);
   const [cover, setCover] = useState('');
   const [menu, setMenu] = useState(false);
   const [scroller, setScroller] = useState<HTMLElement | null>(null);
-  const loadingMore = useRef(false);
   const coverInput = useRef<HTMLInputElement>(null);
 
   const body = useCallback(
@@ -70,54 +68,41 @@ export default function MomentsPage() {
     [albumOf],
   );
 
-  /** The first page again; answers whether it came. */
-  const reload = useCallback(async () => {
-    try {
-      const first = await api.momentsList(body(0), { silent: true });
-      setPosts(first);
-      setMore(first.length > 0);
-      setStatus('ready');
-      if (albumOf === undefined) moments.seen();
-      return true;
-    } catch {
-      setStatus((s) => (s === 'ready' ? s : 'error'));
-      return false;
-    }
-  }, [albumOf, body]);
+  /** A page of the feed or album after the posts loaded; the feed's first page marks its notices seen. */
+  const read = useCallback(
+    async ({ items }: Loaded<MomentPost>) => {
+      const page = await api.momentsList(body(items.at(-1)?.id ?? 0), { silent: true });
+      if (items.length === 0 && albumOf === undefined) moments.seen();
+      return { items: page, more: page.length > 0 };
+    },
+    [albumOf, body],
+  );
+  const [feed, list] = usePagedList(read, postKey);
+  const posts = feed.items;
 
   const refresh = useCallback(async () => {
-    if (!(await reload())) feedback.toast(t('moments.refreshFailed'));
-  }, [reload, t]);
+    if (!(await list.refresh())) feedback.toast(t('moments.refreshFailed'));
+  }, [list, t]);
   const pull = usePullToRefresh(scroller, refresh);
-
-  useEffect(() => {
-    void reload();
-  }, [reload]);
 
   /**
    * A push changes only what it names: a deleted post leaves at once; a new post, like or comment
    * reads again the page holding that post (a new one is on the first) and lays it over the posts
    * loaded, so the pages scrolled through stay.
    */
-  const onPush = useCallback(
-    async (data: PushPayload<'moments'>) => {
-      if (data.type === 'delete') {
-        setPosts((p) => p.filter((x) => x.id !== data.post_id));
-        return;
-      }
-      if (albumOf !== undefined && data.user_id !== albumOf && data.type === 'post') return;
-      const lastId = data.type === 'post' ? 0 : data.post_id + 1;
-      try {
-        const page = await api.momentsList(body(lastId), { silent: true });
-        setPosts((p) => mergePage(p, page, lastId));
-        setStatus('ready');
-      } catch {
-        // What is shown stays; pulling down reads it again.
-      }
-    },
-    [albumOf, body],
+  useEffect(
+    () =>
+      moments.subscribe((data: PushPayload<'moments'>) => {
+        if (data.type === 'delete') {
+          list.update((p) => p.filter((x) => x.id !== data.post_id));
+          return;
+        }
+        if (albumOf !== undefined && data.user_id !== albumOf && data.type === 'post') return;
+        const lastId = data.type === 'post' ? 0 : data.post_id + 1;
+        void list.apply(api.momentsList(body(lastId), { silent: true }), (p, page) => mergePage(p, page, lastId));
+      }),
+    [list, albumOf, body],
   );
-  useEffect(() => moments.subscribe((data) => void onPush(data)), [onPush]);
 
   useEffect(() => {
     void moments.refresh();
@@ -129,22 +114,7 @@ export default function MomentsPage() {
       .catch(() => undefined);
   }, [isAlbum, albumOf]);
 
-  const loadMore = async () => {
-    const last = posts[posts.length - 1];
-    if (!last || !more || loadingMore.current) return;
-    loadingMore.current = true;
-    try {
-      const page = await api.momentsList(body(last.id), { silent: true });
-      setPosts((p) => [...p, ...page.filter((x) => !p.some((y) => y.id === x.id))]);
-      setMore(page.length > 0);
-    } catch {
-      // The end of the list stays where it is; scrolling there again asks again.
-    } finally {
-      loadingMore.current = false;
-    }
-  };
-
-  const { handlers, overlay } = usePostActions(myId, setPosts);
+  const { handlers, overlay } = usePostActions(myId, list.update);
 
   const changeCover = async (file: File | undefined) => {
     if (!file) return;
@@ -255,19 +225,19 @@ export default function MomentsPage() {
       >
         {pullText && t(pullText)}
       </div>
-      {status === 'error' && posts.length === 0 ? (
-        <MomentsFailed icon={<PictureOutline />} title={t('moments.failed')} onRetry={() => void reload()} />
+      {feed.status === 'failed' && posts.length === 0 ? (
+        <MomentsFailed icon={<PictureOutline />} title={t('moments.failed')} onRetry={() => void list.refresh()} />
       ) : (
         <Virtuoso
           className="moment-list"
           scrollerRef={(el) => setScroller(el instanceof HTMLElement ? el : null)}
           data={posts}
-          endReached={() => void loadMore()}
+          endReached={() => void list.loadMore()}
           computeItemKey={(_, p) => p.id}
           context={{
             header,
             footer:
-              status === 'loading' ? (
+              feed.status === 'loading' ? (
                 <p className="moment-end">{t('common.loading')}</p>
               ) : posts.length === 0 ? (
                 <EmptyState
@@ -285,7 +255,7 @@ export default function MomentsPage() {
                     </button>
                   )}
                 </EmptyState>
-              ) : !more ? (
+              ) : !feed.more ? (
                 <p className="moment-end">{t('moments.end')}</p>
               ) : null,
           }}

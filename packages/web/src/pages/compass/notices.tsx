@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../../api';
-import { postPath } from '../../app/moment-paths';
+import { postPath } from '../../nav/paths';
 import { Avatar } from '../../components/Avatar';
 import { EmptyState } from '../../components/EmptyState';
 import { MomentsFailed, MomentsLoading } from '../../components/moments/LoadStates';

@@ -11,7 +11,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api } from '../../api';
-import { momentPaths } from '../../app/moment-paths';
+import { momentPaths } from '../../nav/paths';
 import { Page } from '../../components/Page';
 import { FriendPicker } from '../../components/moments/FriendPicker';
 import '../../components/moments/moments.css';

@@ -4,12 +4,12 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../../api';
-import { chatPath } from '../../app/paths';
 import { ContactAvatar } from '../../components/ContactAvatar';
 import { EmptyState } from '../../components/EmptyState';
 import { Page } from '../../components/Page';
 import { contactKey } from '../../lib/conversation-list';
 import { useParamChoice } from '../../lib/use-param-choice';
+import { chatPath } from '../../nav/paths';
 import '../../components/lists.css';
 import '../pages.css';
 

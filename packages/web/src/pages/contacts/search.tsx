@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../../api';
-import { chatPath, paths, withQuery } from '../../app/paths';
+import { chatPath, paths, withQuery } from '../../nav/paths';
 import { AddFriendForm } from '../../components/AddFriendForm';
 import { Avatar } from '../../components/Avatar';
 import { EmptyState } from '../../components/EmptyState';

@@ -2,7 +2,6 @@ import { CompassOutline, MessageOutline, UserContactOutline, UserOutline } from 
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { paths, withQuery } from '../../app/paths';
 import { AddMenu } from '../../components/home/AddMenu';
 import { ContactsTab } from '../../components/home/ContactsTab';
 import { DiscoverTab } from '../../components/home/DiscoverTab';
@@ -12,6 +11,7 @@ import { Page } from '../../components/Page';
 import { TabBar, type TabItem } from '../../components/TabBar';
 import { badgeText, hasMutedUnread, totalUnread } from '../../lib/conversation-list';
 import { hasMoments } from '../../components/home/CompassEntries';
+import { paths, withQuery } from '../../nav/paths';
 import { contacts, useContacts } from '../../stores/contacts';
 import { useConfig } from '../../stores/config';
 import { moments, useMoments } from '../../stores/moments';

@@ -3,12 +3,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api, type RequestOptions } from '../../api';
-import { DelayedSpinner } from '../../app/lazy-page';
-import { chatPath } from '../../app/paths';
 import { Avatar } from '../../components/Avatar';
+import { DelayedSpinner } from '../../components/DelayedSpinner';
 import { Page } from '../../components/Page';
 import { LandingProblem } from '../../components/qr/LandingProblem';
 import { useQrPreview } from '../../components/qr/use-preview';
+import { chatPath } from '../../nav/paths';
 import { contacts } from '../../stores/contacts';
 import '../../components/qr/qr.css';
 

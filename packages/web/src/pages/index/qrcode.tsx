@@ -3,8 +3,8 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { api, ApiError } from '../../api';
-import { feedback } from '../../app/feedback';
-import { DelayedSpinner } from '../../app/lazy-page';
+import { DelayedSpinner } from '../../components/DelayedSpinner';
+import { feedback } from '../../components/feedback';
 import { Page } from '../../components/Page';
 import { QrCard } from '../../components/qr/QrCard';
 

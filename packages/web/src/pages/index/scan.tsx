@@ -3,13 +3,13 @@ import { useCallback, useEffect, useRef, useState, type ChangeEvent } from 'reac
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api } from '../../api';
-import { feedback } from '../../app/feedback';
-import { chatPath, paths, withQuery } from '../../app/paths';
+import { feedback } from '../../components/feedback';
 import { Page } from '../../components/Page';
 import { decodeCanvas, decodeFile, drawScaled, preloadDecoder } from '../../components/qr/decode';
 import { useCamera } from '../../components/qr/use-camera';
 import { copyText } from '../../lib/clipboard';
 import { ownBases, scanTarget } from '../../lib/scan-target';
+import { chatPath, paths, withQuery } from '../../nav/paths';
 import { sessionStore } from '../../stores/session';
 import '../../components/qr/qr.css';
 

@@ -1,16 +1,16 @@
-import type { Contact, SearchHit } from '@sparrow/protocol';
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { Contact } from '@sparrow/protocol';
+import { useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { request } from '../../api';
-import { useBack } from '../../app/navigation';
-import { chatPath, paths, withQuery } from '../../app/paths';
-import { isGroupOf } from '../../chat/registry';
+import { useBack } from '../../nav/navigation';
+import { chatPath, paths, withQuery } from '../../nav/paths';
 import { ContactAvatar } from '../../components/ContactAvatar';
 import { SearchBar } from '../../components/SearchBar';
-import { groupHits, type ChatHits } from '../../components/search/hits';
+import type { ChatHits } from '../../components/search/hits';
+import { conversations, HitSearch, readAll } from '../../components/search/search-engine';
 import { chatAt, HitContent } from '../../components/search/SearchHits';
-import { contactIdOf, contactKey, contactName } from '../../lib/conversation-list';
+import { contactKey, contactName } from '../../lib/conversation-list';
 import { useContacts } from '../../stores/contacts';
 import { useSession } from '../../stores/session';
 import '../../components/lists.css';
@@ -18,43 +18,9 @@ import '../../components/search/search.css';
 import '../pages.css';
 
 const DEBOUNCE_MS = 300;
-/** Hits asked at once (a page of searchMessage), newest first, grouped by conversation. */
-const HITS_PAGE = 100;
 /** Conversations with hits shown at first, and added by "more". */
 const CONVERSATIONS_SHOWN = 20;
-/**
- * Pages of hits one "more" may read while looking for the next conversations: a conversation whose
- * hits are all older than thousands of another's is reached by pressing "more" again.
- */
-const PAGES_PER_MORE = 10;
-/** How many conversations' counts are asked at the same time. */
-const PARALLEL = 4;
 const SECTION_FIRST = 5;
-
-/**
- * The hits read so far, newest first, page after page of searchMessage; `total` is how many there
- * are, so the conversations of the hits not yet read are reached by reading on ("more").
- */
-type HistoryState =
-  | { words: string; status: 'idle' | 'loading' | 'failed' }
-  | {
-      words: string;
-      status: 'ready';
-      hits: SearchHit[];
-      total: number;
-      /** Pages read (searchMessage `page`, from 1). */
-      pages: number;
-      /** Reading the next page: `failed` waits for a retry. */
-      more: 'idle' | 'loading' | 'failed';
-      /** Each conversation's number of hits, asked of the server while not all hits are read. */
-      counts: Readonly<Record<string, number>>;
-    };
-
-/** A page of hits added to those read: the same message twice (the list moved on meanwhile) only once. */
-function appendHits(read: readonly SearchHit[], page: readonly SearchHit[]): SearchHit[] {
-  const seen = new Set(read.map((h) => h.msg_id));
-  return [...read, ...page.filter((h) => !seen.has(h.msg_id))];
-}
 
 function matches(c: Contact, q: string): boolean {
   return [c.displayName, c.realname ?? '', c.account ?? ''].some((s) => s.toLowerCase().includes(q));
@@ -131,13 +97,9 @@ export default function SearchPage() {
   const [params, setParams] = useSearchParams();
   const [query, setQuery] = useState(params.get('keywords') ?? '');
   const [words, setWords] = useState(query.trim());
-  const [history, setHistory] = useState<HistoryState>({ words: '', status: 'idle' });
   const [shown, setShown] = useState(CONVERSATIONS_SHOWN);
-  /** Pages the last "more" may still read. */
-  const [budget, setBudget] = useState(0);
-  const [attempt, setAttempt] = useState(0);
-  /** Counts the searches begun, so that a page asked for an earlier one is dropped. */
-  const run = useRef(0);
+  const engine = useMemo(() => new HitSearch((body) => request('searchMessage', body, { silent: true }), me), [me]);
+  const history = useSyncExternalStore(engine.subscribe, engine.getState);
 
   useEffect(() => {
     const timer = setTimeout(() => setWords(query.trim()), DEBOUNCE_MS);
@@ -154,109 +116,25 @@ export default function SearchPage() {
 
   useEffect(() => {
     setShown(CONVERSATIONS_SHOWN);
-    setBudget(0);
-    if (!words) {
-      setHistory({ words: '', status: 'idle' });
-      return;
-    }
-    let live = true;
-    run.current += 1;
-    setHistory({ words, status: 'loading' });
-    request('searchMessage', { keywords: words, limit: HITS_PAGE }, { silent: true }).then(
-      ({ data, count }) => {
-        if (!live) return;
-        const total = Math.max(count ?? data.length, data.length);
-        setHistory({ words, status: 'ready', hits: data, total, pages: 1, more: 'idle', counts: {} });
-      },
-      () => {
-        if (live) setHistory({ words, status: 'failed' });
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [words, attempt]);
+    void engine.search(words);
+  }, [engine, words]);
 
-  const readAll = history.status === 'ready' && history.hits.length >= history.total;
-  const chats = useMemo(() => {
-    if (history.status !== 'ready') return [];
-    return groupHits(history.hits, me, readAll).map((c) => {
-      const n = history.counts[c.key];
-      return c.count === null && n !== undefined ? { ...c, count: n } : c;
-    });
-  }, [history, me, readAll]);
+  const chats = useMemo(() => conversations(history, me), [history, me]);
+
+  // While not every hit is read, the conversations shown ask for their own counts.
+  useEffect(() => {
+    void engine.count(chats.slice(0, shown));
+  }, [engine, chats, shown]);
 
   // "More" reads pages of older hits until it has conversations to show, all hits are read, or
   // its pages are spent.
-  const wantsPage =
-    history.status === 'ready' && history.more === 'idle' && !readAll && budget > 0 && chats.length < shown;
-  useEffect(() => {
-    if (!wantsPage || history.status !== 'ready') return;
-    const mine = run.current;
-    const { words: asked, pages } = history;
-    setHistory((h) => (h.status === 'ready' ? { ...h, more: 'loading' } : h));
-    setBudget((n) => n - 1);
-    const current = (h: HistoryState) => run.current === mine && h.status === 'ready' && h.words === asked;
-    request('searchMessage', { keywords: asked, limit: HITS_PAGE, page: pages + 1 }, { silent: true }).then(
-      ({ data, count }) =>
-        setHistory((h) => {
-          if (!current(h) || h.status !== 'ready') return h;
-          const hits = appendHits(h.hits, data);
-          // A short page is the last one, whatever the count said before.
-          const total = data.length < HITS_PAGE ? hits.length : Math.max(count ?? h.total, hits.length);
-          return { ...h, hits, total, pages: pages + 1, more: 'idle' };
-        }),
-      () => setHistory((h) => (current(h) && h.status === 'ready' ? { ...h, more: 'failed' } : h)),
-    );
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- one page per time the flag rises; it falls as the page is asked, which must not cancel it
-  }, [wantsPage]);
-
   const handleMore = () => {
-    if (chats.length > shown) setShown((n) => n + CONVERSATIONS_SHOWN);
-    else setShown(chats.length + CONVERSATIONS_SHOWN);
-    setBudget(PAGES_PER_MORE);
-    setHistory((h) => (h.status === 'ready' && h.more === 'failed' ? { ...h, more: 'idle' } : h));
+    const wanted = chats.length > shown ? shown + CONVERSATIONS_SHOWN : chats.length + CONVERSATIONS_SHOWN;
+    setShown(wanted);
+    void engine.readUntil(wanted);
   };
 
-  // While not every hit is read, the conversations shown ask for their own counts.
-  const pendingCounts = useMemo(
-    () => (history.status === 'ready' && !readAll ? chats.slice(0, shown).filter((c) => c.count === null) : []),
-    [history.status, readAll, chats, shown],
-  );
-  const pendingKeys = pendingCounts.map((c) => c.key).join(' ');
-  const readyWords = history.status === 'ready' ? history.words : null;
-  useEffect(() => {
-    if (pendingCounts.length === 0 || history.status !== 'ready') return;
-    let live = true;
-    const asked = history.words;
-    const counts: Record<string, number> = {};
-    const ask = async (chat: ChatHits) => {
-      try {
-        const { count } = await request(
-          'searchMessage',
-          { keywords: asked, toContactId: contactIdOf(chat.key), is_group: isGroupOf(chat.key), limit: 1 },
-          { silent: true },
-        );
-        counts[chat.key] = count ?? chat.loaded;
-      } catch {
-        // The conversation keeps the "at least" count of the hits loaded.
-        counts[chat.key] = chat.loaded;
-      }
-    };
-    void (async () => {
-      for (let i = 0; i < pendingCounts.length && live; i += PARALLEL) {
-        await Promise.all(pendingCounts.slice(i, i + PARALLEL).map(ask));
-      }
-      if (!live) return;
-      setHistory((h) => (h.status === 'ready' && h.words === asked ? { ...h, counts: { ...counts, ...h.counts } } : h));
-    })();
-    return () => {
-      live = false;
-    };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- asked again when other conversations lack a count, not on every page read
-  }, [pendingKeys, readyWords]);
-
-  const moreToRead = history.status === 'ready' && !readAll;
+  const moreToRead = history.status === 'ready' && !readAll(history);
   const readingMore = history.status === 'ready' && history.more === 'loading';
   const nothing =
     words && history.status === 'ready' && people.length === 0 && groups.length === 0 && chats.length === 0;
@@ -330,7 +208,7 @@ export default function SearchPage() {
         {history.status === 'failed' && (
           <div className="search-tip" role="alert">
             <p>{t('search.failed')}</p>
-            <button type="button" className="button button-default" onClick={() => setAttempt((n) => n + 1)}>
+            <button type="button" className="button button-default" onClick={() => void engine.search(words)}>
               {t('common.retry')}
             </button>
           </div>

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api, ApiError } from '../../api';
-import { paths } from '../../app/paths';
+import { paths } from '../../nav/paths';
 import { session, sessionStore } from '../../stores/session';
 
 /** Checks the stored token with checkuser: good → home, refused → login. */

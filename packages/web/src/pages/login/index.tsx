@@ -1,5 +1,5 @@
 import { Navigate } from 'react-router';
-import { paths } from '../../app/paths';
+import { paths } from '../../nav/paths';
 import { useSession } from '../../stores/session';
 import LoginPage from './login';
 

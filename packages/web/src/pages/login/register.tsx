@@ -3,10 +3,8 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { api, sendCode } from '../../api';
-import { signIn } from '../../app/account';
-import { feedback } from '../../app/feedback';
-import { paths, withQuery } from '../../app/paths';
 import { loadSystemInfo } from '../../app/system';
+import { feedback } from '../../components/feedback';
 import { Field, PasswordField } from '../../components/Field';
 import { LanguageSelect } from '../../components/LanguageSelect';
 import { Page } from '../../components/Page';
@@ -21,6 +19,8 @@ import {
   checkRepeat,
   checkRequired,
 } from '../../lib/validation';
+import { paths, withQuery } from '../../nav/paths';
+import { signIn } from '../../session/account';
 import { useConfig } from '../../stores/config';
 
 const accountLabel: Record<0 | 1 | 2 | 3, MessageKey> = {

@@ -2,7 +2,7 @@ import type { Department } from '@sparrow/protocol';
 import { TeamOutline } from 'antd-mobile-icons';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, request } from '../../api';
-import { feedback } from '../../app/feedback';
+import { feedback } from '../../components/feedback';
 import type { ManageT } from './i18n';
 import type { LoadStatus } from './paged';
 import { ListState } from './parts';

@@ -2,7 +2,7 @@ import type { ManagedGroup } from '@sparrow/protocol';
 import { TeamOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { api } from '../../api';
-import { feedback } from '../../app/feedback';
+import { feedback } from '../../components/feedback';
 import { SearchBar } from '../../components/SearchBar';
 import type { ManageT } from './i18n';
 import { usePaged } from './paged';

@@ -2,7 +2,7 @@ import { ANNOUNCEMENT_MAX } from '@sparrow/protocol';
 import { SoundOutline } from 'antd-mobile-icons';
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api';
-import { feedback } from '../../app/feedback';
+import { feedback } from '../../components/feedback';
 import type { ManageT } from './i18n';
 import { usePaged } from './paged';
 import { formatTime, ListState, Pager } from './parts';

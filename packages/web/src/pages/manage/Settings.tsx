@@ -2,7 +2,7 @@ import type { ManagedConfig, ManagedSetting } from '@sparrow/protocol';
 import { KeyOutline, SetOutline } from 'antd-mobile-icons';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { api } from '../../api';
-import { feedback } from '../../app/feedback';
+import { feedback } from '../../components/feedback';
 import { useLoaded } from '../../lib/use-loaded';
 import type { ManageKey, ManageT } from './i18n';
 import { usePaged } from './paged';

@@ -2,7 +2,7 @@ import type { Department, ManagedUser } from '@sparrow/protocol';
 import { UserOutline } from 'antd-mobile-icons';
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api';
-import { feedback } from '../../app/feedback';
+import { feedback } from '../../components/feedback';
 import { SearchBar } from '../../components/SearchBar';
 import { useSession } from '../../stores/session';
 import { useDepartments } from './Departments';

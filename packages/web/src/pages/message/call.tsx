@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { useBack } from '../../app/navigation';
 import { calls, useCall } from '../../call/store';
 import { CallScreen } from '../../components/call/CallScreen';
+import { useBack } from '../../nav/navigation';
 import '../../components/call/call.css';
 
 /** How long the screen tells how a call ended before it closes, ms. */

@@ -5,14 +5,13 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import type { VirtuosoHandle } from 'react-virtuoso';
 import { api } from '../../api';
-import { feedback } from '../../app/feedback';
-import { paths, withQuery } from '../../app/paths';
 import type { ChatRow } from '../../chat/engine';
 import { messagePermissions, useChat } from '../../chat/use-chat';
 import { ActionMenu, type MenuAction } from '../../components/ActionMenu';
 import { Composer, type ComposerHandle } from '../../components/chat/Composer';
 import type { Mentionable } from '../../components/chat/MentionPicker';
 import { MessageList } from '../../components/chat/MessageList';
+import { feedback } from '../../components/feedback';
 import { MediaGalleryProvider } from '../../components/message/gallery';
 import { GroupAnnouncementBanner } from '../../components/group/GroupAnnouncementBanner';
 import { useCloseWhenGroupGone } from '../../components/group/hooks';
@@ -23,6 +22,7 @@ import { chatBackgroundStyle, useChatBackground } from '../../lib/chat-backgroun
 import { copyText } from '../../lib/clipboard';
 import { contactIdOf, SELF_KEY, SYSTEM_KEY } from '../../lib/conversation-list';
 import { useNow } from '../../lib/use-now';
+import { paths, withQuery } from '../../nav/paths';
 import '../../components/chat/chat.css';
 
 /** The chat (docs/product.md §2 `/pages/message/chat?id=<contact>`): back goes home (BACK_TO_HOME). */

@@ -1,11 +1,11 @@
 import { AddOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
-import { paths, withQuery } from '../../app/paths';
 import { ChatSettingsCells } from '../../components/chat/ChatSettingsCells';
 import { ContactAvatar } from '../../components/ContactAvatar';
 import { Page } from '../../components/Page';
 import { isGroupKey, SELF_KEY } from '../../lib/conversation-list';
+import { paths, withQuery } from '../../nav/paths';
 import { useContacts } from '../../stores/contacts';
 import { GroupChatInfo } from './group/info';
 import '../../components/lists.css';

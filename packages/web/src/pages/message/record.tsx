@@ -1,10 +1,10 @@
 import { DATE_PICKER_YEARS, type Message, type SearchHit } from '@sparrow/protocol';
 import { SearchOutline } from 'antd-mobile-icons';
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { request } from '../../api';
-import { paths } from '../../app/paths';
+import { paths } from '../../nav/paths';
 import { isGroupOf } from '../../chat/registry';
 import { useGroup } from '../../chat/use-chat';
 import { Avatar } from '../../components/Avatar';
@@ -14,6 +14,8 @@ import { Page } from '../../components/Page';
 import { SearchBar } from '../../components/SearchBar';
 import { chatAt, HitRow } from '../../components/search/SearchHits';
 import { contactIdOf, isGroupKey, SELF_KEY } from '../../lib/conversation-list';
+import type { Loaded } from '../../lib/paged-list';
+import { usePagedList } from '../../lib/use-paged-list';
 import { useContacts } from '../../stores/contacts';
 import { memberName } from '../../stores/group-rules';
 import { useRemarks } from '../../stores/remarks';
@@ -46,7 +48,7 @@ function localTime(day: string, clock: string): number {
   return date.getTime();
 }
 
-type ListState = { status: 'loading' | 'ready' | 'failed'; items: Message[]; more: boolean };
+const messageKey = (m: Message) => m.msg_id;
 
 /**
  * Chat history (docs/product.md §2 `/pages/message/record?id=`): the conversation's messages found by words
@@ -65,7 +67,6 @@ export default function RecordPage() {
   const member = Number(params.get('member')) || null;
   const [query, setQuery] = useState(params.get('keywords') ?? '');
   const [words, setWords] = useState(query.trim());
-  const [list, setList] = useState<ListState>({ status: 'loading', items: [], more: false });
   const contact = useContacts((s) => s.rows[key]);
   const me = useSession((s) => s.user);
   const group = useGroup(key);
@@ -92,62 +93,43 @@ export default function RecordPage() {
     return people;
   }, [key, group.members, me, contact, remarkFor]);
 
-  // A page asked for other words, kind or member than those shown is dropped when it arrives.
-  const generation = useRef(0);
-
-  /** The next page after `shown` (newest first), or the first. */
-  const load = useCallback(
-    async (shown: readonly Message[]) => {
-      const asked = generation.current;
-      if (!key || kind === 'date' || (kind === 'member' && !member)) return;
-      setList((l) => ({ ...l, status: 'loading' }));
+  /** The page after those shown (newest first), or the first: found by the words, or listed by kind or member. */
+  const read = useCallback(
+    async ({ items, pages }: Loaded<Message>) => {
       const target = { toContactId: contactIdOf(key), is_group: isGroupOf(key) };
-      try {
-        let page: Message[];
-        if (words) {
-          const { data } = await request(
-            'searchMessage',
-            {
-              ...target,
-              keywords: words,
-              limit: PAGE,
-              page: Math.floor(shown.length / PAGE) + 1,
-              ...(kind === 'file' && { type: 'file' as const }),
-              ...(kind === 'member' && member && { from_user: member }),
-            },
-            { silent: true },
-          );
-          page = data;
-        } else {
-          const { data } = await request(
-            'getMessageList',
-            {
-              ...target,
-              limit: PAGE,
-              ...(shown.length > 0 && { last_id: shown.at(-1)!.msg_id }),
-              ...(kind === 'media' && { type: 'media' }),
-              ...(kind === 'file' && { type: 'file' }),
-              ...(kind === 'member' && member && { from_user: member }),
-            },
-            { silent: true },
-          );
-          page = [...data].reverse();
-        }
-        if (asked !== generation.current) return;
-        setList({ status: 'ready', items: [...shown, ...page], more: page.length >= PAGE });
-      } catch {
-        if (asked !== generation.current) return;
-        setList({ status: 'failed', items: [...shown], more: false });
+      if (words) {
+        const { data } = await request(
+          'searchMessage',
+          {
+            ...target,
+            keywords: words,
+            limit: PAGE,
+            page: pages + 1,
+            ...(kind === 'file' && { type: 'file' as const }),
+            ...(kind === 'member' && member && { from_user: member }),
+          },
+          { silent: true },
+        );
+        return { items: data, more: data.length >= PAGE };
       }
+      const { data } = await request(
+        'getMessageList',
+        {
+          ...target,
+          limit: PAGE,
+          ...(items.length > 0 && { last_id: items.at(-1)!.msg_id }),
+          ...(kind === 'media' && { type: 'media' }),
+          ...(kind === 'file' && { type: 'file' }),
+          ...(kind === 'member' && member && { from_user: member }),
+        },
+        { silent: true },
+      );
+      return { items: [...data].reverse(), more: data.length >= PAGE };
     },
     [key, words, kind, member],
   );
-
-  useEffect(() => {
-    generation.current++;
-    setList({ status: 'loading', items: [], more: false });
-    void load([]);
-  }, [load]);
+  const listed = Boolean(key) && kind !== 'date' && !(kind === 'member' && !member);
+  const [list, pager] = usePagedList(read, messageKey, listed);
 
   if (!key) return <Navigate to={paths.home} replace />;
 
@@ -164,7 +146,7 @@ export default function RecordPage() {
   };
 
   const shown = list.items.filter((m) => m.type !== 'event');
-  const busy = list.status === 'loading';
+  const busy = list.status === 'loading' || list.next === 'loading';
 
   return (
     <Page title={t('routes.record')}>
@@ -207,7 +189,7 @@ export default function RecordPage() {
         <p className="form-note">{t('record.pickMemberHint')}</p>
       ) : list.status === 'failed' && shown.length === 0 ? (
         <EmptyState icon={<SearchOutline />} title={t('record.failed')} description={t('record.failedDesc')}>
-          <button type="button" className="button button-default" onClick={() => void load([])}>
+          <button type="button" className="button button-default" onClick={() => void pager.start()}>
             {t('common.retry')}
           </button>
         </EmptyState>
@@ -230,10 +212,10 @@ export default function RecordPage() {
           ))}
         </ul>
       )}
-      {kind !== 'date' && (list.more || (list.status === 'failed' && shown.length > 0)) && (
+      {kind !== 'date' && list.more && (
         <div className="actions">
-          <button type="button" className="button button-default" disabled={busy} onClick={() => void load(list.items)}>
-            {list.status === 'failed' ? t('common.retry') : t('record.more')}
+          <button type="button" className="button button-default" disabled={busy} onClick={() => void pager.loadMore()}>
+            {list.next === 'failed' ? t('common.retry') : t('record.more')}
           </button>
         </div>
       )}

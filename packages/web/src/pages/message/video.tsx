@@ -2,8 +2,8 @@ import { DownlandOutline, LeftOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { useBack } from '../../app/navigation';
 import { storageUrl } from '../../lib/media-url';
+import { useBack } from '../../nav/navigation';
 import './media-pages.css';
 
 /**

@@ -1,11 +1,11 @@
 import { APP_VERSION, APP_VERSION_CODE } from '@sparrow/protocol';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { paths } from '../../app/paths';
 import { checkForUpdate, loadSystemInfo } from '../../app/system';
 import logo from '../../assets/logo.svg';
 import { Cell, CellGroup } from '../../components/Cell';
 import { Page } from '../../components/Page';
+import { paths } from '../../nav/paths';
 import { useConfig } from '../../stores/config';
 
 /** About: the system's name and logo (getSystemInfo) and this client's version. */

@@ -4,13 +4,15 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { request } from '../../api';
-import { videoPath } from '../../app/media-paths';
+import { videoPath } from '../../nav/paths';
 import { EmptyState } from '../../components/EmptyState';
 import { FileIcon } from '../../components/message/FileIcon';
 import { FILE_CATES } from '../../components/message/file-kind';
 import { Page } from '../../components/Page';
 import { SearchBar } from '../../components/SearchBar';
 import { formatFileSize } from '../../lib/file-size';
+import type { Loaded } from '../../lib/paged-list';
+import { usePagedList } from '../../lib/use-paged-list';
 import { useParamChoice } from '../../lib/use-param-choice';
 import { useVoicePlayback } from '../../lib/voice-player';
 import '../../components/message/media.css';
@@ -26,13 +28,7 @@ const SEARCH_DEBOUNCE_MS = 500;
 type Tab = 'sent' | 'received';
 type Cate = (typeof FILE_CATES)[number]['cate'];
 
-interface ListState {
-  items: FileItem[];
-  total: number;
-  page: number;
-  status: 'loading' | 'ready' | 'error';
-  loadingMore: boolean;
-}
+const fileKey = (f: FileItem) => f.msg_id;
 
 function dateOf(ms: number, language: string): string {
   return new Date(ms).toLocaleDateString(language, { year: 'numeric', month: '2-digit', day: '2-digit' });
@@ -137,81 +133,44 @@ export default function FilesPage() {
   const [cate, setCate] = useState<Cate | 0>(0);
   const [text, setText] = useState('');
   const [keywords, setKeywords] = useState('');
-  const [list, setList] = useState<ListState>({ items: [], total: 0, page: 0, status: 'loading', loadingMore: false });
   const [viewing, setViewing] = useState<FileItem | null>(null);
-  const [attempt, setAttempt] = useState(0);
-  const generation = useRef(0);
 
   useEffect(() => {
     const timer = setTimeout(() => setKeywords(text.trim()), SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [text]);
 
-  const fetchPage = useCallback(
-    (page: number) =>
-      request(
+  const read = useCallback(
+    async ({ pages }: Loaded<FileItem>) => {
+      const { data, count } = await request(
         'fileList',
         {
           is_mine: tab === 'sent' ? 1 : 0,
-          page,
+          page: pages + 1,
           limit: PAGE_LIMIT_DEFAULT,
           ...(cate ? { cate } : {}),
           ...(keywords ? { keywords } : {}),
         },
         { silent: true },
-      ),
+      );
+      return { items: data, total: count ?? (pages === 0 ? data.length : undefined) };
+    },
     [tab, cate, keywords],
   );
-
-  useEffect(() => {
-    const mine = ++generation.current;
-    setList({ items: [], total: 0, page: 0, status: 'loading', loadingMore: false });
-    fetchPage(1).then(
-      (r) => {
-        if (generation.current === mine)
-          setList({ items: r.data, total: r.count ?? r.data.length, page: 1, status: 'ready', loadingMore: false });
-      },
-      () => {
-        if (generation.current === mine) setList((l) => ({ ...l, status: 'error' }));
-      },
-    );
-  }, [fetchPage, attempt]);
-
-  const hasMore = list.status === 'ready' && list.items.length < list.total;
-  const loadMore = useCallback(() => {
-    if (!hasMore || list.loadingMore) return;
-    const mine = generation.current;
-    setList((l) => ({ ...l, loadingMore: true }));
-    fetchPage(list.page + 1).then(
-      (r) => {
-        if (generation.current !== mine) return;
-        setList((l) => {
-          const seen = new Set(l.items.map((i) => i.msg_id));
-          return {
-            ...l,
-            items: [...l.items, ...r.data.filter((i) => !seen.has(i.msg_id))],
-            total: r.count ?? l.total,
-            page: l.page + 1,
-            loadingMore: false,
-          };
-        });
-      },
-      () => {
-        if (generation.current === mine) setList((l) => ({ ...l, loadingMore: false }));
-      },
-    );
-  }, [hasMore, list.loadingMore, list.page, fetchPage]);
+  const [list, pager] = usePagedList(read, fileKey);
+  const hasMore = list.status === 'ready' && list.more;
+  const loadingMore = list.next === 'loading';
 
   const sentinel = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = sentinel.current;
     if (!el || !hasMore) return;
     const io = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) loadMore();
+      if (entries.some((e) => e.isIntersecting)) void pager.loadMore();
     });
     io.observe(el);
     return () => io.disconnect();
-  }, [hasMore, loadMore]);
+  }, [hasMore, pager]);
 
   return (
     <Page title={t('media.routes.files')} className="files-page">
@@ -243,9 +202,9 @@ export default function FilesPage() {
           <span className="spinner" aria-hidden="true" />
           <span className="visually-hidden">{t('common.loading')}</span>
         </div>
-      ) : list.status === 'error' ? (
+      ) : list.status === 'failed' ? (
         <EmptyState icon={<FolderOutline />} title={t('media.files.loadFailed')} description="">
-          <button type="button" className="button button-default files-retry" onClick={() => setAttempt((a) => a + 1)}>
+          <button type="button" className="button button-default files-retry" onClick={() => void pager.start()}>
             {t('common.retry')}
           </button>
         </EmptyState>
@@ -257,14 +216,14 @@ export default function FilesPage() {
         />
       ) : (
         <>
-          <p className="files-total">{t('media.files.total', { count: list.total })}</p>
+          <p className="files-total">{t('media.files.total', { count: list.total ?? list.items.length })}</p>
           <ul className="files-list">
             {list.items.map((f) => (
               <FileRow key={f.msg_id} file={f} tab={tab} onImage={setViewing} />
             ))}
           </ul>
           <div ref={sentinel} className="files-more" role="status">
-            {list.loadingMore ? t('common.loading') : hasMore ? '' : t('media.files.end')}
+            {loadingMore ? t('common.loading') : hasMore ? '' : t('media.files.end')}
           </div>
         </>
       )}

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api';
-import { disablePush, enablePush, pushEnabled } from '../../app/pwa';
-import { feedback } from '../../app/feedback';
 import { SwitchCell } from '../../components/Cell';
+import { feedback } from '../../components/feedback';
+import { disablePush, enablePush, pushEnabled } from '../../session/push';
 
 /**
  * The settings' Web Push switches: notifications while the app is closed (the browser asks for

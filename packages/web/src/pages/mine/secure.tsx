@@ -3,15 +3,15 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { api, sendCode } from '../../api';
-import { feedback } from '../../app/feedback';
-import { useBackTo } from '../../app/navigation';
-import { paths } from '../../app/paths';
 import { Cell, CellGroup } from '../../components/Cell';
+import { feedback } from '../../components/feedback';
 import { Field, PasswordField } from '../../components/Field';
 import { Page } from '../../components/Page';
 import { SendCodeButton } from '../../components/SendCodeButton';
 import { useForm } from '../../lib/use-form';
 import { checkCode, checkEmailOrPhone, checkPassword, checkRepeat, checkRequired } from '../../lib/validation';
+import { useBackTo } from '../../nav/navigation';
+import { paths } from '../../nav/paths';
 import { session, useSession } from '../../stores/session';
 
 type Method = 'original' | 'code';

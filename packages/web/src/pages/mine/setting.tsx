@@ -2,14 +2,14 @@ import { APP_VERSION, LOCALE_NAMES, LOCALES, type Locale } from '@sparrow/protoc
 import { CheckOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { signOut } from '../../app/account';
-import { feedback } from '../../app/feedback';
-import { useBackTo } from '../../app/navigation';
-import { paths } from '../../app/paths';
 import { checkForUpdate } from '../../app/system';
 import { Cell, CellGroup, SwitchCell } from '../../components/Cell';
+import { feedback } from '../../components/feedback';
 import { Page } from '../../components/Page';
 import { changeLocale } from '../../i18n';
+import { useBackTo } from '../../nav/navigation';
+import { paths } from '../../nav/paths';
+import { signOut } from '../../session/account';
 import { settings, useSettings } from '../../stores/settings';
 import { PushSwitches } from './push-switches';
 

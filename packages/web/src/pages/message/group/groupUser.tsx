@@ -4,18 +4,18 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../../../api';
-import { feedback } from '../../../app/feedback';
-import { groupPath } from '../../../app/group-paths';
-import { DelayedSpinner } from '../../../app/lazy-page';
-import { useBackTo } from '../../../app/navigation';
 import { Avatar } from '../../../components/Avatar';
+import { DelayedSpinner } from '../../../components/DelayedSpinner';
 import { EmptyState } from '../../../components/EmptyState';
+import { feedback } from '../../../components/feedback';
 import { Page } from '../../../components/Page';
 import { ActionSheet, type SheetAction } from '../../../components/group/ActionSheet';
 import { formatMuteEnd } from '../../../components/group/format';
 import { GroupPending } from '../../../components/group/GroupPending';
 import { useCloseWhenGone, useGroupIdParam } from '../../../components/group/hooks';
 import { useNowUntil } from '../../../lib/use-now-until';
+import { useBackTo } from '../../../nav/navigation';
+import { groupPath } from '../../../nav/paths';
 import { MUTE_TIMERS, groupActions, myRole, useGroup, type MuteTimer } from '../../../stores/group';
 import {
   groupPermissions,

@@ -1,5 +1,4 @@
-import { paths, withQuery } from './paths';
-import { findRoute } from './routes';
+import { paths, publicPaths, routePathOf, withQuery } from './paths';
 
 /** The app page now shown, path and query, from the hash (`#/pages/index/qqrcode?token=…`). */
 export function currentPath(): string {
@@ -12,8 +11,8 @@ export function currentPath(): string {
  */
 export function returnPath(raw: string | null | undefined): string | null {
   if (!raw || !raw.startsWith('/') || raw.startsWith('//')) return null;
-  const route = findRoute(raw.split(/[?#]/)[0]!);
-  if (!route?.auth || route.path === paths.home) return null;
+  const path = routePathOf(raw.split(/[?#]/)[0]!);
+  if (path === undefined || publicPaths.includes(path) || path === paths.home) return null;
   return raw;
 }
 

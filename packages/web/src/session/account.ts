@@ -1,26 +1,13 @@
 import type { LoginResult } from '@sparrow/protocol';
-import type * as RealtimeModule from '../chat/realtime';
 import { api, endSession } from '../api';
+import { feedback } from '../components/feedback';
 import { i18next } from '../i18n';
 import { USER_ITEMS, storage } from '../lib/storage';
+import { navigateTo } from '../nav/navigation';
+import { paths, withQuery } from '../nav/paths';
+import { currentPath, loginPath, returnPath } from '../nav/return-to';
 import { presence } from '../stores/presence';
 import { session, sessionStore } from '../stores/session';
-import { feedback } from './feedback';
-import { navigateTo } from './navigation';
-import { paths, withQuery } from './paths';
-import { currentPath, loginPath, returnPath } from './return-to';
-
-type Realtime = typeof RealtimeModule;
-let realtime: Promise<Realtime> | null = null;
-
-/** The socket module, loaded on first use (it parses frames with protocol's zod schemas). */
-export function loadRealtime(): Promise<Realtime> {
-  realtime ??= import('../chat/realtime').catch((error: unknown) => {
-    realtime = null;
-    throw error;
-  });
-  return realtime;
-}
 
 /**
  * After login: keep the token and user, then open the page the visitor came for (`redirect`), or
@@ -71,7 +58,7 @@ export async function signOut(): Promise<void> {
   const clientId = storage.get('client_id');
   const userId = sessionStore.getState().user?.user_id;
   // This browser's pushes were the signed-out user's: the next user of it must not get them.
-  await import('./pwa').then((m) => m.disablePush()).catch(() => undefined);
+  await import('./push').then((m) => m.disablePush()).catch(() => undefined);
   try {
     await api.logout(clientId ? { client_id: clientId } : {}, { loading: true, quiet: true });
   } catch {
@@ -95,36 +82,12 @@ const OFFLINE_MESSAGES = {
  */
 export function forcedOffline(reason?: keyof typeof OFFLINE_MESSAGES): void {
   // The session cannot tell the server any more; the push service will answer the server 410.
-  void import('./pwa').then((m) => m.dropPushSubscription()).catch(() => undefined);
+  void import('./push').then((m) => m.dropPushSubscription()).catch(() => undefined);
   dropSession();
   navigateTo(paths.login, { replace: true });
   void feedback.alert({
     title: i18next.t('errors.tip'),
     content: i18next.t(reason ? OFFLINE_MESSAGES[reason] : 'errors.forcedOffline'),
     confirmText: i18next.t('common.confirm'),
-  });
-}
-
-/** Runs the socket while someone is signed in: start on sign-in, stop on sign-out. */
-export function followSession(): void {
-  const follow = (token: string | null, previous: string | null | undefined) => {
-    if (!token) {
-      if (realtime) void realtime.then(({ socket }) => socket.stop());
-      return;
-    }
-    loadRealtime().then(
-      ({ socket }) => {
-        if (sessionStore.getState().token !== token) return;
-        if (socket.state === 'open' && previous) socket.bind();
-        else socket.start();
-      },
-      () => {
-        // Offline at start: the HTTP pages still work; pushes begin with the next sign-in or start.
-      },
-    );
-  };
-  follow(sessionStore.getState().token, undefined);
-  sessionStore.subscribe((s, prev) => {
-    if (s.token !== prev.token) follow(s.token, prev.token);
   });
 }
