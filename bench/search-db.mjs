@@ -1,9 +1,9 @@
 // Message search on one database (run by search.mjs under tsx: it uses the server's own
 // repository). Seeds MESSAGES messages between USERS users, in private chats and in GROUPS groups,
 // with a mix of Chinese and English text, file names, places and cards; then times
-// MessageRepo.search (the query searchMessage runs) for random readers and words, beside LIKE over
+// SearchRepo.search (the query searchMessage runs) for random readers and words, beside LIKE over
 // the same words and data with no index, and measures what the index costs a send: CPU per
-// message stored through MessageRepo.store and then indexed by the indexer's batches, beside
+// message stored through MessageStoreRepo.store and then indexed by the indexer's batches, beside
 // CPU per message stored with no indexing, in alternating rounds.
 //
 // Seeding is bulk (the index is built once after the rows are in).
@@ -14,7 +14,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { migrate, openDb } from '../packages/server/src/db/index.ts';
-import { MessageRepo } from '../packages/server/src/modules/im/repo.ts';
+import { SearchRepo } from '../packages/server/src/modules/im/search-repo.ts';
+import { MessageStoreRepo } from '../packages/server/src/modules/im/store-repo.ts';
 import { indexRows, insertIndexRows } from '../packages/server/src/db/search-index.ts';
 import { SEARCH_BATCH } from '../packages/server/src/modules/im/search-index.ts';
 import { queryTerms, searchText } from '../packages/server/src/modules/im/search-text.ts';
@@ -239,7 +240,8 @@ try {
     `seeded ${MESSAGES} messages in ${fmt((seeded - seedStarted) / 1000, 1)} s; index built in ${fmt((indexed - seeded) / 1000, 1)} s`,
   );
 
-  const repo = new MessageRepo(db, opened.dialect);
+  const repo = new SearchRepo(db, opened.dialect);
+  const store = new MessageStoreRepo(db, opened.dialect);
   const readers = Array.from({ length: ROUNDS }, () => 1 + pick(USERS));
   // Words a person would type: a Chinese word of two characters (below a trigram), three or four
   // characters, an English word, a place, a street.
@@ -299,7 +301,7 @@ try {
     const m = message();
     const from = 1 + pick(USERS);
     const to = 1 + ((from + pick(20)) % USERS);
-    await repo.store(
+    await store.store(
       {
         client_id: `send-${label}-${i}`,
         from_user: from,

@@ -84,21 +84,21 @@ async function main(argv: string[]): Promise<number> {
     if (area === 'announce') {
       const [title, text] = [verb, ...args];
       if (!title || text === undefined) throw new Error(`announce needs a title and a text\n\n${USAGE}`);
-      console.log(`announcement ${await admin.announce(title, text)} published`);
+      console.log(`announcement ${await admin.site.announce(title, text)} published`);
       return 0;
     }
     switch (`${area} ${verb ?? ''}`) {
       case 'config get':
-        console.log(JSON.stringify(admin.getConfig(args[0]), null, 2));
+        console.log(JSON.stringify(admin.site.getConfig(args[0]), null, 2));
         break;
       case 'config set':
         need(2);
-        console.log(JSON.stringify(await admin.setConfig(args[0]!, args.slice(1).join(' ')), null, 2));
+        console.log(JSON.stringify(await admin.site.setConfig(args[0]!, args.slice(1).join(' ')), null, 2));
         break;
       case 'user create': {
         need(2);
         const positional = args.filter((a) => !a.startsWith('--'));
-        const id = await admin.createUser(
+        const id = await admin.users.createUser(
           positional[0]!,
           positional[1]!,
           positional[2] ?? positional[0]!,
@@ -110,39 +110,39 @@ async function main(argv: string[]): Promise<number> {
       case 'user disable':
       case 'user enable':
         need(1);
-        await admin.setStatus(args[0]!, verb === 'enable');
+        await admin.users.setStatus(args[0]!, verb === 'enable');
         console.log(`${verb}d ${args[0]}`);
         break;
       case 'user role':
         need(2);
         if (args[1] !== 'admin' && args[1] !== 'user') throw new Error('role is admin or user');
-        await admin.setRole(args[0]!, args[1]);
+        await admin.users.setRole(args[0]!, args[1]);
         console.log(`${args[0]} is now ${args[1]}`);
         break;
       case 'user password':
         need(2);
-        await admin.setPassword(args[0]!, args[1]!);
+        await admin.users.setPassword(args[0]!, args[1]!);
         console.log(`password of ${args[0]} set; they choose their own at next login`);
         break;
       case 'user logout':
         need(1);
-        await admin.endSessionsOf(args[0]!);
+        await admin.users.endSessionsOf(args[0]!);
         console.log(`ended every session of ${args[0]}`);
         break;
       case 'user department': {
         need(2);
         const body = checked(ManageUserDepartmentBody.pick({ dep_id: true }), { dep_id: args[1] });
-        await admin.setDepartment(args[0]!, body.dep_id);
+        await admin.departments.setDepartment(args[0]!, body.dep_id);
         console.log(`${args[0]} is now in department ${body.dep_id}`);
         break;
       }
       case 'department list':
-        for (const d of await admin.listDepartments())
+        for (const d of await admin.departments.listDepartments())
           console.log(`${d.id}\tparent ${d.parent_id}\t${d.user_count} people\t${d.name}`);
         break;
       case 'department create': {
         need(1);
-        const dep = await admin.createDepartment(
+        const dep = await admin.departments.createDepartment(
           checked(ManageDepartmentCreateBody, { name: args[0], parent_id: args[1] ?? 0 }),
         );
         console.log(`created department ${dep.name} (id ${dep.id})`);
@@ -151,19 +151,19 @@ async function main(argv: string[]): Promise<number> {
       case 'department rename': {
         need(2);
         const body = checked(ManageDepartmentRenameBody, { id: args[0], name: args.slice(1).join(' ') });
-        await admin.renameDepartment(body.id, body.name);
+        await admin.departments.renameDepartment(body.id, body.name);
         console.log(`department ${body.id} is now ${body.name}`);
         break;
       }
       case 'department delete': {
         need(1);
         const body = checked(ManageDepartmentDelBody, { id: args[0] });
-        await admin.deleteDepartment(body.id);
+        await admin.departments.deleteDepartment(body.id);
         console.log(`deleted department ${body.id}`);
         break;
       }
       case 'invite create':
-        console.log(await admin.createInvite(Number(args[0] ?? 1), Number(args[1] ?? 7)));
+        console.log(await admin.site.createInvite(Number(args[0] ?? 1), Number(args[1] ?? 7)));
         break;
       default:
         console.error(`unknown command: ${area} ${verb ?? ''}\n\n${USAGE}`);

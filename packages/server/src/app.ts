@@ -7,7 +7,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { BODY_LIMIT_DEFAULT, Codes, translate, type PushFrame } from '@sparrow/protocol';
 import type { ServerConfig } from './config';
 import type { AppContext } from './context';
-import { migrate, openDb } from './db';
+import { migrate, openDb, type OpenedDb } from './db';
 import { isDiskFull } from './db/disk-full';
 import { AppError } from './errors';
 import { localeOf, sendError } from './http/envelope';
@@ -63,7 +63,34 @@ export async function buildApp(
   env: ServerConfig,
   opts: BuildOptions = {},
 ): Promise<{ app: FastifyInstance; ctx: AppContext; services: Services }> {
-  const app = Fastify({
+  const app = createFastify(env, opts);
+  const now = opts.now ?? Date.now;
+  const metrics = new Metrics();
+  const opened = await openDatabase(app, env, metrics);
+  const repos = createRepos(opened.db, opened.dialect);
+  const config = new ConfigService(repos.config);
+  await config.load();
+  config.startPolling(env.configPollMs);
+  const carriers = await connectRealtime(app, env, config, metrics, now);
+  const ctx = await buildContext(app, env, { opened, repos, config, metrics, now, ...carriers });
+  broadcastConfigChanges(ctx);
+  await registerPlugins(app, ctx);
+  registerErrorHandlers(app, ctx);
+  registerSocketGateway(app, ctx, opts.socket);
+  const services = createServices(
+    ctx,
+    env.redisUrl ? new RedisCallStore(env.redisUrl, env.redisPrefix, carriers.redisDown) : new MemoryCallStore(),
+  );
+  const announcements = await startServices(ctx, services);
+  await registerHandlers(app, ctx, services);
+  await registerWebClient(app, env);
+  closeOnShutdown(app, ctx, services, { announcements, opened, ...carriers });
+  return { app, ctx, services };
+}
+
+/** The Fastify instance: its log (a scan path's token left out), routing, body limit and time-outs. */
+function createFastify(env: ServerConfig, opts: BuildOptions): FastifyInstance {
+  return Fastify({
     logger:
       opts.logger === false
         ? false
@@ -94,9 +121,10 @@ export async function buildApp(
     genReqId: () => Math.random().toString(36).slice(2, 10),
     schemaController: { compilersFactory: fastifyCompilers },
   });
-  const now = opts.now ?? Date.now;
-  const metrics = new Metrics();
+}
 
+/** Opens the database and brings it to the newest migration; its errors are logged, its queries and pool counted. */
+async function openDatabase(app: FastifyInstance, env: ServerConfig, metrics: Metrics): Promise<OpenedDb> {
   const opened = openDb({
     databaseUrl: env.databaseUrl,
     dataDir: env.dataDir,
@@ -106,11 +134,20 @@ export async function buildApp(
   });
   await migrate(opened);
   if (opened.pool) metrics.watchPool(opened.pool);
-  const repos = createRepos(opened.db, opened.dialect);
-  const config = new ConfigService(repos.config);
-  await config.load();
-  config.startPolling(env.configPollMs);
+  return opened;
+}
 
+/**
+ * The sockets' hub and what carries pushes and presence between nodes: Redis when REDIS_URL is set
+ * (an outage said once a minute), else this process alone.
+ */
+async function connectRealtime(
+  app: FastifyInstance,
+  env: ServerConfig,
+  config: ConfigService,
+  metrics: Metrics,
+  now: () => number,
+) {
   let localSockets: () => Array<{ userId: number; clientId: string }> = () => [];
   const redis = env.redisUrl;
   // Redis out of reach: pushes wait for the sockets' sync and limits count per node; said once a minute.
@@ -138,7 +175,21 @@ export async function buildApp(
     realtime.hub.all().flatMap((c) => (c.userId === null ? [] : [{ userId: c.userId, clientId: c.clientId }]));
   // Pushes from other nodes may have been lost while Redis was away: every socket here reconnects and syncs.
   if (bus instanceof RedisBus) bus.onRecovered(() => realtime.closeAll());
-  const ctx: AppContext = {
+  return { realtime, bus, presence, redisDown };
+}
+
+type Carriers = Awaited<ReturnType<typeof connectRealtime>>;
+
+/** The context every module is built from, one per process: what is open so far, with rate limits, mail and storage. */
+async function buildContext(
+  app: FastifyInstance,
+  env: ServerConfig,
+  parts: Pick<AppContext, 'repos' | 'config' | 'metrics' | 'now' | 'realtime'> &
+    Pick<Carriers, 'redisDown'> & { opened: OpenedDb },
+): Promise<AppContext> {
+  const { opened, repos, config, metrics, now, realtime, redisDown } = parts;
+  const redis = env.redisUrl;
+  return {
     env,
     db: opened.db,
     dialect: opened.dialect,
@@ -171,33 +222,44 @@ export async function buildApp(
     log: app.log,
     now,
   };
+}
 
-  config.onChange((globalConfig) => {
-    const frame: PushFrame = { type: 'updateConfig', data: globalConfig, time: Math.floor(now() / 1000) };
-    realtime.hub.broadcast(frame);
+/** A change of the configuration, made here or seen in the database, is pushed to every socket (`updateConfig`). */
+function broadcastConfigChanges(ctx: AppContext): void {
+  ctx.config.onChange((globalConfig) => {
+    const frame: PushFrame = { type: 'updateConfig', data: globalConfig, time: Math.floor(ctx.now() / 1000) };
+    ctx.realtime.hub.broadcast(frame);
   });
+}
 
-  capConnections(app.server, env.resources.connectionsPerAddress, env.trustProxy);
+/** What requests and sockets pass through: connection caps, body parsers, `Forwarded`, security headers, websockets. */
+async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  capConnections(app.server, ctx.env.resources.connectionsPerAddress, ctx.env.trustProxy);
   await registerBodyParsers(app);
   await app.register(multipart);
-  readForwarded(app, env.trustProxy, ctx.now);
-  await registerSecurityHeaders(app, () => config.get());
+  readForwarded(app, ctx.env.trustProxy, ctx.now);
+  await registerSecurityHeaders(app, () => ctx.config.get());
   await app.register(websocket, {
     options: { maxPayload: 64 * 1024 },
     // The plugin's own preClose runs first and closes sockets without a code; ours says 1012 so
     // that clients reconnect elsewhere.
     preClose(done) {
-      realtime.closeAll();
+      ctx.realtime.closeAll();
       this.websocketServer.close();
       done();
     },
   });
+}
 
+/** Errors as the envelope in the caller's language: named ones, a full disk, a body too large or unread, no route. */
+function registerErrorHandlers(app: FastifyInstance, ctx: AppContext): void {
   // A full disk lasts until an operator frees space: said once a minute, not on every refused write.
-  const diskFull = atMostEvery(60_000, now, (err: unknown) => app.log.error({ err }, 'the disk is full: writes fail'));
+  const diskFull = atMostEvery(60_000, ctx.now, (err: unknown) =>
+    app.log.error({ err }, 'the disk is full: writes fail'),
+  );
   app.setErrorHandler((err, req, reply) => {
     if (err instanceof AppError) {
-      if (err.code === Codes.TooMany) metrics.refused(err.name);
+      if (err.code === Codes.TooMany) ctx.metrics.refused(err.name);
       return sendError(req, reply, err);
     }
     if (isDiskFull(err)) {
@@ -206,7 +268,7 @@ export async function buildApp(
     }
     const status = (err as { statusCode?: number }).statusCode ?? 500;
     if (status === 413 && req.isMultipart())
-      return sendError(req, reply, new AppError('FileTooLarge', { size: config.get().fileUpload.size }));
+      return sendError(req, reply, new AppError('FileTooLarge', { size: ctx.config.get().fileUpload.size }));
     if (status === 413) return sendError(req, reply, new AppError('BodyTooLarge', {}, { fields: ['body'] }));
     if (status >= 400 && status < 500) {
       return sendError(req, reply, new AppError('Validation', {}, { fields: ['body'] }));
@@ -218,9 +280,12 @@ export async function buildApp(
   app.setNotFoundHandler((req, reply) => {
     void reply.code(404).send({ code: Codes.NotFound, msg: translate(localeOf(req), 'errors.NotFound'), data: null });
   });
+}
 
+/** The socket endpoint: a token binds a socket to its session, none while a password an admin set is unchanged. */
+function registerSocketGateway(app: FastifyInstance, ctx: AppContext, socket: BuildOptions['socket']): void {
   registerGateway(app, {
-    realtime,
+    realtime: ctx.realtime,
     authenticate: async (token) => {
       const s = await ctx.sessions.fromToken(token);
       // Until a password an admin set is changed, nothing reaches the session (as its HTTP calls).
@@ -228,25 +293,30 @@ export async function buildApp(
       return { sessionId: s.id, userId: s.userId, isMobile: s.isMobile };
     },
     sessionAlive: (id) => ctx.sessions.alive(id),
-    ...opts.socket,
+    ...socket,
   });
-  const services = createServices(
-    ctx,
-    redis ? new RedisCallStore(redis, env.redisPrefix, redisDown) : new MemoryCallStore(),
-  );
+}
+
+/** Starts the services' work in the background and the announcements watcher; wires what they tell each other. */
+async function startServices(ctx: AppContext, services: Services): Promise<AnnouncementWatcher> {
   services.calls.start();
   services.pipeline.start();
-  services.search.start(env.searchIndexMs);
+  services.search.start(ctx.env.searchIndexMs);
   // Web Push's VAPID pair: made at the first start, read from the database at every later one.
   await services.push.keys();
-  realtime.setAudience((userId) => services.friends.audience(userId));
-  const announcements = new AnnouncementWatcher(repos.announcements, realtime);
-  announcements.start(env.configPollMs);
-  services.admin.onNoticePublished(() => announcements.check());
+  ctx.realtime.setAudience((userId) => services.friends.audience(userId));
+  const announcements = new AnnouncementWatcher(ctx.repos.announcements, ctx.realtime);
+  announcements.start(ctx.env.configPollMs);
+  services.admin.site.onNoticePublished(() => announcements.check());
+  return announcements;
+}
+
+/** Every module's handlers in the route table, then uploads, scan pages and the operators' routes. */
+async function registerHandlers(app: FastifyInstance, ctx: AppContext, services: Services): Promise<void> {
   registerRoutes(app, ctx, {
     ...friendRoutes(ctx, services.friends),
     ...imRoutes(ctx, services.messages, services.pipeline, services.contacts, services.search),
-    ...groupRoutes(ctx, services.groups, services.groupAdmin),
+    ...groupRoutes(ctx, services.groups, services.groupAdmin, services.groupCodes),
     ...authRoutes(ctx, services.auth),
     ...userRoutes(ctx, services.users),
     ...systemRoutes(ctx),
@@ -261,11 +331,14 @@ export async function buildApp(
   registerStorageRoutes(app, ctx.storage);
   registerScanPages(app);
   await registerOpsRoutes(app, {
-    metrics,
-    readiness: new Readiness(repos.ops, redis),
-    metricsToken: env.metricsToken,
+    metrics: ctx.metrics,
+    readiness: new Readiness(ctx.repos.ops, ctx.env.redisUrl),
+    metricsToken: ctx.env.metricsToken,
   });
+}
 
+/** The built web client, when there is one: files looked up per request, hashed assets cached for a year. */
+async function registerWebClient(app: FastifyInstance, env: ServerConfig): Promise<void> {
   if (env.webDist && fs.existsSync(path.join(env.webDist, 'index.html'))) {
     await app.register(fastifyStatic, {
       root: env.webDist,
@@ -281,9 +354,18 @@ export async function buildApp(
       },
     });
   }
+}
 
+/** Closing the app stops the background work, then closes the limits, the carriers and the database, in that order. */
+function closeOnShutdown(
+  app: FastifyInstance,
+  ctx: AppContext,
+  services: Services,
+  parts: { announcements: AnnouncementWatcher; opened: OpenedDb } & Pick<Carriers, 'bus' | 'presence'>,
+): void {
+  const { announcements, opened, bus, presence } = parts;
   app.addHook('onClose', async () => {
-    config.stop();
+    ctx.config.stop();
     announcements.stop();
     await services.calls.stop();
     await services.pipeline.stop();
@@ -294,6 +376,4 @@ export async function buildApp(
     await presence.close();
     await opened.close();
   });
-
-  return { app, ctx, services };
 }

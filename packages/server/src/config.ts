@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { parseS3Url } from './storage/s3-url';
 import { hostList, type HostResolver } from './lib/outbound';
-import type { PushLimits } from './modules/push';
+import type { PushLimits } from './modules/push/limits';
 import { CALL_LOCK_TTL_MS, CALL_PEER_GONE_MS, CALL_RING_TIMEOUT_MS } from '@sparrow/protocol';
 
 /** Process configuration, from the environment (docs/operations.md "Configuration"). */

@@ -1,20 +1,31 @@
 import type { Db } from './db';
 import type { Dialect } from './db/dialect';
-import { AdminRepo } from './modules/admin';
+import { AdminRepo } from './modules/admin/repo';
 import { CodeRepo } from './modules/auth/code-repo';
-import { SessionRepo } from './modules/auth';
-import { EmojiRepo } from './modules/emoji';
-import { FriendRepo } from './modules/friend';
-import { GroupRepo } from './modules/group';
-import { MessageRepo } from './modules/im';
-import { MomentRepo } from './modules/moments';
-import { OpsRepo } from './modules/ops';
-import { PushRepo } from './modules/push';
-import { AnnouncementRepo, ConfigRepo, InviteRepo } from './modules/system';
-import { FileRepo } from './modules/upload';
-import { DepartmentRepo, UserRepo } from './modules/user';
+import { SessionRepo } from './modules/auth/session-repo';
+import { EmojiRepo } from './modules/emoji/repo';
+import { FriendRepo } from './modules/friend/repo';
+import { GroupRepo } from './modules/group/repo';
+import { ConversationRepo } from './modules/im/conversation-repo';
+import { HistoryRepo } from './modules/im/history-repo';
+import { MessageRepo } from './modules/im/repo';
+import { SearchRepo } from './modules/im/search-repo';
+import { MessageStoreRepo } from './modules/im/store-repo';
+import { MomentReactionRepo } from './modules/moments/reactions-repo';
+import { MomentRepo } from './modules/moments/repo';
+import { OpsRepo } from './modules/ops/repo';
+import { PushRepo } from './modules/push/repo';
+import { AnnouncementRepo } from './modules/system/announcement-repo';
+import { ConfigRepo, InviteRepo } from './modules/system/repo';
+import { FileRepo } from './modules/upload/repo';
+import { DepartmentRepo } from './modules/user/department-repo';
+import { UserRepo } from './modules/user/repo';
 
-/** Every repository, one per table family, built once per process and handed to the services. */
+/**
+ * Every repository, one per table family, built once per process and handed to the services. Each
+ * is imported from its own file, not its module's index.ts: an index also offers services, which
+ * name `Repos`, and this file stays a leaf beneath them.
+ */
 export interface Repos {
   users: UserRepo;
   departments: DepartmentRepo;
@@ -23,7 +34,12 @@ export interface Repos {
   friends: FriendRepo;
   groups: GroupRepo;
   messages: MessageRepo;
+  messageStore: MessageStoreRepo;
+  history: HistoryRepo;
+  conversations: ConversationRepo;
+  search: SearchRepo;
   moments: MomentRepo;
+  momentReactions: MomentReactionRepo;
   files: FileRepo;
   emoji: EmojiRepo;
   announcements: AnnouncementRepo;
@@ -42,8 +58,13 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
     codes: new CodeRepo(db),
     friends: new FriendRepo(db),
     groups: new GroupRepo(db),
-    messages: new MessageRepo(db, dialect),
+    messages: new MessageRepo(db),
+    messageStore: new MessageStoreRepo(db, dialect),
+    history: new HistoryRepo(db, dialect),
+    conversations: new ConversationRepo(db),
+    search: new SearchRepo(db, dialect),
     moments: new MomentRepo(db),
+    momentReactions: new MomentReactionRepo(db),
     files: new FileRepo(db),
     emoji: new EmojiRepo(db),
     announcements: new AnnouncementRepo(db),

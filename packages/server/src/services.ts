@@ -6,6 +6,7 @@ import { CodeService } from './modules/auth/codes';
 import { AuthService } from './modules/auth/service';
 import { EmojiService } from './modules/emoji/service';
 import { FriendService } from './modules/friend/service';
+import { GroupCodeService } from './modules/group/codes';
 import { GroupAdminService } from './modules/group/manage';
 import { GroupService } from './modules/group/service';
 import { ContactService } from './modules/im/contacts';
@@ -44,7 +45,8 @@ export function createServices(ctx: AppContext, callStore: CallStore) {
     await groups.announceMember(user);
     await groups.redrawFaces(user.id);
   });
-  const groupAdmin = new GroupAdminService(ctx, groups, pipeline, uploads, qr);
+  const groupAdmin = new GroupAdminService(ctx, groups, pipeline, uploads);
+  const groupCodes = new GroupCodeService(ctx, groups, qr);
   const admin = new AdminService(ctx.repos, ctx.config, ctx.now, {
     realtime: ctx.realtime,
     groups: groupAdmin,
@@ -61,6 +63,7 @@ export function createServices(ctx: AppContext, callStore: CallStore) {
     search: new MessageSearch(ctx, hydrator, contacts, new SearchIndexer(ctx)),
     groups,
     groupAdmin,
+    groupCodes,
     qr,
     files,
     uploads,

@@ -31,7 +31,7 @@ describeEachDb('one account asked for at the same moment', (target) => {
     await server.ctx.config.set('sysInfo.registerInterval', '0');
     await server.ctx.config.set('rateLimits.manage.perMinute', '100000');
     root = await signUp(server, 'root_race');
-    await new AdminService(server.ctx.repos, server.ctx.config, server.clock.now).setRole('root_race', 'admin');
+    await new AdminService(server.ctx.repos, server.ctx.config, server.clock.now).users.setRole('root_race', 'admin');
   });
 
   afterAll(async () => {

@@ -40,7 +40,7 @@ describeEachDb('administration (/manage/*)', (target) => {
     root = await signUp(server, 'root_admin');
     plain = await signUp(server, 'plain_user');
     third = await signUp(server, 'third_member');
-    await new AdminService(server.ctx.repos, server.ctx.config, server.clock.now).setRole('root_admin', 'admin');
+    await new AdminService(server.ctx.repos, server.ctx.config, server.clock.now).users.setRole('root_admin', 'admin');
     await server.ctx.config.set('sysInfo.runMode', '1');
     await server.ctx.config.set('rateLimits.anyCall.perMinute', '100000');
     const group = await server.call(
@@ -453,210 +453,62 @@ describeEachDb('administration (/manage/*)', (target) => {
     sock.close();
   });
 
-  it('writes one audit row for each change an admin makes: who, what, on what, from where', async () => {
-    const ip = '198.51.100.24';
-    const by = { ...as(root), ip };
-    const owner = await signUp(server, 'audit_owner');
-    const member = await signUp(server, 'audit_member');
-    const made = await server.call(
-      'groupAdd',
-      { name: 'Audited', user_ids: [member.userId, third.userId] },
-      { token: owner.token },
-    );
-    expect(made.code, made.msg).toBe(0);
-    const group: string = made.data.id;
-    /** What the earlier steps made, for the later steps to name. */
-    const got: { user: number; invite: string; notice: number; dep: number } = {
-      user: 0,
-      invite: '',
-      notice: 0,
-      dep: 0,
-    };
-    const steps: {
-      route: RouteName;
-      body: () => Record<string, unknown>;
-      action: string;
-      target: () => string;
-      detail?: () => Record<string, unknown>;
-      keep?: (data: any) => void;
-    }[] = [
-      {
-        route: 'manageUserCreate',
-        body: () => ({ account: 'audited_user', password: 'secret123', realname: 'Audited' }),
-        action: 'userCreate',
-        target: () => `user:${got.user}`,
-        detail: () => ({ account: 'audited_user', role: 0 }),
-        keep: (d) => (got.user = d.user_id),
-      },
-      {
-        route: 'manageUserPassword',
-        body: () => ({ user_id: got.user, password: 'given123' }),
-        action: 'userPassword',
-        target: () => `user:${got.user}`,
-        detail: () => ({ account: 'audited_user' }),
-      },
-      {
-        route: 'manageUserRole',
-        body: () => ({ user_id: got.user, role: 1 }),
-        action: 'userRole',
-        target: () => `user:${got.user}`,
-        detail: () => ({ account: 'audited_user', role: 1 }),
-      },
-      {
-        route: 'manageUserRole',
-        body: () => ({ user_id: got.user, role: 0 }),
-        action: 'userRole',
-        target: () => `user:${got.user}`,
-        detail: () => ({ account: 'audited_user', role: 0 }),
-      },
-      {
-        route: 'manageUserLogout',
-        body: () => ({ user_id: got.user }),
-        action: 'userLogout',
-        target: () => `user:${got.user}`,
-      },
-      {
-        route: 'manageUserStatus',
-        body: () => ({ user_id: got.user, status: 0 }),
-        action: 'userDisable',
-        target: () => `user:${got.user}`,
-      },
-      {
-        route: 'manageUserStatus',
-        body: () => ({ user_id: got.user, status: 1 }),
-        action: 'userEnable',
-        target: () => `user:${got.user}`,
-      },
-      {
-        route: 'manageGroupOwner',
-        body: () => ({ group_id: group, user_id: member.userId }),
-        action: 'groupOwner',
-        target: () => group,
-        detail: () => ({ from: owner.userId, to: member.userId }),
-      },
-      {
-        route: 'manageGroupDisband',
-        body: () => ({ group_id: group }),
-        action: 'groupDisband',
-        target: () => group,
-        detail: () => ({ name: 'Audited' }),
-      },
-      {
-        route: 'manageInviteCreate',
-        body: () => ({ uses: 3, days: 2 }),
-        action: 'inviteCreate',
-        target: () => `invite:${got.invite}`,
-        detail: () => ({ uses: 3, days: 2 }),
-        keep: (d) => (got.invite = d.code),
-      },
-      {
-        route: 'manageInviteRevoke',
-        body: () => ({ code: got.invite }),
-        action: 'inviteRevoke',
-        target: () => `invite:${got.invite}`,
-      },
-      {
-        route: 'manageNoticePublish',
-        body: () => ({ title: 'Audited notice', notice: 'Read me' }),
-        action: 'noticePublish',
-        target: () => `notice:${got.notice}`,
-        detail: () => ({ title: 'Audited notice' }),
-        keep: (d) => (got.notice = d.id),
-      },
-      {
-        route: 'manageNoticeDel',
-        body: () => ({ id: got.notice }),
-        action: 'noticeDel',
-        target: () => `notice:${got.notice}`,
-      },
-      {
-        route: 'manageConfigSet',
-        body: () => ({ key: 'chatInfo.sendInterval', value: 2 }),
-        action: 'configSet',
-        target: () => 'chatInfo.sendInterval',
-        detail: () => ({ to: 2 }),
-      },
-      {
-        route: 'manageConfigSet',
-        body: () => ({ key: 'chatInfo.sendInterval', value: 0 }),
-        action: 'configSet',
-        target: () => 'chatInfo.sendInterval',
-        detail: () => ({ from: 2, to: 0 }),
-      },
-      {
-        route: 'manageDepartmentCreate',
-        body: () => ({ name: 'Audit desk' }),
-        action: 'departmentCreate',
-        target: () => `department:${got.dep}`,
-        detail: () => ({ name: 'Audit desk', parent_id: 0 }),
-        keep: (d) => (got.dep = d.id),
-      },
-      {
-        route: 'manageDepartmentRename',
-        body: () => ({ id: got.dep, name: 'Audit office' }),
-        action: 'departmentRename',
-        target: () => `department:${got.dep}`,
-        detail: () => ({ from: 'Audit desk', to: 'Audit office' }),
-      },
-      {
-        route: 'manageUserDepartment',
-        body: () => ({ user_id: got.user, dep_id: got.dep }),
-        action: 'userDepartment',
-        target: () => `user:${got.user}`,
-        detail: () => ({ account: 'audited_user', from: 0, to: got.dep }),
-      },
-      {
-        route: 'manageUserDepartment',
-        body: () => ({ user_id: got.user, dep_id: 0 }),
-        action: 'userDepartment',
-        target: () => `user:${got.user}`,
-        detail: () => ({ account: 'audited_user', from: got.dep, to: 0 }),
-      },
-      {
-        route: 'manageDepartmentDel',
-        body: () => ({ id: got.dep }),
-        action: 'departmentDel',
-        target: () => `department:${got.dep}`,
-        detail: () => ({ name: 'Audit office' }),
-      },
-    ];
-    // Every route that changes something is in the table (the others only read).
-    const reads = new Set<RouteName>(['manageStats', 'manageConfigGet', 'manageAuditList', 'manageDepartmentList']);
-    const changing = MANAGE.filter((n) => !reads.has(n) && !/List$|Members$/.test(n));
-    expect(new Set(steps.map((s) => s.route))).toEqual(new Set(changing));
-    // …and between them they write every kind of row there is.
-    expect(new Set(steps.map((s) => s.action))).toEqual(new Set(AUDIT_ACTIONS));
+  describe('the audit log', () => {
+    it('has a step for every route that changes something, writing between them every kind of row', () => {
+      const steps = auditSteps({ user: 0, invite: '', notice: 0, dep: 0 }, 'group-0', { userId: 0 }, { userId: 0 });
+      // Every route that changes something is in the table (the others only read).
+      const reads = new Set<RouteName>(['manageStats', 'manageConfigGet', 'manageAuditList', 'manageDepartmentList']);
+      const changing = MANAGE.filter((n) => !reads.has(n) && !/List$|Members$/.test(n));
+      expect(new Set(steps.map((s) => s.route))).toEqual(new Set(changing));
+      // …and between them they write every kind of row there is.
+      expect(new Set(steps.map((s) => s.action))).toEqual(new Set(AUDIT_ACTIONS));
+    });
 
-    for (const step of steps) {
-      const before = (await server.call('manageAuditList', { limit: 1 }, as(root))).count ?? 0;
-      const answer = await server.call(step.route, step.body(), by);
-      expect(answer.code, `${step.route}: ${answer.msg}`).toBe(0);
-      step.keep?.(answer.data);
-      const rows = await server.call('manageAuditList', { limit: 2 }, as(root));
-      expect(rows.count, step.route).toBe(before + 1);
-      const row = rows.data[0];
-      expect(row, step.route).toMatchObject({
-        admin_id: root.userId,
-        admin_name: 'root_admin',
-        action: step.action,
-        target: step.target(),
-        ip,
-        create_time: server.clock.now(),
-      });
-      expect(JSON.parse(row.detail), step.route).toMatchObject(step.detail?.() ?? {});
-      expect(row.detail, step.route).not.toMatch(/secret123|given123/);
-      // The console's filters find it: by action, and by this admin.
-      const byAction = await server.call('manageAuditList', { action: step.action, limit: 1 }, as(root));
-      expect(byAction.data[0].id, step.route).toBe(row.id);
-      const byAdmin = await server.call('manageAuditList', { admin_id: root.userId, limit: 1 }, as(root));
-      expect(byAdmin.data[0].id, step.route).toBe(row.id);
-    }
+    it('writes one audit row for each change an admin makes: who, what, on what, from where', async () => {
+      const ip = '198.51.100.24';
+      const by = { ...as(root), ip };
+      const owner = await signUp(server, 'audit_owner');
+      const member = await signUp(server, 'audit_member');
+      const made = await server.call(
+        'groupAdd',
+        { name: 'Audited', user_ids: [member.userId, third.userId] },
+        { token: owner.token },
+      );
+      expect(made.code, made.msg).toBe(0);
+      const steps = auditSteps({ user: 0, invite: '', notice: 0, dep: 0 }, made.data.id, owner, member);
+      for (const step of steps) {
+        const before = (await server.call('manageAuditList', { limit: 1 }, as(root))).count ?? 0;
+        const answer = await server.call(step.route, step.body(), by);
+        expect(answer.code, `${step.route}: ${answer.msg}`).toBe(0);
+        step.keep?.(answer.data);
+        const rows = await server.call('manageAuditList', { limit: 2 }, as(root));
+        expect(rows.count, step.route).toBe(before + 1);
+        const row = rows.data[0];
+        expect(row, step.route).toMatchObject({
+          admin_id: root.userId,
+          admin_name: 'root_admin',
+          action: step.action,
+          target: step.target(),
+          ip,
+          create_time: server.clock.now(),
+        });
+        expect(JSON.parse(row.detail), step.route).toMatchObject(step.detail?.() ?? {});
+        expect(row.detail, step.route).not.toMatch(/secret123|given123/);
+        // The console's filters find it: by action, and by this admin.
+        const byAction = await server.call('manageAuditList', { action: step.action, limit: 1 }, as(root));
+        expect(byAction.data[0].id, step.route).toBe(row.id);
+        const byAdmin = await server.call('manageAuditList', { admin_id: root.userId, limit: 1 }, as(root));
+        expect(byAdmin.data[0].id, step.route).toBe(row.id);
+      }
+    });
 
-    // A refused change writes nothing.
-    const count = (await server.call('manageAuditList', {}, as(root))).count;
-    expect((await server.call('manageUserStatus', { user_id: root.userId, status: 0 }, by)).code).toBe(400);
-    expect((await server.call('manageNoticeDel', { id: 999_999 }, by)).code).toBe(404);
-    expect((await server.call('manageAuditList', {}, as(root))).count).toBe(count);
+    it('writes nothing for a refused change', async () => {
+      const by = { ...as(root), ip: '198.51.100.24' };
+      const count = (await server.call('manageAuditList', {}, as(root))).count;
+      expect((await server.call('manageUserStatus', { user_id: root.userId, status: 0 }, by)).code).toBe(400);
+      expect((await server.call('manageNoticeDel', { id: 999_999 }, by)).code).toBe(404);
+      expect((await server.call('manageAuditList', {}, as(root))).count).toBe(count);
+    });
   });
 
   it('takes the session only from the Authorization header: a cookie alone is signed out (no CSRF)', async () => {
@@ -726,6 +578,173 @@ describeEachDb('administration (/manage/*)', (target) => {
     expect((await server.call('checkuser', {}, as(root))).code).toBe(0);
   });
 });
+
+/** What the audit steps made, for the later steps to name. */
+interface AuditMade {
+  user: number;
+  invite: string;
+  notice: number;
+  dep: number;
+}
+
+/** A change an admin makes through the console, and the audit row it must write. */
+interface AuditStep {
+  route: RouteName;
+  body: () => Record<string, unknown>;
+  action: string;
+  target: () => string;
+  detail?: () => Record<string, unknown>;
+  keep?: (data: any) => void;
+}
+
+/**
+ * One change for each console route that changes something, in an order in which each names what an
+ * earlier one made (kept in `got`): a user, an invite, a notice, a department, and `group` handed from
+ * `owner` to `member`.
+ */
+function auditSteps(got: AuditMade, group: string, owner: { userId: number }, member: { userId: number }): AuditStep[] {
+  return [
+    {
+      route: 'manageUserCreate',
+      body: () => ({ account: 'audited_user', password: 'secret123', realname: 'Audited' }),
+      action: 'userCreate',
+      target: () => `user:${got.user}`,
+      detail: () => ({ account: 'audited_user', role: 0 }),
+      keep: (d) => (got.user = d.user_id),
+    },
+    {
+      route: 'manageUserPassword',
+      body: () => ({ user_id: got.user, password: 'given123' }),
+      action: 'userPassword',
+      target: () => `user:${got.user}`,
+      detail: () => ({ account: 'audited_user' }),
+    },
+    {
+      route: 'manageUserRole',
+      body: () => ({ user_id: got.user, role: 1 }),
+      action: 'userRole',
+      target: () => `user:${got.user}`,
+      detail: () => ({ account: 'audited_user', role: 1 }),
+    },
+    {
+      route: 'manageUserRole',
+      body: () => ({ user_id: got.user, role: 0 }),
+      action: 'userRole',
+      target: () => `user:${got.user}`,
+      detail: () => ({ account: 'audited_user', role: 0 }),
+    },
+    {
+      route: 'manageUserLogout',
+      body: () => ({ user_id: got.user }),
+      action: 'userLogout',
+      target: () => `user:${got.user}`,
+    },
+    {
+      route: 'manageUserStatus',
+      body: () => ({ user_id: got.user, status: 0 }),
+      action: 'userDisable',
+      target: () => `user:${got.user}`,
+    },
+    {
+      route: 'manageUserStatus',
+      body: () => ({ user_id: got.user, status: 1 }),
+      action: 'userEnable',
+      target: () => `user:${got.user}`,
+    },
+    {
+      route: 'manageGroupOwner',
+      body: () => ({ group_id: group, user_id: member.userId }),
+      action: 'groupOwner',
+      target: () => group,
+      detail: () => ({ from: owner.userId, to: member.userId }),
+    },
+    {
+      route: 'manageGroupDisband',
+      body: () => ({ group_id: group }),
+      action: 'groupDisband',
+      target: () => group,
+      detail: () => ({ name: 'Audited' }),
+    },
+    {
+      route: 'manageInviteCreate',
+      body: () => ({ uses: 3, days: 2 }),
+      action: 'inviteCreate',
+      target: () => `invite:${got.invite}`,
+      detail: () => ({ uses: 3, days: 2 }),
+      keep: (d) => (got.invite = d.code),
+    },
+    {
+      route: 'manageInviteRevoke',
+      body: () => ({ code: got.invite }),
+      action: 'inviteRevoke',
+      target: () => `invite:${got.invite}`,
+    },
+    {
+      route: 'manageNoticePublish',
+      body: () => ({ title: 'Audited notice', notice: 'Read me' }),
+      action: 'noticePublish',
+      target: () => `notice:${got.notice}`,
+      detail: () => ({ title: 'Audited notice' }),
+      keep: (d) => (got.notice = d.id),
+    },
+    {
+      route: 'manageNoticeDel',
+      body: () => ({ id: got.notice }),
+      action: 'noticeDel',
+      target: () => `notice:${got.notice}`,
+    },
+    {
+      route: 'manageConfigSet',
+      body: () => ({ key: 'chatInfo.sendInterval', value: 2 }),
+      action: 'configSet',
+      target: () => 'chatInfo.sendInterval',
+      detail: () => ({ to: 2 }),
+    },
+    {
+      route: 'manageConfigSet',
+      body: () => ({ key: 'chatInfo.sendInterval', value: 0 }),
+      action: 'configSet',
+      target: () => 'chatInfo.sendInterval',
+      detail: () => ({ from: 2, to: 0 }),
+    },
+    {
+      route: 'manageDepartmentCreate',
+      body: () => ({ name: 'Audit desk' }),
+      action: 'departmentCreate',
+      target: () => `department:${got.dep}`,
+      detail: () => ({ name: 'Audit desk', parent_id: 0 }),
+      keep: (d) => (got.dep = d.id),
+    },
+    {
+      route: 'manageDepartmentRename',
+      body: () => ({ id: got.dep, name: 'Audit office' }),
+      action: 'departmentRename',
+      target: () => `department:${got.dep}`,
+      detail: () => ({ from: 'Audit desk', to: 'Audit office' }),
+    },
+    {
+      route: 'manageUserDepartment',
+      body: () => ({ user_id: got.user, dep_id: got.dep }),
+      action: 'userDepartment',
+      target: () => `user:${got.user}`,
+      detail: () => ({ account: 'audited_user', from: 0, to: got.dep }),
+    },
+    {
+      route: 'manageUserDepartment',
+      body: () => ({ user_id: got.user, dep_id: 0 }),
+      action: 'userDepartment',
+      target: () => `user:${got.user}`,
+      detail: () => ({ account: 'audited_user', from: got.dep, to: 0 }),
+    },
+    {
+      route: 'manageDepartmentDel',
+      body: () => ({ id: got.dep }),
+      action: 'departmentDel',
+      target: () => `department:${got.dep}`,
+      detail: () => ({ name: 'Audit office' }),
+    },
+  ];
+}
 
 describeWithRedis('administration across nodes', (redisUrl) => {
   let cluster: Cluster;

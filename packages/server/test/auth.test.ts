@@ -242,7 +242,7 @@ describeEachDb('register', (target) => {
       const bogus = await server.call('register', { account: 'ivan1', ...body, inviteCode: 'nope-nope' });
       expect(bogus).toMatchObject({ code: 400, data: { fields: ['inviteCode'] } });
 
-      const twice = await admin.createInvite(2, 1);
+      const twice = await admin.site.createInvite(2, 1);
       expect((await server.call('register', { account: 'ivan1', ...body, inviteCode: twice })).code).toBe(0);
       expect((await server.call('register', { account: 'ivan2', ...body, inviteCode: twice })).code).toBe(0);
       const spent = await server.call('register', { account: 'ivan3', ...body, inviteCode: twice });
@@ -289,7 +289,7 @@ describeEachDb('register', (target) => {
       expect((await server.call('register', { account: 'jack3', ...body }, { ip: '10.9.0.2' })).code).toBe(0);
 
       await server.ctx.config.set('sysInfo.regtype', '2');
-      const invite = await admin.createInvite(1, 1);
+      const invite = await admin.site.createInvite(1, 1);
       expect((await server.call('register', { account: 'jack2', ...body, inviteCode: invite }, { ip })).code).toBe(429);
       server.clock.advance(61_000);
       expect((await server.call('register', { account: 'jack2', ...body, inviteCode: invite }, { ip })).code).toBe(0);
@@ -493,11 +493,11 @@ describeEachDb('login, checkuser, logout', (target) => {
   it('refuses a disabled user and ends its sessions; enabling lets it back in', async () => {
     const dan = await signUp(server, 'dan_disabled');
     const admin = new AdminService(server.ctx.repos, server.ctx.config, server.clock.now);
-    await admin.setStatus('dan_disabled', false);
+    await admin.users.setStatus('dan_disabled', false);
     expect((await server.call('checkuser', {}, { token: dan.token })).code).toBe(-1);
     const res = await server.call('login', { account: 'dan_disabled', password: dan.password });
     expect(res).toMatchObject({ code: 400, msg: 'This account has been disabled' });
-    await admin.setStatus('dan_disabled', true);
+    await admin.users.setStatus('dan_disabled', true);
     expect((await server.call('login', { account: 'dan_disabled', password: dan.password })).code).toBe(0);
   });
 

@@ -128,7 +128,7 @@ describeEachDb('system configuration: getSystemInfo, checkVersion, updateConfig'
       const sock = await TestSocket.bound(server, user.userId, user.token);
       const elsewhere = new ConfigService(server.ctx.repos.config);
       await elsewhere.load();
-      await new AdminService(server.ctx.repos, elsewhere).setConfig('chatInfo.groupUserMax', '200');
+      await new AdminService(server.ctx.repos, elsewhere).site.setConfig('chatInfo.groupUserMax', '200');
       const frame = await sock.waitFor((f) => f.type === 'updateConfig' && f.data.chatInfo.groupUserMax === 200, 3000);
       expect(frame.data.chatInfo.sendInterval).toBe(3);
       expect((await server.call('getSystemInfo')).data.chatInfo.groupUserMax).toBe(200);

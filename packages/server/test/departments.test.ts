@@ -42,7 +42,7 @@ describeEachDb('departments (docs/product.md §3 dep_id)', (target) => {
     root = await signUp(server, 'dep_root');
     ann = await signUp(server, 'dep_ann', 'secret123', 'Ann');
     bob = await signUp(server, 'dep_bob', 'secret123', 'Bob');
-    await new AdminService(server.ctx.repos, server.ctx.config, server.clock.now).setRole('dep_root', 'admin');
+    await new AdminService(server.ctx.repos, server.ctx.config, server.clock.now).users.setRole('dep_root', 'admin');
     await server.ctx.config.set('sysInfo.runMode', '1');
     await server.ctx.config.set('rateLimits.anyCall.perMinute', '100000');
   });

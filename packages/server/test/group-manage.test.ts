@@ -1,7 +1,7 @@
 import { parseQrLink } from '@sparrow/protocol';
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDb, signUp, startServer, TestSocket, type TestServer } from './harness';
 
 type User = Awaited<ReturnType<typeof signUp>>;
@@ -129,124 +129,152 @@ describeEachDb('group management', (target) => {
     sm.close();
   });
 
-  it('pushes every change to the members, and a removal to the removed, who then sees nothing', async () => {
-    const gid = await group();
-    const so = await TestSocket.bound(server, owner.userId, owner.token);
-    const sm = await TestSocket.bound(server, member.userId, member.token);
-    const sx = await TestSocket.bound(server, other.userId, other.token);
-    await server.call('editGroupName', { id: gid, displayName: 'New name' }, { token: admin.token });
-    expect((await sm.waitFor((f) => f.type === 'editGroupName')).data).toEqual({
-      id: gid,
-      displayName: 'New name',
-      editUserName: 'Admin',
+  describe('pushes every change to the members, and a removal to the removed, who then sees nothing', () => {
+    let gid: string;
+    let so: TestSocket;
+    let sm: TestSocket;
+    let sx: TestSocket;
+    beforeAll(async () => {
+      gid = await group();
+      so = await TestSocket.bound(server, owner.userId, owner.token);
+      sm = await TestSocket.bound(server, member.userId, member.token);
+      sx = await TestSocket.bound(server, other.userId, other.token);
     });
-    await server.call('groupSetting', { id: gid, setting: { nospeak: 1 } }, { token: owner.token });
-    expect((await sm.waitFor((f) => f.type === 'groupSetting')).data.setting).toMatchObject({
-      nospeak: 1,
-      invite: 1,
-      history: 1,
+    afterAll(() => {
+      so.close();
+      sm.close();
+      sx.close();
     });
-    expect((await send(member, gid, 'x')).code).toBe(401);
-    expect((await send(admin, gid, 'x')).code).toBe(0);
-    await server.call('groupSetting', { id: gid, setting: { nospeak: 2 } }, { token: owner.token });
-    expect((await send(admin, gid, 'x')).msg).toBe('Only the owner can speak in this group');
-    await server.call('groupSetting', { id: gid, setting: { nospeak: 0 } }, { token: owner.token });
-    // Each change of who may speak is told in the chat, once, in each reader's words.
-    const told = (await server.call('getMessageList', { toContactId: gid }, { token: member.token })).data
-      .filter((m: any) => m.type === 'event' && m.extends.event === 'nospeak')
-      .map((m: any) => m.content);
-    expect(told).toEqual([
-      'Owner let only the owner and administrators speak',
-      'Owner let only the owner speak',
-      'Owner let everyone speak',
-    ]);
-    await server.call('groupSetting', { id: gid, setting: { invite: 0, nospeak: 0 } }, { token: owner.token });
-    const zh = (await server.call('getMessageList', { toContactId: gid }, { token: member.token, lang: 'zh-CN' })).data
-      .filter((m: any) => m.type === 'event' && m.extends.event === 'nospeak')
-      .map((m: any) => m.content);
-    expect(zh.at(-1)).toBe('Owner关闭了全员禁言');
-    expect(zh).toHaveLength(3);
 
-    await server.call('updateCard', { group_id: gid, nickname: '小明' }, { token: member.token });
-    const carded = await send(member, gid, 'with card');
-    expect(carded.data.fromUser.displayName).toBe('小明');
-
-    await server.call('removeUser', { id: gid, user_id: other.userId }, { token: admin.token });
-    expect((await sx.waitFor((f) => f.type === 'removeUser')).data).toMatchObject({
-      group_id: gid,
-      user_id: other.userId,
+    it('pushes a new name to the members', async () => {
+      await server.call('editGroupName', { id: gid, displayName: 'New name' }, { token: admin.token });
+      expect((await sm.waitFor((f) => f.type === 'editGroupName')).data).toEqual({
+        id: gid,
+        displayName: 'New name',
+        editUserName: 'Admin',
+      });
     });
-    await so.waitFor((f) => f.type === 'removeUser');
-    const before = sx.frames.length;
-    await send(owner, gid, 'after removal');
-    await sm.waitFor((f) => f.type === 'group' && f.data.content === 'after removal');
-    expect(sx.frames.length).toBe(before);
-    expect((await server.call('getMessageList', { toContactId: gid }, { token: other.token })).code).toBe(403);
-    expect((await server.call('getContacts', {}, { token: other.token })).data.some((c: any) => c.id === gid)).toBe(
-      false,
-    );
-    // Added back, they hear the very next message (the member list a send fans out to follows joins).
-    expect(
-      (await server.call('addGroupUser', { id: gid, user_ids: [other.userId] }, { token: owner.token })).code,
-    ).toBe(0);
-    await send(owner, gid, 'welcome back');
-    await sx.waitFor((f) => f.type === 'group' && f.data.content === 'welcome back');
 
-    await server.call('changeOwner', { id: gid, user_id: member.userId }, { token: owner.token });
-    expect((await sm.waitFor((f) => f.type === 'changeOwner')).data).toEqual({ group_id: gid, user_id: member.userId });
-    const roles = (await server.call('groupUserList', { group_id: gid }, { token: owner.token })).data.map((m: any) => [
-      m.user_id,
-      m.role,
-    ]);
-    expect(roles[0]).toEqual([member.userId, 1]);
-    expect(roles).toContainEqual([owner.userId, 2]);
-    expect((await server.call('removeGroup', { id: gid }, { token: owner.token })).code).toBe(403);
+    it("pushes who may speak, enforces it, and tells each change once in each reader's words", async () => {
+      await server.call('groupSetting', { id: gid, setting: { nospeak: 1 } }, { token: owner.token });
+      expect((await sm.waitFor((f) => f.type === 'groupSetting')).data.setting).toMatchObject({
+        nospeak: 1,
+        invite: 1,
+        history: 1,
+      });
+      expect((await send(member, gid, 'x')).code).toBe(401);
+      expect((await send(admin, gid, 'x')).code).toBe(0);
+      await server.call('groupSetting', { id: gid, setting: { nospeak: 2 } }, { token: owner.token });
+      expect((await send(admin, gid, 'x')).msg).toBe('Only the owner can speak in this group');
+      await server.call('groupSetting', { id: gid, setting: { nospeak: 0 } }, { token: owner.token });
+      // Each change of who may speak is told in the chat, once, in each reader's words.
+      const told = (await server.call('getMessageList', { toContactId: gid }, { token: member.token })).data
+        .filter((m: any) => m.type === 'event' && m.extends.event === 'nospeak')
+        .map((m: any) => m.content);
+      expect(told).toEqual([
+        'Owner let only the owner and administrators speak',
+        'Owner let only the owner speak',
+        'Owner let everyone speak',
+      ]);
+      await server.call('groupSetting', { id: gid, setting: { invite: 0, nospeak: 0 } }, { token: owner.token });
+      const zh = (
+        await server.call('getMessageList', { toContactId: gid }, { token: member.token, lang: 'zh-CN' })
+      ).data
+        .filter((m: any) => m.type === 'event' && m.extends.event === 'nospeak')
+        .map((m: any) => m.content);
+      expect(zh.at(-1)).toBe('Owner关闭了全员禁言');
+      expect(zh).toHaveLength(3);
+    });
 
-    await server.call('clearMessage', { id: gid }, { token: member.token });
-    await so.waitFor((f) => f.type === 'clearMessage');
-    expect((await server.call('getMessageList', { toContactId: gid }, { token: owner.token })).data).toEqual([]);
+    it("sends under a member's group card", async () => {
+      await server.call('updateCard', { group_id: gid, nickname: '小明' }, { token: member.token });
+      const carded = await send(member, gid, 'with card');
+      expect(carded.data.fromUser.displayName).toBe('小明');
+    });
 
-    expect((await send(owner, gid, 'before the end')).code).toBe(0);
-    await server.call('removeGroup', { id: gid }, { token: member.token });
-    // As in WeChat the members keep the chat, read-only, with a line saying so.
-    const line = await so.waitFor((f) => f.type === 'group' && f.data.extends.event === 'disband');
-    expect(line.data.content).toMatch(/disbanded the group$|解散了该群聊$/);
-    expect((await so.waitFor((f) => f.type === 'disbandGroup')).data).toEqual({ group_id: gid });
-    const listed = (await server.call('getContacts', {}, { token: owner.token })).data.find((c: any) => c.id === gid);
-    expect(listed).toMatchObject({ disbanded: 1, lastContent: line.data.content });
-    const history = await server.call('getMessageList', { toContactId: gid }, { token: owner.token });
-    expect(history.data.map((m: any) => m.content)).toContain('before the end');
-    // Nothing in it changes any more: a send, a withdrawal, a deletion for all, a group change.
-    const said = history.data.find((m: any) => m.content === 'before the end');
-    const refusals = [
-      await send(owner, gid, 'after the end'),
-      await server.call('undoMessage', { id: said.msg_id }, { token: owner.token }),
-      await server.call('delMessage', { id: said.msg_id }, { token: owner.token }),
-      await server.call('groupInfo', { group_id: gid }, { token: owner.token }),
-      await server.call('editGroupName', { id: gid, displayName: 'again' }, { token: member.token }),
-    ];
-    expect(refusals.map((r) => r.code)).toEqual([401, 401, 401, 401, 401]);
-    expect(new Set(refusals.map((r) => r.msg)).size).toBe(1);
-    // Its history is still found by search, as its chat is still read.
-    const found = await server.call('searchMessage', { keywords: 'before the end' }, { token: owner.token });
-    expect(found.data.map((h: any) => h.content)).toContain('before the end');
-    const notFound = await server.call('searchMessage', { keywords: 'before the end' }, { token: outsider.token });
-    expect(notFound.data).toEqual([]);
-    // Someone who was never in it is answered as for any group they are not in.
-    const stranger = await server.call('groupInfo', { group_id: gid }, { token: outsider.token });
-    expect(stranger.code).toBe(403);
-    expect((await server.call('getMessageList', { toContactId: gid }, { token: outsider.token })).code).toBe(403);
-    // Each member deletes the chat when they like.
-    expect((await server.call('delChat', { id: gid }, { token: owner.token })).code).toBe(0);
-    expect((await server.call('getContacts', {}, { token: owner.token })).data.some((c: any) => c.id === gid)).toBe(
-      false,
-    );
-    expect(
-      (await server.call('getContacts', {}, { token: member.token })).data.find((c: any) => c.id === gid),
-    ).toMatchObject({ disbanded: 1 });
-    so.close();
-    sm.close();
-    sx.close();
+    it('tells a removal to the removed, who then sees nothing, and hears again once added back', async () => {
+      await server.call('removeUser', { id: gid, user_id: other.userId }, { token: admin.token });
+      expect((await sx.waitFor((f) => f.type === 'removeUser')).data).toMatchObject({
+        group_id: gid,
+        user_id: other.userId,
+      });
+      await so.waitFor((f) => f.type === 'removeUser');
+      const before = sx.frames.length;
+      await send(owner, gid, 'after removal');
+      await sm.waitFor((f) => f.type === 'group' && f.data.content === 'after removal');
+      expect(sx.frames.length).toBe(before);
+      expect((await server.call('getMessageList', { toContactId: gid }, { token: other.token })).code).toBe(403);
+      expect((await server.call('getContacts', {}, { token: other.token })).data.some((c: any) => c.id === gid)).toBe(
+        false,
+      );
+      // Added back, they hear the very next message (the member list a send fans out to follows joins).
+      expect(
+        (await server.call('addGroupUser', { id: gid, user_ids: [other.userId] }, { token: owner.token })).code,
+      ).toBe(0);
+      await send(owner, gid, 'welcome back');
+      await sx.waitFor((f) => f.type === 'group' && f.data.content === 'welcome back');
+    });
+
+    it('hands the group to a new owner, the old one becoming an administrator', async () => {
+      await server.call('changeOwner', { id: gid, user_id: member.userId }, { token: owner.token });
+      expect((await sm.waitFor((f) => f.type === 'changeOwner')).data).toEqual({
+        group_id: gid,
+        user_id: member.userId,
+      });
+      const roles = (await server.call('groupUserList', { group_id: gid }, { token: owner.token })).data.map(
+        (m: any) => [m.user_id, m.role],
+      );
+      expect(roles[0]).toEqual([member.userId, 1]);
+      expect(roles).toContainEqual([owner.userId, 2]);
+      expect((await server.call('removeGroup', { id: gid }, { token: owner.token })).code).toBe(403);
+    });
+
+    it('clears the history for everyone', async () => {
+      await server.call('clearMessage', { id: gid }, { token: member.token });
+      await so.waitFor((f) => f.type === 'clearMessage');
+      expect((await server.call('getMessageList', { toContactId: gid }, { token: owner.token })).data).toEqual([]);
+    });
+
+    it('disbands it: the members keep the chat read-only and searchable, strangers see nothing', async () => {
+      expect((await send(owner, gid, 'before the end')).code).toBe(0);
+      await server.call('removeGroup', { id: gid }, { token: member.token });
+      // As in WeChat the members keep the chat, read-only, with a line saying so.
+      const line = await so.waitFor((f) => f.type === 'group' && f.data.extends.event === 'disband');
+      expect(line.data.content).toMatch(/disbanded the group$|解散了该群聊$/);
+      expect((await so.waitFor((f) => f.type === 'disbandGroup')).data).toEqual({ group_id: gid });
+      const listed = (await server.call('getContacts', {}, { token: owner.token })).data.find((c: any) => c.id === gid);
+      expect(listed).toMatchObject({ disbanded: 1, lastContent: line.data.content });
+      const history = await server.call('getMessageList', { toContactId: gid }, { token: owner.token });
+      expect(history.data.map((m: any) => m.content)).toContain('before the end');
+      // Nothing in it changes any more: a send, a withdrawal, a deletion for all, a group change.
+      const said = history.data.find((m: any) => m.content === 'before the end');
+      const refusals = [
+        await send(owner, gid, 'after the end'),
+        await server.call('undoMessage', { id: said.msg_id }, { token: owner.token }),
+        await server.call('delMessage', { id: said.msg_id }, { token: owner.token }),
+        await server.call('groupInfo', { group_id: gid }, { token: owner.token }),
+        await server.call('editGroupName', { id: gid, displayName: 'again' }, { token: member.token }),
+      ];
+      expect(refusals.map((r) => r.code)).toEqual([401, 401, 401, 401, 401]);
+      expect(new Set(refusals.map((r) => r.msg)).size).toBe(1);
+      // Its history is still found by search, as its chat is still read.
+      const found = await server.call('searchMessage', { keywords: 'before the end' }, { token: owner.token });
+      expect(found.data.map((h: any) => h.content)).toContain('before the end');
+      const notFound = await server.call('searchMessage', { keywords: 'before the end' }, { token: outsider.token });
+      expect(notFound.data).toEqual([]);
+      // Someone who was never in it is answered as for any group they are not in.
+      const stranger = await server.call('groupInfo', { group_id: gid }, { token: outsider.token });
+      expect(stranger.code).toBe(403);
+      expect((await server.call('getMessageList', { toContactId: gid }, { token: outsider.token })).code).toBe(403);
+      // Each member deletes the chat when they like.
+      expect((await server.call('delChat', { id: gid }, { token: owner.token })).code).toBe(0);
+      expect((await server.call('getContacts', {}, { token: owner.token })).data.some((c: any) => c.id === gid)).toBe(
+        false,
+      );
+      expect(
+        (await server.call('getContacts', {}, { token: member.token })).data.find((c: any) => c.id === gid),
+      ).toMatchObject({ disbanded: 1 });
+    });
   });
 
   it('joins by QR code with history hidden or shown, and refuses a bad or expired token', async () => {

@@ -193,7 +193,7 @@ describeEachDb('the longest text each field takes, stored', (target) => {
     bob = await signUp(server, 'bob_long');
     carol = await signUp(server, 'carol_long');
     root = await signUp(server, 'root_long');
-    await new AdminService(server.ctx.repos, server.ctx.config, server.clock.now).setRole('root_long', 'admin');
+    await new AdminService(server.ctx.repos, server.ctx.config, server.clock.now).users.setRole('root_long', 'admin');
     await server.call('friendAdd', { user_id: bob.userId }, { token: alice.token });
     const requests = await server.call('friendIndex', { is_mine: 0 }, { token: bob.token });
     const request = requests.data.find((r: any) => r.create_user_info.user_id === alice.userId);

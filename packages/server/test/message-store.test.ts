@@ -1,11 +1,15 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { OpenedDb } from '../src/db';
+import { ConversationRepo } from '../src/modules/im/conversation-repo';
 import { ChatType, MessageRepo, pairKey, selfKey, type NewMessage } from '../src/modules/im/repo';
+import { MessageStoreRepo } from '../src/modules/im/store-repo';
 import { describeEachDb, openTestDb, userRow } from './harness';
 
 describeEachDb('storing a message', (target) => {
   let opened: OpenedDb;
-  let repo: MessageRepo;
+  let repo: MessageStoreRepo;
+  let messages: MessageRepo;
+  let conversations: ConversationRepo;
   let close = async () => {};
   const ids: number[] = [];
 
@@ -15,7 +19,9 @@ describeEachDb('storing a message', (target) => {
       const row = await opened.db.insertInto('users').values(userRow(name)).returning('id').executeTakeFirstOrThrow();
       ids.push(row.id);
     }
-    repo = new MessageRepo(opened.db, opened.dialect);
+    repo = new MessageStoreRepo(opened.db, opened.dialect);
+    messages = new MessageRepo(opened.db);
+    conversations = new ConversationRepo(opened.db);
   });
   afterAll(() => close());
 
@@ -55,7 +61,7 @@ describeEachDb('storing a message', (target) => {
     // Bea answered: her row is read up to her reply, ann's counts the one unread.
     expect(reply.sides.get(bea)).toMatchObject({ unread: 0, read_msg_id: reply.row.id });
     expect(reply.sides.get(ann)).toMatchObject({ unread: 1, read_msg_id: first.row.id + 1 });
-    expect(await repo.byId(reply.row.id)).toEqual(reply.row);
+    expect(await messages.byId(reply.row.id)).toEqual(reply.row);
   });
 
   it('writes one row in my own chat and none for a group but the mentions', async () => {
@@ -65,14 +71,14 @@ describeEachDb('storing a message', (target) => {
     expect(own.sides.get(ann)).toMatchObject({ unread: 0, read_msg_id: own.row.id });
 
     const key = 'g:7';
-    await repo.upsertConversation(bea, key, { read_msg_id: 0 });
-    await repo.upsertConversation(cy, key, { read_msg_id: 0 });
+    await conversations.upsertConversation(bea, key, { read_msg_id: 0 });
+    await conversations.upsertConversation(cy, key, { read_msg_id: 0 });
     const said = await repo.store(message(ann, ChatType.Group, 7, key), [bea, ann, bea], 0);
     expect(said.sides.size).toBe(0);
-    expect((await repo.conversation(bea, key))?.is_at).toBe(1);
-    expect((await repo.conversation(cy, key))?.is_at).toBe(0);
+    expect((await conversations.conversation(bea, key))?.is_at).toBe(1);
+    expect((await conversations.conversation(cy, key))?.is_at).toBe(0);
     // The sender never mentions themselves.
-    expect(await repo.conversation(ann, key)).toBeUndefined();
+    expect(await conversations.conversation(ann, key)).toBeUndefined();
   });
 
   it('commits ids in the order they are given: a reader paging by id while sends run misses none', async () => {
@@ -123,6 +129,6 @@ describeEachDb('storing a message', (target) => {
     // take the lock in their own order, not the order they were asked in) says so, as does the row.
     const newest = sent.filter((s) => s.row.from_user === cy).reduce((a, b) => (b.row.id > a.row.id ? b : a));
     expect(newest.sides.get(dan)!.unread).toBe(100);
-    expect((await repo.conversation(dan, pairKey(cy, dan)))!.unread).toBe(100);
+    expect((await conversations.conversation(dan, pairKey(cy, dan)))!.unread).toBe(100);
   });
 });

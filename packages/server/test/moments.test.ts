@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { ErrorCodes, MOMENT_NOTICES_PAGE } from '@sparrow/protocol';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FriendRepo } from '../src/modules/friend/repo';
-import { MomentRepo } from '../src/modules/moments/repo';
+import { MomentReactionRepo } from '../src/modules/moments/reactions-repo';
 import { describeEachDb, startServer, TestSocket, userRow, type TestServer } from './harness';
 
 const NAMES = ['alice', 'bob', 'carl', 'dan', 'erin', 'fay', 'gus', 'sam'] as const;
@@ -83,18 +83,14 @@ describeEachDb('moments', (target) => {
 
   const ids = (posts: Array<{ id: number }>) => posts.map((p) => p.id);
 
-  it('shows a post to exactly those its visibility and hide lists admit, over every call and push', async () => {
-    const p = await cast();
-    const sockets = await connect(p);
-    const files = [await image(p.alice, 1), await image(p.alice, 2), await image(p.alice, 3)];
-    const clientId = randomUUID();
-    const body = { id: clientId, content: 'hello', file_ids: files, visibility: 4, user_ids: [p.carl.id] };
-    const post = await call('momentsPublish', body, p.alice);
-    expect(post.images).toHaveLength(3);
-    expect(post.images[0]).toMatchObject({ width: 16, height: 12 });
-    // A retry with the same id is the same post.
-    expect((await call('momentsPublish', body, p.alice)).id).toBe(post.id);
-
+  describe('shows a post to exactly those its visibility and hide lists admit, over every call and push', () => {
+    let p: Record<Name, Person>;
+    let sockets: Awaited<ReturnType<typeof connect>>;
+    let post: any;
+    /** The post as Bob and as Fay see it in Alice's album, with their likes and comments. */
+    let asBob: any;
+    let asFay: any;
+    /** Who sees the post: visibility 4 (every friend but Carl); Dan is in her hide_from, Gus removed, Sam a stranger. */
     const sees: Record<Name, boolean> = {
       alice: true,
       bob: true,
@@ -105,98 +101,130 @@ describeEachDb('moments', (target) => {
       gus: false,
       sam: false,
     };
-    // Pushed to the friends whose feed shows it: not to Erin, who skips alice's posts.
-    for (const n of ['bob', 'fay'] as const)
-      await sockets[n].waitFor((f) => f.type === 'moments' && f.data.type === 'post' && f.data.post_id === post.id);
-    await Promise.all(NAMES.map((n) => sockets[n].roundTrip()));
-    for (const n of ['alice', 'carl', 'dan', 'erin', 'gus', 'sam'] as const)
-      expect(
-        sockets[n].frames.some((f) => f.type === 'moments'),
-        n,
-      ).toBe(false);
+    beforeAll(async () => {
+      p = await cast();
+      sockets = await connect(p);
+    });
 
-    // Discover's dot: the newest poster not yet seen, until the feed is opened.
-    expect(await call('momentsUnread', {}, p.bob)).toMatchObject({ count: 0, poster: p.alice.id });
-    expect((await call('momentsUnread', {}, p.carl)).poster).toBe(0);
-    for (const n of NAMES) {
-      const feed = await call('momentsList', {}, p[n]);
-      expect(ids(feed).includes(post.id), `${n} feed`).toBe(sees[n] && n !== 'erin');
-      expect((await call('momentsUnread', {}, p[n])).poster, `${n} dot`).toBe(0);
-      const album = await call('momentsList', { user_id: p.alice.id }, p[n]);
-      expect(ids(album).includes(post.id), `${n} album`).toBe(sees[n]);
-      const like = await answer('momentsLike', { id: post.id }, p[n]);
-      const comment = await answer('momentsComment', { id: post.id, content: `from ${n}` }, p[n]);
-      for (const res of [like, comment]) {
-        if (sees[n]) expect(res.code, `${n}: ${res.msg}`).toBe(0);
-        else {
-          // Refused exactly as a post that does not exist.
-          const missing = await answer('momentsLike', { id: 999_999_999 }, p[n]);
-          expect({ code: res.code, msg: res.msg }, n).toEqual({ code: missing.code, msg: missing.msg });
-          expect(res.code).toBe(ErrorCodes.MomentNotFound);
+    it('publishes a post with its pictures once, a retry with the same id being the same post', async () => {
+      const files = [await image(p.alice, 1), await image(p.alice, 2), await image(p.alice, 3)];
+      const clientId = randomUUID();
+      const body = { id: clientId, content: 'hello', file_ids: files, visibility: 4, user_ids: [p.carl.id] };
+      post = await call('momentsPublish', body, p.alice);
+      expect(post.images).toHaveLength(3);
+      expect(post.images[0]).toMatchObject({ width: 16, height: 12 });
+      // A retry with the same id is the same post.
+      expect((await call('momentsPublish', body, p.alice)).id).toBe(post.id);
+    });
+
+    it('pushes it to the friends whose feed shows it, and to no one else', async () => {
+      // Pushed to the friends whose feed shows it: not to Erin, who skips alice's posts.
+      for (const n of ['bob', 'fay'] as const)
+        await sockets[n].waitFor((f) => f.type === 'moments' && f.data.type === 'post' && f.data.post_id === post.id);
+      await Promise.all(NAMES.map((n) => sockets[n].roundTrip()));
+      for (const n of ['alice', 'carl', 'dan', 'erin', 'gus', 'sam'] as const)
+        expect(
+          sockets[n].frames.some((f) => f.type === 'moments'),
+          n,
+        ).toBe(false);
+    });
+
+    it('shows it in feeds and albums, and takes likes and comments, only from those admitted', async () => {
+      // Discover's dot: the newest poster not yet seen, until the feed is opened.
+      expect(await call('momentsUnread', {}, p.bob)).toMatchObject({ count: 0, poster: p.alice.id });
+      expect((await call('momentsUnread', {}, p.carl)).poster).toBe(0);
+      for (const n of NAMES) {
+        const feed = await call('momentsList', {}, p[n]);
+        expect(ids(feed).includes(post.id), `${n} feed`).toBe(sees[n] && n !== 'erin');
+        expect((await call('momentsUnread', {}, p[n])).poster, `${n} dot`).toBe(0);
+        const album = await call('momentsList', { user_id: p.alice.id }, p[n]);
+        expect(ids(album).includes(post.id), `${n} album`).toBe(sees[n]);
+        const like = await answer('momentsLike', { id: post.id }, p[n]);
+        const comment = await answer('momentsComment', { id: post.id, content: `from ${n}` }, p[n]);
+        for (const res of [like, comment]) {
+          if (sees[n]) expect(res.code, `${n}: ${res.msg}`).toBe(0);
+          else {
+            // Refused exactly as a post that does not exist.
+            const missing = await answer('momentsLike', { id: 999_999_999 }, p[n]);
+            expect({ code: res.code, msg: res.msg }, n).toEqual({ code: missing.code, msg: missing.msg });
+            expect(res.code).toBe(ErrorCodes.MomentNotFound);
+          }
         }
       }
-    }
+    });
 
-    // Likes and comments are shown from the viewer's friends and the author only.
-    const asBob = (await call('momentsList', { user_id: p.alice.id }, p.bob))[0];
-    expect(asBob.likes.map((l: any) => l.user_id).sort()).toEqual([p.alice.id, p.bob.id].sort());
-    expect(asBob.comments.map((c: any) => c.content)).toEqual(['from alice', 'from bob']);
-    const asFay = (await call('momentsList', { user_id: p.alice.id }, p.fay))[0];
-    expect(asFay.comments.map((c: any) => c.content)).toEqual(['from alice', 'from fay']);
-    const asAlice = (await call('momentsList', {}, p.alice))[0];
-    expect(asAlice.comments.map((c: any) => c.content)).toEqual(['from alice', 'from bob', 'from erin', 'from fay']);
+    it("shows likes and comments from the viewer's friends and the author only", async () => {
+      // Likes and comments are shown from the viewer's friends and the author only.
+      asBob = (await call('momentsList', { user_id: p.alice.id }, p.bob))[0];
+      expect(asBob.likes.map((l: any) => l.user_id).sort()).toEqual([p.alice.id, p.bob.id].sort());
+      expect(asBob.comments.map((c: any) => c.content)).toEqual(['from alice', 'from bob']);
+      asFay = (await call('momentsList', { user_id: p.alice.id }, p.fay))[0];
+      expect(asFay.comments.map((c: any) => c.content)).toEqual(['from alice', 'from fay']);
+      const asAlice = (await call('momentsList', {}, p.alice))[0];
+      expect(asAlice.comments.map((c: any) => c.content)).toEqual(['from alice', 'from bob', 'from erin', 'from fay']);
+    });
 
-    // Alice is told of her friends' likes and comments, live and in notices.
-    await sockets.alice.waitFor(
-      (f) => f.type === 'moments' && f.data.type === 'comment' && f.data.user_id === p.fay.id,
-    );
-    const notices = await call('momentsNotices', {}, p.alice);
-    expect(new Set(notices.map((x: any) => x.user.user_id))).toEqual(new Set([p.bob.id, p.erin.id, p.fay.id]));
-    expect(notices[0].post_image).toMatch(/^\/storage\//);
-    expect((await call('momentsUnread', {}, p.alice)).count).toBe(6);
-    await call('momentsReadNotices', {}, p.alice);
-    expect((await call('momentsUnread', {}, p.alice)).count).toBe(0);
+    it("tells the author of her friends' likes and comments, live and in notices", async () => {
+      // Alice is told of her friends' likes and comments, live and in notices.
+      await sockets.alice.waitFor(
+        (f) => f.type === 'moments' && f.data.type === 'comment' && f.data.user_id === p.fay.id,
+      );
+      const notices = await call('momentsNotices', {}, p.alice);
+      expect(new Set(notices.map((x: any) => x.user.user_id))).toEqual(new Set([p.bob.id, p.erin.id, p.fay.id]));
+      expect(notices[0].post_image).toMatch(/^\/storage\//);
+      expect((await call('momentsUnread', {}, p.alice)).count).toBe(6);
+      await call('momentsReadNotices', {}, p.alice);
+      expect((await call('momentsUnread', {}, p.alice)).count).toBe(0);
+    });
 
-    // Fay cannot reply to Bob's comment: she does not see it.
-    const bobComment = asBob.comments.find((c: any) => c.content === 'from bob');
-    const reply = await answer('momentsComment', { id: post.id, content: 'hey', reply_to: bobComment.id }, p.fay);
-    expect(reply.code).toBe(ErrorCodes.MomentCommentNotFound);
-    // Alice replies to Bob: Bob is told, Fay does not see a reply to someone she does not know.
-    await call('momentsComment', { id: post.id, content: 'thanks', reply_to: bobComment.id }, p.alice);
-    await sockets.bob.waitFor(
-      (f) => f.type === 'moments' && f.data.type === 'comment' && f.data.user_id === p.alice.id,
-    );
-    const bobNotices = await call('momentsNotices', {}, p.bob);
-    expect(bobNotices.map((x: any) => x.content)).toEqual(['thanks']);
-    expect((await call('momentsList', { user_id: p.alice.id }, p.fay))[0].comments.map((c: any) => c.content)).toEqual([
-      'from alice',
-      'from fay',
-    ]);
+    it('takes a reply only to a comment the replier sees, and tells whom it answers', async () => {
+      // Fay cannot reply to Bob's comment: she does not see it.
+      const bobComment = asBob.comments.find((c: any) => c.content === 'from bob');
+      const reply = await answer('momentsComment', { id: post.id, content: 'hey', reply_to: bobComment.id }, p.fay);
+      expect(reply.code).toBe(ErrorCodes.MomentCommentNotFound);
+      // Alice replies to Bob: Bob is told, Fay does not see a reply to someone she does not know.
+      await call('momentsComment', { id: post.id, content: 'thanks', reply_to: bobComment.id }, p.alice);
+      await sockets.bob.waitFor(
+        (f) => f.type === 'moments' && f.data.type === 'comment' && f.data.user_id === p.alice.id,
+      );
+      const bobNotices = await call('momentsNotices', {}, p.bob);
+      expect(bobNotices.map((x: any) => x.content)).toEqual(['thanks']);
+      expect(
+        (await call('momentsList', { user_id: p.alice.id }, p.fay))[0].comments.map((c: any) => c.content),
+      ).toEqual(['from alice', 'from fay']);
+    });
 
-    // delComment: own comments, or any on my post; someone else's reads as missing.
-    const fayComment = asFay.comments.find((c: any) => c.content === 'from fay');
-    const foreign = await answer('momentsDelComment', { id: fayComment.id }, p.bob);
-    const none = await answer('momentsDelComment', { id: 999_999_999 }, p.bob);
-    expect({ code: foreign.code, msg: foreign.msg }).toEqual({ code: none.code, msg: none.msg });
-    await call('momentsDelComment', { id: bobComment.id }, p.bob);
-    await call('momentsDelComment', { id: fayComment.id }, p.alice);
-    const after = (await call('momentsList', {}, p.alice))[0];
-    expect(after.comments.map((c: any) => c.content)).toEqual(['from alice', 'from erin', 'thanks']);
+    it("deletes one's own comments, or any on one's post; someone else's reads as missing", async () => {
+      // delComment: own comments, or any on my post; someone else's reads as missing.
+      const bobComment = asBob.comments.find((c: any) => c.content === 'from bob');
+      const fayComment = asFay.comments.find((c: any) => c.content === 'from fay');
+      const foreign = await answer('momentsDelComment', { id: fayComment.id }, p.bob);
+      const none = await answer('momentsDelComment', { id: 999_999_999 }, p.bob);
+      expect({ code: foreign.code, msg: foreign.msg }).toEqual({ code: none.code, msg: none.msg });
+      await call('momentsDelComment', { id: bobComment.id }, p.bob);
+      await call('momentsDelComment', { id: fayComment.id }, p.alice);
+      const after = (await call('momentsList', {}, p.alice))[0];
+      expect(after.comments.map((c: any) => c.content)).toEqual(['from alice', 'from erin', 'thanks']);
+    });
 
-    // Unfriending cuts access both ways at once.
-    await call('friendDel', { id: p.alice.id }, p.bob);
-    expect(ids(await call('momentsList', { user_id: p.alice.id }, p.bob))).toEqual([]);
-    expect((await answer('momentsLike', { id: post.id }, p.bob)).code).toBe(ErrorCodes.MomentNotFound);
-    const stillAlice = (await call('momentsList', {}, p.alice))[0];
-    expect(stillAlice.likes.map((l: any) => l.user_id)).not.toContain(p.bob.id);
-    expect((await call('momentsNotices', {}, p.alice)).map((x: any) => x.user.user_id)).not.toContain(p.bob.id);
+    it('cuts access both ways at once on unfriending', async () => {
+      // Unfriending cuts access both ways at once.
+      await call('friendDel', { id: p.alice.id }, p.bob);
+      expect(ids(await call('momentsList', { user_id: p.alice.id }, p.bob))).toEqual([]);
+      expect((await answer('momentsLike', { id: post.id }, p.bob)).code).toBe(ErrorCodes.MomentNotFound);
+      const stillAlice = (await call('momentsList', {}, p.alice))[0];
+      expect(stillAlice.likes.map((l: any) => l.user_id)).not.toContain(p.bob.id);
+      expect((await call('momentsNotices', {}, p.alice)).map((x: any) => x.user.user_id)).not.toContain(p.bob.id);
+    });
 
-    // Only the author deletes a post; then it is gone for everyone.
-    const notMine = await answer('momentsDel', { id: post.id }, p.fay);
-    expect(notMine.code).toBe(ErrorCodes.MomentNotFound);
-    await call('momentsDel', { id: post.id }, p.alice);
-    expect(ids(await call('momentsList', {}, p.fay))).not.toContain(post.id);
-    expect(ids(await call('momentsList', {}, p.alice))).not.toContain(post.id);
+    it('lets only the author delete a post, which is then gone for everyone', async () => {
+      // Only the author deletes a post; then it is gone for everyone.
+      const notMine = await answer('momentsDel', { id: post.id }, p.fay);
+      expect(notMine.code).toBe(ErrorCodes.MomentNotFound);
+      await call('momentsDel', { id: post.id }, p.alice);
+      expect(ids(await call('momentsList', {}, p.fay))).not.toContain(post.id);
+      expect(ids(await call('momentsList', {}, p.alice))).not.toContain(post.id);
+    });
   });
 
   /** Each person's socket, bound. */
@@ -256,7 +284,7 @@ describeEachDb('moments', (target) => {
     ];
     // Comments of people who could see the post once and no longer may: Carl before the post named
     // him, Dan before alice hid it from him, Gus before they stopped being friends, Sam long ago.
-    const repo = new MomentRepo(server.ctx.db);
+    const repo = new MomentReactionRepo(server.ctx.db);
     const old: Partial<Record<Name, number>> = {};
     for (const n of ['carl', 'dan', 'gus', 'sam'] as const)
       old[n] = (

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FriendRepo } from '../src/modules/friend/repo';
 import { DEFAULT_GROUP_SETTING } from '../src/modules/group/presenter';
 import { GroupRepo } from '../src/modules/group/repo';
-import { MomentRepo } from '../src/modules/moments/repo';
+import { MomentReactionRepo } from '../src/modules/moments/reactions-repo';
 import { FileService } from '../src/modules/upload/files';
 import { describeEachDb, startServer, TestSocket, userRow, type TestServer } from './harness';
 
@@ -950,7 +950,7 @@ class Scene {
         const c = (await this.ok('momentsComment', { id: post, content: `${name} says` }, name)) as { id: number };
         return c.id;
       }
-      const row = await new MomentRepo(server.ctx.db).addComment({
+      const row = await new MomentReactionRepo(server.ctx.db).addComment({
         post_id: post,
         user_id: this.people[name].id,
         reply_to_user: 0,

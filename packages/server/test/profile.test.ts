@@ -65,7 +65,7 @@ describeEachDb('profiles: getUserInfo, searchUser, updateUserInfo', (target) => 
       const unknown = await server.call('getUserInfo', { user_id: 999_999 }, { token: alice.token, lang: 'fr' });
       expect(unknown).toEqual({ code: 404, msg: "Cet utilisateur n'existe pas", data: null });
       const carl = await signUp(server, 'carl_gone');
-      await new AdminService(server.ctx.repos, server.ctx.config, server.clock.now).setStatus('carl_gone', false);
+      await new AdminService(server.ctx.repos, server.ctx.config, server.clock.now).users.setStatus('carl_gone', false);
       expect((await server.call('getUserInfo', { user_id: carl.userId }, { token: alice.token })).code).toBe(404);
     });
 

@@ -140,8 +140,8 @@ describeEachDb('the outbox across sweeps', (target) => {
   it(`[${target}] two sweeps at once claim each overdue message once`, async () => {
     const { opened, close } = await openTestDb(target);
     try {
-      const { MessageRepo } = await import('../src/modules/im/repo');
-      const repo = new MessageRepo(opened.db, opened.dialect);
+      const { MessageStoreRepo } = await import('../src/modules/im/store-repo');
+      const repo = new MessageStoreRepo(opened.db, opened.dialect);
       const [a, b] = await opened.db
         .insertInto('users')
         .values([userRow('ann'), userRow('bea')])

@@ -5,7 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDb, type Database } from '../src/db';
-import { MessageRepo } from '../src/modules/im/repo';
+import { ConversationRepo } from '../src/modules/im/conversation-repo';
+import { HistoryRepo } from '../src/modules/im/history-repo';
+import { SearchRepo } from '../src/modules/im/search-repo';
 import { MomentRepo } from '../src/modules/moments/repo';
 import { DepartmentRepo } from '../src/modules/user';
 
@@ -15,7 +17,9 @@ import { DepartmentRepo } from '../src/modules/user';
  */
 describe('query plans', () => {
   let sqlite: SQLite.Database;
-  let repo: MessageRepo;
+  let history: HistoryRepo;
+  let conversations: ConversationRepo;
+  let search: SearchRepo;
   let moments: MomentRepo;
   let departments: DepartmentRepo;
   const ran: CompiledQuery[] = [];
@@ -30,7 +34,9 @@ describe('query plans', () => {
       dialect: new SqliteDialect({ database: sqlite }),
       log: (event) => void ran.push(event.query),
     });
-    repo = new MessageRepo(db, 'sqlite');
+    history = new HistoryRepo(db, 'sqlite');
+    conversations = new ConversationRepo(db);
+    search = new SearchRepo(db, 'sqlite');
     moments = new MomentRepo(db);
     departments = new DepartmentRepo(db);
   });
@@ -59,14 +65,14 @@ describe('query plans', () => {
   const scansMessages = (lines: string[]) => lines.filter((l) => /^SCAN m\b|messages_to \(chat_type=\?\)$/.test(l));
 
   it('sync reads each of my chats from the cursor on', async () => {
-    const lines = await plans(() => repo.since(7, 1000, 50));
+    const lines = await plans(() => history.since(7, 1000, 50));
     expect(scansMessages(lines)).toEqual([]);
     expect(lines).toContain('SEARCH m USING INDEX messages_to (chat_type=? AND to_id=? AND id>?)');
     expect(lines).toContain('SEARCH m USING INDEX messages_from (from_user=? AND id>?)');
   });
 
   it('the conversation list reads the newest message and the unread ones of each chat by index', async () => {
-    const lines = await plans(() => repo.viewsOf(7));
+    const lines = await plans(() => conversations.viewsOf(7));
     expect(scansMessages(lines)).toEqual([]);
     expect(lines.filter((l) => l.includes('messages_chat (chat_key=? AND id>?)'))).toHaveLength(2);
   });
@@ -82,7 +88,7 @@ describe('query plans', () => {
 
   it('a page of a chat reads that chat only', async () => {
     const lines = await plans(() =>
-      repo.list({ userId: 7, chatKey: 'p:7:8', floor: 0 }, { limit: 20, offset: 0, lastId: 500 }),
+      history.list({ userId: 7, chatKey: 'p:7:8', floor: 0 }, { limit: 20, offset: 0, lastId: 500 }),
     );
     expect(scansMessages(lines)).toEqual([]);
     expect(lines.some((l) => l.includes('messages_chat (chat_key=?'))).toBe(true);
@@ -97,7 +103,7 @@ describe('query plans', () => {
       )
       .run(day + 1000);
     const lines = await plans(() =>
-      repo.list({ userId: 7, chatKey: 'p:7:8', floor: 0 }, { limit: 20, offset: 0, startTime: day }),
+      history.list({ userId: 7, chatKey: 'p:7:8', floor: 0 }, { limit: 20, offset: 0, startTime: day }),
     );
     expect(scansMessages(lines)).toEqual([]);
     expect(lines.filter((l) => l.includes('TEMP B-TREE'))).toEqual([]);
@@ -111,11 +117,11 @@ describe('query plans', () => {
   it('a search asks the word index for its words among my chats, and reads my own chats only for what it cannot index', async () => {
     const page = { limit: 20, offset: 0 };
     for (const terms of [['咖啡馆'], ['meeting'], ['咖啡'], ['咖'], ['budget.txt']]) {
-      const lines = await plans(() => repo.search(7, { ids: [3], hidingHistory: [3] }, terms, {}, page));
+      const lines = await plans(() => search.search(7, { ids: [3], hidingHistory: [3] }, terms, {}, page));
       expect(scansMessages(lines)).toEqual([]);
       expect(lines).toContain('SCAN message_words VIRTUAL TABLE INDEX 0:M1');
     }
-    const emoji = await plans(() => repo.search(7, { ids: [3], hidingHistory: [3] }, ['👍'], {}, page));
+    const emoji = await plans(() => search.search(7, { ids: [3], hidingHistory: [3] }, ['👍'], {}, page));
     expect(scansMessages(emoji)).toEqual([]);
     expect(emoji).toContain('SEARCH m USING INDEX messages_to (chat_type=? AND to_id=?)');
     expect(emoji).toContain('SEARCH m USING INDEX messages_from (from_user=?)');

@@ -180,141 +180,165 @@ describeEachDb('Raingad 6.x clients', (target) => {
     expect(badCode.data.fields).toContain('code');
   });
 
-  it('a first session of the original web client: login → getSystemInfo → getContacts → files/index → socket → history → send → receive', async () => {
-    const alice = new OldWebClient(server, await person('alice'));
-    const bob = await online('bob');
-    await alice.login();
-    const sys = await alice.post('common/Pub/getSystemInfo');
-    expect(sys.code).toBe(0);
-    expect(sys.data.sysInfo).toMatchObject({ runMode: expect.any(Number), multipleLogin: expect.any(Number) });
-    expect(sys.data.chatInfo).toMatchObject({ redoTime: expect.any(Number), dbDelMsg: expect.any(Number) });
-    expect(sys.data.fileUpload).toMatchObject({ size: expect.any(Number), fileExt: expect.any(Array) });
-    await alice.connect();
-    await befriend(alice, bob);
+  describe('a first session of the original web client', () => {
+    let alice: OldWebClient;
+    let bob: OldWebClient;
+    let draft: ReturnType<OldWebClient['draft']>;
+    let reply: ReturnType<OldWebClient['draft']>;
+    /** Alice's frames before Bob opened the chat. */
+    let fromAlice: number;
+    let picture: { id: string } & Record<string, unknown>;
 
-    const contacts = await alice.post('enterprise/im/getContacts');
-    expect(contacts.code).toBe(0);
-    const bobRow = contacts.data.find((c: any) => c.id === bob.userId);
-    expect(bobRow).toMatchObject({ id: bob.userId, user_id: bob.userId, is_group: 0, index: expect.any(String) });
-    expect(contacts.data.map((c: any) => c.id)).toEqual(expect.arrayContaining(['admin_notice', -1]));
-
-    // The Files menu asks at start-up, with every parameter its page holds.
-    const files = await alice.post('enterprise/files/index', {
-      page: 1,
-      limit: 20,
-      keywords: '',
-      cate: 0,
-      is_all: 0,
-      role: 0,
+    it('logs in, reads the system info and connects its socket', async () => {
+      alice = new OldWebClient(server, await person('alice'));
+      bob = await online('bob');
+      await alice.login();
+      const sys = await alice.post('common/Pub/getSystemInfo');
+      expect(sys.code).toBe(0);
+      expect(sys.data.sysInfo).toMatchObject({ runMode: expect.any(Number), multipleLogin: expect.any(Number) });
+      expect(sys.data.chatInfo).toMatchObject({ redoTime: expect.any(Number), dbDelMsg: expect.any(Number) });
+      expect(sys.data.fileUpload).toMatchObject({ size: expect.any(Number), fileExt: expect.any(Array) });
+      await alice.connect();
+      await befriend(alice, bob);
     });
-    expect(files.code, files.msg).toBe(0);
-    expect(files.data).toEqual([]);
-    expect(files.count).toBe(0);
 
-    const history = await alice.post('enterprise/im/getMessageList', {
-      toContactId: bob.userId,
-      is_group: 0,
-      page: 1,
-      limit: 20,
+    it('reads its contacts and, at start-up, the Files menu', async () => {
+      const contacts = await alice.post('enterprise/im/getContacts');
+      expect(contacts.code).toBe(0);
+      const bobRow = contacts.data.find((c: any) => c.id === bob.userId);
+      expect(bobRow).toMatchObject({ id: bob.userId, user_id: bob.userId, is_group: 0, index: expect.any(String) });
+      expect(contacts.data.map((c: any) => c.id)).toEqual(expect.arrayContaining(['admin_notice', -1]));
+
+      // The Files menu asks at start-up, with every parameter its page holds.
+      const files = await alice.post('enterprise/files/index', {
+        page: 1,
+        limit: 20,
+        keywords: '',
+        cate: 0,
+        is_all: 0,
+        role: 0,
+      });
+      expect(files.code, files.msg).toBe(0);
+      expect(files.data).toEqual([]);
+      expect(files.count).toBe(0);
     });
-    expect(history.code).toBe(0);
-    // The chat opens with Bob's greeting, sent as he accepted.
-    expect(history.data.map((m: any) => [m.type, m.fromUser.id])).toEqual([['text', bob.userId]]);
 
-    // The editor's HTML, as Lemon-IMUI sends it.
-    const from = alice.socket!.frames.length;
-    const draft = alice.draft(bob.userId, '你好，<b>Bob</b><br>第二行');
-    const sent = await alice.post('enterprise/im/sendMessage', draft);
-    expect(sent.code, sent.msg).toBe(0);
-    expect(sent.data).toMatchObject({ id: draft.id, toContactId: bob.userId, content: '你好，Bob\n第二行' });
+    it("reads the history, sends the editor's HTML as text, and the peer receives it filed under the sender", async () => {
+      const history = await alice.post('enterprise/im/getMessageList', {
+        toContactId: bob.userId,
+        is_group: 0,
+        page: 1,
+        limit: 20,
+      });
+      expect(history.code).toBe(0);
+      // The chat opens with Bob's greeting, sent as he accepted.
+      expect(history.data.map((m: any) => [m.type, m.fromUser.id])).toEqual([['text', bob.userId]]);
 
-    const got = await bob.socket!.waitFor((f) => f.type === 'simple' && f.data.id === draft.id);
-    // The receiver files it under the sender: the conversation as Bob sees it.
-    expect(got.data).toMatchObject({
-      toContactId: alice.userId,
-      toUser: bob.userId,
-      is_group: 0,
-      status: 'succeed',
-      msg_id: expect.any(Number),
-      content: '你好，Bob\n第二行',
-      fromUser: { id: alice.userId, user_id: alice.userId },
-      contactInfo: { id: alice.userId, user_id: alice.userId },
+      // The editor's HTML, as Lemon-IMUI sends it.
+      const from = alice.socket!.frames.length;
+      draft = alice.draft(bob.userId, '你好，<b>Bob</b><br>第二行');
+      const sent = await alice.post('enterprise/im/sendMessage', draft);
+      expect(sent.code, sent.msg).toBe(0);
+      expect(sent.data).toMatchObject({ id: draft.id, toContactId: bob.userId, content: '你好，Bob\n第二行' });
+
+      const got = await bob.socket!.waitFor((f) => f.type === 'simple' && f.data.id === draft.id);
+      // The receiver files it under the sender: the conversation as Bob sees it.
+      expect(got.data).toMatchObject({
+        toContactId: alice.userId,
+        toUser: bob.userId,
+        is_group: 0,
+        status: 'succeed',
+        msg_id: expect.any(Number),
+        content: '你好，Bob\n第二行',
+        fromUser: { id: alice.userId, user_id: alice.userId },
+        contactInfo: { id: alice.userId, user_id: alice.userId },
+      });
+      // Bob's list counts it unread under Alice.
+      const bobs = await bob.post('enterprise/im/getContacts');
+      expect(bobs.data.find((c: any) => c.id === alice.userId)).toMatchObject({
+        unread: 1,
+        lastContent: expect.any(String),
+      });
+      // Alice's own socket gets no second copy of what she sent (her client has it already).
+      await sleep(QUIET_MS);
+      expect(alice.socket!.frames.slice(from).filter((f) => f.data?.id === draft.id)).toEqual([]);
     });
-    // Bob's list counts it unread under Alice.
-    const bobs = await bob.post('enterprise/im/getContacts');
-    expect(bobs.data.find((c: any) => c.id === alice.userId)).toMatchObject({
-      unread: 1,
-      lastContent: expect.any(String),
+
+    it('receives the reply under the peer, both histories listing both as each sees them', async () => {
+      // Bob's reply reaches Alice under Bob; her history lists both as she sees them.
+      reply = bob.draft(alice.userId, '收到');
+      expect((await bob.post('enterprise/im/sendMessage', reply)).code).toBe(0);
+      const back = await alice.socket!.waitFor((f) => f.type === 'simple' && f.data.id === reply.id);
+      expect(back.data.toContactId).toBe(bob.userId);
+      const both = await alice.post('enterprise/im/getMessageList', { toContactId: bob.userId, is_group: 0, page: 1 });
+      expect(both.data.slice(1).map((m: any) => [m.id, m.toContactId])).toEqual([
+        [draft.id, bob.userId],
+        [reply.id, bob.userId],
+      ]);
+      const bobsHistory = await bob.post('enterprise/im/getMessageList', { toContactId: alice.userId, is_group: 0 });
+      expect(bobsHistory.data.map((m: any) => m.toContactId)).toEqual([alice.userId, alice.userId, alice.userId]);
     });
-    // Alice's own socket gets no second copy of what she sent (her client has it already).
-    await sleep(QUIET_MS);
-    expect(alice.socket!.frames.slice(from).filter((f) => f.data?.id === draft.id)).toEqual([]);
 
-    // Bob's reply reaches Alice under Bob; her history lists both as she sees them.
-    const reply = bob.draft(alice.userId, '收到');
-    expect((await bob.post('enterprise/im/sendMessage', reply)).code).toBe(0);
-    const back = await alice.socket!.waitFor((f) => f.type === 'simple' && f.data.id === reply.id);
-    expect(back.data.toContactId).toBe(bob.userId);
-    const both = await alice.post('enterprise/im/getMessageList', { toContactId: bob.userId, is_group: 0, page: 1 });
-    expect(both.data.slice(1).map((m: any) => [m.id, m.toContactId])).toEqual([
-      [draft.id, bob.userId],
-      [reply.id, bob.userId],
-    ]);
-    const bobsHistory = await bob.post('enterprise/im/getMessageList', { toContactId: alice.userId, is_group: 0 });
-    expect(bobsHistory.data.map((m: any) => m.toContactId)).toEqual([alice.userId, alice.userId, alice.userId]);
-
-    // Bob opens the chat: his client posts the unread messages it holds, whole, with the sender as fromUser.
-    const unread = (await bob.post('enterprise/im/getMessageList', { toContactId: alice.userId, is_group: 0 })).data;
-    const fromAlice = alice.socket!.frames.length;
-    const opened = await bob.post('enterprise/im/setMsgIsRead', {
-      is_group: 0,
-      toContactId: alice.userId,
-      messages: unread.filter((m: any) => m.fromUser.id === alice.userId),
-      fromUser: alice.userId,
+    it("marks read from the messages the peer's client posts, and the sender's client hears which", async () => {
+      // Bob opens the chat: his client posts the unread messages it holds, whole, with the sender as fromUser.
+      const unread = (await bob.post('enterprise/im/getMessageList', { toContactId: alice.userId, is_group: 0 })).data;
+      fromAlice = alice.socket!.frames.length;
+      const opened = await bob.post('enterprise/im/setMsgIsRead', {
+        is_group: 0,
+        toContactId: alice.userId,
+        messages: unread.filter((m: any) => m.fromUser.id === alice.userId),
+        fromUser: alice.userId,
+      });
+      expect(opened.code, opened.msg).toBe(0);
+      expect((await bob.post('enterprise/im/getContacts')).data.find((c: any) => c.id === alice.userId).unread).toBe(0);
+      // Alice's client marks read, by id, the messages the push lists (its content re-rendered).
+      const seen = await alice.socket!.waitFor((f) => f.type === 'isRead', 3000, fromAlice);
+      expect(seen.data.map((m: any) => m.id)).toEqual([draft.id]);
+      expect(seen.data[0]).toMatchObject({ content: '你好，Bob\n第二行', is_read: 1, toContactId: bob.userId });
     });
-    expect(opened.code, opened.msg).toBe(0);
-    expect((await bob.post('enterprise/im/getContacts')).data.find((c: any) => c.id === alice.userId).unread).toBe(0);
-    // Alice's client marks read, by id, the messages the push lists (its content re-rendered).
-    const seen = await alice.socket!.waitFor((f) => f.type === 'isRead', 3000, fromAlice);
-    expect(seen.data.map((m: any) => m.id)).toEqual([draft.id]);
-    expect(seen.data[0]).toMatchObject({ content: '你好，Bob\n第二行', is_read: 1, toContactId: bob.userId });
 
-    // An image, uploaded with the message Lemon-IMUI made for it.
-    const png = await sharp({ create: { width: 24, height: 24, channels: 3, background: { r: 90, g: 9, b: 9 } } })
-      .png()
-      .toBuffer();
-    const picture = {
-      content: 'blob:http://localhost/4b1c',
-      fromUser: { id: alice.userId, displayName: alice.who.account, avatar: '' },
-      id: randomUUID(),
-      sendTime: Date.now(),
-      status: 'going',
-      toContactId: bob.userId,
-      type: 'image',
-      is_group: 0,
-    };
-    const up = await server.upload(
-      'uploadFile',
-      { name: 'screenShot.png', bytes: png, type: 'image/png' },
-      { token: alice.token, fields: { message: JSON.stringify(picture) } },
-    );
-    expect(up.json.code, up.json.msg).toBe(0);
-    expect(up.json.data).toMatchObject({ id: picture.id, type: 'image', toContactId: bob.userId });
-    const image = await bob.socket!.waitFor((f) => f.type === 'simple' && f.data.id === picture.id);
-    expect(image.data).toMatchObject({ toContactId: alice.userId, content: expect.stringContaining('/storage/') });
+    it('uploads an image with the message its editor made for it', async () => {
+      // An image, uploaded with the message Lemon-IMUI made for it.
+      const png = await sharp({ create: { width: 24, height: 24, channels: 3, background: { r: 90, g: 9, b: 9 } } })
+        .png()
+        .toBuffer();
+      picture = {
+        content: 'blob:http://localhost/4b1c',
+        fromUser: { id: alice.userId, displayName: alice.who.account, avatar: '' },
+        id: randomUUID(),
+        sendTime: Date.now(),
+        status: 'going',
+        toContactId: bob.userId,
+        type: 'image',
+        is_group: 0,
+      };
+      const up = await server.upload(
+        'uploadFile',
+        { name: 'screenShot.png', bytes: png, type: 'image/png' },
+        { token: alice.token, fields: { message: JSON.stringify(picture) } },
+      );
+      expect(up.json.code, up.json.msg).toBe(0);
+      expect(up.json.data).toMatchObject({ id: picture.id, type: 'image', toContactId: bob.userId });
+      const image = await bob.socket!.waitFor((f) => f.type === 'simple' && f.data.id === picture.id);
+      expect(image.data).toMatchObject({ toContactId: alice.userId, content: expect.stringContaining('/storage/') });
+    });
 
-    // Withdraw: the peer's client updates the message it holds by id.
-    expect((await alice.post('enterprise/im/undoMessage', { id: picture.id })).code).toBe(0);
-    const undone = await bob.socket!.waitFor((f) => f.type === 'undoMessage' && f.data.id === picture.id);
-    expect(undone.data).toMatchObject({ type: 'event', toContactId: alice.userId });
-    await sleep(QUIET_MS);
-    expect(
-      alice.socket!.frames.slice(fromAlice).filter((f) => f.data?.id === picture.id && f.type === 'simple'),
-    ).toEqual([]);
+    it("withdraws it: the peer's client updates the message it holds by id", async () => {
+      // Withdraw: the peer's client updates the message it holds by id.
+      expect((await alice.post('enterprise/im/undoMessage', { id: picture.id })).code).toBe(0);
+      const undone = await bob.socket!.waitFor((f) => f.type === 'undoMessage' && f.data.id === picture.id);
+      expect(undone.data).toMatchObject({ type: 'event', toContactId: alice.userId });
+      await sleep(QUIET_MS);
+      expect(
+        alice.socket!.frames.slice(fromAlice).filter((f) => f.data?.id === picture.id && f.type === 'simple'),
+      ).toEqual([]);
+    });
 
-    // Logout ends the session: the next call with its token is told to sign in again.
-    expect((await alice.post('common/Pub/logout', { client_id: alice.socket!.clientId })).code).toBe(0);
-    expect((await alice.post('enterprise/im/getContacts')).code).toBe(-1);
+    it('logs out: the next call with its token is told to sign in again', async () => {
+      // Logout ends the session: the next call with its token is told to sign in again.
+      expect((await alice.post('common/Pub/logout', { client_id: alice.socket!.clientId })).code).toBe(0);
+      expect((await alice.post('enterprise/im/getContacts')).code).toBe(-1);
+    });
   });
 
   it('sends text with file_id=0, private and group (point 2)', async () => {
@@ -859,7 +883,7 @@ describeEachDb('Raingad 6.x clients', (target) => {
     expect(en.compass.list.find((e: any) => e.url === MOMENTS_PAGE).name).toBe('Moments');
     // What an operator sets is sent as set: their logo, their entries, their own icon for Moments.
     const admin = new AdminService(server.ctx.repos, server.ctx.config, server.clock.now);
-    const set = (key: string, value: unknown) => admin.setConfig(key, value);
+    const set = (key: string, value: unknown) => admin.site.setConfig(key, value);
     await set('sysInfo.logo', 'https://cdn.example.com/logo.png');
     await set('compass.list', [
       { icon: 'https://cdn.example.com/m.png', name: 'moments', type: 1, url: MOMENTS_PAGE },
@@ -1157,7 +1181,7 @@ describeEachDb('Raingad 6.x clients', (target) => {
     expect(none.data).toMatchObject({ title: '', create_time: 0 });
 
     const admin = await person('an_admin');
-    await new AdminService(server.ctx.repos, server.ctx.config, server.clock.now).setRole(admin.account, 'admin');
+    await new AdminService(server.ctx.repos, server.ctx.config, server.clock.now).users.setRole(admin.account, 'admin');
     const sparrow = await TestSocket.bound(server, reader.userId, reader.token);
     const fromOld = reader.socket!.frames.length;
     const published = await server.call(

@@ -5,7 +5,9 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDb, type OpenedDb } from '../src/db';
-import { MessageRepo, pairKey, type NewMessage } from '../src/modules/im/repo';
+import { pairKey, type NewMessage } from '../src/modules/im/repo';
+import { SearchRepo } from '../src/modules/im/search-repo';
+import { MessageStoreRepo } from '../src/modules/im/store-repo';
 import { termQuery, whoTokens, wordTokens } from '../src/modules/im/search-text';
 import { SEARCH_BATCH } from '../src/modules/im/search-index';
 import { createPgDatabase, describeEachDb, signUp, startServer, type TestServer } from './harness';
@@ -62,7 +64,7 @@ describeEachDb('search index', (target) => {
     // Not `rowid = ?` beside MATCH: a contentless FTS5 table answers a rowid lookup for any rowid.
     return rows.some((r) => Number(r.id) === id);
   };
-  const backlog = () => server.ctx.repos.messages.searchBacklog();
+  const backlog = () => server.ctx.repos.search.searchBacklog();
 
   it('a send writes nothing to the index, and the background indexer has the message within a second', async () => {
     const id = await send('周末去爬山吗');
@@ -104,11 +106,11 @@ describeEachDb('search index', (target) => {
   });
 
   it('indexes a backlog larger than one batch before the search that needs it', async () => {
-    const { messages } = server.ctx.repos;
+    const { messageStore } = server.ctx.repos;
     const pair = pairKey(amy.userId, ben.userId);
     const count = SEARCH_BATCH * 2 + 17;
     for (let i = 0; i < count; i++)
-      await messages.store(textRow(amy.userId, ben.userId, pair, `批量消息之${i}`), [], 0);
+      await messageStore.store(textRow(amy.userId, ben.userId, pair, `批量消息之${i}`), [], 0);
     expect((await backlog()).newest - (await backlog()).through).toBe(count);
     const res = await server.call('searchMessage', { keywords: '批量消息', limit: 1 }, { token: amy.token });
     expect(res.count).toBe(count);
@@ -137,14 +139,15 @@ describeEachDb('search index across a restart', (target) => {
   });
 
   it('a process that stops before indexing loses no entry: the next one goes on from where the index stopped', async () => {
-    const repo = new MessageRepo(opened.db, opened.dialect);
-    const first = await repo.store(textRow(1, 2, pairKey(1, 2), '山顶的日出很美'), [], 0);
+    const store = new MessageStoreRepo(opened.db, opened.dialect);
+    const repo = new SearchRepo(opened.db, opened.dialect);
+    const first = await store.store(textRow(1, 2, pairKey(1, 2), '山顶的日出很美'), [], 0);
     expect(await repo.indexForSearch(SEARCH_BATCH, true)).toBe(1);
-    const second = await repo.store(textRow(1, 2, pairKey(1, 2), '山顶的日落也美'), [], 0);
+    const second = await store.store(textRow(1, 2, pairKey(1, 2), '山顶的日落也美'), [], 0);
     await opened.close();
 
     opened = reopen();
-    const again = new MessageRepo(opened.db, opened.dialect);
+    const again = new SearchRepo(opened.db, opened.dialect);
     expect(await again.searchBacklog()).toEqual({ through: first.row.id, newest: second.row.id });
     expect(await again.indexForSearch(SEARCH_BATCH, true)).toBe(1);
     expect(await again.indexForSearch(SEARCH_BATCH, true)).toBe(0);

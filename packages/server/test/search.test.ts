@@ -17,7 +17,8 @@ import { moments } from '../src/db/migrations/007-moments';
 import { search as searchMigration } from '../src/db/migrations/008-search';
 import { messageOutbox } from '../src/db/migrations/017-message-outbox';
 import { searchIndex } from '../src/db/migrations/019-search-index';
-import { MessageRepo } from '../src/modules/im/repo';
+import { SearchRepo } from '../src/modules/im/search-repo';
+import { MessageStoreRepo } from '../src/modules/im/store-repo';
 import { describeEachDb, expectBadBodies, MISSING, signUp, startServer, type TestServer } from './harness';
 
 type User = Awaited<ReturnType<typeof signUp>>;
@@ -447,7 +448,8 @@ describeEachDb('search', (target) => {
       // Migration 019 takes the index off the send; what 008 indexed stays found.
       await messageOutbox().up(schema);
       await searchIndex(dialect).up(schema);
-      const repo = new MessageRepo(db, dialect);
+      const repo = new SearchRepo(db, dialect);
+      const store = new MessageStoreRepo(db, dialect);
       const found = async (word: string) => {
         const { rows } = await repo.search(1, { ids: [], hidingHistory: [] }, [word], {}, { limit: 20, offset: 0 });
         return rows.map((r) => r.id);
@@ -458,7 +460,7 @@ describeEachDb('search', (target) => {
       expect(await found('budget')).toEqual([3]);
       expect(await found('Coffee')).toEqual([4]);
       // What the migration stores is what a send stores from now on, found once the indexer has passed it.
-      const { row: stored } = await repo.store(row(7, 'text', '新的咖啡馆消息'), [], 0);
+      const { row: stored } = await store.store(row(7, 'text', '新的咖啡馆消息'), [], 0);
       expect(await found('咖啡馆')).toEqual([2]);
       expect(await repo.indexForSearch(100, true)).toBe(1);
       expect(await found('咖啡馆')).toEqual([stored.id, 2]);

@@ -384,7 +384,7 @@ describeEachDb('socket /wss', (target) => {
   it('closes a bound socket on its next heartbeat once its user is disabled elsewhere', async () => {
     const kit = await signUp(server, 'kit_ws');
     const sock = await TestSocket.bound(server, kit.userId, kit.token);
-    await new AdminService(server.ctx.repos, server.ctx.config, server.clock.now).setStatus('kit_ws', false);
+    await new AdminService(server.ctx.repos, server.ctx.config, server.clock.now).users.setStatus('kit_ws', false);
     sock.send({ type: 'ping' });
     expect(await sock.waitClosed()).toBe(4004);
   });

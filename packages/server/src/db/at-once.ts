@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import type { CompiledQuery, QueryResult, Transaction } from 'kysely';
-import type { Database, Db } from './index';
+import type { Database, Db } from './types';
 
 /**
  * Runs statements on a SQLite connection at once, in the caller's turn, instead of through

@@ -38,10 +38,9 @@ import { qrGeneration } from './migrations/018-qr-generation';
 import { searchIndex } from './migrations/019-search-index';
 import { defaultAvatars } from './migrations/020-default-avatars';
 import { groupScans } from './migrations/021-group-scans';
-import type { Database } from './schema';
+import type { Database, Db } from './types';
 
-export type Db = Kysely<Database>;
-export type { Database };
+export type { Database, Db };
 
 /** Migrations in order; a new one is appended, never edited once released. */
 function migrations(dialect: Dialect): Record<string, Migration> {

@@ -1,6 +1,6 @@
 import type { Compilable, CompiledQuery, QueryResult, Transaction } from 'kysely';
 import { atOnce } from './at-once';
-import type { Database, Db } from './index';
+import type { Database, Db } from './types';
 
 interface Compiled<R> {
   query: CompiledQuery<R>;

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Dialect } from './dialect';
 import { whoTokens, wordTokens } from '../modules/im/search-text';
 
-// What the search index holds and how it is written (migration 019): one home for the migration and MessageRepo.
+// What the search index holds and how it is written (migration 019): one home for the migration and SearchRepo.
 
 /**
  * The advisory lock between the search indexer (held alone, for a batch) and the removals that

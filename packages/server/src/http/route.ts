@@ -2,9 +2,10 @@ import { routeAliases, routes, type RouteInput, type RouteName, type RouteRespon
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as z from 'zod';
 import { AppError, noSession } from '../errors';
-import type { Session } from '../modules/auth/session';
+import type { ServerConfig } from '../config';
+import type { Limits } from '../lib/limits';
+import type { Session, SessionService } from '../modules/auth/session';
 import { languageStated, localeOf, type Ok, successEnvelope, validationError } from './envelope';
-import type { AppContext } from '../context';
 import { sessionSockets } from '../realtime/hub';
 import { discardStaged, UploadGate } from './uploads';
 
@@ -32,12 +33,19 @@ export type Handlers = { [N in RouteName]?: Handler<N> };
  */
 export const BEFORE_PASSWORD_CHANGE: ReadonlySet<RouteName> = new Set(['editPassword', 'logout', 'checkuser']);
 
+/** What the route loop uses of the process: the uploads' limits, the sessions and the rate limits. */
+export interface RouteParts {
+  env: Pick<ServerConfig, 'resources'>;
+  sessions: Pick<SessionService, 'fromToken' | 'rememberLanguage'>;
+  limits: Pick<Limits, 'anyCall' | 'manageCall'>;
+}
+
 /**
  * Registers every route of the protocol's route table. Each reads as a checklist: body within the
  * route's limit (before it is read) → rate limit → session → upload place → validate → one call
  * into the service. Refuses to start when a route has no handler.
  */
-export function registerRoutes(app: FastifyInstance, ctx: AppContext, handlers: Handlers): void {
+export function registerRoutes(app: FastifyInstance, ctx: RouteParts, handlers: Handlers): void {
   const names = Object.keys(routes) as RouteName[];
   const missing = names.filter((n) => !handlers[n]);
   if (missing.length) throw new Error(`routes without a handler: ${missing.join(', ')}`);

@@ -15,7 +15,10 @@ export type Chat =
   | { kind: 'group'; chatKey: string; group: GroupRow; member: MemberRow }
   | { kind: 'self'; chatKey: string };
 
-type AccessRepos = Pick<Repos, 'users' | 'groups' | 'messages' | 'friends' | 'files' | 'emoji' | 'moments'>;
+type AccessRepos = Pick<
+  Repos,
+  'users' | 'groups' | 'messages' | 'conversations' | 'friends' | 'files' | 'emoji' | 'moments'
+>;
 
 /**
  * The one access module: who may see and touch which group, chat, message, file and friendship.
@@ -99,7 +102,7 @@ export class Access {
     const peer = await this.repos.users.byId(peerId);
     const chatKey = pairKey(session.userId, peerId);
     // A disabled account reads as a missing one (as getUserInfo answers), except in a chat we already share.
-    if (!peer || (peer.status !== 1 && !(await this.repos.messages.conversation(session.userId, chatKey))))
+    if (!peer || (peer.status !== 1 && !(await this.repos.conversations.conversation(session.userId, chatKey))))
       return 'UserNotFound';
     return { kind: 'private', chatKey, peer };
   }
@@ -111,7 +114,7 @@ export class Access {
 
   /** The first message id a reader may see in a chat (cleared history, joined without history). */
   async floor(userId: number, chat: Chat): Promise<number> {
-    const conv = await this.repos.messages.conversation(userId, chat.chatKey);
+    const conv = await this.repos.conversations.conversation(userId, chat.chatKey);
     let floor = conv?.clear_msg_id ?? 0;
     if (chat.kind === 'group' && !groupSetting(chat.group).history) floor = Math.max(floor, chat.member.join_msg_id);
     return floor;

@@ -8,7 +8,6 @@ import {
   PICTURES,
 } from '@sparrow/protocol';
 import type * as z from 'zod';
-import type { Connection } from './hub';
 
 /**
  * The kinds of socket, each with its presenter: Sparrow's own client, which reads the frames as
@@ -18,7 +17,8 @@ import type { Connection } from './hub';
  */
 export type SocketKind = 'sparrow' | 'raingad';
 
-export function kindOf(conn: Connection): SocketKind {
+/** A socket's kind from how it joined (hub.ts `Connection.boundOverHttp`). */
+export function kindOf(conn: { boundOverHttp?: boolean | undefined }): SocketKind {
   return conn.boundOverHttp === true ? 'raingad' : 'sparrow';
 }
 

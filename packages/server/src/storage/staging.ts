@@ -5,7 +5,14 @@ import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError } from '../errors';
-import type { StagedFile } from './storage';
+
+/** An upload as it arrived, in a temporary file of `Storage.tempDir`, hashed on the way. */
+export interface StagedFile {
+  path: string;
+  size: number;
+  /** SHA-256 of the bytes, hex. */
+  hash: string;
+}
 
 /**
  * Writes `source` to a new file in `dir`, hashing it on the way, so that an upload never sits whole

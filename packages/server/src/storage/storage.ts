@@ -4,15 +4,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { AppError } from '../errors';
-import { stageTo } from './staging';
+import { stageTo, type StagedFile } from './staging';
 
-/** An upload as it arrived, in a temporary file of `Storage.tempDir`, hashed on the way. */
-export interface StagedFile {
-  path: string;
-  size: number;
-  /** SHA-256 of the bytes, hex. */
-  hash: string;
-}
+export type { StagedFile };
 
 /** Where uploaded bytes live: a folder on this machine (`DiskStorage`) or an S3-compatible bucket (`S3Storage`). */
 export interface Storage {

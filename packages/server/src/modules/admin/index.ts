@@ -1,4 +1,6 @@
 /** What other modules may use of admin; everything else in this folder is its own. */
 export { AdminRepo } from './repo';
-export { AdminService, COMMAND_LINE, type Actor, type LiveParts } from './service';
+export { COMMAND_LINE, type Actor } from './audit';
+export type { LiveParts } from './live';
+export { AdminService } from './service';
 export { adminRoutes } from './routes';

@@ -13,7 +13,8 @@ import { AppError } from '../../errors';
 import { localeOf, ok, ValidationFailure } from '../../http/envelope';
 import type { Handlers } from '../../http/route';
 import type { Session } from '../auth';
-import type { Actor, AdminService } from './service';
+import type { Actor } from './audit';
+import type { AdminService } from './service';
 
 const actor = (session: Session, req: FastifyRequest): Actor => ({ adminId: session.userId, ip: req.ip });
 
@@ -59,7 +60,7 @@ export function adminRoutes(admin: AdminService): Handlers {
       return { kind: 'choice', options };
     };
     return {
-      settings: admin.settings().map((s) => ({
+      settings: admin.site.settings().map((s) => ({
         ...s,
         label: translate(locale, `configLabel.${s.key}`),
         description: translate(locale, `config.${s.key}`),
@@ -70,71 +71,72 @@ export function adminRoutes(admin: AdminService): Handlers {
   const paged = <T>(body: { page?: number | undefined }, { items, total }: { items: T[]; total: number }) =>
     ok(items, { count: total, page: body.page ?? 1 });
   return {
-    manageStats: async () => admin.stats(),
-    manageUserList: async ({ body }) => paged(body, await admin.listUsers(body)),
-    manageUserCreate: async ({ body, session, req }) => admin.createManagedUser(body, actor(session, req)),
+    manageStats: async () => admin.dashboard.stats(),
+    manageUserList: async ({ body }) => paged(body, await admin.users.listUsers(body)),
+    manageUserCreate: async ({ body, session, req }) => admin.users.createManagedUser(body, actor(session, req)),
     manageUserStatus: async ({ body, session, req }) => {
-      await admin.setUserStatus(body.user_id, body.status === 1, actor(session, req));
+      await admin.users.setUserStatus(body.user_id, body.status === 1, actor(session, req));
       return null;
     },
     manageUserPassword: async ({ body, session, req }) => {
-      await admin.setUserPassword(body.user_id, body.password, actor(session, req));
+      await admin.users.setUserPassword(body.user_id, body.password, actor(session, req));
       return null;
     },
     manageUserRole: async ({ body, session, req }) => {
-      await admin.setUserRole(body.user_id, body.role === 1, actor(session, req));
+      await admin.users.setUserRole(body.user_id, body.role === 1, actor(session, req));
       return null;
     },
     manageUserLogout: async ({ body, session, req }) => {
-      await admin.endUserSessions(body.user_id, actor(session, req));
+      await admin.users.endUserSessions(body.user_id, actor(session, req));
       return null;
     },
-    manageGroupList: async ({ body }) => paged(body, await admin.listGroups(body)),
-    manageGroupMembers: async ({ body }) => paged(body, await admin.groupMembers(body)),
+    manageGroupList: async ({ body }) => paged(body, await admin.groups.listGroups(body)),
+    manageGroupMembers: async ({ body }) => paged(body, await admin.groups.groupMembers(body)),
     manageGroupDisband: async ({ body, session, req }) => {
-      await admin.disbandGroup(body.group_id, actor(session, req));
+      await admin.groups.disbandGroup(body.group_id, actor(session, req));
       return null;
     },
     manageGroupOwner: async ({ body, session, req }) => {
-      await admin.changeGroupOwner(body.group_id, body.user_id, actor(session, req));
+      await admin.groups.changeGroupOwner(body.group_id, body.user_id, actor(session, req));
       return null;
     },
     manageConfigGet: async ({ req }) => config(req),
     manageConfigSet: async ({ body, session, req }) => {
       try {
-        await admin.setConfig(body.key, body.value, actor(session, req));
+        await admin.site.setConfig(body.key, body.value, actor(session, req));
       } catch (error) {
         throw isConfigKey(body.key) ? refusedSetting(error, body.key, localeOf(req)) : error;
       }
       return config(req);
     },
-    manageInviteList: async ({ body }) => paged(body, await admin.listInvites(body)),
+    manageInviteList: async ({ body }) => paged(body, await admin.site.listInvites(body)),
     manageInviteCreate: async ({ body, session, req }) =>
-      admin.createManagedInvite(body.uses, body.days, actor(session, req)),
+      admin.site.createManagedInvite(body.uses, body.days, actor(session, req)),
     manageInviteRevoke: async ({ body, session, req }) => {
-      await admin.revokeInvite(body.code, actor(session, req));
+      await admin.site.revokeInvite(body.code, actor(session, req));
       return null;
     },
-    manageNoticeList: async ({ body }) => paged(body, await admin.listNotices(body)),
+    manageNoticeList: async ({ body }) => paged(body, await admin.site.listNotices(body)),
     manageNoticePublish: async ({ body, session, req }) =>
-      admin.publishNotice(body.title, body.notice, actor(session, req)),
+      admin.site.publishNotice(body.title, body.notice, actor(session, req)),
     manageNoticeDel: async ({ body, session, req }) => {
-      await admin.withdrawNotice(body.id, actor(session, req));
+      await admin.site.withdrawNotice(body.id, actor(session, req));
       return null;
     },
-    manageAuditList: async ({ body }) => paged(body, await admin.auditLog(body)),
-    manageDepartmentList: async () => admin.listDepartments(),
-    manageDepartmentCreate: async ({ body, session, req }) => admin.createDepartment(body, actor(session, req)),
+    manageAuditList: async ({ body }) => paged(body, await admin.audit.list(body)),
+    manageDepartmentList: async () => admin.departments.listDepartments(),
+    manageDepartmentCreate: async ({ body, session, req }) =>
+      admin.departments.createDepartment(body, actor(session, req)),
     manageDepartmentRename: async ({ body, session, req }) => {
-      await admin.renameDepartment(body.id, body.name, actor(session, req));
+      await admin.departments.renameDepartment(body.id, body.name, actor(session, req));
       return null;
     },
     manageDepartmentDel: async ({ body, session, req }) => {
-      await admin.deleteDepartment(body.id, actor(session, req));
+      await admin.departments.deleteDepartment(body.id, actor(session, req));
       return null;
     },
     manageUserDepartment: async ({ body, session, req }) => {
-      await admin.setUserDepartment(body.user_id, body.dep_id, actor(session, req));
+      await admin.departments.setUserDepartment(body.user_id, body.dep_id, actor(session, req));
       return null;
     },
   };

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context';
+import type { ServerConfig } from '../../config';
 import { AppError } from '../../errors';
 import { languageStated, localeOf, ok } from '../../http/envelope';
 import { publicBase } from '../../http/public-url';
@@ -26,7 +26,7 @@ function clientInfo(req: FastifyRequest, base: string, clientId?: string): Clien
 }
 
 /** `/common/Pub/*` accounts and sessions, and the password and account changes. */
-export function authRoutes(ctx: AppContext, auth: AuthService): Handlers {
+export function authRoutes(ctx: { env: ServerConfig }, auth: AuthService): Handlers {
   return {
     register: async ({ body, req }) =>
       ok(await auth.register(body, clientInfo(req, publicBase(ctx.env, req))), { msg: 'ok.register' }),

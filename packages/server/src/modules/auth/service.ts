@@ -9,14 +9,17 @@ import {
   type UserInfo,
   SocketCloseCodes,
 } from '@sparrow/protocol';
-import type { AppContext } from '../../context';
+import type { ServerConfig } from '../../config';
+import type { Limits } from '../../lib/limits';
+import type { Realtime } from '../../realtime/realtime';
+import type { Repos } from '../../repos';
 import { AppError, noSession } from '../../errors';
 import { hashPassword, verifyPassword } from '../../lib/crypto';
 import { toUserInfo, type UserRepo, type UserRow } from '../user';
 import type { QrService } from '../qr';
-import { type InviteRepo } from '../system';
+import type { ConfigService, InviteRepo } from '../system';
 import type { CodeService } from './codes';
-import type { Session } from './session';
+import type { Session, SessionService } from './session';
 
 /** Where a request came from, for sessions and limits. */
 export interface ClientInfo {
@@ -33,6 +36,17 @@ export interface ClientInfo {
   base: string;
 }
 
+/** What AuthService is built from. */
+export interface AuthParts {
+  env: Pick<ServerConfig, 'registerPerHour'>;
+  repos: Pick<Repos, 'users' | 'invites'>;
+  config: ConfigService;
+  sessions: SessionService;
+  limits: Limits;
+  realtime: Realtime;
+  now: () => number;
+}
+
 const ACCOUNT_CHARS = /^[a-zA-Z0-9_.@+-]+$/;
 
 /** Accounts and sessions (docs/protocol.md §3 `/common/Pub/*`, editPassword, editAccount). */
@@ -41,7 +55,7 @@ export class AuthService {
   private readonly invites: InviteRepo;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: AuthParts,
     private readonly codes: CodeService,
     private readonly qr: QrService,
   ) {

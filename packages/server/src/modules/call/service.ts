@@ -8,13 +8,18 @@ import {
   type RouteInput,
   needsFriendship,
 } from '@sparrow/protocol';
-import type { AppContext } from '../../context';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ServerConfig } from '../../config';
 import { AppError } from '../../errors';
 import { atMostEvery } from '../../lib/at-most';
 import type { CallRecord, CallStore } from '../../realtime/call-store';
+import type { Realtime } from '../../realtime/realtime';
+import type { Repos } from '../../repos';
+import type { Access } from '../access';
 import type { Session } from '../auth';
 import { parseJson } from '../../lib/text';
 import { callText, fromUserOf, type Hydrator, type MessageRow, type SendPipeline } from '../im';
+import type { ConfigService } from '../system';
 import type { UserRow } from '../user';
 import { iceConfig } from './ice';
 import { outcomeOf } from './outcome';
@@ -43,6 +48,17 @@ function asCall(message: Message): CallMessage {
 const storedText = (ext: CallExtends, callerId: number) =>
   callText(ext, { userId: callerId, locale: 'zh-Hans' }, callerId);
 
+/** What CallService is built from. */
+export interface CallParts {
+  env: ServerConfig;
+  repos: Pick<Repos, 'messages' | 'conversations' | 'users'>;
+  access: Pick<Access, 'chat' | 'friendship'>;
+  config: ConfigService;
+  realtime: Realtime;
+  log: FastifyBaseLogger;
+  now: () => number;
+}
+
 /**
  * One-to-one audio and video calls (docs/protocol.md §5): signalling relayed between the two parties, one
  * stored `webrtc` message per call updated with its outcome, and a lock per user while a call
@@ -57,7 +73,7 @@ export class CallService {
   private readonly parties = new Map<string, { caller: UserRow; callee: UserRow; message: CallMessage }>();
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: CallParts,
     private readonly pipeline: SendPipeline,
     private readonly hydrator: Hydrator,
     private readonly store: CallStore,
@@ -182,7 +198,7 @@ export class CallService {
     // Two devices answering at once: the second finds the call no longer ringing.
     if (!(await this.store.update(accepted, 'ringing'))) throw new AppError('CallNotFound');
     const row = await this.messageOf(call);
-    if (row) await this.ctx.repos.messages.unreadDown(call.calleeId, row.chat_key, row.id);
+    if (row) await this.ctx.repos.conversations.unreadDown(call.calleeId, row.chat_key, row.id);
     const { caller, callee, message } = await this.partiesOf(call);
     const signal = this.signalled(message, callee, { event: 'acceptRtc', code: CallCodes.Accepted });
     await this.ctx.realtime.publish([caller.id], { type: 'webrtc', data: signal });
@@ -237,24 +253,16 @@ export class CallService {
     };
     // Refused by the callee: they saw it, so it no longer waits unread.
     if (code === CallCodes.Refused && taken.state === 'ringing')
-      await this.ctx.repos.messages.unreadDown(taken.calleeId, row.chat_key, row.id);
-    const stored = { extends: JSON.stringify(ext), content: storedText(ext, taken.callerId) };
-    await this.ctx.repos.messages.update(row.id, stored);
-    const updated: MessageRow = { ...row, ...stored };
+      await this.ctx.repos.conversations.unreadDown(taken.calleeId, row.chat_key, row.id);
     const event = code === CallCodes.Busy ? 'busy' : 'hangup';
-    let answer: Message | undefined;
     const actor = actorId === taken.calleeId ? parties.callee : parties.caller;
-    for (const { reader, message } of await this.hydrator.forReaders(updated, [taken.callerId, taken.calleeId])) {
-      const data = this.signalled(asCall(message), actor, { event, code, callTime });
-      if (reader.id === actorId) {
-        answer = data;
-        await this.ctx.realtime.publish(
-          [reader.id],
-          { type: 'webrtc', data: { ...data, extends: { ...data.extends, event: 'otherOpt' } } },
-          socketClientId,
-        );
-      } else await this.ctx.realtime.publish([reader.id], { type: 'webrtc', data });
-    }
+    // The outcome is written and told through the pipeline, as every message is.
+    const answer = await this.pipeline.postCallOutcome(
+      row,
+      { content: storedText(ext, taken.callerId), extends: ext },
+      { readerIds: [taken.callerId, taken.calleeId], actorId, exceptClientId: socketClientId },
+      (message) => this.signalled(asCall(message), actor, { event, code, callTime }),
+    );
     return answer ?? this.signalled(parties.message, parties.caller, { event, code, callTime });
   }
 

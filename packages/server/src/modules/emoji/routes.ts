@@ -1,10 +1,9 @@
-import type { AppContext } from '../../context';
 import { ok } from '../../http/envelope';
 import type { Handlers } from '../../http/route';
 import type { EmojiService } from './service';
 
 /** `/enterprise/emoji/*` and `/common/upload/uploadEmoji`. */
-export function emojiRoutes(_ctx: AppContext, emoji: EmojiService): Handlers {
+export function emojiRoutes(_ctx: unknown, emoji: EmojiService): Handlers {
   return {
     uploadEmoji: async ({ req, session }) => ok(await emoji.upload(session, req), { msg: 'ok.saved' }),
     emojiIndex: async ({ session }) => emoji.list(session),

@@ -1,20 +1,31 @@
 import type { EmojiItem } from '@sparrow/protocol';
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context';
+import type { Repos } from '../../repos';
 import { AppError } from '../../errors';
-import { storageUrl } from '../../storage/storage';
+import { storageUrl, type Storage } from '../../storage/storage';
+import type { Access } from '../access';
 import type { Session } from '../auth';
+import type { ConfigService } from '../system';
 import { readUpload, type FileService } from '../upload';
 import type { EmojiRepo } from './repo';
 
 const STICKER_EXT = ['jpg', 'png', 'gif', 'webp'];
+
+/** What EmojiService is built from. */
+export interface EmojiParts {
+  repos: Pick<Repos, 'emoji' | 'files'>;
+  access: Access;
+  config: ConfigService;
+  storage: Storage;
+  now: () => number;
+}
 
 /** My sticker collection (docs/protocol.md §3 `/enterprise/emoji/*`). */
 export class EmojiService {
   private readonly emoji: EmojiRepo;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: EmojiParts,
     private readonly files: FileService,
   ) {
     this.emoji = ctx.repos.emoji;

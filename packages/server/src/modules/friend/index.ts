@@ -1,4 +1,3 @@
 /** What other modules may use of friend; everything else in this folder is its own. */
 export * from './presenter';
 export * from './repo';
-export * from './service';

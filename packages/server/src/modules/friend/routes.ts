@@ -1,10 +1,9 @@
-import type { AppContext } from '../../context';
 import { ok } from '../../http/envelope';
 import type { Handlers } from '../../http/route';
 import { type FriendService } from './service';
 
 /** `/enterprise/friend/*` and the contact list. */
-export function friendRoutes(ctx: AppContext, friends: FriendService): Handlers {
+export function friendRoutes(_ctx: unknown, friends: FriendService): Handlers {
   return {
     friendAdd: async ({ body, session }) => {
       const outcome = await friends.add(body, session);

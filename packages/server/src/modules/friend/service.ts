@@ -1,13 +1,23 @@
 import { negotiateLocale, translate, type Contact, type FriendRequest, type RouteInput } from '@sparrow/protocol';
-import type { AppContext } from '../../context';
+import type { Realtime } from '../../realtime/realtime';
+import type { Repos } from '../../repos';
 import { AppError } from '../../errors';
 import type { Session } from '../auth';
 import type { QrService } from '../qr';
 import { type UserRepo, type UserRow } from '../user';
 import type { EventPort } from '../events';
 import { profileHidden } from '../group';
+import type { ConfigService } from '../system';
 import { toFriendRequest, toUserContact } from './presenter';
 import { type FriendRepo, RequestStatus } from './repo';
+
+/** What FriendService is built from (the groups' rows for `profileHidden`). */
+export interface FriendParts {
+  repos: Pick<Repos, 'friends' | 'users' | 'departments' | 'groups'>;
+  realtime: Realtime;
+  config: ConfigService;
+  now: () => number;
+}
 
 /** Friends and friend requests (docs/protocol.md §3 `/enterprise/friend/*`), and the contact list. */
 export class FriendService {
@@ -20,7 +30,7 @@ export class FriendService {
   private readonly befriended: Array<(a: number, b: number) => Promise<void>> = [];
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: FriendParts,
     private readonly qr: QrService,
     private readonly events: EventPort,
   ) {

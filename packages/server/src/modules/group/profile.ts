@@ -1,5 +1,6 @@
 import { GroupRoles } from '@sparrow/protocol';
-import type { AppContext } from '../../context';
+import type { Repos } from '../../repos';
+import type { ConfigService } from '../system';
 import { groupSetting } from './presenter';
 import { type GroupRow } from './repo';
 
@@ -10,7 +11,11 @@ import { type GroupRow } from './repo';
  * not friends. Friends, the owner and admins of a shared group, the organisation of runMode 1
  * (where everyone is a contact) and people sharing no group are not concerned.
  */
-export async function profileHidden(ctx: AppContext, viewerId: number, otherId: number): Promise<boolean> {
+export async function profileHidden(
+  ctx: { config: ConfigService; repos: Pick<Repos, 'groups' | 'friends'> },
+  viewerId: number,
+  otherId: number,
+): Promise<boolean> {
   if (viewerId === otherId || ctx.config.get().sysInfo.runMode === 1) return false;
   const shared = await ctx.repos.groups.shared(viewerId, otherId);
   if (shared.length === 0) return false;

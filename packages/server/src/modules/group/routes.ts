@@ -1,15 +1,21 @@
-import type { AppContext } from '../../context';
+import type { ServerConfig } from '../../config';
 import { ok } from '../../http/envelope';
 import { publicBase } from '../../http/public-url';
 import type { Handlers } from '../../http/route';
+import type { GroupCodeService } from './codes';
 import type { GroupAdminService } from './manage';
 import type { GroupService } from './service';
 
 /** `/enterprise/group/*`. */
-export function groupRoutes(ctx: AppContext, groups: GroupService, admin: GroupAdminService): Handlers {
+export function groupRoutes(
+  ctx: { env: ServerConfig },
+  groups: GroupService,
+  admin: GroupAdminService,
+  codes: GroupCodeService,
+): Handlers {
   return {
     groupAdd: async ({ body, session }) => ok(await groups.create(session, body), { msg: 'ok.created' }),
-    groupInfo: async ({ body, session, req }) => admin.info(session, body.group_id, publicBase(ctx.env, req)),
+    groupInfo: async ({ body, session, req }) => codes.info(session, body.group_id, publicBase(ctx.env, req)),
     groupUserList: async ({ body, session }) => {
       const { items, total } = await groups.members(session, body);
       return ok(items, { count: total, page: body.page });
@@ -56,10 +62,10 @@ export function groupRoutes(ctx: AppContext, groups: GroupService, admin: GroupA
       await admin.clear(session, body.id);
       return null;
     },
-    groupInfoqq: async ({ body, session }) => admin.preview(session, body.token),
-    scanGroup: async ({ body, session }) => admin.scan(session, body.realToken),
-    joinGroup: async ({ body, session }) => admin.join(session, body),
-    resetGroupQr: async ({ body, session, req }) => admin.resetQr(session, body.group_id, publicBase(ctx.env, req)),
+    groupInfoqq: async ({ body, session }) => codes.preview(session, body.token),
+    scanGroup: async ({ body, session }) => codes.scan(session, body.realToken),
+    joinGroup: async ({ body, session }) => codes.join(session, body),
+    resetGroupQr: async ({ body, session, req }) => codes.resetQr(session, body.group_id, publicBase(ctx.env, req)),
     updateCard: async ({ body, session }) => {
       await admin.updateCard(session, body);
       return ok(null, { msg: 'ok.saved' });

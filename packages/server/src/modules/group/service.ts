@@ -9,19 +9,31 @@ import {
   GroupRoles,
   memberRole,
 } from '@sparrow/protocol';
-import type { AppContext } from '../../context';
+import type { Realtime } from '../../realtime/realtime';
+import type { Repos } from '../../repos';
 import { AppError } from '../../errors';
 import { type Access } from '../access';
 import type { Session } from '../auth';
-import { type FriendRepo, type FriendService } from '../friend';
+import { type FriendRepo } from '../friend';
 import type { EventPort } from '../events';
 import type { QrService } from '../qr';
+import type { ConfigService } from '../system';
 import { type UserRepo, type UserRow } from '../user';
-import { storageUrl } from '../../storage/storage';
+import { storageUrl, type Storage } from '../../storage/storage';
 import { composeGroupAvatar } from './avatar';
 import { DEFAULT_GROUP_SETTING, eventFacts, groupSetting, toGroupContact } from './presenter';
 import { membersHidden } from './profile';
 import { type GroupRepo, type GroupRow } from './repo';
+
+/** What GroupService is built from. */
+export interface GroupParts {
+  repos: Pick<Repos, 'groups' | 'users' | 'friends'>;
+  access: Access;
+  realtime: Realtime;
+  config: ConfigService;
+  storage: Storage;
+  now: () => number;
+}
 
 /** Groups as far as chatting needs them: create, invite, members, my groups, info. */
 export class GroupService {
@@ -31,9 +43,10 @@ export class GroupService {
   private readonly access: Access;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: GroupParts,
     private readonly events: EventPort,
-    private readonly people: FriendService,
+    /** Whom a user may add (the friend module's `FriendService.people`). */
+    private readonly people: { people(session: Session): Promise<Contact[]> },
     private readonly qr: QrService,
   ) {
     this.groups = ctx.repos.groups;

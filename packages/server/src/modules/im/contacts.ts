@@ -7,19 +7,35 @@ import {
   type Department,
   PICTURES,
 } from '@sparrow/protocol';
-import type { AnnouncementRepo } from '../system';
-import type { AppContext } from '../../context';
+import type { Repos } from '../../repos';
 import { AppError } from '../../errors';
+import type { Access } from '../access';
 import type { Session } from '../auth';
-import type { FriendRepo, FriendService } from '../friend';
+import type { FriendRepo } from '../friend';
 import { groupKey, groupSetting, toGroupContact, type GroupRepo } from '../group';
+import type { AnnouncementRepo, ConfigService } from '../system';
+import type { UserRow } from '../user';
 import { namedInLines, readerOf } from './hydrate';
 import { previewOf, systemContact, type Reader } from './presenter';
-import { pairKey, selfKey, type ConversationRow, type ConversationView, type MessageRow } from './repo';
+import type { ConversationView } from './conversation-repo';
+import { pairKey, selfKey, type ConversationRow, type MessageRow } from './repo';
 
 /** A chat I deleted (delChat) and that has had nothing new since. */
 function deleted(view: ConversationView): boolean {
   return view.row.hidden === 1 && view.newestId <= view.row.last_msg_id;
+}
+
+/** What ContactService is built from. */
+export interface ContactParts {
+  repos: Pick<Repos, 'groups' | 'announcements' | 'friends' | 'departments' | 'messages' | 'conversations'>;
+  access: Access;
+  config: ConfigService;
+}
+
+/** The friend module's part of the list (`FriendService`): the people I see, and one of them as a row. */
+export interface ContactPeople {
+  contacts(session: Session): Promise<{ items: Contact[]; pending: number }>;
+  contactOf(viewerId: number, user: UserRow): Promise<Contact>;
 }
 
 /**
@@ -34,8 +50,8 @@ export class ContactService {
   private readonly requests: FriendRepo;
 
   constructor(
-    private readonly ctx: AppContext,
-    private readonly friends: FriendService,
+    private readonly ctx: ContactParts,
+    private readonly friends: ContactPeople,
   ) {
     this.groups = ctx.repos.groups;
     this.announcements = ctx.repos.announcements;
@@ -75,7 +91,7 @@ export class ContactService {
       this.friends.contacts(session),
       this.groups.mine(me),
       this.groups.mineDisbanded(me),
-      this.ctx.repos.messages.viewsOf(me),
+      this.ctx.repos.conversations.viewsOf(me),
     ]);
     const byKey = new Map(views.map((v) => [v.row.chat_key, v]));
     // A disbanded group stays on my list while its chat does (until I delete it).
@@ -161,7 +177,7 @@ export class ContactService {
     const target = await this.ctx.access.chat(session, id);
     if (target.kind !== 'private') throw new AppError('NotFound');
     const contact = await this.friends.contactOf(session.userId, target.peer);
-    const [view] = await this.ctx.repos.messages.viewsOf(session.userId, [target.chatKey]);
+    const [view] = await this.ctx.repos.conversations.viewsOf(session.userId, [target.chatKey]);
     return this.merge(
       readerOf(session.user),
       contact,

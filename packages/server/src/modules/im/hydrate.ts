@@ -23,7 +23,7 @@ export type Known = Partial<Omit<MessageContext, 'reader'>>;
  * group roles and nicknames, and peers' read marks, whatever the number of rows or readers.
  */
 export class Hydrator {
-  constructor(private readonly repos: Pick<Repos, 'users' | 'groups' | 'messages' | 'friends'>) {}
+  constructor(private readonly repos: Pick<Repos, 'users' | 'groups' | 'messages' | 'conversations' | 'friends'>) {}
 
   /** Rows for one reader. */
   async presentMany(rows: MessageRow[], readerRow: UserRow, known: Known = {}): Promise<Message[]> {
@@ -34,7 +34,7 @@ export class Hydrator {
     const mineInPrivate = rows.filter((r) => r.chat_type === ChatType.Private && r.from_user === readerRow.id);
     const peerRead =
       given.peerReadTo === undefined
-        ? await this.repos.messages.peerReadMarks(readerRow.id, [...new Set(mineInPrivate.map((r) => r.chat_key))])
+        ? await this.repos.conversations.peerReadMarks(readerRow.id, [...new Set(mineInPrivate.map((r) => r.chat_key))])
         : undefined;
     const remarks = await this.repos.friends.remarks([readerRow.id], namedInLines(rows));
     const reader = readerOf(readerRow, remarks.get(readerRow.id));
@@ -73,7 +73,7 @@ export class Hydrator {
     // In a private chat only the sender's copy shows whether the peer has read it.
     const senderSees =
       row.chat_type === ChatType.Private
-        ? ((await this.repos.messages.conversation(row.to_id, row.chat_key))?.read_msg_id ?? 0)
+        ? ((await this.repos.conversations.conversation(row.to_id, row.chat_key))?.read_msg_id ?? 0)
         : undefined;
     const remarks = await this.repos.friends.remarks(readerIds, namedInLines([row]));
     const out: Array<{ reader: UserRow; message: Message }> = [];

@@ -1,5 +1,4 @@
 import { EMPTY_ADMIN_NOTICE } from '@sparrow/protocol';
-import type { AppContext } from '../../context';
 import { ok } from '../../http/envelope';
 import { socketOf, type Handlers } from '../../http/route';
 import type { ContactService } from './contacts';
@@ -9,7 +8,7 @@ import type { MessageService } from './service';
 
 /** `/enterprise/im/*`: conversations and messages. */
 export function imRoutes(
-  _ctx: AppContext,
+  _ctx: unknown,
   messages: MessageService,
   pipeline: SendPipeline,
   contacts: ContactService,

@@ -1,4 +1,5 @@
-import type { AppContext } from '../../context';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Repos } from '../../repos';
 import { atMostEvery } from '../../lib/at-most';
 
 /**
@@ -8,6 +9,13 @@ import { atMostEvery } from '../../lib/at-most';
  * messages, bench/search-db.mjs, against +14 % with 200).
  */
 export const SEARCH_BATCH = 200;
+
+/** What SearchIndexer is built from. */
+export interface SearchIndexParts {
+  repos: Pick<Repos, 'search'>;
+  log: FastifyBaseLogger;
+  now: () => number;
+}
 
 /**
  * Indexes stored messages for search after their commit (migration 019), so that a send does no
@@ -22,7 +30,7 @@ export class SearchIndexer {
   private next: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: SearchIndexParts) {}
 
   /** Indexes in the background every `everyMs`; 0: only before searches. */
   start(everyMs: number): void {
@@ -42,11 +50,11 @@ export class SearchIndexer {
    */
   async catchUp(): Promise<void> {
     try {
-      const { through, newest } = await this.ctx.repos.messages.searchBacklog();
+      const { through, newest } = await this.ctx.repos.search.searchBacklog();
       if (through >= newest) return;
       for (;;) {
         await this.queued();
-        if ((await this.ctx.repos.messages.searchBacklog()).through >= newest) return;
+        if ((await this.ctx.repos.search.searchBacklog()).through >= newest) return;
       }
     } catch (err) {
       this.ctx.log.warn({ err }, 'could not bring the search index up to date before a search');
@@ -60,7 +68,7 @@ export class SearchIndexer {
 
   /** A background run: only when messages wait, and on PostgreSQL only when no other node is indexing. */
   private async whenBehind(): Promise<void> {
-    const { through, newest } = await this.ctx.repos.messages.searchBacklog();
+    const { through, newest } = await this.ctx.repos.search.searchBacklog();
     if (through < newest && !this.current) await this.begin(false);
   }
 
@@ -85,7 +93,7 @@ export class SearchIndexer {
   }
 
   private async indexAll(wait: boolean): Promise<void> {
-    while ((await this.ctx.repos.messages.indexForSearch(SEARCH_BATCH, wait)) === SEARCH_BATCH) {
+    while ((await this.ctx.repos.search.indexForSearch(SEARCH_BATCH, wait)) === SEARCH_BATCH) {
       await new Promise((resolve) => setImmediate(resolve));
     }
   }

@@ -1,11 +1,17 @@
 import type { RouteInput, SearchHit } from '@sparrow/protocol';
-import type { AppContext } from '../../context';
-import { contactIdOf } from '../access';
+import type { Repos } from '../../repos';
+import { contactIdOf, type Access } from '../access';
 import type { Session } from '../auth';
 import type { ContactService } from './contacts';
 import type { Hydrator } from './hydrate';
 import type { SearchIndexer } from './search-index';
 import { highlights, queryTerms } from './search-text';
+
+/** What MessageSearch is built from. */
+export interface SearchParts {
+  repos: Pick<Repos, 'search'>;
+  access: Access;
+}
 
 /**
  * searchMessage (docs/protocol.md §3): every conversation the reader can see, newest first, each hit with
@@ -15,7 +21,7 @@ import { highlights, queryTerms } from './search-text';
  */
 export class MessageSearch {
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: SearchParts,
     private readonly hydrator: Hydrator,
     private readonly contacts: ContactService,
     private readonly indexer: SearchIndexer,
@@ -37,7 +43,7 @@ export class MessageSearch {
     const terms = queryTerms(body.keywords);
     // Messages are indexed after their commit: those stored before this search are indexed now.
     await this.indexer.catchUp();
-    const { rows, total } = await repos.messages.search(
+    const { rows, total } = await repos.search.search(
       session.userId,
       await access.readerGroups(session.userId),
       terms,

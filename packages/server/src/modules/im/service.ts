@@ -1,9 +1,11 @@
 import { GroupRoles, withdrawal } from '@sparrow/protocol';
 import type { ContactId, EventLine, FileItem, Message, RouteInput } from '@sparrow/protocol';
-import type { AppContext } from '../../context';
+import type { Realtime } from '../../realtime/realtime';
+import type { Repos } from '../../repos';
 import { AppError } from '../../errors';
-import { contactIdOf } from '../access';
+import { contactIdOf, type Access } from '../access';
 import type { Session } from '../auth';
+import type { ConfigService } from '../system';
 import { cateOf, type FileService } from '../upload';
 import type { Hydrator } from './hydrate';
 
@@ -13,10 +15,19 @@ import type { Hydrator } from './hydrate';
  */
 const READ_LISTED = 100;
 
+/** What MessageService is built from. */
+export interface MessageParts {
+  repos: Pick<Repos, 'messages' | 'history' | 'conversations' | 'announcements' | 'groups' | 'users'>;
+  access: Access;
+  config: ConfigService;
+  realtime: Realtime;
+  now: () => number;
+}
+
 /** Reading and managing messages and conversations (docs/protocol.md §3 `/enterprise/im/*`); sending is `SendPipeline`. */
 export class MessageService {
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: MessageParts,
     private readonly hydrator: Hydrator,
     private readonly files: FileService,
   ) {}
@@ -30,7 +41,7 @@ export class MessageService {
     const around =
       body.around_id === undefined ? undefined : (await this.ctx.access.message(session, body.around_id)).row;
     if (around && around.chat_key !== target.chatKey) throw new AppError('MessageNotFound');
-    const { rows, total } = await this.ctx.repos.messages.list(
+    const { rows, total } = await this.ctx.repos.history.list(
       { userId: session.userId, chatKey: target.chatKey, floor },
       {
         limit: body.limit,
@@ -50,7 +61,7 @@ export class MessageService {
   }
 
   async sync(session: Session, body: RouteInput<'sync'>): Promise<{ items: Message[]; remaining: number }> {
-    const { rows, remaining } = await this.ctx.repos.messages.since(session.userId, body.after_id, body.limit);
+    const { rows, remaining } = await this.ctx.repos.history.since(session.userId, body.after_id, body.limit);
     return { items: await this.hydrator.presentMany(rows, session.user), remaining };
   }
 
@@ -59,14 +70,14 @@ export class MessageService {
       return this.markPseudoRead(session, body.toContactId);
     const target = await this.ctx.access.chat(session, body.toContactId);
     const msgId = body.msg_id || (await this.ctx.repos.messages.newestId(target.chatKey));
-    const readBefore = await this.ctx.repos.messages.markRead(session.userId, target.chatKey, msgId);
+    const readBefore = await this.ctx.repos.conversations.markRead(session.userId, target.chatKey, msgId);
     if (target.kind === 'private') {
       // Raingad clients are told which messages were read, whole (`present.ts`); Sparrow's up to where.
       const named = (body.messages ?? []).map((m) => m.id);
       const read =
         readBefore === null || (readBefore >= msgId && named.length === 0)
           ? []
-          : await this.ctx.repos.messages.justRead(
+          : await this.ctx.repos.conversations.justRead(
               target.chatKey,
               target.peer.id,
               { afterId: readBefore, upTo: msgId, named },
@@ -88,7 +99,7 @@ export class MessageService {
 
   private async markPseudoRead(session: Session, key: 'system' | 'admin_notice'): Promise<void> {
     if (key === 'admin_notice') {
-      await this.ctx.repos.messages.upsertConversation(session.userId, 'admin_notice', {
+      await this.ctx.repos.conversations.upsertConversation(session.userId, 'admin_notice', {
         read_msg_id: await this.ctx.repos.announcements.newestId(),
       });
     }
@@ -96,7 +107,7 @@ export class MessageService {
 
   async readAt(session: Session, toContactId: ContactId | string | number): Promise<void> {
     const target = await this.ctx.access.chat(session, toContactId);
-    await this.ctx.repos.messages.upsertConversation(session.userId, target.chatKey, { is_at: 0 });
+    await this.ctx.repos.conversations.upsertConversation(session.userId, target.chatKey, { is_at: 0 });
   }
 
   /** Withdraws a message, as protocol's `withdrawal` rule allows. */
@@ -176,9 +187,9 @@ export class MessageService {
    */
   async deleteChat(session: Session, id: ContactId | string | number): Promise<void> {
     const target = await this.ctx.access.chat(session, id);
-    const [view] = await this.ctx.repos.messages.viewsOf(session.userId, [target.chatKey]);
+    const [view] = await this.ctx.repos.conversations.viewsOf(session.userId, [target.chatKey]);
     const newest = view?.newestId ?? (await this.ctx.repos.messages.newestId(target.chatKey));
-    await this.ctx.repos.messages.upsertConversation(session.userId, target.chatKey, {
+    await this.ctx.repos.conversations.upsertConversation(session.userId, target.chatKey, {
       hidden: 1,
       is_at: 0,
       last_msg_id: newest,
@@ -188,7 +199,7 @@ export class MessageService {
 
   async setTop(session: Session, body: RouteInput<'setChatTop'>): Promise<void> {
     const target = await this.ctx.access.chat(session, body.id);
-    await this.ctx.repos.messages.upsertConversation(session.userId, target.chatKey, { is_top: body.is_top });
+    await this.ctx.repos.conversations.upsertConversation(session.userId, target.chatKey, { is_top: body.is_top });
     await this.ctx.realtime.publish([session.userId], {
       type: 'setChatTop',
       data: { id: body.id as ContactId, is_top: body.is_top ? 1 : 0, is_group: body.is_group },
@@ -197,7 +208,9 @@ export class MessageService {
 
   async setNotice(session: Session, body: RouteInput<'isNotice'>): Promise<void> {
     const target = await this.ctx.access.chat(session, body.id);
-    await this.ctx.repos.messages.upsertConversation(session.userId, target.chatKey, { is_notice: body.is_notice });
+    await this.ctx.repos.conversations.upsertConversation(session.userId, target.chatKey, {
+      is_notice: body.is_notice,
+    });
     await this.ctx.realtime.publish([session.userId], {
       type: 'setIsNotice',
       data: { id: body.id as ContactId, is_notice: body.is_notice ? 1 : 0, is_group: body.is_group },
@@ -211,7 +224,7 @@ export class MessageService {
   async fileList(session: Session, body: RouteInput<'fileList'>): Promise<{ items: FileItem[]; total: number }> {
     const role = body.is_all === 1 ? 0 : (body.role ?? (body.is_mine === 1 ? 1 : 2));
     const direction = role === 1 ? 'sent' : role === 2 ? 'received' : 'both';
-    const { rows, total } = await this.ctx.repos.messages.files(session.userId, direction, {
+    const { rows, total } = await this.ctx.repos.history.files(session.userId, direction, {
       cate: body.cate,
       keywords: body.keywords,
       limit: body.limit,

@@ -1,9 +1,8 @@
-import type { AppContext } from '../../context';
 import { socketOf, type Handlers } from '../../http/route';
 import type { MomentService } from './service';
 
 /** `/enterprise/moments/*`. */
-export function momentRoutes(_ctx: AppContext, moments: MomentService): Handlers {
+export function momentRoutes(_ctx: unknown, moments: MomentService): Handlers {
   return {
     momentsList: async ({ body, session }) => moments.list(session, body),
     momentsPublish: async ({ body, session }) => moments.publish(session, body),

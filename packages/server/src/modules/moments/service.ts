@@ -10,14 +10,17 @@ import {
   type RouteInput,
   PICTURES,
 } from '@sparrow/protocol';
-import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
+import type { Realtime } from '../../realtime/realtime';
+import type { Repos } from '../../repos';
 import { storageUrl } from '../../storage/storage';
+import type { Access } from '../access';
 import type { Session } from '../auth';
 import type { FriendRow } from '../friend';
 import { cateOf, type FileService } from '../upload';
 import type { UserRow } from '../user';
-import { Hide, NoticeKind, type CommentRow, type MomentRepo, type PostRow } from './repo';
+import { NoticeKind, type CommentRow, type MomentReactionRepo } from './reactions-repo';
+import { Hide, type MomentRepo, type PostRow } from './repo';
 import { admitsFriend, admitsNoFriend, readsNamed } from './visibility';
 
 /** Most new notices `unread` counts. */
@@ -29,15 +32,25 @@ interface Viewer {
   friends: Map<number, FriendRow>;
 }
 
+/** What MomentService is built from. */
+export interface MomentParts {
+  repos: Pick<Repos, 'moments' | 'momentReactions' | 'friends' | 'users' | 'files'>;
+  access: Access;
+  realtime: Realtime;
+  now: () => number;
+}
+
 /** Moments (docs/protocol.md §3 `/enterprise/moments/*`): posts, the feed, likes, comments and notices. */
 export class MomentService {
   private readonly moments: MomentRepo;
+  private readonly reactions: MomentReactionRepo;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: MomentParts,
     private readonly files: FileService,
   ) {
     this.moments = ctx.repos.moments;
+    this.reactions = ctx.repos.momentReactions;
   }
 
   private async viewer(userId: number): Promise<Viewer> {
@@ -63,8 +76,8 @@ export class MomentService {
     const ids = rows.map((r) => r.id);
     const [images, likes, comments] = await Promise.all([
       this.moments.images(ids),
-      this.moments.likes(ids),
-      this.moments.comments(ids),
+      this.reactions.likes(ids),
+      this.reactions.comments(ids),
     ]);
     const authorOf = new Map(rows.map((r) => [r.id, r.user_id]));
     const seenLikes = likes.filter((l) => this.shows(viewer, l.user_id, authorOf.get(l.post_id)!));
@@ -234,8 +247,8 @@ export class MomentService {
     const me = session.userId;
     const now = this.ctx.now();
     const post = await this.ctx.access.moment(me, id, now);
-    if ((await this.moments.like(post.id, me, now)) && post.user_id !== me) {
-      await this.moments.notify({
+    if ((await this.reactions.like(post.id, me, now)) && post.user_id !== me) {
+      await this.reactions.notify({
         user_id: post.user_id,
         actor_id: me,
         post_id: post.id,
@@ -253,7 +266,7 @@ export class MomentService {
 
   async unlike(session: Session, id: number): Promise<MomentPost> {
     const post = await this.ctx.access.moment(session.userId, id, this.ctx.now());
-    await this.moments.unlike(post.id, session.userId);
+    await this.reactions.unlike(post.id, session.userId);
     return this.presentOne(session.userId, post);
   }
 
@@ -265,12 +278,12 @@ export class MomentService {
     const viewer = await this.viewer(me);
     let replyTo = 0;
     if (body.reply_to !== undefined) {
-      const target = await this.moments.comment(body.reply_to);
+      const target = await this.reactions.comment(body.reply_to);
       if (!target || target.post_id !== post.id || !this.shows(viewer, target.user_id, post.user_id))
         throw new AppError('MomentCommentNotFound', {}, { fields: ['reply_to'] });
       if (target.user_id !== me) replyTo = target.user_id;
     }
-    const row = await this.moments.addComment({
+    const row = await this.reactions.addComment({
       post_id: post.id,
       user_id: me,
       reply_to_user: replyTo,
@@ -281,7 +294,7 @@ export class MomentService {
     if (post.user_id !== me) told.add(post.user_id);
     if (replyTo && (await this.ctx.access.seesMoment(replyTo, post, now))) told.add(replyTo);
     for (const userId of told)
-      await this.moments.notify({
+      await this.reactions.notify({
         user_id: userId,
         actor_id: me,
         post_id: post.id,
@@ -305,7 +318,7 @@ export class MomentService {
    */
   async removeComment(session: Session, id: number): Promise<void> {
     const me = session.userId;
-    const row = await this.moments.comment(id);
+    const row = await this.reactions.comment(id);
     const post = row && (await this.moments.byId(row.post_id));
     if (
       !row ||
@@ -315,13 +328,13 @@ export class MomentService {
     )
       throw new AppError('MomentCommentNotFound');
     // Another call may have deleted it since it was read: that one answered, this one finds nothing.
-    if (!(await this.moments.removeComment(row.id))) throw new AppError('MomentCommentNotFound');
+    if (!(await this.reactions.removeComment(row.id))) throw new AppError('MomentCommentNotFound');
   }
 
   /** Likes and comments on my posts and replies to my comments, newest first, from my friends. */
   async notices(session: Session, page: number): Promise<MomentNotice[]> {
     const me = session.userId;
-    const rows = await this.moments.notices(me, {
+    const rows = await this.reactions.notices(me, {
       offset: (page - 1) * MOMENT_NOTICES_PAGE,
       limit: MOMENT_NOTICES_PAGE,
     });
@@ -335,7 +348,7 @@ export class MomentService {
     }
     const [images, comments, users] = await Promise.all([
       this.moments.images([...posts.keys()]),
-      this.moments.comments([...posts.keys()]),
+      this.reactions.comments([...posts.keys()]),
       this.ctx.repos.users.byIds(rows.map((r) => r.actor_id)),
     ]);
     return rows
@@ -361,7 +374,7 @@ export class MomentService {
   async unread(session: Session): Promise<MomentUnread> {
     const me = session.userId;
     const settings = await this.moments.settings(me);
-    const fresh = await this.moments.notices(me, {
+    const fresh = await this.reactions.notices(me, {
       afterId: settings?.read_notice_id ?? 0,
       offset: 0,
       limit: UNREAD_MAX,
@@ -373,7 +386,7 @@ export class MomentService {
   }
 
   async readNotices(session: Session): Promise<void> {
-    const [newest] = await this.moments.notices(session.userId, { offset: 0, limit: 1 });
+    const [newest] = await this.reactions.notices(session.userId, { offset: 0, limit: 1 });
     if (newest) await this.moments.saveSettings(session.userId, { read_notice_id: newest.id });
   }
 

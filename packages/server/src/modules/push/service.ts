@@ -7,16 +7,21 @@ import {
   type PushSettings,
   type RouteInput,
 } from '@sparrow/protocol';
+import type { FastifyBaseLogger } from 'fastify';
 import type webpush from 'web-push';
-import type { AppContext } from '../../context';
+import type { ServerConfig } from '../../config';
 import { AppError } from '../../errors';
 import { onFirstUse } from '../../lib/lazy';
 import { OutboundGuard, OutboundQueue, OutboundRefused, OutboundTimeout, systemResolver } from '../../lib/outbound';
 import { parseJson } from '../../lib/text';
+import type { Realtime } from '../../realtime/realtime';
+import type { Repos } from '../../repos';
 import type { Chat } from '../access';
 import type { Session } from '../auth';
 import { previewOf, readerOf, type MessageRow } from '../im';
+import type { Metrics } from '../ops';
 import type { UserRow } from '../user';
+import type { PushLimits } from './limits';
 import type { PushRepo, SubscriptionRow } from './repo';
 
 /** web-push, for the first push sent: a server that sends none does not hold it (about 2 MB). */
@@ -36,14 +41,6 @@ export const PUSH_FAILURES_MAX = 5;
 export const PUSH_FAILING_MS = 3_600_000;
 /** How long the lookup of a push service's host may take when a browser subscribes, ms. */
 const PUSH_RESOLVE_TIMEOUT_MS = 3_000;
-
-export interface PushLimits {
-  timeoutMs: number;
-  concurrency: number;
-  queueMax: number;
-  failuresMax: number;
-  failingMs: number;
-}
 
 const PUSH_LIMITS: PushLimits = {
   timeoutMs: PUSH_TIMEOUT_MS,
@@ -67,6 +64,16 @@ export interface PushCounts {
   dropped: number;
 }
 
+/** What PushService is built from (its own repository apart). */
+export interface PushParts {
+  env: ServerConfig;
+  repos: Pick<Repos, 'conversations' | 'users'>;
+  realtime: Pick<Realtime, 'reachable'>;
+  metrics: Pick<Metrics, 'watchWebPush'>;
+  log: FastifyBaseLogger;
+  now: () => number;
+}
+
 interface Vapid {
   publicKey: string;
   privateKey: string;
@@ -88,7 +95,7 @@ export class PushService {
   private readonly outcomes: PushCounts = { sent: 0, gone: 0, failed: 0, refused: 0, dropped: 0 };
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: PushParts,
     private readonly repo: PushRepo,
   ) {
     const env = ctx.env;
@@ -172,7 +179,7 @@ export class PushService {
       const subs = await this.repo.subscriptionsOf(away, this.ctx.now());
       if (subs.length === 0) return;
       const subscribed = [...new Set(subs.map((s) => s.user_id))];
-      const sides = await this.ctx.repos.messages.rowsIn(row.chat_key, subscribed);
+      const sides = await this.ctx.repos.conversations.rowsIn(row.chat_key, subscribed);
       const audience = subscribed.filter((id) => sides.get(id)?.is_notice !== 0);
       if (audience.length === 0) return;
       const [users, plain] = await Promise.all([

@@ -1,11 +1,10 @@
 import { qrLanding, QR_PATH, type QrKind } from '@sparrow/protocol';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context';
 import type { Handlers } from '../../http/route';
 import type { QrService } from './service';
 
 /** userInfoqq and `/scan/u/…`; a group's scanned code is the group module's (groupInfoqq, scanGroup, joinGroup). */
-export function qrRoutes(_ctx: AppContext, qr: QrService): Handlers {
+export function qrRoutes(_ctx: unknown, qr: QrService): Handlers {
   return {
     userInfoqq: async ({ body, session }) => qr.preview(session, body.token),
     scanUser: async ({ body, session }) => {

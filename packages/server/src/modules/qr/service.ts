@@ -1,9 +1,8 @@
 import { qrLink, type QrKind, type UserPreview } from '@sparrow/protocol';
-import type { AppContext } from '../../context';
+import type { Repos } from '../../repos';
 import { AppError } from '../../errors';
 import type { Session } from '../auth';
-import type { FriendRepo } from '../friend';
-import type { UserRepo } from '../user';
+import type { ConfigService } from '../system';
 import { toUserPreview } from './presenter';
 import { QrTokens, type QrSubject } from './tokens';
 
@@ -14,16 +13,23 @@ export interface QrCode {
   qrExpire: number;
 }
 
+/** What QrService is built from. */
+export interface QrParts {
+  repos: Pick<Repos, 'users' | 'friends'>;
+  config: Pick<ConfigService, 'secret'>;
+  now: () => number;
+}
+
 /**
  * QR codes of people and groups (docs/protocol.md §6): the one place tokens are made and checked. Links name
  * `base`, the address the client reached the server at (http/public-url.ts).
  */
 export class QrService {
   private readonly tokens: QrTokens;
-  private readonly users: UserRepo;
-  private readonly friends: FriendRepo;
+  private readonly users: Repos['users'];
+  private readonly friends: Repos['friends'];
 
-  constructor(ctx: AppContext) {
+  constructor(ctx: QrParts) {
     this.tokens = new QrTokens(() => ctx.config.secret, ctx.now);
     this.users = ctx.repos.users;
     this.friends = ctx.repos.friends;

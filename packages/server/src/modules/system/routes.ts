@@ -1,9 +1,12 @@
 import { APP_VERSION, APP_VERSION_CODE, groupNumber, type VersionInfo } from '@sparrow/protocol';
-import type { AppContext } from '../../context';
+import type { ServerConfig } from '../../config';
 import { localeOf, ok } from '../../http/envelope';
 import type { Handlers } from '../../http/route';
 import { translate } from '@sparrow/protocol';
 import { AppError } from '../../errors';
+import type { Realtime } from '../../realtime/realtime';
+import type { Access } from '../access';
+import type { ConfigService } from './config-service';
 
 /** Compares dotted versions; negative when a < b. */
 export function compareVersions(a: string, b: string): number {
@@ -17,7 +20,12 @@ export function compareVersions(a: string, b: string): number {
 }
 
 /** getSystemInfo, checkVersion, bindGroup. */
-export function systemRoutes(ctx: AppContext): Handlers {
+export function systemRoutes(ctx: {
+  env: Pick<ServerConfig, 'publicUrl'>;
+  config: ConfigService;
+  realtime: Pick<Realtime, 'hub'>;
+  access: Access;
+}): Handlers {
   const access = ctx.access;
   return {
     getSystemInfo: async ({ session, req }) => ctx.config.publicConfig(session !== null, localeOf(req)),

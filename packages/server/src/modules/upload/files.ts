@@ -3,11 +3,11 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { ReadableStream } from 'node:stream/web';
 import type { UploadResult } from '@sparrow/protocol';
-import type { AppContext } from '../../context';
+import type { Repos } from '../../repos';
 import { AppError } from '../../errors';
 import { importOnFirstUse, loadFileType } from '../../lib/lazy';
 import { mimeOf } from '../../storage/mime';
-import { type StagedFile, storageUrl } from '../../storage/storage';
+import { type StagedFile, type Storage, storageUrl } from '../../storage/storage';
 import { openImage } from './image';
 import { type FileRepo, type FileRow } from './repo';
 
@@ -68,6 +68,13 @@ async function isText(file: string): Promise<boolean> {
   }
 }
 
+/** What FileService is built from. */
+export interface FileParts {
+  repos: Pick<Repos, 'files' | 'messages'>;
+  storage: Storage;
+  now: () => number;
+}
+
 /**
  * Stored files: the type is judged by the bytes (a renamed executable stays an executable),
  * the same bytes are stored once, images get a thumbnail and their size, voice and video their
@@ -76,7 +83,7 @@ async function isText(file: string): Promise<boolean> {
 export class FileService {
   private readonly files: FileRepo;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly ctx: FileParts) {
     this.files = ctx.repos.files;
   }
 

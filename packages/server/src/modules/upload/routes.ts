@@ -1,18 +1,24 @@
 import type { MultipartFile } from '@fastify/multipart';
 import { UploadFileFields } from '@sparrow/protocol';
-import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { localeOf, ok, validationError } from '../../http/envelope';
 import { parseBody, socketOf, type Handlers } from '../../http/route';
+import type { Storage } from '../../storage/storage';
 import type { MessageSender } from '../events';
-import type { UserService } from '../user';
+import type { ConfigService } from '../system';
 import type { FileService } from './files';
 import { readUpload, type UploadService } from './service';
 
 /** `/common/upload/*`. */
 export function uploadRoutes(
-  ctx: AppContext,
-  services: { uploads: UploadService; files: FileService; users: UserService; pipeline: MessageSender },
+  ctx: { config: ConfigService; storage: Storage },
+  services: {
+    uploads: UploadService;
+    files: FileService;
+    /** The user module's UserService: a new avatar is its change to tell of. */
+    users: { setAvatar(userId: number, url: string): Promise<void> };
+    pipeline: MessageSender;
+  },
 ): Handlers {
   const { uploads, files, users, pipeline } = services;
   return {

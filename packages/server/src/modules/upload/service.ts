@@ -1,12 +1,13 @@
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { AVATAR_SIZE, routes } from '@sparrow/protocol';
-import type { AppContext } from '../../context';
+import type { Repos } from '../../repos';
 import { AppError } from '../../errors';
 import { noteStaged } from '../../http/uploads';
 import { loadFileType } from '../../lib/lazy';
 import { type StagedFile, type Storage, storageUrl } from '../../storage/storage';
 import { openImage } from './image';
+import type { ConfigService } from '../system';
 import { type FileRepo } from './repo';
 
 const IMAGE_EXT = new Set(['jpg', 'png', 'gif', 'webp', 'bmp', 'avif']);
@@ -97,11 +98,19 @@ async function stagePart(
   return staged;
 }
 
+/** What UploadService is built from. */
+export interface UploadParts {
+  repos: Pick<Repos, 'files'>;
+  storage: Storage;
+  config: ConfigService;
+  now: () => number;
+}
+
 /** Uploads: the file's type is judged by its bytes, never by its name. */
 export class UploadService {
   private readonly files: FileRepo;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly ctx: UploadParts) {
     this.files = ctx.repos.files;
   }
 

@@ -2,4 +2,3 @@
 export * from './department-repo';
 export * from './presenter';
 export * from './repo';
-export * from './service';

@@ -1,11 +1,11 @@
-import type { AppContext } from '../../context';
+import type { ServerConfig } from '../../config';
 import { ok } from '../../http/envelope';
 import { publicBase } from '../../http/public-url';
 import type { Handlers } from '../../http/route';
 import type { UserService } from './service';
 
 /** Profiles: getUserInfo, searchUser, updateUserInfo, and the Raingad settings dialog's save. */
-export function userRoutes(ctx: AppContext, users: UserService): Handlers {
+export function userRoutes(ctx: { env: ServerConfig }, users: UserService): Handlers {
   return {
     getUserInfo: async ({ body, session }) => users.profile(body.user_id, session),
     searchUser: async ({ body, session }) => users.search(body.keywords, session),

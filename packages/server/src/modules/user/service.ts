@@ -1,5 +1,5 @@
 import type { RouteInput, UserInfo, UserProfile } from '@sparrow/protocol';
-import type { AppContext } from '../../context';
+import type { Repos } from '../../repos';
 import { AppError } from '../../errors';
 import { parseJson } from '../../lib/text';
 import type { Session } from '../auth';
@@ -7,7 +7,15 @@ import { toUserInfo, toUserProfile } from './presenter';
 import { type FriendRepo } from '../friend';
 import { profileHidden } from '../group';
 import type { QrService } from '../qr';
+import type { ConfigService } from '../system';
 import { type UserRepo, type UserRow } from './repo';
+
+/** What UserService is built from (the groups' rows for `profileHidden`). */
+export interface UserParts {
+  repos: Pick<Repos, 'users' | 'friends' | 'groups'>;
+  config: ConfigService;
+  now: () => number;
+}
 
 /** Profiles of users: one's own, and others' as one may see them. */
 export class UserService {
@@ -18,7 +26,7 @@ export class UserService {
   private readonly changed: Array<(user: UserRow) => Promise<void>> = [];
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: UserParts,
     private readonly qr: QrService,
   ) {
     this.users = ctx.repos.users;

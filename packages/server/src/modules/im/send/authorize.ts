@@ -1,12 +1,21 @@
 import { negotiateLocale, GroupRoles, needsFriendship } from '@sparrow/protocol';
-import type { AppContext } from '../../../context';
 import { AppError } from '../../../errors';
-import type { Chat } from '../../access';
+import type { Limits } from '../../../lib/limits';
+import type { Access, Chat } from '../../access';
 import type { Session } from '../../auth';
 import { groupSetting } from '../../group';
+import type { ConfigService } from '../../system';
+
+/** What the rules of sending read. */
+export interface AuthorizeParts {
+  access: Pick<Access, 'friendship' | 'requireWritable'>;
+  config: ConfigService;
+  limits: Pick<Limits, 'sendMessage'>;
+  now: () => number;
+}
 
 /** The rules of sendMessage, in docs/protocol.md's order; throws the first that refuses. */
-export async function authorizeSend(ctx: AppContext, session: Session, chat: Chat): Promise<void> {
+export async function authorizeSend(ctx: AuthorizeParts, session: Session, chat: Chat): Promise<void> {
   const { chatInfo, sysInfo } = ctx.config.get();
   if (chat.kind === 'private') {
     if (chatInfo.simpleChat !== 1) throw new AppError('PrivateChatDisabled');

@@ -7,16 +7,22 @@ import {
   withinGraphemes,
   GroupRoles,
 } from '@sparrow/protocol';
-import type { AppContext } from '../../../context';
 import { AppError } from '../../../errors';
+import type { Repos } from '../../../repos';
 import { storageUrl } from '../../../storage/storage';
-import type { Chat } from '../../access';
+import type { Access, Chat } from '../../access';
 import type { Session } from '../../auth';
 import { cateOf, type FileRow } from '../../upload';
 import { plainText } from '../../../lib/text';
 import type { MemberLists } from './members';
 
 type SendBody = RouteInput<'sendMessage'>;
+
+/** What drafting reads: a contact card's user, a quoted message, and the files and floors of Access. */
+export interface DraftParts {
+  repos: Pick<Repos, 'users' | 'messages'>;
+  access: Pick<Access, 'sticker' | 'ownFile' | 'floor'>;
+}
 
 /** A message ready to store: content cleaned, mentions and quote checked. */
 export interface Draft {
@@ -42,7 +48,7 @@ const FITS: Record<'image' | 'voice' | 'video' | 'file', (file: FileRow) => bool
 
 /** Cleans what the client sent into what is stored. */
 export async function draftMessage(
-  ctx: AppContext,
+  ctx: DraftParts,
   members: MemberLists,
   session: Session,
   chat: Chat,
@@ -58,7 +64,7 @@ export async function draftMessage(
   };
 }
 
-async function bodyOf(ctx: AppContext, session: Session, body: SendBody): Promise<Body> {
+async function bodyOf(ctx: DraftParts, session: Session, body: SendBody): Promise<Body> {
   switch (body.type) {
     case 'text': {
       const content = plainText(body.content);
@@ -95,7 +101,7 @@ async function bodyOf(ctx: AppContext, session: Session, body: SendBody): Promis
  * A sticker: an image in my collection or uploaded by me, recorded with the message so that whoever
  * receives it can collect it in turn; or, from older clients, a link to an image.
  */
-async function sticker(ctx: AppContext, session: Session, body: SendBody): Promise<Body> {
+async function sticker(ctx: DraftParts, session: Session, body: SendBody): Promise<Body> {
   const file = await ctx.access.sticker(session.userId, body.file_id ?? Number(body.extends.file_id));
   if (file) return { content: storageUrl(file.storage_key), extends: { file_id: file.id }, fileId: file.id };
   const content = body.content.trim();
@@ -106,7 +112,7 @@ async function sticker(ctx: AppContext, session: Session, body: SendBody): Promi
 
 /** Image, voice, video and file messages: a file I uploaded, described by what the server measured. */
 async function media(
-  ctx: AppContext,
+  ctx: DraftParts,
   session: Session,
   body: SendBody,
   type: 'image' | 'voice' | 'video' | 'file',
@@ -161,7 +167,7 @@ async function mentions(members: MemberLists, chat: Chat, at: number[]): Promise
 }
 
 /** A quote of a message of the same chat that I can still see, or 0. */
-async function quote(ctx: AppContext, session: Session, chat: Chat, pid: number): Promise<number> {
+async function quote(ctx: DraftParts, session: Session, chat: Chat, pid: number): Promise<number> {
   if (!pid) return 0;
   const quoted = await ctx.repos.messages.byId(pid);
   if (!quoted || quoted.chat_key !== chat.chatKey || quoted.is_deleted) return 0;

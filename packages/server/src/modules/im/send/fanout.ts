@@ -1,12 +1,28 @@
-import { isMessageOf, type Message, type PushEvent, GroupRoles } from '@sparrow/protocol';
-import type { AppContext } from '../../../context';
+import {
+  isMessageOf,
+  type EventLine,
+  type Message,
+  type MessageOf,
+  type PushEvent,
+  GroupRoles,
+} from '@sparrow/protocol';
+import type { Realtime } from '../../../realtime/realtime';
+import type { Repos } from '../../../repos';
 import type { Chat } from '../../access';
 import { toUserContact, type FriendRow } from '../../friend';
 import { toGroupContact } from '../../group';
 import type { UserRow } from '../../user';
 import type { Hydrator } from '../hydrate';
+import { systemNotice } from '../presenter';
 import type { ConversationRow, MessageRow } from '../repo';
 import type { MemberLists } from './members';
+
+/** What the fan-out reads and pushes through. */
+export interface FanOutParts {
+  repos: Pick<Repos, 'conversations' | 'friends'>;
+  realtime: Realtime;
+  now: () => number;
+}
 
 /** Told of a message after its frames were handed to the realtime layer; must not throw. */
 export type PublishedListener = (row: MessageRow, chat: Chat, sender: UserRow, recipients: number[]) => Promise<void>;
@@ -28,7 +44,7 @@ export class FanOut {
   private readonly published: PublishedListener[] = [];
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: FanOutParts,
     private readonly hydrator: Hydrator,
     private readonly members: MemberLists,
   ) {}
@@ -59,6 +75,47 @@ export class FanOut {
     return this.toGroup(row, chat, sender, exceptClientId);
   }
 
+  /**
+   * A friend notice to its recipient's `system` conversation, as a `simple` push with the requests
+   * waiting for them. Nothing is stored, so no listener hears of it.
+   */
+  async toSystem(
+    recipient: UserRow,
+    line: Extract<EventLine, { event: 'friendRequest' | 'friendAccepted' }>,
+  ): Promise<void> {
+    const pending = await this.ctx.repos.friends.pendingCount(recipient.id);
+    await this.ctx.realtime.publish([recipient.id], {
+      type: 'simple',
+      data: systemNotice(recipient, line, pending, this.ctx.now()),
+    });
+  }
+
+  /**
+   * A call's message with its outcome, to each of `to.readerIds` as `webrtc`, made by `signal` into
+   * the signal that reader hears; the actor's own devices hear `otherOpt`, but for
+   * `to.exceptClientId`. Answers the actor's signal.
+   */
+  async callOutcome(
+    row: MessageRow,
+    to: { readerIds: readonly number[]; actorId: number; exceptClientId?: string | undefined },
+    signal: (message: Message) => MessageOf<'webrtc'>,
+  ): Promise<MessageOf<'webrtc'> | undefined> {
+    const { realtime } = this.ctx;
+    let answer: MessageOf<'webrtc'> | undefined;
+    for (const { reader, message } of await this.hydrator.forReaders(row, to.readerIds)) {
+      const data = signal(message);
+      if (reader.id === to.actorId) {
+        answer = data;
+        await realtime.publish(
+          [reader.id],
+          { type: 'webrtc', data: { ...data, extends: { ...data.extends, event: 'otherOpt' } } },
+          to.exceptClientId,
+        );
+      } else await realtime.publish([reader.id], { type: 'webrtc', data });
+    }
+    return answer;
+  }
+
   private async toPair(
     row: MessageRow,
     peer: UserRow,
@@ -68,7 +125,7 @@ export class FanOut {
     push: 'simple' | 'webrtc' = 'simple',
   ): Promise<Message> {
     const { realtime, repos } = this.ctx;
-    const rows = sides ?? (await repos.messages.rowsIn(row.chat_key, [sender.id, peer.id]));
+    const rows = sides ?? (await repos.conversations.rowsIn(row.chat_key, [sender.id, peer.id]));
     const friends = await repos.friends.between(sender.id, peer.id);
     const online = await realtime.online([sender.id, peer.id]);
     const contact = (viewer: UserRow, other: UserRow) =>

@@ -1,5 +1,6 @@
-import type { AppContext } from '../../../context';
+import type { FastifyBaseLogger } from 'fastify';
 import { atMostEvery } from '../../../lib/at-most';
+import type { Repos } from '../../../repos';
 import type { MessageRow } from '../repo';
 
 /** How long after it is stored a message's own fan-out has before the sweep may push it, ms. */
@@ -8,6 +9,13 @@ export const PUBLISH_GRACE_MS = 10_000;
 const PUBLISH_LEASE_MS = 30_000;
 /** Messages a sweep takes at a time. */
 const SWEEP_BATCH = 100;
+
+/** What the outbox is built from. */
+export interface OutboxParts {
+  repos: Pick<Repos, 'messageStore'>;
+  log: FastifyBaseLogger;
+  now: () => number;
+}
 
 /**
  * What keeps "stored" and "pushed" from coming apart: every message is written with a row in
@@ -26,7 +34,7 @@ export class Outbox {
   private timer: NodeJS.Timeout | undefined;
   private sweeping: Promise<number> | undefined;
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: OutboxParts) {}
 
   /** When a message stored now may be pushed by the sweep. */
   dueFor(now: number): number {
@@ -35,7 +43,7 @@ export class Outbox {
 
   /** Whether a stored message is still waiting for its push (a retry then pushes it). */
   unpublished(row: MessageRow): Promise<boolean> {
-    return this.ctx.repos.messages.unpublished(row.id);
+    return this.ctx.repos.messageStore.unpublished(row.id);
   }
 
   /** The message's frames were handed to the realtime layer: its outbox row goes with the next batch. */
@@ -51,7 +59,7 @@ export class Outbox {
     const ids = this.pending;
     this.pending = [];
     try {
-      await this.ctx.repos.messages.published(ids);
+      await this.ctx.repos.messageStore.published(ids);
     } catch (err) {
       // The rows stay: the sweep pushes those messages again, which clients take once.
       this.ctx.log.warn({ err, count: ids.length }, 'could not clear pushed messages from the outbox');
@@ -78,7 +86,7 @@ export class Outbox {
     let pushed = 0;
     for (;;) {
       const now = this.ctx.now();
-      const rows = await this.ctx.repos.messages.claimOverdue(now, now + PUBLISH_LEASE_MS, SWEEP_BATCH);
+      const rows = await this.ctx.repos.messageStore.claimOverdue(now, now + PUBLISH_LEASE_MS, SWEEP_BATCH);
       const done: number[] = [];
       for (const row of rows) {
         try {
@@ -88,7 +96,7 @@ export class Outbox {
           this.ctx.log.warn({ err, msgId: row.id }, 'could not push a stored message; the sweep tries again');
         }
       }
-      await this.ctx.repos.messages.published(done);
+      await this.ctx.repos.messageStore.published(done);
       pushed += done.length;
       if (rows.length < SWEEP_BATCH) return pushed;
     }

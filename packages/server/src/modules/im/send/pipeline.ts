@@ -1,28 +1,40 @@
 import { GroupRoles } from '@sparrow/protocol';
 import { randomUUID } from 'node:crypto';
-import type { Message, RouteInput } from '@sparrow/protocol';
-import type { AppContext } from '../../../context';
+import type { Message, MessageOf, RouteInput } from '@sparrow/protocol';
+import type { ServerConfig } from '../../../config';
 import { AppError } from '../../../errors';
-import type { Chat } from '../../access';
+import type { Access, Chat } from '../../access';
 import type { Session } from '../../auth';
 import { groupKey, type MemberRow } from '../../group';
 import type { UserRow } from '../../user';
 import type { Hydrator } from '../hydrate';
 import type { EventPort, EventTarget, MessageSender, PostedLine } from '../../events';
 import { parseJson } from '../../../lib/text';
-import { systemNotice } from '../presenter';
+import type { Repos } from '../../../repos';
 import { ChatType, pairKey, type MessageRow } from '../repo';
-import { authorizeSend } from './authorize';
-import { draftMessage, type Draft } from './draft';
-import { FanOut, type PublishedListener } from './fanout';
+import { authorizeSend, type AuthorizeParts } from './authorize';
+import { draftMessage, type Draft, type DraftParts } from './draft';
+import { FanOut, type FanOutParts, type PublishedListener } from './fanout';
 import { MemberLists } from './members';
-import { Outbox } from './outbox';
-import { storeMessage } from './store';
+import { Outbox, type OutboxParts } from './outbox';
+import { amendMessage, storeMessage, type StoreParts } from './store';
+
+/** What the pipeline is built from: what each step reads, and what it reads itself. */
+export type PipelineParts = AuthorizeParts &
+  DraftParts &
+  StoreParts &
+  OutboxParts &
+  FanOutParts & {
+    env: Pick<ServerConfig, 'outboxSweepMs'>;
+    repos: Pick<Repos, 'messages' | 'users' | 'groups'>;
+    access: Pick<Access, 'chat' | 'message'>;
+  };
 
 /**
  * Sending, as a pipeline: resolve the chat → authorize → draft → store → fan out. sendMessage,
- * forwarding and the lines other modules post all take it, skipping only the steps that do not
- * apply (a posted line has been checked by the module that tells of it).
+ * forwarding, the lines other modules post (friend notices to `system` included, which are only
+ * fanned out) and a call's message and its outcome all take it, skipping only the steps that do
+ * not apply (a posted line has been checked by the module that tells of it).
  */
 export class SendPipeline implements EventPort, MessageSender {
   private readonly members: MemberLists;
@@ -30,7 +42,7 @@ export class SendPipeline implements EventPort, MessageSender {
   private readonly outbox: Outbox;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly ctx: PipelineParts,
     private readonly hydrator: Hydrator,
   ) {
     this.members = new MemberLists(ctx.repos);
@@ -140,15 +152,11 @@ export class SendPipeline implements EventPort, MessageSender {
 
   async postEvent(target: EventTarget, posted: PostedLine): Promise<void> {
     if (target.kind === 'system') {
-      const { recipient } = target;
       const line = posted.type === 'event' ? posted.line : undefined;
       if (line?.event !== 'friendRequest' && line?.event !== 'friendAccepted')
         throw new Error('only friend notices go to the system conversation');
-      const pending = await this.ctx.repos.friends.pendingCount(recipient.id);
-      await this.ctx.realtime.publish([recipient.id], {
-        type: 'simple',
-        data: systemNotice(recipient, line, pending, this.ctx.now()),
-      });
+      // Nothing to store: the system conversation is read off the friend requests. Fan out alone.
+      await this.fanOut.toSystem(target.recipient, line);
       return;
     }
     if (target.kind === 'private') {
@@ -202,6 +210,22 @@ export class SendPipeline implements EventPort, MessageSender {
     const message = await this.fanOut.publish(stored.row, chat, caller, exceptClientId, stored.sides, push);
     this.outbox.published(stored.row.id);
     return { row: stored.row, message };
+  }
+
+  /**
+   * Rewrites a call's stored message with its outcome (store) and pushes it to the parties named
+   * in `to` as `webrtc` (fan out), each one's copy made by `signal` into the signal they hear; the
+   * actor's own devices hear it as `otherOpt`, but for the socket that acted. Answers the actor's
+   * signal (undefined when the server ended the call).
+   */
+  async postCallOutcome(
+    row: MessageRow,
+    outcome: Pick<Draft, 'content' | 'extends'>,
+    to: { readerIds: readonly number[]; actorId: number; exceptClientId?: string | undefined },
+    signal: (message: Message) => MessageOf<'webrtc'>,
+  ): Promise<MessageOf<'webrtc'> | undefined> {
+    const amended = await amendMessage(this.ctx, row, outcome);
+    return this.fanOut.callOutcome(amended, to, signal);
   }
 
   /** Store → fan out, for a draft the caller has checked. */

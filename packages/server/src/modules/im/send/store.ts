@@ -1,11 +1,19 @@
-import type { AppContext } from '../../../context';
 import { isUniqueViolation } from '../../../db/unique';
+import type { Repos } from '../../../repos';
 import type { Chat } from '../../access';
+import type { Metrics } from '../../ops';
 import { encodeAt } from '../presenter';
 import { ChatType, type ConversationRow, type MessageRow } from '../repo';
 import type { Draft } from './draft';
 import type { MemberLists } from './members';
 import type { Outbox } from './outbox';
+
+/** What storing writes through and counts with. */
+export interface StoreParts {
+  repos: Pick<Repos, 'messageStore' | 'messages'>;
+  metrics: Pick<Metrics, 'messageStored'>;
+  now: () => number;
+}
 
 export interface Stored {
   row: MessageRow;
@@ -24,12 +32,23 @@ function toIdOf(chat: Chat, senderId: number): number {
   return senderId;
 }
 
+/** Rewrites a stored message's content and `extends` (a call's outcome); answers the row as it now reads. */
+export async function amendMessage(
+  ctx: StoreParts,
+  row: MessageRow,
+  amended: Pick<Draft, 'content' | 'extends'>,
+): Promise<MessageRow> {
+  const stored = { extends: JSON.stringify(amended.extends), content: amended.content };
+  await ctx.repos.messages.update(row.id, stored);
+  return { ...row, ...stored };
+}
+
 /**
  * Stores a message and moves the conversation rows in one transaction; idempotent on
  * (sender, client id), so a retry racing its original is answered with the stored row.
  */
 export async function storeMessage(
-  ctx: AppContext,
+  ctx: StoreParts,
   members: MemberLists,
   outbox: Outbox,
   senderId: number,
@@ -41,7 +60,7 @@ export async function storeMessage(
   let mentioned: readonly number[] = [];
   if (chat.kind === 'group' && draft.at.length) mentioned = draft.at.includes(0) ? await members.of(chat) : draft.at;
   try {
-    const stored = await ctx.repos.messages.store(
+    const stored = await ctx.repos.messageStore.store(
       {
         client_id: draft.clientId,
         from_user: senderId,
