@@ -1,13 +1,12 @@
-import type { MomentPost, PushPayload, UploadResult } from '@sparrow/protocol';
+import type { MomentPost, PushPayload } from '@sparrow/protocol';
 import { CameraOutline, MoreOutline, PictureOutline, RedoOutline, SetOutline } from 'antd-mobile-icons';
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Virtuoso, type Components } from 'react-virtuoso';
 import { api } from '../../api';
 import { feedback } from '../../components/feedback';
 import { momentPaths } from '../../nav/paths';
-import { Avatar } from '../../components/Avatar';
 import { EmptyState } from '../../components/EmptyState';
 import { Page } from '../../components/Page';
 import { PostItem } from '../../components/moments/PostItem';
@@ -15,12 +14,13 @@ import { mergePage } from '../../components/moments/feed-pages';
 import { usePostActions } from '../../components/moments/use-post-actions';
 import { usePullToRefresh, type PullPhase } from '../../components/moments/use-pull-to-refresh';
 import { MomentsFailed } from '../../components/moments/LoadStates';
+import { MomentsCover } from '../../components/moments/MomentsCover';
 import '../../components/moments/moments.css';
 import type { MessageKey } from '../../i18n/keys';
 import type { Loaded } from '../../lib/paged-list';
 import { useNow } from '../../lib/use-now';
 import { usePagedList } from '../../lib/use-paged-list';
-import { moments, useMoments } from '../../stores/moments';
+import { moments } from '../../stores/moments';
 import { useSession } from '../../stores/session';
 
 interface ListContext {
@@ -53,15 +53,11 @@ export default function MomentsPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const albumOf = Number(params.get('user_id')) || undefined;
-  const me = useSession((s) => s.user);
-  const myId = me?.user_id ?? 0;
+  const myId = useSession((s) => s.user?.user_id ?? 0);
   const isAlbum = albumOf !== undefined && albumOf !== myId;
-  const notices = useMoments((s) => s.count);
   const now = useNow(60_000);
-  const [cover, setCover] = useState('');
   const [menu, setMenu] = useState(false);
   const [scroller, setScroller] = useState<HTMLElement | null>(null);
-  const coverInput = useRef<HTMLInputElement>(null);
 
   const body = useCallback(
     (lastId: number) => ({ last_id: lastId, ...(albumOf !== undefined && { user_id: albumOf }) }),
@@ -106,61 +102,15 @@ export default function MomentsPage() {
 
   useEffect(() => {
     void moments.refresh();
-    // An album shows its owner's cover; the cover stays blank when it cannot be read.
-    setCover('');
-    api
-      .momentsSetting(isAlbum ? { user_id: albumOf } : {}, { silent: true })
-      .then((s) => setCover(s.cover))
-      .catch(() => undefined);
   }, [isAlbum, albumOf]);
 
   const { handlers, overlay } = usePostActions(myId, list.update);
 
-  const changeCover = async (file: File | undefined) => {
-    if (!file) return;
-    const form = new FormData();
-    form.append('file', file, file.name);
-    const up = (await api.uploadFile(form, { loading: true })) as UploadResult;
-    setCover((await api.momentsSetCover({ file_id: up.file_id })).cover);
-  };
-
-  const albumName = isAlbum ? posts[0]?.user.displayName : undefined;
   const header = (
-    <div className={`moment-header${isAlbum ? ' moment-header-album' : ''}`}>
-      {isAlbum ? (
-        <div
-          className="moment-cover"
-          style={cover ? { backgroundImage: `url(${cover})` } : undefined}
-          {...(cover && albumName ? { role: 'img', 'aria-label': t('moments.coverOf', { name: albumName }) } : {})}
-        />
-      ) : (
-        <button
-          type="button"
-          className="moment-cover"
-          style={cover ? { backgroundImage: `url(${cover})` } : undefined}
-          onClick={() => coverInput.current?.click()}
-          aria-label={t('moments.changeCover')}
-        />
-      )}
-      <input
-        ref={coverInput}
-        type="file"
-        accept="image/*"
-        hidden
-        onChange={(e) => void changeCover(e.target.files?.[0])}
-      />
-      {!isAlbum && me && (
-        <div className="moment-me">
-          <span className="moment-me-name">{me.displayName || me.realname}</span>
-          <Avatar src={me.avatar} name={me.realname} alt="" size={64} />
-        </div>
-      )}
-      {!isAlbum && notices > 0 && (
-        <Link to={momentPaths.notices} className="moment-notices-entry">
-          {t('moments.newNotices', { count: notices })}
-        </Link>
-      )}
-    </div>
+    <MomentsCover
+      albumOf={isAlbum ? albumOf : undefined}
+      albumName={isAlbum ? posts[0]?.user.displayName : undefined}
+    />
   );
 
   const title = t('routes.moments');
