@@ -362,8 +362,11 @@ describe('group management across owner, admin and member', () => {
 
     // Each member deletes it when they like.
     await longPress(owner.page, owner.page.getByRole('link', { name: /解散了该群聊/ }));
+    // The row leaves at once; the page is read again once the server has the deletion.
+    const deleted = owner.page.waitForResponse((r) => r.url().includes('/enterprise/im/delChat'));
     await owner.page.getByRole('menuitem', { name: '删除' }).click();
     await hidden(owner.page.getByRole('link', { name: /解散了该群聊/ }));
+    expect((await (await deleted).json()).code).toBe(0);
     await owner.page.reload();
     await visible(owner.page.getByRole('heading', { level: 1 }));
     await expect(owner.page.getByRole('link', { name: /解散了该群聊/ }).count()).resolves.toBe(0);
