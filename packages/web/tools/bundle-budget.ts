@@ -8,12 +8,11 @@ export const FIRST_SCREEN_BUDGET_BYTES = 150_000;
 
 /**
  * What the login page needs before it paints, by source path in the Vite manifest: the page
- * chunks of `/` and `/pages/login/login` and the locale files. The entry and every static import
- * of these come along. Only one locale is loaded, plus English (the fallback), which starts
- * loading before the first paint; the largest other locale stands for whichever is in use.
+ * chunks of `/` and `/pages/login/login` and the locale in use. The entry and every static import
+ * of these come along. Only one locale is loaded (English, the fallback, only if a key were
+ * missing, which locales.test.ts rules out); the largest stands for whichever is in use.
  */
 export const FIRST_SCREEN_PAGES = ['src/pages/login/index.tsx', 'src/pages/login/login.tsx'];
-export const FALLBACK_LOCALE_SOURCE = 'src/i18n/locales/en.json';
 const LOCALE_SOURCE = /^src\/i18n\/locales\/[^/]+\.json$/;
 
 export interface ManifestChunk {
@@ -56,9 +55,9 @@ export function firstScreenFiles(manifest: Manifest, distDir: string): string[] 
   for (const page of FIRST_SCREEN_PAGES) staticClosure(manifest, page, keys);
 
   const locales = Object.keys(manifest).filter((k) => LOCALE_SOURCE.test(k));
-  if (manifest[FALLBACK_LOCALE_SOURCE]) staticClosure(manifest, FALLBACK_LOCALE_SOURCE, keys);
-  const others = locales.filter((k) => k !== FALLBACK_LOCALE_SOURCE);
-  const largest = others.sort((a, b) => gzipSize(distDir, manifest[b]!.file) - gzipSize(distDir, manifest[a]!.file))[0];
+  const largest = locales.sort(
+    (a, b) => gzipSize(distDir, manifest[b]!.file) - gzipSize(distDir, manifest[a]!.file),
+  )[0];
   if (largest) staticClosure(manifest, largest, keys);
 
   const files = new Set([...keys].map((k) => manifest[k]!.file));

@@ -4,7 +4,8 @@ import { initReactI18next } from 'react-i18next';
 import { settings } from '../stores/settings';
 import type { MessageKey, Messages } from './keys';
 
-// Each locale is its own chunk: only the one in use (and English, the fallback) is fetched.
+// Each locale is its own chunk: only the one in use is fetched. Every locale has every key
+// (locales.test.ts), so English, the fallback, is fetched only if a key is ever missing.
 const loaders = import.meta.glob<Messages>('./locales/*.json', { import: 'default' });
 
 async function loadMessages(locale: Locale): Promise<Messages> {
@@ -33,13 +34,16 @@ export async function initI18n(locale: Locale): Promise<void> {
     interpolation: { escapeValue: false },
     returnNull: false,
     showSupportNotice: false,
+    // A key missing from the locale in use brings the fallback in, for the renders after it.
+    saveMissing: true,
+    missingKeyHandler: () => {
+      if (i18next.language === FALLBACK_LOCALE) return;
+      ensureLoaded(FALLBACK_LOCALE).catch(() => {
+        // Offline: the key itself stays on screen.
+      });
+    },
   });
   applyDocumentLanguage(locale);
-  if (locale !== FALLBACK_LOCALE) {
-    ensureLoaded(FALLBACK_LOCALE).catch(() => {
-      // All locales are complete (locales.test.ts), so the fallback is a safety net only.
-    });
-  }
 }
 
 /** Switches the interface language and remembers it (stored item `language`). */
