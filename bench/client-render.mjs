@@ -2,6 +2,9 @@
 // message painted, and how many message rows are in the DOM, for a conversation of 10 000
 // messages beside one of 20 (the baseline) on the same server in the same run. The list is
 // virtualized, so the long one should cost about what the short one does and keep ≤ 150 rows.
+// Then a group of 500 opened the same way, before and after one message in view gets 500
+// reactions (one from each other member) and 20 edits (issue 38: it renders as fast as without).
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { chromium } from 'playwright-core';
 import { ensureWebClient, webDist } from '../scripts/web-client.mjs';
@@ -10,6 +13,10 @@ import { BENCH_SETTINGS, fmt, HttpClient, main, seed, startSparrow, table, tmpDi
 const LONG = 10_000;
 const SHORT = 20;
 const MAX_ROWS = 150;
+const GROUP = 500;
+const GROUP_MESSAGES = 20;
+const EDITS = 20;
+const EMOJI = ['👍', '❤️', '😂', '😮', '😢', '🙏'];
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 async function fill(http, from, to, count, tag) {
@@ -31,6 +38,34 @@ async function fill(http, from, to, count, tag) {
     }
   };
   await Promise.all(Array.from({ length: 8 }, worker));
+}
+
+/** Sends `count` texts to a group, one after another from a few of its members; answers their msg_ids. */
+async function fillGroup(http, senders, groupId, count) {
+  const ids = [];
+  for (let i = 0; i < count; i++) {
+    const from = senders[i % senders.length];
+    const res = await http.post(
+      '/enterprise/im/sendMessage',
+      {
+        id: randomUUID(),
+        toContactId: groupId,
+        is_group: 1,
+        type: 'text',
+        content: `group message ${i + 1} of ${count}`,
+      },
+      { authorization: from.token },
+    );
+    if (res.code !== 0) throw new Error(`send refused: ${res.code} ${res.msg}`);
+    ids.push({ msgId: res.data.msg_id, from });
+  }
+  return ids;
+}
+
+/** One call as `who`, which must succeed. */
+async function call(http, path, body, who) {
+  const res = await http.post(path, body, { authorization: who.token });
+  if (res.code !== 0) throw new Error(`${path} refused: ${res.code} ${res.msg}`);
 }
 
 /** Opens the conversation with `peerName` from the Messages tab; returns ms to the last message and rows in the DOM. */
@@ -65,7 +100,13 @@ await main('client-render', async () => {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}`);
   ensureWebClient();
   const dataDir = tmpDir('render');
-  const [reader, long, short] = await seed({ dataDir, users: 3, settings: [...BENCH_SETTINGS, 'sysInfo.runMode=1'] });
+  const users = await seed({
+    dataDir,
+    users: GROUP,
+    groupSize: GROUP,
+    settings: [...BENCH_SETTINGS, 'sysInfo.runMode=1'],
+  });
+  const [reader, long, short] = users;
   const server = await startSparrow({ dataDir, webDist });
   const http = new HttpClient(server.url, 8);
   const seededAt = Date.now();
@@ -101,6 +142,27 @@ await main('client-render', async () => {
       runs.long.push(await open(page, server.url, 'Bench 1', `long message ${LONG} of ${LONG}`));
     }
     const mostRows = await scrollBack(page, 12);
+
+    const groupId = `group-${reader.group}`;
+    const sent = await fillGroup(http, users.slice(1, 6), groupId, GROUP_MESSAGES);
+    const lastText = `group message ${GROUP_MESSAGES} of ${GROUP_MESSAGES}`;
+    const groupRuns = { before: [], after: [] };
+    for (let i = 0; i < 3; i++) groupRuns.before.push(await open(page, server.url, 'Bench group 1', lastText));
+    // The message above the last: in view when the chat opens.
+    const heavy = sent[GROUP_MESSAGES - 2];
+    for (let i = 1; i < GROUP; i++)
+      await call(
+        http,
+        '/enterprise/im/reactMessage',
+        { id: heavy.msgId, emoji: EMOJI[i % EMOJI.length], on: 1 },
+        users[i],
+      );
+    for (let i = 1; i <= EDITS; i++)
+      await call(http, '/enterprise/im/editMessage', { id: heavy.msgId, content: `edited ${i} times` }, heavy.from);
+    for (let i = 0; i < 3; i++) groupRuns.after.push(await open(page, server.url, 'Bench group 1', lastText));
+    await page.getByText(`edited ${EDITS} times`, { exact: true }).waitFor({ state: 'visible', timeout: 10_000 });
+    const chips = await page.locator('.reaction-chip').count();
+    if (chips !== EMOJI.length) throw new Error(`the reacted message shows ${chips} reaction chips`);
     const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const shortMs = median(runs.short.map((r) => r.ms));
     const longMs = median(runs.long.map((r) => r.ms));
@@ -109,6 +171,17 @@ await main('client-render', async () => {
       [`${SHORT} messages (baseline)`, `${fmt(shortMs, 0)} ms`, String(runs.short[0].rows)],
       [`${LONG} messages`, `${fmt(longMs, 0)} ms`, `${runs.long[0].rows} (after scrolling back: ${mostRows})`],
     ]);
+    const beforeMs = median(groupRuns.before.map((r) => r.ms));
+    const afterMs = median(groupRuns.after.map((r) => r.ms));
+    table([
+      [`group of ${GROUP}, ${GROUP_MESSAGES} messages`, 'tap → last message painted (median of 3)'],
+      ['as sent', `${fmt(beforeMs, 0)} ms`],
+      [`one message with ${GROUP - 1} reactions and ${EDITS} edits`, `${fmt(afterMs, 0)} ms`],
+    ]);
+    verdict(
+      afterMs <= beforeMs * 1.25,
+      `client-render reactions: a group chat with one message of ${GROUP - 1} reactions and ${EDITS} edits opens in ${fmt(afterMs, 0)} ms against ${fmt(beforeMs, 0)} ms without = ${fmt(afterMs / beforeMs)}x (goal <= 1.25x)`,
+    );
     verdict(
       Math.max(mostRows, ...runs.long.map((r) => r.rows)) <= MAX_ROWS,
       `client-render rows: at most ${Math.max(mostRows, ...runs.long.map((r) => r.rows))} message rows in the DOM with ${LONG} messages (goal <= ${MAX_ROWS})`,

@@ -17,8 +17,8 @@ import {
   visible,
   WAIT,
   befriend,
-  longPress,
 } from './harness';
+import { bubble, openMessageMenu, sendText } from './people';
 
 /**
  * Issue 4, browser: two people chat in real time — text, emoji, quote, mention, withdraw,
@@ -50,26 +50,9 @@ async function signedIn(
   return { ...who, account, context, page };
 }
 
-/** The words of one message bubble (exact). */
-function bubble(page: Page, text: string): Locator {
-  return page.locator('.bubble').filter({ has: page.getByText(text, { exact: true }) });
-}
-
 async function messageMenu(page: Page, text: string, action: string): Promise<void> {
-  await longPress(page, bubble(page, text));
-  const menu = page.getByRole('menu', { name: /消息操作|Message actions/ });
-  await visible(menu);
+  const menu = await openMessageMenu(page, bubble(page, text));
   await menu.getByRole('menuitem', { name: action, exact: true }).click();
-}
-
-async function send(page: Page, text: string): Promise<void> {
-  const box = page.getByRole('textbox', { name: /输入消息|Message/ });
-  await box.fill(text);
-  await page
-    .locator('.composer')
-    .getByRole('button', { name: /^(发送|Send)$/ })
-    .click();
-  await visible(bubble(page, text));
 }
 
 /** Waits for toasts and dialogs to stop moving before a picture. */
@@ -151,7 +134,7 @@ describe('chat in real time', () => {
     await a.getByRole('link', { name: '发消息' }).click();
     await visible(a.getByRole('heading', { level: 1, name: 'Bob' }));
     await expectAccessible(a);
-    await send(a, '你好，Bob');
+    await sendText(a, '你好，Bob');
 
     const b = bob.page;
     const row = conversation(b, 'Alice');
@@ -181,11 +164,11 @@ describe('chat in real time', () => {
     const b = bob.page;
     await messageMenu(b, '你好，Bob', '引用');
     await visible(b.getByText('回复 Alice：你好，Bob'));
-    await send(b, '收到，我在');
+    await sendText(b, '收到，我在');
     const quoted = a.locator('.msg').filter({ has: a.getByText('收到，我在', { exact: true }) });
     await visible(quoted.getByText('Alice: 你好，Bob'));
 
-    await send(a, '这句说错了');
+    await sendText(a, '这句说错了');
     await visible(bubble(b, '这句说错了'));
     await messageMenu(a, '这句说错了', '撤回');
     await visible(a.getByText(/^你 ?撤回了一条消息/));
@@ -195,7 +178,7 @@ describe('chat in real time', () => {
     await expect.poll(() => a.getByRole('textbox', { name: '输入消息' }).inputValue(), WAIT).toBe('这句说错了');
     await a.getByRole('textbox', { name: '输入消息' }).fill('');
 
-    await send(a, '马上删掉');
+    await sendText(a, '马上删掉');
     await visible(bubble(b, '马上删掉'));
     await messageMenu(a, '马上删掉', '删除');
     const dialog = a.getByRole('dialog');
@@ -268,7 +251,7 @@ describe('chat in real time', () => {
     await daveRow.click();
     // Event lines come in the language the server keeps for Dave (Chinese by default).
     await visible(d.getByText(/^Alice ?(邀请 ?你 ?加入了群聊|invited you to the group)$/));
-    await send(d, 'Hello everyone');
+    await sendText(d, 'Hello everyone');
     await visible(bubble(a, 'Hello everyone'));
     await b.getByRole('link', { name: /^Alice、Bob、Carol,/ }).click();
     await visible(bubble(b, 'Hello everyone'));
@@ -314,7 +297,7 @@ describe('chat in real time', () => {
     await backHome(a);
     await conversation(a, 'Bob').click();
     const sent = ['离线时的第一条', '离线时的第二条', '离线时的第三条'];
-    for (const text of sent) await send(a, text);
+    for (const text of sent) await sendText(a, text);
     await b.waitForTimeout(1000);
     for (const text of sent) expect(await bubble(b, text).count()).toBe(0);
 
@@ -403,7 +386,7 @@ describe('chat in real time', () => {
     await hidden(bubble(b, '离线时的第一条'));
     const a = alice.page;
     await a.goto(`${server.url}/#/pages/message/chat?id=${bob.id}`);
-    await send(a, '清空以后的新消息');
+    await sendText(a, '清空以后的新消息');
     await visible(bubble(b, '清空以后的新消息'));
     expect(await b.locator('.bubble').count()).toBe(1);
   });
@@ -416,7 +399,7 @@ describe('chat in real time', () => {
     expect(fs.readdirSync(server.dataDir).filter((f) => f.startsWith('sparrow.db'))).toEqual(['sparrow.db']);
     await server.boot();
     // Neither page is touched: each socket comes back on its own after its reconnect wait.
-    await send(a, '重启以后的消息');
+    await sendText(a, '重启以后的消息');
     await visible(bubble(b, '重启以后的消息'));
     await a.reload();
     await visible(bubble(a, '离线时的第一条'));

@@ -14,6 +14,7 @@ import {
   visible,
   WAIT,
 } from './harness';
+import { bubble } from './people';
 import { pdf, png } from './media-files';
 
 /** What the one who accepts a friend request says first (friend.greeting). */
@@ -38,10 +39,6 @@ let serverDown = false;
 
 /** How long a socket takes to find a restarted server: its back-off waits up to 15 s between tries. */
 const RECONNECT = { timeout: 45_000 };
-
-function bubble(page: Page, text: string): Locator {
-  return page.locator('.bubble').filter({ has: page.getByText(text, { exact: true }) });
-}
 
 function row(page: Page, text: string): Locator {
   return page.locator('.msg').filter({ has: page.getByText(text, { exact: true }) });

@@ -14,6 +14,7 @@ import {
   WAIT,
   befriend,
 } from './harness';
+import { bubble } from './people';
 
 /**
  * Issue 21, browser: a word said long ago in a conversation is found from the search page, the
@@ -39,11 +40,6 @@ const HITS = new Map([
 const line = (i: number) => HITS.get(i) ?? `第 ${i} 条消息`;
 /** The first messages were sent three days ago (their time is moved back in the database). */
 const EARLY = 30;
-
-/** The bubble of one message (exact words). */
-function bubble(page: Page, text: string): Locator {
-  return page.locator('.bubble').filter({ has: page.getByText(text, { exact: true }) });
-}
 
 /** Scrolls the chat a screen at a time, up or down, until `target` is shown. */
 async function scrollTo(page: Page, target: Locator, direction: 'up' | 'down'): Promise<void> {

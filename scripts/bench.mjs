@@ -20,6 +20,7 @@ const ALL = [
   'call-signal',
   'moments-feed',
   'search',
+  'reactions-page',
   'reconnect-storm',
   'capacity',
 ];

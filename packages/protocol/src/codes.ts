@@ -81,6 +81,7 @@ export const ErrorCodes = {
   CallNotFound: Codes.NotFound,
   CallSelf: Codes.BadRequest,
   MomentNotFound: Codes.NotFound,
+  FavoriteNotFound: Codes.NotFound,
   MomentCommentNotFound: Codes.NotFound,
   MomentEmpty: Codes.BadRequest,
   MomentNotImage: Codes.Refused,
@@ -97,6 +98,18 @@ export const ErrorCodes = {
   UndoTooLate: Codes.BadRequest,
   NotYourMessage: Codes.Forbidden,
   MessageNotFound: Codes.NotFound,
+  /** Reactions are turned off in the group (GroupSetting.reaction 0). */
+  ReactionsOff: Codes.Refused,
+  /** I have put REACTIONS_PER_USER_MAX different emoji on the message already. */
+  ReactionsFull: Codes.Refused,
+  /** Only a text I sent may be edited. */
+  NotEditable: Codes.BadRequest,
+  /** The text is older than `chatInfo.editTime`. */
+  EditTooLate: Codes.BadRequest,
+  /** A chat holds PINS_PER_CHAT_MAX pinned messages already. */
+  PinsFull: Codes.Refused,
+  /** Pats come too fast (PAT_INTERVAL_MS per person, PAT_PER_MINUTE_MAX a minute). */
+  PatTooFast: Codes.TooMany,
   GroupTooSmall: Codes.BadRequest,
   GroupFull: Codes.BadRequest,
   InviteForbidden: Codes.Forbidden,

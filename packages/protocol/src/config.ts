@@ -1,5 +1,5 @@
 import type { GlobalConfig } from './entities';
-import { REDO_TIME_DEFAULT_S } from './limits';
+import { EDIT_TIME_DEFAULT_S, REDO_TIME_DEFAULT_S } from './limits';
 import { MOMENTS_PAGE } from './compass';
 import { PICTURES } from './pictures';
 
@@ -56,6 +56,7 @@ export const DEFAULT_GLOBAL_CONFIG: GlobalConfig = {
     webrtc: 1,
     dbDelMsg: 1,
     redoTime: REDO_TIME_DEFAULT_S,
+    editTime: EDIT_TIME_DEFAULT_S,
     groupChat: 1,
     simpleChat: 1,
     groupUserMax: 0,

@@ -42,6 +42,8 @@ export interface UserInfo {
   /** 0 female, 1 male, 2 unknown. */
   sex: 0 | 1 | 2;
   motto: string;
+  /** What a pat of me adds after my name ("拍了拍 张三 的肩膀"), PAT_SUFFIX_MAX characters at most; '' for none. */
+  pat_suffix: string;
   /** 1 when the account is a verified email or phone. */
   is_auth: 0 | 1;
   /** 0 user, 1 system administrator. */
@@ -66,6 +68,8 @@ export interface UserProfile {
   avatar: string;
   sex: 0 | 1 | 2;
   motto: string;
+  /** What a pat of this user adds after their name (拍一拍后缀); '' for none, and when `profile` is 0. */
+  pat_suffix: string;
   /** My friendship record with this user, or null. */
   friend: { friend_id: number; nickname: string } | null;
   is_friend: 0 | 1;
@@ -101,6 +105,8 @@ export const GlobalConfigSchema = z.object({
     dbDelMsg: flag01,
     /** Withdraw window, s. */
     redoTime: z.number(),
+    /** How long after sending a text its sender may edit it, s (our addition). */
+    editTime: z.number(),
     groupChat: flag01,
     simpleChat: flag01,
     /** 0 = no limit. */
@@ -332,6 +338,21 @@ export const MessageExtendsSchemas = {
     /** The sticker's file; absent on a sticker sent by address. */
     file_id: z.number().optional(),
   }),
+  /** A merged forward (合并转发): a snapshot of chosen messages, opened with forwardRecord. */
+  record: facts({
+    /** The record's id (forwardRecord's `record_id` for a record held inside another). */
+    record_id: z.number(),
+    /** "张三和李四的聊天记录", "群聊的聊天记录": worded for the reader. */
+    title: z.string(),
+    /** The first messages as the card shows them, "name: preview" (FORWARD_RECORD_LINES at most). */
+    lines: z.array(z.string()),
+    /** How many messages the record holds. */
+    count: z.number(),
+    /** Where the messages came from: a private chat (its two people's names), my own notes, a group, or several chats. */
+    source: z.enum(['private', 'self', 'group', 'mixed']),
+    /** The names the title is made of: the two people of a private chat, or mine for my own notes. */
+    names: z.array(z.string()),
+  }),
   /** A call (docs/protocol.md §5): stored as its summary; on a signal's push, the signal's fields too. */
   webrtc: facts({
     /** 1 video, 0 audio. */
@@ -364,6 +385,17 @@ export type MessageType = keyof typeof MessageExtendsSchemas;
 export type MessageExtends = { [T in MessageType]: z.infer<(typeof MessageExtendsSchemas)[T]> };
 
 /** The fields every message has, whatever its type. */
+/** One emoji's reactions on a message, as a reader sees them. */
+export const ReactionSchema = z.object({
+  /** The emoji (one grapheme). */
+  emoji: z.string(),
+  /** How many people reacted with it. */
+  count: z.number(),
+  /** 1 when the reader is one of them. */
+  mine: flag01,
+});
+export type Reaction = z.infer<typeof ReactionSchema>;
+
 const MessageFields = z.object({
   /** Client-made UUID: the idempotency key. */
   id: z.string(),
@@ -389,6 +421,13 @@ const MessageFields = z.object({
   download: z.string().optional(),
   /** On pushes: the conversation as the receiver should show it. */
   contactInfo: ContactSchema.optional(),
+  /**
+   * Reactions (our addition), one entry per emoji in the order first used; absent when none.
+   * Raingad 6.x clients ignore it.
+   */
+  reactions: z.array(ReactionSchema).optional(),
+  /** When the text was last edited, ms (our addition: the bubble shows 已编辑); absent when never. */
+  edited: z.number().optional(),
 });
 
 /** A type with the facts a message of that type carries. */
@@ -409,6 +448,7 @@ export const MessageSchema = z.discriminatedUnion('type', [
   messageOf('voice'),
   messageOf('video'),
   messageOf('file'),
+  messageOf('record'),
   CallMessageSchema,
 ]);
 export type Message = z.infer<typeof MessageSchema>;
@@ -427,6 +467,7 @@ export const MessageFactsSchema = z.discriminatedUnion('type', [
   z.object(typed('voice')),
   z.object(typed('video')),
   z.object(typed('file')),
+  z.object(typed('record')),
   z.object(typed('webrtc')),
 ]);
 export type MessageFacts = z.infer<typeof MessageFactsSchema>;
@@ -461,6 +502,10 @@ export const GroupSettingSchema = z.object({
   /** 0 all speak, 1 only owner and admins, 2 only owner. */
   nospeak: z.union([z.literal(0), z.literal(1), z.literal(2)]),
   manage: flag01,
+  /** Every member may pin messages (置顶消息); 0: only the owner and administrators. The owner sets it. */
+  pin: flag01,
+  /** Members may react to messages (our addition; 1 by default, owner and admins change it). */
+  reaction: flag01,
 });
 export type GroupSetting = z.infer<typeof GroupSettingSchema>;
 

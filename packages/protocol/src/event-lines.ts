@@ -82,6 +82,34 @@ export const EventLineSchema = z.discriminatedUnion('event', [
   }),
   /** The group's announcement changed. */
   z.looseObject({ event: z.literal('notice'), ...actor }),
+  /** The actor pinned a message in the chat (置顶消息). */
+  z.looseObject({
+    event: z.literal('pin'),
+    ...actor,
+    /** The pinned message. */
+    msg_id: z.number(),
+    /** Its one-line preview when pinned (protocol `messagePreview`, in the actor's language). */
+    preview: z.string(),
+  }),
+  /** The actor took a message's pin off. */
+  z.looseObject({
+    event: z.literal('unpin'),
+    ...actor,
+    /** The message. */
+    msg_id: z.number(),
+    /** Its one-line preview (protocol `messagePreview`, in the actor's language). */
+    preview: z.string(),
+  }),
+  /** The actor patted someone in the chat (拍一拍); the patter may withdraw it for PAT_WITHDRAW_MS. */
+  z.looseObject({
+    event: z.literal('pat'),
+    ...actor,
+    /** Who was patted (the actor themself when they patted their own avatar), and their name. */
+    target_id: z.number(),
+    target_name: z.string(),
+    /** The patted person's pat suffix when patted ("的肩膀"), '' for none. */
+    suffix: z.string(),
+  }),
   /** A notice from `system`: someone asks to be my friend. */
   z.looseObject({
     event: z.literal('friendRequest'),

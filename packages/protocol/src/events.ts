@@ -66,6 +66,39 @@ export const PushEventSchemas = {
   /** A message was withdrawn: it is now an `event` line (typed as any Message, as the server presents it). */
   undoMessage: MessageSchema.refine((m): boolean => m.type === 'event'),
   delMessage: z.object({ id: z.string(), msg_id: z.number(), toContactId: ContactIdSchema }),
+  /**
+   * Someone put a reaction on a message or took it back (our addition): a delta, not the message.
+   * Raingad 6.x clients are not sent it (they show no reactions).
+   */
+  reaction: z.object({
+    /** The message's conversation as the receiver names it. */
+    toContactId: ContactIdSchema,
+    msg_id: z.number(),
+    emoji: z.string(),
+    /** Who reacted. */
+    user_id: z.number(),
+    /** 1 put on, 0 taken back. */
+    on: flag01,
+    /** How many people now react with this emoji (0: the emoji's chip goes). */
+    count: z.number(),
+  }),
+  /**
+   * A text was edited by its sender (our addition): the new text, not the whole message. Raingad
+   * 6.x clients are sent `updateMessage {id, type: 'text', content}` instead.
+   */
+  editMessage: z.object({
+    /** The message's conversation as the receiver names it. */
+    toContactId: ContactIdSchema,
+    msg_id: z.number(),
+    /** The message's client-made id. */
+    id: z.string(),
+    /** The text now. */
+    content: z.string(),
+    /** When it was edited, ms. */
+    edited: z.number(),
+    /** When it was sent, ms: a conversation list whose preview is this message shows the new text. */
+    sendTime: z.number(),
+  }),
   /** The peer read my messages up to msg_id. */
   isRead: z.object({ toContactId: ContactIdSchema, msg_id: z.number() }),
   /** I read a conversation on another device. */
@@ -113,6 +146,15 @@ export const PushEventSchemas = {
     post_id: z.number(),
     /** Who did it: the poster, liker or commenter; for `delete`, the author. */
     user_id: z.number(),
+  }),
+  /**
+   * My favourites changed on another device of mine (收藏): `add` saved these ids (or found them
+   * saved), `del` removed them, so that a favourites list open here follows. Not sent to Raingad sockets.
+   */
+  favorite: z.object({
+    action: z.enum(['add', 'del']),
+    /** The favourites concerned. */
+    ids: z.array(z.number()),
   }),
 };
 
@@ -162,6 +204,8 @@ export const RaingadPushSchemas = {
   isRead: z.array(MessageSchema),
   /** Instead of `adminNotice`. */
   simple: AnnouncementMessageSchema,
+  /** Instead of `editMessage`: the message (by its client-made `id`) now says `content` (docs/raingad.md §4.2). */
+  updateMessage: z.object({ id: z.string(), type: z.literal('text'), content: z.string() }),
 };
 
 /** A push frame as a Raingad 6.x client's socket is sent it instead of Sparrow's. */
@@ -172,6 +216,7 @@ export type RaingadPushFrame = {
 const RaingadFrameSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('isRead'), time: z.number(), data: RaingadPushSchemas.isRead }),
   z.object({ type: z.literal('simple'), time: z.number(), data: RaingadPushSchemas.simple }),
+  z.object({ type: z.literal('updateMessage'), time: z.number(), data: RaingadPushSchemas.updateMessage }),
 ]);
 
 /** Parses a frame sent in the Raingad shape; null when it is not one. */

@@ -61,11 +61,41 @@ export const SOCKET_IDLE_TIMEOUT_MS = 60_000;
 
 /** Default message withdraw window, s (docs/product.md §9). */
 export const REDO_TIME_DEFAULT_S = 86_400;
+/** Default window in which the sender of a text may edit it, s (`chatInfo.editTime`; Telegram allows 48 h). */
+export const EDIT_TIME_DEFAULT_S = 86_400;
+/** The most different emoji one person may put on one message; a further one is refused until one is taken back. */
+export const REACTIONS_PER_USER_MAX = 3;
+/** The longest a reaction's emoji may be, UTF-16 units (one grapheme: a family or a flag with its tags fits). */
+export const REACTION_EMOJI_UNITS_MAX = 16;
+/** The most people `messageReactions` lists for one emoji (the rest are counted, not listed). */
+export const REACTORS_LISTED_MAX = 200;
 /** How long after withdrawing a text its sender may take it back into the composer (重新编辑), ms. */
 export const REEDIT_WINDOW_MS = 5 * 60_000;
+/** The most messages pinned in one chat at once (置顶消息); a further pin is refused until one is unpinned. */
+export const PINS_PER_CHAT_MAX = 10;
+/** The longest suffix a user adds to a pat of them ("拍了拍 张三 的肩膀"), characters. */
+export const PAT_SUFFIX_MAX = 16;
+/** How long the patter may withdraw a pat line (拍一拍), ms; it then vanishes for everyone. */
+export const PAT_WITHDRAW_MS = 2 * 60_000;
+/** One pat of the same person in the same chat per this long, ms. */
+export const PAT_INTERVAL_MS = 10_000;
+/** The most pats one user sends in a minute, across all chats. */
+export const PAT_PER_MINUTE_MAX = 20;
 /** Forwarding targets (docs/product.md §5, §9). */
 export const FORWARD_MIN = 1;
 export const FORWARD_MAX = 5;
+/** Messages one favoriteAdd saves, and favourites one favoriteDel removes (a multi-select's most). */
+export const FAVORITE_BATCH_MAX = 100;
+/** Messages one multi-select forward (forwardMessages) takes, and one merged record (合并转发) holds. */
+export const FORWARD_RECORD_MAX = 100;
+/** Lines of a record's card: the first messages' previews, "name: text". */
+export const FORWARD_RECORD_LINES = 4;
+/** Bytes of a record's items as stored (JSON); a larger selection is refused before anything is written. */
+export const FORWARD_RECORD_BYTES_MAX = 2 * 1024 * 1024;
+/** Records opened through one another from the one a message carries (a record of records of …). */
+export const FORWARD_RECORD_DEPTH_MAX = 16;
+/** Records read at most while looking for one held inside another (forwardRecord's `record_id`). */
+export const FORWARD_RECORD_SEARCH_MAX = 1_000;
 /** Longest video, s (docs/product.md §9). */
 export const VIDEO_MAX_S = 60;
 /** QR code validity, ms (docs/product.md §9: 7 days). */

@@ -7,6 +7,7 @@ export type PreviewKey =
   | 'preview.file'
   | 'preview.location'
   | 'preview.contact'
+  | 'preview.record'
   | 'preview.webrtc';
 
 /** Characters of text kept in a preview. */
@@ -26,6 +27,7 @@ export function messagePreview(
     case 'voice':
     case 'video':
     case 'emoji':
+    case 'record':
     case 'webrtc':
       return t(`preview.${m.type}`);
     case 'file':

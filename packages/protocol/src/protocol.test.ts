@@ -212,6 +212,18 @@ describe('push frames', () => {
       },
     },
     { type: 'delMessage', data: { id: base.id, msg_id: 7, toContactId: -1 } },
+    { type: 'reaction', data: { toContactId: 'group-3', msg_id: 7, emoji: '👍', user_id: 4, on: 1, count: 2 } },
+    {
+      type: 'editMessage',
+      data: {
+        toContactId: 2,
+        msg_id: 7,
+        id: base.id,
+        content: 'hi again',
+        edited: 1_700_000_000_000,
+        sendTime: 1_699_999_000_000,
+      },
+    },
     { type: 'isRead', data: { toContactId: 2, msg_id: 7 } },
     { type: 'readAll', data: { toContactId: 'group-3', msg_id: 7, is_group: 1 } },
     { type: 'setManager', data: { group_id: 'group-3', user_id: 4, role: 2, avatar: '' } },
@@ -222,7 +234,10 @@ describe('push frames', () => {
     { type: 'setNotice', data: { group_id: 'group-3', notice: '<p>Hello</p>' } },
     {
       type: 'groupSetting',
-      data: { group_id: 'group-3', setting: { invite: 1, history: 0, profile: 1, nospeak: 2, manage: 0 } },
+      data: {
+        group_id: 'group-3',
+        setting: { invite: 1, history: 0, profile: 1, nospeak: 2, manage: 0, reaction: 1, pin: 0 },
+      },
     },
     { type: 'changeOwner', data: { group_id: 'group-3', user_id: 4 } },
     { type: 'clearMessage', data: { group_id: 'group-3' } },
@@ -239,6 +254,7 @@ describe('push frames', () => {
     { type: 'moments', data: { type: 'comment', post_id: 12, user_id: 4 } },
     { type: 'moments', data: { type: 'delete', post_id: 12, user_id: 3 } },
     { type: 'profileChanged', data: { user_id: 4, realname: 'Bob', avatar: '/storage/b.webp' } },
+    { type: 'favorite', data: { action: 'del', ids: [3, 4] } },
   ];
 
   it('describes a frame of every push event as the server sends it', () => {

@@ -85,6 +85,17 @@ import {
   SyncBody,
 } from './api/im';
 import type { IceConfig, SearchHit } from './api/im';
+import { ForwardMessagesBody, ForwardRecordBody, type ForwardRecord } from './api/forward';
+import {
+  EditMessageBody,
+  MessageEditsBody,
+  MessageReactionsBody,
+  ReactMessageBody,
+  type MessageEdit,
+  type MessageReactions,
+  type Reactor,
+} from './api/reactions';
+import { PatUserBody, PinListBody, PinMessageBody, type PinnedMessage } from './api/pins';
 import {
   MOMENT_COMMENT_MAX,
   MOMENT_TEXT_MAX,
@@ -101,6 +112,7 @@ import {
   type MomentSettings,
   type MomentUnread,
 } from './api/moments';
+import { FavoriteAddBody, FavoriteDelBody, FavoriteListBody, FavoriteSendBody, type Favorite } from './api/favorite';
 import {
   PushKeyBody,
   PushSettingBody,
@@ -240,6 +252,11 @@ export const routes = {
     route('/enterprise/im/sendMessage', SendMessageBody),
   ),
   forwardMessage: route('/enterprise/im/forwardMessage', ForwardMessageBody),
+  forwardMessages: carrying(
+    TEXT_MESSAGE_MAX * UNITS_PER_GRAPHEME_MAX,
+    route('/enterprise/im/forwardMessages', ForwardMessagesBody),
+  ),
+  forwardRecord: route('/enterprise/im/forwardRecord', ForwardRecordBody),
   setMsgIsRead: carrying(READ_NAMED_MAX * 64, route('/enterprise/im/setMsgIsRead', SetMsgIsReadBody)),
   readAtMsg: route('/enterprise/im/readAtMsg', ReadAtMsgBody),
   undoMessage: route('/enterprise/im/undoMessage', MessageRefBody),
@@ -251,6 +268,16 @@ export const routes = {
   getAdminNotice: route('/enterprise/im/getAdminNotice', GetAdminNoticeBody),
   sendToMsg: carrying(CALL_SDP_MAX, route('/enterprise/im/sendToMsg', SendToMsgBody)),
   iceServers: route('/enterprise/im/iceServers', EmptyBody),
+  reactMessage: route('/enterprise/im/reactMessage', ReactMessageBody),
+  messageReactions: route('/enterprise/im/messageReactions', MessageReactionsBody),
+  editMessage: carrying(
+    TEXT_MESSAGE_MAX * UNITS_PER_GRAPHEME_MAX,
+    route('/enterprise/im/editMessage', EditMessageBody),
+  ),
+  messageEdits: route('/enterprise/im/messageEdits', MessageEditsBody),
+  pinMessage: route('/enterprise/im/pinMessage', PinMessageBody),
+  pinList: route('/enterprise/im/pinList', PinListBody),
+  patUser: route('/enterprise/im/patUser', PatUserBody),
 
   groupAdd: route('/enterprise/group/add', GroupAddBody),
   groupInfo: route('/enterprise/group/groupInfo', GroupInfoBody),
@@ -307,6 +334,10 @@ export const routes = {
   momentsReadNotices: route('/enterprise/moments/readNotices', EmptyBody),
   momentsSetCover: route('/enterprise/moments/setCover', MomentCoverBody),
   momentsSetting: route('/enterprise/moments/setting', MomentSettingBody),
+  favoriteAdd: route('/enterprise/favorite/add', FavoriteAddBody),
+  favoriteList: route('/enterprise/favorite/list', FavoriteListBody),
+  favoriteDel: route('/enterprise/favorite/del', FavoriteDelBody),
+  favoriteSend: route('/enterprise/favorite/send', FavoriteSendBody),
   pushKey: route('/enterprise/push/key', PushKeyBody),
   pushSubscribe: route('/enterprise/push/subscribe', PushSubscribeBody),
   pushUnsubscribe: route('/enterprise/push/unsubscribe', PushUnsubscribeBody),
@@ -386,6 +417,9 @@ export interface RouteResponses {
   sync: Message[];
   sendMessage: Message;
   forwardMessage: null;
+  forwardMessages: null;
+  /** The record's messages as the caller sees them, oldest first. */
+  forwardRecord: ForwardRecord;
   setMsgIsRead: null;
   readAtMsg: null;
   undoMessage: null;
@@ -399,6 +433,19 @@ export interface RouteResponses {
   /** The call's `webrtc` message as the sender sees it (`extends.code` 907 when the callee is busy). */
   sendToMsg: Message;
   iceServers: IceConfig;
+  /** The message's reactions as the caller now sees them. */
+  reactMessage: MessageReactions;
+  /** Who reacted, oldest first, at most REACTORS_LISTED_MAX per emoji. */
+  messageReactions: Reactor[];
+  /** The edited message as the caller sees it. */
+  editMessage: Message;
+  /** Earlier versions of the text, oldest first. */
+  messageEdits: MessageEdit[];
+  pinMessage: null;
+  /** The chat's pinned messages, newest pin first. */
+  pinList: PinnedMessage[];
+  /** The pat's event line as the patter sees it. */
+  patUser: Message;
   groupAdd: Contact;
   groupInfo: GroupInfo;
   groupUserList: GroupMember[];
@@ -443,6 +490,12 @@ export interface RouteResponses {
   momentsReadNotices: null;
   momentsSetCover: MomentSettings;
   momentsSetting: MomentSettings;
+  /** The favourites saved (or found already saved), in the order asked. */
+  favoriteAdd: Favorite[];
+  /** Newest first; `count`: how many match in all. */
+  favoriteList: Favorite[];
+  favoriteDel: null;
+  favoriteSend: null;
   pushKey: PushKey;
   pushSubscribe: null;
   pushUnsubscribe: null;

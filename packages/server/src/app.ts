@@ -25,6 +25,7 @@ import { authRoutes } from './modules/auth/routes';
 import { callRoutes } from './modules/call/routes';
 import { emojiRoutes } from './modules/emoji/routes';
 import { momentRoutes } from './modules/moments/routes';
+import { favoriteRoutes } from './modules/favorite/routes';
 import { pushRoutes } from './modules/push/routes';
 import { adminRoutes } from './modules/admin';
 import { Metrics, Readiness, registerOpsRoutes } from './modules/ops';
@@ -32,6 +33,8 @@ import { friendRoutes } from './modules/friend/routes';
 import { groupRoutes } from './modules/group/routes';
 import { AnnouncementWatcher } from './modules/im/announcements';
 import { imRoutes } from './modules/im/routes';
+import { reactionRoutes } from './modules/im/reactions-routes';
+import { pinRoutes } from './modules/im/pin-routes';
 import { loggedUrl, qrRoutes, registerScanPages } from './modules/qr/routes';
 import { SessionService } from './modules/auth/session';
 import { ConfigService } from './modules/system/config-service';
@@ -315,7 +318,9 @@ async function startServices(ctx: AppContext, services: Services): Promise<Annou
 async function registerHandlers(app: FastifyInstance, ctx: AppContext, services: Services): Promise<void> {
   registerRoutes(app, ctx, {
     ...friendRoutes(ctx, services.friends),
-    ...imRoutes(ctx, services.messages, services.pipeline, services.contacts, services.search),
+    ...imRoutes(ctx, services.messages, services.pipeline, services.contacts, services.search, services.forwards),
+    ...pinRoutes(services.pins, services.pats),
+    ...reactionRoutes(services.reactions, services.edits),
     ...groupRoutes(ctx, services.groups, services.groupAdmin, services.groupCodes),
     ...authRoutes(ctx, services.auth),
     ...userRoutes(ctx, services.users),
@@ -325,6 +330,7 @@ async function registerHandlers(app: FastifyInstance, ctx: AppContext, services:
     ...qrRoutes(ctx, services.qr),
     ...callRoutes(ctx, services.calls),
     ...momentRoutes(ctx, services.moments),
+    ...favoriteRoutes(ctx, services.favorites),
     ...adminRoutes(services.admin),
     ...pushRoutes(services.push),
   });

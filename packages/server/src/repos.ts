@@ -4,6 +4,7 @@ import { AdminRepo } from './modules/admin/repo';
 import { CodeRepo } from './modules/auth/code-repo';
 import { SessionRepo } from './modules/auth/session-repo';
 import { EmojiRepo } from './modules/emoji/repo';
+import { FavoriteRepo } from './modules/favorite/repo';
 import { FriendRepo } from './modules/friend/repo';
 import { GroupRepo } from './modules/group/repo';
 import { ConversationRepo } from './modules/im/conversation-repo';
@@ -11,6 +12,10 @@ import { HistoryRepo } from './modules/im/history-repo';
 import { MessageRepo } from './modules/im/repo';
 import { SearchRepo } from './modules/im/search-repo';
 import { MessageStoreRepo } from './modules/im/store-repo';
+import { PinRepo } from './modules/im/pins-repo';
+import { ReactionRepo } from './modules/im/reactions-repo';
+import { EditRepo } from './modules/im/edits-repo';
+import { ForwardRecordRepo } from './modules/im/record-repo';
 import { MomentReactionRepo } from './modules/moments/reactions-repo';
 import { MomentRepo } from './modules/moments/repo';
 import { OpsRepo } from './modules/ops/repo';
@@ -35,13 +40,18 @@ export interface Repos {
   groups: GroupRepo;
   messages: MessageRepo;
   messageStore: MessageStoreRepo;
+  reactions: ReactionRepo;
+  edits: EditRepo;
+  forwardRecords: ForwardRecordRepo;
   history: HistoryRepo;
   conversations: ConversationRepo;
   search: SearchRepo;
+  pins: PinRepo;
   moments: MomentRepo;
   momentReactions: MomentReactionRepo;
   files: FileRepo;
   emoji: EmojiRepo;
+  favorites: FavoriteRepo;
   announcements: AnnouncementRepo;
   invites: InviteRepo;
   config: ConfigRepo;
@@ -60,13 +70,18 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
     groups: new GroupRepo(db),
     messages: new MessageRepo(db),
     messageStore: new MessageStoreRepo(db, dialect),
+    reactions: new ReactionRepo(db),
+    edits: new EditRepo(db, dialect),
+    forwardRecords: new ForwardRecordRepo(db),
     history: new HistoryRepo(db, dialect),
     conversations: new ConversationRepo(db),
     search: new SearchRepo(db, dialect),
+    pins: new PinRepo(db),
     moments: new MomentRepo(db),
     momentReactions: new MomentReactionRepo(db),
     files: new FileRepo(db),
     emoji: new EmojiRepo(db),
+    favorites: new FavoriteRepo(db),
     announcements: new AnnouncementRepo(db),
     invites: new InviteRepo(db),
     config: new ConfigRepo(db),

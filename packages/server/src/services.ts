@@ -5,16 +5,22 @@ import { CallService } from './modules/call/service';
 import { CodeService } from './modules/auth/codes';
 import { AuthService } from './modules/auth/service';
 import { EmojiService } from './modules/emoji/service';
+import { FavoriteService } from './modules/favorite/service';
 import { FriendService } from './modules/friend/service';
 import { GroupCodeService } from './modules/group/codes';
 import { GroupAdminService } from './modules/group/manage';
 import { GroupService } from './modules/group/service';
 import { ContactService } from './modules/im/contacts';
+import { ForwardService } from './modules/im/forward';
 import { Hydrator } from './modules/im/hydrate';
 import { MessageSearch } from './modules/im/search';
 import { SearchIndexer } from './modules/im/search-index';
 import { SendPipeline } from './modules/im/send/pipeline';
 import { MessageService } from './modules/im/service';
+import { PatService } from './modules/im/pat';
+import { PinService } from './modules/im/pins';
+import { ReactionService } from './modules/im/reactions';
+import { EditService } from './modules/im/edits';
 import { MomentService } from './modules/moments/service';
 import { PushService } from './modules/push';
 import { QrService } from './modules/qr/service';
@@ -58,7 +64,12 @@ export function createServices(ctx: AppContext, callStore: CallStore) {
     users,
     friends,
     pipeline,
+    forwards: new ForwardService(ctx, pipeline),
     messages: new MessageService(ctx, hydrator, files),
+    pins: new PinService(ctx, hydrator, pipeline),
+    pats: new PatService(ctx, hydrator, pipeline),
+    reactions: new ReactionService(ctx),
+    edits: new EditService(ctx, hydrator),
     contacts,
     search: new MessageSearch(ctx, hydrator, contacts, new SearchIndexer(ctx)),
     groups,
@@ -68,6 +79,7 @@ export function createServices(ctx: AppContext, callStore: CallStore) {
     files,
     uploads,
     emoji: new EmojiService(ctx, files),
+    favorites: new FavoriteService(ctx, pipeline, files),
     calls,
     moments,
     admin,

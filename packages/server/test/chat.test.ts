@@ -1,37 +1,32 @@
 import { randomUUID } from 'node:crypto';
 import { RATE_LIMITS } from '@sparrow/protocol';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { describeEachDb, expectBadBodies, MISSING, signUp, startServer, TestSocket, type TestServer } from './harness';
+import { expect, it } from 'vitest';
+import {
+  describeEachDb,
+  expectBadBodies,
+  makeFriends,
+  makeGroup,
+  MISSING,
+  serverForSuite,
+  signUp,
+  TestSocket,
+  type TestServer,
+} from './harness';
 
 type User = Awaited<ReturnType<typeof signUp>>;
 
 describeEachDb('chat', (target) => {
-  let server: TestServer;
+  let server!: TestServer;
   let n = 0;
   const fresh = (name: string) => signUp(server, `${name}${++n}c`, 'secret123', `${name}${n}`);
 
-  beforeAll(async () => {
-    server = await startServer(target);
+  serverForSuite(target, (s) => (server = s), {
+    'sysInfo.runMode': '2',
+    'chatInfo.simpleChat': '1',
+    'chatInfo.redoTime': '86400',
+    'chatInfo.dbDelMsg': '1',
+    'chatInfo.sendInterval': '0',
   });
-  afterAll(async () => {
-    await server.close();
-  });
-  beforeEach(async () => {
-    for (const [k, v] of [
-      ['sysInfo.runMode', '2'],
-      ['chatInfo.simpleChat', '1'],
-      ['chatInfo.redoTime', '86400'],
-      ['chatInfo.dbDelMsg', '1'],
-      ['chatInfo.sendInterval', '0'],
-    ] as const) {
-      await server.ctx.config.set(k, v);
-    }
-  });
-
-  async function friends(a: User, b: User) {
-    await server.call('friendAdd', { user_id: b.userId }, { token: a.token });
-    await server.call('friendAdd', { user_id: a.userId }, { token: b.token });
-  }
   const send = (from: User, to: number | string, content: string, extra: Record<string, unknown> = {}) =>
     server.call(
       'sendMessage',
@@ -41,17 +36,10 @@ describeEachDb('chat', (target) => {
   const contact = async (u: User, id: number | string) =>
     (await server.call('getContacts', {}, { token: u.token })).data.find((c: any) => String(c.id) === String(id));
 
-  async function group(owner: User, members: User[]) {
-    for (const m of members) await friends(owner, m);
-    const res = await server.call('groupAdd', { user_ids: members.map((m) => m.userId) }, { token: owner.token });
-    expect(res.code).toBe(0);
-    return res.data.id as string;
-  }
-
   it('sends a private message, pushes it, counts unread, and clears it on read', async () => {
     const a = await fresh('amy');
     const b = await fresh('ben');
-    await friends(a, b);
+    await makeFriends(server, a, b);
     const sb = await TestSocket.bound(server, b.userId, b.token);
     const sa2 = await TestSocket.bound(server, a.userId, a.token);
     const res = await send(a, b.userId, '你好 👋🏽');
@@ -83,7 +71,7 @@ describeEachDb('chat', (target) => {
   it("pushes a send to the sender's other sockets and to the receivers, not back to the socket that sent it", async () => {
     const a = await fresh('eli');
     const b = await fresh('fox');
-    const gid = await group(a, [b, await fresh('gil')]);
+    const gid = await makeGroup(server, a, [b, await fresh('gil')]);
     const sending = await TestSocket.bound(server, a.userId, a.token);
     const other = await TestSocket.bound(server, a.userId, a.token);
     const sb = await TestSocket.bound(server, b.userId, b.token);
@@ -129,7 +117,7 @@ describeEachDb('chat', (target) => {
   it('returns the same message when a send is retried with the same id', async () => {
     const a = await fresh('cal');
     const b = await fresh('dee');
-    await friends(a, b);
+    await makeFriends(server, a, b);
     const id = randomUUID();
     const body = { id, toContactId: b.userId, is_group: 0, type: 'text', content: 'once' };
     const [r1, r2] = await Promise.all([
@@ -147,7 +135,7 @@ describeEachDb('chat', (target) => {
   it('keeps client ids per sender: another user sending with my id gets a message of their own', async () => {
     const a = await fresh('kim');
     const b = await fresh('lou');
-    await friends(a, b);
+    await makeFriends(server, a, b);
     const id = randomUUID();
     const mine = await server.call(
       'sendMessage',
@@ -167,7 +155,7 @@ describeEachDb('chat', (target) => {
   it('answers retries without using up the sender’s send limit', async () => {
     const a = await fresh('iva');
     const b = await fresh('jon');
-    await friends(a, b);
+    await makeFriends(server, a, b);
     const { burst } = server.ctx.config.get().rateLimits.sendMessage;
     await server.ctx.config.set('rateLimits.sendMessage.burst', '2');
     try {
@@ -187,7 +175,7 @@ describeEachDb('chat', (target) => {
   it('answers a retried group send with the stored message even after its sender was muted', async () => {
     const owner = await fresh('gus');
     const member = await fresh('hal');
-    const gid = await group(owner, [member, await fresh('ida')]);
+    const gid = await makeGroup(server, owner, [member, await fresh('ida')]);
     const body = { id: randomUUID(), toContactId: gid, is_group: 1, type: 'text', content: 'before the mute' };
     const first = await server.call('sendMessage', body, { token: member.token });
     expect(first.code).toBe(0);
@@ -207,7 +195,7 @@ describeEachDb('chat', (target) => {
   it('refuses text over 2048 characters, counting emoji as one, and empty text', async () => {
     const a = await fresh('eli');
     const b = await fresh('fox');
-    await friends(a, b);
+    await makeFriends(server, a, b);
     expect((await send(a, b.userId, '字'.repeat(2048))).code).toBe(0);
     expect((await send(a, b.userId, '👨‍👩‍👧'.repeat(2048))).code).toBe(0);
     const long = await send(a, b.userId, '字'.repeat(2049));
@@ -240,7 +228,7 @@ describeEachDb('chat', (target) => {
     const owner = await fresh('ida');
     const m1 = await fresh('jon');
     const m2 = await fresh('kai');
-    const gid = await group(owner, [m1, m2]);
+    const gid = await makeGroup(server, owner, [m1, m2]);
     const created = await server.call(
       'getMessageList',
       { toContactId: gid, is_group: 1 },
@@ -273,7 +261,7 @@ describeEachDb('chat', (target) => {
     expect((await server.call('getMessageList', { toContactId: gid }, { token: outsider.token })).code).toBe(403);
     expect((await send(outsider, 'group-999999', 'x')).code).toBe(403);
 
-    await friends(owner, outsider);
+    await makeFriends(server, owner, outsider);
     await server.ctx.db
       .updateTable('groups')
       .set({ setting: JSON.stringify({ invite: 1, history: 0, profile: 1, nospeak: 0, manage: 0 }) })
@@ -297,7 +285,7 @@ describeEachDb('chat', (target) => {
     const owner = await fresh('mia');
     const m1 = await fresh('nia');
     const m2 = await fresh('ola');
-    const gid = await group(owner, [m1, m2]);
+    const gid = await makeGroup(server, owner, [m1, m2]);
     const gidNum = Number(gid.slice(6));
     await server.ctx.db
       .updateTable('group_members')
@@ -343,7 +331,7 @@ describeEachDb('chat', (target) => {
     const owner = await fresh('pia');
     const admin = await fresh('quo');
     const m = await fresh('rex');
-    const gid = await group(owner, [admin, m]);
+    const gid = await makeGroup(server, owner, [admin, m]);
     const gidNum = Number(gid.slice(6));
     await server.ctx.db
       .updateTable('group_members')
@@ -380,8 +368,8 @@ describeEachDb('chat', (target) => {
     const a = await fresh('sal');
     const b = await fresh('tia');
     const c = await fresh('ulf');
-    await friends(a, b);
-    await friends(a, c);
+    await makeFriends(server, a, b);
+    await makeFriends(server, a, c);
     const sb = await TestSocket.bound(server, b.userId, b.token);
     const m1 = await send(a, b.userId, 'delete me');
     expect((await server.call('delMessage', { id: m1.data.msg_id }, { token: b.token })).code).toBe(403);
@@ -447,7 +435,7 @@ describeEachDb('chat', (target) => {
   it('pages with last_id and after_id, filters by keyword, and syncs what was missed exactly once', async () => {
     const a = await fresh('wyn');
     const b = await fresh('xan');
-    await friends(a, b);
+    await makeFriends(server, a, b);
     const sent: number[] = [];
     for (let i = 0; i < 25; i++)
       sent.push((await send(a, b.userId, `msg ${i}${i === 7 ? ' needle' : ''}`)).data.msg_id);
@@ -491,7 +479,7 @@ describeEachDb('chat', (target) => {
   it('quotes a message of the same chat only', async () => {
     const a = await fresh('zed');
     const b = await fresh('zoe');
-    await friends(a, b);
+    await makeFriends(server, a, b);
     const orig = await send(a, b.userId, 'original');
     const reply = await send(b, a.userId, 'reply', { pid: orig.data.msg_id });
     expect(reply.data.pid).toBe(orig.data.msg_id);
@@ -501,7 +489,7 @@ describeEachDb('chat', (target) => {
       user_id: a.userId,
     });
     const c = await fresh('zia');
-    await friends(c, b);
+    await makeFriends(server, c, b);
     const foreign = await send(c, b.userId, 'elsewhere');
     const bad = await send(b, a.userId, 'reply', { pid: foreign.data.msg_id });
     expect(bad.data.pid).toBe(0);
@@ -511,7 +499,7 @@ describeEachDb('chat', (target) => {
     const owner = await fresh('abe');
     const m1 = await fresh('bea');
     const m2 = await fresh('cid');
-    const gid = await group(owner, [m1, m2]);
+    const gid = await makeGroup(server, owner, [m1, m2]);
     expect((await server.call('getAllGroup', { role: 1 }, { token: owner.token })).data.map((g: any) => g.id)).toEqual([
       gid,
     ]);
@@ -526,7 +514,7 @@ describeEachDb('chat', (target) => {
       [m2.userId, 3],
     ]);
     const m3 = await fresh('dot');
-    await friends(owner, m3);
+    await makeFriends(server, owner, m3);
     const addable = await server.call('getAllUser', { group_id: gid }, { token: owner.token });
     expect(addable.data.map((u: any) => u.id)).toEqual([m3.userId]);
     const info = await server.call('groupInfo', { group_id: gid }, { token: m1.token });
@@ -543,7 +531,7 @@ describeEachDb('chat', (target) => {
   it('shows the previous message in the list when the last one is deleted or hidden', async () => {
     const a = await fresh('ren');
     const b = await fresh('ria');
-    await friends(a, b);
+    await makeFriends(server, a, b);
     await send(a, b.userId, 'first');
     const second = await send(a, b.userId, 'second');
     expect((await contact(b, a.userId)).lastContent).toBe('second');
@@ -560,7 +548,7 @@ describeEachDb('chat', (target) => {
     const owner = await fresh('sam');
     const m1 = await fresh('sia');
     const m2 = await fresh('sol');
-    const gid = await group(owner, [m1, m2]);
+    const gid = await makeGroup(server, owner, [m1, m2]);
     await server.call('setMsgIsRead', { toContactId: gid, is_group: 1 }, { token: m1.token });
     await server.call('setMsgIsRead', { toContactId: gid, is_group: 1 }, { token: m2.token });
     await send(owner, gid, 'first');
@@ -611,11 +599,11 @@ describeEachDb('chat', (target) => {
 
   it('shows a member of a group that hides history nothing from before they joined, even in the list', async () => {
     const owner = await fresh('tam');
-    const gid = await group(owner, [await fresh('tia'), await fresh('tod')]);
+    const gid = await makeGroup(server, owner, [await fresh('tia'), await fresh('tod')]);
     await server.call('groupSetting', { id: gid, setting: { history: 0 } }, { token: owner.token });
     await send(owner, gid, 'said before you came');
     const late = await fresh('tom');
-    await friends(owner, late);
+    await makeFriends(server, owner, late);
     expect((await server.call('addGroupUser', { id: gid, user_ids: [late.userId] }, { token: owner.token })).code).toBe(
       0,
     );
@@ -633,7 +621,7 @@ describeEachDb('chat', (target) => {
     const stays = await fresh('val');
     const leaves = await fresh('vin');
     const outsider = await fresh('vera');
-    const gid = await group(owner, [stays, leaves]);
+    const gid = await makeGroup(server, owner, [stays, leaves]);
     await server.call('groupSetting', { id: gid, setting: { history: 0 } }, { token: owner.token });
     const cursor = async (u: User) => {
       const all = await server.call('sync', { after_id: 0, limit: 500 }, { token: u.token });
@@ -651,7 +639,7 @@ describeEachDb('chat', (target) => {
     );
     expect(file.json.code).toBe(0);
     const newcomer = await fresh('vlad');
-    await friends(owner, newcomer);
+    await makeFriends(server, owner, newcomer);
     await server.call('addGroupUser', { id: gid, user_ids: [newcomer.userId] }, { token: owner.token });
     expect((await server.call('removeUser', { id: gid, user_id: leaves.userId }, { token: owner.token })).code).toBe(0);
     const late = (await send(owner, gid, 'after the newcomer')).data.msg_id;
@@ -676,7 +664,7 @@ describeEachDb('chat', (target) => {
   it('reads a private chat up to my reply, and keeps a returned chat listed when its message goes', async () => {
     const a = await fresh('uma');
     const b = await fresh('uri');
-    await friends(a, b);
+    await makeFriends(server, a, b);
     await send(a, b.userId, 'one');
     await send(a, b.userId, 'two');
     expect((await contact(b, a.userId)).unread).toBe(2);
@@ -698,7 +686,7 @@ describeEachDb('chat', (target) => {
     const owner = await fresh('sun');
     const m1 = await fresh('tao');
     const m2 = await fresh('uli');
-    const gid = await group(owner, [m1, m2]);
+    const gid = await makeGroup(server, owner, [m1, m2]);
     const fr = await server.call('getMessageList', { toContactId: gid }, { token: m1.token, lang: 'fr' });
     expect(fr.data[0].content).toMatch(/a créé le groupe$/);
     const zh = await server.call('getMessageList', { toContactId: gid }, { token: m1.token, lang: 'zh-CN' });
@@ -707,7 +695,7 @@ describeEachDb('chat', (target) => {
   it('keeps a group conversation’s own settings to its members, and refuses bad bodies', async () => {
     const owner = await fresh('vic');
     const member = await fresh('val');
-    const gid = await group(owner, [member, await fresh('van')]);
+    const gid = await makeGroup(server, owner, [member, await fresh('van')]);
     const hi = await send(owner, gid, 'hello');
     const outsider = await fresh('vex');
     const calls = [
@@ -750,7 +738,7 @@ describeEachDb('chat', (target) => {
     const owner = await fresh('vic');
     const m1 = await fresh('wen');
     const m2 = await fresh('xia');
-    const gid = await group(owner, [m1, m2]);
+    const gid = await makeGroup(server, owner, [m1, m2]);
     const outsider = await fresh('yoo');
     expect((await server.call('getContactInfo', { id: gid }, { token: m1.token })).data).toMatchObject({
       id: gid,

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCodes, parseQrLink, type Envelope, type RouteName } from '@sparrow/protocol';
+import {
+  ErrorCodes,
+  parseQrLink,
+  PINS_PER_CHAT_MAX,
+  REACTIONS_PER_USER_MAX,
+  type Envelope,
+  type RouteName,
+} from '@sparrow/protocol';
 import { openDb, type Db } from '../src/db';
 import type { Dialect } from '../src/db/dialect';
 import { createRepos } from '../src/repos';
@@ -753,6 +760,78 @@ const RACES: Array<Race<unknown>> = [
     },
   }),
   race({
+    name: 'reactMessage by many people at once',
+    invariant: 'the count is the number of people, every call answered 0',
+    async setup(env) {
+      const g = await groupOf(env, K);
+      const sent = await ok(env, 'sendMessage', { id: randomUUID(), toContactId: g.gid, content: 'react' }, g.owner);
+      return { ...g, msgId: sent.msg_id as number };
+    },
+    calls: (g) => g.members.map((m) => ({ as: m, route: 'reactMessage', body: { id: g.msgId, emoji: '👍', on: 1 } })),
+    async check(env, g, answers) {
+      const wrong: string[] = [];
+      const page = await ok(env, 'getMessageList', { toContactId: g.gid, is_group: 1 }, g.owner);
+      const shown = (page as Array<{ msg_id: number; reactions?: Array<{ count: number }> }>).find(
+        (m) => m.msg_id === g.msgId,
+      );
+      const people = new Set(answers.map((a) => a.call.as.userId)).size;
+      expectThat(wrong, shown?.reactions?.[0]?.count === people, `count ${shown?.reactions?.[0]?.count} ≠ ${people}`);
+      expectThat(wrong, successes(answers) === answers.length, 'a call refused');
+      return wrong;
+    },
+  }),
+  race({
+    name: 'reactMessage with more emoji than one person may put',
+    invariant: `REACTIONS_PER_USER_MAX reactions, the rest ReactionsFull`,
+    setup: (env) => sentMessage(env, 'react'),
+    calls: ({ b, msgId }) =>
+      ['👍', '❤️', '😂', '😮', '😢', '🙏', '🎉', '🔥']
+        .slice(0, K)
+        .map((emoji) => ({ as: b, route: 'reactMessage', body: { id: msgId, emoji, on: 1 } })),
+    async check(env, { b, msgId }, answers) {
+      const wrong: string[] = [];
+      const rows = await env.db
+        .selectFrom('message_reactions')
+        .select('emoji')
+        .where('msg_id', '=', msgId)
+        .where('user_id', '=', b.userId)
+        .execute();
+      expectThat(wrong, rows.length === REACTIONS_PER_USER_MAX, `${rows.length} reactions`);
+      expectThat(wrong, successes(answers) === REACTIONS_PER_USER_MAX, `${successes(answers)} succeeded`);
+      const full = answers.filter((a) => a.code === ErrorCodes.ReactionsFull).length;
+      expectThat(wrong, full === answers.length - REACTIONS_PER_USER_MAX, `${full} answered ReactionsFull`);
+      return wrong;
+    },
+  }),
+  race({
+    name: 'editMessage of one text at once',
+    invariant: 'each edit one version: the versions and the text are the original and every edit, once each',
+    setup: (env) => sentMessage(env, 'v0'),
+    calls: ({ a, msgId }) =>
+      Array.from({ length: K }, (_, i) => ({ as: a, route: 'editMessage', body: { id: msgId, content: `v${i + 1}` } })),
+    async check(env, { msgId }, answers) {
+      const wrong: string[] = [];
+      const versions = await env.db
+        .selectFrom('message_edits')
+        .select('content')
+        .where('msg_id', '=', msgId)
+        .orderBy('id')
+        .execute();
+      const row = await env.db
+        .selectFrom('messages')
+        .select(['content', 'edited_at'])
+        .where('id', '=', msgId)
+        .executeTakeFirstOrThrow();
+      const texts = [...versions.map((v) => v.content), row.content].sort();
+      const expected = ['v0', ...answers.map((a) => (a.call.body as { content: string }).content)].sort();
+      expectThat(wrong, successes(answers) === answers.length, `${successes(answers)} of ${answers.length} edits`);
+      expectThat(wrong, versions[0]?.content === 'v0', `first version ${versions[0]?.content}`);
+      expectThat(wrong, JSON.stringify(texts) === JSON.stringify(expected), `texts ${texts.join(',')}`);
+      expectThat(wrong, Number(row.edited_at) > 0, 'not marked edited');
+      return wrong;
+    },
+  }),
+  race({
     name: 'momentsLike',
     invariant: 'one like, one notice',
     async setup(env) {
@@ -791,6 +870,26 @@ const RACES: Array<Race<unknown>> = [
     check: async () => [],
   }),
   race({
+    name: 'favoriteAdd of one message, a double tap on several devices',
+    invariant: 'one favourite, every call answered with it',
+    setup: sentMessage,
+    calls: ({ b, msgId }) => [{ as: b, route: 'favoriteAdd', body: { msg_ids: [msgId] } }],
+    async check(env, { b, msgId }, answers) {
+      const wrong: string[] = [];
+      const rows = await env.db
+        .selectFrom('favourites')
+        .select('id')
+        .where('user_id', '=', b.userId)
+        .where('source_msg_id', '=', msgId)
+        .execute();
+      expectThat(wrong, rows.length === 1, `${rows.length} favourites`);
+      expectThat(wrong, successes(answers) === answers.length, 'a call refused');
+      const listed = await ok(env, 'favoriteList', {}, b);
+      expectThat(wrong, listed.length === 1, `the list holds ${listed.length}`);
+      return wrong;
+    },
+  }),
+  race({
     name: 'userSetting, different keys',
     invariant: 'every key kept',
     async setup(env) {
@@ -811,6 +910,45 @@ const RACES: Array<Race<unknown>> = [
       const s = JSON.parse(row.setting) as Record<string, unknown>;
       const kept = s.theme === 'dark' && s.sendKey === 2 && s.hideMessageName === 1 && s.hideMessageTime === 1;
       return kept ? [] : [`lost: ${row.setting}`];
+    },
+  }),
+  race({
+    name: 'pinMessage of more messages than the chat has places left',
+    invariant: `never more than PINS_PER_CHAT_MAX pins, one line per pin, the rest PinsFull`,
+    async setup(env) {
+      const g = await groupOf(env, 2);
+      const ids: number[] = [];
+      for (let i = 0; i < PINS_PER_CHAT_MAX - 3 + K; i++) {
+        const sent = await ok(env, 'sendMessage', { id: randomUUID(), toContactId: g.gid, content: `m${i}` }, g.owner);
+        ids.push(sent.msg_id as number);
+      }
+      for (const id of ids.slice(0, PINS_PER_CHAT_MAX - 3)) await ok(env, 'pinMessage', { id, pin: 1 }, g.owner);
+      return { ...g, racing: ids.slice(PINS_PER_CHAT_MAX - 3), mark: await newestId(env) };
+    },
+    calls: (g) => g.racing.map((id) => ({ as: g.owner, route: 'pinMessage', body: { id, pin: 1 } })),
+    async check(env, g, answers) {
+      const wrong: string[] = [];
+      const pins = await env.db.selectFrom('chat_pins').select('msg_id').where('chat_key', '=', `g:${g.id}`).execute();
+      expectThat(wrong, pins.length === PINS_PER_CHAT_MAX, `${pins.length} pins`);
+      expectThat(wrong, successes(answers) === 3, `${successes(answers)} pins succeeded`);
+      expectThat(wrong, (await groupLines(env, g, 'pin')) === 3, 'pin lines ≠ 3');
+      const full = answers.filter((a) => a.code === ErrorCodes.PinsFull).length;
+      expectThat(wrong, full === answers.length - 3, `${full} answered PinsFull`);
+      return wrong;
+    },
+  }),
+  race({
+    name: 'patUser of the same person',
+    invariant: 'one pat, one line, the rest PatTooFast',
+    setup: (env) => groupOf(env, 2),
+    calls: (g) => [{ as: g.owner, route: 'patUser', body: { toContactId: g.gid, user_id: g.members[0]!.userId } }],
+    async check(env, g, answers) {
+      const wrong: string[] = [];
+      expectThat(wrong, successes(answers) === 1, `${successes(answers)} pats succeeded`);
+      expectThat(wrong, (await groupLines(env, g, 'pat')) === 1, 'pat lines ≠ 1');
+      const refused = answers.filter((a) => a.code === ErrorCodes.PatTooFast).length;
+      expectThat(wrong, refused === answers.length - 1, `${refused} answered PatTooFast`);
+      return wrong;
     },
   }),
 ];

@@ -39,6 +39,7 @@ describeEachDb('system configuration: getSystemInfo, checkVersion, updateConfig'
         webrtc: 1,
         dbDelMsg: 1,
         redoTime: 86400,
+        editTime: 86400,
         groupChat: 1,
         simpleChat: 1,
         groupUserMax: 0,

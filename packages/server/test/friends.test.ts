@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { BROADCAST_BATCH_MS } from '../src/realtime/hub';
-import { describeEachDb, signUp, startServer, TestSocket, type TestServer } from './harness';
+import { describeEachDb, serverForSuite, signUp, TestSocket, type TestServer } from './harness';
 
 type User = Awaited<ReturnType<typeof signUp>>;
 
@@ -8,20 +8,12 @@ type User = Awaited<ReturnType<typeof signUp>>;
 const userRows = (res: { data: any[] }) => res.data.filter((c) => c.is_group === 0);
 
 describeEachDb('friends and contacts', (target) => {
-  let server: TestServer;
+  let server!: TestServer;
   let n = 0;
   const fresh = (name: string, realname?: string) =>
     signUp(server, `${name}${++n}x`, 'secret123', realname ?? `${name}${n}`);
 
-  beforeAll(async () => {
-    server = await startServer(target);
-  });
-  afterAll(async () => {
-    await server.close();
-  });
-  beforeEach(async () => {
-    await server.ctx.config.set('sysInfo.runMode', '2');
-  });
+  serverForSuite(target, (s) => (server = s), { 'sysInfo.runMode': '2' });
 
   /** Two new friends; `watcher` (a's socket) has seen b come online on `first` (b's socket). */
   async function friendComesOnline(nameA: string, nameB: string) {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { WebSocket } from 'ws';
-import { afterEach, describe, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect } from 'vitest';
 import {
   negotiateLocale,
   parseServerFrame,
@@ -392,6 +392,52 @@ export async function signUp(
     ip: '127.0.0.1',
   });
   return { token: `bearer ${session.token}`, userId: reg.data.user_id, account, password };
+}
+
+/**
+ * The suite's server: started on `target` before its tests (and handed to `use`), closed after
+ * them; `settings` (a config path and its value each, in order) set again before every test.
+ */
+export function serverForSuite(
+  target: DbTarget,
+  use: (server: TestServer) => void,
+  settings: Record<string, string> = {},
+): void {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startServer(target);
+    use(server);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  beforeEach(async () => {
+    for (const [key, value] of Object.entries(settings)) await server?.ctx.config.set(key, value);
+  });
+}
+
+/** Someone `signUp` made; with `lang`, each call made for them states it (the server remembers the last). */
+export interface TestUser {
+  token: string;
+  userId: number;
+  lang?: string | null;
+}
+
+/** The options of a call made as `u`: their token, and their language when they have one. */
+export const callAs = (u: TestUser): CallOptions => ({ token: u.token, ...(u.lang !== undefined && { lang: u.lang }) });
+
+/** Makes `a` and `b` friends: each asks to befriend the other. */
+export async function makeFriends(server: TestServer, a: TestUser, b: TestUser): Promise<void> {
+  await server.call('friendAdd', { user_id: b.userId }, callAs(a));
+  await server.call('friendAdd', { user_id: a.userId }, callAs(b));
+}
+
+/** Befriends `owner` with each member, then has `owner` make a group of them; answers its id. */
+export async function makeGroup(server: TestServer, owner: TestUser, members: TestUser[]): Promise<string> {
+  for (const m of members) await makeFriends(server, owner, m);
+  const res = await server.call('groupAdd', { user_ids: members.map((m) => m.userId) }, callAs(owner));
+  expect(res.code, res.msg).toBe(0);
+  return res.data.id as string;
 }
 
 /** Logs in again; returns the new session's token. */

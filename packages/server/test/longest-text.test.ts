@@ -92,6 +92,16 @@ const NOT_STORED: Record<string, string> = {
   'undoMessage.*': 'names a message',
   'delMessage.*': 'names a message',
   'removeMessage.*': 'names a message',
+  'reactMessage.id': 'names a message',
+  'reactMessage.emoji':
+    'one emoji: a single grapheme of at most REACTION_EMOJI_UNITS_MAX units, within its varchar(32) column',
+  'messageReactions.*': 'names a message and an emoji asked for',
+  'editMessage.id': 'names a message',
+  'messageEdits.*': 'names a message',
+  'pinMessage.id': 'names a message',
+  'favoriteList.*': 'filters and words searched for',
+  'forwardMessages.note':
+    'sent on as a text message: the same TEXT_MESSAGE_MAX and plainText as sendMessage.content, whose case stores it whole',
   'delChat.*': 'names a contact',
   'setChatTop.*': 'names a contact',
   'isNotice.*': 'names a contact',

@@ -66,6 +66,7 @@ const NO_FOREIGN_ID: Partial<Record<RouteName, string>> = {
   pushUnsubscribe:
     'an endpoint of the caller’s own; another user’s endpoint is left alone and answers the same (webpush.test.ts)',
   pushSetting: 'the caller’s own preview choice',
+  favoriteList: 'the caller’s own favourites (favorites.test.ts)',
   // Administration (docs/protocol.md §8) names anyone's ids on purpose; only an admin may call it at all,
   // which admin.test.ts checks route by route for admins, plain users and signed-out callers.
   ...Object.fromEntries(
@@ -143,6 +144,7 @@ const NFC = 'NotFriendChat';
 const NFR = 'NotFriends';
 const CNL = 'ClientNotLive';
 const MOM = 'MomentNotFound';
+const FNF = 'FavoriteNotFound';
 const MCN = 'MomentCommentNotFound';
 
 const MEMBERS: Answers = [OK, OK, OK, NM, NM, NM, NM, NM];
@@ -219,6 +221,30 @@ function messageRows(
     gone: MNF,
     expect,
     ...more,
+  }));
+}
+
+/** messageRows whose body carries more than the message (an emoji, a new text). */
+function messageRowsWith(
+  target: string,
+  pick: (s: Scene) => Promise<MessageRef>,
+  extra: Body,
+  expect: Answers,
+  more: Partial<Row> = {},
+): Row[] {
+  return messageRows(target, pick, expect, more).map((row) => ({
+    ...row,
+    body: async (s, who) => ({ ...(await row.body(s, who)), ...extra }),
+    missing: async (s) => (await row.missing(s)).map((b) => ({ ...b, ...extra })),
+  }));
+}
+
+/** messageRows for pinMessage: the same message, pinned. */
+function pinRows(target: string, pick: (s: Scene) => Promise<MessageRef>, expect: Answers): Row[] {
+  return messageRows(target, pick, expect).map((row) => ({
+    ...row,
+    body: async (s, who) => ({ ...(await row.body(s, who)), pin: 1 }),
+    missing: async (s) => (await row.missing(s)).map((b) => ({ ...b, pin: 1 })),
   }));
 }
 
@@ -382,6 +408,70 @@ const MATRIX: Partial<Record<RouteName, Row[]>> = {
       MEMBERS,
     ),
   ],
+  forwardMessages: (['each', 'merge'] as const).flatMap((mode): Row[] => [
+    {
+      target: `a group message (msg_ids, ${mode})`,
+      body: async (s) => ({ msg_ids: [(await groupMsg(s)).msg_id], user_ids: [-1], mode }),
+      missing: () => [{ msg_ids: [NO_ID], user_ids: [-1], mode }],
+      gone: MNF,
+      expect: [OK, OK, OK, MNF, MNF, MNF, MNF, MNF],
+    },
+    {
+      target: `a private message among one's own (msg_ids, ${mode})`,
+      body: async (s, who) => ({ msg_ids: [await s.note(who), (await toBob(s)).msg_id], user_ids: [-1], mode }),
+      missing: async (s) => [{ msg_ids: [await s.note('stranger'), NO_ID], user_ids: [-1], mode }],
+      gone: MNF,
+      expect: [OK, MNF, MNF, MNF, MNF, OK, MNF, MNF],
+    },
+    {
+      target: `a private message to an ex-friend (msg_ids, ${mode})`,
+      body: async (s) => ({ msg_ids: [(await toGus(s)).msg_id], user_ids: [-1], mode }),
+      missing: () => [{ msg_ids: [NO_ID], user_ids: [-1], mode }],
+      gone: MNF,
+      expect: [OK, MNF, MNF, MNF, MNF, MNF, OK, MNF],
+    },
+    groupRow(
+      `a group to forward to (user_ids, ${mode})`,
+      async (gid, s, who) => ({ msg_ids: [await s.note(who)], user_ids: [gid], mode }),
+      MEMBERS,
+    ),
+  ]),
+  forwardRecord: [
+    {
+      target: 'a merged record in a group (msg_id)',
+      body: async (s) => ({ msg_id: (await s.records()).inGroup }),
+      missing: () => [{ msg_id: NO_ID }],
+      gone: MNF,
+      expect: [OK, OK, OK, MNF, MNF, MNF, MNF, MNF],
+    },
+    {
+      target: 'a merged record sent to a friend (msg_id)',
+      body: async (s) => ({ msg_id: (await s.records()).toBob }),
+      missing: () => [{ msg_id: NO_ID }],
+      gone: MNF,
+      expect: [OK, MNF, MNF, MNF, MNF, OK, MNF, MNF],
+    },
+    {
+      target: 'a record held in a group’s record (record_id)',
+      body: async (s) => {
+        const { inGroup, nested } = await s.records();
+        return { msg_id: inGroup, record_id: nested };
+      },
+      missing: async (s) => [{ msg_id: (await s.records()).inGroup, record_id: NO_ID }],
+      gone: MNF,
+      expect: [OK, OK, OK, MNF, MNF, MNF, MNF, MNF],
+    },
+    {
+      target: 'a record held in a group’s record, through another record (record_id)',
+      body: async (s) => {
+        const { toBob, nested } = await s.records();
+        return { msg_id: toBob, record_id: nested };
+      },
+      missing: async (s) => [{ msg_id: (await s.records()).toBob, record_id: NO_ID }],
+      gone: MNF,
+      expect: [MNF, MNF, MNF, MNF, MNF, MNF, MNF, MNF],
+    },
+  ],
   setMsgIsRead: [
     groupRow('a group', (gid) => ({ toContactId: gid, is_group: 1 }), MEMBERS),
     personRow('a user', (id) => ({ toContactId: id }), EVERYONE),
@@ -411,6 +501,90 @@ const MATRIX: Partial<Record<RouteName, Row[]>> = {
     ...messageRows('a group message', groupMsg, [OK, OK, OK, MNF, MNF, MNF, MNF, MNF]),
     ...messageRows('a private message', toBob, [OK, MNF, MNF, MNF, MNF, OK, MNF, MNF]),
     ...messageRows('a private message to an ex-friend', toGus, [OK, MNF, MNF, MNF, MNF, MNF, OK, MNF]),
+  ],
+  // Pins: in a group its owner and administrators (the owner's `pin` setting may let every member); in a private chat either side while they may write.
+  pinMessage: [
+    ...pinRows('a group message', groupMsg, [OK, OK, FB, MNF, MNF, MNF, MNF, MNF]),
+    ...pinRows('a private message', toBob, [OK, MNF, MNF, MNF, MNF, OK, MNF, MNF]),
+    ...pinRows('a private message to an ex-friend', toGus, [NFC, MNF, MNF, MNF, MNF, MNF, NFC, MNF]),
+  ],
+  // Reactions: whoever sees the message, while the chat may be written to (an ex-friend's is closed).
+  reactMessage: [
+    ...messageRowsWith('a group message', groupMsg, { emoji: '👍', on: 1 }, [OK, OK, OK, MNF, MNF, MNF, MNF, MNF]),
+    ...messageRowsWith('a private message', toBob, { emoji: '👍', on: 1 }, [OK, MNF, MNF, MNF, MNF, OK, MNF, MNF]),
+    ...messageRowsWith('a private message to an ex-friend', toGus, { emoji: '👍', on: 1 }, [
+      NFC,
+      MNF,
+      MNF,
+      MNF,
+      MNF,
+      MNF,
+      NFC,
+      MNF,
+    ]),
+  ],
+  messageReactions: [
+    ...messageRows('a group message', groupMsg, [OK, OK, OK, MNF, MNF, MNF, MNF, MNF]),
+    ...messageRows('a private message', toBob, [OK, MNF, MNF, MNF, MNF, OK, MNF, MNF]),
+    ...messageRows('a private message to an ex-friend', toGus, [OK, MNF, MNF, MNF, MNF, MNF, OK, MNF]),
+  ],
+  // Edits: the sender alone, while the chat may be written to; earlier versions also to a group's owner and admins.
+  editMessage: [
+    ...messageRowsWith('the owner’s group message', groupMsg, { content: 'edited' }, [
+      OK,
+      NY,
+      NY,
+      MNF,
+      MNF,
+      MNF,
+      MNF,
+      MNF,
+    ]),
+    ...messageRowsWith('a member’s group message', memberMsg, { content: 'edited' }, [
+      NY,
+      NY,
+      OK,
+      MNF,
+      MNF,
+      MNF,
+      MNF,
+      MNF,
+    ]),
+    ...messageRowsWith('a private message', toBob, { content: 'edited' }, [OK, MNF, MNF, MNF, MNF, NY, MNF, MNF]),
+    ...messageRowsWith('a private message to an ex-friend', toGus, { content: 'edited' }, [
+      NFC,
+      MNF,
+      MNF,
+      MNF,
+      MNF,
+      MNF,
+      NY,
+      MNF,
+    ]),
+  ],
+  messageEdits: [
+    ...messageRows('the owner’s group message', groupMsg, [OK, OK, MNF, MNF, MNF, MNF, MNF, MNF]),
+    ...messageRows('a member’s group message', memberMsg, [OK, OK, OK, MNF, MNF, MNF, MNF, MNF]),
+    ...messageRows('a private message', toBob, [OK, MNF, MNF, MNF, MNF, MNF, MNF, MNF]),
+    ...messageRows('a private message to an ex-friend', toGus, [OK, MNF, MNF, MNF, MNF, MNF, MNF, MNF]),
+  ],
+  pinList: [
+    groupRow('a group', (gid) => ({ toContactId: gid, is_group: 1 }), MEMBERS),
+    personRow('a user', (id) => ({ toContactId: id }), EVERYONE),
+  ],
+  // Whom a pat names is pat.test.ts's; here, the chat it is posted in.
+  patUser: [
+    groupRow('a group', (gid, s) => ({ toContactId: gid, is_group: 1, user_id: s.person('owner').id }), MEMBERS),
+    personRow('a user', (id) => ({ toContactId: id, user_id: id }), [
+      'NotAllowedTarget',
+      NFC,
+      NFC,
+      NFC,
+      NFC,
+      OK,
+      NFC,
+      NFC,
+    ]),
   ],
   delChat: [
     groupRow('a group', (gid) => ({ id: gid, is_group: 1 }), MEMBERS),
@@ -449,7 +623,12 @@ const MATRIX: Partial<Record<RouteName, Row[]>> = {
   ],
   changeOwner: [groupRow('a group', (gid, s) => ({ id: gid, user_id: s.people.tom.id }), OWNER, { changes: true })],
   setNoSpeak: [groupRow('a group', (gid, s) => ({ id: gid, user_id: s.people.tom.id, noSpeakTimer: 1 }), ADMINS)],
-  groupSetting: [groupRow('a group', (gid) => ({ id: gid, setting: { invite: 1 } }), ADMINS)],
+  groupSetting: [
+    groupRow('a group', (gid) => ({ id: gid, setting: { invite: 1 } }), ADMINS),
+    groupRow('a group: whether every member may pin', (gid) => ({ id: gid, setting: { pin: 1 } }), OWNER, {
+      changes: true,
+    }),
+  ],
   editGroupName: [groupRow('a group', (gid) => ({ id: gid, displayName: 'Renamed' }), ADMINS)],
   setNotice: [groupRow('a group', (gid) => ({ id: gid, notice: '<p>hello</p>' }), ADMINS)],
   removeGroup: [groupRow('a group', (gid) => ({ id: gid }), OWNER, { changes: true })],
@@ -672,6 +851,54 @@ const MATRIX: Partial<Record<RouteName, Row[]>> = {
       gone: MOM,
       expect: [OK, MOM, MOM, MOM, MOM, OK, MOM, MOM],
     },
+  ],
+  favoriteAdd: [
+    ...(
+      [
+        ['a group message', groupMsg, [OK, OK, OK, MNF, MNF, MNF, MNF, MNF]],
+        ['a private message', toBob, [OK, MNF, MNF, MNF, MNF, OK, MNF, MNF]],
+        ['a private message to an ex-friend', toGus, [OK, MNF, MNF, MNF, MNF, MNF, OK, MNF]],
+      ] as const
+    ).map(([target, pick, expect]): Row => ({
+      target: `${target} (msg_ids)`,
+      body: async (s) => ({ msg_ids: [(await pick(s)).msg_id] }),
+      missing: () => [{ msg_ids: [NO_ID] }],
+      gone: MNF,
+      expect,
+    })),
+    {
+      target: 'a post of alice’s friends may see (post_id)',
+      body: async (s) => ({ post_id: await s.post() }),
+      missing: () => [{ post_id: NO_ID }],
+      gone: MOM,
+      expect: FRIENDS,
+    },
+  ],
+  // Ids not among my favourites are skipped, so someone else's favourite is answered like a missing one: 0.
+  favoriteDel: [
+    {
+      target: 'someone else’s favourite',
+      body: async (s) => ({ ids: [await s.favorite()] }),
+      missing: () => [{ ids: [NO_ID] }],
+      gone: OK,
+      expect: EVERYONE,
+      changes: ['owner'],
+      intact: async (s) => expect(await s.favoriteList()).toEqual([await s.favorite()]),
+    },
+  ],
+  favoriteSend: [
+    {
+      target: 'someone else’s favourite (id)',
+      body: async (s) => ({ id: await s.favorite(), user_ids: [-1] }),
+      missing: () => [{ id: NO_ID, user_ids: [-1] }],
+      gone: FNF,
+      expect: [OK, FNF, FNF, FNF, FNF, FNF, FNF, FNF],
+    },
+    groupRow(
+      'a group to send to (user_ids)',
+      async (gid, s, who) => ({ id: await s.ownFavorite(who), user_ids: [gid] }),
+      MEMBERS,
+    ),
   ],
   momentsDelComment: [
     {
@@ -918,6 +1145,28 @@ class Scene {
     return ((await this.ok('emojiIndex', {}, 'alice')) as Array<{ id: number }>).map((e) => e.id);
   }
 
+  /** Alice's favourite of her message to Bob. */
+  favorite(): Promise<number> {
+    return this.once('favorite', async () => {
+      const saved = (await this.ok('favoriteAdd', { msg_ids: [this.toBob.msg_id] }, 'alice')) as Array<{ id: number }>;
+      return saved[0]!.id;
+    });
+  }
+
+  /** Alice's favourites, newest first. */
+  async favoriteList(): Promise<number[]> {
+    return ((await this.ok('favoriteList', {}, 'alice')) as Array<{ id: number }>).map((f) => f.id);
+  }
+
+  /** A favourite of `who`'s own: their note to themselves, saved. */
+  ownFavorite(who: Caller): Promise<number> {
+    return this.once(`favorite:${who}`, async () => {
+      const as = CAST[who === 'signedOut' ? 'stranger' : who];
+      const saved = (await this.ok('favoriteAdd', { msg_ids: [await this.note(who)] }, as)) as Array<{ id: number }>;
+      return saved[0]!.id;
+    });
+  }
+
   /** A post of alice's for all her friends. */
   post(): Promise<number> {
     return this.once('post', async () => {
@@ -985,6 +1234,36 @@ class Scene {
       const friends = new FriendRepo(server.ctx.db);
       for (const u of [alice, dan, carl]) await friends.befriend(ivy.id, u.id, server.ctx.now());
       return ivy;
+    });
+  }
+
+  /**
+   * Merged records of alice's: one to Bob of her message to him; one in G holding her group
+   * message and a record (of her notes) inside it, whose id is `nested`.
+   */
+  records(): Promise<{ toBob: number; inGroup: number; nested: number }> {
+    return this.once('records', async () => {
+      const { gid, msg } = await this.group();
+      const { alice, bob } = this.people;
+      const newestRecord = async (toContactId: string | number) => {
+        const list = (await this.ok('getMessageList', { toContactId }, 'alice')) as Array<{
+          msg_id: number;
+          type: string;
+          extends: { record_id?: number };
+        }>;
+        return list.filter((m) => m.type === 'record').at(-1)!;
+      };
+      await this.ok('forwardMessages', { msg_ids: [this.toBob.msg_id], user_ids: [bob.id], mode: 'merge' }, 'alice');
+      const toBob = await newestRecord(bob.id);
+      await this.ok('forwardMessages', { msg_ids: [await this.note('owner')], user_ids: [-1], mode: 'merge' }, 'alice');
+      const inner = await newestRecord(alice.id);
+      await this.ok(
+        'forwardMessages',
+        { msg_ids: [msg.msg_id, inner.msg_id], user_ids: [gid], mode: 'merge' },
+        'alice',
+      );
+      const inGroup = await newestRecord(gid);
+      return { toBob: toBob.msg_id, inGroup: inGroup.msg_id, nested: inner.extends.record_id! };
     });
   }
 

@@ -1033,6 +1033,70 @@ describeEachDb('Raingad 6.x clients', (target) => {
     });
   });
 
+  it('a merged record (Sparrow’s) reaches an old socket as a text of its title, private and in a group', async () => {
+    const old = await online('oldrec');
+    const other = new OldWebClient(server, await person('newrec'));
+    await other.login();
+    const third = new OldWebClient(server, await person('thirdrec'));
+    await third.login();
+    await befriend(old, other);
+    await befriend(other, third);
+    const gid = await group(other, old, third);
+    const said = await other.post('enterprise/im/sendMessage', other.draft(old.userId, '记录里的话'));
+    expect(said.code, said.msg).toBe(0);
+    const sparrow = await TestSocket.bound(server, other.userId, other.token);
+    const merged = await server.call(
+      'forwardMessages',
+      { msg_ids: [said.data.msg_id], user_ids: [old.userId, gid], mode: 'merge' },
+      { token: other.token, lang: null },
+    );
+    expect(merged.code, merged.msg).toBe(0);
+    const title = `${other.who.account}和${old.who.account}的聊天记录`;
+    for (const type of ['simple', 'group'] as const) {
+      const got = await old.socket!.waitFor((f) => f.type === type && f.data.content === `[聊天记录] ${title}`);
+      expect(got.data).toMatchObject({ type: 'text', extends: {} });
+    }
+    // Sparrow's own socket of the sender gets the record as it is.
+    const own = await sparrow.waitFor((f) => f.type === 'simple' && f.data.type === 'record');
+    expect(own.data.extends).toMatchObject({ title, count: 1, source: 'private' });
+    sparrow.close();
+    old.socket!.close();
+  });
+
+  it('an edited text reaches an old socket as updateMessage; reactions do not reach it at all', async () => {
+    const old = await online('oldedit');
+    const other = new OldWebClient(server, await person('newedit'));
+    await other.login();
+    await befriend(old, other);
+    const said = await other.post('enterprise/im/sendMessage', other.draft(old.userId, '三点开会'));
+    expect(said.code, said.msg).toBe(0);
+    const sparrow = await TestSocket.bound(server, old.userId, old.token);
+    const reacted = await server.call(
+      'reactMessage',
+      { id: said.data.msg_id, emoji: '👍', on: 1 },
+      { token: other.token },
+    );
+    expect(reacted.code, reacted.msg).toBe(0);
+    const edited = await server.call(
+      'editMessage',
+      { id: said.data.msg_id, content: '四点开会' },
+      { token: other.token },
+    );
+    expect(edited.code, edited.msg).toBe(0);
+    const update = await old.socket!.waitFor((f) => f.type === 'updateMessage');
+    expect(update.data).toEqual({ id: said.data.id, type: 'text', content: '四点开会' });
+    // Sparrow's socket of the same person gets the delta and the edit in Sparrow's shape.
+    await sparrow.waitFor((f) => f.type === 'reaction' && f.data.msg_id === said.data.msg_id);
+    await sparrow.waitFor((f) => f.type === 'editMessage' && f.data.content === '四点开会');
+    await sleep(QUIET_MS);
+    expect(old.socket!.frames.filter((f) => f.type === 'reaction' || f.type === 'editMessage')).toEqual([]);
+    // The history it reads again shows the new text; the fields it does not know are beside it.
+    const page = await old.post('enterprise/im/getMessageList', { toContactId: other.userId, is_group: 0, page: 1 });
+    expect(page.data.find((m: any) => m.msg_id === said.data.msg_id)).toMatchObject({ content: '四点开会' });
+    sparrow.close();
+    old.socket!.close();
+  });
+
   it("a call with a Sparrow client: the old call screen gets the original signals, not Sparrow's camera off", async () => {
     const old = await online('oldcam');
     const other = new OldWebClient(server, await person('newcam'));

@@ -82,6 +82,10 @@ export const GroupSettingBody = z.object({
     profile: flag.optional(),
     nospeak: z.coerce.number().int().min(0).max(2).optional(),
     manage: flag.optional(),
+    /** Every member may pin messages; only the owner changes it. */
+    pin: flag.optional(),
+    /** Members may react to messages. */
+    reaction: flag.optional(),
   }),
 });
 

@@ -96,8 +96,8 @@ export const GetMessageListBody = z.object({
   end_time: z.coerce.number().int().min(0).optional(),
 });
 
-/** The kinds of message whose words are indexed: text, and the names in file, location and card messages. */
-export const SearchableType = z.enum(['text', 'file', 'location', 'contact']);
+/** The kinds of message whose words are indexed: text, the names in file, location and card messages, a record's title. */
+export const SearchableType = z.enum(['text', 'file', 'location', 'contact', 'record']);
 
 /** `/enterprise/im/searchMessage`: every conversation I can see, newest first. */
 export const SearchMessageBody = z

@@ -150,6 +150,7 @@ export const CONFIG_KEYS = {
   'chatInfo.webrtc': flag,
   'chatInfo.dbDelMsg': flag,
   'chatInfo.redoTime': seconds(30 * 86_400),
+  'chatInfo.editTime': seconds(30 * 86_400),
   'chatInfo.groupChat': flag,
   'chatInfo.simpleChat': flag,
   'chatInfo.groupUserMax': z.number().int().min(0).max(100_000),
@@ -210,6 +211,7 @@ export function isConfigKey(key: string): key is ConfigKey {
 const CONFIG_UNITS: Partial<Record<ConfigKey, 'seconds' | 'megabytes'>> = {
   'sysInfo.registerInterval': 'seconds',
   'chatInfo.redoTime': 'seconds',
+  'chatInfo.editTime': 'seconds',
   'chatInfo.sendInterval': 'seconds',
   'fileUpload.size': 'megabytes',
   'fileUpload.emojiSize': 'megabytes',

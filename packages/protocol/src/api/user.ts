@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { code, email, flag, motto, password, qrToken, realname, userId } from './fields';
+import { PAT_SUFFIX_MAX } from '../limits';
+import { code, email, flag, motto, password, personText, qrToken, realname, userId } from './fields';
 
 /** `/enterprise/im/getUserInfo`. */
 export const GetUserInfoBody = z.object({ user_id: userId });
@@ -23,6 +24,8 @@ export const UpdateUserInfoBody = z.object({
   motto: motto.optional(),
   /** 0 female, 1 male, 2 unknown. */
   sex: z.coerce.number().int().min(0).max(2).optional(),
+  /** What a pat of me adds after my name, such as "的肩膀" (拍一拍后缀); '' clears it. */
+  pat_suffix: personText(PAT_SUFFIX_MAX).optional(),
 });
 
 /**

@@ -38,6 +38,10 @@ import { qrGeneration } from './migrations/018-qr-generation';
 import { searchIndex } from './migrations/019-search-index';
 import { defaultAvatars } from './migrations/020-default-avatars';
 import { groupScans } from './migrations/021-group-scans';
+import { reactionsEdits } from './migrations/022-reactions-edits';
+import { pins } from './migrations/023-pins';
+import { favourites } from './migrations/024-favourites';
+import { forwardRecords } from './migrations/025-forward-records';
 import type { Database, Db } from './types';
 
 export type { Database, Db };
@@ -66,6 +70,10 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '019-search-index': searchIndex(dialect),
     '020-default-avatars': defaultAvatars(),
     '021-group-scans': groupScans(),
+    '022-reactions-edits': reactionsEdits(dialect),
+    '023-pins': pins(),
+    '024-favourites': favourites(dialect),
+    '025-forward-records': forwardRecords(dialect),
   };
 }
 

@@ -23,6 +23,8 @@ export interface UsersTable {
   setting: Generated<string>;
   /** The user's department (departments.id), 0 for none. */
   dep_id: Generated<number>;
+  /** What a pat of this user adds after their name (拍一拍后缀, migration 023); '' for none. */
+  pat_suffix: Generated<string>;
 }
 
 /** A department of the organisation; `parent_id` 0 at the top level. */
@@ -158,6 +160,16 @@ export interface GroupMembersTable {
   join_msg_id: number;
 }
 
+/** A message pinned in a chat (migration 023): at most PINS_PER_CHAT_MAX per chat. */
+export interface ChatPinsTable {
+  chat_key: string;
+  msg_id: number;
+  /** Who pinned it. */
+  pinned_by: number;
+  /** When, ms. */
+  create_time: number;
+}
+
 /** A group's code a Raingad client scanned (migration 021): what it may then open by the group's id. */
 export interface GroupScansTable {
   user_id: number;
@@ -189,6 +201,29 @@ export interface MessagesTable {
   create_time: number;
   /** The words search finds it by (text, file name, place, card name); indexed by words after the commit (migration 019). */
   search_text: Generated<string>;
+  /** When its text was last edited, ms; 0 never (migration 022). */
+  edited_at: Generated<number>;
+}
+
+/** One person's reaction with one emoji to a message (migration 022). */
+export interface MessageReactionsTable {
+  msg_id: number;
+  user_id: number;
+  emoji: string;
+  /** When, ms. */
+  create_time: number;
+}
+
+/** An earlier version of an edited text (migration 022). */
+export interface MessageEditsTable {
+  id: Generated<number>;
+  msg_id: number;
+  /** The text as it was before this edit. */
+  content: string;
+  /** When this edit replaced it, ms. */
+  edited_at: number;
+  /** Who edited it. */
+  by: number;
 }
 
 export interface MessageHiddenTable {
@@ -359,6 +394,48 @@ export interface PushSettingsTable {
   preview: Generated<number>;
 }
 
+/** A merged forward's snapshot (migration 025): `body` is the JSON of its items, oldest first. */
+export interface ForwardRecordsTable {
+  id: Generated<number>;
+  /** Who forwarded it. */
+  owner_id: number;
+  body: string;
+  create_time: number;
+}
+
+/** A file an item of a record carries: kept served while the record holds it (migration 025). */
+export interface ForwardRecordFilesTable {
+  record_id: number;
+  file_id: number;
+}
+
+/** A favourite (收藏, migration 024): a snapshot of a message or a moments post a user saved. */
+export interface FavouritesTable {
+  id: Generated<number>;
+  user_id: number;
+  /** 'message' or 'moment'. */
+  kind: string;
+  /** The message's type, or 'moment'. */
+  type: string;
+  /** The message it was saved from, 0 for a post. */
+  source_msg_id: number;
+  /** The post it was saved from, 0 for a message. */
+  source_post_id: number;
+  /** JSON FavoriteSnapshot: type, content, extends, sender, send time, the chat's name. */
+  body: string;
+  /** The words it is found by (modules/im/search-text.ts). */
+  search_text: string;
+  /** The file it shows (a message's file, a post's first picture), 0 for none. */
+  file_id: number;
+  create_time: number;
+}
+
+/** Every file a favourite keeps stored (migration 024). */
+export interface FavouriteFilesTable {
+  favourite_id: number;
+  file_id: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -371,8 +448,13 @@ export interface Database {
   groups: GroupsTable;
   group_members: GroupMembersTable;
   group_scans: GroupScansTable;
+  favourites: FavouritesTable;
+  favourite_files: FavouriteFilesTable;
+  chat_pins: ChatPinsTable;
   messages: MessagesTable;
   message_hidden: MessageHiddenTable;
+  message_reactions: MessageReactionsTable;
+  message_edits: MessageEditsTable;
   conversations: ConversationsTable;
   announcements: AnnouncementsTable;
   user_files: UserFilesTable;
@@ -393,4 +475,6 @@ export interface Database {
   message_outbox: MessageOutboxTable;
   search_indexed: SearchIndexedTable;
   departments: DepartmentsTable;
+  forward_records: ForwardRecordsTable;
+  forward_record_files: ForwardRecordFilesTable;
 }

@@ -1,3 +1,4 @@
+import { PAT_INTERVAL_MS, PAT_PER_MINUTE_MAX } from '@sparrow/protocol';
 import { AppError } from '../errors';
 import type { ConfigService } from '../modules/system/config-service';
 import type { RateLimiter } from './rate-limit';
@@ -81,6 +82,17 @@ export class Limits {
     const { burst, perSecond } = this.config.get().rateLimits.sendMessage;
     const { ok, retryS } = await this.limiter.take(`send:${userId}`, burst, perSecond);
     if (!ok) throw new AppError('TooMany', { seconds: retryS });
+  }
+
+  /**
+   * A pat (拍一拍): one of the same person in the same chat per PAT_INTERVAL_MS, and at most
+   * PAT_PER_MINUTE_MAX a minute from one user, counted with the limiter's atomic hit (across nodes).
+   */
+  async pat(userId: number, chatKey: string, targetId: number): Promise<void> {
+    const each = await this.limiter.hit(`pat:${userId}:${chatKey}:${targetId}`, PAT_INTERVAL_MS / 1000);
+    if (each.count > 1) throw new AppError('PatTooFast', { seconds: each.resetS });
+    const minute = await this.limiter.hit(`pat-minute:${userId}`, 60);
+    if (minute.count > PAT_PER_MINUTE_MAX) throw new AppError('PatTooFast', { seconds: minute.resetS });
   }
 
   close(): Promise<void> {

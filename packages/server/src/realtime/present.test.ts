@@ -224,6 +224,43 @@ describe('present for a Raingad socket', () => {
     });
   });
 
+  it('sends nothing for favorite, and a Sparrow socket the frame as published: those clients keep no favourites', () => {
+    const favorite: PushFrame = { type: 'favorite', time: TIME, data: { action: 'add', ids: [3] } };
+    expect(present('raingad', favorite, undefined, CLIENT)).toBeNull();
+    expect(present('sparrow', favorite, undefined, CLIENT)).toBe(favorite);
+  });
+
+  it('sends nothing for a reaction, and a Sparrow socket the delta as published: those clients show no reactions', () => {
+    const reaction: PushFrame = {
+      type: 'reaction',
+      time: TIME,
+      data: { toContactId: 'group-5', msg_id: 41, emoji: '👍', user_id: 7, on: 1, count: 3 },
+    };
+    expect(present('raingad', reaction, undefined, CLIENT)).toBeNull();
+    expect(present('sparrow', reaction, undefined, CLIENT)).toBe(reaction);
+  });
+
+  it("sends an edited text as the original's updateMessage {id, type: 'text', content}", () => {
+    const edited: PushFrame = {
+      type: 'editMessage',
+      time: TIME,
+      data: {
+        toContactId: 7,
+        msg_id: 41,
+        id: 'uuid-41',
+        content: 'fixed',
+        edited: 1_700_000_000_000,
+        sendTime: 1_699_000_000_000,
+      },
+    };
+    expect(present('raingad', edited, undefined, CLIENT)).toStrictEqual({
+      type: 'updateMessage',
+      time: TIME,
+      data: { id: 'uuid-41', type: 'text', content: 'fixed' },
+    });
+    expect(present('sparrow', edited, undefined, CLIENT)).toBe(edited);
+  });
+
   it('sends nothing for a camera signal, and every other signal unchanged', () => {
     expect(present('raingad', camera, undefined, CLIENT)).toBeNull();
     expect(present('raingad', offer, undefined, CLIENT)).toBe(offer);

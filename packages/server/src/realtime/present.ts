@@ -69,20 +69,46 @@ const RAINGAD: { [E in PushFrame['type']]?: Replacement<E> } = {
   // another device: they are not told of it.
   readAll: () => null,
   // They mark read, by `id`, the messages the push lists (their content re-rendered).
-  isRead: (frame, extras) => (extras?.read?.length ? { type: 'isRead', time: frame.time, data: extras.read } : null),
+  isRead: (frame, extras) =>
+    extras?.read?.length ? { type: 'isRead', time: frame.time, data: extras.read.map(renderable) } : null,
   // The original server pushed an announcement as a `simple` message to the `admin_notice` contact.
   adminNotice: (frame) => ({ type: 'simple', time: frame.time, data: announcementMessage(frame.data) }),
   // A friend-request notice came to them without a contact: the original listed no `system` row.
   simple: (frame) => {
-    if (frame.data.fromUser.id !== 'system') return frame;
+    if (frame.data.fromUser.id !== 'system') return drawable(frame);
     const { contactInfo: _row, ...message } = frame.data;
     return { ...frame, data: message };
   },
+  group: (frame) => drawable(frame),
   // The original server took a disbanded group off their lists.
   disbandGroup: (frame) => ({ type: 'removeGroup', time: frame.time, data: { group_id: frame.data.group_id } }),
   // Their call screens know the original signals only; a camera turned off is Sparrow's.
   webrtc: (frame) => (frame.data.extends.event === 'camera' ? null : frame),
+  // They show no reactions, and lose nothing they could show without the delta.
+  reaction: () => null,
+  // An edited text reaches them as the original's `updateMessage`: the message by its id says the new text.
+  editMessage: (frame) => ({
+    type: 'updateMessage',
+    time: frame.time,
+    data: { id: frame.data.id, type: 'text', content: frame.data.content },
+  }),
+  // Their favourites are not Sparrow's: they have no list to update.
+  favorite: () => null,
 };
+
+/**
+ * A message as those clients can draw it: a merged record (Sparrow's) as a text of its content,
+ * "[聊天记录] <title>"; every other kind as it is.
+ */
+export function renderable(message: Message): Message {
+  if (message.type !== 'record') return message;
+  return { ...message, type: 'text', extends: message.extends.quote ? { quote: message.extends.quote } : {} };
+}
+
+/** A message's frame as those clients can draw it: the same frame unless it carries a record. */
+function drawable<F extends Extract<PushFrame, { type: 'simple' | 'group' }>>(frame: F): F {
+  return frame.data.type === 'record' ? { ...frame, data: renderable(frame.data) } : frame;
+}
 
 function forRaingad(frame: PushFrame, extras: PushExtras | undefined): ShownFrame | null {
   const replace = RAINGAD[frame.type] as Replacement<PushFrame['type']> | undefined;

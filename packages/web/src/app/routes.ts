@@ -99,6 +99,11 @@ const routes: readonly Omit<AppRoute, 'auth'>[] = [
     page: lazyPage(() => import('../pages/message/record')),
   },
   {
+    path: paths.forwarded,
+    title: 'multiSelect.recordLabel',
+    page: lazyPage(() => import('../pages/message/forwarded')),
+  },
+  {
     path: paths.contactDetail,
     title: 'routes.contactDetail',
     page: lazyPage(() => import('../pages/contacts/detail')),
@@ -152,6 +157,11 @@ const routes: readonly Omit<AppRoute, 'auth'>[] = [
     path: mediaPaths.files,
     title: 'media.routes.files',
     page: lazyPage(() => import('../pages/mine/files')),
+  },
+  {
+    path: mediaPaths.favorites,
+    title: 'favorite.title',
+    page: lazyPage(() => import('../pages/mine/favorites')),
   },
   {
     path: qrPaths.mycode,

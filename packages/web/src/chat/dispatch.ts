@@ -13,6 +13,7 @@ import { forcedOffline, sessionInvalid } from '../session/account';
 import { config } from '../stores/config';
 import { contacts, contactsStore } from '../stores/contacts';
 import { groups } from '../stores/group';
+import { favorites } from '../stores/favorites';
 import { moments } from '../stores/moments';
 import { people } from '../stores/people';
 import { presence } from '../stores/presence';
@@ -39,6 +40,8 @@ function onState(state: SocketState): void {
     groups.refreshAll();
     // Relayed call signals are not stored: a live call restarts ICE instead of waiting for them.
     calls.onReconnect();
+    // Reactions and edits travel as deltas: an open chat reads its newest page again.
+    forEachEngine((engine) => void engine.refreshNewest());
   }
   wasOpen = true;
 }
@@ -199,6 +202,13 @@ export function dispatch(event: SocketEvent): void {
       forEachEngine((engine) => engine.applyUndo(event.data));
       contacts.applyUndo(event.data);
       break;
+    case 'reaction':
+      liveEngine(contactKey(event.data.toContactId))?.applyReaction(event.data);
+      break;
+    case 'editMessage':
+      liveEngine(contactKey(event.data.toContactId))?.applyEdit(event.data);
+      contacts.applyEdit(contactKey(event.data.toContactId), event.data);
+      break;
     case 'delMessage': {
       const key = contactKey(event.data.toContactId);
       forEachEngine((engine) => engine.remove(event.data.msg_id));
@@ -281,6 +291,9 @@ export function dispatch(event: SocketEvent): void {
       break;
     case 'moments':
       moments.onPush(event.data);
+      break;
+    case 'favorite':
+      favorites.onPush(event.data);
       break;
     default: {
       const unrouted: never = event;

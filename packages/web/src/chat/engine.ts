@@ -1,5 +1,6 @@
-import type { ContactId, FromUser, Message, MessageFacts, RouteInput } from '@sparrow/protocol';
+import type { ContactId, FromUser, Message, MessageFacts, PushPayload, Reaction, RouteInput } from '@sparrow/protocol';
 import { conversationKeyOf, type ContactKey } from '../lib/conversation-list';
+import { withEdit, withReaction, withReactions } from './message-updates';
 
 /** Where an open conversation is: nothing yet, first page on its way, shown, or the first page failed. */
 export type EngineStatus = 'idle' | 'loading' | 'ready' | 'error';
@@ -92,7 +93,7 @@ export interface Outgoing {
 }
 
 /** Kinds of message a client may send (protocol's SendableType). */
-export type SendableType = Exclude<Message['type'], 'event' | 'webrtc'>;
+export type SendableType = Exclude<Message['type'], 'event' | 'webrtc' | 'record'>;
 
 /**
  * What the composer hands over, for every kind of message; the engine adds the id, the target
@@ -780,6 +781,42 @@ export class ConversationEngine {
   /** A withdrawn message, now an event line. */
   applyUndo(message: Message): void {
     if (this.byMsgId.has(message.msg_id)) this.receive(message);
+  }
+
+  /** A `reaction` delta: the message's chips change in place, nothing is fetched. */
+  applyReaction(delta: PushPayload<'reaction'>): void {
+    this.patch(delta.msg_id, (m) => withReaction(m, delta, this.deps.me.user_id));
+  }
+
+  /**
+   * Reads the newest page again, each message as the server now presents it: after the socket was
+   * down, the reactions and edits pushed meanwhile as deltas were missed.
+   */
+  async refreshNewest(): Promise<void> {
+    if (this.status !== 'ready' || this.hasNewer) return;
+    try {
+      this.receiveMany(await this.deps.fetchPage({ limit: this.pageSize }));
+    } catch {
+      // The next opening of the chat reads it again.
+    }
+  }
+
+  /** A message's reactions as my own reactMessage answered them. */
+  setReactions(msgId: number, reactions: readonly Reaction[]): void {
+    this.patch(msgId, (m) => withReactions(m, reactions));
+  }
+
+  /** An `editMessage` delta: the message's new text in place. */
+  applyEdit(delta: PushPayload<'editMessage'>): void {
+    this.patch(delta.msg_id, (m) => withEdit(m, delta));
+  }
+
+  /** Replaces a message shown with `change` of it. */
+  private patch(msgId: number, change: (message: Message) => Message): void {
+    const message = this.byMsgId.get(msgId);
+    if (!message) return;
+    const next = change(message);
+    if (next !== message && this.put(next)) this.emit();
   }
 
   /** Deleted for everyone, or hidden for me. */

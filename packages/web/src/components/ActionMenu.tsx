@@ -18,6 +18,8 @@ interface Props {
   onClose: () => void;
   /** `bar`: a row of icons over the press point; `list`: a dropdown under it, right-aligned. */
   layout?: 'bar' | 'list';
+  /** A row above the actions (a message's quick reactions): a `group` of `menuitem`s, reached by the arrow keys too. */
+  header?: ReactNode;
 }
 
 const MARGIN = 8;
@@ -26,7 +28,7 @@ const MARGIN = 8;
  * The dark bubble menu a long press opens (WeChat's message menu): above the press point, or
  * below it near the top of the screen; arrow keys move between items, Escape closes it.
  */
-export function ActionMenu({ anchor, actions, label, onClose, layout = 'bar' }: Props) {
+export function ActionMenu({ anchor, actions, label, onClose, layout = 'bar', header }: Props) {
   const ref = useRef<HTMLDivElement>(null);
   const [pos, setPos] = useState<{ left: number; top: number; below: boolean } | null>(null);
 
@@ -72,6 +74,7 @@ export function ActionMenu({ anchor, actions, label, onClose, layout = 'bar' }: 
         style={pos ? { left: pos.left, top: pos.top } : { visibility: 'hidden', left: 0, top: 0 }}
         onKeyDown={handleKey}
       >
+        {header}
         {actions.map((a) => (
           <button
             key={a.key}

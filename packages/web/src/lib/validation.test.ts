@@ -7,6 +7,7 @@ import {
   checkMotto,
   checkOptionalEmail,
   checkPassword,
+  checkPatSuffix,
   checkRealname,
   checkRepeat,
   isEmail,
@@ -74,6 +75,10 @@ describe('inline validation', () => {
     expect(checkRealname('  ')?.key).toBe('validation.realnameLength');
     expect(checkRealname('小明')).toBeNull();
     expect(checkMotto('x'.repeat(121))?.key).toBe('validation.mottoLength');
+    // A pat suffix counts characters as the server's schema does: sixteen family emoji fit.
+    expect(checkPatSuffix('的肩膀')).toBeNull();
+    expect(checkPatSuffix('👨‍👩‍👧'.repeat(16))).toBeNull();
+    expect(checkPatSuffix('肩'.repeat(17))?.key).toBe('pat.suffixLength');
     expect(checkOptionalEmail('')).toBeNull();
     expect(checkOptionalEmail('nope')?.key).toBe('validation.email');
     expect(checkEmailOrPhone('nope')?.key).toBe('validation.phoneOrEmail');

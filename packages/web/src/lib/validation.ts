@@ -3,6 +3,7 @@ import {
   ACCOUNT_MIN,
   CODE_LENGTH,
   MOTTO_MAX,
+  PAT_SUFFIX_MAX,
   PASSWORD_MAX,
   PASSWORD_MIN,
   REALNAME_MAX,
@@ -75,6 +76,13 @@ export function checkMotto(value: string): Problem {
   return withinGraphemes(value.trim(), MOTTO_MAX)
     ? null
     : { key: 'validation.mottoLength', params: { max: MOTTO_MAX } };
+}
+
+/** A pat suffix (拍一拍后缀): empty clears it. */
+export function checkPatSuffix(value: string): Problem {
+  return withinGraphemes(value.trim(), PAT_SUFFIX_MAX)
+    ? null
+    : { key: 'pat.suffixLength', params: { max: PAT_SUFFIX_MAX } };
 }
 
 /** An optional email: empty clears it, otherwise it must be valid. */

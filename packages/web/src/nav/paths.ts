@@ -23,6 +23,8 @@ export const paths = {
   chat: '/pages/message/chat',
   chatDetail: '/pages/message/detail',
   record: '/pages/message/record',
+  /** A merged forward's messages (合并转发), read-only: `msg_id` the record's message, `record_id` a record inside it. */
+  forwarded: '/pages/message/forwarded',
   contactDetail: '/pages/contacts/detail',
   friend: '/pages/contacts/friend',
   contactSearch: '/pages/contacts/search',
@@ -42,6 +44,8 @@ export const mediaPaths = {
   emoji: '/pages/message/emoji',
   video: '/pages/message/video',
   files: '/pages/mine/files',
+  /** 收藏: my favourites. */
+  favorites: '/pages/mine/favorites',
 } as const;
 
 /** The moments pages (§2 `/pages/compass/*`). */

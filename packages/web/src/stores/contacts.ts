@@ -241,6 +241,13 @@ export const contacts = {
     return result;
   },
 
+  /** An edited text: when it was the conversation's last message, the preview shows the new text. */
+  applyEdit(key: ContactKey, edit: { sendTime: number; content: string }): void {
+    const row = contactsStore.getState().rows[key];
+    if (row && row.lastSendTime === edit.sendTime && row.type === 'text')
+      contacts.patch(key, { lastContent: edit.content });
+  },
+
   /** A withdrawn message: when it was the last one, the preview becomes the event line. */
   applyUndo(msg: Message): void {
     const user = me();

@@ -102,7 +102,15 @@ describe('whether I may speak', () => {
   const info = (isJoin: 0 | 1 | 2 | 3, nospeak: 0 | 1 | 2, no_speak_until = 0) => ({
     isJoin,
     no_speak_until,
-    setting: { invite: 1 as const, history: 1 as const, profile: 1 as const, nospeak, manage: 0 as const },
+    setting: {
+      invite: 1 as const,
+      history: 1 as const,
+      profile: 1 as const,
+      nospeak,
+      manage: 0 as const,
+      pin: 0 as const,
+      reaction: 1 as const,
+    },
   });
 
   it('follows the server: group setting first, then my own mute', () => {

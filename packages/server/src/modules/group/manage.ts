@@ -200,9 +200,16 @@ export class GroupAdminService {
     const defined = Object.fromEntries(Object.entries(body.setting).filter(([, v]) => v !== undefined));
     // Merged into the settings as they are under the lock: switches two people change at once all stay.
     const { group, setting, before } = await this.groups.locked(groupId, async (g) => {
-      const { group } = await this.access.requireRole(session.userId, groupId, [GroupRoles.Owner, GroupRoles.Admin], g);
+      const { group, member } = await this.access.requireRole(
+        session.userId,
+        groupId,
+        [GroupRoles.Owner, GroupRoles.Admin],
+        g,
+      );
       const before = groupSetting(group);
       const setting = { ...before, ...defined };
+      // Whether every member may pin is the owner's to say.
+      if (setting.pin !== before.pin && member.role !== GroupRoles.Owner) throw new AppError('Forbidden');
       await g.setSetting(group.id, JSON.stringify(setting), this.ctx.now());
       return { group, setting, before };
     });

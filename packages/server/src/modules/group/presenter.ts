@@ -11,7 +11,15 @@ import type { GroupRow } from './repo';
  */
 export const NOTICE_HEAD = translate(DEFAULT_LOCALE, 'notice.title');
 
-export const DEFAULT_GROUP_SETTING: GroupSetting = { invite: 1, history: 1, profile: 1, nospeak: 0, manage: 0 };
+export const DEFAULT_GROUP_SETTING: GroupSetting = {
+  invite: 1,
+  history: 1,
+  profile: 1,
+  nospeak: 0,
+  manage: 0,
+  pin: 0,
+  reaction: 1,
+};
 
 export function groupSetting(row: Pick<GroupRow, 'setting'>): GroupSetting {
   return { ...DEFAULT_GROUP_SETTING, ...(parseJson(row.setting) as Partial<GroupSetting>) };

@@ -1,8 +1,9 @@
-import { negotiateLocale, type Message } from '@sparrow/protocol';
+import { negotiateLocale, type Message, type Reaction } from '@sparrow/protocol';
 import { parseJson } from '../../lib/text';
 import type { Repos } from '../../repos';
 import type { UserRow } from '../user';
 import { namedInLine, toMessage, type MessageContext, type Reader } from './presenter';
+import { reactionsFor } from './reactions-view';
 import { ChatType, type MessageRow } from './repo';
 
 /** A user as a reader: their id and language (and the remarks an event line needs, when given). */
@@ -15,15 +16,21 @@ export function namedInLines(rows: readonly MessageRow[]): number[] {
   return [...new Set(rows.filter((r) => r.type === 'event').flatMap((r) => namedInLine(parseJson(r.extends))))];
 }
 
+/** No reactions: what `present` shows of a message on its way. */
+const NO_REACTIONS: ReadonlyMap<number, Reaction[]> = new Map<number, Reaction[]>();
+
 /** What the caller already holds and need not be loaded again. */
 export type Known = Partial<Omit<MessageContext, 'reader'>>;
 
 /**
  * Presents stored messages, loading what they show in bulk: one query each for senders, quotes,
- * group roles and nicknames, and peers' read marks, whatever the number of rows or readers.
+ * group roles and nicknames, peers' read marks and (for a reader's page) reactions, whatever the
+ * number of rows or readers.
  */
 export class Hydrator {
-  constructor(private readonly repos: Pick<Repos, 'users' | 'groups' | 'messages' | 'conversations' | 'friends'>) {}
+  constructor(
+    private readonly repos: Pick<Repos, 'users' | 'groups' | 'messages' | 'conversations' | 'friends' | 'reactions'>,
+  ) {}
 
   /** Rows for one reader. */
   async presentMany(rows: MessageRow[], readerRow: UserRow, known: Known = {}): Promise<Message[]> {
@@ -38,11 +45,13 @@ export class Hydrator {
         : undefined;
     const remarks = await this.repos.friends.remarks([readerRow.id], namedInLines(rows));
     const reader = readerOf(readerRow, remarks.get(readerRow.id));
+    const reactions = given.reactions ?? (await reactionsFor(this.repos.reactions, rows, readerRow.id));
     return rows.map((r) =>
       toMessage(r, {
         reader,
         users,
         quotes,
+        reactions,
         ...(r.chat_type === ChatType.Group && roles && { members: roles.get(r.to_id) }),
         ...(peerRead?.has(r.chat_key) && { peerReadTo: peerRead.get(r.chat_key) }),
         ...given,
@@ -50,8 +59,12 @@ export class Hydrator {
     );
   }
 
+  /**
+   * One message as it is sent, answered or pushed on its way: without its reactions (a new message
+   * has none, and a change of them travels as its own delta), so that a send asks nothing of them.
+   */
   async present(row: MessageRow, readerRow: UserRow, known: Known = {}): Promise<Message> {
-    const [message] = await this.presentMany([row], readerRow, known);
+    const [message] = await this.presentMany([row], readerRow, { reactions: NO_REACTIONS, ...known });
     return message!;
   }
 

@@ -2,5 +2,6 @@
 export * from './hydrate';
 export * from './presenter';
 export * from './repo';
+export { highlights, queryTerms, searchText, termQuery, wordTokens } from './search-text';
 export * from './send/pipeline';
 export * from './service';

@@ -14,7 +14,10 @@ import {
   type MessageFacts,
   type MessageKey,
   type Quote,
+  type Reaction,
   PICTURES,
+  recordLines,
+  recordTitleOf,
 } from '@sparrow/protocol';
 import { parseJson } from '../../lib/text';
 import type { UserRow } from '../user';
@@ -40,7 +43,12 @@ export interface Reader {
 
 /** The users an event line names (its actor, those it was done to, who withdrew), from its stored facts. */
 export function namedInLine(stored: Record<string, unknown>): number[] {
-  const ids: unknown[] = [stored.user_id, stored.by, ...(Array.isArray(stored.user_ids) ? stored.user_ids : [])];
+  const ids: unknown[] = [
+    stored.user_id,
+    stored.by,
+    stored.target_id,
+    ...(Array.isArray(stored.user_ids) ? stored.user_ids : []),
+  ];
   return ids.filter((id): id is number => typeof id === 'number');
 }
 
@@ -122,11 +130,51 @@ export function eventText(line: EventLine | undefined, reader: Reader, fallback:
       const key = NOSPEAK_LINES[line.nospeak] ?? NOSPEAK_LINES[0]!;
       return translate(reader.locale, key, { name: nameOf(line.user_id, line.name) });
     }
+    case 'pin':
+    case 'unpin':
+      return translate(reader.locale, `event.${line.event}`, {
+        name: nameOf(line.user_id, line.name),
+        preview: shortPreview(line.preview),
+      });
+    case 'pat':
+      return patText(line, reader, nameOf(line.target_id, line.target_name), youObject);
     case 'friendRequest':
       return translate(reader.locale, 'notice.friendRequest', { name: line.name });
     case 'friendAccepted':
       return translate(reader.locale, 'notice.friendAccepted', { name: line.name });
   }
+}
+
+/** The characters of a pinned message's preview an event line quotes. */
+const PIN_LINE_PREVIEW = 20;
+
+/** A preview cut to what an event line quotes, "…" marking the cut. */
+function shortPreview(preview: string): string {
+  const chars = [...preview];
+  return chars.length > PIN_LINE_PREVIEW ? `${chars.slice(0, PIN_LINE_PREVIEW).join('')}…` : preview;
+}
+
+/** "你拍了拍 张三 的肩膀", "李四拍了拍 你", "李四拍了拍自己": a pat line for one reader. */
+function patText(
+  line: Extract<EventLine, { event: 'pat' }>,
+  reader: Reader,
+  target: string,
+  youObject: string,
+): string {
+  const suffix = line.suffix ? ` ${line.suffix}` : '';
+  const mine = line.user_id === reader.userId;
+  if (line.target_id === line.user_id)
+    return mine
+      ? translate(reader.locale, 'event.patSelfYou', { suffix })
+      : translate(reader.locale, 'event.patSelf', { name: reader.remarks?.get(line.user_id) || line.name, suffix });
+  const whom = line.target_id === reader.userId ? youObject : target;
+  return mine
+    ? translate(reader.locale, 'event.patYou', { target: whom, suffix })
+    : translate(reader.locale, 'event.pat', {
+        name: reader.remarks?.get(line.user_id) || line.name,
+        target: whom,
+        suffix,
+      });
 }
 
 /** The `system` pseudo-contact, which carries friend-request notices. */
@@ -234,6 +282,8 @@ export interface MessageContext {
   /** Quoted messages by msg_id. */
   quotes?: Map<number, MessageRow>;
   contactInfo?: Contact;
+  /** Reactions by msg_id, as the reader sees them (Hydrator loads them for a page). */
+  reactions?: ReadonlyMap<number, Reaction[]>;
 }
 
 /**
@@ -256,6 +306,13 @@ function factsOf(row: MessageRow, mc: MessageContext): MessageFacts {
     };
     ext = { ...stored, quote };
   }
+  // A merged record's title and card lines are worded for its reader, as event lines are.
+  if (row.type === 'record') {
+    const { heads, ...facts } = ext;
+    const say = (key: MessageKey, p?: Record<string, string>) => translate(mc.reader.locale, key, p);
+    const stored = Array.isArray(facts.lines) ? facts.lines.filter((l): l is string => typeof l === 'string') : [];
+    ext = { ...facts, title: recordTitleOf(facts, say), lines: recordLines(heads, stored, say) };
+  }
   const facts = MessageFactsSchema.safeParse({ type: row.type, extends: ext });
   return facts.success ? facts.data : { type: 'text', extends: {} };
 }
@@ -274,6 +331,7 @@ function contentOf(facts: MessageFacts, row: MessageRow, reader: Reader): string
   if (facts.type === 'event') return eventText(facts.extends, reader, row.content);
   if (facts.type === 'webrtc') return callText(facts.extends, reader, row.from_user);
   if (facts.type === 'text' && facts.extends.notice === 1) return announcementText(row.content, reader);
+  if (facts.type === 'record') return translate(reader.locale, 'record.content', { title: facts.extends.title });
   return row.content;
 }
 
@@ -307,5 +365,8 @@ export function toMessage(row: MessageRow, mc: MessageContext): Message {
   }
   if (facts.type === 'image') message.preview = facts.extends.thumb;
   if (mc.contactInfo) message.contactInfo = mc.contactInfo;
+  const reactions = mc.reactions?.get(row.id);
+  if (reactions?.length && !row.is_undo) message.reactions = reactions;
+  if (row.edited_at && !row.is_undo) message.edited = Number(row.edited_at);
   return message;
 }

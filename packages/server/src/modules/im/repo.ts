@@ -16,7 +16,7 @@ export const isGroupKey = (chatKey: string) => chatKey.startsWith('g:');
 export const selfKey = (userId: number) => `s:${userId}`;
 
 /** A message as it is handed to `store`: what search finds it by is worked out there. */
-export type NewMessage = Omit<MessageRow, 'id' | 'search_text'>;
+export type NewMessage = Omit<MessageRow, 'id' | 'search_text' | 'edited_at'>;
 
 /** The groups a reader is in, and those among them that hide what came before the reader's join (Access.readerGroups). */
 export interface ReaderGroups {

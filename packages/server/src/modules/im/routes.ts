@@ -2,6 +2,7 @@ import { EMPTY_ADMIN_NOTICE } from '@sparrow/protocol';
 import { ok } from '../../http/envelope';
 import { socketOf, type Handlers } from '../../http/route';
 import type { ContactService } from './contacts';
+import type { ForwardService } from './forward';
 import type { MessageSearch } from './search';
 import type { SendPipeline } from './send/pipeline';
 import type { MessageService } from './service';
@@ -13,6 +14,7 @@ export function imRoutes(
   pipeline: SendPipeline,
   contacts: ContactService,
   search: MessageSearch,
+  forwards: ForwardService,
 ): Handlers {
   return {
     getContacts: async ({ session }) => {
@@ -38,6 +40,11 @@ export function imRoutes(
       await pipeline.forward(session, body);
       return ok(null, { msg: 'ok.forwarded' });
     },
+    forwardMessages: async ({ body, session }) => {
+      await forwards.forwardMessages(session, body);
+      return ok(null, { msg: 'ok.forwarded' });
+    },
+    forwardRecord: async ({ body, session }) => forwards.read(session, body),
     setMsgIsRead: async ({ body, session, req }) => {
       await messages.markRead(session, body, socketOf(req));
       return null;

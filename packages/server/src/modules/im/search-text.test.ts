@@ -11,8 +11,8 @@ import {
 } from './search-text';
 
 describe('searchText', () => {
-  it('searches text, files, places and cards only', () => {
-    expect([...SEARCHED_TYPES]).toEqual(['text', 'file', 'location', 'contact']);
+  it('searches text, files, places, cards and merged records only', () => {
+    expect([...SEARCHED_TYPES]).toEqual(['text', 'file', 'location', 'contact', 'record']);
   });
 
   it('keeps a text message content as it is, whatever its extends say', () => {
@@ -32,6 +32,12 @@ describe('searchText', () => {
     ['a place with no name by its address', 'location', '{"address":"北京市东城区"}', '北京市东城区'],
     ['a place with no address by its name', 'location', '{"name":"天安门"}', '天安门'],
     ['a card by its display name', 'contact', '{"displayName":"Alice","name":"x"}', 'Alice'],
+    [
+      'a merged record by its title',
+      'record',
+      '{"title":"张三和李四的聊天记录","record_id":1}',
+      '张三和李四的聊天记录',
+    ],
   ])('finds %s, not by its content', (_, type, ext, words) => {
     expect(searchText(type, type === 'file' ? 'content' : '[label]', ext)).toBe(words);
   });

@@ -1,12 +1,12 @@
 import { parseJson } from '../../lib/text';
 
 /** The kinds of message search finds (the protocol's SearchableType). */
-export const SEARCHED_TYPES = ['text', 'file', 'location', 'contact'] as const;
+export const SEARCHED_TYPES = ['text', 'file', 'location', 'contact', 'record'] as const;
 
 /**
  * The words a message is found by, kept in `messages.search_text` and indexed by `wordTokens`: a
  * text's content (already plain, see send/draft.ts), a file's name, a place's name and address,
- * a card's name. Other kinds, and the "[位置]" and "[个人名片]" labels of the content, are not
+ * a card's name, a merged record's title. Other kinds, and the "[位置]" and "[个人名片]" labels of the content, are not
  * searched, so that a word of the label does not find every place or card.
  */
 export function searchText(type: string, content: string, ext: string): string {
@@ -14,7 +14,13 @@ export function searchText(type: string, content: string, ext: string): string {
   if (!(SEARCHED_TYPES as readonly string[]).includes(type)) return '';
   const facts = parseJson(ext);
   const names =
-    type === 'file' ? [facts.name] : type === 'location' ? [facts.name, facts.address] : [facts.displayName];
+    type === 'file'
+      ? [facts.name]
+      : type === 'location'
+        ? [facts.name, facts.address]
+        : type === 'record'
+          ? [facts.title]
+          : [facts.displayName];
   return names.filter((n): n is string => typeof n === 'string' && n !== '').join('\n');
 }
 

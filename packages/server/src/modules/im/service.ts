@@ -8,6 +8,7 @@ import type { Session } from '../auth';
 import type { ConfigService } from '../system';
 import { cateOf, type FileService } from '../upload';
 import type { Hydrator } from './hydrate';
+import { isOwnPat, withdrawPat } from './pat';
 
 /**
  * The most messages a read receipt lists for Raingad clients: they mark read those they hold, and
@@ -17,7 +18,7 @@ const READ_LISTED = 100;
 
 /** What MessageService is built from. */
 export interface MessageParts {
-  repos: Pick<Repos, 'messages' | 'history' | 'conversations' | 'announcements' | 'groups' | 'users'>;
+  repos: Pick<Repos, 'messages' | 'history' | 'conversations' | 'announcements' | 'groups' | 'users' | 'pins'>;
   access: Access;
   config: ConfigService;
   realtime: Realtime;
@@ -110,9 +111,13 @@ export class MessageService {
     await this.ctx.repos.conversations.upsertConversation(session.userId, target.chatKey, { is_at: 0 });
   }
 
-  /** Withdraws a message, as protocol's `withdrawal` rule allows. */
+  /** Withdraws a message, as protocol's `withdrawal` rule allows; a pat line, as its patter may (`withdrawPat`). */
   async undo(session: Session, ref: number | string): Promise<void> {
     const { row, chat: target } = await this.ctx.access.message(session, ref);
+    if (isOwnPat(row, session.userId)) {
+      this.ctx.access.requireWritable(target);
+      return withdrawPat(this.ctx, row);
+    }
     if (row.type === 'event' || row.is_undo) throw new AppError('MessageNotFound');
     this.ctx.access.requireWritable(target);
     const mine = row.from_user === session.userId;
@@ -149,6 +154,7 @@ export class MessageService {
       at: '',
     });
     if (!withdrawn) throw new AppError('MessageNotFound');
+    await this.ctx.repos.pins.drop(row.id);
     await this.files.release(row.file_id);
     const updated = (await this.ctx.repos.messages.byId(row.id))!;
     const holders = await this.ctx.access.holders(updated);
@@ -166,6 +172,7 @@ export class MessageService {
     this.ctx.access.requireWritable(chat);
     if (row.from_user !== session.userId) throw new AppError('NotYourMessage');
     if (!(await this.ctx.repos.messages.deleteForAll(row.id))) throw new AppError('MessageNotFound');
+    await this.ctx.repos.pins.drop(row.id);
     await this.files.release(row.file_id);
     for (const id of await this.ctx.access.holders(row)) {
       await this.ctx.realtime.publish([id], {

@@ -94,7 +94,7 @@ export class MessageStoreRepo {
    * in two steps.
    */
   private async storeInOneStatement(
-    message: Omit<MessageRow, 'id'>,
+    message: Omit<MessageRow, 'id' | 'edited_at'>,
     mentioned: readonly number[],
     publishDue: number,
   ): Promise<{ row: MessageRow; sides: Map<number, ConversationRow> }> {
@@ -131,7 +131,7 @@ export class MessageStoreRepo {
 
   /** A message's writes on SQLite, one transaction: the message, then what it changes on conversation rows. */
   private *storing(
-    message: Omit<MessageRow, 'id'>,
+    message: Omit<MessageRow, 'id' | 'edited_at'>,
     mentioned: readonly number[],
     publishDue: number,
   ): Work<{ row: MessageRow; sides: Map<number, ConversationRow> }> {

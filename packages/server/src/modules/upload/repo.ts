@@ -53,8 +53,8 @@ export class FileRepo {
   }
 
   /**
-   * Whether anything but a message still uses a file: a sticker, or a user's or group's avatar at
-   * `url` (messages are asked of the message repository first).
+   * Whether anything but a message still uses a file: a sticker, a user's or group's avatar at
+   * `url`, a moment, a merged forward's record, or a favourite (messages are asked of the message repository first).
    */
   async inUse(fileId: number, url: string): Promise<boolean> {
     // One use is enough: each question is asked only while the ones before found none.
@@ -65,6 +65,9 @@ export class FileRepo {
       () => this.db.selectFrom('moment_images').select('id').where('file_id', '=', fileId).executeTakeFirst(),
       () =>
         this.db.selectFrom('moment_settings').select('user_id').where('cover_file_id', '=', fileId).executeTakeFirst(),
+      () =>
+        this.db.selectFrom('forward_record_files').select('record_id').where('file_id', '=', fileId).executeTakeFirst(),
+      () => this.db.selectFrom('favourite_files').select('file_id').where('file_id', '=', fileId).executeTakeFirst(),
     ];
     for (const use of uses) if ((await use()) !== undefined) return true;
     return false;

@@ -85,6 +85,7 @@ export class UserService {
       ...(body.email !== undefined && { email: body.email.toLowerCase() }),
       ...(body.motto !== undefined && { motto: body.motto }),
       ...(body.sex !== undefined && { sex: body.sex }),
+      ...(body.pat_suffix !== undefined && { pat_suffix: body.pat_suffix }),
     };
     await this.users.update(session.userId, { ...values, update_time: this.ctx.now() });
     const row = await this.users.byId(session.userId);

@@ -32,7 +32,8 @@ interface Props {
   blocked: string | null;
   /** Beside the reason the input is closed: what can be done about it (a friend request). */
   blockedAction?: ReactNode;
-  quote: { name: string; content: string } | null;
+  /** The bar over the box: the message quoted, or (with `label`) the text being edited. */
+  quote: { name: string; content: string; label?: string; cancelLabel?: string } | null;
   onCancelQuote: () => void;
   /** Group members for the @ list; null in private chats. */
   mentionable: readonly Mentionable[] | null;
@@ -149,13 +150,13 @@ export const Composer = forwardRef(function Composer(
       {quote && (
         <div className="composer-quote">
           <span className="composer-quote-text">
-            {t('chat.replyTo', { name: quote.name })}
+            {quote.label ?? t('chat.replyTo', { name: quote.name })}
             {quote.content}
           </span>
           <button
             type="button"
             className="composer-quote-close"
-            aria-label={t('chat.cancelQuote')}
+            aria-label={quote.cancelLabel ?? t('chat.cancelQuote')}
             onClick={onCancelQuote}
           >
             <CloseCircleFill aria-hidden="true" />

@@ -2,6 +2,7 @@ import type { Message } from '@sparrow/protocol';
 import { linkify } from '../../lib/linkify';
 import { CallBubble } from '../message/CallBubble';
 import { MediaMessage } from '../message/MediaMessage';
+import { RecordCard } from './RecordCard';
 
 function Text({ content }: { content: string }) {
   return (
@@ -35,5 +36,7 @@ export function MessageContent({ message: m }: { message: Message }) {
       return <MediaMessage message={m} />;
     case 'webrtc':
       return <CallBubble message={m} />;
+    case 'record':
+      return <RecordCard message={m} />;
   }
 }

@@ -2,7 +2,7 @@ import { REEDIT_WINDOW_MS } from '@sparrow/protocol';
 import { CloseOutline, ExclamationCircleFill } from 'antd-mobile-icons';
 import { forwardRef, memo, useCallback, useEffect, useRef, useState, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import type { ChatRow, EngineSnapshot } from '../../chat/engine';
 import { contactKey } from '../../lib/conversation-list';
@@ -14,8 +14,13 @@ import { senderName, usePeople } from '../../stores/people';
 import { useRemark } from '../../stores/remarks';
 import { useSession } from '../../stores/session';
 import { Avatar } from '../Avatar';
+import { LoadingRow } from '../LoadingRow';
 import { MessageContent } from './MessageContent';
 import { PendingBubble } from './PendingBubble';
+import { ownPatWithdrawable } from '../../chat/use-pins';
+import { useDoubleTap } from './use-double-tap';
+import { ReactionChips } from '../reactions/ReactionChips';
+import { SelectableRow } from './SelectableRow';
 
 export interface RowHandlers {
   onMenu(row: ChatRow, x: number, y: number): void;
@@ -23,6 +28,12 @@ export interface RowHandlers {
   /** Stops a file on its way, or gives up a failed file or card. */
   onCancel(id: string): void;
   onReEdit(text: string): void;
+  /** A tap on a reaction chip: my reaction with that emoji on (1) or taken back (0). */
+  onReact?(row: ChatRow, emoji: string, on: 0 | 1): void;
+  /** A long press on a reaction chip: who reacted. */
+  onReactors?(row: ChatRow, emoji: string): void;
+  /** A double tap on a sender's avatar: pat them (拍一拍); absent where no one may be patted. */
+  onPat?(row: ChatRow): void;
 }
 
 interface RowProps extends RowHandlers {
@@ -73,10 +84,22 @@ const MessageRow = memo(function MessageRow({
   onRetry,
   onCancel,
   onReEdit,
+  onReact,
+  onReactors,
+  onPat,
 }: RowProps) {
   const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
   const m = row.message;
   const press = useLongPress((x, y) => onMenu(row, x, y));
+  const senderId = typeof m.fromUser.id === 'number' ? m.fromUser.id : undefined;
+  // A tap on someone's avatar opens their profile, a double tap pats them.
+  const avatarTap = useDoubleTap(
+    senderId !== undefined && !row.mine
+      ? () => void navigate(withQuery(paths.contactDetail, { id: senderId }))
+      : undefined,
+    onPat && senderId !== undefined ? () => onPat(row) : undefined,
+  );
   const face = useFace(m.fromUser, row.mine);
   const senderNow = useSenderName(m.fromUser);
   const marked = focus === 'marked';
@@ -104,10 +127,17 @@ const MessageRow = memo(function MessageRow({
       original !== '' &&
       line.undone_at !== undefined &&
       now - line.undone_at < REEDIT_WINDOW_MS;
+    // My own pat line offers 撤回 on a long press while it may still be withdrawn.
+    const withdrawable = ownPatWithdrawable(m, me, now);
     return (
       <div className={itemClass} aria-current={current}>
         {separator}
-        <p className="chat-event" ref={bubble} tabIndex={marked ? -1 : undefined}>
+        <p
+          className="chat-event"
+          ref={bubble}
+          tabIndex={withdrawable ? 0 : marked ? -1 : undefined}
+          {...(withdrawable && press)}
+        >
           {m.content}
           {canReEdit && (
             <button type="button" className="chat-reedit" onClick={() => onReEdit(original)}>
@@ -121,7 +151,6 @@ const MessageRow = memo(function MessageRow({
 
   const name = row.mine ? t('chat.me') : senderNow;
   const quote = m.extends.quote;
-  const senderId = typeof m.fromUser.id === 'number' ? m.fromUser.id : undefined;
   return (
     <div className={itemClass} aria-current={current}>
       {separator}
@@ -132,11 +161,12 @@ const MessageRow = memo(function MessageRow({
             to={withQuery(paths.contactDetail, { id: senderId })}
             aria-label={t('chat.profileOf', { name })}
             tabIndex={-1}
+            onClick={avatarTap}
           >
             <Avatar src={face} name={name} alt="" size={40} />
           </Link>
         ) : (
-          <span className="msg-avatar" aria-hidden="true">
+          <span className="msg-avatar" aria-hidden="true" onClick={avatarTap}>
             <Avatar src={face} name={m.fromUser.realname || name} alt="" size={40} />
           </span>
         )}
@@ -175,11 +205,19 @@ const MessageRow = memo(function MessageRow({
               {row.preview ? <PendingBubble row={row} preview={row.preview} /> : <MessageContent message={m} />}
             </div>
           </div>
+          {m.edited !== undefined && <p className="msg-edited">{t('edit.edited')}</p>}
           {quote && (
             <p className="msg-quote">
               {quote.realname ? `${quote.realname}: ` : ''}
               {quote.content}
             </p>
+          )}
+          {m.reactions && m.reactions.length > 0 && onReact && onReactors && (
+            <ReactionChips
+              reactions={m.reactions}
+              onToggle={(emoji, on) => onReact(row, emoji, on)}
+              onWho={(emoji) => onReactors(row, emoji)}
+            />
           )}
           {row.state === 'failed' && (
             <p className="msg-failure">
@@ -207,6 +245,8 @@ interface ListProps extends RowHandlers {
   /** Opened at an older message: the page below the newest row. */
   onLoadNewer(): void;
   label: string;
+  /** Multi-select (多选): the msg_ids chosen, and what a tap on a row does; null when not selecting. */
+  selection?: { ids: ReadonlySet<number>; onToggle(msgId: number): void } | null;
 }
 
 /** How long the message a chat was opened at stays marked. */
@@ -226,27 +266,13 @@ interface ListContext {
 
 function Top({ context }: { context: ListContext }) {
   const { t } = useTranslation();
-  if (context.loadingOlder) {
-    return (
-      <div className="chat-top" role="status">
-        <span className="spinner spinner-small" aria-hidden="true" />
-        <span className="visually-hidden">{t('common.loading')}</span>
-      </div>
-    );
-  }
+  if (context.loadingOlder) return <LoadingRow />;
   return <div className="chat-top">{context.hasOlder ? '' : t('chat.noMore')}</div>;
 }
 
 /** Below the rows while newer pages load, when the chat was opened at an older message. */
 function Bottom({ context }: { context: ListContext }) {
-  const { t } = useTranslation();
-  if (!context.loadingNewer) return null;
-  return (
-    <div className="chat-top" role="status">
-      <span className="spinner spinner-small" aria-hidden="true" />
-      <span className="visually-hidden">{t('common.loading')}</span>
-    </div>
-  );
+  return context.loadingNewer ? <LoadingRow /> : null;
 }
 
 /**
@@ -256,7 +282,7 @@ function Bottom({ context }: { context: ListContext }) {
  * pages at the bottom until the newest; only then does it follow new messages down.
  */
 export const MessageList = forwardRef(function MessageList(
-  { snapshot, isGroup, readMarks, me, now, onLoadOlder, onLoadNewer, label, ...handlers }: ListProps,
+  { snapshot, isGroup, readMarks, me, now, onLoadOlder, onLoadNewer, label, selection, ...handlers }: ListProps,
   ref: Ref<VirtuosoHandle>,
 ) {
   const { t } = useTranslation();
@@ -381,7 +407,7 @@ export const MessageList = forwardRef(function MessageList(
         itemContent={(index, row) => {
           const previous = rows[index - firstItemIndex - 1];
           const id = row.message.msg_id;
-          return (
+          const item = (
             <MessageRow
               row={row}
               previousTime={previous?.message.sendTime}
@@ -392,6 +418,12 @@ export const MessageList = forwardRef(function MessageList(
               now={now}
               {...handlers}
             />
+          );
+          if (!selection) return item;
+          return (
+            <SelectableRow row={row} checked={selection.ids.has(id)} onToggle={selection.onToggle}>
+              {item}
+            </SelectableRow>
           );
         }}
       />

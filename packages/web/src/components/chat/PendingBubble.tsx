@@ -93,6 +93,7 @@ export function PendingBubble({ row, preview: p }: { row: ChatRow; preview: Pend
     case 'text':
     case 'event':
     case 'webrtc':
+    case 'record':
       return null;
   }
 }

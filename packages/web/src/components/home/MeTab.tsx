@@ -7,6 +7,7 @@ import {
   QuestionCircleOutline,
   SetOutline,
   SmileOutline,
+  StarOutline,
   SystemQRcodeOutline,
   UserOutline,
 } from 'antd-mobile-icons';
@@ -14,7 +15,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../../api';
-import { albumPath, emojiPath, filesPath, managePaths, paths, qrPaths } from '../../nav/paths';
+import { albumPath, emojiPath, filesPath, managePaths, mediaPaths, paths, qrPaths } from '../../nav/paths';
 import { session, useSession } from '../../stores/session';
 import { Avatar } from '../Avatar';
 import { Cell, CellGroup } from '../Cell';
@@ -45,6 +46,7 @@ export function MeTab() {
         <Cell icon={<LockOutline />} title={t('me.secure')} to={paths.secure} />
       </CellGroup>
       <CellGroup>
+        <Cell icon={<StarOutline />} title={t('favorite.title')} to={mediaPaths.favorites} />
         <Cell icon={<FolderOutline />} title={t('media.files.entry')} to={filesPath()} />
         <Cell icon={<SmileOutline />} title={t('media.sticker.entry')} to={emojiPath()} />
         {user && <Cell icon={<PictureOutline />} title={t('moments.myAlbum')} to={albumPath(user.user_id)} />}

@@ -46,6 +46,7 @@ export function MediaMessage({ message, mine, tile }: { message: Message; mine?:
     case 'text':
     case 'event':
     case 'webrtc':
+    case 'record':
       return null;
   }
 }

@@ -5,6 +5,7 @@ import {
   LockOutline,
   MessageOutline,
   MoreOutline,
+  StarOutline,
   TeamOutline,
 } from 'antd-mobile-icons';
 import { lazy, memo, Suspense, useState } from 'react';
@@ -13,6 +14,7 @@ import { Link } from 'react-router';
 import { formatRelative } from '../../lib/relative-time';
 import { useLongPress } from '../../lib/use-long-press';
 import { albumPath } from '../../nav/paths';
+import { favorites } from '../../stores/favorites';
 import { Avatar } from '../Avatar';
 import { asViewerImages, gridColumns } from './images';
 
@@ -160,6 +162,15 @@ export const PostItem = memo(function PostItem({ post, me, now, onLike, onCommen
                   }}
                 >
                   <MessageOutline aria-hidden="true" /> {t('moments.comment')}
+                </button>
+                <button
+                  type="button"
+                  onClick={() => {
+                    setMenu(false);
+                    void favorites.save({ post_id: post.id });
+                  }}
+                >
+                  <StarOutline aria-hidden="true" /> {t('favorite.add')}
                 </button>
               </span>
             )}

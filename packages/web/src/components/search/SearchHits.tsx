@@ -35,6 +35,8 @@ function hitText(m: Message): { label: string; text: string } | null {
       };
     case 'contact':
       return { label: translate('preview.contact', { name: '' }).trim(), text: name(ext.displayName) };
+    case 'record':
+      return { label: translate('preview.record'), text: name(ext.title) };
     case 'emoji':
     case 'event':
     case 'image':

@@ -1,4 +1,12 @@
-import { ADD_GROUP_USER_MAX, FORWARD_MAX, FORWARD_MIN, TEXT_MESSAGE_MAX, type Contact } from '@sparrow/protocol';
+import {
+  ADD_GROUP_USER_MAX,
+  FORWARD_MAX,
+  FORWARD_MIN,
+  FORWARD_RECORD_MAX,
+  TEXT_MESSAGE_MAX,
+  type Contact,
+  type ForwardMode,
+} from '@sparrow/protocol';
 import { CheckCircleFill } from 'antd-mobile-icons';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -27,6 +35,12 @@ type Mode = 'forward' | 'group' | 'add';
 
 const GROUP_MIN_OTHERS = 2;
 
+/** The msg_ids a multi-select forward names (`msg_ids=3,5,8`), at most FORWARD_RECORD_MAX. */
+function idsOf(list: string | null): number[] {
+  const ids = (list ?? '').split(',').map(Number);
+  return [...new Set(ids.filter((n) => Number.isInteger(n) && n > 0))].slice(0, FORWARD_RECORD_MAX);
+}
+
 function limits(mode: Mode): { min: number; max: number } {
   if (mode === 'forward') return { min: FORWARD_MIN, max: FORWARD_MAX };
   if (mode === 'add') return { min: 1, max: ADD_GROUP_USER_MAX };
@@ -41,6 +55,11 @@ export default function UserSelectionPage() {
   const [params] = useSearchParams();
   const mode: Mode = params.get('mode') === 'forward' ? 'forward' : params.get('mode') === 'add' ? 'add' : 'group';
   const msgId = Number(params.get('msg_id')) || 0;
+  // Multi-select (多选): the chosen messages and how they go, one by one or as one record.
+  const msgIds = useMemo(() => idsOf(params.get('msg_ids')), [params]);
+  const forwardMode: ForwardMode = params.get('forward_mode') === 'merge' ? 'merge' : 'each';
+  /** Forwarding one of my favourites (收藏 → 发送给朋友) rather than a message. */
+  const favoriteId = Number(params.get('favorite_id')) || 0;
   const groupId = params.get('group_id') ?? '';
   const withKey = params.get('with');
   const rows = useContacts((s) => s.rows);
@@ -133,7 +152,19 @@ export default function UserSelectionPage() {
     setBusy(true);
     try {
       const user_ids = picked.map((k) => (k.startsWith('group-') ? (k as `group-${number}`) : Number(k)));
-      await api.forwardMessage({ msg_id: msgId, user_ids }, { loading: true });
+      if (msgIds.length) {
+        // The server sends the note after them, in each chat.
+        const text = note.trim();
+        await api.forwardMessages(
+          { msg_ids: msgIds, user_ids, mode: forwardMode, ...(text && { note: text }) },
+          { loading: true },
+        );
+        setConfirming(false);
+        back();
+        return;
+      }
+      if (favoriteId) await api.favoriteSend({ id: favoriteId, user_ids }, { loading: true });
+      else await api.forwardMessage({ msg_id: msgId, user_ids }, { loading: true });
       // The note follows the message into each chat, kept on this device until the server has it.
       const text = note.trim();
       if (text) for (const k of picked) engineFor(k).send({ type: 'text', content: text, at: [] });
@@ -228,6 +259,13 @@ export default function UserSelectionPage() {
           <p className="forward-names">
             {picked.map((k) => (byKey.get(k) ?? rows[k])?.displayName ?? k).join(t('select.nameSeparator'))}
           </p>
+          {msgIds.length > 0 && (
+            <p className="forward-summary">
+              {forwardMode === 'merge'
+                ? t('multiSelect.mergeSummary', { count: msgIds.length })
+                : t('multiSelect.eachSummary', { count: msgIds.length })}
+            </p>
+          )}
           <input
             className="forward-note"
             type="text"

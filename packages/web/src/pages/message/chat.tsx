@@ -11,6 +11,10 @@ import { ActionMenu, type MenuAction } from '../../components/ActionMenu';
 import { Composer, type ComposerHandle } from '../../components/chat/Composer';
 import type { Mentionable } from '../../components/chat/MentionPicker';
 import { MessageList } from '../../components/chat/MessageList';
+import { usePinsPats } from '../../components/chat/use-pins-pats';
+import { SelectionBar } from '../../components/chat/SelectionBar';
+import { useSelection } from '../../chat/use-selection';
+import { useReactionsEdits } from '../../components/reactions/use-reactions-edits';
 import { feedback } from '../../components/feedback';
 import { MediaGalleryProvider } from '../../components/message/gallery';
 import { GroupAnnouncementBanner } from '../../components/group/GroupAnnouncementBanner';
@@ -23,6 +27,7 @@ import { copyText } from '../../lib/clipboard';
 import { contactIdOf, SELF_KEY, SYSTEM_KEY } from '../../lib/conversation-list';
 import { useNow } from '../../lib/use-now';
 import { paths, withQuery } from '../../nav/paths';
+import { favorites } from '../../stores/favorites';
 import '../../components/chat/chat.css';
 
 /** The chat (docs/product.md §2 `/pages/message/chat?id=<contact>`): back goes home (BACK_TO_HOME). */
@@ -49,6 +54,26 @@ function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | nu
   const [menu, setMenu] = useState<{ row: ChatRow; x: number; y: number } | null>(null);
   const meId = me?.user_id ?? 0;
   const background = useChatBackground(key);
+  const reactionsEdits = useReactionsEdits({
+    engine,
+    composer,
+    me: meId,
+    isGroup,
+    myRole,
+    reactionsOn: !isGroup || (group.info?.setting ?? contact?.setting)?.reaction !== 0,
+    editTimeS: chatInfo?.editTime,
+    readOnly: disbanded || chat.notFriend,
+  });
+  const pinsPats = usePinsPats(key, snapshot.rows, {
+    engine,
+    me: meId,
+    now,
+    myRole,
+    membersMayPin: group.info?.setting.pin ?? (contact?.setting?.pin === 1 ? 1 : 0),
+    blocked: chat.block,
+    disbanded,
+    reveal: () => list.current?.scrollToIndex({ index: 'LAST', behavior: 'auto' }),
+  });
   // What I send, and each of mine once stored, shows at the bottom, whatever its kind.
   useEffect(
     () =>
@@ -74,13 +99,25 @@ function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | nu
 
   const handleSend = useCallback(
     (text: string, at: number[]) => {
+      if (reactionsEdits.sendEdit(text)) return;
       engine.send({ type: 'text', content: text, at, ...(quote && { pid: quote.message.msg_id }) });
       setQuote(null);
     },
-    [engine, quote],
+    [engine, quote, reactionsEdits],
   );
 
-  const handleMenu = useCallback((row: ChatRow, x: number, y: number) => setMenu({ row, x, y }), []);
+  const selection = useSelection(engine);
+  const selecting = selection.ids !== null;
+  const listSelection = useMemo(
+    () => (selection.ids ? { ids: selection.ids, onToggle: selection.toggle } : null),
+    [selection.ids, selection.toggle],
+  );
+  const handleMenu = useCallback(
+    (row: ChatRow, x: number, y: number) => {
+      if (!selecting) setMenu({ row, x, y });
+    },
+    [selecting],
+  );
   const handleRetry = useCallback((id: string) => engine.retry(id), [engine]);
   const handleCancel = useCallback((id: string) => engine.cancel(id), [engine]);
   const handleReEdit = useCallback((text: string) => composer.current?.setText(text), []);
@@ -114,7 +151,14 @@ function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | nu
         label: t('chat.forward'),
         onSelect: () => void navigate(withQuery(paths.userSelection, { mode: 'forward', msg_id: m.msg_id })),
       });
+      actions.push({
+        key: 'favorite',
+        label: t('favorite.add'),
+        onSelect: () => void favorites.save({ msg_ids: [m.msg_id] }),
+      });
     }
+    if (can.forward)
+      actions.push({ key: 'select', label: t('multiSelect.multiSelect'), onSelect: () => selection.start(m.msg_id) });
     if (can.quote) {
       actions.push({
         key: 'quote',
@@ -125,6 +169,8 @@ function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | nu
         },
       });
     }
+    actions.push(...reactionsEdits.menuActions(row));
+    actions.push(...pinsPats.menuActions(row));
     if (can.withdraw)
       actions.push({ key: 'withdraw', label: t('chat.withdraw'), onSelect: () => void withdraw(m.msg_id) });
     if (can.deleteForAll)
@@ -193,28 +239,36 @@ function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | nu
   return (
     <div className="page chat-page">
       <NavBar
-        title={name}
-        titleSuffix={memberCount}
+        title={selecting ? t('multiSelect.selectedCount', { count: selection.ids?.size ?? 0 }) : name}
+        titleSuffix={selecting ? undefined : memberCount}
+        back={!selecting}
         right={
-          <>
-            {contact?.is_notice === 0 && (
-              <BellMuteOutline className="navbar-mute" aria-label={t('home.muted')} role="img" />
-            )}
-            {!disbanded && (
-              <button
-                type="button"
-                className="navbar-back navbar-icon"
-                aria-label={isGroup ? t('chat.groupInfo') : t('chat.chatInfo')}
-                onClick={() => void navigate(withQuery(paths.chatDetail, { id: key }))}
-              >
-                <MoreOutline aria-hidden="true" />
-              </button>
-            )}
-          </>
+          selecting ? (
+            <button type="button" className="navbar-action" onClick={selection.cancel}>
+              {t('multiSelect.cancel')}
+            </button>
+          ) : (
+            <>
+              {contact?.is_notice === 0 && (
+                <BellMuteOutline className="navbar-mute" aria-label={t('home.muted')} role="img" />
+              )}
+              {!disbanded && (
+                <button
+                  type="button"
+                  className="navbar-back navbar-icon"
+                  aria-label={isGroup ? t('chat.groupInfo') : t('chat.chatInfo')}
+                  onClick={() => void navigate(withQuery(paths.chatDetail, { id: key }))}
+                >
+                  <MoreOutline aria-hidden="true" />
+                </button>
+              )}
+            </>
+          )
         }
       />
       <ConnectionBanner />
       <main id="main" className="chat-main" style={chatBackgroundStyle(background.url)}>
+        {pinsPats.bar}
         {isGroup && !disbanded && <GroupAnnouncementBanner groupId={key} />}
         {snapshot.status === 'error' && snapshot.rows.length > 0 && (
           <div className="chat-load-failed">
@@ -241,6 +295,10 @@ function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | nu
               onRetry={handleRetry}
               onCancel={handleCancel}
               onReEdit={handleReEdit}
+              onReact={reactionsEdits.onReact}
+              onReactors={reactionsEdits.onReactors}
+              onPat={pinsPats.onPat}
+              selection={listSelection}
             />
           </MediaGalleryProvider>
         ) : snapshot.status === 'error' ? (
@@ -260,21 +318,31 @@ function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | nu
             <span className="visually-hidden">{t('common.loading')}</span>
           </div>
         )}
-        <Composer
-          ref={composer}
-          draftKey={key}
-          blocked={chat.block}
-          blockedAction={
-            chat.notFriend ? (
-              <Link to={withQuery(paths.contactDetail, { id: contactIdOf(key) })}>{t('chat.sendFriendRequest')}</Link>
-            ) : undefined
-          }
-          quote={quoted}
-          onCancelQuote={() => setQuote(null)}
-          mentionable={mentionable}
-          canMentionAll={isGroup && (myRole === 1 || myRole === 2)}
-          onSend={handleSend}
-        />
+        {selecting ? (
+          <SelectionBar
+            count={selection.ids?.size ?? 0}
+            onForwardEach={() => selection.forward('each')}
+            onForwardMerge={() => selection.forward('merge')}
+            onFavorite={() => void selection.favorite()}
+            onDelete={() => void selection.remove()}
+          />
+        ) : (
+          <Composer
+            ref={composer}
+            draftKey={key}
+            blocked={chat.block}
+            blockedAction={
+              chat.notFriend ? (
+                <Link to={withQuery(paths.contactDetail, { id: contactIdOf(key) })}>{t('chat.sendFriendRequest')}</Link>
+              ) : undefined
+            }
+            quote={reactionsEdits.editBar ?? quoted}
+            onCancelQuote={reactionsEdits.editBar ? reactionsEdits.cancelEdit : () => setQuote(null)}
+            mentionable={mentionable}
+            canMentionAll={isGroup && (myRole === 1 || myRole === 2)}
+            onSend={handleSend}
+          />
+        )}
       </main>
       {menu && menuItems.length > 0 && (
         <ActionMenu
@@ -282,8 +350,10 @@ function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | nu
           actions={menuItems}
           label={t('chat.messageMenu')}
           onClose={() => setMenu(null)}
+          header={reactionsEdits.menuHeader(menu.row, () => setMenu(null))}
         />
       )}
+      {reactionsEdits.sheets}
     </div>
   );
 }

@@ -1,17 +1,18 @@
 import { PAGE_LIMIT_DEFAULT, type FileItem, type MessageOf } from '@sparrow/protocol';
 import { FolderOutline, PlayOutline } from 'antd-mobile-icons';
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { request } from '../../api';
 import { videoPath } from '../../nav/paths';
-import { EmptyState } from '../../components/EmptyState';
 import { FileIcon } from '../../components/message/FileIcon';
 import { FILE_CATES } from '../../components/message/file-kind';
 import { Page } from '../../components/Page';
+import { PagedListBody } from '../../components/PagedListBody';
 import { SearchBar } from '../../components/SearchBar';
 import { formatFileSize } from '../../lib/file-size';
 import type { Loaded } from '../../lib/paged-list';
+import { useDebounced } from '../../lib/use-debounced';
 import { usePagedList } from '../../lib/use-paged-list';
 import { useParamChoice } from '../../lib/use-param-choice';
 import { useVoicePlayback } from '../../lib/voice-player';
@@ -132,13 +133,8 @@ export default function FilesPage() {
   const [tab, setTab] = useParamChoice<Tab>('tab', ['sent', 'received']);
   const [cate, setCate] = useState<Cate | 0>(0);
   const [text, setText] = useState('');
-  const [keywords, setKeywords] = useState('');
+  const keywords = useDebounced(text.trim(), SEARCH_DEBOUNCE_MS);
   const [viewing, setViewing] = useState<FileItem | null>(null);
-
-  useEffect(() => {
-    const timer = setTimeout(() => setKeywords(text.trim()), SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [text]);
 
   const read = useCallback(
     async ({ pages }: Loaded<FileItem>) => {
@@ -158,19 +154,6 @@ export default function FilesPage() {
     [tab, cate, keywords],
   );
   const [list, pager] = usePagedList(read, fileKey);
-  const hasMore = list.status === 'ready' && list.more;
-  const loadingMore = list.next === 'loading';
-
-  const sentinel = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const el = sentinel.current;
-    if (!el || !hasMore) return;
-    const io = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) void pager.loadMore();
-    });
-    io.observe(el);
-    return () => io.disconnect();
-  }, [hasMore, pager]);
 
   return (
     <Page title={t('media.routes.files')} className="files-page">
@@ -197,36 +180,24 @@ export default function FilesPage() {
           </button>
         ))}
       </div>
-      {list.status === 'loading' ? (
-        <div className="page-loading" role="status">
-          <span className="spinner" aria-hidden="true" />
-          <span className="visually-hidden">{t('common.loading')}</span>
-        </div>
-      ) : list.status === 'failed' ? (
-        <EmptyState icon={<FolderOutline />} title={t('media.files.loadFailed')} description="">
-          <button type="button" className="button button-default files-retry" onClick={() => void pager.start()}>
-            {t('common.retry')}
-          </button>
-        </EmptyState>
-      ) : list.items.length === 0 ? (
-        <EmptyState
-          icon={<FolderOutline />}
-          title={keywords || cate ? t('media.files.noMatch') : t('media.files.empty')}
-          description={tab === 'sent' ? t('media.files.emptySent') : t('media.files.emptyReceived')}
-        />
-      ) : (
-        <>
-          <p className="files-total">{t('media.files.total', { count: list.total ?? list.items.length })}</p>
-          <ul className="files-list">
-            {list.items.map((f) => (
-              <FileRow key={f.msg_id} file={f} tab={tab} onImage={setViewing} />
-            ))}
-          </ul>
-          <div ref={sentinel} className="files-more" role="status">
-            {loadingMore ? t('common.loading') : hasMore ? '' : t('media.files.end')}
-          </div>
-        </>
-      )}
+      <PagedListBody
+        list={list}
+        pager={pager}
+        icon={<FolderOutline />}
+        loadFailed={t('media.files.loadFailed')}
+        empty={{
+          title: keywords || cate ? t('media.files.noMatch') : t('media.files.empty'),
+          description: tab === 'sent' ? t('media.files.emptySent') : t('media.files.emptyReceived'),
+        }}
+        total={(count) => t('media.files.total', { count })}
+        end={t('media.files.end')}
+      >
+        <ul className="files-list">
+          {list.items.map((f) => (
+            <FileRow key={f.msg_id} file={f} tab={tab} onImage={setViewing} />
+          ))}
+        </ul>
+      </PagedListBody>
       {viewing && (
         <Suspense fallback={null}>
           <ImageViewer images={[asImageMessage(viewing)]} start={0} onClose={() => setViewing(null)} />

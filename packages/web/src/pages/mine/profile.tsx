@@ -11,7 +11,7 @@ import { Field } from '../../components/Field';
 import { Page } from '../../components/Page';
 import type { MessageKey } from '../../i18n/keys';
 import { useForm } from '../../lib/use-form';
-import { checkMotto, checkOptionalEmail, checkRealname, type Problem } from '../../lib/validation';
+import { checkMotto, checkOptionalEmail, checkPatSuffix, checkRealname, type Problem } from '../../lib/validation';
 import { useBackTo } from '../../nav/navigation';
 import { paths, qrPaths } from '../../nav/paths';
 import { useConfig } from '../../stores/config';
@@ -20,14 +20,14 @@ import { session, useSession } from '../../stores/session';
 const SEXES = [1, 0, 2] as const;
 const sexKey = (sex: 0 | 1 | 2): MessageKey => `profile.sex${sex}`;
 
-type TextEdit = 'name' | 'motto' | 'email';
+type TextEdit = 'name' | 'motto' | 'email' | 'patSuffix';
 
 const textEdits: Record<
   TextEdit,
   {
     title: MessageKey;
     label: MessageKey;
-    field: 'realname' | 'motto' | 'email';
+    field: 'realname' | 'motto' | 'email' | 'pat_suffix';
     check: (v: string) => Problem;
     placeholder?: MessageKey;
     hint?: MessageKey;
@@ -41,6 +41,14 @@ const textEdits: Record<
     field: 'motto',
     check: checkMotto,
     placeholder: 'profile.mottoPlaceholder',
+  },
+  patSuffix: {
+    title: 'pat.editSuffix',
+    label: 'pat.suffix',
+    field: 'pat_suffix',
+    check: checkPatSuffix,
+    placeholder: 'pat.suffixPlaceholder',
+    hint: 'pat.suffixHint',
   },
   email: {
     title: 'profile.editEmail',
@@ -168,7 +176,7 @@ function AvatarRow({ user, name }: { user: UserInfo; name: string }) {
   );
 }
 
-/** Personal info: avatar upload, name (when sysInfo.diyName allows), motto, gender, email. */
+/** Personal info: avatar upload, name (when sysInfo.diyName allows), motto, pat suffix, gender, email. */
 export default function ProfilePage() {
   const { t } = useTranslation();
   const user = useSession((s) => s.user);
@@ -178,7 +186,7 @@ export default function ProfilePage() {
 
   if (!user) return null;
   if (edit === 'sex') return <SexEditor user={user} />;
-  if ((edit === 'name' && canRename) || edit === 'motto' || edit === 'email') {
+  if ((edit === 'name' && canRename) || edit === 'motto' || edit === 'email' || edit === 'patSuffix') {
     return <TextEditor edit={edit} user={user} />;
   }
 
@@ -204,6 +212,7 @@ export default function ProfilePage() {
       {!canRename && <p className="form-note">{t('profile.nameLocked')}</p>}
       <CellGroup>
         <Cell title={t('profile.motto')} value={user.motto || notSet} to={editPath('motto')} />
+        <Cell title={t('pat.suffix')} value={user.pat_suffix || notSet} to={editPath('patSuffix')} />
         <Cell title={t('profile.sex')} value={t(sexKey(user.sex))} to={editPath('sex')} />
         <Cell title={t('profile.email')} value={user.email || notSet} to={editPath('email')} />
       </CellGroup>

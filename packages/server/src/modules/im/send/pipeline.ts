@@ -129,55 +129,62 @@ export class SendPipeline implements EventPort, MessageSender {
   /** Forwards a message I can see to 1–5 users or groups; every copy obeys the rules of sendMessage. */
   async forward(session: Session, body: RouteInput<'forwardMessage'>): Promise<void> {
     const { row } = await this.ctx.access.message(session, body.msg_id);
-    if (row.type === 'event' || row.type === 'webrtc') throw new AppError('NotAllowedTarget');
+    if (!forwardable(row)) throw new AppError('NotAllowedTarget');
+    await this.forwardTo(session, await this.forwardTargets(session, body.user_ids), [copyOf(row)]);
+  }
+
+  /**
+   * The 1–5 chats a forward goes to, each resolved and authorized as sendMessage does, before
+   * anything is stored: one refused refuses the forward.
+   */
+  async forwardTargets(session: Session, userIds: ReadonlyArray<string | number>): Promise<Chat[]> {
     const chats: Chat[] = [];
-    for (const to of new Set(body.user_ids.map(String))) {
+    for (const to of new Set(userIds.map(String))) {
       const chat = await this.ctx.access.chat(session, /^-?\d+$/.test(to) ? Number(to) : to);
       await authorizeSend(this.ctx, session, chat);
       chats.push(chat);
     }
-    const { quote: _quote, ...ext } = parseJson(row.extends);
-    for (const chat of chats) {
-      await this.post(session.user, chat, {
-        clientId: randomUUID(),
-        type: row.type,
-        content: row.content,
-        extends: ext,
-        at: [],
-        pid: 0,
-        fileId: row.file_id,
-      });
-    }
+    return chats;
+  }
+
+  /** Stores and pushes `drafts` in their order to each of `chats` (from forwardTargets), each copy with an id of its own. */
+  async forwardTo(session: Session, chats: readonly Chat[], drafts: readonly ForwardDraft[]): Promise<void> {
+    for (const chat of chats)
+      for (const draft of drafts) await this.post(session.user, chat, { clientId: randomUUID(), ...draft });
   }
 
   async postEvent(target: EventTarget, posted: PostedLine): Promise<void> {
+    await this.postLine(target, posted);
+  }
+
+  /** Posts a module's line as postEvent does; answers the stored message (undefined for a `system` notice, never stored). */
+  async postLine(target: EventTarget, posted: PostedLine): Promise<MessageRow | undefined> {
     if (target.kind === 'system') {
       const line = posted.type === 'event' ? posted.line : undefined;
       if (line?.event !== 'friendRequest' && line?.event !== 'friendAccepted')
         throw new Error('only friend notices go to the system conversation');
       // Nothing to store: the system conversation is read off the friend requests. Fan out alone.
       await this.fanOut.toSystem(target.recipient, line);
-      return;
+      return undefined;
     }
     if (target.kind === 'private') {
       const { from, to } = target;
-      await this.post(
+      return this.post(
         from,
         { kind: 'private', chatKey: pairKey(from.id, to.id), peer: to },
         {
           clientId: randomUUID(),
-          type: 'text',
+          type: posted.type,
           content: posted.content,
-          extends: {},
+          extends: posted.type === 'event' ? posted.line : {},
           at: [],
           pid: 0,
           fileId: 0,
         },
       );
-      return;
     }
     const { group, member, actor } = target;
-    await this.post(
+    return this.post(
       actor,
       { kind: 'group', chatKey: groupKey(group.id), group, member },
       {
@@ -228,12 +235,27 @@ export class SendPipeline implements EventPort, MessageSender {
     return this.fanOut.callOutcome(amended, to, signal);
   }
 
-  /** Store → fan out, for a draft the caller has checked. */
-  private async post(sender: UserRow, chat: Chat, draft: Draft): Promise<void> {
+  /** Store → fan out, for a draft the caller has checked; answers the stored message. */
+  private async post(sender: UserRow, chat: Chat, draft: Draft): Promise<MessageRow> {
     const stored = await storeMessage(this.ctx, this.members, this.outbox, sender.id, chat, draft);
     await this.fanOut.publish(stored.row, chat, sender, undefined, stored.sides);
     this.outbox.published(stored.row.id);
+    return stored.row;
   }
+}
+
+/** A message a forward sends: a copy, a merged record, a note; its id is made per chat. */
+export type ForwardDraft = Omit<Draft, 'clientId'>;
+
+/** Whether a stored message may be forwarded: not an event line, not a call. */
+export function forwardable(row: MessageRow): boolean {
+  return row.type !== 'event' && row.type !== 'webrtc';
+}
+
+/** A stored message as a forward sends it again: its content and facts, without its quote or mentions. */
+export function copyOf(row: MessageRow): ForwardDraft {
+  const { quote: _quote, ...ext } = parseJson(row.extends);
+  return { type: row.type, content: row.content, extends: ext, at: [], pid: 0, fileId: row.file_id };
 }
 
 /**

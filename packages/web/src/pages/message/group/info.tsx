@@ -328,7 +328,7 @@ function AvatarCell({ id, info, editable }: { id: string; info: GroupInfo; edita
 
 const NOSPEAK: readonly GroupSetting['nospeak'][] = [0, 1, 2];
 
-function ManageSettings({ id, setting: saved }: { id: string; setting: GroupSetting }) {
+function ManageSettings({ id, setting: saved, owner }: { id: string; setting: GroupSetting; owner: boolean }) {
   const { t } = useTranslation();
   // What I just chose shows while the server decides; a refusal puts the saved value back.
   const [pending, setPending] = useState<Partial<GroupSetting>>({});
@@ -358,6 +358,18 @@ function ManageSettings({ id, setting: saved }: { id: string; setting: GroupSett
         title={t('group.settings.profile')}
         checked={setting.profile === 1}
         onChange={(v) => change({ profile: v ? 1 : 0 })}
+      />
+      {owner && (
+        <SwitchCell
+          title={t('pins.groupSwitch')}
+          checked={setting.pin === 1}
+          onChange={(v) => change({ pin: v ? 1 : 0 })}
+        />
+      )}
+      <SwitchCell
+        title={t('reactions.groupSwitch')}
+        checked={setting.reaction !== 0}
+        onChange={(v) => change({ reaction: v ? 1 : 0 })}
       />
       <li>
         <fieldset className="gm-segmented-block">
@@ -531,7 +543,7 @@ function GroupInfoView({ id, entry, info }: { id: string; entry: GroupEntry; inf
           <Cell title={t('group.info.muteStatus')} value={t('group.members.mutedUntil', { time: muteEnd })} />
         )}
       </CellGroup>
-      {can.manage && <ManageSettings id={id} setting={info.setting} />}
+      {can.manage && <ManageSettings id={id} setting={info.setting} owner={role === GroupRoles.Owner} />}
       <ChatSettingsCells chatKey={id} />
       <GroupActionsBlock id={id} role={role} leaveLabel={t('detail.deleteAndLeave')} />
     </Page>
