@@ -88,7 +88,7 @@ export const EventLineSchema = z.discriminatedUnion('event', [
     ...actor,
     /** The pinned message. */
     msg_id: z.number(),
-    /** Its one-line preview when pinned (protocol `messagePreview`, in the actor's language). */
+    /** Its one-line preview when pinned (protocol `messagePreview`, in the actor's language); empty in a group that hides earlier history. */
     preview: z.string(),
   }),
   /** The actor took a message's pin off. */
@@ -97,7 +97,7 @@ export const EventLineSchema = z.discriminatedUnion('event', [
     ...actor,
     /** The message. */
     msg_id: z.number(),
-    /** Its one-line preview (protocol `messagePreview`, in the actor's language). */
+    /** Its one-line preview (protocol `messagePreview`, in the actor's language); empty in a group that hides earlier history. */
     preview: z.string(),
   }),
   /** The actor patted someone in the chat (拍一拍); the patter may withdraw it for PAT_WITHDRAW_MS. */

@@ -105,6 +105,52 @@ describeEachDb('edited texts', (target) => {
     expect(quoting.extends.quote.content).toBe('better words');
   });
 
+  it('tells a member who joined a history-hiding group later nothing of an earlier message, and holds a muted sender to silence', async () => {
+    const owner = await fresh('kai');
+    const m1 = await fresh('lea');
+    const m2 = await fresh('max');
+    const late = await fresh('ned');
+    const gid = await makeGroup(server, owner, [m1, m2]);
+    for (const u of [m1, late]) await makeFriends(server, owner, u);
+    const settingRes = await server.call('groupSetting', { id: gid, setting: { history: 0 } }, { token: owner.token });
+    expect(settingRes.code, settingRes.msg).toBe(0);
+    const msg = await send(m1, gid, 'before your time');
+    const added = await server.call('addGroupUser', { id: gid, user_ids: [late.userId] }, { token: owner.token });
+    expect(added.code, added.msg).toBe(0);
+    const sl = await TestSocket.bound(server, late.userId, late.token);
+    const s2 = await TestSocket.bound(server, m2.userId, m2.token);
+
+    expect((await edit(m1, msg.msg_id, 'still before your time')).code).toBe(0);
+    const react = await server.call('reactMessage', { id: msg.msg_id, emoji: '👍', on: 1 }, { token: m2.token });
+    expect(react.code, react.msg).toBe(0);
+    const pin = await server.call('pinMessage', { id: msg.msg_id, pin: 1 }, { token: owner.token });
+    expect(pin.code, pin.msg).toBe(0);
+    await s2.waitFor((f) => f.type === 'editMessage');
+    await s2.waitFor((f) => f.type === 'reaction');
+    // The pin's line reaches everyone, the late member too, without the message's words.
+    const line = await sl.waitFor((f) => f.type === 'group' && f.data.type === 'event');
+    expect(line.data.content).not.toContain('before your time');
+    expect(sl.frames.filter((f) => f.type === 'editMessage' || f.type === 'reaction')).toEqual([]);
+
+    // Muted, the sender may not rewrite what they sent.
+    const mute = await server.call(
+      'setNoSpeak',
+      { id: gid, user_id: m1.userId, noSpeakTimer: 1 },
+      { token: owner.token },
+    );
+    expect(mute.code, mute.msg).toBe(0);
+    const muted = await edit(m1, msg.msg_id, 'sneaky rewrite');
+    expect(muted.code).not.toBe(0);
+    const sent = await server.call(
+      'sendMessage',
+      { id: randomUUID(), toContactId: gid, is_group: 1, type: 'text', content: 'x' },
+      { token: m1.token },
+    );
+    expect([muted.code, muted.msg]).toEqual([sent.code, sent.msg]);
+    sl.close();
+    s2.close();
+  });
+
   it('makes search find the current text only', async () => {
     const a = await fresh('hal');
     const b = await fresh('ivy');

@@ -173,6 +173,8 @@ export const en: Record<MessageKey, string> = {
   'event.notice': '{name} updated the group announcement',
   'event.pin': '{name} pinned “{preview}”',
   'event.unpin': '{name} unpinned “{preview}”',
+  'event.pinAMessage': '{name} pinned a message',
+  'event.unpinAMessage': '{name} unpinned a message',
   'event.pat': '{name} patted {target}{suffix}',
   'event.patYou': 'You patted {target}{suffix}',
   'event.patSelf': '{name} patted themselves{suffix}',

@@ -173,6 +173,8 @@ export const es: Record<MessageKey, string> = {
   'event.notice': '{name} actualizó el anuncio del grupo',
   'event.pin': '{name} fijó «{preview}»',
   'event.unpin': '{name} dejó de fijar «{preview}»',
+  'event.pinAMessage': '{name} fijó un mensaje',
+  'event.unpinAMessage': '{name} dejó de fijar un mensaje',
   'event.pat': '{name} le dio un toque a {target}{suffix}',
   'event.patYou': 'Le diste un toque a {target}{suffix}',
   'event.patSelf': '{name} se dio un toque{suffix}',

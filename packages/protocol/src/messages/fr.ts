@@ -173,6 +173,8 @@ export const fr: Record<MessageKey, string> = {
   'event.notice': "{name} a mis à jour l'annonce du groupe",
   'event.pin': '{name} a épinglé « {preview} »',
   'event.unpin': '{name} a désépinglé « {preview} »',
+  'event.pinAMessage': '{name} a épinglé un message',
+  'event.unpinAMessage': '{name} a désépinglé un message',
   'event.pat': '{name} a tapoté {target}{suffix}',
   'event.patYou': 'Vous avez tapoté {target}{suffix}',
   'event.patSelf': "{name} s'est tapoté{suffix}",

@@ -170,6 +170,8 @@ export const zhHans = {
   'event.notice': '{name}更新了群公告',
   'event.pin': '{name}置顶了“{preview}”',
   'event.unpin': '{name}取消置顶了“{preview}”',
+  'event.pinAMessage': '{name}置顶了一条消息',
+  'event.unpinAMessage': '{name}取消置顶了一条消息',
   'event.pat': '{name}拍了拍 {target}{suffix}',
   'event.patYou': '你拍了拍 {target}{suffix}',
   'event.patSelf': '{name}拍了拍自己{suffix}',

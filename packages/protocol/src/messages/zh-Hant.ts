@@ -172,6 +172,8 @@ export const zhHant: Record<MessageKey, string> = {
   'event.notice': '{name}更新了群公告',
   'event.pin': '{name}置頂了「{preview}」',
   'event.unpin': '{name}取消置頂了「{preview}」',
+  'event.pinAMessage': '{name}置頂了一則訊息',
+  'event.unpinAMessage': '{name}取消置頂了一則訊息',
   'event.pat': '{name}拍了拍 {target}{suffix}',
   'event.patYou': '你拍了拍 {target}{suffix}',
   'event.patSelf': '{name}拍了拍自己{suffix}',

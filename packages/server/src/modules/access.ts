@@ -143,6 +143,17 @@ export class Access {
     return [row.from_user];
   }
 
+  /**
+   * Who holds a message and may read it: its holders, less the members of a group that hides
+   * earlier history who joined after it (what a change to the message may be told to).
+   */
+  async readers(row: MessageRow): Promise<number[]> {
+    if (row.chat_type !== ChatType.Group) return this.holders(row);
+    const group = await this.repos.groups.byId(row.to_id);
+    if (!group || groupSetting(group).history) return this.holders(row);
+    return this.repos.groups.memberIdsJoinedBefore(row.to_id, row.id);
+  }
+
   /** A message I can see, by msg_id or by client id; refused alike when missing or not mine to see. */
   async message(session: Session, ref: number | string): Promise<{ row: MessageRow; chat: Chat }> {
     const found = await this.findMessage(session, ref);

@@ -75,6 +75,17 @@ export class GroupRepo {
     return rows.map((r) => r.user_id);
   }
 
+  /** The members who joined before a message: those who see it when the group hides earlier history. */
+  async memberIdsJoinedBefore(groupId: number, msgId: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('group_members')
+      .select('user_id')
+      .where('group_id', '=', groupId)
+      .where('join_msg_id', '<', msgId)
+      .execute();
+    return rows.map((r) => r.user_id);
+  }
+
   /** Everyone who shares an active group with a user, the user included, each once. */
   async coMemberIds(userId: number): Promise<number[]> {
     const rows = await this.db

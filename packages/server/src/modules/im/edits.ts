@@ -1,11 +1,4 @@
-import {
-  editable,
-  GroupRoles,
-  needsFriendship,
-  type Message,
-  type MessageEdit,
-  type RouteInput,
-} from '@sparrow/protocol';
+import { editable, GroupRoles, type Message, type MessageEdit, type RouteInput } from '@sparrow/protocol';
 import type { Limits } from '../../lib/limits';
 import { parseJson, plainText } from '../../lib/text';
 import type { Realtime } from '../../realtime/realtime';
@@ -16,6 +9,7 @@ import type { Session } from '../auth';
 import type { ConfigService } from '../system';
 import type { Hydrator } from './hydrate';
 import { pushToHolders } from './reactions';
+import { authorizeSend } from './send/authorize';
 
 /** What EditService is built from. */
 export interface EditParts {
@@ -56,16 +50,12 @@ export class EditService {
     };
     if (!editable({ ...rule, age: 0 })) throw new AppError('NotEditable');
     this.ctx.access.requireWritable(chat);
-    if (
-      chat.kind === 'private' &&
-      needsFriendship(this.ctx.config.get().sysInfo.runMode) &&
-      !(await this.ctx.access.friendship(session.userId, chat.peer.id))
-    )
-      throw new AppError('NotFriendChat');
     if (!editable(rule)) throw new AppError('EditTooLate', { hours: Math.round(editTimeS / 3600) });
     const content = plainText(body.content);
     if (!content.trim()) throw new AppError('Validation', {}, { fields: ['content'] });
-    await this.ctx.limits.sendMessage(session.userId, 0);
+    // Whoever may not send here now (muted, a group only its owner or administrators speak in,
+    // an ex-friend, private chat turned off) may not rewrite what they sent either.
+    await authorizeSend(this.ctx, session, chat);
     // Compare-and-set on the version read: an edit another call made meanwhile is read again and
     // this one made over it, so that edits arriving at once each become one version.
     let row = found;

@@ -82,10 +82,13 @@ export class PinService {
       user_id: session.userId,
       name: session.user.realname,
       msg_id: row.id,
-      preview: messagePreview(
-        { type: row.type, content: row.content, extends: parseJson(row.extends) },
-        (key, params) => translate(locale, key, params),
-      ),
+      // Members who joined a history-hiding group after the message read the line, not the message.
+      preview:
+        chat.kind === 'group' && !groupSetting(chat.group).history
+          ? ''
+          : messagePreview({ type: row.type, content: row.content, extends: parseJson(row.extends) }, (key, params) =>
+              translate(locale, key, params),
+            ),
     } satisfies EventLine;
     await this.lines.postLine(lineTarget(session, chat), { type: 'event', line, content: storedEventText(line) });
   }

@@ -132,6 +132,9 @@ export function eventText(line: EventLine | undefined, reader: Reader, fallback:
     }
     case 'pin':
     case 'unpin':
+      // No preview when the group hides earlier history: a member who joined later reads the line.
+      if (!line.preview)
+        return translate(reader.locale, `event.${line.event}AMessage`, { name: nameOf(line.user_id, line.name) });
       return translate(reader.locale, `event.${line.event}`, {
         name: nameOf(line.user_id, line.name),
         preview: shortPreview(line.preview),

@@ -109,15 +109,16 @@ export class ReactionService {
 }
 
 /**
- * Pushes an event to everyone holding a message, each naming the chat as they do: one push to a
+ * Pushes an event to everyone holding a message who may read it (`Access.readers`: not a member
+ * who joined a history-hiding group after it), each naming the chat as they do: one push to a
  * group's members, one to each side of a private chat.
  */
 export async function pushToHolders(
-  parts: { access: Pick<Access, 'holders'>; realtime: Pick<Realtime, 'publish'> },
+  parts: { access: Pick<Access, 'readers'>; realtime: Pick<Realtime, 'publish'> },
   row: MessageRow,
   event: (toContactId: ContactId) => PushEvent,
 ): Promise<void> {
-  const holders = await parts.access.holders(row);
+  const holders = await parts.access.readers(row);
   if (row.chat_type === ChatType.Group) {
     await parts.realtime.publish(holders, event(contactIdOf(row, row.from_user)));
     return;
