@@ -6,7 +6,7 @@ import { checkForUpdate } from '../../app/system';
 import { Cell, CellGroup, SwitchCell } from '../../components/Cell';
 import { feedback } from '../../components/feedback';
 import { Page } from '../../components/Page';
-import { changeLocale } from '../../i18n';
+import { useLocaleChoice } from '../../i18n/use-locale-choice';
 import { useBackTo } from '../../nav/navigation';
 import { paths } from '../../nav/paths';
 import { signOut } from '../../session/account';
@@ -16,10 +16,7 @@ import { PushSwitches } from './push-switches';
 function LanguagePicker() {
   const { t } = useTranslation();
   const back = useBackTo(paths.setting);
-  const language = useSettings((s) => s.language);
-  const handleChange = (locale: Locale) => {
-    changeLocale(locale).catch(() => feedback.toast(t('errors.noNetwork')));
-  };
+  const [language, handleChange] = useLocaleChoice(() => feedback.toast(t('errors.noNetwork')));
   return (
     <Page title={t('setting.language')} onBack={back}>
       <fieldset className="cell-group option-list">
