@@ -216,6 +216,13 @@ const carrying = <D extends RouteDef>(units: number, def: D): D => ({
 });
 
 /**
+ * The header by which Sparrow's own client names itself on every call (its value: `web`). A call
+ * without it is answered as a Raingad 6.x client reads it: a message kind of Sparrow's own, such as a
+ * merged record, comes as a text of its content.
+ */
+export const CLIENT_HEADER = 'X-Sparrow-Client';
+
+/**
  * The route table: every HTTP endpoint, by name. No path string is spelled anywhere else; the
  * server registers these and the web client's typed `api` is built from them.
  */

@@ -8,6 +8,7 @@ import pg from 'pg';
 import { WebSocket } from 'ws';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect } from 'vitest';
 import {
+  CLIENT_HEADER,
   negotiateLocale,
   parseServerFrame,
   parseRaingadFrame,
@@ -242,7 +243,8 @@ export const userRow = (account: string, status = 1) => ({
 });
 
 function headersFor(o: CallOptions): Record<string, string> {
-  const headers: Record<string, string> = {};
+  // The calls of these suites speak as Sparrow's own client; raingad-compat.test.ts posts as the old ones.
+  const headers: Record<string, string> = { [CLIENT_HEADER.toLowerCase()]: 'web' };
   if (o.lang !== null) headers['accept-language'] = o.lang ?? 'en';
   if (o.token) headers.authorization = o.token;
   if (o.ip) headers['x-forwarded-for'] = o.ip;

@@ -1059,6 +1059,18 @@ describeEachDb('Raingad 6.x clients', (target) => {
     // Sparrow's own socket of the sender gets the record as it is.
     const own = await sparrow.waitFor((f) => f.type === 'simple' && f.data.type === 'record');
     expect(own.data.extends).toMatchObject({ title, count: 1, source: 'private' });
+    // Over HTTP too: the old client's history and sync hold the text, Sparrow's client the record.
+    const history = await old.post('enterprise/im/getMessageList', { toContactId: other.userId, is_group: 0 });
+    const shown = history.data.find((m: any) => m.msg_id === own.data.msg_id);
+    expect(shown).toMatchObject({ type: 'text', content: `[聊天记录] ${title}`, extends: {} });
+    const synced = await old.post('enterprise/im/sync', { after_id: said.data.msg_id });
+    expect(synced.data.filter((m: any) => m.type === 'record')).toEqual([]);
+    const asSparrow = await server.call(
+      'getMessageList',
+      { toContactId: other.userId, is_group: 0 },
+      { token: old.token },
+    );
+    expect(asSparrow.data.find((m: any) => m.msg_id === own.data.msg_id).type).toBe('record');
     sparrow.close();
     old.socket!.close();
   });

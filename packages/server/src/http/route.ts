@@ -1,4 +1,11 @@
-import { routeAliases, routes, type RouteInput, type RouteName, type RouteResponses } from '@sparrow/protocol';
+import {
+  CLIENT_HEADER,
+  routeAliases,
+  routes,
+  type RouteInput,
+  type RouteName,
+  type RouteResponses,
+} from '@sparrow/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as z from 'zod';
 import { AppError, noSession } from '../errors';
@@ -135,6 +142,11 @@ function hasNul(value: unknown, depth: number): boolean {
 
 /** The session of each request that came with one, for `socketOf`. */
 const callers = new WeakMap<FastifyRequest, number>();
+
+/** Whether the call comes from Sparrow's own client, which names itself in CLIENT_HEADER; Raingad 6.x clients do not. */
+export function fromSparrowClient(req: FastifyRequest): boolean {
+  return req.headers[CLIENT_HEADER.toLowerCase()] !== undefined;
+}
 
 /**
  * The caller's socket (the `clientId` header), so that pushes the call causes skip it. A caller that

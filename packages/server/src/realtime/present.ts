@@ -100,9 +100,9 @@ const RAINGAD: { [E in PushFrame['type']]?: Replacement<E> } = {
  * A message as those clients can draw it: a merged record (Sparrow's) as a text of its content,
  * "[聊天记录] <title>"; every other kind as it is.
  */
-export function renderable(message: Message): Message {
+export function renderable<M extends Message>(message: M): M {
   if (message.type !== 'record') return message;
-  return { ...message, type: 'text', extends: message.extends.quote ? { quote: message.extends.quote } : {} };
+  return { ...message, type: 'text', extends: message.extends.quote ? { quote: message.extends.quote } : {} } as M;
 }
 
 /** A message's frame as those clients can draw it: the same frame unless it carries a record. */

@@ -1,4 +1,5 @@
 import {
+  CLIENT_HEADER,
   newContact,
   NETWORK_TIMEOUT_MS,
   RELOGIN_DELAY_MS,
@@ -69,7 +70,7 @@ afterEach(() => {
 });
 
 describe('request layer', () => {
-  it('POSTs JSON to the route path with the four headers and answers data', async () => {
+  it('POSTs JSON to the route path with its headers and answers data', async () => {
     const { api, calls, events } = setup(() => json({ code: 0, msg: '', data: { user_id: 1, account: 'alice' } }));
     const user = await api.checkuser({});
     expect(user).toEqual({ user_id: 1, account: 'alice' });
@@ -80,6 +81,7 @@ describe('request layer', () => {
     expect(req.headers.get('clientId')).toBe('client-9');
     expect(req.headers.get('cid')).toBe('install-1');
     expect(req.headers.get('Accept-Language')).toBe('fr');
+    expect(req.headers.get(CLIENT_HEADER)).toBe('web');
     expect(req.headers.get('Content-Type')).toBe('application/json');
     expect(await req.text()).toBe('{}');
     expect(events).toEqual([]);

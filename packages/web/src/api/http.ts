@@ -1,4 +1,5 @@
 import {
+  CLIENT_HEADER,
   Codes,
   NETWORK_TIMEOUT_MS,
   RELOGIN_DELAY_MS,
@@ -173,6 +174,7 @@ export function createHttpClient(deps: HttpDeps) {
     if (clientId) headers.set('clientId', clientId);
     headers.set('cid', deps.getCid());
     headers.set('Accept-Language', deps.getLanguage());
+    headers.set(CLIENT_HEADER, 'web');
     return headers;
   }
 

@@ -1,11 +1,18 @@
-import { EMPTY_ADMIN_NOTICE } from '@sparrow/protocol';
+import { EMPTY_ADMIN_NOTICE, type Message } from '@sparrow/protocol';
+import type { FastifyRequest } from 'fastify';
 import { ok } from '../../http/envelope';
-import { socketOf, type Handlers } from '../../http/route';
+import { fromSparrowClient, socketOf, type Handlers } from '../../http/route';
+import { renderable } from '../../realtime/present';
 import type { ContactService } from './contacts';
 import type { ForwardService } from './forward';
 import type { MessageSearch } from './search';
 import type { SendPipeline } from './send/pipeline';
 import type { MessageService } from './service';
+
+/** Messages as the caller's client can draw them: Raingad 6.x clients a merged record as a text (`renderable`). */
+function drawableFor<M extends Message>(req: FastifyRequest, items: M[]): M[] {
+  return fromSparrowClient(req) ? items : items.map(renderable);
+}
 
 /** `/enterprise/im/*`: conversations and messages. */
 export function imRoutes(
@@ -23,17 +30,17 @@ export function imRoutes(
     },
     getContactInfo: async ({ body, session }) => contacts.info(session, body.id),
     getDepartments: async () => contacts.departments(),
-    getMessageList: async ({ body, session }) => {
+    getMessageList: async ({ body, session, req }) => {
       const { items, total } = await messages.list(session, body);
-      return ok(items, { count: total, page: body.page });
+      return ok(drawableFor(req, items), { count: total, page: body.page });
     },
-    searchMessage: async ({ body, session }) => {
+    searchMessage: async ({ body, session, req }) => {
       const { items, total } = await search.search(session, body);
-      return ok(items, { count: total, page: body.page });
+      return ok(drawableFor(req, items), { count: total, page: body.page });
     },
-    sync: async ({ body, session }) => {
+    sync: async ({ body, session, req }) => {
       const { items, remaining } = await messages.sync(session, body);
-      return ok(items, { count: remaining });
+      return ok(drawableFor(req, items), { count: remaining });
     },
     sendMessage: async ({ body, session, req }) => pipeline.send(session, body, socketOf(req)),
     forwardMessage: async ({ body, session }) => {
