@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
+import { CLIENT_HEADER } from '@sparrow/protocol';
 import { expect } from 'vitest';
 import {
   type Browser,
@@ -110,11 +111,15 @@ export class ServerProcess {
     }
   }
 
-  /** Calls an endpoint of this server; answers `data`, or throws with the server's `msg`. */
+  /** Calls an endpoint of this server as Sparrow's client does; answers `data`, or throws with the server's `msg`. */
   async post<T>(urlPath: string, body: unknown, token?: string): Promise<T> {
     const res = await fetch(`${this.url}${urlPath}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: token } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        [CLIENT_HEADER]: 'web',
+        ...(token ? { authorization: token } : {}),
+      },
       body: JSON.stringify(body),
     });
     const env = (await res.json()) as { code: number; msg: string; data: T };
