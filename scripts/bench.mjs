@@ -21,8 +21,10 @@ const ALL = [
   'moments-feed',
   'search',
   'reactions-page',
+  'keywords',
   'reconnect-storm',
   'capacity',
+  'retention',
 ];
 /** Run only when named: the soak holds its load for SOAK_SECONDS (2 minutes, or hours when asked). */
 const ON_REQUEST = ['soak'];
@@ -44,6 +46,8 @@ const SEEDING_LIMIT_MS = {
   'idle-memory': 1_200_000,
   // 10 000 users seeded twice, then steps of users arriving and held for a minute, on each database.
   capacity: 1_800_000,
+  // 1 000 000 old messages seeded, then deleted while sends run, on each database.
+  retention: 1_800_000,
 };
 
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));

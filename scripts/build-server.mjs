@@ -41,6 +41,7 @@ export const externalPackages = [
   'tar',
   'music-metadata',
   'file-type',
+  'archiver',
   'typescript',
   '@aws-sdk/client-s3',
   '@fastify/ajv-compiler',

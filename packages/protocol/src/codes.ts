@@ -72,6 +72,8 @@ export const ErrorCodes = {
   NoSuchAccount: Codes.BadRequest,
   ClientNotLive: Codes.BadRequest,
   FriendSelf: Codes.BadRequest,
+  /** One cannot block oneself. */
+  BlockSelf: Codes.BadRequest,
   AlreadyFriends: Codes.BadRequest,
   RequestPending: Codes.BadRequest,
   RequestHandled: Codes.BadRequest,
@@ -81,6 +83,16 @@ export const ErrorCodes = {
   CallNotFound: Codes.NotFound,
   CallSelf: Codes.BadRequest,
   MomentNotFound: Codes.NotFound,
+  /** The report does not exist (`/manage/report*`). */
+  ReportNotFound: Codes.NotFound,
+  /** The report was closed already, by another admin perhaps. */
+  ReportClosed: Codes.BadRequest,
+  /** The action does not fit the report's kind (a takedown of a person, dissolving a message). */
+  ReportActionInvalid: Codes.BadRequest,
+  /** One's own message, post or account cannot be reported. */
+  ReportSelf: Codes.BadRequest,
+  /** An admin muted the user across the server (a report's outcome) until `until`. */
+  ServerMuted: Codes.Refused,
   FavoriteNotFound: Codes.NotFound,
   MomentCommentNotFound: Codes.NotFound,
   MomentEmpty: Codes.BadRequest,
@@ -127,6 +139,8 @@ export const ErrorCodes = {
   FileTooLarge: Codes.Refused,
   FileTypeForbidden: Codes.Refused,
   FileMissing: Codes.BadRequest,
+  /** The file's bytes were removed (retention, or no message used it any more): upload it again. */
+  FileExpired: Codes.BadRequest,
   UploadMalformed: Codes.BadRequest,
   StorageUnavailable: Codes.Unavailable,
   /** Too many uploads of this user, or of the whole server, are in progress: try again in a moment. */
@@ -148,6 +162,14 @@ export const ErrorCodes = {
   AdminSelf: Codes.BadRequest,
   /** A department is deleted only once no one and no department is in it. */
   DepartmentNotEmpty: Codes.BadRequest,
+  /** The text holds a word of a refuse list (敏感词); the word is not named. */
+  KeywordRefused: Codes.Refused,
+  /** A name or announcement holds a word of a refuse or review list. */
+  KeywordRefusedName: Codes.Refused,
+  /** A keyword list would hold more than KEYWORDS_PER_LIST_MAX words, or the server more than KEYWORD_LISTS_MAX lists. */
+  KeywordListFull: Codes.BadRequest,
+  /** The held item was approved or rejected already. */
+  HeldDecided: Codes.BadRequest,
   TooMany: Codes.TooMany,
   LoginLocked: Codes.TooMany,
   CodeThrottled: Codes.TooMany,

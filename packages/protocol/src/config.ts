@@ -61,6 +61,8 @@ export const DEFAULT_GLOBAL_CONFIG: GlobalConfig = {
     simpleChat: 1,
     groupUserMax: 0,
     sendInterval: 0,
+    messageDays: 0,
+    fileDays: 0,
     stun: [],
   },
   fileUpload: { size: 50, fileExt: DEFAULT_FILE_EXT, emojiSize: 2 },

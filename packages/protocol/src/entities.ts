@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { EventLineSchema } from './event-lines';
+import { GROUP_RETENTION_DAYS } from './limits';
 
 /** A 0/1 flag as the server sends it. */
 const flag01 = z.union([z.literal(0), z.literal(1)]);
@@ -79,6 +80,8 @@ export interface UserProfile {
    * friend request is refused.
    */
   profile: 0 | 1;
+  /** 1 when I blocked this person (黑名单). */
+  blocked: 0 | 1;
 }
 
 /** System configuration (docs/protocol.md §2 globalConfig). */
@@ -113,6 +116,10 @@ export const GlobalConfigSchema = z.object({
     groupUserMax: z.number(),
     /** Minimum seconds between two sends of one user; 0 = none. */
     sendInterval: z.number(),
+    /** Messages older than this many days are deleted by the retention sweep; 0 = kept forever (our addition). */
+    messageDays: z.number(),
+    /** Files older than this many days are removed from storage, their messages marked expired; 0 = kept forever (our addition). */
+    fileDays: z.number(),
     /** ICE servers; credentials only for a signed-in caller. */
     stun: z.array(
       z.object({
@@ -287,6 +294,12 @@ export type Quote = z.infer<typeof QuoteSchema>;
  */
 const facts = <T extends z.ZodRawShape>(shape: T) => z.looseObject({ ...shape, quote: QuoteSchema.optional() });
 
+/**
+ * 1 once the message's file expired (retention, `chatInfo.fileDays`): its bytes are no longer kept
+ * and it shows "文件已过期或已被清理"; the rest of `extends` stays as sent. Our addition.
+ */
+const expired = z.literal(1).optional();
+
 export const MessageExtendsSchemas = {
   text: facts({
     /** 1 on the line that posts a group announcement. */
@@ -309,11 +322,13 @@ export const MessageExtendsSchemas = {
     /** The thumbnail's URL. */
     thumb: z.string(),
     file_id: z.number(),
+    expired,
   }),
   voice: facts({
     /** s. */
     duration: z.number(),
     file_id: z.number(),
+    expired,
   }),
   video: facts({
     /** s. */
@@ -324,6 +339,7 @@ export const MessageExtendsSchemas = {
     /** The poster's URL, '' when there is none. */
     poster: z.string(),
     file_id: z.number(),
+    expired,
   }),
   file: facts({
     /** Extension, lower case. */
@@ -333,6 +349,7 @@ export const MessageExtendsSchemas = {
     /** Bytes. */
     size: z.number(),
     file_id: z.number(),
+    expired,
   }),
   emoji: facts({
     /** The sticker's file; absent on a sticker sent by address. */
@@ -428,6 +445,11 @@ const MessageFields = z.object({
   reactions: z.array(ReactionSchema).optional(),
   /** When the text was last edited, ms (our addition: the bubble shows 已编辑); absent when never. */
   edited: z.number().optional(),
+  /**
+   * 1 on the sender's own copy of a message a review list (敏感词) held: shown to the sender alone as
+   * 审核中, with `msg_id` 0, until an operator decides (the `held` push). Absent otherwise.
+   */
+  held: z.literal(1).optional(),
 });
 
 /** A type with the facts a message of that type carries. */
@@ -506,6 +528,11 @@ export const GroupSettingSchema = z.object({
   pin: flag01,
   /** Members may react to messages (our addition; 1 by default, owner and admins change it). */
   reaction: flag01,
+  /**
+   * Messages older than this many days are deleted (消息保存时间, one of GROUP_RETENTION_DAYS; 0 as
+   * long as the server keeps them). Only the owner changes it; the stricter of it and the server's applies.
+   */
+  retention: z.literal(GROUP_RETENTION_DAYS),
 });
 export type GroupSetting = z.infer<typeof GroupSettingSchema>;
 

@@ -110,6 +110,33 @@ export const EventLineSchema = z.discriminatedUnion('event', [
     /** The patted person's pat suffix when patted ("的肩膀"), '' for none. */
     suffix: z.string(),
   }),
+  /** An administrator took the message down after a report: it reads as removed for everyone. */
+  z.looseObject({
+    event: z.literal('takedown'),
+    /** The sender of the message taken down, and their name. */
+    user_id: z.number(),
+    name: z.string(),
+    /** The message's type. */
+    original_type: z.string(),
+    /** When, ms. */
+    taken_at: z.number(),
+  }),
+  /** A notice from `system`: a report I made was closed; `action` what was done (`dismiss`: nothing). */
+  z.looseObject({
+    event: z.literal('reportClosed'),
+    report_id: z.number(),
+    /** What I reported: user, message, group or moment. */
+    kind: z.string(),
+    action: z.string(),
+  }),
+  /** A notice from `system`: an administrator upheld a report about my account, message, group or post. */
+  z.looseObject({
+    event: z.literal('reportWarning'),
+    report_id: z.number(),
+    kind: z.string(),
+    /** The report's reason, one of REPORT_REASONS. */
+    reason: z.string(),
+  }),
   /** A notice from `system`: someone asks to be my friend. */
   z.looseObject({
     event: z.literal('friendRequest'),

@@ -83,6 +83,19 @@ export const PushEventSchemas = {
     count: z.number(),
   }),
   /**
+   * Something of mine a review list held (敏感词, our addition) was decided: an approved message
+   * arrives besides as the usual push of the stored message; a rejected one was never delivered.
+   * To every device of mine; Raingad 6.x clients are not sent it.
+   */
+  held: z.object({
+    kind: z.enum(['message', 'moment', 'comment']),
+    /** A message's client-made id; a post's or comment's id as text. */
+    id: z.string(),
+    /** A message's conversation as I name it; '' for the others. */
+    toContactId: z.union([z.string(), z.number()]),
+    decision: z.enum(['approve', 'reject']),
+  }),
+  /**
    * A text was edited by its sender (our addition): the new text, not the whole message. Raingad
    * 6.x clients are sent `updateMessage {id, type: 'text', content}` instead.
    */
@@ -155,6 +168,29 @@ export const PushEventSchemas = {
     action: z.enum(['add', 'del']),
     /** The favourites concerned. */
     ids: z.array(z.number()),
+  }),
+  /**
+   * An export of my data (下载我的数据) moved on: its state, progress and, once done, its size,
+   * expiry and address, as `exportStatus` answers it. To every device of mine; not sent to Raingad sockets.
+   */
+  dataExport: z.object({
+    id: z.number(),
+    state: z.enum(['queued', 'running', 'done', 'failed', 'expired']),
+    progress: z.number(),
+    size: z.number(),
+    create_time: z.number(),
+    expire_time: z.number(),
+    url: z.string(),
+  }),
+  /**
+   * I blocked (`blocked` 1) or unblocked (0) someone on another device of mine (黑名单), so that a
+   * profile or the block list open here follows. The person concerned is told nothing. Not sent to
+   * Raingad sockets.
+   */
+  block: z.object({
+    /** The person concerned. */
+    user_id: z.number(),
+    blocked: flag01,
   }),
 };
 

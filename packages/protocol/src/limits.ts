@@ -86,6 +86,14 @@ export const FORWARD_MIN = 1;
 export const FORWARD_MAX = 5;
 /** Messages one favoriteAdd saves, and favourites one favoriteDel removes (a multi-select's most). */
 export const FAVORITE_BATCH_MAX = 100;
+/** The longest text a report (投诉) adds to its reason, characters. */
+export const REPORT_TEXT_MAX = 200;
+/** The most pictures a report carries. */
+export const REPORT_PICTURES_MAX = 4;
+/** Reports one user files in an hour. */
+export const REPORTS_PER_HOUR_MAX = 20;
+/** Messages kept on either side of a reported message as its evidence. */
+export const REPORT_CONTEXT_EACH_SIDE = 5;
 /** Messages one multi-select forward (forwardMessages) takes, and one merged record (合并转发) holds. */
 export const FORWARD_RECORD_MAX = 100;
 /** Lines of a record's card: the first messages' previews, "name: text". */
@@ -228,3 +236,26 @@ export const IMAGE_PIXELS_MAX = 50_000_000;
 export const EXTENDS_DEPTH_MAX = 4;
 /** The longest JSON text one field carries: a message sent with an upload, a console setting's value. */
 export const JSON_FIELD_MAX = 20_000;
+
+/** Keyword rules (敏感词, docs/product.md §8): the longest word or pattern, characters. */
+export const KEYWORD_WORD_MAX = 64;
+/** The most words and patterns one keyword list holds. */
+export const KEYWORDS_PER_LIST_MAX = 20_000;
+/** The longest text one import of words may carry (one word a line), characters. */
+export const KEYWORD_IMPORT_TEXT_MAX = 400_000;
+/** The longest name of a keyword list, characters. */
+export const KEYWORD_LIST_NAME_MAX = 32;
+/** The most keyword lists a server keeps. */
+export const KEYWORD_LISTS_MAX = 50;
+/** The most characters a pattern's `*` stands for: `赌*博` matches 赌博 and 赌一把大博 alike. */
+export const KEYWORD_GAP_MAX = 5;
+/** The longest text the console's test box takes, characters. */
+export const KEYWORD_TEST_TEXT_MAX = 5_000;
+
+/**
+ * What a group's owner may choose as its messages' retention (消息保存时间), days; 0 keeps them as
+ * long as the server does. The stricter of the group's and the server's (`chatInfo.messageDays`) applies.
+ */
+export const GROUP_RETENTION_DAYS = [0, 7, 30, 90, 365] as const;
+/** The retention sweep's batch: messages deleted per short transaction, the sends waiting at most one. */
+export const RETENTION_BATCH = 300;

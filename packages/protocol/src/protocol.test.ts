@@ -236,7 +236,7 @@ describe('push frames', () => {
       type: 'groupSetting',
       data: {
         group_id: 'group-3',
-        setting: { invite: 1, history: 0, profile: 1, nospeak: 2, manage: 0, reaction: 1, pin: 0 },
+        setting: { invite: 1, history: 0, profile: 1, nospeak: 2, manage: 0, reaction: 1, pin: 0, retention: 30 },
       },
     },
     { type: 'changeOwner', data: { group_id: 'group-3', user_id: 4 } },
@@ -255,6 +255,20 @@ describe('push frames', () => {
     { type: 'moments', data: { type: 'delete', post_id: 12, user_id: 3 } },
     { type: 'profileChanged', data: { user_id: 4, realname: 'Bob', avatar: '/storage/b.webp' } },
     { type: 'favorite', data: { action: 'del', ids: [3, 4] } },
+    { type: 'held', data: { kind: 'message', id: 'c1', toContactId: 'group-3', decision: 'reject' } },
+    {
+      type: 'dataExport',
+      data: {
+        id: 5,
+        state: 'running',
+        progress: 40,
+        size: 0,
+        create_time: 1_700_000_000_000,
+        expire_time: 0,
+        url: '',
+      },
+    },
+    { type: 'block', data: { user_id: 4, blocked: 1 } },
   ];
 
   it('describes a frame of every push event as the server sends it', () => {

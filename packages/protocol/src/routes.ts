@@ -6,7 +6,10 @@ import {
   BODY_LIMIT_DEFAULT,
   CALL_SDP_MAX,
   JSON_FIELD_MAX,
+  KEYWORD_IMPORT_TEXT_MAX,
+  KEYWORD_TEST_TEXT_MAX,
   READ_NAMED_MAX,
+  REPORT_TEXT_MAX,
   TEXT_MESSAGE_MAX,
 } from './limits';
 import { UNITS_PER_GRAPHEME_MAX } from './text';
@@ -113,6 +116,19 @@ import {
   type MomentUnread,
 } from './api/moments';
 import { FavoriteAddBody, FavoriteDelBody, FavoriteListBody, FavoriteSendBody, type Favorite } from './api/favorite';
+import { AccountDeleteBody, ExportRequestBody, ExportStatusBody, type DataExport } from './api/account';
+import {
+  ManageReportActBody,
+  ManageReportGetBody,
+  ManageReportListBody,
+  ReportBody,
+  ReportMineBody,
+  type ManagedReport,
+  type MyReport,
+  type ManagedReportDetail,
+  type ReportReceipt,
+} from './api/report';
+import { BlockAddBody, BlockDelBody, BlockListBody, type BlockedUser } from './api/block';
 import {
   PushKeyBody,
   PushSettingBody,
@@ -153,6 +169,22 @@ import {
   type ManagedUser,
   type ManageStats,
 } from './api/manage';
+import {
+  ManageHeldDecideBody,
+  ManageHeldListBody,
+  ManageKeywordAddBody,
+  ManageKeywordListCreateBody,
+  ManageKeywordListDelBody,
+  ManageKeywordListUpdateBody,
+  ManageKeywordRemoveBody,
+  ManageKeywordTestBody,
+  ManageKeywordWordsBody,
+  type HeldItem,
+  type KeywordAddResult,
+  type KeywordList,
+  type KeywordTestResult,
+  type KeywordWord,
+} from './api/keywords';
 import type {
   AdminNotice,
   Contact,
@@ -345,6 +377,14 @@ export const routes = {
   favoriteList: route('/enterprise/favorite/list', FavoriteListBody),
   favoriteDel: route('/enterprise/favorite/del', FavoriteDelBody),
   favoriteSend: route('/enterprise/favorite/send', FavoriteSendBody),
+  accountDelete: route('/enterprise/account/delete', AccountDeleteBody),
+  exportRequest: route('/enterprise/account/exportRequest', ExportRequestBody),
+  exportStatus: route('/enterprise/account/exportStatus', ExportStatusBody),
+  report: carrying(REPORT_TEXT_MAX * UNITS_PER_GRAPHEME_MAX, route('/enterprise/report/add', ReportBody)),
+  reportMine: route('/enterprise/report/mine', ReportMineBody),
+  blockAdd: route('/enterprise/block/add', BlockAddBody),
+  blockDel: route('/enterprise/block/del', BlockDelBody),
+  blockList: route('/enterprise/block/list', BlockListBody),
   pushKey: route('/enterprise/push/key', PushKeyBody),
   pushSubscribe: route('/enterprise/push/subscribe', PushSubscribeBody),
   pushUnsubscribe: route('/enterprise/push/unsubscribe', PushUnsubscribeBody),
@@ -374,6 +414,19 @@ export const routes = {
   manageDepartmentRename: manage('/manage/departmentRename', ManageDepartmentRenameBody),
   manageDepartmentDel: manage('/manage/departmentDel', ManageDepartmentDelBody),
   manageUserDepartment: manage('/manage/userDepartment', ManageUserDepartmentBody),
+  manageKeywordLists: manage('/manage/keywordLists', ManageEmptyBody),
+  manageKeywordListCreate: manage('/manage/keywordListCreate', ManageKeywordListCreateBody),
+  manageKeywordListUpdate: manage('/manage/keywordListUpdate', ManageKeywordListUpdateBody),
+  manageKeywordListDel: manage('/manage/keywordListDel', ManageKeywordListDelBody),
+  manageKeywordWords: manage('/manage/keywordWords', ManageKeywordWordsBody),
+  manageKeywordAdd: carrying(KEYWORD_IMPORT_TEXT_MAX, manage('/manage/keywordAdd', ManageKeywordAddBody)),
+  manageKeywordRemove: manage('/manage/keywordRemove', ManageKeywordRemoveBody),
+  manageKeywordTest: carrying(KEYWORD_TEST_TEXT_MAX, manage('/manage/keywordTest', ManageKeywordTestBody)),
+  manageHeldList: manage('/manage/heldList', ManageHeldListBody),
+  manageHeldDecide: manage('/manage/heldDecide', ManageHeldDecideBody),
+  manageReportList: manage('/manage/reportList', ManageReportListBody),
+  manageReportGet: manage('/manage/reportGet', ManageReportGetBody),
+  manageReportAct: manage('/manage/reportAct', ManageReportActBody),
 } as const;
 
 export type RouteName = keyof typeof routes;
@@ -503,6 +556,16 @@ export interface RouteResponses {
   favoriteList: Favorite[];
   favoriteDel: null;
   favoriteSend: null;
+  accountDelete: null;
+  exportRequest: DataExport;
+  exportStatus: DataExport | null;
+  report: ReportReceipt;
+  /** Newest first. */
+  reportMine: MyReport[];
+  blockAdd: null;
+  blockDel: null;
+  /** The latest first; `count`: how many in all. */
+  blockList: BlockedUser[];
   pushKey: PushKey;
   pushSubscribe: null;
   pushUnsubscribe: null;
@@ -539,6 +602,24 @@ export interface RouteResponses {
   manageDepartmentRename: null;
   manageDepartmentDel: null;
   manageUserDepartment: null;
+  /** Oldest first. */
+  manageKeywordLists: KeywordList[];
+  manageKeywordListCreate: KeywordList;
+  manageKeywordListUpdate: KeywordList;
+  manageKeywordListDel: null;
+  /** Newest first; `count`: how many match. */
+  manageKeywordWords: KeywordWord[];
+  manageKeywordAdd: KeywordAddResult;
+  manageKeywordRemove: null;
+  manageKeywordTest: KeywordTestResult;
+  /** Oldest first; `count`: how many match. */
+  manageHeldList: HeldItem[];
+  manageHeldDecide: null;
+  /** Newest first; `count`: how many match. */
+  manageReportList: ManagedReport[];
+  manageReportGet: ManagedReportDetail;
+  /** The report as closed. */
+  manageReportAct: ManagedReport;
 }
 
 /** The body a caller sends to an endpoint (before defaults and coercion). */

@@ -7,14 +7,26 @@ import {
   ManageDepartmentCreateBody,
   ManageDepartmentDelBody,
   ManageDepartmentRenameBody,
+  ManageKeywordListCreateBody,
+  ManageKeywordListDelBody,
+  ManageKeywordTestBody,
+  KEYWORD_IMPORT_TEXT_MAX,
+  ManageReportActBody,
+  ManageReportGetBody,
+  ManageReportListBody,
   ManageUserDepartmentBody,
   translate,
 } from '@sparrow/protocol';
 import { AppError } from './errors';
-import { AdminService } from './modules/admin';
+import { AdminService, COMMAND_LINE } from './modules/admin';
+import { KeywordAdmin, KeywordScreen } from './modules/keywords';
+import { ReportQueue } from './modules/report/queue';
 import { ConfigService } from './modules/system/config-service';
 import { backup, pgDumpAdvice, restore, type BackupReport } from './modules/ops';
 import { createRepos } from './repos';
+import { RetentionService } from './modules/retention';
+import { FileService } from './modules/upload';
+import { createStorage } from './storage/create';
 import { describeS3, parseS3Url } from './storage/s3-url';
 
 const USAGE = `npm run admin -- <command>
@@ -33,8 +45,26 @@ const USAGE = `npm run admin -- <command>
   department create <name> [parent id]    a department, at the top level or inside another
   department rename <id> <name>
   department delete <id>                  only when no one and no department is in it
+  keyword lists                           the keyword lists (敏感词): id, action, on/off, words, name
+  keyword create <name> refuse|replace|review
+  keyword enable|disable <id>             turn a list's words on or off
+  keyword delete <id>                     a list and all its words
+  keyword import <name> refuse|replace|review <file>
+                                          add the words of a file (one a line; '-' for standard input)
+                                          to the list of that name, made when there is none
+  keyword test "<text>"                   what the lists make of a text
   invite create [uses=1] [days=7]         make an invite code (for sysInfo.regtype 2)
   announce "<title>" "<text>"             publish a system announcement to everyone
+  report list [new|review|closed] [page]  the report queue (投诉), newest first, 20 a page
+  report show <id>                        a report with what it saw; a new one goes into review
+  report act <id> <action> [minutes]      warn | mute <minutes> | disable | dismiss: close it with
+                                          that outcome and tell the reporter (takedown and dissolve
+                                          need a running server: the console)
+  retention status                        the retention policy (chatInfo.messageDays, chatInfo.fileDays)
+                                          and what the last sweep did
+  retention run                           sweep now: delete messages past the server's and each group's
+                                          retention, expire old files, free the files nothing uses
+                                          (waits while another node is sweeping)
   backup <file.tar.gz>                    copy the database (SQLite, while the server runs) and the uploads
                                           into one archive; on PostgreSQL the uploads, and how to pg_dump
   restore <file.tar.gz>                   put an archive back into DATA_DIR, which must be empty
@@ -162,9 +192,49 @@ async function main(argv: string[]): Promise<number> {
         console.log(`deleted department ${body.id}`);
         break;
       }
+      case 'report list': {
+        const reports = new ReportQueue({ repos, now: Date.now }, admin);
+        const body = checked(ManageReportListBody, { status: args[0], page: args[1] });
+        const { items, total } = await reports.list(body);
+        for (const r of items)
+          console.log(
+            `${r.id}\t${r.status}${r.action ? `:${r.action}` : ''}\t${new Date(r.create_time).toISOString()}\t` +
+              `${r.kind} ${r.target_id}\t${r.reason}\tby ${r.reporter.account}\tabout ${r.target_user.account}`,
+          );
+        console.log(`${total} in all`);
+        break;
+      }
+      case 'report show': {
+        need(1);
+        const reports = new ReportQueue({ repos, now: Date.now }, admin);
+        console.log(
+          JSON.stringify(await reports.open(checked(ManageReportGetBody, { id: args[0] }).id, COMMAND_LINE), null, 2),
+        );
+        break;
+      }
+      case 'report act': {
+        need(2);
+        const reports = new ReportQueue({ repos, now: Date.now }, admin);
+        const body = checked(ManageReportActBody, { id: args[0], action: args[1], minutes: args[2] });
+        const closed = await reports.act(body, COMMAND_LINE);
+        console.log(`report ${closed.id} closed: ${closed.action}`);
+        break;
+      }
+      case 'keyword lists':
+      case 'keyword create':
+      case 'keyword enable':
+      case 'keyword disable':
+      case 'keyword delete':
+      case 'keyword import':
+      case 'keyword test':
+        return await keywordCommand(verb ?? '', args, repos, admin);
       case 'invite create':
         console.log(await admin.site.createInvite(Number(args[0] ?? 1), Number(args[1] ?? 7)));
         break;
+      case 'retention status':
+      case 'retention run':
+      case 'retention --run':
+        return await runRetention(env, repos, config, verb !== 'status');
       default:
         console.error(`unknown command: ${area} ${verb ?? ''}\n\n${USAGE}`);
         return 1;
@@ -173,6 +243,94 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await opened.close();
   }
+}
+
+/** `keyword …`: the keyword lists, changed as the console changes them (audited; servers rebuild their matcher). */
+async function keywordCommand(
+  verb: string,
+  args: string[],
+  repos: ReturnType<typeof createRepos>,
+  admin: AdminService,
+): Promise<number> {
+  const screen = new KeywordScreen(repos.keywords, repos.config);
+  await screen.load();
+  const keywords = new KeywordAdmin(repos.keywords, screen, admin.audit, Date.now);
+  const idOf = () => checked(ManageKeywordListDelBody, { id: args[0] }).id;
+  switch (verb) {
+    case 'lists':
+      for (const l of await keywords.lists())
+        console.log(`${l.id}\t${l.action}\t${l.enabled ? 'on' : 'off'}\t${l.word_count}\t${l.name}`);
+      return 0;
+    case 'create': {
+      const list = await keywords.createList(checked(ManageKeywordListCreateBody, { name: args[0], action: args[1] }));
+      console.log(`created keyword list ${list.name} (id ${list.id}, ${list.action})`);
+      return 0;
+    }
+    case 'enable':
+    case 'disable':
+      await keywords.updateList({ id: idOf(), enabled: verb === 'enable' ? 1 : 0 });
+      console.log(`keyword list ${args[0]} is ${verb === 'enable' ? 'on' : 'off'}`);
+      return 0;
+    case 'delete':
+      await keywords.deleteList(idOf());
+      console.log(`deleted keyword list ${args[0]}`);
+      return 0;
+    case 'import': {
+      const { name, action } = checked(ManageKeywordListCreateBody, { name: args[0], action: args[1] });
+      if (!args[2]) throw new Error('keyword import <name> <action> <file>');
+      const text = fs.readFileSync(args[2] === '-' ? 0 : args[2], 'utf8');
+      if (text.length > KEYWORD_IMPORT_TEXT_MAX)
+        throw new Error(`the file is longer than ${KEYWORD_IMPORT_TEXT_MAX} characters`);
+      const done = await keywords.importWords(name, action, text);
+      console.log(`${done.list.name} (id ${done.list.id}): ${done.added} added, ${done.existing} already there`);
+      for (const w of done.invalid) console.log(`not a keyword: ${w}`);
+      return 0;
+    }
+    default: {
+      const result = keywords.test(checked(ManageKeywordTestBody, { text: args.join(' ') }).text);
+      console.log(JSON.stringify(result, null, 2));
+      return 0;
+    }
+  }
+}
+
+/** `retention status|run`: the policy, what the last sweep did, and (run) a sweep now. */
+async function runRetention(
+  env: ReturnType<typeof loadConfig>,
+  repos: ReturnType<typeof createRepos>,
+  config: ConfigService,
+  sweep: boolean,
+): Promise<number> {
+  const { messageDays, fileDays } = config.get().chatInfo;
+  const days = (n: number) => (n > 0 ? `${n} days` : 'forever');
+  console.log(`messages kept ${days(messageDays)}, files kept ${days(fileDays)} (groups may keep theirs shorter)`);
+  const storage = await createStorage(env, (err) => console.error(`storage unavailable: ${err.message}`));
+  const retention = new RetentionService(
+    { repos, config, now: Date.now },
+    new FileService({ repos, storage, now: Date.now }),
+  );
+  if (sweep) {
+    const started = Date.now();
+    let report = await retention.sweep();
+    // Another node holds the lease: wait for it to finish and sweep after it.
+    while (!report) {
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      report = await retention.sweep();
+    }
+    const s = ((Date.now() - started) / 1000).toFixed(1);
+    console.log(
+      `swept in ${s} s: ${report.messages} messages deleted, ${report.expiredFiles} files expired, ` +
+        `${report.freedFiles} stored files freed (${report.batches} batches)`,
+    );
+    return 0;
+  }
+  const last = await retention.lastSweep();
+  console.log(
+    last.last_end
+      ? `last sweep ${new Date(last.last_start).toISOString()}: ${last.last_messages} messages deleted, ${last.last_files} files expired`
+      : 'no sweep has run yet',
+  );
+  return 0;
 }
 
 /** Command-line arguments checked by the route's own schema, refused as the route would refuse them. */

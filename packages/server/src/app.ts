@@ -26,6 +26,9 @@ import { callRoutes } from './modules/call/routes';
 import { emojiRoutes } from './modules/emoji/routes';
 import { momentRoutes } from './modules/moments/routes';
 import { favoriteRoutes } from './modules/favorite/routes';
+import { reportRoutes } from './modules/report/routes';
+import { blockRoutes } from './modules/block/routes';
+import { accountRoutes, registerExportDownload } from './modules/account/routes';
 import { pushRoutes } from './modules/push/routes';
 import { adminRoutes } from './modules/admin';
 import { Metrics, Readiness, registerOpsRoutes } from './modules/ops';
@@ -38,6 +41,7 @@ import { pinRoutes } from './modules/im/pin-routes';
 import { loggedUrl, qrRoutes, registerScanPages } from './modules/qr/routes';
 import { SessionService } from './modules/auth/session';
 import { ConfigService } from './modules/system/config-service';
+import { KeywordScreen, keywordRoutes } from './modules/keywords';
 import { systemRoutes } from './modules/system/routes';
 import { uploadRoutes } from './modules/upload/routes';
 import { userRoutes } from './modules/user/routes';
@@ -74,8 +78,11 @@ export async function buildApp(
   const config = new ConfigService(repos.config);
   await config.load();
   config.startPolling(env.configPollMs);
+  const keywords = new KeywordScreen(repos.keywords, repos.config);
+  await keywords.load();
+  keywords.startPolling(env.configPollMs);
   const carriers = await connectRealtime(app, env, config, metrics, now);
-  const ctx = await buildContext(app, env, { opened, repos, config, metrics, now, ...carriers });
+  const ctx = await buildContext(app, env, { opened, repos, config, keywords, metrics, now, ...carriers });
   broadcastConfigChanges(ctx);
   await registerPlugins(app, ctx);
   registerErrorHandlers(app, ctx);
@@ -187,10 +194,10 @@ type Carriers = Awaited<ReturnType<typeof connectRealtime>>;
 async function buildContext(
   app: FastifyInstance,
   env: ServerConfig,
-  parts: Pick<AppContext, 'repos' | 'config' | 'metrics' | 'now' | 'realtime'> &
+  parts: Pick<AppContext, 'repos' | 'config' | 'keywords' | 'metrics' | 'now' | 'realtime'> &
     Pick<Carriers, 'redisDown'> & { opened: OpenedDb },
 ): Promise<AppContext> {
-  const { opened, repos, config, metrics, now, realtime, redisDown } = parts;
+  const { opened, repos, config, keywords, metrics, now, realtime, redisDown } = parts;
   const redis = env.redisUrl;
   return {
     env,
@@ -199,6 +206,7 @@ async function buildContext(
     repos,
     access: new Access(repos),
     config,
+    keywords,
     sessions: new SessionService(repos, now),
     realtime,
     limits: new Limits(
@@ -305,6 +313,8 @@ async function startServices(ctx: AppContext, services: Services): Promise<Annou
   services.calls.start();
   services.pipeline.start();
   services.search.start(ctx.env.searchIndexMs);
+  services.exports.start();
+  services.retention.start(ctx.env.retentionSweepMs);
   // Web Push's VAPID pair: made at the first start, read from the database at every later one.
   await services.push.keys();
   ctx.realtime.setAudience((userId) => services.friends.audience(userId));
@@ -331,10 +341,15 @@ async function registerHandlers(app: FastifyInstance, ctx: AppContext, services:
     ...callRoutes(ctx, services.calls),
     ...momentRoutes(ctx, services.moments),
     ...favoriteRoutes(ctx, services.favorites),
+    ...reportRoutes(services.reports, services.reportQueue),
+    ...blockRoutes(services.blocks),
+    ...accountRoutes(services.accounts, services.exports),
     ...adminRoutes(services.admin),
+    ...keywordRoutes(services.keywordAdmin, services.review),
     ...pushRoutes(services.push),
   });
   registerStorageRoutes(app, ctx.storage);
+  registerExportDownload(app, ctx, services.exports);
   registerScanPages(app);
   await registerOpsRoutes(app, {
     metrics: ctx.metrics,
@@ -372,11 +387,14 @@ function closeOnShutdown(
   const { announcements, opened, bus, presence } = parts;
   app.addHook('onClose', async () => {
     ctx.config.stop();
+    ctx.keywords.stop();
     announcements.stop();
     await services.calls.stop();
     await services.pipeline.stop();
     await services.search.stop();
     await services.push.stop();
+    await services.exports.stop();
+    await services.retention.stop();
     await ctx.limits.close();
     await bus.close();
     await presence.close();

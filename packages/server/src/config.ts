@@ -42,6 +42,8 @@ export interface ServerConfig {
    * search, which always brings the index up to date first.
    */
   searchIndexMs: number;
+  /** How often each node runs the retention sweep, ms (RETENTION_SWEEP_MS, a day); 0: only on demand and when a policy changes. */
+  retentionSweepMs: number;
   /**
    * Which peers may set X-Forwarded-For (true: any). Per-IP limits (login lockout, registration
    * interval) hold only when a client cannot choose its own address.
@@ -158,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     configPollMs: Number(env.CONFIG_POLL_MS ?? 2000),
     outboxSweepMs: Number(env.OUTBOX_SWEEP_MS ?? 5000),
     searchIndexMs: Number(env.SEARCH_INDEX_MS ?? 250),
+    retentionSweepMs: Number(env.RETENTION_SWEEP_MS ?? 86_400_000),
     trustProxy: trustProxyOf(env.TRUST_PROXY),
     registerPerHour: count(env.REGISTER_PER_HOUR, 20),
     turnUrls: (env.TURN_URLS ?? '')

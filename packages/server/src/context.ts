@@ -6,6 +6,7 @@ import type { Limits } from './lib/limits';
 import type { Mailer } from './lib/mailer';
 import type { SessionService } from './modules/auth/session';
 import type { ConfigService } from './modules/system/config-service';
+import type { KeywordScreen } from './modules/keywords/screen';
 import type { Access } from './modules/access';
 import type { Metrics } from './modules/ops';
 import type { Realtime } from './realtime/realtime';
@@ -22,6 +23,8 @@ export interface AppContext {
   /** Who may see and touch what (modules/access.ts). */
   access: Access;
   config: ConfigService;
+  /** The keyword rules (敏感词) as this process applies them (modules/keywords/screen.ts). */
+  keywords: KeywordScreen;
   sessions: SessionService;
   realtime: Realtime;
   limits: Limits;

@@ -1,11 +1,15 @@
 import type { Db } from './db';
 import type { Dialect } from './db/dialect';
+import { AccountRepo } from './modules/account/erase-repo';
+import { ExportRepo } from './modules/account/export-repo';
 import { AdminRepo } from './modules/admin/repo';
 import { CodeRepo } from './modules/auth/code-repo';
+import { BlockRepo } from './modules/block/repo';
 import { SessionRepo } from './modules/auth/session-repo';
 import { EmojiRepo } from './modules/emoji/repo';
 import { FavoriteRepo } from './modules/favorite/repo';
 import { FriendRepo } from './modules/friend/repo';
+import { KeywordRepo } from './modules/keywords/repo';
 import { GroupRepo } from './modules/group/repo';
 import { ConversationRepo } from './modules/im/conversation-repo';
 import { HistoryRepo } from './modules/im/history-repo';
@@ -20,6 +24,8 @@ import { MomentReactionRepo } from './modules/moments/reactions-repo';
 import { MomentRepo } from './modules/moments/repo';
 import { OpsRepo } from './modules/ops/repo';
 import { PushRepo } from './modules/push/repo';
+import { ReportRepo } from './modules/report/repo';
+import { RetentionRepo } from './modules/retention/repo';
 import { AnnouncementRepo } from './modules/system/announcement-repo';
 import { ConfigRepo, InviteRepo } from './modules/system/repo';
 import { FileRepo } from './modules/upload/repo';
@@ -52,12 +58,18 @@ export interface Repos {
   files: FileRepo;
   emoji: EmojiRepo;
   favorites: FavoriteRepo;
+  reports: ReportRepo;
+  blocks: BlockRepo;
   announcements: AnnouncementRepo;
   invites: InviteRepo;
   config: ConfigRepo;
   ops: OpsRepo;
   admin: AdminRepo;
   push: PushRepo;
+  accounts: AccountRepo;
+  exports: ExportRepo;
+  keywords: KeywordRepo;
+  retention: RetentionRepo;
 }
 
 export function createRepos(db: Db, dialect: Dialect): Repos {
@@ -82,11 +94,17 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
     files: new FileRepo(db),
     emoji: new EmojiRepo(db),
     favorites: new FavoriteRepo(db),
+    reports: new ReportRepo(db),
+    blocks: new BlockRepo(db),
     announcements: new AnnouncementRepo(db),
     invites: new InviteRepo(db),
     config: new ConfigRepo(db),
     ops: new OpsRepo(db),
     admin: new AdminRepo(db),
     push: new PushRepo(db),
+    accounts: new AccountRepo(db),
+    exports: new ExportRepo(db),
+    keywords: new KeywordRepo(db),
+    retention: new RetentionRepo(db),
   };
 }

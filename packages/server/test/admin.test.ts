@@ -79,6 +79,16 @@ describeEachDb('administration (/manage/*)', (target) => {
       manageDepartmentRename: { id: 999_999, name: 'Matrix' },
       manageDepartmentDel: { id: 999_999 },
       manageUserDepartment: { user_id: plain.userId, dep_id: 0 },
+      manageReportGet: { id: 999_999 },
+      manageReportAct: { id: 999_999, action: 'dismiss' },
+      manageKeywordListCreate: { name: 'Matrix', action: 'replace' },
+      manageKeywordListUpdate: { id: 999_999, enabled: 1 },
+      manageKeywordListDel: { id: 999_999 },
+      manageKeywordWords: { list_id: 999_999 },
+      manageKeywordAdd: { list_id: 999_999, words: 'matrix' },
+      manageKeywordRemove: { list_id: 999_999, ids: [1] },
+      manageKeywordTest: { text: 'Every route' },
+      manageHeldDecide: { id: 999_999, decision: 'reject' },
     };
     return (bodies[name] as Record<string, unknown> | undefined) ?? {};
   }
@@ -109,6 +119,19 @@ describeEachDb('administration (/manage/*)', (target) => {
     'manageDepartmentRename',
     'manageDepartmentDel',
     'manageUserDepartment',
+    'manageReportList',
+    'manageReportGet',
+    'manageReportAct',
+    'manageKeywordLists',
+    'manageKeywordListCreate',
+    'manageKeywordListUpdate',
+    'manageKeywordListDel',
+    'manageKeywordWords',
+    'manageKeywordAdd',
+    'manageKeywordRemove',
+    'manageKeywordTest',
+    'manageHeldList',
+    'manageHeldDecide',
   ] as const;
 
   it('has every /manage route, and only those, admin-only in the route table', () => {
@@ -455,9 +478,22 @@ describeEachDb('administration (/manage/*)', (target) => {
 
   describe('the audit log', () => {
     it('has a step for every route that changes something, writing between them every kind of row', () => {
-      const steps = auditSteps({ user: 0, invite: '', notice: 0, dep: 0 }, 'group-0', { userId: 0 }, { userId: 0 });
+      const steps = auditSteps(
+        { user: 0, invite: '', notice: 0, dep: 0, list: 0, held: 0, words: [] },
+        'group-0',
+        { userId: 0 },
+        { userId: 0 },
+      );
       // Every route that changes something is in the table (the others only read).
-      const reads = new Set<RouteName>(['manageStats', 'manageConfigGet', 'manageAuditList', 'manageDepartmentList']);
+      const reads = new Set<RouteName>([
+        'manageStats',
+        'manageConfigGet',
+        'manageAuditList',
+        'manageDepartmentList',
+        'manageKeywordLists',
+        'manageKeywordWords',
+        'manageKeywordTest',
+      ]);
       const changing = MANAGE.filter((n) => !reads.has(n) && !/List$|Members$/.test(n));
       expect(new Set(steps.map((s) => s.route))).toEqual(new Set(changing));
       // …and between them they write every kind of row there is.
@@ -475,8 +511,35 @@ describeEachDb('administration (/manage/*)', (target) => {
         { token: owner.token },
       );
       expect(made.code, made.msg).toBe(0);
-      const steps = auditSteps({ user: 0, invite: '', notice: 0, dep: 0 }, made.data.id, owner, member);
+      const hold = async () => {
+        const id = randomUUID();
+        const sent = await server.call(
+          'sendMessage',
+          { id, toContactId: -1, type: 'text', content: 'auditword' },
+          { token: owner.token },
+        );
+        expect(sent.data?.held, sent.msg).toBe(1);
+        const row = await server.ctx.db
+          .selectFrom('held_items')
+          .select('id')
+          .where('client_id', '=', id)
+          .executeTakeFirstOrThrow();
+        return row.id;
+      };
+      const wordIds = async (listId: number) =>
+        (await server.call('manageKeywordWords', { list_id: listId }, as(root))).data.map((w: { id: number }) => w.id);
+      const steps = auditSteps(
+        { user: 0, invite: '', notice: 0, dep: 0, list: 0, held: 0, words: [] },
+        made.data.id,
+        owner,
+        member,
+        {
+          hold,
+          wordIds,
+        },
+      );
       for (const step of steps) {
+        await step.before?.();
         const before = (await server.call('manageAuditList', { limit: 1 }, as(root))).count ?? 0;
         const answer = await server.call(step.route, step.body(), by);
         expect(answer.code, `${step.route}: ${answer.msg}`).toBe(0);
@@ -585,6 +648,10 @@ interface AuditMade {
   invite: string;
   notice: number;
   dep: number;
+  /** A keyword list, a held message, words of the list. */
+  list: number;
+  held: number;
+  words: number[];
 }
 
 /** A change an admin makes through the console, and the audit row it must write. */
@@ -595,6 +662,14 @@ interface AuditStep {
   target: () => string;
   detail?: () => Record<string, unknown>;
   keep?: (data: any) => void;
+  /** What must exist before the change (not itself audited). */
+  before?: () => Promise<void>;
+}
+
+/** What the keyword steps need made outside the console: a held message, a list's word ids. */
+interface AuditHelpers {
+  hold(): Promise<number>;
+  wordIds(listId: number): Promise<number[]>;
 }
 
 /**
@@ -602,7 +677,13 @@ interface AuditStep {
  * earlier one made (kept in `got`): a user, an invite, a notice, a department, and `group` handed from
  * `owner` to `member`.
  */
-function auditSteps(got: AuditMade, group: string, owner: { userId: number }, member: { userId: number }): AuditStep[] {
+function auditSteps(
+  got: AuditMade,
+  group: string,
+  owner: { userId: number },
+  member: { userId: number },
+  helpers?: AuditHelpers,
+): AuditStep[] {
   return [
     {
       route: 'manageUserCreate',
@@ -742,6 +823,59 @@ function auditSteps(got: AuditMade, group: string, owner: { userId: number }, me
       action: 'departmentDel',
       target: () => `department:${got.dep}`,
       detail: () => ({ name: 'Audit office' }),
+    },
+    {
+      route: 'manageKeywordListCreate',
+      body: () => ({ name: 'Audited words', action: 'review' }),
+      action: 'keywordListCreate',
+      target: () => `keywords:${got.list}`,
+      detail: () => ({ name: 'Audited words', action: 'review' }),
+      keep: (d) => (got.list = d.id),
+    },
+    {
+      route: 'manageKeywordAdd',
+      body: () => ({ list_id: got.list, words: 'auditword\nsecondword' }),
+      action: 'keywordAdd',
+      target: () => `keywords:${got.list}`,
+      detail: () => ({ count: 2, words: ['auditword', 'secondword'] }),
+    },
+    {
+      route: 'manageKeywordListUpdate',
+      body: () => ({ id: got.list, name: 'Audited list' }),
+      action: 'keywordListUpdate',
+      target: () => `keywords:${got.list}`,
+      detail: () => ({ from: { name: 'Audited words' }, to: { name: 'Audited list' } }),
+    },
+    {
+      route: 'manageHeldDecide',
+      before: async () => void (got.held = (await helpers?.hold()) ?? 0),
+      body: () => ({ id: got.held, decision: 'approve' }),
+      action: 'heldApprove',
+      target: () => `held:${got.held}`,
+      detail: () => ({ kind: 'message', words: ['auditword'] }),
+    },
+    {
+      route: 'manageHeldDecide',
+      before: async () => void (got.held = (await helpers?.hold()) ?? 0),
+      body: () => ({ id: got.held, decision: 'reject' }),
+      action: 'heldReject',
+      target: () => `held:${got.held}`,
+      detail: () => ({ kind: 'message' }),
+    },
+    {
+      route: 'manageKeywordRemove',
+      before: async () => void (got.words = (await helpers?.wordIds(got.list)) ?? []),
+      body: () => ({ list_id: got.list, ids: got.words }),
+      action: 'keywordRemove',
+      target: () => `keywords:${got.list}`,
+      detail: () => ({ name: 'Audited list', count: 2 }),
+    },
+    {
+      route: 'manageKeywordListDel',
+      body: () => ({ id: got.list }),
+      action: 'keywordListDel',
+      target: () => `keywords:${got.list}`,
+      detail: () => ({ name: 'Audited list', words: 0 }),
     },
   ];
 }

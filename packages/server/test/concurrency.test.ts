@@ -14,6 +14,7 @@ import type { Dialect } from '../src/db/dialect';
 import { createRepos } from '../src/repos';
 import { SessionService } from '../src/modules/auth';
 import { Cluster, describeWithRedis, raiseRateLimits } from './cluster';
+import { hashPassword } from '../src/lib/crypto';
 import { dbTargets, startServer, TestSocket, userRow, type TestServer } from './harness';
 
 /**
@@ -889,6 +890,36 @@ const RACES: Array<Race<unknown>> = [
       return wrong;
     },
   }),
+  ...(
+    [
+      ['blockAdd of one person, on several devices at once', ['blockAdd']],
+      ['blockAdd and blockDel of one person at once', ['blockAdd', 'blockDel']],
+    ] as const
+  ).map(([name, routes]) =>
+    race({
+      name,
+      invariant: 'one block row at most, every call answered ok, the list as the row',
+      async setup(env) {
+        return { a: await env.user(), b: await env.user() };
+      },
+      calls: ({ a, b }) => routes.map((route) => ({ as: a, route, body: { user_id: b.userId } })),
+      async check(env, { a, b }, answers) {
+        const wrong: string[] = [];
+        const rows = await env.db
+          .selectFrom('blocks')
+          .select('blocked_id')
+          .where('blocker_id', '=', a.userId)
+          .where('blocked_id', '=', b.userId)
+          .execute();
+        expectThat(wrong, rows.length <= 1, `${rows.length} block rows`);
+        if (routes.length === 1) expectThat(wrong, rows.length === 1, 'no block row');
+        expectThat(wrong, successes(answers) === answers.length, 'a call refused');
+        const listed = await ok(env, 'blockList', {}, a);
+        expectThat(wrong, listed.length === rows.length, `the list holds ${listed.length}, the table ${rows.length}`);
+        return wrong;
+      },
+    }),
+  ),
   race({
     name: 'userSetting, different keys',
     invariant: 'every key kept',
@@ -948,6 +979,170 @@ const RACES: Array<Race<unknown>> = [
       expectThat(wrong, (await groupLines(env, g, 'pat')) === 1, 'pat lines ≠ 1');
       const refused = answers.filter((a) => a.code === ErrorCodes.PatTooFast).length;
       expectThat(wrong, refused === answers.length - 1, `${refused} answered PatTooFast`);
+      return wrong;
+    },
+  }),
+  race({
+    name: 'manageReportAct by two admins at once',
+    invariant: 'one action, one audit row, the report closed with it',
+    once: true,
+    async setup(env) {
+      const [reporter, reported, first, second] = [
+        await env.user(),
+        await env.user(),
+        await env.user(),
+        await env.user(),
+      ];
+      await env.db.updateTable('users').set({ role: 1 }).where('id', 'in', [first.userId, second.userId]).execute();
+      const filed = await ok(env, 'report', { kind: 'user', id: reported.userId, reason: 'spam' }, reporter);
+      return { id: filed.id as number, admins: [first, second] };
+    },
+    calls: (r) => [
+      { as: r.admins[0]!, route: 'manageReportAct', body: { id: r.id, action: 'warn' } },
+      { as: r.admins[1]!, route: 'manageReportAct', body: { id: r.id, action: 'dismiss' } },
+    ],
+    async check(env, r, answers) {
+      const wrong: string[] = [];
+      const report = await env.db.selectFrom('reports').selectAll().where('id', '=', r.id).executeTakeFirstOrThrow();
+      const audits = await env.db
+        .selectFrom('audit_log')
+        .select('action')
+        .where('target', '=', `report:${r.id}`)
+        .execute();
+      const winner = answers.find((a) => a.code === 0);
+      expectThat(wrong, successes(answers) === 1, `${successes(answers)} actions succeeded`);
+      expectThat(wrong, audits.length === 1, `${audits.length} audit rows`);
+      expectThat(wrong, report.status === 'closed' && report.open_key === null, `report ${report.status}`);
+      expectThat(
+        wrong,
+        winner !== undefined && report.action === (winner.call.body as { action: string }).action,
+        `the report says ${report.action}, not the winner's action`,
+      );
+      return wrong;
+    },
+  }),
+  race({
+    name: 'heldDecide of a held message, approve against reject (敏感词)',
+    invariant: 'decided once; delivered once when approved, never when rejected',
+    once: true,
+    async setup(env) {
+      const admin = await env.user();
+      await env.db.updateTable('users').set({ role: 1 }).where('id', '=', admin.userId).execute();
+      const word = `审核${randomUUID().slice(0, 8)}`;
+      const list = await ok(env, 'manageKeywordListCreate', { name: word.slice(0, 20), action: 'review' }, admin);
+      await ok(env, 'manageKeywordAdd', { list_id: list.id, words: word }, admin);
+      const [a, b] = [await env.user(), await env.user()];
+      await befriend(env, a, b);
+      const clientId = randomUUID();
+      const held = await ok(
+        env,
+        'sendMessage',
+        { id: clientId, toContactId: b.userId, type: 'text', content: word },
+        a,
+      );
+      if (held.held !== 1) throw new Error('the message was not held');
+      // The list has done its part: off again, so that other rows' texts are never held.
+      await ok(env, 'manageKeywordListDel', { id: list.id }, admin);
+      const row = await env.db
+        .selectFrom('held_items')
+        .select('id')
+        .where('user_id', '=', a.userId)
+        .where('client_id', '=', clientId)
+        .executeTakeFirstOrThrow();
+      return { admin, a, clientId, heldId: row.id };
+    },
+    calls: (s) => [
+      { as: s.admin, route: 'manageHeldDecide', body: { id: s.heldId, decision: 'approve' } },
+      { as: s.admin, route: 'manageHeldDecide', body: { id: s.heldId, decision: 'reject' } },
+    ],
+    async check(env, s, answers) {
+      const wrong: string[] = [];
+      const won = answers.find((x) => x.code === 0)?.call.body as { decision?: string } | undefined;
+      const stored = await env.db
+        .selectFrom('messages')
+        .select('id')
+        .where('from_user', '=', s.a.userId)
+        .where('client_id', '=', s.clientId)
+        .execute();
+      const row = await env.db
+        .selectFrom('held_items')
+        .select('status')
+        .where('id', '=', s.heldId)
+        .executeTakeFirstOrThrow();
+      const approved = won?.decision === 'approve';
+      expectThat(
+        wrong,
+        stored.length === (approved ? 1 : 0),
+        `${stored.length} messages stored after ${won?.decision}`,
+      );
+      expectThat(wrong, row.status === (approved ? 1 : 2), `status ${row.status} after ${won?.decision}`);
+      return wrong;
+    },
+  }),
+  race({
+    name: 'accountDelete of one account (注销账号)',
+    invariant: 'deleted once, every call answered 0: friends gone both ways, the group handed on once, sessions ended',
+    async setup(env) {
+      const g = await groupOf(env, 2);
+      await env.db
+        .updateTable('users')
+        .set({ password_hash: await hashPassword('secret123') })
+        .where('id', '=', g.owner.userId)
+        .execute();
+      return g;
+    },
+    calls: (g) => [{ as: g.owner, route: 'accountDelete', body: { password: 'secret123' } }],
+    async check(env, g, answers) {
+      const wrong: string[] = [];
+      const me = g.owner.userId;
+      const user = await env.db.selectFrom('users').select('status').where('id', '=', me).executeTakeFirstOrThrow();
+      expectThat(wrong, user.status === 2, `status ${user.status}`);
+      const friends = await env.db
+        .selectFrom('friends')
+        .select('id')
+        .where((eb) => eb.or([eb('user_id', '=', me), eb('friend_user_id', '=', me)]))
+        .execute();
+      expectThat(wrong, friends.length === 0, `${friends.length} friend rows left`);
+      const live = await env.db
+        .selectFrom('sessions')
+        .select('id')
+        .where('user_id', '=', me)
+        .where('revoked_at', 'is', null)
+        .execute();
+      expectThat(wrong, live.length === 0, `${live.length} sessions live`);
+      const members = await env.db
+        .selectFrom('group_members')
+        .select(['user_id', 'role'])
+        .where('group_id', '=', g.id)
+        .execute();
+      expectThat(wrong, !members.some((m) => m.user_id === me), 'still a member');
+      expectThat(wrong, members.filter((m) => m.role === 1).length === 1, 'owners ≠ 1');
+      const changes = await groupLines(env, g, 'changeOwner');
+      expectThat(wrong, changes === 1, `changeOwner lines ${changes}`);
+      expectThat(wrong, successes(answers) === answers.length, 'a call refused');
+      return wrong;
+    },
+  }),
+  race({
+    name: 'exportRequest of one user (下载我的数据)',
+    invariant: 'one export queued or running, every call answered with it',
+    async setup(env) {
+      return env.user();
+    },
+    calls: (u) => [{ as: u, route: 'exportRequest', body: {} }],
+    async check(env, u, answers) {
+      const wrong: string[] = [];
+      const rows = await env.db
+        .selectFrom('data_exports')
+        .select(['id', 'state'])
+        .where('user_id', '=', u.userId)
+        .execute();
+      const live = rows.filter((r) => r.state === 'queued' || r.state === 'running');
+      expectThat(wrong, live.length <= 1, `${live.length} exports on their way`);
+      expectThat(wrong, successes(answers) === answers.length, 'a call refused');
+      // A second export may only follow one already done.
+      const done = rows.filter((r) => r.state === 'done').length;
+      expectThat(wrong, rows.length - done <= 1, `${rows.length} exports with ${done} done`);
       return wrong;
     },
   }),

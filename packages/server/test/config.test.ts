@@ -44,6 +44,8 @@ describeEachDb('system configuration: getSystemInfo, checkVersion, updateConfig'
         simpleChat: 1,
         groupUserMax: 0,
         sendInterval: 0,
+        messageDays: 0,
+        fileDays: 0,
         stun: [],
       });
       expect(res.data.fileUpload).toMatchObject({ size: 50, emojiSize: 2 });

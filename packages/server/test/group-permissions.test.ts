@@ -162,6 +162,35 @@ describeEachDb('group permission matrix', (target) => {
     });
   }
 
+  it("lets the owner alone set how long the group's messages are kept (消息保存时间)", async () => {
+    const expected: Record<Actor, number> = {
+      owner: OK,
+      admin: FORBIDDEN,
+      member: FORBIDDEN,
+      outsider: NOT_MEMBER,
+      removed: NOT_MEMBER,
+    };
+    for (const actor of ACTORS) {
+      const f = await fixture();
+      const res = await server.call(
+        'groupSetting',
+        { id: f.gid, setting: { retention: 30 } },
+        { token: f.users[actor].token },
+      );
+      expect(res.code, `retention as ${actor}: ${res.msg}`).toBe(expected[actor]);
+      const info = await server.call('groupInfo', { group_id: f.gid }, { token: f.users.member.token });
+      expect(info.data.setting.retention).toBe(actor === 'owner' ? 30 : 0);
+    }
+    // Only the days offered are taken.
+    const f = await fixture();
+    const odd = await server.call(
+      'groupSetting',
+      { id: f.gid, setting: { retention: 8 } },
+      { token: f.users.owner.token },
+    );
+    expect(odd.code).toBe(400);
+  });
+
   it('lets an admin act on members only, and keeps the owner from leaving', async () => {
     const f = await fixture();
     const { owner, admin, member } = f.users;

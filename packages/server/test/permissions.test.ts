@@ -67,6 +67,12 @@ const NO_FOREIGN_ID: Partial<Record<RouteName, string>> = {
     'an endpoint of the caller’s own; another user’s endpoint is left alone and answers the same (webpush.test.ts)',
   pushSetting: 'the caller’s own preview choice',
   favoriteList: 'the caller’s own favourites (favorites.test.ts)',
+  accountDelete: 'deletes the caller’s own account, confirmed with its password (account-delete.test.ts)',
+  exportRequest:
+    'starts an export of the caller’s own data (data-export.test.ts; its download answers 404 to anyone else there)',
+  blockList: 'the caller’s own block list (block.test.ts)',
+  blockDel: 'takes a person off the caller’s own block list; anyone not on it is passed over alike (block.test.ts)',
+  reportMine: 'the caller’s own reports and the warnings they were given (reports.test.ts)',
   // Administration (docs/protocol.md §8) names anyone's ids on purpose; only an admin may call it at all,
   // which admin.test.ts checks route by route for admins, plain users and signed-out callers.
   ...Object.fromEntries(
@@ -81,10 +87,14 @@ const NO_FOREIGN_ID: Partial<Record<RouteName, string>> = {
  * private messages, a file, stickers and friendships. Dan administers G and Carl is a member;
  * Erin was removed from G and Fay left it; Bob is alice's friend, Gus her ex-friend (she deleted
  * the friendship after messaging him); Sam has no relation. Every row also runs signed out (-1).
+ * Hal is alice's friend whom she blocked (黑名单): the rows where a block matters say what he is
+ * answered (`blocked`), which for a refusal is what a non-friend or an outsider gets.
  */
 const ACTORS = ['owner', 'admin', 'member', 'removed', 'left', 'friend', 'exFriend', 'stranger'] as const;
 type Actor = (typeof ACTORS)[number];
-type Caller = Actor | 'signedOut';
+/** Hal, alice's friend whom she blocked: run only by the rows that name his answer. */
+type Extra = 'blocked';
+type Caller = Actor | Extra | 'signedOut';
 const CAST = {
   owner: 'alice',
   admin: 'dan',
@@ -94,7 +104,8 @@ const CAST = {
   friend: 'bob',
   exFriend: 'gus',
   stranger: 'sam',
-} as const satisfies Record<Actor, string>;
+  blocked: 'hal',
+} as const satisfies Record<Actor | Extra, string>;
 /** Tom is a member acted upon, Ivy someone to invite, Dora a disabled account. */
 const PEOPLE = [...Object.values(CAST), 'tom', 'ivy', 'dora'] as const;
 type Name = (typeof PEOPLE)[number];
@@ -129,9 +140,11 @@ interface Row {
   /** After the refused (or silently ignored) calls: the target is as it was. */
   intact?: (s: Scene) => Promise<void>;
   /** More to check in an answer. */
-  check?: (data: unknown, who: Actor) => void;
+  check?: (data: unknown, who: Actor | Extra) => void;
   /** A difference between "missing" and "not yours" that is known and not yet fixed, and why. */
   gap?: string;
+  /** What Hal, alice's friend whom she blocked, is answered; a row without it leaves him out. */
+  blocked?: Answer;
 }
 
 const NM = 'NotMember';
@@ -146,6 +159,7 @@ const CNL = 'ClientNotLive';
 const MOM = 'MomentNotFound';
 const FNF = 'FavoriteNotFound';
 const MCN = 'MomentCommentNotFound';
+const RS = 'ReportSelf';
 
 const MEMBERS: Answers = [OK, OK, OK, NM, NM, NM, NM, NM];
 const ADMINS: Answers = [OK, OK, FB, NM, NM, NM, NM, NM];
@@ -315,16 +329,20 @@ const MATRIX: Partial<Record<RouteName, Row[]>> = {
   ],
   // Signals on a call already placed are calls.test.ts's: a third party's is answered as an unknown call id.
   sendToMsg: [
-    personRow('a user to call (toContactId)', (id) => ({ id: randomUUID(), toContactId: id, event: 'calling' }), [
-      'CallSelf',
-      NFR,
-      NFR,
-      NFR,
-      NFR,
-      OK,
-      NFR,
-      NFR,
-    ]),
+    {
+      ...personRow('a user to call (toContactId)', (id) => ({ id: randomUUID(), toContactId: id, event: 'calling' }), [
+        'CallSelf',
+        NFR,
+        NFR,
+        NFR,
+        NFR,
+        OK,
+        NFR,
+        NFR,
+      ]),
+      // Her friend whom she blocked is refused as a non-friend is.
+      blocked: NFR,
+    },
   ],
 
   getContactInfo: [
@@ -360,8 +378,9 @@ const MATRIX: Partial<Record<RouteName, Row[]>> = {
   ],
   sendMessage: [
     groupRow('a group', (gid) => text(gid), MEMBERS),
-    // To her own id alice writes to her own chat; only a friend may write to her (runMode 2).
-    personRow('a user', (id) => text(id), [OK, NFC, NFC, NFC, NFC, OK, NFC, NFC]),
+    // To her own id alice writes to her own chat; only a friend may write to her (runMode 2), and
+    // not one she blocked, who is answered as a non-friend.
+    { ...personRow('a user', (id) => text(id), [OK, NFC, NFC, NFC, NFC, OK, NFC, NFC]), blocked: NFC },
     {
       target: 'someone else’s file (file_id)',
       body: async (s) => ({ ...text(-1), type: 'image', content: '', file_id: await s.file() }),
@@ -575,16 +594,19 @@ const MATRIX: Partial<Record<RouteName, Row[]>> = {
   // Whom a pat names is pat.test.ts's; here, the chat it is posted in.
   patUser: [
     groupRow('a group', (gid, s) => ({ toContactId: gid, is_group: 1, user_id: s.person('owner').id }), MEMBERS),
-    personRow('a user', (id) => ({ toContactId: id, user_id: id }), [
-      'NotAllowedTarget',
-      NFC,
-      NFC,
-      NFC,
-      NFC,
-      OK,
-      NFC,
-      NFC,
-    ]),
+    {
+      ...personRow('a user', (id) => ({ toContactId: id, user_id: id }), [
+        'NotAllowedTarget',
+        NFC,
+        NFC,
+        NFC,
+        NFC,
+        OK,
+        NFC,
+        NFC,
+      ]),
+      blocked: NFC,
+    },
   ],
   delChat: [
     groupRow('a group', (gid) => ({ id: gid, is_group: 1 }), MEMBERS),
@@ -724,7 +746,20 @@ const MATRIX: Partial<Record<RouteName, Row[]>> = {
   ],
 
   friendAdd: [
-    personRow('a user (user_id)', (id) => ({ user_id: id }), ['FriendSelf', OK, OK, OK, OK, 'AlreadyFriends', OK, OK]),
+    {
+      ...personRow('a user (user_id)', (id) => ({ user_id: id }), [
+        'FriendSelf',
+        OK,
+        OK,
+        OK,
+        OK,
+        'AlreadyFriends',
+        OK,
+        OK,
+      ]),
+      // Blocking keeps the friendship, as WeChat does (a stranger she blocked is answered as if asked: block.test.ts).
+      blocked: 'AlreadyFriends',
+    },
     {
       ...personRow('a member of a group with `profile` off (user_id)', (id) => ({ user_id: id }), EVERYONE),
       body: async (s) => ({ user_id: await s.hiddenMember() }),
@@ -830,6 +865,7 @@ const MATRIX: Partial<Record<RouteName, Row[]>> = {
           missing: () => [{ id: NO_ID }],
           gone: MOM,
           expect: FRIENDS,
+          blocked: MOM,
         },
       ],
     ]),
@@ -841,6 +877,7 @@ const MATRIX: Partial<Record<RouteName, Row[]>> = {
       missing: () => [{ id: NO_ID, content: 'nice' }],
       gone: MOM,
       expect: FRIENDS,
+      blocked: MOM,
     },
     {
       target: 'a comment of Bob’s (reply_to)',
@@ -850,6 +887,13 @@ const MATRIX: Partial<Record<RouteName, Row[]>> = {
       // of the author replying to a comment they may not see: moments.test.ts).
       gone: MOM,
       expect: [OK, MOM, MOM, MOM, MOM, OK, MOM, MOM],
+    },
+  ],
+  // Anyone may block anyone active but themselves, once or again (block.test.ts); Hal may block alice back.
+  blockAdd: [
+    {
+      ...personRow('a user to block (user_id)', (id) => ({ user_id: id }), ['BlockSelf', OK, OK, OK, OK, OK, OK, OK]),
+      blocked: OK,
     },
   ],
   favoriteAdd: [
@@ -872,6 +916,40 @@ const MATRIX: Partial<Record<RouteName, Row[]>> = {
       missing: () => [{ post_id: NO_ID }],
       gone: MOM,
       expect: FRIENDS,
+    },
+  ],
+  // A report of something the caller cannot see reads as a missing one; of one's own thing, ReportSelf.
+  report: [
+    ...(
+      [
+        ['a group message', groupMsg, [RS, OK, OK, MNF, MNF, MNF, MNF, MNF]],
+        ['a private message', toBob, [RS, MNF, MNF, MNF, MNF, OK, MNF, MNF]],
+      ] as const
+    ).map(([target, pick, expect]): Row => ({
+      target: `${target} (id)`,
+      body: async (s) => ({ kind: 'message', id: (await pick(s)).msg_id, reason: 'spam' }),
+      missing: () => [{ kind: 'message', id: NO_ID, reason: 'spam' }],
+      gone: MNF,
+      expect,
+    })),
+    personRow('a user (id)', (id) => ({ kind: 'user', id, reason: 'harassment' }), [RS, OK, OK, OK, OK, OK, OK, OK]),
+    groupRow('a group (id)', (gid) => ({ kind: 'group', id: gid, reason: 'fraud' }), [RS, OK, OK, NM, NM, NM, NM, NM]),
+    {
+      target: 'a post of alice’s friends may see (id)',
+      body: async (s) => ({ kind: 'moment', id: await s.post(), reason: 'rumor' }),
+      missing: () => [{ kind: 'moment', id: NO_ID, reason: 'rumor' }],
+      gone: MOM,
+      expect: [RS, MOM, MOM, MOM, MOM, OK, MOM, MOM],
+    },
+  ],
+  // Only the owner reads an export of their data; anyone else's is answered as one that does not exist.
+  exportStatus: [
+    {
+      target: 'alice’s export of her data (id)',
+      body: async (s) => ({ id: await s.dataExport() }),
+      missing: () => [{ id: NO_ID }],
+      gone: NF,
+      expect: [OK, NF, NF, NF, NF, NF, NF, NF],
     },
   ],
   // Ids not among my favourites are skipped, so someone else's favourite is answered like a missing one: 0.
@@ -994,13 +1072,14 @@ class Scene {
     const people = Object.fromEntries(cast) as Record<Name, Person>;
     const { alice, bob, gus } = people;
     const friends = new FriendRepo(db);
-    await Promise.all([bob, gus].map((u) => friends.befriend(alice.id, u.id, server.ctx.now())));
+    await Promise.all([bob, gus, people.hal].map((u) => friends.befriend(alice.id, u.id, server.ctx.now())));
     const s = new Scene(k, people);
     [s.toBob, s.toGus] = await Promise.all([
       s.say('alice', text(bob.id, 'to bob')),
       s.say('alice', text(gus.id, 'to gus')),
     ]);
     await s.ok('friendDel', { id: gus.id }, 'alice');
+    await s.ok('blockAdd', { user_id: people.hal.id }, 'alice');
     return s;
   }
 
@@ -1151,6 +1230,11 @@ class Scene {
       const saved = (await this.ok('favoriteAdd', { msg_ids: [this.toBob.msg_id] }, 'alice')) as Array<{ id: number }>;
       return saved[0]!.id;
     });
+  }
+
+  /** Alice's export of her data. */
+  dataExport(): Promise<number> {
+    return this.once('dataExport', async () => ((await this.ok('exportRequest', {}, 'alice')) as { id: number }).id);
   }
 
   /** Alice's favourites, newest first. */
@@ -1314,17 +1398,20 @@ describeEachDb('permissions of every route that takes an id', (target) => {
       it(`${name} on ${row.target}`, async () => {
         const allowed = ACTORS.filter((_, i) => row.expect[i] === OK);
         const alone = row.changes === true ? allowed : (row.changes ?? []);
-        const run = async (s: Scene, who: Actor) => {
+        const want = (who: Actor | Extra): Answer =>
+          who === 'blocked' ? row.blocked! : row.expect[ACTORS.indexOf(who)]!;
+        const run = async (s: Scene, who: Actor | Extra) => {
           const res = await send(s, name, await row.body(s, who), who);
-          expectAnswer(res, row.expect[ACTORS.indexOf(who)]!, `${name} on ${row.target} as ${who}`);
+          expectAnswer(res, want(who), `${name} on ${row.target} as ${who}`);
           if (res.code === 0) row.check?.(res.data, who);
           return res;
         };
 
         const s = await Scene.create();
         try {
-          const answers = new Map<Actor, { code: number; msg: string }>();
+          const answers = new Map<Actor | Extra, { code: number; msg: string }>();
           for (const who of ACTORS) if (!alone.includes(who)) answers.set(who, await run(s, who));
+          if (row.blocked !== undefined) answers.set('blocked', await run(s, 'blocked'));
           const out = await send(s, name, await row.body(s, 'signedOut'), 'signedOut');
           expectAnswer(out, 'NoSession', `${name} signed out`);
           await row.intact?.(s);
@@ -1337,7 +1424,7 @@ describeEachDb('permissions of every route that takes an id', (target) => {
           const [first] = gone;
           for (const g of gone) expectAnswer(g, row.gone, `${name} on a missing id`);
           for (const [who, res] of answers) {
-            if (row.expect[ACTORS.indexOf(who)] !== row.gone) continue;
+            if (want(who) !== row.gone) continue;
             expect(face(res), `${name}: ${who} on ${row.target} vs a missing id`).toEqual(first);
           }
           if (row.gap) {

@@ -137,6 +137,7 @@ describe.skipIf(process.platform !== 'linux')('npm start', () => {
       'music-metadata',
       'file-type',
       'sanitize-html',
+      'archiver',
     ];
     const dist = path.dirname(bundle);
     const imported = new Set<string>();

@@ -22,5 +22,18 @@ export const AUDIT_ACTIONS = [
   'departmentCreate',
   'departmentRename',
   'departmentDel',
+  'keywordListCreate',
+  'keywordListUpdate',
+  'keywordListDel',
+  'keywordAdd',
+  'keywordRemove',
+  'heldApprove',
+  'heldReject',
+  'reportWarn',
+  'reportTakedown',
+  'reportMute',
+  'reportDisable',
+  'reportDissolve',
+  'reportDismiss',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ANNOUNCEMENT_MAX, GROUP_NAME_MAX, ID_MAX, REALNAME_MAX } from '../limits';
+import { ANNOUNCEMENT_MAX, GROUP_NAME_MAX, GROUP_RETENTION_DAYS, ID_MAX, REALNAME_MAX } from '../limits';
 import { paging } from './friend';
 import { flag, personText, qrToken, readId, userId } from './fields';
 
@@ -86,6 +86,12 @@ export const GroupSettingBody = z.object({
     pin: flag.optional(),
     /** Members may react to messages. */
     reaction: flag.optional(),
+    /** Days messages are kept (消息保存时间): one of GROUP_RETENTION_DAYS, 0 as long as the server keeps them; only the owner changes it. */
+    retention: z.coerce
+      .number()
+      .int()
+      .refine((d) => (GROUP_RETENTION_DAYS as readonly number[]).includes(d))
+      .optional(),
   }),
 });
 

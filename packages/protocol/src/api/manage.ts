@@ -155,6 +155,8 @@ export const CONFIG_KEYS = {
   'chatInfo.simpleChat': flag,
   'chatInfo.groupUserMax': z.number().int().min(0).max(100_000),
   'chatInfo.sendInterval': seconds(3600),
+  'chatInfo.messageDays': z.number().int().min(0).max(36_500),
+  'chatInfo.fileDays': z.number().int().min(0).max(36_500),
   'chatInfo.stun': z
     .array(
       z.object({
@@ -199,6 +201,12 @@ export const CONFIG_KEYS = {
   'rateLimits.loginFailures.windowS': seconds(86_400),
   'rateLimits.sendCode.intervalS': seconds(86_400),
   'rateLimits.manage.perMinute': z.number().int().min(1).max(1_000_000),
+  /** 1: a deleted account's messages are removed for everyone; 0 (the default): kept, shown as from 已注销用户. */
+  'account.removeMessages': flag,
+  /** Days a deleted account's name stays taken (0: freed at once). */
+  'account.nameHoldDays': z.number().int().min(0).max(3650),
+  /** Days a finished data export stays downloadable. */
+  'account.exportDays': z.number().int().min(1).max(90),
 } as const;
 export type ConfigKey = keyof typeof CONFIG_KEYS;
 
@@ -264,8 +272,8 @@ export interface ManagedUser {
   avatar: string;
   /** 0 user, 1 administrator. */
   role: 0 | 1;
-  /** 1 enabled, 0 disabled. */
-  status: 0 | 1;
+  /** 1 enabled, 0 disabled, 2 deleted by its user (注销: anonymised, no action applies). */
+  status: 0 | 1 | 2;
   create_time: number;
   /** When the user last signed in, ms; 0 never. */
   last_login_time: number;

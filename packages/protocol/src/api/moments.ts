@@ -87,6 +87,8 @@ export interface MomentComment {
   reply_to?: MomentUser;
   content: string;
   create_time: number;
+  /** 1 on its author's answer when a review list (敏感词) held it: stored only once approved. */
+  held?: 1;
 }
 
 export interface MomentPost {
@@ -103,6 +105,8 @@ export interface MomentPost {
   /** Only from the viewer's friends, the viewer and the author. */
   likes: Array<{ user_id: number; displayName: string }>;
   comments: MomentComment[];
+  /** 1 on its author's answer when a review list (敏感词) held it: only its author sees it until approved. */
+  held?: 1;
 }
 
 /** A like or a comment on my post, or a reply to my comment. */

@@ -42,6 +42,12 @@ import { reactionsEdits } from './migrations/022-reactions-edits';
 import { pins } from './migrations/023-pins';
 import { favourites } from './migrations/024-favourites';
 import { forwardRecords } from './migrations/025-forward-records';
+import { reports } from './migrations/027-reports';
+import { keywords } from './migrations/028-keywords';
+import { accountDeletion } from './migrations/029-account-deletion';
+import { dataExports } from './migrations/030-data-exports';
+import { blocks } from './migrations/026-blocks';
+import { retention } from './migrations/031-retention';
 import type { Database, Db } from './types';
 
 export type { Database, Db };
@@ -74,6 +80,12 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '023-pins': pins(),
     '024-favourites': favourites(dialect),
     '025-forward-records': forwardRecords(dialect),
+    '027-reports': reports(dialect),
+    '031-retention': retention(),
+    '028-keywords': keywords(dialect),
+    '029-account-deletion': accountDeletion(),
+    '030-data-exports': dataExports(dialect),
+    '026-blocks': blocks(),
   };
 }
 

@@ -25,6 +25,10 @@ export interface UsersTable {
   dep_id: Generated<number>;
   /** What a pat of this user adds after their name (拍一拍后缀, migration 023); '' for none. */
   pat_suffix: Generated<string>;
+  /** Until when an admin muted the user across the server (a report's outcome, migration 027), ms; 0 never. */
+  muted_until: Generated<number>;
+  /** When the user deleted their account (status 2, migration 029), ms; 0 for an account in use. */
+  deleted_at: Generated<number>;
 }
 
 /** A department of the organisation; `parent_id` 0 at the top level. */
@@ -90,6 +94,8 @@ export interface FilesTable {
   thumb: Generated<string>;
   /** Where the bytes are (`ab/<sha256>.<ext>`). */
   storage_key: Generated<string>;
+  /** When its bytes were removed from storage, ms; 0 while they are kept (migration 031). */
+  removed_at: Generated<number>;
 }
 
 export interface UserFilesTable {
@@ -394,6 +400,40 @@ export interface PushSettingsTable {
   preview: Generated<number>;
 }
 
+/** A report (投诉, migration 027) and what became of it. */
+export interface ReportsTable {
+  id: Generated<number>;
+  reporter_id: number;
+  /** 'user', 'message', 'group' or 'moment' (protocol REPORT_KINDS). */
+  kind: string;
+  /** The user id, msg_id, group number or post id. */
+  target_id: number;
+  /** Whom the actions on people concern: the person, the sender, the group's owner, the author. */
+  target_user_id: number;
+  /** One of protocol REPORT_REASONS. */
+  reason: string;
+  text: Generated<string>;
+  /** JSON ReportEvidence: what the reporter saw when reporting. */
+  evidence: string;
+  /** 'new', 'review' or 'closed'. */
+  status: string;
+  /** What was done (protocol REPORT_ACTIONS), '' while open. */
+  action: Generated<string>;
+  /** The admin who opened or closed it; 0 the command line; null none yet. */
+  handler_id: number | null;
+  /** `reporter:kind:target` while open, null once closed (unique: one open report per reporter and target). */
+  open_key: string | null;
+  create_time: number;
+  closed_time: Generated<number>;
+}
+
+/** A file a report keeps stored (migration 027): `attached` 1 for the reporter's pictures. */
+export interface ReportFilesTable {
+  report_id: number;
+  file_id: number;
+  attached: Generated<number>;
+}
+
 /** A merged forward's snapshot (migration 025): `body` is the JSON of its items, oldest first. */
 export interface ForwardRecordsTable {
   id: Generated<number>;
@@ -407,6 +447,14 @@ export interface ForwardRecordsTable {
 export interface ForwardRecordFilesTable {
   record_id: number;
   file_id: number;
+}
+
+/** A block (黑名单, migration 026): `blocker_id` blocked `blocked_id`. */
+export interface BlocksTable {
+  blocker_id: number;
+  blocked_id: number;
+  /** When, ms. */
+  create_time: number;
 }
 
 /** A favourite (收藏, migration 024): a snapshot of a message or a moments post a user saved. */
@@ -430,14 +478,93 @@ export interface FavouritesTable {
   create_time: number;
 }
 
+/** The retention sweep's lease and what its last run did: one row, id 1 (migration 031). */
+export interface RetentionSweepTable {
+  id: number;
+  /** The node sweeping now (or last), by a name it drew at start. */
+  holder: string;
+  /** Until when its lease holds, ms; another node may sweep after it. */
+  lease_until: number;
+  last_start: number;
+  last_end: number;
+  /** Messages the last sweep deleted. */
+  last_messages: number;
+  /** Messages whose file the last sweep expired. */
+  last_files: number;
+}
+
 /** Every file a favourite keeps stored (migration 024). */
 export interface FavouriteFilesTable {
   favourite_id: number;
   file_id: number;
 }
 
+/** An export of a user's own data (migration 030): queued, running, done, failed or expired. */
+export interface DataExportsTable {
+  id: Generated<number>;
+  user_id: number;
+  state: string;
+  /** 0–100. */
+  progress: Generated<number>;
+  /** The archive's bytes, once done. */
+  size: Generated<number>;
+  /** The archive in the uploads store, once done; '' before and after. */
+  storage_key: Generated<string>;
+  /** While running: until when the node building it holds it, ms; another node may claim it after. */
+  lease_until: Generated<number>;
+  /** How many times a node began building it. */
+  attempts: Generated<number>;
+  create_time: number;
+  finish_time: Generated<number>;
+  /** When the archive is deleted, ms (once done). */
+  expires_at: Generated<number>;
+}
+
+/** A keyword list (敏感词, migration 028): its words are refused, replaced by *** or held for review. */
+export interface KeywordListsTable {
+  id: Generated<number>;
+  name: string;
+  /** 'refuse', 'replace' or 'review'. */
+  action: string;
+  /** 1 while its words apply. */
+  enabled: number;
+  create_time: number;
+}
+
+/** A word or pattern of a keyword list (migration 028), as the operator wrote it. */
+export interface KeywordWordsTable {
+  id: Generated<number>;
+  list_id: number;
+  word: string;
+}
+
+/** Something a review list held back (migration 028): a message, a moments post or comment, until an operator decides. */
+export interface HeldItemsTable {
+  id: Generated<number>;
+  /** 'message', 'moment' or 'comment'. */
+  kind: string;
+  /** Its author. */
+  user_id: number;
+  /** The author's client-made id (a message's `id`), or the post's or comment's id as text. */
+  client_id: string;
+  /** A message's chat: its chat type and the peer or group id; 0 for the others. */
+  chat_type: number;
+  to_id: number;
+  /** JSON: a message's draft, or what the post or comment carries. */
+  body: string;
+  /** JSON array of the words that held it. */
+  words: string;
+  /** 0 waiting, 1 approved, 2 rejected. */
+  status: number;
+  create_time: number;
+  decide_time: number;
+  /** The admin who decided, 0 for the command line. */
+  decided_by: number;
+}
+
 export interface Database {
   users: UsersTable;
+  data_exports: DataExportsTable;
   sessions: SessionsTable;
   verify_codes: VerifyCodesTable;
   config: ConfigTable;
@@ -449,6 +576,7 @@ export interface Database {
   group_members: GroupMembersTable;
   group_scans: GroupScansTable;
   favourites: FavouritesTable;
+  blocks: BlocksTable;
   favourite_files: FavouriteFilesTable;
   chat_pins: ChatPinsTable;
   messages: MessagesTable;
@@ -477,4 +605,10 @@ export interface Database {
   departments: DepartmentsTable;
   forward_records: ForwardRecordsTable;
   forward_record_files: ForwardRecordFilesTable;
+  reports: ReportsTable;
+  report_files: ReportFilesTable;
+  retention_sweep: RetentionSweepTable;
+  keyword_lists: KeywordListsTable;
+  keyword_words: KeywordWordsTable;
+  held_items: HeldItemsTable;
 }

@@ -40,6 +40,9 @@ export const loadRedis = onFirstUse<typeof IORedis>('ioredis');
 /** file-type: what an upload really is, from its first bytes. */
 export const loadFileType = importOnFirstUse(() => import('file-type'));
 
+/** archiver: the zip of a user's data export (modules/account/archive.ts), made only when one is asked for. */
+export const loadArchiver = importOnFirstUse(() => import('archiver'));
+
 type Compilers = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
 type ValidatorFactory = NonNullable<Compilers['buildValidator']>;
 type SerializerFactory = NonNullable<Compilers['buildSerializer']>;

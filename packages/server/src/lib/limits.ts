@@ -1,4 +1,4 @@
-import { PAT_INTERVAL_MS, PAT_PER_MINUTE_MAX } from '@sparrow/protocol';
+import { PAT_INTERVAL_MS, PAT_PER_MINUTE_MAX, REPORTS_PER_HOUR_MAX } from '@sparrow/protocol';
 import { AppError } from '../errors';
 import type { ConfigService } from '../modules/system/config-service';
 import type { RateLimiter } from './rate-limit';
@@ -93,6 +93,12 @@ export class Limits {
     if (each.count > 1) throw new AppError('PatTooFast', { seconds: each.resetS });
     const minute = await this.limiter.hit(`pat-minute:${userId}`, 60);
     if (minute.count > PAT_PER_MINUTE_MAX) throw new AppError('PatTooFast', { seconds: minute.resetS });
+  }
+
+  /** A report (投诉): at most REPORTS_PER_HOUR_MAX an hour from one user, across nodes. */
+  async report(userId: number): Promise<void> {
+    const { count, resetS } = await this.limiter.hit(`report:${userId}`, 3600);
+    if (count > REPORTS_PER_HOUR_MAX) throw new AppError('TooMany', { seconds: resetS });
   }
 
   close(): Promise<void> {

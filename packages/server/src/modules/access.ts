@@ -17,7 +17,7 @@ export type Chat =
 
 type AccessRepos = Pick<
   Repos,
-  'users' | 'groups' | 'messages' | 'conversations' | 'friends' | 'files' | 'emoji' | 'moments'
+  'users' | 'groups' | 'messages' | 'conversations' | 'friends' | 'files' | 'emoji' | 'moments' | 'blocks'
 >;
 
 /**
@@ -215,13 +215,15 @@ export class Access {
   /**
    * Whether `viewerId` may see a post: its author always; a current friend of the author when the
    * post's visibility admits them, the author's hide list does not name them, and the post is
-   * within the author's range. Unfriending ends it both ways at once (the friend rows are asked).
+   * within the author's range, and neither blocked the other. Unfriending ends it both ways at once
+   * (the friend rows are asked), as does a block.
    */
   async seesMoment(viewerId: number, post: PostRow, now: number): Promise<boolean> {
     if (post.user_id === viewerId) return true;
     if (admitsNoFriend(post.visibility)) return false;
     const { friends, moments } = this.repos;
     if (!(await friends.row(viewerId, post.user_id))) return false;
+    if (await this.blockedEither(viewerId, post.user_id)) return false;
     if (await moments.hidden(post.user_id, Hide.From, viewerId)) return false;
     const named = readsNamed(post.visibility) && Boolean(await moments.targets(post.id, viewerId));
     if (!admitsFriend(post.visibility, named)) return false;
@@ -239,6 +241,36 @@ export class Access {
   /** My friend row of `otherId`, while we are friends. */
   friendship(userId: number, otherId: number): Promise<FriendRow | undefined> {
     return this.repos.friends.row(userId, otherId);
+  }
+
+  /** Whether `blockerId` blocked `otherId` (黑名单). */
+  blocked(blockerId: number, otherId: number): Promise<boolean> {
+    return this.repos.blocks.has(blockerId, otherId);
+  }
+
+  /** Whether either of two people blocked the other: their moments are hidden from each other. */
+  async blockedEither(a: number, b: number): Promise<boolean> {
+    return (await this.blocked(a, b)) || (await this.blocked(b, a));
+  }
+
+  /**
+   * Whether `fromId` may reach `toId` in a private chat (a message, a call, a pat, a reaction): not
+   * blocked by them, and their friend when `friendsOnly` (runMode 2). One answer for both, so that a
+   * blocked sender is refused exactly as a non-friend is, and never learns of the block.
+   */
+  async reaches(fromId: number, toId: number, friendsOnly: boolean): Promise<boolean> {
+    if (await this.blocked(toId, fromId)) return false;
+    return !friendsOnly || (await this.friendship(fromId, toId)) !== undefined;
+  }
+
+  /** Those of `ids` who blocked `userId`: a mention by `userId` does not name them. */
+  async blockersAmong(userId: number, ids: readonly number[]): Promise<Set<number>> {
+    return new Set(await this.repos.blocks.blockersAmong(userId, ids));
+  }
+
+  /** Everyone `userId` blocked or was blocked by: what they did on moments is hidden from each other. */
+  async blockedAround(userId: number): Promise<Set<number>> {
+    return new Set(await this.repos.blocks.around(userId));
   }
 }
 

@@ -230,6 +230,12 @@ describe('present for a Raingad socket', () => {
     expect(present('sparrow', favorite, undefined, CLIENT)).toBe(favorite);
   });
 
+  it('sends nothing for block, and a Sparrow socket the frame as published: those clients keep no block list', () => {
+    const block: PushFrame = { type: 'block', time: TIME, data: { user_id: 3, blocked: 1 } };
+    expect(present('raingad', block, undefined, CLIENT)).toBeNull();
+    expect(present('sparrow', block, undefined, CLIENT)).toBe(block);
+  });
+
   it('sends nothing for a reaction, and a Sparrow socket the delta as published: those clients show no reactions', () => {
     const reaction: PushFrame = {
       type: 'reaction',

@@ -94,6 +94,12 @@ const RAINGAD: { [E in PushFrame['type']]?: Replacement<E> } = {
   }),
   // Their favourites are not Sparrow's: they have no list to update.
   favorite: () => null,
+  // They show no held messages (a held send answers them as sent).
+  held: () => null,
+  // They have no page for an export of one's data.
+  dataExport: () => null,
+  // They keep no block list.
+  block: () => null,
 };
 
 /**

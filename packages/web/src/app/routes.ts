@@ -74,6 +74,21 @@ const routes: readonly Omit<AppRoute, 'auth'>[] = [
     page: lazyPage(() => import('../pages/mine/setting')),
   },
   {
+    path: paths.blocked,
+    title: 'block.entry',
+    page: lazyPage(() => import('../pages/mine/blocked')),
+  },
+  {
+    path: paths.report,
+    title: 'report.title',
+    page: lazyPage(() => import('../pages/mine/report')),
+  },
+  {
+    path: paths.reports,
+    title: 'report.mine',
+    page: lazyPage(() => import('../pages/mine/reports')),
+  },
+  {
     path: paths.doc,
     title: 'routes.doc',
     page: lazyPage(() => import('../pages/mine/doc')),

@@ -1,7 +1,8 @@
-import { CallCodes, messagePreview, type Message, memberRole, GroupRoles } from '@sparrow/protocol';
+import { CallCodes, messagePreview, type Message, memberRole, GroupRoles, TOAST_SERVER_MS } from '@sparrow/protocol';
 import { api, request } from '../api';
 import type { SocketEvent, SocketState } from '../api/socket';
 import { callSignalOf, isFinalCode } from '../call/signal';
+import { feedback } from '../components/feedback';
 import { calls, showCallOutcome } from '../call/store';
 import { translate } from '../i18n';
 import { contactIdOf, contactKey, conversationKeyOf, type ContactKey } from '../lib/conversation-list';
@@ -13,7 +14,9 @@ import { forcedOffline, sessionInvalid } from '../session/account';
 import { config } from '../stores/config';
 import { contacts, contactsStore } from '../stores/contacts';
 import { groups } from '../stores/group';
+import { blocks } from '../stores/blocks';
 import { favorites } from '../stores/favorites';
+import { dataExports } from '../stores/data-export';
 import { moments } from '../stores/moments';
 import { people } from '../stores/people';
 import { presence } from '../stores/presence';
@@ -50,6 +53,13 @@ function onMessage(msg: Message): void {
   const user = me();
   if (user === null) return;
   if (msg.fromUser.id === 'system') {
+    const event = msg.extends.event;
+    if (event === 'reportClosed' || event === 'reportWarning') {
+      // A report's outcome or a warning: said at once, and kept under 我的投诉.
+      feedback.toast(msg.content, TOAST_SERVER_MS);
+      appEvents.emit('reportNotice', msg.content);
+      return;
+    }
     contacts.applySystemNotice(msg);
     appEvents.emit('friendRequests', undefined);
     if (msg.extends.event === 'friendRequest') ringForMessage();
@@ -294,6 +304,16 @@ export function dispatch(event: SocketEvent): void {
       break;
     case 'favorite':
       favorites.onPush(event.data);
+      break;
+    case 'dataExport':
+      dataExports.onPush(event.data);
+      break;
+    case 'block':
+      blocks.onPush(event.data);
+      break;
+    case 'held':
+      if (event.data.kind === 'message')
+        liveEngine(contactKey(event.data.toContactId))?.heldDecided(event.data.id, event.data.decision);
       break;
     default: {
       const unrouted: never = event;

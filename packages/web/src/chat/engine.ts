@@ -9,7 +9,7 @@ export type EngineStatus = 'idle' | 'loading' | 'ready' | 'error';
  * A message of mine is `sending` until the server stores it, `failed` when it could not reach it
  * (sent again by itself once the connection returns) or the server refused it (`refusal`).
  */
-export type DeliveryState = 'sent' | 'sending' | 'failed';
+export type DeliveryState = 'sent' | 'sending' | 'failed' | 'held' | 'rejected';
 
 export interface ChatRow {
   /** Stable from the optimistic row to the stored one, so the list does not redraw it. */
@@ -230,7 +230,8 @@ interface Pending {
   body: SendBody;
   message: Message;
   order: number;
-  state: 'sending' | 'failed';
+  /** `held`: stored by the server for review (审核中); `rejected`: an operator turned it down. */
+  state: 'sending' | 'failed' | 'held' | 'rejected';
   /** The server refused it: not sent again until I ask. */
   refusal: string | null;
   attachment: Attachment | null;
@@ -241,6 +242,9 @@ interface Pending {
   /** The poster's address once uploaded, so a retry does not upload it again. */
   posterSrc?: string;
 }
+
+/** A message the server held for review, or an operator rejected: not sent again. */
+const decided = (p: Pending) => p.state === 'held' || p.state === 'rejected';
 
 /** How one attempt to send a message ended. */
 type Outcome = 'sent' | 'refused' | 'retry' | 'gone';
@@ -588,10 +592,12 @@ export class ConversationEngine {
   private async drain(): Promise<void> {
     const tried = new Set<string>();
     const next = () =>
-      [...this.pending.values()].find((p) => p.refusal === null && p.controller === null && !tried.has(p.message.id));
+      [...this.pending.values()].find(
+        (p) => p.refusal === null && p.controller === null && !decided(p) && !tried.has(p.message.id),
+      );
     let waiting = 0;
     for (const p of this.pending.values()) {
-      if (p.refusal !== null || p.controller !== null) continue;
+      if (p.refusal !== null || p.controller !== null || decided(p)) continue;
       p.state = 'sending';
       waiting++;
     }
@@ -648,7 +654,7 @@ export class ConversationEngine {
   /** Gives up on a failed message: it leaves the list without reaching the server. */
   discard(id: string): void {
     const p = this.pending.get(id);
-    if (!p || p.state !== 'failed') return;
+    if (!p || (p.state !== 'failed' && p.state !== 'rejected')) return;
     this.forget(id);
     this.emit();
   }
@@ -709,6 +715,15 @@ export class ConversationEngine {
       );
       if (controller.signal.aborted) return 'gone';
       p.controller = null;
+      if (stored.held === 1) {
+        // Held for review: the server has it (off the device's outbox), shown as 审核中 until decided.
+        p.state = 'held';
+        p.progress = null;
+        this.deps.drop?.(id);
+        this.emit();
+        this.tellOwn();
+        return 'sent';
+      }
       this.receive(stored);
       // The answer may describe another chat in a malformed reply; the row must not stay pending.
       this.forget(id);
@@ -731,6 +746,17 @@ export class ConversationEngine {
       this.emit();
       return 'retry';
     }
+  }
+
+  /**
+   * An operator decided a message of mine that was held for review: approved, it arrives as the
+   * stored message (a push by its id), rejected, it stays here marked as not delivered.
+   */
+  heldDecided(id: string, decision: 'approve' | 'reject'): void {
+    const p = this.pending.get(id);
+    if (!p || p.state !== 'held' || decision !== 'reject') return;
+    p.state = 'rejected';
+    this.emit();
   }
 
   /** Whether a message belongs to this conversation. */
@@ -964,7 +990,8 @@ export class ConversationEngine {
       focus: this.focus,
       firstItemIndex: this.firstItemIndex,
       peerReadTo: this.peerReadTo,
-      outgoing: this.pending.size > 0 && last?.state !== 'sent' ? (last ?? null) : null,
+      outgoing:
+        this.pending.size > 0 && (last?.state === 'sending' || last?.state === 'failed') ? (last ?? null) : null,
     };
   }
 

@@ -2,6 +2,8 @@
 export interface AppEvents {
   /** A friend request arrived or was answered. */
   friendRequests: void;
+  /** A report of mine was closed, or an admin warned me after a report (the notice's text). */
+  reportNotice: string;
 }
 
 type Listener<E extends keyof AppEvents> = (payload: AppEvents[E]) => void;

@@ -135,7 +135,9 @@ function create(key: ContactKey): ConversationEngine {
     const row = engine.getSnapshot().outgoing;
     outgoing.set(
       key,
-      row && row.state !== 'sent' ? { state: row.state, text: messagePreview(row.message, translate) } : null,
+      row && (row.state === 'sending' || row.state === 'failed')
+        ? { state: row.state, text: messagePreview(row.message, translate) }
+        : null,
     );
   });
   return engine;

@@ -1,4 +1,4 @@
-import { MOMENTS_PAGE, QR_LANDING } from '@sparrow/protocol';
+import { MOMENTS_PAGE, QR_LANDING, type ReportKind } from '@sparrow/protocol';
 
 /*
  * The path table: every path of the product's route table (docs/product.md §2) served so far, by
@@ -18,6 +18,12 @@ export const paths = {
   secure: '/pages/mine/secure',
   about: '/pages/mine/about',
   setting: '/pages/mine/setting',
+  /** 通讯录黑名单: the people I blocked (Settings → 隐私). */
+  blocked: '/pages/mine/blocked',
+  /** 投诉: reporting a person, message, group or post, `kind` and `id` naming it. */
+  report: '/pages/mine/report',
+  /** 我的投诉: my reports and where each stands, and warnings I was given. */
+  reports: '/pages/mine/reports',
   doc: '/pages/mine/doc',
   contacts: '/pages/contacts/index',
   chat: '/pages/message/chat',
@@ -153,6 +159,9 @@ export function emojiPath(chatKey?: string): string {
 export function filesPath(query: { tab?: 'sent' | 'received' } = {}): string {
   return withQuery(mediaPaths.files, query);
 }
+
+/** The report page for something: a person (user id), a message (msg_id), a group (`group-3`), a post. */
+export const reportPath = (kind: ReportKind, id: number | string) => withQuery(paths.report, { kind, id });
 
 /** A person's album: their posts I may see. */
 export const albumPath = (userId: number) => withQuery(momentPaths.moments, { user_id: userId });

@@ -70,6 +70,18 @@ export async function signOut(): Promise<void> {
   navigateTo(paths.login, { replace: true });
 }
 
+/**
+ * My account was deleted (注销账号): the server has already ended every session; what this browser
+ * holds of it goes, and the login page follows.
+ */
+export async function accountDeleted(): Promise<void> {
+  const userId = sessionStore.getState().user?.user_id;
+  await import('./push').then((m) => m.dropPushSubscription()).catch(() => undefined);
+  if (userId !== undefined) await import('../chat/registry').then((m) => m.clearOutbox(userId)).catch(() => undefined);
+  dropSession();
+  navigateTo(paths.login, { replace: true });
+}
+
 const OFFLINE_MESSAGES = {
   disabled: 'errors.accountDisabled',
   password: 'errors.passwordReset',

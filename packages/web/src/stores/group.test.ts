@@ -31,7 +31,7 @@ function groupInfo(extra: Partial<GroupInfo> = {}): GroupInfo {
     owner_id: OWNER,
     owner: { user_id: OWNER, id: OWNER, realname: 'u1', avatar: '/a/1.png' },
     notice: '',
-    setting: { invite: 1, history: 1, profile: 1, nospeak: 0, manage: 0, pin: 0, reaction: 1 },
+    setting: { invite: 1, history: 1, profile: 1, nospeak: 0, manage: 0, pin: 0, reaction: 1, retention: 0 },
     member_count: 4,
     isJoin: 3,
     groupUserCount: 4,
@@ -134,7 +134,7 @@ describe('applyGroupPush: every group push, as the member it reaches sees it', (
       type: 'groupSetting',
       data: {
         group_id: GID,
-        setting: { invite: 0, history: 1, profile: 1, nospeak: 2, manage: 0, pin: 0, reaction: 1 },
+        setting: { invite: 0, history: 1, profile: 1, nospeak: 2, manage: 0, pin: 0, reaction: 1, retention: 0 },
       },
     }).entry;
     expect(e.info?.setting).toMatchObject({ invite: 0, nospeak: 2 });
@@ -142,7 +142,16 @@ describe('applyGroupPush: every group push, as the member it reaches sees it', (
   });
 
   it('asks for the members again when the profile setting or my role in a closed group changes, since their profile flags follow', () => {
-    const setting = { invite: 1, history: 1, profile: 0, nospeak: 0, manage: 0, pin: 0, reaction: 1 } as const;
+    const setting = {
+      invite: 1,
+      history: 1,
+      profile: 0,
+      nospeak: 0,
+      manage: 0,
+      pin: 0,
+      reaction: 1,
+      retention: 0,
+    } as const;
     const closing = apply(ready(), { type: 'groupSetting', data: { group_id: GID, setting } });
     expect(closing.refetch).toBe('members');
     expect(apply(closing.entry, { type: 'groupSetting', data: { group_id: GID, setting } }).refetch).toBe('none');

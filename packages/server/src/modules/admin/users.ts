@@ -7,6 +7,7 @@ import {
 } from '@sparrow/protocol';
 import type { Repos } from '../../repos';
 import { AppError } from '../../errors';
+import { DELETED_STATUS } from '../account';
 import { hashPassword } from '../../lib/crypto';
 import type { UserRepo, UserRow } from '../user';
 import type { SessionRepo } from '../auth';
@@ -37,7 +38,8 @@ export class AdminUsers {
   /** A user by id; UserNotFound otherwise. */
   async byId(userId: number): Promise<UserRow> {
     const user = await this.users.byId(userId);
-    if (!user) throw new AppError('UserNotFound', {}, { fields: ['user_id'] });
+    // An account its user deleted is listed, as deleted, and nothing more: no action brings it back.
+    if (!user || user.status === DELETED_STATUS) throw new AppError('UserNotFound', {}, { fields: ['user_id'] });
     return user;
   }
 
@@ -59,7 +61,7 @@ export class AdminUsers {
         realname: r.realname,
         avatar: r.avatar,
         role: r.role === 1 ? 1 : 0,
-        status: r.status === 1 ? 1 : 0,
+        status: r.status === 1 ? 1 : r.status === DELETED_STATUS ? 2 : 0,
         create_time: r.create_time,
         last_login_time: Number(r.last_login_time ?? 0),
         dep_id: r.dep_id,

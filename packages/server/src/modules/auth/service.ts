@@ -20,6 +20,7 @@ import type { QrService } from '../qr';
 import type { ConfigService, InviteRepo } from '../system';
 import type { CodeService } from './codes';
 import type { Session, SessionService } from './session';
+import type { KeywordScreen } from '../keywords';
 
 /** Where a request came from, for sessions and limits. */
 export interface ClientInfo {
@@ -39,11 +40,12 @@ export interface ClientInfo {
 /** What AuthService is built from. */
 export interface AuthParts {
   env: Pick<ServerConfig, 'registerPerHour'>;
-  repos: Pick<Repos, 'users' | 'invites'>;
+  repos: Pick<Repos, 'users' | 'invites' | 'accounts'>;
   config: ConfigService;
   sessions: SessionService;
   limits: Limits;
   realtime: Realtime;
+  keywords: Pick<KeywordScreen, 'name'>;
   now: () => number;
 }
 
@@ -88,6 +90,8 @@ export class AuthService {
     if (sysInfo.regauth === 0 && !byEmail && !ACCOUNT_CHARS.test(account)) {
       throw new AppError('Validation', {}, { fields: ['account'] });
     }
+    const realname = this.ctx.keywords.name(body.realname, 'realname');
+    await this.freeHeldNames(account, body.email);
     if (await this.users.taken(account)) throw new AppError('AccountTaken', {}, { fields: ['account'] });
     if (body.email && !byEmail && (await this.users.taken(body.email))) {
       throw new AppError('AccountTaken', {}, { fields: ['email'] });
@@ -108,7 +112,7 @@ export class AuthService {
       const row = await this.users.insert({
         account,
         password_hash: await hashPassword(body.password),
-        realname: body.realname,
+        realname,
         email: byEmail ? account : (body.email ?? '').toLowerCase(),
         phone: byPhone ? account : '',
         avatar: PICTURES.person,
@@ -127,6 +131,15 @@ export class AuthService {
       await release();
       throw err;
     }
+  }
+
+  /**
+   * Frees these names where only a deleted account held them, and held them longer than
+   * `account.nameHoldDays`: until then they stay taken (docs/product.md "Deleting my account").
+   */
+  private async freeHeldNames(...names: Array<string | undefined>): Promise<void> {
+    const cutoff = this.ctx.now() - this.ctx.config.get().account.nameHoldDays * 86_400_000;
+    for (const name of names) if (name) await this.ctx.repos.accounts.freeNames(name, cutoff);
   }
 
   private async useInvite(code: string | undefined): Promise<void> {
@@ -217,6 +230,7 @@ export class AuthService {
         const form = sysInfo.regauth === 1 ? isPhone(account) : sysInfo.regauth === 2 ? isEmail(account) : reachable;
         if (!form)
           throw new AppError('AccountForm', {}, { fields: ['account'] }).withForm(regauthForm(sysInfo.regauth));
+        await this.freeHeldNames(account);
         if (await this.users.taken(account)) throw new AppError('AccountTaken', {}, { fields: ['account'] });
         return this.codes.send(account, type, locale);
       }

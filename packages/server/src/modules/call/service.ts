@@ -52,7 +52,7 @@ const storedText = (ext: CallExtends, callerId: number) =>
 export interface CallParts {
   env: ServerConfig;
   repos: Pick<Repos, 'messages' | 'conversations' | 'users'>;
-  access: Pick<Access, 'chat' | 'friendship'>;
+  access: Pick<Access, 'chat' | 'reaches'>;
   config: ConfigService;
   realtime: Realtime;
   log: FastifyBaseLogger;
@@ -122,7 +122,8 @@ export class CallService {
     const { chatInfo, sysInfo } = this.ctx.config.get();
     if (chatInfo.webrtc !== 1) throw new AppError('CallsDisabled');
     if (chat.peer.status !== 1) throw new AppError('UserNotFound');
-    if (needsFriendship(sysInfo.runMode) && !(await this.ctx.access.friendship(session.userId, chat.peer.id)))
+    // Someone who blocked the caller is answered as a non-friend, in either runMode.
+    if (!(await this.ctx.access.reaches(session.userId, chat.peer.id, needsFriendship(sysInfo.runMode))))
       throw new AppError('NotFriends');
 
     const now = this.ctx.now();
@@ -332,7 +333,7 @@ export class CallService {
     }
   }
 
-  /** Ends any call between two users (their friendship ended). */
+  /** Ends any call between two users (their friendship ended, or one blocked the other). */
   async endBetween(a: number, b: number): Promise<void> {
     // The friendship has ended whatever the call store says; a call it could not end is swept later.
     const live = await this.store.live().catch((err: unknown) => {

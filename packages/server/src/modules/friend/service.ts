@@ -13,7 +13,7 @@ import { type FriendRepo, RequestStatus } from './repo';
 
 /** What FriendService is built from (the groups' rows for `profileHidden`). */
 export interface FriendParts {
-  repos: Pick<Repos, 'friends' | 'users' | 'departments' | 'groups'>;
+  repos: Pick<Repos, 'friends' | 'users' | 'departments' | 'groups' | 'blocks'>;
   realtime: Realtime;
   config: ConfigService;
   now: () => number;
@@ -68,7 +68,8 @@ export class FriendService {
 
   /**
    * Asks a user to be friends; if they already asked me, we become friends at once. With `token`
-   * (their scanned QR code) the code must be genuine, unexpired and theirs.
+   * (their scanned QR code) the code must be genuine, unexpired and theirs. Someone who blocked me
+   * gets nothing, and I am answered as if the request were sent.
    */
   async add(body: RouteInput<'friendAdd'>, session: Session): Promise<'requested' | 'friends'> {
     const me = session.user;
@@ -79,9 +80,15 @@ export class FriendService {
     // A scanned QR code is the person's own invitation; a group that hides its members is not.
     // Read before the pair's lock is taken: only the lock's own queries may run under it.
     const hidden = !body.token && (await profileHidden(this.ctx, me.id, them.id));
+    const blockedByThem = await this.ctx.repos.blocks.has(them.id, me.id);
     const now = this.ctx.now();
     const outcome = await this.friends.pair(me.id, them.id, async (f) => {
       if (await f.row(me.id, them.id)) throw new AppError('AlreadyFriends');
+      if (blockedByThem) {
+        if (await f.pending(me.id, them.id)) throw new AppError('RequestPending');
+        if (hidden) throw new AppError('ProfileHidden');
+        return { kind: 'ignored' as const };
+      }
       if (await f.pending(them.id, me.id)) {
         await f.befriend(me.id, them.id, now);
         return { kind: 'friends' as const };
@@ -95,6 +102,7 @@ export class FriendService {
       await this.announceFriendship(me, them);
       return 'friends';
     }
+    if (outcome.kind === 'ignored') return 'requested';
     const { id } = outcome;
     await this.events.postEvent(
       { kind: 'system', recipient: them },

@@ -20,6 +20,7 @@ import { noticeText, noticeTooLong, sanitizeNotice } from './notice';
 import { type GroupRepo, type GroupRow, type MemberRow } from './repo';
 import type { GroupService } from './service';
 import type { EventPort } from '../events';
+import type { KeywordScreen } from '../keywords';
 
 const gid = (group: GroupRow) => `group-${group.id}`;
 
@@ -28,6 +29,7 @@ export interface GroupAdminParts {
   repos: Pick<Repos, 'groups' | 'users'>;
   access: Access;
   realtime: Realtime;
+  keywords: Pick<KeywordScreen, 'name'>;
   now: () => number;
 }
 
@@ -42,6 +44,8 @@ export class GroupAdminService {
   private readonly groups: GroupRepo;
   private readonly users: UserRepo;
   private readonly access: Access;
+  private readonly cleared = new Set<(fileIds: number[]) => Promise<void>>();
+  private readonly retentionChanged = new Set<() => void>();
 
   constructor(
     private readonly ctx: GroupAdminParts,
@@ -208,12 +212,14 @@ export class GroupAdminService {
       );
       const before = groupSetting(group);
       const setting = { ...before, ...defined };
-      // Whether every member may pin is the owner's to say.
-      if (setting.pin !== before.pin && member.role !== GroupRoles.Owner) throw new AppError('Forbidden');
+      // Whether every member may pin, and how long messages are kept, are the owner's to say.
+      if ((setting.pin !== before.pin || setting.retention !== before.retention) && member.role !== GroupRoles.Owner)
+        throw new AppError('Forbidden');
       await g.setSetting(group.id, JSON.stringify(setting), this.ctx.now());
       return { group, setting, before };
     });
     await this.pushMembers(group, { type: 'groupSetting', data: { group_id: gid(group), setting } });
+    if (setting.retention !== before.retention) for (const listener of this.retentionChanged) listener();
     // Who may speak is told in the chat, as WeChat tells of 全员禁言.
     if (setting.nospeak !== before.nospeak)
       await this.groupService.event(
@@ -234,10 +240,11 @@ export class GroupAdminService {
       GroupRoles.Owner,
       GroupRoles.Admin,
     ]);
-    await this.groups.rename(group.id, body.displayName, this.ctx.now());
+    const displayName = this.ctx.keywords.name(body.displayName, 'displayName');
+    await this.groups.rename(group.id, displayName, this.ctx.now());
     await this.pushMembers(group, {
       type: 'editGroupName',
-      data: { id: gid(group), displayName: body.displayName, editUserName: session.user.realname },
+      data: { id: gid(group), displayName, editUserName: session.user.realname },
     });
     await this.groupService.event(
       group,
@@ -246,9 +253,9 @@ export class GroupAdminService {
         event: 'rename',
         user_id: session.userId,
         name: session.user.realname,
-        title: body.displayName,
+        title: displayName,
       } satisfies EventLine,
-      body.displayName,
+      displayName,
     );
   }
 
@@ -258,7 +265,7 @@ export class GroupAdminService {
       GroupRoles.Owner,
       GroupRoles.Admin,
     ]);
-    const notice = sanitizeNotice(body.notice);
+    const notice = this.ctx.keywords.name(sanitizeNotice(body.notice), 'notice');
     if (noticeTooLong(notice)) throw new AppError('Validation', {}, { fields: ['notice'] });
     await this.groups.setNotice(group.id, notice, this.ctx.now());
     await this.pushMembers(group, { type: 'setNotice', data: { group_id: gid(group), notice } });
@@ -296,11 +303,85 @@ export class GroupAdminService {
     await this.ctx.realtime.publish(members, { type: 'disbandGroup', data: { group_id: gid(group) } });
   }
 
-  /** The owner clears the group's history for everyone. */
+  /**
+   * A user leaves a group for good (their account is being deleted), by the rules of leaving and
+   * handing over: a member or administrator leaves; an owner first hands the group to the
+   * longest-standing administrator, else the earliest member, and leaves; an owner alone in it
+   * disbands it. Under the group's lock, so that it is safe to run again or at the same time as
+   * another change; a group the user is no longer in is left as it is.
+   */
+  async depart(user: UserRow, groupId: number): Promise<void> {
+    const actor: Session = { id: 0, userId: user.id, isMobile: false, user };
+    const outcome = await this.groups.locked(groupId, async (g) => {
+      const group = await g.byId(groupId);
+      const me = group && (await g.member(groupId, user.id));
+      if (!group || !me) return undefined;
+      if (me.role !== GroupRoles.Owner) {
+        await g.removeMember(groupId, user.id);
+        return { kind: 'left' as const, group };
+      }
+      const heir = (await g.members(groupId, 2)).find((m) => m.user_id !== user.id);
+      if (!heir) {
+        const members = await g.memberIds(groupId);
+        await g.disband(groupId, this.ctx.now());
+        return { kind: 'disbanded' as const, group, members };
+      }
+      await g.setOwner(groupId, { memberId: me.id }, { memberId: heir.id, userId: heir.user_id }, this.ctx.now());
+      await g.removeMember(groupId, user.id);
+      return { kind: 'handedOver' as const, group, heir: heir.user_id };
+    });
+    if (!outcome) return;
+    // The group as it is now (its new owner speaks the lines the leaver no longer can).
+    const group = (await this.groups.byId(groupId)) ?? outcome.group;
+    if (outcome.kind === 'disbanded') {
+      await this.groupService.event(
+        group,
+        actor,
+        { event: 'disband', user_id: user.id, name: user.realname } satisfies EventLine,
+        `${user.realname}解散了该群聊`,
+      );
+      await this.ctx.realtime.publish(outcome.members, { type: 'disbandGroup', data: { group_id: gid(group) } });
+      return;
+    }
+    if (outcome.kind === 'handedOver') {
+      const heir = await this.users.byId(outcome.heir);
+      await this.pushMembers(group, { type: 'changeOwner', data: { group_id: gid(group), user_id: outcome.heir } });
+      if (heir)
+        await this.groupService.event(
+          group,
+          actor,
+          { event: 'changeOwner', ...eventFacts(actor, [heir]) } satisfies EventLine,
+          heir.realname,
+        );
+    }
+    const avatar = await this.groupService.refreshAvatar(group.id);
+    await this.pushMembers(group, { type: 'removeUser', data: { group_id: gid(group), user_id: user.id, avatar } }, [
+      user.id,
+    ]);
+    await this.groupService.event(
+      group,
+      actor,
+      { event: 'leave', user_id: user.id, name: user.realname } satisfies EventLine,
+      `${user.realname}退出了群聊`,
+    );
+  }
+
+  /** Told the files a cleared history's messages carried, to free those nothing else uses. */
+  onHistoryCleared(listener: (fileIds: number[]) => Promise<void>): void {
+    this.cleared.add(listener);
+  }
+
+  /** Told when an owner changes a group's retention (消息保存时间), for the sweep to run. */
+  onRetentionChanged(listener: () => void): void {
+    this.retentionChanged.add(listener);
+  }
+
+  /** The owner clears the group's history for everyone; the files its messages carried are freed where nothing else uses them. */
   async clear(session: Session, id: string): Promise<void> {
     const { group } = await this.access.requireRole(session.userId, groupNumber(id), [GroupRoles.Owner]);
-    await this.groups.clearHistory(group.id);
+    const fileIds = await this.groups.clearHistory(group.id);
     await this.pushMembers(group, { type: 'clearMessage', data: { group_id: gid(group) } });
+    for (const listener of this.cleared) await listener(fileIds);
   }
 
   /** My nickname in a group (群昵称), shown on my messages there. */

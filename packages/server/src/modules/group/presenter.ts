@@ -19,6 +19,7 @@ export const DEFAULT_GROUP_SETTING: GroupSetting = {
   manage: 0,
   pin: 0,
   reaction: 1,
+  retention: 0,
 };
 
 export function groupSetting(row: Pick<GroupRow, 'setting'>): GroupSetting {

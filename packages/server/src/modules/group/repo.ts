@@ -373,10 +373,19 @@ export class GroupRepo {
       .execute();
   }
 
-  /** Deletes a group's history for everyone and clears its mentions. */
-  async clearHistory(groupId: number): Promise<void> {
+  /** Deletes a group's history for everyone and clears its mentions; answers the files its messages carried. */
+  async clearHistory(groupId: number): Promise<number[]> {
+    const carried = await this.db
+      .selectFrom('messages')
+      .select('file_id')
+      .distinct()
+      .where('chat_key', '=', groupKey(groupId))
+      .where('file_id', '<>', 0)
+      .where('is_deleted', '=', 0)
+      .execute();
     await this.db.updateTable('messages').set({ is_deleted: 1 }).where('chat_key', '=', groupKey(groupId)).execute();
     await this.db.updateTable('conversations').set({ is_at: 0 }).where('chat_key', '=', groupKey(groupId)).execute();
+    return carried.map((r) => Number(r.file_id));
   }
 
   /** The groups two users are both in, with `viewer`'s role in each and the group's settings. */

@@ -24,6 +24,7 @@ import { composeGroupAvatar } from './avatar';
 import { DEFAULT_GROUP_SETTING, eventFacts, groupSetting, toGroupContact } from './presenter';
 import { membersHidden } from './profile';
 import { type GroupRepo, type GroupRow } from './repo';
+import type { KeywordScreen } from '../keywords';
 
 /** What GroupService is built from. */
 export interface GroupParts {
@@ -32,6 +33,7 @@ export interface GroupParts {
   realtime: Realtime;
   config: ConfigService;
   storage: Storage;
+  keywords: Pick<KeywordScreen, 'name'>;
   now: () => number;
 }
 
@@ -174,7 +176,7 @@ export class GroupService {
     this.checkSize(1, others.length);
     const now = this.ctx.now();
     const name =
-      body.name ||
+      (body.name && this.ctx.keywords.name(body.name, 'name')) ||
       [session.user, ...others]
         .slice(0, 4)
         .map((u) => u.realname)

@@ -9,6 +9,7 @@ import type { Session } from '../auth';
 import type { ConfigService } from '../system';
 import type { Hydrator } from './hydrate';
 import { pushToHolders } from './reactions';
+import type { KeywordScreen } from '../keywords';
 import { authorizeSend } from './send/authorize';
 
 /** What EditService is built from. */
@@ -18,6 +19,7 @@ export interface EditParts {
   config: ConfigService;
   realtime: Realtime;
   limits: Pick<Limits, 'sendMessage'>;
+  keywords: Pick<KeywordScreen, 'content'>;
   now: () => number;
 }
 
@@ -51,8 +53,12 @@ export class EditService {
     if (!editable({ ...rule, age: 0 })) throw new AppError('NotEditable');
     this.ctx.access.requireWritable(chat);
     if (!editable(rule)) throw new AppError('EditTooLate', { hours: Math.round(editTimeS / 3600) });
-    const content = plainText(body.content);
-    if (!content.trim()) throw new AppError('Validation', {}, { fields: ['content'] });
+    const typed = plainText(body.content);
+    if (!typed.trim()) throw new AppError('Validation', {}, { fields: ['content'] });
+    // An edit cannot wait for review: a review list refuses it as a refuse list does.
+    const screened = this.ctx.keywords.content(typed);
+    if (screened.held) throw new AppError('KeywordRefused');
+    const content = screened.text;
     // Whoever may not send here now (muted, a group only its owner or administrators speak in,
     // an ex-friend, private chat turned off) may not rewrite what they sent either.
     await authorizeSend(this.ctx, session, chat);

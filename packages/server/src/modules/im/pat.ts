@@ -15,7 +15,7 @@ import { authorizeSend, type AuthorizeParts } from './send/authorize';
 /** What PatService is built from. */
 export interface PatParts extends AuthorizeParts {
   repos: Pick<Repos, 'users' | 'groups'>;
-  access: Pick<Access, 'chat' | 'friendship' | 'requireWritable'>;
+  access: Pick<Access, 'chat' | 'reaches' | 'requireWritable'>;
   limits: Pick<Limits, 'sendMessage' | 'pat'>;
 }
 

@@ -29,7 +29,7 @@ export interface LinePoster {
 /** What PinService is built from. */
 export interface PinParts extends AuthorizeParts {
   repos: Pick<Repos, 'pins' | 'users'>;
-  access: Pick<Access, 'chat' | 'message' | 'floor' | 'requireWritable' | 'friendship'>;
+  access: Pick<Access, 'chat' | 'message' | 'floor' | 'requireWritable' | 'reaches'>;
   now: () => number;
 }
 

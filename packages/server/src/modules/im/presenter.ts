@@ -1,4 +1,5 @@
 import {
+  DEFAULT_LOCALE,
   EventLineSchema,
   negotiateLocale,
   newContact,
@@ -17,9 +18,12 @@ import {
   type Reaction,
   PICTURES,
   recordLines,
+  REPORT_KINDS,
+  REPORT_REASONS,
   recordTitleOf,
 } from '@sparrow/protocol';
 import { parseJson } from '../../lib/text';
+import { DELETED_STATUS } from '../account';
 import type { UserRow } from '../user';
 import { NOTICE_HEAD } from '../group';
 import { ChatType, type MessageRow } from './repo';
@@ -145,7 +149,32 @@ export function eventText(line: EventLine | undefined, reader: Reader, fallback:
       return translate(reader.locale, 'notice.friendRequest', { name: line.name });
     case 'friendAccepted':
       return translate(reader.locale, 'notice.friendAccepted', { name: line.name });
+    case 'takedown':
+      return translate(reader.locale, 'event.takedown');
+    case 'reportClosed':
+      return translate(reader.locale, line.action === 'dismiss' ? 'notice.reportDismissed' : 'notice.reportActed', {
+        kind: translate(reader.locale, reportKindKey(line.kind)),
+      });
+    case 'reportWarning':
+      return translate(reader.locale, 'notice.reportWarning', {
+        kind: translate(reader.locale, reportKindKey(line.kind)),
+        reason: translate(reader.locale, reportReasonKey(line.reason)),
+      });
   }
+}
+
+/** The word for what a report concerns, `report.kind.<kind>` (a person's account for an unknown kind). */
+function reportKindKey(kind: string): MessageKey {
+  return (REPORT_KINDS as readonly string[]).includes(kind)
+    ? (`report.kind.${kind}` as MessageKey)
+    : 'report.kind.user';
+}
+
+/** The words of a report's reason, `report.reason.<code>` ("other" for an unknown code). */
+function reportReasonKey(reason: string): MessageKey {
+  return (REPORT_REASONS as readonly string[]).includes(reason)
+    ? (`report.reason.${reason}` as MessageKey)
+    : 'report.reason.other';
 }
 
 /** The characters of a pinned message's preview an event line quotes. */
@@ -269,7 +298,15 @@ export function previewOf(row: MessageRow, reader: Reader): string {
   );
 }
 
-export function fromUserOf(user: UserRow | undefined, id: number, nickname = ''): FromUser {
+/**
+ * A message's sender as its reader sees them; an account its user deleted is 已注销用户 in the
+ * reader's language, with the stand-in avatar, whatever name the group knew it by.
+ */
+export function fromUserOf(user: UserRow | undefined, id: number, nickname = '', locale?: Locale): FromUser {
+  if (user?.status === DELETED_STATUS) {
+    const name = translate(locale ?? DEFAULT_LOCALE, 'account.deletedName');
+    return { id, user_id: id, realname: name, displayName: name, avatar: PICTURES.person };
+  }
   const realname = user?.realname ?? '';
   return { id, user_id: id, realname, displayName: nickname || realname, avatar: user?.avatar ?? PICTURES.person };
 }
@@ -305,7 +342,8 @@ function factsOf(row: MessageRow, mc: MessageContext): MessageFacts {
         ? eventText(eventLineOf(parseJson(quoted.extends)), mc.reader, quoted.content)
         : previewOf(quoted, mc.reader),
       user_id: quoted.from_user,
-      realname: mc.members?.get(quoted.from_user)?.nickname || qu?.realname || '',
+      realname: fromUserOf(qu, quoted.from_user, mc.members?.get(quoted.from_user)?.nickname, mc.reader.locale)
+        .displayName,
     };
     ext = { ...stored, quote };
   }
@@ -358,7 +396,7 @@ export function toMessage(row: MessageRow, mc: MessageContext): Message {
     is_read: row.chat_type === ChatType.Private && mc.peerReadTo !== undefined && mc.peerReadTo >= row.id ? 1 : 0,
     at: decodeAt(row.at),
     pid: row.pid,
-    fromUser: fromUserOf(mc.users.get(row.from_user), row.from_user, member?.nickname),
+    fromUser: fromUserOf(mc.users.get(row.from_user), row.from_user, member?.nickname, mc.reader.locale),
   };
   if (member) message.role = member.role;
   if (facts.type === 'file' && !row.is_undo) {

@@ -101,8 +101,11 @@ export class ReactionService {
     if (chat.kind === 'group' && groupSetting(chat.group).reaction === 0) throw new AppError('ReactionsOff');
     if (
       chat.kind === 'private' &&
-      needsFriendship(this.ctx.config.get().sysInfo.runMode) &&
-      !(await this.ctx.access.friendship(session.userId, chat.peer.id))
+      !(await this.ctx.access.reaches(
+        session.userId,
+        chat.peer.id,
+        needsFriendship(this.ctx.config.get().sysInfo.runMode),
+      ))
     )
       throw new AppError('NotFriendChat');
   }

@@ -182,6 +182,38 @@ export class MessageService {
     }
   }
 
+  /**
+   * Takes a message down for everyone (an administrator's action on a report): it becomes a
+   * `takedown` line, "该内容已被管理员删除" in each reader's language, and its holders are told as of a
+   * withdrawal (`undoMessage`), which Raingad clients also read. False when the message is gone
+   * already (withdrawn, deleted, or taken down by a call that came first).
+   */
+  async takeDown(msgId: number): Promise<boolean> {
+    const row = await this.ctx.repos.messages.byId(msgId);
+    if (!row || row.type === 'event') return false;
+    const author = await this.ctx.repos.users.byId(row.from_user);
+    const line = {
+      event: 'takedown',
+      user_id: row.from_user,
+      name: author?.realname ?? '',
+      original_type: row.type,
+      taken_at: this.ctx.now(),
+    } satisfies EventLine;
+    const taken = await this.ctx.repos.messages.withdraw(row.id, {
+      type: 'event',
+      content: '该内容已被管理员删除',
+      extends: JSON.stringify(line),
+      at: '',
+    });
+    if (!taken) return false;
+    await this.ctx.repos.pins.drop(row.id);
+    await this.files.release(row.file_id);
+    const updated = (await this.ctx.repos.messages.byId(row.id))!;
+    for (const { reader, message } of await this.hydrator.forReaders(updated, await this.ctx.access.holders(updated)))
+      await this.ctx.realtime.publish([reader.id], { type: 'undoMessage', data: message });
+    return true;
+  }
+
   /** Hides a message for me only. */
   async hide(session: Session, ref: number | string): Promise<void> {
     const { row } = await this.ctx.access.message(session, ref);

@@ -3,6 +3,7 @@ import type { Dialect } from '../../db/dialect';
 import { runAtomically, type Work } from '../../db/at-once';
 import { Prepared } from '../../db/prepared';
 import type { Db } from '../../db';
+import { AppError } from '../../errors';
 import { ChatType, type ConversationRow, type MessageRow, type NewMessage } from './repo';
 import { searchText } from './search-text';
 
@@ -36,6 +37,11 @@ const insertMessage = new Prepared((db, ...values: Array<MessageRow[(typeof MESS
     .insertInto('messages')
     .values(Object.fromEntries(MESSAGE_COLUMNS.map((c, i) => [c, values[i]])) as Omit<MessageRow, 'id'>)
     .returningAll(),
+);
+
+/** When a file's bytes were removed (0: kept); no row for a file that is not stored. */
+const fileRemovedAt = new Prepared((db, fileId: number) =>
+  db.selectFrom('files').select('removed_at').where('id', '=', fileId),
 );
 
 const insertOutbox = new Prepared((db, msgId: number, due: number) =>
@@ -91,7 +97,10 @@ export class MessageStoreRepo {
    * statement's own work and the commit only, not for round trips through this process's event
    * loop, which under load made every send wait in line for the lock (and held pool connections
    * meanwhile). The rows of a private chat are created or counted by one upsert, as `storing` does
-   * in two steps.
+   * in two steps. A message carrying a file holds the file's row shared (`f`) and is stored only
+   * while its bytes are kept: freeing the file takes the row FOR UPDATE, so either it waits for this
+   * send and then sees the message, or this send waits for it and, the row's `removed_at` read
+   * again once it is free, is refused FileExpired.
    */
   private async storeInOneStatement(
     message: Omit<MessageRow, 'id' | 'edited_at'>,
@@ -103,10 +112,12 @@ export class MessageStoreRepo {
     const sides = isGroup ? [] : [...new Set([sender, message.to_id])];
     const named = isGroup ? [...new Set(mentioned)].filter((id) => id !== sender) : [];
     const { rows } = await sql<{ message: MessageRow; sides: ConversationRow[] | null }>`
-      with l as (select pg_advisory_xact_lock(${MESSAGE_SEQUENCE_LOCK})),
+      with f as (select id from files where id = ${message.file_id} and removed_at = 0 for share),
+      l as (select pg_advisory_xact_lock(${MESSAGE_SEQUENCE_LOCK})),
       m as (
         insert into messages (${sql.join(MESSAGE_COLUMNS.map((c) => sql.ref(c)))})
         select ${sql.join(MESSAGE_COLUMNS.map((c) => message[c]))} from l
+        where ${message.file_id} = 0 or exists (select 1 from f)
         returning *
       ),
       o as (insert into message_outbox (msg_id, due) select m.id, ${publishDue} from m),
@@ -126,6 +137,7 @@ export class MessageStoreRepo {
       select (select row_to_json(m) from m) as message, (select json_agg(s) from s) as sides
     `.execute(this.db);
     const { message: row, sides: written } = rows[0]!;
+    if (!row) throw new AppError('FileExpired');
     return { row, sides: new Map((written ?? []).map((r) => [r.user_id, r])) };
   }
 
@@ -136,6 +148,10 @@ export class MessageStoreRepo {
     publishDue: number,
   ): Work<{ row: MessageRow; sides: Map<number, ConversationRow> }> {
     const { db } = this;
+    if (message.file_id) {
+      const file = (yield fileRemovedAt.bind(db, message.file_id)).rows[0] as { removed_at: number } | undefined;
+      if (file?.removed_at) throw new AppError('FileExpired');
+    }
     const row = (yield insertMessage.bind(db, ...MESSAGE_COLUMNS.map((c) => message[c]))).rows[0] as MessageRow;
     yield insertOutbox.bind(db, row.id, publishDue);
     if (message.chat_type === ChatType.Group) {

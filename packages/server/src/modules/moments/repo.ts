@@ -41,7 +41,7 @@ export class MomentRepo {
    * One page of my feed, newest first, below `beforeId` (0: from the newest): one query over my
    * timeline's (user_id, post_id) key, which holds my own posts and those of my friends that their
    * visibility admitted. The rest is decided at read, by key lookups on each row: the author is still
-   * my friend, neither of us hides the other, and the post is within the author's range. Written as
+   * my friend, neither of us hides or blocked the other, and the post is within the author's range. Written as
    * one SQL text: built with the query builder, building it cost as much CPU as running it. The
    * friend row is a scalar subquery (one row at most) so that PostgreSQL looks it up for each row
    * instead of reading all my friends into a hash for a page of ten. Run by name: on PostgreSQL,
@@ -61,6 +61,8 @@ export class MomentRepo {
         and not exists (
           select 1 from moment_hides h
           where h.owner_id = tl.author_id and h.kind = ${Hide.From} and h.other_id = ${viewerId})
+        and not exists (select 1 from blocks b where b.blocker_id = ${viewerId} and b.blocked_id = tl.author_id)
+        and not exists (select 1 from blocks b where b.blocker_id = tl.author_id and b.blocked_id = ${viewerId})
         and not exists (
           select 1 from moment_settings s
           where s.user_id = tl.author_id and s.user_id <> ${viewerId} and s.range_days > 0 and ${beyondRange(opts.now)})
@@ -72,8 +74,8 @@ export class MomentRepo {
 
   /**
    * One page of `authorId`'s posts that `viewerId` may see (their album), newest first, below
-   * `beforeId`: over the posts' (user_id, id) index, the author's own or, for a current friend,
-   * those the post's visibility, the author's hide list and range admit.
+   * `beforeId`: over the posts' (user_id, id) index, the author's own or, for a current friend
+   * neither of whom blocked the other, those the post's visibility, the author's hide list and range admit.
    */
   album(
     viewerId: number,
@@ -100,6 +102,19 @@ export class MomentRepo {
                 .where('h.owner_id', '=', authorId)
                 .where('h.kind', '=', Hide.From)
                 .where('h.other_id', '=', viewerId),
+            ),
+          ),
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('blocks as b')
+                .select('b.blocker_id')
+                .where((w) =>
+                  w.or([
+                    w.and([w('b.blocker_id', '=', viewerId), w('b.blocked_id', '=', authorId)]),
+                    w.and([w('b.blocker_id', '=', authorId), w('b.blocked_id', '=', viewerId)]),
+                  ]),
+                ),
             ),
           ),
           admitsFriendSql(eb, eb.ref('p.visibility'), names(eb, viewerId)),
@@ -185,6 +200,42 @@ export class MomentRepo {
     await this.db.transaction().execute(async (trx) => {
       await backfill(trx, a, b);
       await backfill(trx, b, a);
+    });
+  }
+
+  /**
+   * A post a review list held (kept as Private meanwhile) gets the visibility its author chose and
+   * reaches the timelines of the friends it admits, as at publish.
+   */
+  async reveal(post: PostRow, visibility: number): Promise<PostRow> {
+    return this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('moment_posts').set({ visibility }).where('id', '=', post.id).execute();
+      await trx
+        .insertInto('moment_timeline')
+        .columns(['user_id', 'post_id', 'author_id'])
+        .expression((eb) =>
+          eb
+            .selectFrom('friends')
+            .select([
+              'friend_user_id',
+              sql<number>`cast(${post.id} as bigint)`.as('post_id'),
+              sql<number>`cast(${post.user_id} as bigint)`.as('author_id'),
+            ])
+            .where('user_id', '=', post.user_id)
+            .where((w) =>
+              admitsFriendSql(
+                w,
+                sql<number>`cast(${visibility} as integer)`,
+                w(
+                  'friend_user_id',
+                  'in',
+                  w.selectFrom('moment_targets').select('user_id').where('post_id', '=', post.id),
+                ),
+              ),
+            ),
+        )
+        .execute();
+      return { ...post, visibility };
     });
   }
 

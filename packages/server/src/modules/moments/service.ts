@@ -8,17 +8,21 @@ import {
   type MomentUnread,
   type MomentUser,
   type RouteInput,
+  MomentVisibility,
   PICTURES,
 } from '@sparrow/protocol';
+import { randomUUID } from 'node:crypto';
 import { AppError } from '../../errors';
 import type { Realtime } from '../../realtime/realtime';
 import type { Repos } from '../../repos';
 import { storageUrl } from '../../storage/storage';
 import type { Access } from '../access';
 import type { Session } from '../auth';
+import { requireUnmuted } from '../report';
 import type { FriendRow } from '../friend';
 import { cateOf, type FileService } from '../upload';
 import type { UserRow } from '../user';
+import type { KeywordScreen } from '../keywords';
 import { NoticeKind, type CommentRow, type MomentReactionRepo } from './reactions-repo';
 import { Hide, type MomentRepo, type PostRow } from './repo';
 import { admitsFriend, admitsNoFriend, readsNamed } from './visibility';
@@ -26,16 +30,19 @@ import { admitsFriend, admitsNoFriend, readsNamed } from './visibility';
 /** Most new notices `unread` counts. */
 const UNREAD_MAX = 99;
 
-/** Who a viewer sees on posts: their friends (by the name they gave them) and themselves. */
+/** Who a viewer sees on posts: their friends (by the name they gave them) and themselves, but for blocks. */
 interface Viewer {
   id: number;
   friends: Map<number, FriendRow>;
+  /** Those the viewer blocked or was blocked by (Access.blockedAround). */
+  blocked: Set<number>;
 }
 
 /** What MomentService is built from. */
 export interface MomentParts {
-  repos: Pick<Repos, 'moments' | 'momentReactions' | 'friends' | 'users' | 'files'>;
+  repos: Pick<Repos, 'moments' | 'momentReactions' | 'friends' | 'users' | 'files' | 'keywords'>;
   access: Access;
+  keywords: Pick<KeywordScreen, 'content'>;
   realtime: Realtime;
   now: () => number;
 }
@@ -54,12 +61,21 @@ export class MomentService {
   }
 
   private async viewer(userId: number): Promise<Viewer> {
-    return { id: userId, friends: await this.ctx.repos.friends.rowsOf(userId) };
+    const [friends, blocked] = await Promise.all([
+      this.ctx.repos.friends.rowsOf(userId),
+      this.ctx.access.blockedAround(userId),
+    ]);
+    return { id: userId, friends, blocked };
   }
 
-  /** Whether a viewer is shown what `userId` did on a post by `authorId`: theirs, the author's, a friend's. */
+  /**
+   * Whether a viewer is shown what `userId` did on a post by `authorId`: theirs, the author's, a
+   * friend's; never that of someone either of them blocked.
+   */
   private shows(viewer: Viewer, userId: number, authorId: number): boolean {
-    return userId === viewer.id || userId === authorId || viewer.friends.has(userId);
+    if (userId === viewer.id) return true;
+    if (viewer.blocked.has(userId)) return false;
+    return userId === authorId || viewer.friends.has(userId);
   }
 
   private user(viewer: Viewer, users: Map<number, UserRow>, id: number): MomentUser {
@@ -146,19 +162,21 @@ export class MomentService {
 
   /**
    * Friends of the author who may see a post (Access.seesMoment, in bulk): its visibility admits
-   * them, the author's hide list does not name them, and it is within the author's range.
+   * them, the author's hide list does not name them, it is within the author's range, and neither
+   * blocked the other.
    */
   private async viewers(post: PostRow, now: number): Promise<number[]> {
     if (admitsNoFriend(post.visibility)) return [];
-    const [friends, hideFrom, targets, settings] = await Promise.all([
+    const [friends, hideFrom, targets, settings, blocked] = await Promise.all([
       this.ctx.repos.friends.friendIds(post.user_id),
       this.moments.hides(post.user_id, Hide.From),
       this.moments.targetIds(post.id),
       this.moments.settings(post.user_id),
+      this.ctx.access.blockedAround(post.user_id),
     ]);
     const range = settings?.range_days ?? 0;
     if (range > 0 && post.create_time < now - range * 86_400_000) return [];
-    const out = new Set(hideFrom);
+    const out = new Set([...hideFrom, ...blocked]);
     const named = new Set(targets);
     return friends.filter((id) => !out.has(id) && admitsFriend(post.visibility, named.has(id)));
   }
@@ -178,6 +196,7 @@ export class MomentService {
     const me = session.userId;
     const existing = await this.moments.byClientId(me, body.id);
     if (existing) return this.presentOne(me, existing);
+    requireUnmuted(session.user, this.ctx.now());
     const fileIds = [...new Set(body.file_ids)];
     if (!body.content && fileIds.length === 0) throw new AppError('MomentEmpty', {}, { fields: ['content'] });
     for (const id of fileIds) {
@@ -185,15 +204,17 @@ export class MomentService {
       if (cateOf(file.ext) !== 2) throw new AppError('MomentNotImage', {}, { fields: ['file_ids'] });
     }
     const named = readsNamed(body.visibility) ? [...new Set(body.user_ids)].filter((id) => id !== me) : [];
+    // A post a review list holds is kept as only its author's until an operator approves it.
+    const screened = this.ctx.keywords.content(body.content);
     let post: PostRow;
     try {
       post = await this.moments.insert(
         {
           user_id: me,
           client_id: body.id,
-          content: body.content,
+          content: screened.text,
           location: body.location ? JSON.stringify(body.location) : '',
-          visibility: body.visibility,
+          visibility: screened.held ? MomentVisibility.Private : body.visibility,
           create_time: this.ctx.now(),
         },
         fileIds,
@@ -204,6 +225,19 @@ export class MomentService {
       const raced = await this.moments.byClientId(me, body.id);
       if (!raced) throw err;
       return this.presentOne(me, raced);
+    }
+    if (screened.held) {
+      await this.ctx.repos.keywords.hold({
+        kind: 'moment',
+        user_id: me,
+        client_id: String(post.id),
+        chat_type: 0,
+        to_id: 0,
+        body: JSON.stringify({ content: screened.text, visibility: body.visibility }),
+        words: JSON.stringify(screened.held),
+        create_time: this.ctx.now(),
+      });
+      return { ...(await this.presentOne(me, post)), held: 1 };
     }
     const audience = await this.audience(post);
     if (audience.length)
@@ -243,6 +277,23 @@ export class MomentService {
     );
   }
 
+  /**
+   * Takes a post down for everyone (an administrator's action on a report), as its author's delete
+   * does; false when it is gone already.
+   */
+  async takeDown(id: number): Promise<boolean> {
+    const post = await this.moments.byId(id);
+    if (!post) return false;
+    const viewers = await this.viewers(post, this.ctx.now());
+    const fileIds = await this.moments.remove(post.id, post.user_id);
+    for (const fileId of fileIds) await this.files.release(fileId);
+    await this.ctx.realtime.publish([post.user_id, ...viewers], {
+      type: 'moments',
+      data: { type: 'delete', post_id: post.id, user_id: post.user_id },
+    });
+    return true;
+  }
+
   async like(session: Session, id: number): Promise<MomentPost> {
     const me = session.userId;
     const now = this.ctx.now();
@@ -274,6 +325,7 @@ export class MomentService {
   async comment(session: Session, body: RouteInput<'momentsComment'>): Promise<MomentComment> {
     const me = session.userId;
     const now = this.ctx.now();
+    requireUnmuted(session.user, now);
     const post = await this.ctx.access.moment(me, body.id, now);
     const viewer = await this.viewer(me);
     let replyTo = 0;
@@ -283,11 +335,34 @@ export class MomentService {
         throw new AppError('MomentCommentNotFound', {}, { fields: ['reply_to'] });
       if (target.user_id !== me) replyTo = target.user_id;
     }
+    const users = await this.ctx.repos.users.byIds([me, replyTo]);
+    const screened = this.ctx.keywords.content(body.content);
+    if (screened.held) {
+      // Held for review: not stored until approved; its author is answered the comment marked as held.
+      const held = await this.ctx.repos.keywords.hold({
+        kind: 'comment',
+        user_id: me,
+        client_id: `${post.id}:${randomUUID()}`,
+        chat_type: 0,
+        to_id: post.id,
+        body: JSON.stringify({ post_id: post.id, reply_to_user: replyTo, content: screened.text }),
+        words: JSON.stringify(screened.held),
+        create_time: now,
+      });
+      const shown = { id: 0, post_id: post.id, user_id: me, reply_to_user: replyTo, content: screened.text };
+      return { ...this.presentComment(viewer, users, { ...shown, create_time: held.create_time }), held: 1 };
+    }
+    const row = await this.addComment(post, me, replyTo, screened.text, now);
+    return this.presentComment(viewer, users, row);
+  }
+
+  /** Stores a comment and tells the post's author and the person it answers. */
+  private async addComment(post: PostRow, me: number, replyTo: number, content: string, now: number) {
     const row = await this.reactions.addComment({
       post_id: post.id,
       user_id: me,
       reply_to_user: replyTo,
-      content: body.content,
+      content,
       create_time: now,
     });
     const told = new Set<number>();
@@ -307,8 +382,33 @@ export class MomentService {
         type: 'moments',
         data: { type: 'comment', post_id: post.id, user_id: me },
       });
-    const users = await this.ctx.repos.users.byIds([me, replyTo]);
-    return this.presentComment(viewer, users, row);
+    return row;
+  }
+
+  /**
+   * A held post an operator approved (modules/keywords/review.ts): it takes the visibility its
+   * author chose and reaches its audience as at publish. False when it is gone.
+   */
+  async releasePost(postId: number, visibility: number): Promise<boolean> {
+    const held = await this.moments.byId(postId);
+    if (!held) return false;
+    const post = await this.moments.reveal(held, visibility);
+    const audience = await this.audience(post);
+    if (audience.length)
+      await this.ctx.realtime.publish(audience, {
+        type: 'moments',
+        data: { type: 'post', post_id: post.id, user_id: post.user_id },
+      });
+    return true;
+  }
+
+  /** A held comment an operator approved: stored as if sent now, when its author may still see the post. */
+  async releaseComment(userId: number, held: { post_id: number; reply_to_user: number; content: string }) {
+    const now = this.ctx.now();
+    const post = await this.moments.byId(held.post_id);
+    if (!post || !(await this.ctx.access.seesMoment(userId, post, now))) return false;
+    await this.addComment(post, userId, held.reply_to_user, held.content, now);
+    return true;
   }
 
   /**
@@ -352,7 +452,7 @@ export class MomentService {
       this.ctx.repos.users.byIds(rows.map((r) => r.actor_id)),
     ]);
     return rows
-      .filter((r) => posts.has(r.post_id))
+      .filter((r) => posts.has(r.post_id) && !viewer.blocked.has(r.actor_id))
       .map((r) => {
         const post = posts.get(r.post_id)!;
         const image = images.find((i) => i.post_id === r.post_id);

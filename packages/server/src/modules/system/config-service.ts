@@ -20,16 +20,43 @@ export type RateLimitConfig = {
   manage: { perMinute: number };
 };
 
+/** What becomes of a user's account and data (docs/operations.md "Accounts"); not part of globalConfig. */
+export type AccountConfig = {
+  /** 1: a deleted account's messages are removed for everyone; 0: kept, shown as from 已注销用户. */
+  removeMessages: 0 | 1;
+  /** Days a deleted account's name stays taken; 0 frees it at once. */
+  nameHoldDays: number;
+  /** Days a finished data export stays downloadable. */
+  exportDays: number;
+};
+
+/** The defaults of `account.*`. */
+export const ACCOUNT_DEFAULTS: AccountConfig = { removeMessages: 0, nameHoldDays: 30, exportDays: 7 };
+
 /** Everything stored in the `config` table. */
 export interface StoredConfig extends GlobalConfig {
   rateLimits: RateLimitConfig;
+  account: AccountConfig;
 }
 
-const SECTIONS = ['sysInfo', 'chatInfo', 'fileUpload', 'map', 'compass', 'demon_mode', 'rateLimits'] as const;
+const SECTIONS = [
+  'sysInfo',
+  'chatInfo',
+  'fileUpload',
+  'map',
+  'compass',
+  'demon_mode',
+  'rateLimits',
+  'account',
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 const defaults = (): StoredConfig =>
-  structuredClone({ ...DEFAULT_GLOBAL_CONFIG, rateLimits: RATE_LIMITS as unknown as RateLimitConfig });
+  structuredClone({
+    ...DEFAULT_GLOBAL_CONFIG,
+    rateLimits: RATE_LIMITS as unknown as RateLimitConfig,
+    account: ACCOUNT_DEFAULTS,
+  });
 
 const VERSION_KEY = '_version';
 
@@ -85,7 +112,7 @@ export class ConfigService {
    * language, with the served icon unless the operator gave one (docs/protocol.md §1 "Old clients").
    */
   publicConfig(signedIn: boolean, locale: Locale): GlobalConfig {
-    const { rateLimits: _omit, ...config } = this.current;
+    const { rateLimits: _omit, account: _account, ...config } = this.current;
     const shown: GlobalConfig = {
       ...config,
       sysInfo: { ...config.sysInfo, logo: config.sysInfo.logo || PICTURES.logo },

@@ -118,7 +118,9 @@ export class FileService {
     let height = 0;
     let duration = 0;
     let thumb = '';
-    if (!file && cate === 2) {
+    // A file whose bytes were removed is stored again whole, its thumbnail too.
+    const known = file && !file.removed_at;
+    if (!known && cate === 2) {
       const opened = await openImage(staged.path);
       ({ width, height } = opened);
       const small = await opened.image
@@ -138,8 +140,17 @@ export class FileService {
         .catch(() => null);
       duration = Math.round((meta?.format.duration ?? 0) * 1000);
     }
-    // Stored again when known: a released file's bytes were removed while its row stayed.
-    const { key, hash } = await this.ctx.storage.putFile(staged, ext);
+    // Stored again when known, in the file's turn: freeing it (check, mark, removal) and storing
+    // it again never interleave, so its bytes are there whenever its mark says so.
+    const before = file;
+    const { key, hash } = before
+      ? await this.files.guarded(before.id, async (files) => {
+          const stored = await this.ctx.storage.putFile(staged, ext);
+          if (!known) await files.revive(before.id, thumb || before.thumb);
+          return stored;
+        })
+      : await this.ctx.storage.putFile(staged, ext);
+    if (file && !known) file = { ...file, removed_at: 0, thumb: thumb || file.thumb };
     if (!file) {
       file = await this.files.insertOrGet({
         hash,
@@ -173,17 +184,38 @@ export class FileService {
   }
 
   /**
-   * Removes a file's bytes when nothing visible uses it any more (no live message, sticker or
-   * avatar), so that a withdrawn or deleted message's file stops being served.
+   * Frees a stored file no one uses any more: when no live message carries it and nothing else
+   * holds it (`FileRepo.inUse`: a sticker, an avatar, a moment, a favourite, a merged forward's
+   * record), its bytes and thumbnail are removed from storage (either back end) and its row marked
+   * removed, so that a withdrawn, deleted, cleared or expired message's file stops being served.
+   * Content-addressed: a file two messages carry is freed only once neither does. Safe against a
+   * send naming it at the same moment (the send is stored first and the file kept, or the send
+   * is refused FileExpired) and against an upload of the same bytes (they take turns, see
+   * `FileRepo.guarded`).
    */
   async release(fileId: number): Promise<void> {
-    if (!fileId) return;
-    const file = await this.files.byId(fileId);
-    if (!file?.storage_key) return;
-    if ((await this.ctx.repos.messages.liveIdsWithFile(fileId, 1)).length) return;
-    if (await this.files.inUse(fileId, storageUrl(file.storage_key))) return;
-    await this.ctx.storage.remove(file.storage_key);
-    const thumbKey = /^\/storage\/(.+)$/.exec(file.thumb)?.[1];
-    if (thumbKey) await this.ctx.storage.remove(thumbKey);
+    await this.freeUnused(fileId);
+  }
+
+  /** As `release`, answering whether the file was freed. */
+  async freeUnused(fileId: number): Promise<boolean> {
+    if (!fileId) return false;
+    const known = await this.files.byId(fileId);
+    if (!known?.storage_key || known.removed_at) return false;
+    return this.files.guarded(fileId, async (files) => {
+      const file = await files.freeIfUnused(fileId, storageUrl(known.storage_key), this.ctx.now());
+      if (!file) return false;
+      await this.ctx.storage.remove(file.storage_key);
+      const thumbKey = /^\/storage\/(.+)$/.exec(file.thumb)?.[1];
+      if (thumbKey) await this.ctx.storage.remove(thumbKey);
+      return true;
+    });
+  }
+
+  /** Frees each of these files no one uses any more (`release`); answers how many were freed. */
+  async releaseAll(fileIds: Iterable<number>): Promise<number> {
+    let freed = 0;
+    for (const id of new Set(fileIds)) if (await this.freeUnused(id)) freed++;
+    return freed;
   }
 }

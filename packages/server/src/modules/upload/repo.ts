@@ -1,12 +1,73 @@
-import type { Insertable, Selectable } from 'kysely';
-import type { Db } from '../../db';
+import type { Insertable, Selectable, Transaction } from 'kysely';
+import type { Database, Db } from '../../db';
+import { inTransaction, onPostgres } from '../../db/locks';
 import type { FilesTable } from '../../db/schema';
 
 export type FileRow = Selectable<FilesTable>;
 
+/** Each file's turn on this process (SQLite: the only process): the tail of the work waiting on it. */
+const turns = new Map<number, Promise<unknown>>();
+
+/** Runs `work` once the work queued before it on the same file has ended, on this process. */
+async function inTurn<T>(fileId: number, work: () => Promise<T>): Promise<T> {
+  const before = turns.get(fileId) ?? Promise.resolve();
+  const mine = before.then(work, work);
+  const tail = mine.catch(() => undefined);
+  turns.set(fileId, tail);
+  try {
+    return await mine;
+  } finally {
+    if (turns.get(fileId) === tail) turns.delete(fileId);
+  }
+}
+
 /** The only SQL on stored files and who uploaded them. */
 export class FileRepo {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db | Transaction<Database>) {}
+
+  /**
+   * Runs `work` holding the file's lock, with this repository as the lock's holder sees it:
+   * freeing a file (the check that nothing uses it, the mark, removing its bytes) and storing its
+   * bytes again (an upload of the same content) take turns. On PostgreSQL the lock is the file's
+   * row (FOR UPDATE, in a transaction around `work`, so across nodes; a send naming the file holds
+   * it shared while it stores the message); on SQLite, one process, a turn per file on it.
+   */
+  guarded<T>(fileId: number, work: (files: FileRepo) => Promise<T>): Promise<T> {
+    if (!onPostgres(this.db)) return inTurn(fileId, () => work(this));
+    return inTransaction(this.db, async (trx) => {
+      await trx.selectFrom('files').select('id').where('id', '=', fileId).forUpdate().execute();
+      return work(new FileRepo(trx));
+    });
+  }
+
+  /**
+   * Marks a file's bytes removed (`removed_at`) unless something still uses it (a live message, or
+   * what `inUse` asks), in one transaction; answers the row when it was marked, for its bytes to
+   * be removed next. From then on a send naming it is refused (MessageStoreRepo.store).
+   */
+  freeIfUnused(fileId: number, url: string, now: number): Promise<FileRow | undefined> {
+    return inTransaction(this.db, async (trx) => {
+      const files = new FileRepo(trx);
+      const file = await trx.selectFrom('files').selectAll().where('id', '=', fileId).executeTakeFirst();
+      if (!file?.storage_key || file.removed_at > 0) return undefined;
+      const carried = await trx
+        .selectFrom('messages')
+        .select('id')
+        .where('file_id', '=', fileId)
+        .where('is_deleted', '=', 0)
+        .where('is_undo', '=', 0)
+        .limit(1)
+        .executeTakeFirst();
+      if (carried || (await files.inUse(fileId, url))) return undefined;
+      await trx.updateTable('files').set({ removed_at: now }).where('id', '=', fileId).execute();
+      return file;
+    });
+  }
+
+  /** Clears a file's removed mark, its bytes being stored again (and its thumbnail's address, made again). */
+  async revive(fileId: number, thumb: string): Promise<void> {
+    await this.db.updateTable('files').set({ removed_at: 0, thumb }).where('id', '=', fileId).execute();
+  }
 
   byId(id: number): Promise<FileRow | undefined> {
     return this.db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst();
@@ -68,6 +129,7 @@ export class FileRepo {
       () =>
         this.db.selectFrom('forward_record_files').select('record_id').where('file_id', '=', fileId).executeTakeFirst(),
       () => this.db.selectFrom('favourite_files').select('file_id').where('file_id', '=', fileId).executeTakeFirst(),
+      () => this.db.selectFrom('report_files').select('file_id').where('file_id', '=', fileId).executeTakeFirst(),
     ];
     for (const use of uses) if ((await use()) !== undefined) return true;
     return false;

@@ -57,6 +57,7 @@ export function toUserProfile(
   viewerId: number,
   friend: { friend_id: number; nickname: string } | null,
   hidden = false,
+  blocked = false,
 ): UserProfile {
   const me = row.id === viewerId;
   return {
@@ -72,6 +73,7 @@ export function toUserProfile(
     friend,
     is_friend: friend ? 1 : 0,
     profile: hidden ? 0 : 1,
+    blocked: blocked ? 1 : 0,
   };
 }
 

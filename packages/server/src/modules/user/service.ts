@@ -9,11 +9,13 @@ import { profileHidden } from '../group';
 import type { QrService } from '../qr';
 import type { ConfigService } from '../system';
 import { type UserRepo, type UserRow } from './repo';
+import type { KeywordScreen } from '../keywords';
 
 /** What UserService is built from (the groups' rows for `profileHidden`). */
 export interface UserParts {
-  repos: Pick<Repos, 'users' | 'friends' | 'groups'>;
+  repos: Pick<Repos, 'users' | 'friends' | 'groups' | 'blocks'>;
   config: ConfigService;
+  keywords: Pick<KeywordScreen, 'name'>;
   now: () => number;
 }
 
@@ -52,18 +54,27 @@ export class UserService {
   async profile(userId: number, session: Session): Promise<UserProfile> {
     const row = await this.users.byId(userId);
     if (!row || (row.status !== 1 && row.id !== session.userId)) throw new AppError('UserNotFound');
-    const [friend, hidden] = await Promise.all([
+    const [friend, hidden, blocked] = await Promise.all([
       this.friendOf(session.userId, row.id),
       profileHidden(this.ctx, session.userId, row.id),
+      this.ctx.repos.blocks.has(session.userId, row.id),
     ]);
-    return toUserProfile(row, session.userId, friend, hidden);
+    return toUserProfile(row, session.userId, friend, hidden, blocked);
   }
 
   /** Exact matches on account, email or phone: never a listing, never a partial match. */
   async search(keywords: string, session: Session): Promise<UserProfile[]> {
     const rows = await this.users.searchExact(keywords);
     return Promise.all(
-      rows.map(async (row) => toUserProfile(row, session.userId, await this.friendOf(session.userId, row.id))),
+      rows.map(async (row) =>
+        toUserProfile(
+          row,
+          session.userId,
+          await this.friendOf(session.userId, row.id),
+          false,
+          await this.ctx.repos.blocks.has(session.userId, row.id),
+        ),
+      ),
     );
   }
 
@@ -81,7 +92,10 @@ export class UserService {
       throw new AppError('AccountTaken', {}, { fields: ['email'] });
     }
     const values = {
-      ...(body.realname !== undefined && { realname: body.realname }),
+      ...(body.realname !== undefined && {
+        realname:
+          body.realname === session.user.realname ? body.realname : this.ctx.keywords.name(body.realname, 'realname'),
+      }),
       ...(body.email !== undefined && { email: body.email.toLowerCase() }),
       ...(body.motto !== undefined && { motto: body.motto }),
       ...(body.sex !== undefined && { sex: body.sex }),

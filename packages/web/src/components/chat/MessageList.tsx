@@ -219,6 +219,8 @@ const MessageRow = memo(function MessageRow({
               onWho={(emoji) => onReactors(row, emoji)}
             />
           )}
+          {row.state === 'held' && <p className="msg-held">{t('chat.held')}</p>}
+          {row.state === 'rejected' && <p className="msg-failure">{t('chat.heldRejected')}</p>}
           {row.state === 'failed' && (
             <p className="msg-failure">
               {row.refusal === null

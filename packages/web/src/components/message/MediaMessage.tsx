@@ -1,4 +1,5 @@
 import type { Message } from '@sparrow/protocol';
+import { useTranslation } from 'react-i18next';
 import { ContactCardBubble } from './ContactCardBubble';
 import { FileBubble } from './FileBubble';
 import { ImageBubble } from './ImageBubble';
@@ -6,6 +7,7 @@ import { LocationBubble } from './LocationBubble';
 import { StickerBubble } from './StickerBubble';
 import { VideoBubble } from './VideoBubble';
 import { VoiceBubble } from './VoiceBubble';
+import './media.css';
 
 export type MediaType = 'image' | 'file' | 'voice' | 'video' | 'location' | 'contact' | 'emoji';
 
@@ -28,6 +30,7 @@ export function isMediaType(type: string): type is MediaType {
  * `tile`: a picture or video fills a square of the grid it is in, rather than its own shape.
  */
 export function MediaMessage({ message, mine, tile }: { message: Message; mine?: boolean; tile?: boolean }) {
+  if (isExpired(message)) return <ExpiredFile />;
   switch (message.type) {
     case 'image':
       return <ImageBubble message={message} tile={tile} />;
@@ -49,4 +52,18 @@ export function MediaMessage({ message, mine, tile }: { message: Message; mine?:
     case 'record':
       return null;
   }
+}
+
+/** Whether a picture, voice, video or file message's file expired (retention removed its bytes). */
+export function isExpired(message: Message): boolean {
+  return (
+    (message.type === 'image' || message.type === 'voice' || message.type === 'video' || message.type === 'file') &&
+    message.extends.expired === 1
+  );
+}
+
+/** What an expired file's message shows in its place. */
+function ExpiredFile() {
+  const { t } = useTranslation();
+  return <span className="file-expired">{t('retention.fileExpired')}</span>;
 }

@@ -1,6 +1,7 @@
 import type { MomentComment, MomentPost } from '@sparrow/protocol';
 import {
   EnvironmentOutline,
+  ExclamationCircleOutline,
   HeartOutline,
   LockOutline,
   MessageOutline,
@@ -10,10 +11,10 @@ import {
 } from 'antd-mobile-icons';
 import { lazy, memo, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { formatRelative } from '../../lib/relative-time';
 import { useLongPress } from '../../lib/use-long-press';
-import { albumPath } from '../../nav/paths';
+import { albumPath, reportPath } from '../../nav/paths';
 import { favorites } from '../../stores/favorites';
 import { Avatar } from '../Avatar';
 import { asViewerImages, gridColumns } from './images';
@@ -76,6 +77,7 @@ function CommentLine({
 /** One post: author, text (long text folded), pictures, place, time, likes and comments. */
 export const PostItem = memo(function PostItem({ post, me, now, onLike, onComment, onDelete, onCommentMenu }: Props) {
   const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
   const [unfolded, setUnfolded] = useState(false);
   const [menu, setMenu] = useState(false);
   const [viewing, setViewing] = useState<number | null>(null);
@@ -172,6 +174,17 @@ export const PostItem = memo(function PostItem({ post, me, now, onLike, onCommen
                 >
                   <StarOutline aria-hidden="true" /> {t('favorite.add')}
                 </button>
+                {post.user.user_id !== me && (
+                  <button
+                    type="button"
+                    onClick={() => {
+                      setMenu(false);
+                      void navigate(reportPath('moment', post.id));
+                    }}
+                  >
+                    <ExclamationCircleOutline aria-hidden="true" /> {t('report.action')}
+                  </button>
+                )}
               </span>
             )}
             <button

@@ -7,14 +7,16 @@ import { startCall } from '../../call/start';
 import { appEvents } from '../../chat/events';
 import { AddFriendForm } from '../../components/AddFriendForm';
 import { Avatar } from '../../components/Avatar';
+import { BlockCell } from '../../components/BlockCell';
 import { Cell, CellGroup } from '../../components/Cell';
 import { feedback } from '../../components/feedback';
 import { Field } from '../../components/Field';
 import { Page } from '../../components/Page';
 import { SELF_KEY } from '../../lib/conversation-list';
 import { useBackTo } from '../../nav/navigation';
-import { albumPath, chatPath, paths, withQuery } from '../../nav/paths';
+import { albumPath, chatPath, paths, reportPath, withQuery } from '../../nav/paths';
 import { useConfig } from '../../stores/config';
+import { blocks } from '../../stores/blocks';
 import { contacts, useContacts } from '../../stores/contacts';
 import { useSession } from '../../stores/session';
 import '../pages.css';
@@ -70,7 +72,7 @@ function RemarkEditor({ profile, friendId, onSaved }: { profile: UserProfile; fr
   );
 }
 
-/** User info (docs/product.md §2 `/pages/contacts/detail?id=`): the card, remark, message, delete friend. */
+/** User info (docs/product.md §2 `/pages/contacts/detail?id=`): the card, remark, block, message, delete friend. */
 export default function ContactDetailPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -96,6 +98,14 @@ export default function ContactDetailPage() {
     void load();
     return appEvents.on('friendRequests', () => void load());
   }, [load]);
+
+  useEffect(
+    () =>
+      blocks.subscribe((data) => {
+        if (data.user_id === id) void load();
+      }),
+    [id, load],
+  );
 
   // A friendship that starts or ends elsewhere (appendContact, removeGroup) shows here at once.
   const friendRow = row?.friend_id !== undefined;
@@ -167,6 +177,7 @@ export default function ContactDetailPage() {
             <h2 className="profile-name" id="profile-name">
               {name}
               {row?.is_online === 1 && <span className="tag tag-ok">{t('contacts.online')}</span>}
+              {profile.blocked === 1 && <span className="tag tag-muted">{t('block.tag')}</span>}
             </h2>
             {remark && <p className="profile-sub">{t('contact.nickname', { name: profile.realname })}</p>}
             {hidden ? (
@@ -191,6 +202,12 @@ export default function ContactDetailPage() {
           {(isFriend || isMe) && <Cell title={t('moments.album')} to={albumPath(profile.user_id)} />}
           <Cell title={t('profile.motto')} value={profile.motto || t('common.notSet')} />
           {profile.sex !== 2 && <Cell title={t('profile.sex')} value={t(`profile.sex${profile.sex}`)} />}
+        </CellGroup>
+      )}
+      {!isMe && <BlockCell userId={profile.user_id} blocked={profile.blocked} />}
+      {!isMe && (
+        <CellGroup>
+          <Cell title={t('report.action')} to={reportPath('user', profile.user_id)} />
         </CellGroup>
       )}
       {!isMe && !isFriend && !hidden && (

@@ -120,6 +120,7 @@ function UserRow({
           {self && t('users.you')}
           {user.role === 1 && <span className="manage-tag">{t('users.roleAdmin')}</span>}
           {user.status === 0 && <span className="manage-tag manage-tag-off">{t('users.disabled')}</span>}
+          {user.status === 2 && <span className="manage-tag manage-tag-off">{t('users.deletedAccount')}</span>}
         </p>
         <p className="manage-row-sub">
           {user.account} ·{' '}
@@ -128,85 +129,87 @@ function UserRow({
             : t('users.never')}
         </p>
       </div>
-      <div className="manage-row-actions" role="group" aria-label={t('users.actions', { name })}>
-        <label className="manage-field">
-          <span>{t('users.department')}</span>
-          <select
-            value={user.dep_id}
-            aria-label={t('users.departmentOf', { name })}
-            onChange={(e) =>
-              void act(() =>
-                api.manageUserDepartment({ user_id: user.user_id, dep_id: Number(e.target.value) }, { quiet: true }),
-              )
-            }
-          >
-            <option value={0}>{t('users.noDepartment')}</option>
-            {departments.map((d) => (
-              <option key={d.id} value={d.id}>
-                {d.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        {!self &&
-          (user.status === 1 ? (
-            <button
-              type="button"
-              className="button button-danger"
-              onClick={() =>
-                void act(
-                  () => api.manageUserStatus({ user_id: user.user_id, status: 0 }, { quiet: true }),
-                  t('users.confirmDisable', { name }),
+      {user.status !== 2 && (
+        <div className="manage-row-actions" role="group" aria-label={t('users.actions', { name })}>
+          <label className="manage-field">
+            <span>{t('users.department')}</span>
+            <select
+              value={user.dep_id}
+              aria-label={t('users.departmentOf', { name })}
+              onChange={(e) =>
+                void act(() =>
+                  api.manageUserDepartment({ user_id: user.user_id, dep_id: Number(e.target.value) }, { quiet: true }),
                 )
               }
             >
-              {t('users.disable')}
-            </button>
-          ) : (
-            <button
-              type="button"
-              className="button button-default"
-              onClick={() =>
-                void act(() => api.manageUserStatus({ user_id: user.user_id, status: 1 }, { quiet: true }))
-              }
-            >
-              {t('users.enable')}
-            </button>
-          ))}
-        <button
-          type="button"
-          className="button button-default"
-          aria-expanded={resetting}
-          onClick={() => setResetting(!resetting)}
-        >
-          {t('users.resetPassword')}
-        </button>
-        <button
-          type="button"
-          className="button button-default"
-          onClick={() =>
-            void act(() =>
-              api.manageUserRole({ user_id: user.user_id, role: user.role === 1 ? 0 : 1 }, { quiet: true }),
-            )
-          }
-        >
-          {user.role === 1 ? t('users.revokeAdmin') : t('users.makeAdmin')}
-        </button>
-        {!self && (
+              <option value={0}>{t('users.noDepartment')}</option>
+              {departments.map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          {!self &&
+            (user.status === 1 ? (
+              <button
+                type="button"
+                className="button button-danger"
+                onClick={() =>
+                  void act(
+                    () => api.manageUserStatus({ user_id: user.user_id, status: 0 }, { quiet: true }),
+                    t('users.confirmDisable', { name }),
+                  )
+                }
+              >
+                {t('users.disable')}
+              </button>
+            ) : (
+              <button
+                type="button"
+                className="button button-default"
+                onClick={() =>
+                  void act(() => api.manageUserStatus({ user_id: user.user_id, status: 1 }, { quiet: true }))
+                }
+              >
+                {t('users.enable')}
+              </button>
+            ))}
+          <button
+            type="button"
+            className="button button-default"
+            aria-expanded={resetting}
+            onClick={() => setResetting(!resetting)}
+          >
+            {t('users.resetPassword')}
+          </button>
           <button
             type="button"
             className="button button-default"
             onClick={() =>
-              void act(
-                () => api.manageUserLogout({ user_id: user.user_id }, { quiet: true }),
-                t('users.confirmLogout', { name }),
+              void act(() =>
+                api.manageUserRole({ user_id: user.user_id, role: user.role === 1 ? 0 : 1 }, { quiet: true }),
               )
             }
           >
-            {t('users.logout')}
+            {user.role === 1 ? t('users.revokeAdmin') : t('users.makeAdmin')}
           </button>
-        )}
-      </div>
+          {!self && (
+            <button
+              type="button"
+              className="button button-default"
+              onClick={() =>
+                void act(
+                  () => api.manageUserLogout({ user_id: user.user_id }, { quiet: true }),
+                  t('users.confirmLogout', { name }),
+                )
+              }
+            >
+              {t('users.logout')}
+            </button>
+          )}
+        </div>
+      )}
       {resetting && (
         <form className="manage-form manage-inline" onSubmit={(e) => void reset(e)}>
           <label className="manage-field">

@@ -88,4 +88,37 @@ describe('an audit row in words', () => {
     expect(long.change.length).toBeLessThan(100);
     expect(words({ detail: 'not json' })).toMatchObject({ target: 'User #12', change: '' });
   });
+
+  it('names the report an action closed, and how long a mute lasts', () => {
+    const words = (over: Partial<AuditRow>) => auditWords(row(over), t, 1);
+    expect(words({ action: 'reportMute', target: 'report:5', detail: '{"kind":"user","minutes":60}' })).toMatchObject({
+      what: 'Report: muted',
+      target: 'Report #5',
+      change: 'Muted for 60 minutes',
+    });
+    expect(words({ action: 'reportTakedown', target: 'report:6', detail: '{"kind":"message"}' })).toMatchObject({
+      what: 'Report: content removed',
+      target: 'Report #6',
+      change: '',
+    });
+  });
+
+  it('names a keyword list, the words an import added and what held an approved item', () => {
+    const words = (over: Partial<AuditRow>) => auditWords(row(over), t, 1);
+    expect(words({ action: 'keywordAdd', target: 'keywords:3', detail: '{"name":"Spam","count":120}' })).toMatchObject({
+      what: 'Added keywords',
+      target: 'Keyword list Spam',
+      change: '120 words',
+    });
+    expect(
+      words({ action: 'keywordListCreate', target: 'keywords:4', detail: '{"name":"Ads","action":"review"}' }),
+    ).toMatchObject({ target: 'Keyword list Ads', change: 'Hold for review' });
+    expect(
+      words({ action: 'heldApprove', target: 'held:9', detail: '{"kind":"message","words":["a","b"]}' }),
+    ).toMatchObject({
+      what: 'Approved held content',
+      target: 'Held item #9',
+      change: 'Matched: a、b',
+    });
+  });
 });

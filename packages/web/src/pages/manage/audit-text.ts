@@ -46,6 +46,9 @@ function targetText(row: AuditRow, detail: Record<string, unknown>, t: ManageT):
   const id = rest.join(':');
   if (kind === 'user' && id) return t('audit.targetUser', { name: str(detail.account) ?? `#${id}` });
   if (kind === 'invite' && id) return t('audit.targetInvite', { code: id });
+  if (kind === 'report' && id) return t('audit.targetReport', { id });
+  if (kind === 'keywords' && id) return t('audit.targetKeywords', { name: str(detail.name) ?? `#${id}` });
+  if (kind === 'held' && id) return t('audit.targetHeld', { id });
   if (kind === 'notice' && id) return t('audit.targetNotice', { name: str(detail.title) ?? `#${id}` });
   if (kind === 'department' && id)
     return t('audit.targetDepartment', { name: str(detail.name) ?? str(detail.to) ?? `#${id}` });
@@ -67,6 +70,18 @@ function changeText(row: AuditRow, detail: Record<string, unknown>, t: ManageT):
       return 'from' in detail && 'to' in detail
         ? t('audit.ownerChange', { from: `#${shown(detail.from)}`, to: `#${shown(detail.to)}` })
         : '';
+    case 'keywordAdd':
+    case 'keywordRemove':
+      return typeof detail.count === 'number' ? t('audit.wordCount', { count: detail.count }) : '';
+    case 'keywordListCreate':
+      return typeof detail.action === 'string' && ['refuse', 'replace', 'review'].includes(detail.action)
+        ? t(`keywords.action.${detail.action as 'refuse' | 'replace' | 'review'}`)
+        : '';
+    case 'heldApprove':
+    case 'heldReject':
+      return Array.isArray(detail.words) ? t('audit.heldWords', { words: detail.words.map(String).join('、') }) : '';
+    case 'reportMute':
+      return typeof detail.minutes === 'number' ? t('audit.muteMinutes', { minutes: detail.minutes }) : '';
     case 'userDepartment':
       return 'to' in detail
         ? detail.to === 0

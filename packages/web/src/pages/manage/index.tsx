@@ -12,8 +12,11 @@ import { Audit } from './Audit';
 import { Dashboard } from './Dashboard';
 import { Departments } from './Departments';
 import { Groups } from './Groups';
+import { Held } from './Held';
 import { useManageTexts } from './i18n';
+import { Keywords } from './Keywords';
 import { Notices } from './Notices';
+import { Reports } from './Reports';
 import { Settings } from './Settings';
 import { MANAGE_TABS, manageTabPath, type ManageTab } from './tabs';
 import { Users } from './Users';
@@ -26,6 +29,9 @@ const AREAS = {
   groups: Groups,
   settings: Settings,
   notices: Notices,
+  reports: Reports,
+  keywords: Keywords,
+  held: Held,
   audit: Audit,
 } as const;
 

@@ -26,7 +26,7 @@ import { chatBackgroundStyle, useChatBackground } from '../../lib/chat-backgroun
 import { copyText } from '../../lib/clipboard';
 import { contactIdOf, SELF_KEY, SYSTEM_KEY } from '../../lib/conversation-list';
 import { useNow } from '../../lib/use-now';
-import { paths, withQuery } from '../../nav/paths';
+import { paths, reportPath, withQuery } from '../../nav/paths';
 import { favorites } from '../../stores/favorites';
 import '../../components/chat/chat.css';
 
@@ -129,7 +129,7 @@ function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | nu
     if (row.state !== 'sent') {
       return [
         ...(m.type === 'text' ? [{ key: 'copy', label: t('chat.copy'), onSelect: () => void copy(m.content) }] : []),
-        ...(row.state === 'failed'
+        ...(row.state === 'failed' || row.state === 'rejected'
           ? [{ key: 'discard', label: t('chat.delete'), danger: true, onSelect: () => engine.discard(m.id) }]
           : []),
       ];
@@ -171,6 +171,12 @@ function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | nu
     }
     actions.push(...reactionsEdits.menuActions(row));
     actions.push(...pinsPats.menuActions(row));
+    if (m.type !== 'event' && m.fromUser.id !== meId)
+      actions.push({
+        key: 'report',
+        label: t('report.action'),
+        onSelect: () => void navigate(reportPath('message', m.msg_id)),
+      });
     if (can.withdraw)
       actions.push({ key: 'withdraw', label: t('chat.withdraw'), onSelect: () => void withdraw(m.msg_id) });
     if (can.deleteForAll)

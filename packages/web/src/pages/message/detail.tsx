@@ -1,6 +1,7 @@
 import { AddOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { BlockCell } from '../../components/BlockCell';
 import { ChatSettingsCells } from '../../components/chat/ChatSettingsCells';
 import { ContactAvatar } from '../../components/ContactAvatar';
 import { Page } from '../../components/Page';
@@ -44,6 +45,7 @@ function PrivateChatInfo({ chatKey: key }: { chatKey: string }) {
           </ul>
         </section>
       )}
+      {/^\d+$/.test(key) && <BlockCell userId={Number(key)} />}
       <ChatSettingsCells chatKey={key} />
     </Page>
   );

@@ -13,6 +13,8 @@ import { checkCode, checkEmailOrPhone, checkPassword, checkRepeat, checkRequired
 import { useBackTo } from '../../nav/navigation';
 import { paths } from '../../nav/paths';
 import { session, useSession } from '../../stores/session';
+import { AccountDeletePage } from './account-delete';
+import { DataExportPage } from './data-export';
 
 type Method = 'original' | 'code';
 
@@ -181,7 +183,7 @@ function AccountForm({ user }: { user: UserInfo }) {
   );
 }
 
-/** Security: the account and its verification, change password, bind an email or phone. */
+/** Security: the account and its verification, change password, bind an email or phone, download my data, delete my account. */
 export default function SecurePage() {
   const { t } = useTranslation();
   const user = useSession((s) => s.user);
@@ -191,6 +193,8 @@ export default function SecurePage() {
   if (!user) return null;
   if (action === 'password') return <PasswordForm user={user} />;
   if (action === 'account') return <AccountForm user={user} />;
+  if (action === 'delete') return <AccountDeletePage />;
+  if (action === 'export') return <DataExportPage />;
 
   const verified = user.is_auth === 1;
   return (
@@ -211,6 +215,10 @@ export default function SecurePage() {
       <CellGroup>
         <Cell title={t('secure.changePassword')} to={`${paths.secure}?action=password`} />
         <Cell title={t('secure.bindAccount')} to={`${paths.secure}?action=account`} />
+      </CellGroup>
+      <CellGroup>
+        <Cell title={t('secure.exportTitle')} to={`${paths.secure}?action=export`} />
+        <Cell title={t('secure.deleteAccount')} to={`${paths.secure}?action=delete`} />
       </CellGroup>
     </Page>
   );

@@ -91,6 +91,10 @@ export default function SettingPage() {
         />
         <Cell title={t('setting.checkUpdate')} value={APP_VERSION} onClick={() => void checkForUpdate(true)} />
       </CellGroup>
+      <CellGroup title={t('block.privacy')}>
+        <Cell title={t('block.entry')} to={paths.blocked} />
+        <Cell title={t('report.mine')} to={paths.reports} />
+      </CellGroup>
       <div className="actions">
         <button type="button" className="button button-danger" onClick={() => void handleLogout()}>
           {t('setting.logout')}

@@ -5,10 +5,11 @@ import type { Access, Chat } from '../../access';
 import type { Session } from '../../auth';
 import { groupSetting } from '../../group';
 import type { ConfigService } from '../../system';
+import { requireUnmuted } from '../../report';
 
 /** What the rules of sending read. */
 export interface AuthorizeParts {
-  access: Pick<Access, 'friendship' | 'requireWritable'>;
+  access: Pick<Access, 'reaches' | 'requireWritable'>;
   config: ConfigService;
   limits: Pick<Limits, 'sendMessage'>;
   now: () => number;
@@ -17,10 +18,12 @@ export interface AuthorizeParts {
 /** The rules of sendMessage, in docs/protocol.md's order; throws the first that refuses. */
 export async function authorizeSend(ctx: AuthorizeParts, session: Session, chat: Chat): Promise<void> {
   const { chatInfo, sysInfo } = ctx.config.get();
+  requireUnmuted(session.user, ctx.now());
   if (chat.kind === 'private') {
     if (chatInfo.simpleChat !== 1) throw new AppError('PrivateChatDisabled');
     if (chat.peer.status !== 1) throw new AppError('UserNotFound');
-    if (needsFriendship(sysInfo.runMode) && !(await ctx.access.friendship(session.userId, chat.peer.id)))
+    // Someone who blocked me is answered as a non-friend, in either runMode.
+    if (!(await ctx.access.reaches(session.userId, chat.peer.id, needsFriendship(sysInfo.runMode))))
       throw new AppError('NotFriendChat');
   }
   if (chat.kind === 'group') {

@@ -14,6 +14,7 @@ import type { Access, Chat } from '../../access';
 import type { Session } from '../../auth';
 import { cateOf, type FileRow } from '../../upload';
 import { plainText } from '../../../lib/text';
+import { screenMessage, type KeywordScreen } from '../../keywords';
 import type { MemberLists } from './members';
 
 type SendBody = RouteInput<'sendMessage'>;
@@ -21,7 +22,8 @@ type SendBody = RouteInput<'sendMessage'>;
 /** What drafting reads: a contact card's user, a quoted message, and the files and floors of Access. */
 export interface DraftParts {
   repos: Pick<Repos, 'users' | 'messages'>;
-  access: Pick<Access, 'sticker' | 'ownFile' | 'floor'>;
+  access: Pick<Access, 'sticker' | 'ownFile' | 'floor' | 'blockersAmong'>;
+  keywords: Pick<KeywordScreen, 'content'>;
 }
 
 /** A message ready to store: content cleaned, mentions and quote checked. */
@@ -33,6 +35,8 @@ export interface Draft {
   at: number[];
   pid: number;
   fileId: number;
+  /** The words of review lists (敏感词) it holds: kept back until an operator decides. */
+  held?: string[];
 }
 
 /** What a message of each kind carries before mentions and quote are checked. */
@@ -54,12 +58,12 @@ export async function draftMessage(
   chat: Chat,
   body: SendBody,
 ): Promise<Draft> {
-  const content = await bodyOf(ctx, session, body);
+  const content = screenMessage(ctx.keywords, body.type, await bodyOf(ctx, session, body));
   return {
     clientId: body.id,
     type: body.type,
     ...content,
-    at: await mentions(members, chat, body.at),
+    at: await mentions(ctx, members, session, chat, body.at),
     pid: await quote(ctx, session, chat, body.pid),
   };
 }
@@ -158,12 +162,22 @@ function durationOf(file: FileRow, claimed: unknown): number {
 
 const finiteOr0 = (v: unknown) => (Number.isFinite(Number(v)) ? Number(v) : 0);
 
-/** In a group: members it names, and everyone (0) when an owner or admin says so. */
-async function mentions(members: MemberLists, chat: Chat, at: number[]): Promise<number[]> {
+/**
+ * In a group: members it names, but for those who blocked me, and everyone (0) when an owner or
+ * admin says so.
+ */
+async function mentions(
+  ctx: DraftParts,
+  members: MemberLists,
+  session: Session,
+  chat: Chat,
+  at: number[],
+): Promise<number[]> {
   if (chat.kind !== 'group' || at.length === 0) return [];
   const ids = new Set(await members.of(chat));
   const mayAll = chat.member.role !== GroupRoles.Member;
-  return at.filter((id) => (id === 0 ? mayAll : ids.has(id)));
+  const blocking = await ctx.access.blockersAmong(session.userId, at);
+  return at.filter((id) => (id === 0 ? mayAll : ids.has(id) && !blocking.has(id)));
 }
 
 /** A quote of a message of the same chat that I can still see, or 0. */

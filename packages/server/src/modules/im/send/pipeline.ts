@@ -6,6 +6,7 @@ import { AppError } from '../../../errors';
 import type { Access, Chat } from '../../access';
 import type { Session } from '../../auth';
 import { groupKey, type MemberRow } from '../../group';
+import type { HeldRow } from '../../keywords';
 import type { UserRow } from '../../user';
 import type { Hydrator } from '../hydrate';
 import type { EventPort, EventTarget, MessageSender, PostedLine } from '../../events';
@@ -15,6 +16,7 @@ import { ChatType, pairKey, type MessageRow } from '../repo';
 import { authorizeSend, type AuthorizeParts } from './authorize';
 import { draftMessage, type Draft, type DraftParts } from './draft';
 import { FanOut, type FanOutParts, type PublishedListener } from './fanout';
+import { heldChat, holdMessage, type HoldParts } from './hold';
 import { MemberLists } from './members';
 import { Outbox, type OutboxParts } from './outbox';
 import { amendMessage, storeMessage, type StoreParts } from './store';
@@ -24,6 +26,7 @@ export type PipelineParts = AuthorizeParts &
   DraftParts &
   StoreParts &
   OutboxParts &
+  HoldParts &
   FanOutParts & {
     env: Pick<ServerConfig, 'outboxSweepMs'>;
     repos: Pick<Repos, 'messages' | 'users' | 'groups'>;
@@ -83,6 +86,7 @@ export class SendPipeline implements EventPort, MessageSender {
     const chat = await this.ctx.access.chat(session, body.toContactId);
     await authorizeSend(this.ctx, session, chat);
     const draft = await draftMessage(this.ctx, this.members, session, chat, body);
+    if (draft.held) return holdMessage(this.ctx, this.hydrator, session, chat, draft);
     const stored = await storeMessage(this.ctx, this.members, this.outbox, session.userId, chat, draft);
     if (!stored.fresh) return this.retried(stored.row, session.user, socketClientId);
     const mine = await this.fanOut.publish(stored.row, chat, session.user, socketClientId, stored.sides);
@@ -124,6 +128,18 @@ export class SendPipeline implements EventPort, MessageSender {
       return this.fanOut.publish(row, { kind: 'private', chatKey: row.chat_key, peer }, sender, exceptClientId);
     }
     return this.fanOut.publish(row, { kind: 'self', chatKey: row.chat_key }, sender, exceptClientId);
+  }
+
+  /**
+   * Delivers a held message an operator approved (modules/keywords/review.ts): stored under its
+   * client id and fanned out as sendMessage would have, its sender's devices included, so that the
+   * copy they hold as 审核中 becomes the stored message. False when its chat is gone.
+   */
+  async deliverHeld(row: HeldRow): Promise<boolean> {
+    const held = await heldChat(this.ctx, row);
+    if (!held) return false;
+    await this.post(held.sender, held.chat, held.draft);
+    return true;
   }
 
   /** Forwards a message I can see to 1–5 users or groups; every copy obeys the rules of sendMessage. */

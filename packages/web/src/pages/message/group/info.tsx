@@ -1,6 +1,7 @@
 import {
   ANNOUNCEMENT_MAX,
   GROUP_NAME_MAX,
+  GROUP_RETENTION_DAYS,
   GroupRoles,
   REALNAME_MAX,
   withinGraphemes,
@@ -28,9 +29,10 @@ import { SpeakBanner } from '../../../components/group/SpeakBanner';
 import { formatMuteEnd } from '../../../components/group/format';
 import { useNowUntil } from '../../../lib/use-now-until';
 import { useBackTo } from '../../../nav/navigation';
-import { groupCodePath, groupPath, paths, withQuery } from '../../../nav/paths';
+import { groupCodePath, groupPath, paths, reportPath, withQuery } from '../../../nav/paths';
 import { groupActions, groupSpeakState, myRole, useGroup, type GroupEntry } from '../../../stores/group';
 import { groupPermissions, memberName, type GroupPermissions } from '../../../stores/group-rules';
+import { useConfig } from '../../../stores/config';
 import { useRemarks } from '../../../stores/remarks';
 import '../../../components/group/group.css';
 import '../../../components/lists.css';
@@ -395,6 +397,55 @@ function ManageSettings({ id, setting: saved, owner }: { id: string; setting: Gr
 }
 
 /**
+ * How long the group's messages are kept (消息保存时间): the owner picks it among
+ * GROUP_RETENTION_DAYS; everyone else sees it. The server's own limit, when shorter, is said too:
+ * the shorter applies.
+ */
+function RetentionCells({ id, setting, owner }: { id: string; setting: GroupSetting; owner: boolean }) {
+  const { t } = useTranslation();
+  const serverDays = useConfig((s) => s.config?.chatInfo.messageDays ?? 0);
+  const [pending, setPending] = useState<GroupSetting['retention'] | undefined>(undefined);
+  const days = pending ?? setting.retention;
+  const label = (d: number) => (d > 0 ? t('retention.days', { days: d }) : t('retention.forever'));
+  const stricter = serverDays > 0 && (days === 0 || serverDays < days);
+  const choose = (value: GroupSetting['retention']) => {
+    setPending(value);
+    // The request layer shows a refusal; the saved value comes back with the group's push.
+    void groupActions.setting(id, { retention: value }).finally(() => setPending(undefined));
+  };
+  return (
+    <CellGroup>
+      {owner ? (
+        <li>
+          <fieldset className="gm-segmented-block">
+            <legend>{t('retention.title')}</legend>
+            <div className="segmented">
+              {GROUP_RETENTION_DAYS.map((value) => (
+                <label key={value}>
+                  <input
+                    type="radio"
+                    name={`retention-${id}`}
+                    value={value}
+                    checked={days === value}
+                    onChange={() => choose(value)}
+                  />
+                  {label(value)}
+                </label>
+              ))}
+            </div>
+            <p className="gm-retention-hint">
+              {stricter ? t('retention.serverDays', { days: serverDays }) : t('retention.hint')}
+            </p>
+          </fieldset>
+        </li>
+      ) : (
+        <Cell title={t('retention.title')} value={label(stricter ? serverDays : days)} />
+      )}
+    </CellGroup>
+  );
+}
+
+/**
  * The group's closing actions: clear its history for everyone (owner), leave (删除并退出, as
  * WeChat names it on this page), disband (owner).
  */
@@ -544,7 +595,13 @@ function GroupInfoView({ id, entry, info }: { id: string; entry: GroupEntry; inf
         )}
       </CellGroup>
       {can.manage && <ManageSettings id={id} setting={info.setting} owner={role === GroupRoles.Owner} />}
+      <RetentionCells id={id} setting={info.setting} owner={role === GroupRoles.Owner} />
       <ChatSettingsCells chatKey={id} />
+      {role !== GroupRoles.Owner && (
+        <CellGroup>
+          <Cell title={t('report.action')} to={reportPath('group', id)} />
+        </CellGroup>
+      )}
       <GroupActionsBlock id={id} role={role} leaveLabel={t('detail.deleteAndLeave')} />
     </Page>
   );

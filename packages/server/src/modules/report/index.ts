@@ -1,0 +1,2 @@
+/** What other modules may use of reports; everything else in this folder is its own. */
+export { requireUnmuted } from './mute';
