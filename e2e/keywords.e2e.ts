@@ -2,12 +2,13 @@ import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { noToasts, settled, toast, visible, type Person, type ServerProcess } from './harness';
-import { bubble, checkPage, openBrowser, phoneSuite, registerFriends, sendText } from './people';
+import { bubble, checkPage, messageRow, openBrowser, phoneSuite, registerFriends, sendText } from './people';
 
 /**
  * Issue 39 point 6, keyword rules (敏感词), in the browser at 375 px: the admin makes a refuse list and
  * a replace list in the console and adds a word to each; Alice's message with the replace word
- * reaches Bob as ***, and her message with the refuse word is refused with the server's words.
+ * reaches Bob as ***, and her message with the refuse word is refused with the server's words. A review
+ * list's word holds her message and her moments post: each shows 审核中 to her, still after a reload.
  */
 
 let server: ServerProcess;
@@ -18,6 +19,7 @@ let bob: Person;
 
 const REFUSED = '违禁品';
 const REPLACED = '笨蛋';
+const REVIEWED = '代购';
 
 phoneSuite(
   'keywords',
@@ -101,5 +103,38 @@ describe('keyword rules', () => {
     await sendText(a, '那我们改天再聊');
     await visible(bubble(b, '那我们改天再聊'));
     expect(await bubble(b, `出售${REFUSED}`).count()).toBe(0);
+  });
+
+  it('a held message shows 审核中 to its sender, still after a reload; so does a held post, in the feed and album', async () => {
+    const r = root.page;
+    await r.goto(`${server.url}/#/manage/index?tab=keywords`);
+    await visible(r.getByRole('heading', { name: '全部词库' }));
+    await makeList(r, '需要审核', '先审核', REVIEWED);
+
+    const a = alice.page;
+    const held = `帮你${REVIEWED}吧`;
+    await a.goto(`${server.url}/#/pages/message/chat?id=${bob.id}`);
+    await a.getByRole('textbox', { name: '输入消息' }).fill(held);
+    await a.locator('.composer').getByRole('button', { name: '发送' }).click();
+    await visible(messageRow(a, held).getByText('审核中：通过后才会送达'));
+    await a.reload();
+    await visible(messageRow(a, held).getByText('审核中：通过后才会送达'));
+    await checkPage(a, 'keywords-03-held-after-reload-zh');
+    expect(await bubble(bob.page, held).count()).toBe(0);
+
+    const posted = `今天${REVIEWED}了新衣服`;
+    await a.goto(`${server.url}/#/pages/compass/publish`);
+    await a.getByLabel('这一刻的想法…').fill(posted);
+    await a.getByRole('button', { name: '发表' }).click();
+    const post = a.getByRole('article', { name: 'Alice 的动态' }).filter({ hasText: posted });
+    await visible(post.getByText('审核中', { exact: true }));
+    await a.reload();
+    await visible(post.getByText(posted));
+    await visible(post.getByText('审核中', { exact: true }));
+    await a.goto(`${server.url}/#/pages/compass/moments?user_id=${alice.id}`);
+    await visible(post.getByText('审核中', { exact: true }));
+    await settled(a);
+    await a.screenshot({ path: '/tmp/shots/keywords-held-post.png', fullPage: true });
+    await checkPage(a, 'keywords-04-held-post-zh');
   });
 });

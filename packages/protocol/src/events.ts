@@ -89,7 +89,7 @@ export const PushEventSchemas = {
    */
   held: z.object({
     kind: z.enum(['message', 'moment', 'comment']),
-    /** A message's client-made id; a post's or comment's id as text. */
+    /** A message's client-made id; a post's id as text; a comment's `<post id>:<hash of what it says>`. */
     id: z.string(),
     /** A message's conversation as I name it; '' for the others. */
     toContactId: z.union([z.string(), z.number()]),

@@ -248,4 +248,40 @@ describeEachDb('deleting my account', (target) => {
     const enable = await server.call('manageUserStatus', { user_id: alice.userId, status: 1 }, callAs(admin));
     expect(enable.code).toBe(ErrorCodes.UserNotFound);
   });
+
+  it('keeps the last admin: of two deleting their accounts at once one is refused; alone, before leaving any group', async () => {
+    const { db } = server.ctx;
+    const others = await db.selectFrom('users').select('id').where('role', '=', 1).where('status', '=', 1).execute();
+    const ids = others.map((o) => o.id);
+    if (ids.length) await db.updateTable('users').set({ role: 0 }).where('id', 'in', ids).execute();
+    try {
+      const [ann, ben, member, other] = [
+        await person('ann'),
+        await person('ben'),
+        await person('member'),
+        await person('other'),
+      ];
+      await db.updateTable('users').set({ role: 1 }).where('id', 'in', [ann.userId, ben.userId]).execute();
+      const answers = await Promise.all([remove(ann, ann.password), remove(ben, ben.password)]);
+      expect(answers.map((a) => a.code).sort()).toEqual([0, ErrorCodes.LastAdmin].sort());
+      const kept = answers[0]!.code === 0 ? ben : ann;
+      const group = await makeGroup(server, kept, [member, other]);
+      // Asked again alone: refused, with nothing changed.
+      const again = await remove(kept, kept.password);
+      expect(again.code).toBe(ErrorCodes.LastAdmin);
+      const row = await db
+        .selectFrom('users')
+        .select(['role', 'status'])
+        .where('id', '=', kept.userId)
+        .executeTakeFirst();
+      expect(row).toEqual({ role: 1, status: 1 });
+      expect(await server.ctx.repos.accounts.groupIds(kept.userId)).toContain(Number(group.replace('group-', '')));
+      expect((await server.call('getContacts', {}, callAs(kept))).code).toBe(0);
+      // Once another admin is there, the account may go.
+      await db.updateTable('users').set({ role: 1 }).where('id', '=', member.userId).execute();
+      expect((await remove(kept, kept.password)).code).toBe(0);
+    } finally {
+      if (ids.length) await db.updateTable('users').set({ role: 1 }).where('id', 'in', ids).execute();
+    }
+  });
 });

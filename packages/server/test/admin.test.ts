@@ -479,7 +479,7 @@ describeEachDb('administration (/manage/*)', (target) => {
   describe('the audit log', () => {
     it('has a step for every route that changes something, writing between them every kind of row', () => {
       const steps = auditSteps(
-        { user: 0, invite: '', notice: 0, dep: 0, list: 0, held: 0, words: [] },
+        { user: 0, invite: '', notice: 0, dep: 0, list: 0, held: 0, words: [], report: 0 },
         'group-0',
         { userId: 0 },
         { userId: 0 },
@@ -493,6 +493,8 @@ describeEachDb('administration (/manage/*)', (target) => {
         'manageKeywordLists',
         'manageKeywordWords',
         'manageKeywordTest',
+        // Opening a report puts it in review with the admin as its handler; the action is what is audited.
+        'manageReportGet',
       ]);
       const changing = MANAGE.filter((n) => !reads.has(n) && !/List$|Members$/.test(n));
       expect(new Set(steps.map((s) => s.route))).toEqual(new Set(changing));
@@ -526,17 +528,41 @@ describeEachDb('administration (/manage/*)', (target) => {
           .executeTakeFirstOrThrow();
         return row.id;
       };
+      let reported = 0;
+      const report = async (kind: 'user' | 'message' | 'group') => {
+        reported += 1;
+        const target = await signUp(server, `audit_reported_${reported}`);
+        let id: number | string = target.userId;
+        if (kind !== 'user') {
+          const group = await server.call(
+            'groupAdd',
+            { name: `Reported ${reported}`, user_ids: [member.userId, third.userId] },
+            { token: target.token },
+          );
+          expect(group.code, group.msg).toBe(0);
+          id = group.data.id;
+          if (kind === 'message') {
+            const sent = await server.call(
+              'sendMessage',
+              { id: randomUUID(), toContactId: id, type: 'text', content: 'reported words' },
+              { token: target.token },
+            );
+            expect(sent.code, sent.msg).toBe(0);
+            id = sent.data.msg_id;
+          }
+        }
+        const made = await server.call('report', { kind, id, reason: 'spam' }, { token: member.token });
+        expect(made.code, made.msg).toBe(0);
+        return made.data.id as number;
+      };
       const wordIds = async (listId: number) =>
         (await server.call('manageKeywordWords', { list_id: listId }, as(root))).data.map((w: { id: number }) => w.id);
       const steps = auditSteps(
-        { user: 0, invite: '', notice: 0, dep: 0, list: 0, held: 0, words: [] },
+        { user: 0, invite: '', notice: 0, dep: 0, list: 0, held: 0, words: [], report: 0 },
         made.data.id,
         owner,
         member,
-        {
-          hold,
-          wordIds,
-        },
+        { hold, wordIds, report },
       );
       for (const step of steps) {
         await step.before?.();
@@ -545,8 +571,9 @@ describeEachDb('administration (/manage/*)', (target) => {
         expect(answer.code, `${step.route}: ${answer.msg}`).toBe(0);
         step.keep?.(answer.data);
         const rows = await server.call('manageAuditList', { limit: 2 }, as(root));
-        expect(rows.count, step.route).toBe(before + 1);
+        expect(rows.count, step.route).toBe(before + (step.also ? 2 : 1));
         const row = rows.data[0];
+        if (step.also) expect(rows.data[1].action, step.route).toBe(step.also);
         expect(row, step.route).toMatchObject({
           admin_id: root.userId,
           admin_name: 'root_admin',
@@ -652,6 +679,8 @@ interface AuditMade {
   list: number;
   held: number;
   words: number[];
+  /** A report, made before each action on one. */
+  report: number;
 }
 
 /** A change an admin makes through the console, and the audit row it must write. */
@@ -664,12 +693,16 @@ interface AuditStep {
   keep?: (data: any) => void;
   /** What must exist before the change (not itself audited). */
   before?: () => Promise<void>;
+  /** An action the change makes as well, audited under its own name just before it (a report's disable, dissolve). */
+  also?: string;
 }
 
 /** What the keyword steps need made outside the console: a held message, a list's word ids. */
 interface AuditHelpers {
   hold(): Promise<number>;
   wordIds(listId: number): Promise<number[]>;
+  /** A member's report of a fresh user, of a message in a fresh group, or of a fresh group: its id. */
+  report(kind: 'user' | 'message' | 'group'): Promise<number>;
 }
 
 /**
@@ -877,6 +910,24 @@ function auditSteps(
       target: () => `keywords:${got.list}`,
       detail: () => ({ name: 'Audited list', words: 0 }),
     },
+    ...(
+      [
+        ['user', 'warn', 'reportWarn', undefined],
+        ['message', 'takedown', 'reportTakedown', undefined],
+        ['user', 'mute', 'reportMute', undefined],
+        ['user', 'disable', 'reportDisable', 'userDisable'],
+        ['group', 'dissolve', 'reportDissolve', 'groupDisband'],
+        ['user', 'dismiss', 'reportDismiss', undefined],
+      ] as const
+    ).map(([kind, action, audited, also]): AuditStep => ({
+      route: 'manageReportAct',
+      also,
+      before: async () => void (got.report = (await helpers?.report(kind)) ?? 0),
+      body: () => ({ id: got.report, action, ...(action === 'mute' ? { minutes: 60 } : {}) }),
+      action: audited,
+      target: () => `report:${got.report}`,
+      detail: () => ({ kind, ...(action === 'mute' ? { minutes: 60 } : {}) }),
+    })),
   ];
 }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import sharp from 'sharp';
 import { ErrorCodes, type BlockedUser, type RouteName } from '@sparrow/protocol';
 import { afterEach, expect, it } from 'vitest';
 import {
@@ -260,5 +261,50 @@ describeEachDb('block lists (黑名单)', (target) => {
     // Someone else's mention of Alice still does.
     expect((await send(carl, group, '@alice', { at: [alice.userId] })).code).toBe(0);
     expect((await contactOf(alice, group))?.is_at).toBe(1);
+  });
+
+  it('refuses a pat in a shared group by someone its target blocked, as a pat of someone not there', async () => {
+    const { alice, bob, carl } = await cast();
+    const group = await makeGroup(server, alice, [bob, carl]);
+    await ok('blockAdd', { user_id: bob.userId }, alice);
+    const pat = (from: TestUser, whom: TestUser) =>
+      answer('patUser', { toContactId: group, is_group: 1, user_id: whom.userId }, from);
+    const blocked = await pat(bob, alice);
+    const absent = await answer('patUser', { toContactId: group, is_group: 1, user_id: 987_654_321 }, bob);
+    expect(blocked.code).toBe(ErrorCodes.UserNotFound);
+    expect({ code: blocked.code, msg: blocked.msg }).toEqual({ code: absent.code, msg: absent.msg });
+    // Others still pat her, and Bob still pats others; she may pat him.
+    expect((await pat(carl, alice)).code).toBe(0);
+    expect((await pat(bob, carl)).code).toBe(0);
+    expect((await pat(alice, bob)).code).toBe(0);
+  });
+
+  it("keeps a blocker's moments cover from the one blocked (either way) and counts no notice of theirs as unread", async () => {
+    const { alice, bob } = await cast();
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 9, g: k % 256, b: 99 } } })
+      .png()
+      .toBuffer();
+    const up = await server.upload('uploadFile', { name: 'cover.png', bytes: png }, callAs(alice));
+    expect(up.json.code, up.json.msg).toBe(0);
+    const { cover } = await ok('momentsSetCover', { file_id: up.json.data.file_id }, alice);
+    expect(cover).not.toBe('');
+    const coverFor = async (u: TestUser) => (await ok('momentsSetting', { user_id: alice.userId }, u)).cover;
+    expect(await coverFor(bob)).toBe(cover);
+    const post = await ok('momentsPublish', { id: randomUUID(), content: 'alice posts' }, alice);
+    await ok('momentsReadNotices', {}, alice);
+    await ok('momentsLike', { id: post.id }, bob);
+    await ok('momentsComment', { id: post.id, content: 'bob comments' }, bob);
+    expect((await ok('momentsUnread', {}, alice)).count).toBe(2);
+
+    await ok('blockAdd', { user_id: bob.userId }, alice);
+    expect(await coverFor(bob)).toBe('');
+    expect(await ok('momentsNotices', {}, alice)).toEqual([]);
+    expect((await ok('momentsUnread', {}, alice)).count).toBe(0);
+    await ok('blockDel', { user_id: bob.userId }, alice);
+    expect(await coverFor(bob)).toBe(cover);
+    expect((await ok('momentsUnread', {}, alice)).count).toBe(2);
+    // Bob blocking Alice hides her cover from him too.
+    await ok('blockAdd', { user_id: alice.userId }, bob);
+    expect(await coverFor(bob)).toBe('');
   });
 });

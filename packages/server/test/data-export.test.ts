@@ -188,6 +188,60 @@ describeEachDb('downloading my data', (target) => {
     expect((await finished(alice, again.id)).state).toBe('done');
   });
 
+  it('keeps an archive under a key of its own: an upload of the same bytes outlives its expiry and its owner’s deletion', async () => {
+    const alice = await person('alice');
+    const carol = await person('carol');
+    const bob = await person('bob');
+    await makeFriends(server, alice, bob);
+    await makeFriends(server, carol, bob);
+    const archiveOf = async (who: TestUser) => {
+      const asked = (await ok('exportRequest', {}, who)) as DataExport;
+      expect((await finished(who, asked.id)).state).toBe('done');
+      const res = await download(who, asked.id);
+      expect(res.status).toBe(200);
+      const row = await server.ctx.db
+        .selectFrom('data_exports')
+        .select('storage_key')
+        .where('id', '=', asked.id)
+        .executeTakeFirstOrThrow();
+      return { id: asked.id, key: row.storage_key, bytes: Buffer.from(await res.arrayBuffer()) };
+    };
+    /** Bob uploads the archive's bytes and sends them to its owner. */
+    const uploadCopy = async (bytes: Buffer, to: TestUser) => {
+      const up = await server.upload('uploadFile', { name: 'data.zip', bytes }, { token: bob.token });
+      expect(up.json.code, up.json.msg).toBe(0);
+      const file = up.json.data as { file_id: number; src: string };
+      await ok(
+        'sendMessage',
+        { id: randomUUID(), toContactId: to.userId, type: 'file', content: file.src, file_id: file.file_id },
+        bob,
+      );
+      return file.src;
+    };
+    const served = async (src: string) => {
+      const res = await fetch(`${server.url}${src}`);
+      return res.status === 200 ? Buffer.from(await res.arrayBuffer()) : null;
+    };
+
+    const mine = await archiveOf(alice);
+    expect(mine.key).toMatch(/^private\//);
+    // Not served where uploads are: only through the owner's download.
+    expect((await fetch(`${server.url}/storage/${mine.key}`)).status).toBe(404);
+    const copy = await uploadCopy(mine.bytes, alice);
+    expect(copy).not.toBe(`/storage/${mine.key}`);
+    server.clock.advance(8 * DAY);
+    await server.services.exports.idle();
+    expect(await server.services.exports.sweep()).toBeGreaterThanOrEqual(1);
+    expect(await server.ctx.storage.open(mine.key)).toBeNull();
+    expect((await served(copy))?.equals(mine.bytes)).toBe(true);
+
+    const hers = await archiveOf(carol);
+    const hersCopy = await uploadCopy(hers.bytes, carol);
+    expect((await server.call('accountDelete', { password: 'secret123' }, callAs(carol))).code).toBe(0);
+    expect(await server.ctx.storage.open(hers.key)).toBeNull();
+    expect((await served(hersCopy))?.equals(hers.bytes)).toBe(true);
+  });
+
   it('picks up an export a stopped node left running, and never builds one another node holds', async () => {
     const alice = await person('alice');
     const now = server.clock.now();

@@ -52,7 +52,8 @@ describeEachDb('keyword rules (敏感词)', (target) => {
   /** A fresh list of each action, each with its own words (unique to the test). */
   async function lists(admin: Person) {
     const n = ++k;
-    const words = { refuse: `禁词${n}`, replace: `坏蛋${n}`, review: `审核词${n}` };
+    // Closed by 号, so that no test's word is found inside another's (禁词4 in 禁词45).
+    const words = { refuse: `禁词${n}号`, replace: `坏蛋${n}号`, review: `审核词${n}号` };
     const ids: Record<string, number> = {};
     for (const action of ['refuse', 'replace', 'review'] as const) {
       const list = await call('manageKeywordListCreate', { name: `${action}${n}`, action }, admin);
@@ -194,6 +195,98 @@ describeEachDb('keyword rules (敏感词)', (target) => {
     aliceSocket.close();
   });
 
+  it('delivers an approved message only if the rules of sending allow it now; one they refuse is kept as rejected', async () => {
+    const { admin, alice, bob, carl, gid } = await cast();
+    const { words } = await lists(admin);
+    const bobSocket = await TestSocket.bound(server, bob.id, bob.token);
+    const carlSocket = await TestSocket.bound(server, carl.id, carl.token);
+    // Bob writes to Alice, Carl to Alice's group, Alice to Carl; then Alice blocks Bob, lets only
+    // admins speak in her group, and Carl's account is deleted.
+    const held = [
+      { by: bob, to: alice.id as number | string, content: `私聊${words.review}`, id: randomUUID() },
+      { by: carl, to: gid, content: `群聊${words.review}`, id: randomUUID() },
+      { by: alice, to: carl.id, content: `给卡尔${words.review}`, id: randomUUID() },
+    ];
+    for (const h of held) expect((await send(h.by, h.to, h.content, h.id)).data).toMatchObject({ held: 1 });
+    await call('blockAdd', { user_id: bob.id }, alice);
+    await call('groupSetting', { id: gid, setting: { nospeak: 1 } }, alice);
+    const queue = await call('manageHeldList', { limit: 100 }, admin);
+    const items = held.map((h) => queue.find((q: any) => q.user_id === h.by.id && q.content === h.content));
+    for (const item of items.slice(0, 2)) await call('manageHeldDecide', { id: item.id, decision: 'approve' }, admin);
+    await server.ctx.db.updateTable('users').set({ status: 2 }).where('id', '=', carl.id).execute();
+    await call('manageHeldDecide', { id: items[2].id, decision: 'approve' }, admin);
+    await server.ctx.db.updateTable('users').set({ status: 1 }).where('id', '=', carl.id).execute();
+
+    expect((await history(alice, bob.id)).some((m) => m.id === held[0]!.id)).toBe(false);
+    expect((await history(alice, gid)).some((m) => m.id === held[1]!.id)).toBe(false);
+    expect((await history(carl, alice.id)).some((m) => m.id === held[2]!.id)).toBe(false);
+    await bobSocket.waitFor((f) => f.type === 'held' && f.data.id === held[0]!.id && f.data.decision === 'reject');
+    await carlSocket.waitFor((f) => f.type === 'held' && f.data.id === held[1]!.id && f.data.decision === 'reject');
+    // Kept as rejected: a retry, once the rules allow it again, is refused instead of answering 审核中 for ever.
+    await call('blockDel', { user_id: bob.id }, alice);
+    await call('groupSetting', { id: gid, setting: { nospeak: 0 } }, alice);
+    for (const h of held) expect((await send(h.by, h.to, h.content, h.id)).code).toBe(ErrorCodes.KeywordRefused);
+    const rejected = (await call('manageHeldList', { status: 2, limit: 100 }, admin)).map((h: any) => h.id);
+    for (const item of items) expect(rejected).toContain(item.id);
+    const audit = await call('manageAuditList', { action: 'heldApprove', limit: 100 }, admin);
+    for (const item of items)
+      expect(JSON.parse(audit.find((a: any) => a.target === `held:${item.id}`).detail)).toMatchObject({ gone: true });
+    bobSocket.close();
+    carlSocket.close();
+  });
+
+  /** A file uploaded by `as` under `name`; the same bytes are one stored file whoever uploads them. */
+  async function upload(as: Person, name: string, bytes: Buffer): Promise<number> {
+    const up = await server.upload('uploadFile', { name, bytes }, { token: as.token });
+    expect(up.json.code, up.json.msg).toBe(0);
+    return up.json.data.file_id;
+  }
+  const sendFile = (from: Person, to: number, fileId: number, id = randomUUID()) =>
+    answer('sendMessage', { id, toContactId: to, type: 'file', content: '', file_id: fileId }, from);
+
+  it('keeps the file of a held message while it waits: freeing its older message leaves it for the approval', async () => {
+    const { admin, alice, bob } = await cast();
+    const { words } = await lists(admin);
+    const bytes = Buffer.from(`held file ${randomUUID()}`);
+    // Bob sends the bytes as a plain file; Alice sends the same bytes under a name a review list holds.
+    const first = await sendFile(bob, alice.id, await upload(bob, 'notes.txt', bytes));
+    expect(first.code, first.msg).toBe(0);
+    const fileId = await upload(alice, `${words.review}.txt`, bytes);
+    const id = randomUUID();
+    expect((await sendFile(alice, bob.id, fileId, id)).data).toMatchObject({ held: 1, msg_id: 0 });
+    // Bob's message withdrawn: the file would be freed if nothing else used it.
+    await call('undoMessage', { id: first.data.msg_id }, bob);
+    const file = await server.ctx.repos.files.byId(fileId);
+    expect(file!.removed_at).toBe(0);
+    const item = (await call('manageHeldList', { limit: 100 }, admin)).find((h: any) => h.user_id === alice.id);
+    await call('manageHeldDecide', { id: item.id, decision: 'approve' }, admin);
+    const delivered = (await history(bob, alice.id)).find((m) => m.id === id);
+    expect(delivered).toMatchObject({ type: 'file', extends: { file_id: fileId } });
+    const opened = await server.ctx.storage.open(file!.storage_key);
+    expect(opened).not.toBeNull();
+    opened?.stream.destroy();
+  });
+
+  it('an approval that fails (the file expired meanwhile) is kept as rejected, audited, and its sender told', async () => {
+    const { admin, alice, bob } = await cast();
+    const { words } = await lists(admin);
+    const aliceSocket = await TestSocket.bound(server, alice.id, alice.token);
+    const fileId = await upload(alice, `${words.review}.txt`, Buffer.from(`expiring ${randomUUID()}`));
+    const id = randomUUID();
+    expect((await sendFile(alice, bob.id, fileId, id)).data).toMatchObject({ held: 1 });
+    // Its bytes gone as the retention of old files removes them.
+    await server.ctx.db.updateTable('files').set({ removed_at: Date.now() }).where('id', '=', fileId).execute();
+    const item = (await call('manageHeldList', { limit: 100 }, admin)).find((h: any) => h.user_id === alice.id);
+    await call('manageHeldDecide', { id: item.id, decision: 'approve' }, admin);
+    await aliceSocket.waitFor((f) => f.type === 'held' && f.data.id === id && f.data.decision === 'reject');
+    expect((await history(bob, alice.id)).some((m) => m.id === id)).toBe(false);
+    expect((await sendFile(alice, bob.id, fileId, id)).code).toBe(ErrorCodes.KeywordRefused);
+    expect((await call('manageHeldList', { status: 2, limit: 100 }, admin)).map((h: any) => h.id)).toContain(item.id);
+    const audit = await call('manageAuditList', { action: 'heldApprove', limit: 100 }, admin);
+    expect(JSON.parse(audit.find((a: any) => a.target === `held:${item.id}`).detail)).toMatchObject({ gone: true });
+    aliceSocket.close();
+  });
+
   it('screens display names at registration and on edit, group names and announcements', async () => {
     const { admin, alice, gid } = await cast();
     const { words } = await lists(admin);
@@ -266,6 +359,57 @@ describeEachDb('keyword rules (敏感词)', (target) => {
     );
     await call('manageHeldDecide', { id: item.id, decision: 'reject' }, admin);
     expect(await feed(alice)).not.toContain(rejected.data.id);
+  });
+
+  it('screens a motto, a pat suffix and a group nickname as names when they change', async () => {
+    const { admin, alice, gid } = await cast();
+    const { words } = await lists(admin);
+    for (const word of [words.refuse, words.review]) {
+      for (const body of [{ motto: `签名${word}` }, { pat_suffix: `的${word}` }])
+        expect((await answer('updateUserInfo', body, alice)).code).toBe(ErrorCodes.KeywordRefusedName);
+      expect((await answer('updateCard', { group_id: gid, nickname: `昵称${word}` }, alice)).code).toBe(
+        ErrorCodes.KeywordRefusedName,
+      );
+    }
+    const stars = '*'.repeat([...words.replace].length);
+    const info = await call(
+      'updateUserInfo',
+      { motto: `签名${words.replace}`, pat_suffix: `的${words.replace}` },
+      alice,
+    );
+    expect(info).toMatchObject({ motto: `签名${stars}`, pat_suffix: `的${stars}` });
+    await call('updateCard', { group_id: gid, nickname: `昵称${words.replace}` }, alice);
+    expect((await send(alice, gid, '看我的群昵称')).data.fromUser.displayName).toBe(`昵称${stars}`);
+  });
+
+  it('marks my own waiting post as held in my feed and album; a held comment sent again waits once', async () => {
+    const { admin, alice, bob } = await cast();
+    const { words } = await lists(admin);
+    const publish = (content: string, visibility = 1) =>
+      call('momentsPublish', { id: randomUUID(), content, visibility }, alice);
+    const held = await publish(`动态${words.review}`);
+    expect(held).toMatchObject({ held: 1 });
+    const plain = await publish('普通动态');
+    const onlyMine = await publish('仅自己可见', 2);
+    const shown = async (body: object) => {
+      const posts = await call('momentsList', body, alice);
+      return [held, plain, onlyMine].map((p) => posts.find((q: any) => q.id === p.id)?.held);
+    };
+    expect(await shown({})).toEqual([1, undefined, undefined]);
+    expect(await shown({ user_id: alice.id })).toEqual([1, undefined, undefined]);
+    expect((await call('momentsList', { user_id: alice.id }, bob)).some((p: any) => p.id === held.id)).toBe(false);
+
+    const comment = () => answer('momentsComment', { id: plain.id, content: `评论${words.review}` }, bob);
+    for (let i = 0; i < 2; i++) expect((await comment()).data).toMatchObject({ id: 0, held: 1 });
+    const queue = await call('manageHeldList', { limit: 100 }, admin);
+    const comments = queue.filter((h: any) => h.kind === 'comment' && h.user_id === bob.id);
+    expect(comments).toHaveLength(1);
+    const post = queue.find((h: any) => h.kind === 'moment' && h.user_id === alice.id);
+    await call('manageHeldDecide', { id: post.id, decision: 'approve' }, admin);
+    expect(await shown({})).toEqual([undefined, undefined, undefined]);
+    // Rejected, the same comment again is refused as a refuse list refuses.
+    await call('manageHeldDecide', { id: comments[0].id, decision: 'reject' }, admin);
+    expect((await comment()).code).toBe(ErrorCodes.KeywordRefused);
   });
 
   it('turns a list off, renames, deletes; bounds an import; tests a text; audits each change', async () => {

@@ -7,8 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDb, type Database } from '../src/db';
 import { ConversationRepo } from '../src/modules/im/conversation-repo';
 import { HistoryRepo } from '../src/modules/im/history-repo';
+import { MessageRepo } from '../src/modules/im/repo';
 import { SearchRepo } from '../src/modules/im/search-repo';
 import { MomentRepo } from '../src/modules/moments/repo';
+import { FileRepo } from '../src/modules/upload/repo';
 import { DepartmentRepo } from '../src/modules/user';
 
 /**
@@ -22,6 +24,8 @@ describe('query plans', () => {
   let search: SearchRepo;
   let moments: MomentRepo;
   let departments: DepartmentRepo;
+  let files: FileRepo;
+  let messages: MessageRepo;
   const ran: CompiledQuery[] = [];
 
   beforeAll(async () => {
@@ -39,6 +43,8 @@ describe('query plans', () => {
     search = new SearchRepo(db, 'sqlite');
     moments = new MomentRepo(db);
     departments = new DepartmentRepo(db);
+    files = new FileRepo(db);
+    messages = new MessageRepo(db);
   });
   afterAll(() => sqlite.close());
 
@@ -112,6 +118,24 @@ describe('query plans', () => {
     expect(lines).toContain('SEARCH messages USING COVERING INDEX messages_chat_time (chat_key=? AND create_time>?)');
     expect(lines).toContain('SEARCH m USING INDEX messages_chat (chat_key=? AND id>?)');
     expect(ran.at(-1)?.sql).toMatch(/"m"\."id" >= \?/);
+  });
+
+  it('freeing a file asks which live messages carry it through messages_file, not a scan of the messages', async () => {
+    const file = sqlite
+      .prepare(
+        `insert into files (hash, ext, mime, size, cate, width, height, create_time, storage_key)
+         values ('plan-free', 'png', 'image/png', 1, 2, 1, 1, 0, 'ab/plan.png')`,
+      )
+      .run();
+    const fileId = Number(file.lastInsertRowid);
+    for (const fn of [
+      () => files.freeIfUnused(fileId, '/storage/ab/plan.png', 1),
+      () => messages.liveIdsWithFile(fileId, 10),
+    ]) {
+      const lines = await plans(fn);
+      expect(lines.filter((l) => /^SCAN messages\b/.test(l))).toEqual([]);
+      expect(lines.some((l) => l.startsWith('SEARCH messages USING INDEX messages_file (file_id=?)'))).toBe(true);
+    }
   });
 
   it('a search asks the word index for its words among my chats, and reads my own chats only for what it cannot index', async () => {

@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { ErrorCodes, translate, type ManagedReportDetail, type RouteName } from '@sparrow/protocol';
 import { expect, it } from 'vitest';
 import { AdminService } from '../src/modules/admin';
+import { ReportQueue } from '../src/modules/report/queue';
 import {
   callAs,
   describeEachDb,
@@ -367,4 +368,88 @@ describeEachDb('reports (投诉) and the report queue', (target) => {
       target: `report:${filed.id}`,
     });
   }, 120_000);
+
+  it('reopens a report whose action failed with its own error, even when its reporter filed it again meanwhile', async () => {
+    const { alice, bob, root } = await cast();
+    const filed = await call('report', { kind: 'user', id: alice.userId, reason: 'spam' }, bob);
+    const admin = new AdminService(server.ctx.repos, server.ctx.config, server.clock.now);
+    let again: { id: number } | undefined;
+    // While the action runs, the report is closed: the reporter files it again, then the action fails.
+    const users = {
+      setUserStatus: async () => {
+        again = await call('report', { kind: 'user', id: alice.userId, reason: 'spam' }, bob);
+        throw new Error('the disk is gone');
+      },
+    } as unknown as AdminService['users'];
+    const failing = new ReportQueue(
+      { repos: server.ctx.repos, now: server.clock.now },
+      { audit: admin.audit, groups: admin.groups, users },
+    );
+    await expect(
+      failing.act({ id: filed.id, action: 'disable' }, { adminId: root.userId, ip: 'test' }),
+    ).rejects.toThrow('the disk is gone');
+    expect(again!.id).not.toBe(filed.id);
+    const rows = await server.ctx.db
+      .selectFrom('reports')
+      .select(['id', 'status', 'action', 'open_key'])
+      .where('id', 'in', [filed.id, again!.id])
+      .orderBy('id')
+      .execute();
+    // Both wait for an admin; the newer one answers the reporter's next report of the same.
+    expect(rows.map((r) => [r.status, r.action])).toEqual([
+      ['review', ''],
+      ['new', ''],
+    ]);
+    expect(rows[0]!.open_key).toBeNull();
+    expect(rows[1]!.open_key).not.toBeNull();
+    expect((await call('report', { kind: 'user', id: alice.userId, reason: 'spam' }, bob)).id).toBe(again!.id);
+    // The reopened one is acted on as any other.
+    await call('manageReportAct', { id: filed.id, action: 'dismiss' }, root);
+  });
+
+  it('keeps the pictures of the messages around a reported one, even once their sender withdraws them', async () => {
+    const { alice, bob } = await cast();
+    const fileId = await picture(alice);
+    const src = `/storage/${(await server.ctx.repos.files.byId(fileId))!.storage_key}`;
+    const shown = await call(
+      'sendMessage',
+      { id: randomUUID(), toContactId: bob.userId, type: 'image', content: src, file_id: fileId },
+      alice,
+    );
+    const reported = await text(alice, bob, 'look at that');
+    const filed = await call('report', { kind: 'message', id: reported.msg_id, reason: 'harassment' }, bob);
+    const kept = await server.ctx.db
+      .selectFrom('report_files')
+      .select(['file_id', 'attached'])
+      .where('report_id', '=', filed.id)
+      .execute();
+    expect(kept).toEqual([{ file_id: fileId, attached: 0 }]);
+    await call('undoMessage', { id: shown.msg_id }, alice);
+    const opened = await server.ctx.storage.open(src.slice('/storage/'.length));
+    opened?.stream.destroy();
+    expect(opened).not.toBeNull();
+    expect((await server.ctx.repos.files.byId(fileId))!.removed_at).toBe(0);
+  });
+
+  it('a server-wide mute covers placing a call and putting a reaction on; taking one back stays allowed', async () => {
+    const { alice, bob, root } = await cast();
+    const webrtc = server.ctx.config.get().chatInfo.webrtc;
+    await server.ctx.config.set('chatInfo.webrtc', '1');
+    const fromBob = await text(bob, alice, 'react to this');
+    await call('reactMessage', { id: fromBob.msg_id, emoji: '👍', on: 1 }, alice);
+    const filed = await call('report', { kind: 'user', id: alice.userId, reason: 'harassment' }, bob);
+    await call('manageReportAct', { id: filed.id, action: 'mute', minutes: 60 }, root);
+    const calling = () =>
+      answer('sendToMsg', { id: randomUUID(), toContactId: bob.userId, type: 0, event: 'calling' }, alice);
+    const react = (emoji: string, on: 0 | 1) => answer('reactMessage', { id: fromBob.msg_id, emoji, on }, alice);
+    for (const res of [await calling(), await react('😀', 1)]) {
+      expect(res.code, res.msg).toBe(ErrorCodes.ServerMuted);
+      expect(res.msg).toMatch(/^An administrator muted you until .+\d/);
+    }
+    expect((await react('👍', 0)).code).toBe(0);
+    server.clock.advance(61 * 60_000);
+    expect((await react('😀', 1)).code).toBe(0);
+    expect((await calling()).code).toBe(0);
+    await server.ctx.config.set('chatInfo.webrtc', String(webrtc));
+  });
 });

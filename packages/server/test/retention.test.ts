@@ -5,7 +5,7 @@ import path from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import sharp from 'sharp';
-import { ErrorCodes, type Contact, type Message } from '@sparrow/protocol';
+import { ErrorCodes, EXPORT_DOWNLOAD_PATH, type Contact, type DataExport, type Message } from '@sparrow/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort } from './cluster';
 import {
@@ -251,6 +251,83 @@ describeEachDb('retention', (target) => {
     expect(kept + refused).toBe(8);
   });
 
+  it('stores a file again whole when it is freed between an upload finding it and the upload’s turn', async () => {
+    await setDays(0, 0);
+    const [alice, bob] = [await person('alice'), await person('bob')];
+    await makeFriends(server, alice, bob);
+    const k = 4000 + n;
+    const first = await upload(alice, k);
+    const before = (await server.ctx.repos.files.byId(first.file_id))!;
+    expect(await stored(before.thumb)).toBe(true);
+    const files = server.ctx.repos.files;
+    const byHash = files.byHash;
+    // The upload reads the row with its bytes kept; then, before its turn, the file is freed.
+    files.byHash = async (hash) => {
+      files.byHash = byHash;
+      const row = await byHash.call(files, hash);
+      expect(await server.services.files.freeUnused(first.file_id)).toBe(true);
+      return row;
+    };
+    try {
+      const again = await upload(alice, k);
+      expect(again.file_id).toBe(first.file_id);
+    } finally {
+      files.byHash = byHash;
+    }
+    const row = (await server.ctx.repos.files.byId(first.file_id))!;
+    expect(row.removed_at).toBe(0);
+    expect(await stored(first.src)).toBe(true);
+    expect(row.thumb).toBe(before.thumb);
+    expect(await stored(row.thumb)).toBe(true);
+    const sent = await server.call(
+      'sendMessage',
+      { id: randomUUID(), toContactId: bob.userId, type: 'image', content: first.src, file_id: first.file_id },
+      callAs(alice),
+    );
+    expect(sent.code, sent.msg).toBe(0);
+  });
+
+  it('never removes a thumbnail’s bytes another file stores, nor a file’s bytes another file shows as its thumbnail', async () => {
+    await setDays(0, 0);
+    const [alice, bob] = [await person('alice'), await person('bob')];
+    await makeFriends(server, alice, bob);
+    const shown = await image(alice, bob.userId, 5000 + n);
+    const picture = (await server.ctx.repos.files.byId(Number(shown.extends.file_id)))!;
+    // The thumbnail's own bytes, uploaded as a picture: the same content key.
+    const opened = (await server.ctx.storage.open(picture.thumb.slice('/storage/'.length)))!;
+    const chunks: Buffer[] = [];
+    for await (const chunk of opened.stream) chunks.push(chunk as Buffer);
+    const up = await server.upload(
+      'uploadFile',
+      { name: 'thumb.webp', bytes: Buffer.concat(chunks) },
+      { token: alice.token },
+    );
+    expect(up.json.code, up.json.msg).toBe(0);
+    const copy = up.json.data as { file_id: number; src: string };
+    expect(copy.src).toBe(picture.thumb);
+
+    // The copy, used by nothing, is freed: the picture's thumbnail stays.
+    expect(await server.services.files.freeUnused(copy.file_id)).toBe(true);
+    expect(await stored(picture.thumb)).toBe(true);
+
+    // The other way round: the copy sent, the picture withdrawn and freed: the copy's bytes stay.
+    const again = await server.upload(
+      'uploadFile',
+      { name: 'thumb.webp', bytes: Buffer.concat(chunks) },
+      { token: alice.token },
+    );
+    expect(again.json.data.file_id).toBe(copy.file_id);
+    await ok(
+      'sendMessage',
+      { id: randomUUID(), toContactId: bob.userId, type: 'image', content: copy.src, file_id: copy.file_id },
+      alice,
+    );
+    await ok('undoMessage', { id: shown.msg_id }, alice);
+    expect((await server.ctx.repos.files.byId(picture.id))!.removed_at).toBeGreaterThan(0);
+    expect(await stored(`/storage/${picture.storage_key}`)).toBe(false);
+    expect(await stored(copy.src)).toBe(true);
+  });
+
   it('lets sends go through while it sweeps', async () => {
     await clean();
     const [alice, bob] = [await person('alice'), await person('bob')];
@@ -378,5 +455,52 @@ describeEachDb('retention with the uploads in an S3-compatible bucket', (target)
     const left = await objects();
     expect(left).not.toContain(old.content);
     expect(left).toContain(fresh.content);
+  });
+
+  it('keeps a data export in the bucket under a key of its own, downloaded by its owner and removed once expired', async () => {
+    const [alice, bob] = [await person('alice'), await person('bob')];
+    await makeFriends(server, alice, bob);
+    await image(alice, bob.userId, 7);
+    const asked = (await ok('exportRequest', {}, alice)) as DataExport;
+    let state = '';
+    for (let i = 0; i < 200 && state !== 'done'; i++) {
+      server.services.exports.wake();
+      await server.services.exports.idle();
+      state = ((await ok('exportStatus', { id: asked.id }, alice)) as DataExport).state;
+    }
+    expect(state).toBe('done');
+    const { storage_key: key } = await server.ctx.db
+      .selectFrom('data_exports')
+      .select('storage_key')
+      .where('id', '=', asked.id)
+      .executeTakeFirstOrThrow();
+    expect(key).toMatch(/^private\//);
+    expect(await objects()).toContain(`/storage/${key}`);
+    expect((await fetch(`${server.url}/storage/${key}`)).status).toBe(404);
+    const res = await fetch(`${server.url}${EXPORT_DOWNLOAD_PATH}?id=${asked.id}`, {
+      headers: { authorization: alice.token },
+    });
+    expect(res.status).toBe(200);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(bytes.subarray(0, 4).toString('latin1')).toBe('PK\u0003\u0004');
+    // Its bytes uploaded and sent: the upload outlives the archive.
+    const up = await server.upload('uploadFile', { name: 'data.zip', bytes }, { token: bob.token });
+    expect(up.json.code, up.json.msg).toBe(0);
+    await ok(
+      'sendMessage',
+      {
+        id: randomUUID(),
+        toContactId: alice.userId,
+        type: 'file',
+        content: up.json.data.src,
+        file_id: up.json.data.file_id,
+      },
+      bob,
+    );
+    server.clock.advance(8 * DAY);
+    expect(await server.services.exports.sweep()).toBeGreaterThanOrEqual(1);
+    const left = await objects();
+    expect(left).not.toContain(`/storage/${key}`);
+    expect(left).toContain(up.json.data.src);
   });
 });

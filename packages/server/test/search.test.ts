@@ -17,6 +17,7 @@ import { moments } from '../src/db/migrations/007-moments';
 import { search as searchMigration } from '../src/db/migrations/008-search';
 import { messageOutbox } from '../src/db/migrations/017-message-outbox';
 import { searchIndex } from '../src/db/migrations/019-search-index';
+import { retention } from '../src/db/migrations/031-retention';
 import { SearchRepo } from '../src/modules/im/search-repo';
 import { MessageStoreRepo } from '../src/modules/im/store-repo';
 import { describeEachDb, expectBadBodies, MISSING, signUp, startServer, type TestServer } from './harness';
@@ -448,6 +449,8 @@ describeEachDb('search', (target) => {
       // Migration 019 takes the index off the send; what 008 indexed stays found.
       await messageOutbox().up(schema);
       await searchIndex(dialect).up(schema);
+      // A send reads whether its file was freed (migration 031).
+      await retention().up(schema);
       const repo = new SearchRepo(db, dialect);
       const store = new MessageStoreRepo(db, dialect);
       const found = async (word: string) => {

@@ -545,16 +545,21 @@ export interface HeldItemsTable {
   kind: string;
   /** Its author. */
   user_id: number;
-  /** The author's client-made id (a message's `id`), or the post's or comment's id as text. */
+  /**
+   * The author's client-made id (a message's `id`), a post's id as text, or a comment's post id and
+   * a hash of what it says (`<post id>:<hash>`, the same for a retry).
+   */
   client_id: string;
   /** A message's chat: its chat type and the peer or group id; 0 for the others. */
   chat_type: number;
   to_id: number;
   /** JSON: a message's draft, or what the post or comment carries. */
   body: string;
+  /** A held message's file (0 for none): kept while the message waits (FileRepo.inUse). */
+  file_id: Generated<number>;
   /** JSON array of the words that held it. */
   words: string;
-  /** 0 waiting, 1 approved, 2 rejected. */
+  /** 0 waiting, 1 approved, 2 rejected (or approved and no longer deliverable). */
   status: number;
   create_time: number;
   decide_time: number;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { isInline, mimeOf } from './mime';
-import type { Storage } from './storage';
+import { publicKey, type Storage } from './storage';
 
 /** Serves stored files under `/storage/…`: nosniff, images inline, the rest as downloads. */
 export function registerStorageRoutes(app: FastifyInstance, storage: Storage): void {
@@ -8,7 +8,8 @@ export function registerStorageRoutes(app: FastifyInstance, storage: Storage): v
     '/storage/:dir/:name',
     async (req, reply) => {
       const key = `${req.params.dir}/${req.params.name}`;
-      const found = await storage.open(key);
+      // Uploads only: an object stored under a key of its own (a data export) is served by its own route.
+      const found = publicKey(key) ? await storage.open(key) : null;
       if (!found) return reply.code(404).send({ code: 404, msg: 'Not Found', data: null });
       const ext = key.slice(key.lastIndexOf('.') + 1);
       const download = (req.query.name ?? req.params.name).replace(/[^\p{L}\p{N}._ -]/gu, '_').slice(0, 120);

@@ -16,7 +16,7 @@ import { AppError } from '../errors';
 import { mimeOf } from './mime';
 import type { S3Location } from './s3-url';
 import { stageTo } from './staging';
-import { contentKey, hashKey, type StagedFile, type Storage, validKey } from './storage';
+import { contentKey, hashKey, privateKey, type StagedFile, type Storage, validKey } from './storage';
 
 const missing = (err: unknown) =>
   err instanceof NoSuchKey ||
@@ -71,6 +71,12 @@ export class S3Storage implements Storage {
   /** Sends the staged file to the bucket as a stream: its bytes are never held whole. */
   putFile(staged: StagedFile, ext: string) {
     return this.upload(hashKey(staged.hash, ext), () => createReadStream(staged.path), staged.size);
+  }
+
+  async putPrivate(staged: StagedFile, ext: string) {
+    const key = privateKey(ext);
+    await this.upload({ key, hash: staged.hash }, () => createReadStream(staged.path), staged.size);
+    return key;
   }
 
   private async upload({ key, hash }: { key: string; hash: string }, body: () => Buffer | Readable, length: number) {

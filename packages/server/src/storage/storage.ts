@@ -27,6 +27,12 @@ export interface Storage {
    * caller removes whatever is left of it.
    */
   putFile(file: StagedFile, ext: string): Promise<{ key: string; hash: string }>;
+  /**
+   * Stores a staged file under a key of its own (`privateKey`), which no other object shares, so
+   * that removing it never removes bytes an upload stored; such an object is not served under
+   * `/storage`. Returns the key.
+   */
+  putPrivate(file: StagedFile, ext: string): Promise<string>;
   /** Opens a stored object, or null when there is none. */
   open(key: string): Promise<{ stream: Readable; size: number } | null>;
   remove(key: string): Promise<void>;
@@ -36,9 +42,20 @@ export interface Storage {
 export const storageUrl = (key: string) => `/storage/${key}`;
 
 const KEY = /^[0-9a-f]{2}\/[0-9a-f]{64}\.[a-z0-9]{1,10}$/;
+const PRIVATE_KEY = /^private\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[a-z0-9]{1,10}$/;
 
-/** Whether `key` is one `contentKey` makes; nothing else is looked up. */
-export const validKey = (key: string) => KEY.test(key);
+/** Whether `key` is one `contentKey` makes: the objects served under `/storage`. */
+export const publicKey = (key: string) => KEY.test(key);
+
+/** Whether `key` is one `privateKey` makes. */
+export const isPrivateKey = (key: string) => PRIVATE_KEY.test(key);
+
+/** Whether `key` is one `contentKey` or `privateKey` makes; nothing else is looked up. */
+export const validKey = (key: string) => publicKey(key) || isPrivateKey(key);
+
+/** A key of its own for an object no other shares: `private/<uuid>.<ext>`. */
+export const privateKey = (ext: string) =>
+  `private/${randomUUID()}.${ext.toLowerCase().replace(/[^a-z0-9]/g, '') || 'bin'}`;
 
 /** The key of `bytes`: `ab/<sha256>.<ext>`, so the same bytes are stored once under one name. */
 export function contentKey(bytes: Buffer, ext: string): { key: string; hash: string } {
@@ -58,6 +75,13 @@ const exists = (file: string) =>
     () => true,
     () => false,
   );
+
+/** Moves a staged file to `to`, not copied: the staging folder is on this disk. Copied only when it is not (EXDEV). */
+const moveStaged = (staged: StagedFile, to: string) =>
+  fs.rename(staged.path, to).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EXDEV') throw err;
+    return fs.copyFile(staged.path, to);
+  });
 
 /** Removes staged files a crashed process left in `dir`: those older than a day, so no live upload's. */
 export async function sweepStaged(dir: string, now = Date.now()): Promise<void> {
@@ -95,14 +119,14 @@ export class DiskStorage implements Storage {
 
   async putFile(staged: StagedFile, ext: string) {
     const { key, hash } = hashKey(staged.hash, ext);
-    // Moved, not copied: the staging folder is on this disk. Copied only when it is not (EXDEV).
-    await this.place(key, (tmp) =>
-      fs.rename(staged.path, tmp).catch((err: NodeJS.ErrnoException) => {
-        if (err.code !== 'EXDEV') throw err;
-        return fs.copyFile(staged.path, tmp);
-      }),
-    );
+    await this.place(key, (tmp) => moveStaged(staged, tmp));
     return { key, hash };
+  }
+
+  async putPrivate(staged: StagedFile, ext: string) {
+    const key = privateKey(ext);
+    await this.place(key, (tmp) => moveStaged(staged, tmp));
+    return key;
   }
 
   /**

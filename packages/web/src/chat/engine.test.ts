@@ -535,6 +535,35 @@ describe('ConversationEngine outbox', () => {
     expect(box.kept.size).toBe(0);
   });
 
+  it('keeps a held message on the device: not sent again in the session, sent again after a reload, dropped once stored', async () => {
+    const box = memoryOutbox();
+    const { engine, sends, sendResults, flush } = setup([], box);
+    await engine.start();
+    const id = engine.send({ type: 'text', content: '审核词' });
+    sendResults[0]!.resolve({ ...stored(sends[0]!, 0), held: 1 });
+    await flush();
+    expect(engine.getSnapshot().rows.map((r) => r.state)).toEqual(['held']);
+    expect([...box.kept.keys()]).toEqual([id]);
+    // A drain in the session leaves it alone: the server has it.
+    await engine.flush();
+    expect(sends).toHaveLength(1);
+
+    // After a reload: sent again with its id, and shown as held by the server's answer.
+    const again = setup([], box);
+    await again.engine.start();
+    again.engine.restore([...box.kept.values()]);
+    void again.engine.flush();
+    expect(again.sends.map((s) => s.id)).toEqual([id]);
+    again.sendResults[0]!.resolve({ ...stored(again.sends[0]!, 0), held: 1 });
+    await again.flush();
+    expect(again.engine.getSnapshot().rows.map((r) => r.state)).toEqual(['held']);
+    expect(box.kept.has(id)).toBe(true);
+    // Approved: the stored message arrives by its id and takes its place.
+    again.engine.receive(stored(again.sends[0]!, 9));
+    expect(again.engine.getSnapshot().rows.map((r) => [r.message.msg_id, r.state])).toEqual([[9, 'sent']]);
+    expect(box.kept.size).toBe(0);
+  });
+
   it('sends what waits for the connection again in the order sent, one at a time, with the same ids', async () => {
     const box = memoryOutbox();
     const { engine, sends, sendResults, flush } = setup([], box);

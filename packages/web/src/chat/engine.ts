@@ -716,10 +716,11 @@ export class ConversationEngine {
       if (controller.signal.aborted) return 'gone';
       p.controller = null;
       if (stored.held === 1) {
-        // Held for review: the server has it (off the device's outbox), shown as 审核中 until decided.
+        // Held for review: shown as 审核中 until decided, and kept in the device's outbox, so that after
+        // a reload it is sent again with its id and the server answers how it stands (held still,
+        // the stored message once approved, KeywordRefused once rejected).
         p.state = 'held';
         p.progress = null;
-        this.deps.drop?.(id);
         this.emit();
         this.tellOwn();
         return 'sent';

@@ -1,9 +1,11 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { idColumn, type Dialect } from '../dialect';
 
 /**
  * Keyword rules (敏感词): lists of words and patterns, each list with its action (refuse, replace,
- * review), and what review holds back (`held_items`) until an operator approves or rejects it.
+ * review), and what review holds back (`held_items`) until an operator approves or rejects it. A
+ * held message's file (`file_id`) counts as a use of it while it waits (`held_items_file`, partial:
+ * most held items carry none).
  */
 export function keywords(dialect: Dialect) {
   return {
@@ -26,6 +28,7 @@ export function keywords(dialect: Dialect) {
         .addColumn('chat_type', 'smallint', (c) => c.notNull().defaultTo(0))
         .addColumn('to_id', 'bigint', (c) => c.notNull().defaultTo(0))
         .addColumn('body', 'text', (c) => c.notNull())
+        .addColumn('file_id', 'bigint', (c) => c.notNull().defaultTo(0))
         .addColumn('words', 'text', (c) => c.notNull())
         .addColumn('status', 'smallint', (c) => c.notNull().defaultTo(0))
         .addColumn('create_time', 'bigint', (c) => c.notNull())
@@ -34,6 +37,12 @@ export function keywords(dialect: Dialect) {
         .addUniqueConstraint('held_items_client', ['kind', 'user_id', 'client_id'])
         .execute();
       await db.schema.createIndex('held_items_status').on('held_items').columns(['status', 'id']).execute();
+      await db.schema
+        .createIndex('held_items_file')
+        .on('held_items')
+        .column('file_id')
+        .where(sql.ref('file_id'), '<>', 0)
+        .execute();
     },
   };
 }

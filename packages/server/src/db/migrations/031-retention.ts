@@ -10,7 +10,8 @@ import { sql, type Kysely } from 'kysely';
  * - `retention_sweep`: one row (id 1), the lease of the node sweeping (`holder`, `lease_until`) so
  *   that one node sweeps at a time, and what the last sweep did.
  * - `messages_file`: the messages carrying each file, asked before a file is freed (partial: most
- *   messages carry none). `message_hidden_msg`: a deleted message's "hidden for me" rows.
+ *   messages carry none). `message_hidden_msg`: a deleted message's "hidden for me" rows. `files_thumb`:
+ *   whether another file's thumbnail is the bytes a freed file would remove.
  */
 export function retention() {
   return {
@@ -37,6 +38,7 @@ export function retention() {
         .where(sql.ref('file_id'), '<>', 0)
         .execute();
       await db.schema.createIndex('message_hidden_msg').on('message_hidden').column('msg_id').execute();
+      await db.schema.createIndex('files_thumb').on('files').column('thumb').execute();
     },
   };
 }

@@ -40,7 +40,8 @@ function sentMessage(m: SentRow) {
 /**
  * Writes the archive of a user's data into `storage`: JSON files of their profile, friends,
  * groups, sent messages, moments and favourites, an `index.html` showing the same (text escaped,
- * no script), and the files they sent, each read from the store as a stream. Messages and files are
+ * no script), and the files they sent, each read from the store as a stream. It is stored under a
+ * key of its own (`Storage.putPrivate`), never served under `/storage`. Messages and files are
  * read page by page and the archive is staged to a temporary file as it is made, so nothing of it
  * is held whole in memory. Answers the stored key and size.
  */
@@ -122,7 +123,8 @@ export async function writeArchive(
   }
   const staged = await staging;
   try {
-    const { key } = await storage.putFile(staged, 'zip');
+    // A key of its own: removing the archive later never removes an upload of the same bytes.
+    const key = await storage.putPrivate(staged, 'zip');
     return { key, size: staged.size };
   } finally {
     await fs.rm(staged.path, { force: true }).catch(() => undefined);

@@ -1,6 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database, Db } from '../../db';
-import { inTransaction, lockRow } from '../../db/locks';
+import { inTransaction, lockKey, lockRow } from '../../db/locks';
 
 /** The status of an account its user deleted (users.status; 1 active, 0 disabled by an admin). */
 export const DELETED_STATUS = 2;
@@ -40,20 +40,39 @@ export class AccountRepo {
     return rows.map((r) => r.group_id);
   }
 
+  /** Whether an enabled admin other than this user is there (the last one may not delete their account). */
+  async otherAdmin(userId: number, db: Db | Transaction<Database> = this.db): Promise<boolean> {
+    const other = await db
+      .selectFrom('users')
+      .select('id')
+      .where('role', '=', 1)
+      .where('status', '=', 1)
+      .where('id', '!=', userId)
+      .limit(1)
+      .executeTakeFirst();
+    return other !== undefined;
+  }
+
   /**
    * Deletes the user's own data and leaves their row anonymised with status 2, in one transaction
    * holding the row's lock; undefined when the account was already deleted (a second call at
-   * once, or a retry after success), which then changes nothing.
+   * once, or a retry after success), which then changes nothing; 'lastAdmin', changing nothing,
+   * when the user is the last enabled admin (two admins deleting their accounts at once take
+   * turns on one lock, so the second finds the first gone).
    */
   erase(
     userId: number,
     now: number,
     opts: { removeMessages: boolean; anonymous: Anonymous },
-  ): Promise<Erased | undefined> {
+  ): Promise<Erased | 'lastAdmin' | undefined> {
     return inTransaction(this.db, async (trx) => {
       await lockRow(trx, 'users', userId);
-      const user = await trx.selectFrom('users').select('status').where('id', '=', userId).executeTakeFirst();
+      const user = await trx.selectFrom('users').select(['status', 'role']).where('id', '=', userId).executeTakeFirst();
       if (!user || user.status === DELETED_STATUS) return undefined;
+      if (user.role === 1) {
+        await lockKey(trx, 'account-erase:admins');
+        if (!(await this.otherAdmin(userId, trx))) return 'lastAdmin';
+      }
       const friendIds = await this.friendsOf(trx, userId);
       const fileIds = await this.filesOf(trx, userId, opts.removeMessages);
       const sessions = await trx

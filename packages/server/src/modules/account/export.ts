@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../errors';
 import type { Realtime } from '../../realtime/realtime';
 import type { Repos } from '../../repos';
-import type { Storage } from '../../storage/storage';
+import { isPrivateKey, type Storage } from '../../storage/storage';
 import type { Session } from '../auth';
 import type { ConfigService } from '../system';
 import { writeArchive } from './archive';
@@ -19,6 +19,14 @@ export interface ExportParts {
   storage: Storage;
   log: FastifyBaseLogger;
   now: () => number;
+}
+
+/**
+ * Removes an export's archive from the store: only one stored under a key of its own, never bytes
+ * under a content key, which an upload of the same bytes shares.
+ */
+export async function removeArchive(storage: Storage, key: string): Promise<void> {
+  if (isPrivateKey(key)) await storage.remove(key).catch(() => undefined);
 }
 
 /** How long a node holds an export it builds without reporting progress; another may take it over after. */
@@ -129,7 +137,7 @@ export class ExportService {
     let removed = 0;
     for (const row of await this.exports.expired(this.ctx.now(), 100)) {
       if (!(await this.exports.expire(row.id))) continue;
-      await this.ctx.storage.remove(row.storage_key).catch(() => undefined);
+      await removeArchive(this.ctx.storage, row.storage_key);
       await this.tell({ ...row, state: 'expired', storage_key: '' });
       removed++;
     }
@@ -163,7 +171,7 @@ export class ExportService {
         expiresAt: this.ctx.now() + this.ctx.config.get().account.exportDays * DAY_MS,
       };
       if (!(await this.exports.finish(row.id, attempt, done))) {
-        await this.ctx.storage.remove(key).catch(() => undefined);
+        await removeArchive(this.ctx.storage, key);
         return;
       }
       await this.tell({

@@ -8,6 +8,7 @@ import type { Storage } from '../../storage/storage';
 import type { Session } from '../auth';
 import type { ConfigService } from '../system';
 import type { AccountRepo } from './erase-repo';
+import { removeArchive } from './export';
 
 /** What AccountService is built from. */
 export interface AccountParts {
@@ -53,12 +54,15 @@ export class AccountService {
       throw new AppError('OriginalPasswordWrong', {}, { fields: ['password'] });
     }
     await this.ctx.limits.loginSucceeded(key, ip);
+    // Asked before the groups are left, and again under the lock of the deletion itself.
+    if (user.role === 1 && !(await this.accounts.otherAdmin(user.id))) throw new AppError('LastAdmin');
     for (const groupId of await this.accounts.groupIds(user.id)) await this.deps.depart(user, groupId);
     const config = this.ctx.config.get();
     const erased = await this.accounts.erase(user.id, this.ctx.now(), {
       removeMessages: config.account.removeMessages === 1,
       anonymous: { realname: translate(DEFAULT_LOCALE, 'account.deletedName'), avatar: PICTURES.person },
     });
+    if (erased === 'lastAdmin') throw new AppError('LastAdmin');
     // Deleted by a call of the same session that came at the same time: the account is gone, as asked.
     if (!erased) return;
     // Invited into a group between leaving the others and the commit: left too (no one may invite a deleted account).
@@ -68,7 +72,7 @@ export class AccountService {
       await this.ctx.realtime.broadcast({ type: 'removeGroup', data: { group_id: user.id } }, user.id);
     else if (erased.friendIds.length)
       await this.ctx.realtime.publish(erased.friendIds, { type: 'removeGroup', data: { group_id: user.id } });
-    for (const key of erased.exportKeys) await this.ctx.storage.remove(key).catch(() => undefined);
+    for (const key of erased.exportKeys) await removeArchive(this.ctx.storage, key);
     for (const fileId of erased.fileIds) await this.deps.release(fileId);
   }
 }

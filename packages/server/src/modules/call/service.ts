@@ -18,6 +18,7 @@ import type { Repos } from '../../repos';
 import type { Access } from '../access';
 import type { Session } from '../auth';
 import { parseJson } from '../../lib/text';
+import { requireUnmuted } from '../report';
 import { callText, fromUserOf, type Hydrator, type MessageRow, type SendPipeline } from '../im';
 import type { ConfigService } from '../system';
 import type { UserRow } from '../user';
@@ -117,6 +118,8 @@ export class CallService {
     const placed = await messages.bySender(session.userId, body.id);
     if (placed) return this.hydrator.present(placed, session.user);
     if (body.toContactId === session.userId) throw new AppError('CallSelf', {}, { fields: ['toContactId'] });
+    // Muted server-wide: no calls either (answering one is still allowed).
+    requireUnmuted(session.user, this.ctx.now());
     const chat = await this.ctx.access.chat(session, body.toContactId);
     if (chat.kind !== 'private') throw new AppError('NotAllowedTarget');
     const { chatInfo, sysInfo } = this.ctx.config.get();

@@ -384,10 +384,12 @@ export class GroupAdminService {
     for (const listener of this.cleared) await listener(fileIds);
   }
 
-  /** My nickname in a group (群昵称), shown on my messages there. */
+  /** My nickname in a group (群昵称), shown on my messages there; screened as a name when it changes. */
   async updateCard(session: Session, body: RouteInput<'updateCard'>): Promise<void> {
     const { member } = await this.access.requireMember(session.userId, groupNumber(body.group_id));
-    await this.groups.setNickname(member.id, body.nickname);
+    const nickname =
+      body.nickname === member.nickname ? body.nickname : this.ctx.keywords.name(body.nickname, 'nickname');
+    await this.groups.setNickname(member.id, nickname);
   }
 
   /** An uploaded avatar (owner and admins); it is kept instead of the drawn one. */

@@ -15,14 +15,15 @@ import { authorizeSend, type AuthorizeParts } from './send/authorize';
 /** What PatService is built from. */
 export interface PatParts extends AuthorizeParts {
   repos: Pick<Repos, 'users' | 'groups'>;
-  access: Pick<Access, 'chat' | 'reaches' | 'requireWritable'>;
+  access: Pick<Access, 'chat' | 'reaches' | 'requireWritable' | 'blocked'>;
   limits: Pick<Limits, 'sendMessage' | 'pat'>;
 }
 
 /**
  * Pats (拍一拍): "A 拍了拍 B", with B's own suffix, as an event line for everyone in the chat. Who
  * may pat is who may send there (sendMessage's rules: friendship, mutes, who may speak), whom: the
- * peer of a private chat, a current member of a group, or oneself; rate-limited (Limits.pat).
+ * peer of a private chat, a current member of a group who has not blocked the patter (one who has
+ * is answered as one not in the group), or oneself; rate-limited (Limits.pat).
  */
 export class PatService {
   constructor(
@@ -40,7 +41,11 @@ export class PatService {
       (chat.kind === 'private'
         ? body.user_id === chat.peer.id
         : (await this.ctx.repos.groups.member(chat.group.id, body.user_id)) !== undefined);
-    const target = inChat ? await this.ctx.repos.users.byId(body.user_id) : undefined;
+    const blocked =
+      chat.kind === 'group' &&
+      body.user_id !== session.userId &&
+      (await this.ctx.access.blocked(body.user_id, session.userId));
+    const target = inChat && !blocked ? await this.ctx.repos.users.byId(body.user_id) : undefined;
     if (!target) throw new AppError('UserNotFound', {}, { fields: ['user_id'] });
     await this.ctx.limits.pat(session.userId, chat.chatKey, target.id);
     const line = {

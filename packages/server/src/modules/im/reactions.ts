@@ -15,6 +15,7 @@ import { AppError } from '../../errors';
 import { contactIdOf, type Access, type Chat } from '../access';
 import type { Session } from '../auth';
 import { groupSetting } from '../group';
+import { requireUnmuted } from '../report';
 import type { ConfigService } from '../system';
 import { reactionsFor } from './reactions-view';
 import { ChatType, type MessageRow } from './repo';
@@ -41,6 +42,8 @@ export class ReactionService {
     const { row, chat } = await this.reactable(session, body.id);
     await this.requireOpen(session, chat);
     const on = body.on === 1 ? 1 : 0;
+    // Muted server-wide: no new reactions (taking mine back is still allowed).
+    if (on) requireUnmuted(session.user, this.ctx.now());
     let changed: boolean;
     if (on) {
       const outcome = await this.ctx.repos.reactions.add(

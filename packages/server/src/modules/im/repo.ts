@@ -114,6 +114,8 @@ export class MessageRepo {
       .selectFrom('messages')
       .select('id')
       .where('file_id', '=', fileId)
+      // The condition of the partial index messages_file, for SQLite to use it.
+      .where('file_id', '<>', 0)
       .where('is_deleted', '=', 0)
       .where('is_undo', '=', 0)
       .orderBy('id', 'desc')

@@ -173,6 +173,26 @@ export class KeywordRepo {
     return { rows, total: Number(n) };
   }
 
+  /** An approved item that could not be delivered, kept as rejected. */
+  async undeliverable(id: number): Promise<void> {
+    await this.db
+      .updateTable('held_items')
+      .set({ status: HeldStatus.Rejected })
+      .where('id', '=', id)
+      .where('status', '=', HeldStatus.Approved)
+      .execute();
+  }
+
+  /** An approved item whose release failed unexpectedly, waiting again. */
+  async reopen(id: number): Promise<void> {
+    await this.db
+      .updateTable('held_items')
+      .set({ status: HeldStatus.Waiting, decided_by: 0, decide_time: 0 })
+      .where('id', '=', id)
+      .where('status', '=', HeldStatus.Approved)
+      .execute();
+  }
+
   /** Decides a waiting item (compare-and-set): answers false when it was decided already. */
   async decide(id: number, status: number, by: number, at: number): Promise<boolean> {
     const res = await this.db

@@ -79,7 +79,7 @@ export class ReviewService {
     const approve = body.decision === 'approve';
     const status = approve ? HeldStatus.Approved : HeldStatus.Rejected;
     if (!(await this.repo.decide(row.id, status, actor.adminId, this.ctx.now()))) throw new AppError('HeldDecided');
-    const done = approve ? await this.release(row) : await this.reject(row);
+    const done = approve ? await this.delivered(row) : await this.reject(row);
     await this.audit.append(actor, approve ? 'heldApprove' : 'heldReject', `held:${row.id}`, {
       kind: row.kind,
       user_id: row.user_id,
@@ -95,6 +95,27 @@ export class ReviewService {
         decision: approve && done ? 'approve' : 'reject',
       },
     });
+  }
+
+  /**
+   * Releases an approved item. One that can no longer go where it was going (its chat gone, a rule
+   * of sending refusing it now, its file expired) is kept as rejected, so that its author's retry is
+   * refused instead of waiting for ever; an unexpected failure puts it back in the queue, to be
+   * decided again.
+   */
+  private async delivered(row: HeldRow): Promise<boolean> {
+    let done: boolean;
+    try {
+      done = await this.release(row);
+    } catch (err) {
+      if (!(err instanceof AppError)) {
+        await this.repo.reopen(row.id);
+        throw err;
+      }
+      done = false;
+    }
+    if (!done) await this.repo.undeliverable(row.id);
+    return done;
   }
 
   private release(row: HeldRow): Promise<boolean> {

@@ -11,7 +11,7 @@ import {
   MomentVisibility,
   PICTURES,
 } from '@sparrow/protocol';
-import { randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { AppError } from '../../errors';
 import type { Realtime } from '../../realtime/realtime';
 import type { Repos } from '../../repos';
@@ -22,7 +22,7 @@ import { requireUnmuted } from '../report';
 import type { FriendRow } from '../friend';
 import { cateOf, type FileService } from '../upload';
 import type { UserRow } from '../user';
-import type { KeywordScreen } from '../keywords';
+import { HeldStatus, type KeywordScreen } from '../keywords';
 import { NoticeKind, type CommentRow, type MomentReactionRepo } from './reactions-repo';
 import { Hide, type MomentRepo, type PostRow } from './repo';
 import { admitsFriend, admitsNoFriend, readsNamed } from './visibility';
@@ -90,11 +90,19 @@ export class MomentService {
   /** Posts as a viewer sees them: images, and likes and comments only from people the viewer may see. */
   private async present(viewer: Viewer, rows: PostRow[]): Promise<MomentPost[]> {
     const ids = rows.map((r) => r.id);
-    const [images, likes, comments] = await Promise.all([
+    // My own posts a review list holds: kept as only mine (仅自己可见) until an operator decides.
+    const mineHidden = rows.filter((r) => r.user_id === viewer.id && r.visibility === MomentVisibility.Private);
+    const [images, likes, comments, held] = await Promise.all([
       this.moments.images(ids),
       this.reactions.likes(ids),
       this.reactions.comments(ids),
+      this.ctx.repos.keywords.waiting(
+        'moment',
+        viewer.id,
+        mineHidden.map((r) => String(r.id)),
+      ),
     ]);
+    const waiting = new Set(held.map((h) => Number(h.client_id)));
     const authorOf = new Map(rows.map((r) => [r.id, r.user_id]));
     const seenLikes = likes.filter((l) => this.shows(viewer, l.user_id, authorOf.get(l.post_id)!));
     const seenComments = comments.filter((c) => {
@@ -130,6 +138,7 @@ export class MomentService {
           return { user_id: u.user_id, displayName: u.displayName };
         }),
       comments: seenComments.filter((c) => c.post_id === r.id).map((c) => this.presentComment(viewer, users, c)),
+      ...(waiting.has(r.id) && { held: 1 as const }),
     }));
   }
 
@@ -237,7 +246,7 @@ export class MomentService {
         words: JSON.stringify(screened.held),
         create_time: this.ctx.now(),
       });
-      return { ...(await this.presentOne(me, post)), held: 1 };
+      return this.presentOne(me, post);
     }
     const audience = await this.audience(post);
     if (audience.length)
@@ -339,16 +348,19 @@ export class MomentService {
     const screened = this.ctx.keywords.content(body.content);
     if (screened.held) {
       // Held for review: not stored until approved; its author is answered the comment marked as held.
+      // Its id is made of what was asked, so that a retry finds the item held first.
+      const asked = JSON.stringify([me, post.id, body.reply_to ?? 0, body.content]);
       const held = await this.ctx.repos.keywords.hold({
         kind: 'comment',
         user_id: me,
-        client_id: `${post.id}:${randomUUID()}`,
+        client_id: `${post.id}:${createHash('sha256').update(asked).digest('hex').slice(0, 40)}`,
         chat_type: 0,
         to_id: post.id,
         body: JSON.stringify({ post_id: post.id, reply_to_user: replyTo, content: screened.text }),
         words: JSON.stringify(screened.held),
         create_time: now,
       });
+      if (held.status === HeldStatus.Rejected) throw new AppError('KeywordRefused');
       const shown = { id: 0, post_id: post.id, user_id: me, reply_to_user: replyTo, content: screened.text };
       return { ...this.presentComment(viewer, users, { ...shown, create_time: held.create_time }), held: 1 };
     }
@@ -474,11 +486,12 @@ export class MomentService {
   async unread(session: Session): Promise<MomentUnread> {
     const me = session.userId;
     const settings = await this.moments.settings(me);
-    const fresh = await this.reactions.notices(me, {
-      afterId: settings?.read_notice_id ?? 0,
-      offset: 0,
-      limit: UNREAD_MAX,
-    });
+    const [notices, blocked] = await Promise.all([
+      this.reactions.notices(me, { afterId: settings?.read_notice_id ?? 0, offset: 0, limit: UNREAD_MAX }),
+      this.ctx.access.blockedAround(me),
+    ]);
+    // Counted as `notices` shows them: none from someone either of us blocked.
+    const fresh = notices.filter((r) => !blocked.has(r.actor_id));
     const newest = await this.moments.feed(me, { beforeId: 0, limit: MOMENT_PAGE, now: this.ctx.now() });
     const poster = newest.find((p) => p.user_id !== me && p.id > (settings?.seen_post_id ?? 0));
     const avatar = poster ? ((await this.ctx.repos.users.byId(poster.user_id))?.avatar ?? PICTURES.person) : '';
@@ -517,16 +530,18 @@ export class MomentService {
 
   /**
    * Replaces the settings given; answers them all. With someone else's `user_id`, reads only their
-   * cover, for their album: shown to their friends, and to anyone else as if they had none; their
-   * lists and range are never told.
+   * cover, for their album: shown to their friends unless either blocked the other, and to anyone
+   * else as if they had none; their lists and range are never told.
    */
   async setting(session: Session, body: RouteInput<'momentsSetting'>): Promise<MomentSettings> {
     const me = session.userId;
     if (body.user_id !== undefined && body.user_id !== me) {
       if (body.hide_from || body.hide_them || body.range !== undefined)
         throw new AppError('Validation', {}, { fields: ['user_id'] });
-      const friend = await this.ctx.access.friendship(me, body.user_id);
-      const cover = friend ? await this.cover(await this.moments.settings(body.user_id)) : '';
+      const shown =
+        (await this.ctx.access.friendship(me, body.user_id)) !== undefined &&
+        !(await this.ctx.access.blockedEither(me, body.user_id));
+      const cover = shown ? await this.cover(await this.moments.settings(body.user_id)) : '';
       return { hide_from: [], hide_them: [], range: 0, cover };
     }
     if (body.hide_from)

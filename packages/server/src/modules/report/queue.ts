@@ -96,7 +96,8 @@ export class ReportQueue {
     try {
       await this.apply(row, body, actor, detail);
     } catch (err) {
-      await reports.reopen(row);
+      // The action's own error is the answer, whatever reopening meets.
+      await reports.reopen(row).catch(() => undefined);
       throw err;
     }
     await this.admin.audit.append(actor, AUDIT[body.action], `report:${row.id}`, detail);

@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../db';
 import type { ReportsTable } from '../../db/schema';
+import { unlessDuplicate } from '../../db/unique';
 
 export type ReportRow = Selectable<ReportsTable>;
 
@@ -149,18 +150,19 @@ export class ReportRepo {
     return Number(res.numUpdatedRows) > 0;
   }
 
-  /** Opens again a report whose action failed after it was closed for it. */
+  /**
+   * Opens again a report whose action failed after it was closed for it. When its reporter filed
+   * the same report again meanwhile, that one keeps the open key and this one is reopened without.
+   */
   async reopen(row: ReportRow): Promise<void> {
-    await this.db
-      .updateTable('reports')
-      .set({
-        status: 'review',
-        action: '',
-        closed_time: 0,
-        open_key: openKey(row.reporter_id, row.kind, row.target_id),
-      })
-      .where('id', '=', row.id)
-      .execute();
+    const reopen = (key: string | null) =>
+      this.db
+        .updateTable('reports')
+        .set({ status: 'review', action: '', closed_time: 0, open_key: key })
+        .where('id', '=', row.id)
+        .execute();
+    const reopened = await unlessDuplicate(() => reopen(openKey(row.reporter_id, row.kind, row.target_id)));
+    if (!reopened) await reopen(null);
   }
 
   /** The open report holding `key` (openKey), if any. */

@@ -146,7 +146,8 @@ export class ReportService {
       targetId: row.id,
       userId: row.from_user,
       evidence: { kind: 'message', msg_id: row.id, chat_name: chatName, messages },
-      files: row.file_id ? [row.file_id] : [],
+      // The files of every message the snapshot shows (a picture sent before or after, too).
+      files: rows.filter((r) => r.file_id && !r.is_undo && !r.is_deleted).map((r) => r.file_id),
     };
   }
 

@@ -121,17 +121,7 @@ export class FileService {
     // A file whose bytes were removed is stored again whole, its thumbnail too.
     const known = file && !file.removed_at;
     if (!known && cate === 2) {
-      const opened = await openImage(staged.path);
-      ({ width, height } = opened);
-      const small = await opened.image
-        .rotate()
-        .resize(THUMB_EDGE, THUMB_EDGE, { fit: 'inside', withoutEnlargement: true })
-        .webp({ quality: 80 })
-        .toBuffer()
-        .catch(() => {
-          throw new AppError('FileTypeForbidden');
-        });
-      thumb = storageUrl((await this.ctx.storage.put(small, 'webp')).key);
+      ({ width, height, thumb } = await this.thumbnail(staged));
     } else if (!file && (cate === 3 || cate === 4)) {
       const meta = await (
         await loadMusicMetadata()
@@ -143,14 +133,22 @@ export class FileService {
     // Stored again when known, in the file's turn: freeing it (check, mark, removal) and storing
     // it again never interleave, so its bytes are there whenever its mark says so.
     const before = file;
+    let revived: string | undefined;
     const { key, hash } = before
       ? await this.files.guarded(before.id, async (files) => {
+          // Read again in the file's turn: a free may have removed its bytes and thumbnail since.
+          const now = await files.byId(before.id);
+          if (now?.removed_at) {
+            // Made before the bytes are stored: storing them may move the staged file away.
+            if (cate === 2 && !thumb) thumb = (await this.thumbnail(staged)).thumb;
+            revived = thumb || now.thumb;
+          }
           const stored = await this.ctx.storage.putFile(staged, ext);
-          if (!known) await files.revive(before.id, thumb || before.thumb);
+          if (revived !== undefined) await files.revive(before.id, revived);
           return stored;
         })
       : await this.ctx.storage.putFile(staged, ext);
-    if (file && !known) file = { ...file, removed_at: 0, thumb: thumb || file.thumb };
+    if (file && revived !== undefined) file = { ...file, removed_at: 0, thumb: revived };
     if (!file) {
       file = await this.files.insertOrGet({
         hash,
@@ -169,6 +167,21 @@ export class FileService {
     const shown = safeName(name);
     await this.files.recordUpload(userId, file.id, shown, this.ctx.now());
     return { file, name: shown };
+  }
+
+  /** An image's size and its thumbnail, stored: refused as FileTypeForbidden when it cannot be read. */
+  private async thumbnail(staged: StagedFile): Promise<{ width: number; height: number; thumb: string }> {
+    const opened = await openImage(staged.path);
+    const small = await opened.image
+      .rotate()
+      .resize(THUMB_EDGE, THUMB_EDGE, { fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: 80 })
+      .toBuffer()
+      .catch(() => {
+        throw new AppError('FileTypeForbidden');
+      });
+    const thumb = storageUrl((await this.ctx.storage.put(small, 'webp')).key);
+    return { width: opened.width, height: opened.height, thumb };
   }
 
   result(file: FileRow, name: string): UploadResult {
@@ -205,9 +218,11 @@ export class FileService {
     return this.files.guarded(fileId, async (files) => {
       const file = await files.freeIfUnused(fileId, storageUrl(known.storage_key), this.ctx.now());
       if (!file) return false;
-      await this.ctx.storage.remove(file.storage_key);
+      // Content keys are shared by the same bytes: what another file stores as its bytes or its
+      // thumbnail (an upload of a thumbnail's bytes, two pictures with one thumbnail) stays.
+      if (!(await files.keyShared(fileId, file.storage_key))) await this.ctx.storage.remove(file.storage_key);
       const thumbKey = /^\/storage\/(.+)$/.exec(file.thumb)?.[1];
-      if (thumbKey) await this.ctx.storage.remove(thumbKey);
+      if (thumbKey && !(await files.keyShared(fileId, thumbKey))) await this.ctx.storage.remove(thumbKey);
       return true;
     });
   }

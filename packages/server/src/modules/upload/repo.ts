@@ -2,6 +2,7 @@ import type { Insertable, Selectable, Transaction } from 'kysely';
 import type { Database, Db } from '../../db';
 import { inTransaction, onPostgres } from '../../db/locks';
 import type { FilesTable } from '../../db/schema';
+import { storageUrl } from '../../storage/storage';
 
 export type FileRow = Selectable<FilesTable>;
 
@@ -54,6 +55,8 @@ export class FileRepo {
         .selectFrom('messages')
         .select('id')
         .where('file_id', '=', fileId)
+        // The condition of the partial index messages_file, for SQLite to use it.
+        .where('file_id', '<>', 0)
         .where('is_deleted', '=', 0)
         .where('is_undo', '=', 0)
         .limit(1)
@@ -62,6 +65,21 @@ export class FileRepo {
       await trx.updateTable('files').set({ removed_at: now }).where('id', '=', fileId).execute();
       return file;
     });
+  }
+
+  /**
+   * Whether another file's row, its bytes kept, stores its bytes or its thumbnail at `key`: content
+   * keys are shared by the same bytes, so a thumbnail may be the bytes of an upload, or of another
+   * image's thumbnail, and freeing one file must leave them.
+   */
+  async keyShared(fileId: number, key: string): Promise<boolean> {
+    const others = () =>
+      this.db.selectFrom('files').select('id').where('id', '!=', fileId).where('removed_at', '=', 0).limit(1);
+    // The bytes of a file are at the key of their hash: found by the hash's index.
+    const hash = /^[0-9a-f]{2}\/([0-9a-f]{64})\./.exec(key)?.[1];
+    if (hash && (await others().where('hash', '=', hash).where('storage_key', '=', key).executeTakeFirst()))
+      return true;
+    return (await others().where('thumb', '=', storageUrl(key)).executeTakeFirst()) !== undefined;
   }
 
   /** Clears a file's removed mark, its bytes being stored again (and its thumbnail's address, made again). */
@@ -115,7 +133,8 @@ export class FileRepo {
 
   /**
    * Whether anything but a message still uses a file: a sticker, a user's or group's avatar at
-   * `url`, a moment, a merged forward's record, or a favourite (messages are asked of the message repository first).
+   * `url`, a moment, a merged forward's record, a favourite, or a message held for review that
+   * waits (messages are asked of the message repository first).
    */
   async inUse(fileId: number, url: string): Promise<boolean> {
     // One use is enough: each question is asked only while the ones before found none.
@@ -130,6 +149,16 @@ export class FileRepo {
         this.db.selectFrom('forward_record_files').select('record_id').where('file_id', '=', fileId).executeTakeFirst(),
       () => this.db.selectFrom('favourite_files').select('file_id').where('file_id', '=', fileId).executeTakeFirst(),
       () => this.db.selectFrom('report_files').select('file_id').where('file_id', '=', fileId).executeTakeFirst(),
+      () =>
+        this.db
+          .selectFrom('held_items')
+          .select('id')
+          .where('file_id', '=', fileId)
+          // The condition of the partial index held_items_file, for SQLite to use it.
+          .where('file_id', '<>', 0)
+          // Waiting (HeldStatus.Waiting): an approved one is a message now, a rejected one goes nowhere.
+          .where('status', '=', 0)
+          .executeTakeFirst(),
     ];
     for (const use of uses) if ((await use()) !== undefined) return true;
     return false;

@@ -97,9 +97,16 @@ export class UserService {
           body.realname === session.user.realname ? body.realname : this.ctx.keywords.name(body.realname, 'realname'),
       }),
       ...(body.email !== undefined && { email: body.email.toLowerCase() }),
-      ...(body.motto !== undefined && { motto: body.motto }),
+      ...(body.motto !== undefined && {
+        motto: body.motto === session.user.motto ? body.motto : this.ctx.keywords.name(body.motto, 'motto'),
+      }),
       ...(body.sex !== undefined && { sex: body.sex }),
-      ...(body.pat_suffix !== undefined && { pat_suffix: body.pat_suffix }),
+      ...(body.pat_suffix !== undefined && {
+        pat_suffix:
+          body.pat_suffix === session.user.pat_suffix
+            ? body.pat_suffix
+            : this.ctx.keywords.name(body.pat_suffix, 'pat_suffix'),
+      }),
     };
     await this.users.update(session.userId, { ...values, update_time: this.ctx.now() });
     const row = await this.users.byId(session.userId);

@@ -130,6 +130,7 @@ export const PostItem = memo(function PostItem({ post, me, now, onLike, onCommen
           <time dateTime={new Date(post.create_time).toISOString()}>
             {formatRelative(post.create_time, now, t, i18n.language)}
           </time>
+          {post.held === 1 && <span className="moment-held">{t('moments.held')}</span>}
           {post.user.user_id === me && RESTRICTED[post.visibility] && (
             <span className="moment-restricted" role="img" aria-label={t(RESTRICTED[post.visibility]!.label)}>
               {RESTRICTED[post.visibility]!.icon === 'lock' ? (

@@ -45,6 +45,7 @@ export async function holdMessage(
     chat_type: CHAT_TYPE[chat.kind],
     to_id: toIdOf(chat, session.userId),
     body: JSON.stringify(kept),
+    file_id: draft.fileId,
     words: JSON.stringify(words),
     create_time: ctx.now(),
   });
@@ -97,7 +98,7 @@ export async function heldChat(
   }
   if (row.chat_type === ChatType.Private) {
     const peer = await users.byId(row.to_id);
-    if (!peer) return undefined;
+    if (!peer || peer.status !== 1) return undefined;
     return { chat: { kind: 'private', chatKey: pairKey(sender.id, peer.id), peer }, draft, sender };
   }
   return { chat: { kind: 'self', chatKey: selfKey(sender.id) }, draft, sender };

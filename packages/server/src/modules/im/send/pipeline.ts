@@ -133,11 +133,20 @@ export class SendPipeline implements EventPort, MessageSender {
   /**
    * Delivers a held message an operator approved (modules/keywords/review.ts): stored under its
    * client id and fanned out as sendMessage would have, its sender's devices included, so that the
-   * copy they hold as 审核中 becomes the stored message. False when its chat is gone.
+   * copy they hold as 审核中 becomes the stored message. False when its chat is gone or the rules
+   * of sending refuse it now (blocked, muted, no longer friends since it was held), its rate limit
+   * aside.
    */
   async deliverHeld(row: HeldRow): Promise<boolean> {
     const held = await heldChat(this.ctx, row);
     if (!held) return false;
+    const session: Session = { id: 0, userId: held.sender.id, isMobile: false, user: held.sender };
+    try {
+      await authorizeSend(this.ctx, session, held.chat, false);
+    } catch (err) {
+      if (err instanceof AppError) return false;
+      throw err;
+    }
     await this.post(held.sender, held.chat, held.draft);
     return true;
   }
