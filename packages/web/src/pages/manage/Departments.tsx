@@ -1,35 +1,14 @@
 import type { Department } from '@sparrow/protocol';
 import { TeamOutline } from 'antd-mobile-icons';
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { api, request } from '../../api';
+import { useState, type FormEvent } from 'react';
+import { api } from '../../api';
 import { feedback } from '../../components/feedback';
 import type { ManageT } from './i18n';
-import type { LoadStatus } from './paged';
+import { useWhole } from './paged';
 import { ListState } from './parts';
 
 /** Every department (one short list, not paged), asked again on `reload`. */
-export function useDepartments() {
-  const [items, setItems] = useState<Department[]>([]);
-  const [status, setStatus] = useState<LoadStatus>('loading');
-  const [version, setVersion] = useState(0);
-  useEffect(() => {
-    let live = true;
-    setStatus('loading');
-    request('manageDepartmentList', {}, { silent: true }).then(
-      (result) => {
-        if (!live) return;
-        setItems(result.data);
-        setStatus('ready');
-      },
-      () => live && setStatus('error'),
-    );
-    return () => {
-      live = false;
-    };
-  }, [version]);
-  const reload = useCallback(() => setVersion((v) => v + 1), []);
-  return { items, status, reload };
-}
+export const useDepartments = () => useWhole('manageDepartmentList');
 
 const NAME_MAX = 64;
 

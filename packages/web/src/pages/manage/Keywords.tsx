@@ -8,38 +8,17 @@ import {
   type KeywordTestResult,
 } from '@sparrow/protocol';
 import { ExclamationShieldOutline } from 'antd-mobile-icons';
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { api, request } from '../../api';
+import { useState, type FormEvent } from 'react';
+import { api } from '../../api';
 import { feedback } from '../../components/feedback';
 import type { ManageT } from './i18n';
-import { usePaged, type LoadStatus } from './paged';
+import { usePaged, useWhole } from './paged';
 import { ListState, Pager } from './parts';
 
 const ACTIONS: readonly KeywordActionName[] = ['refuse', 'replace', 'review'];
 
 /** The keyword lists (one short list, not paged), asked again on `reload`. */
-function useKeywordLists() {
-  const [items, setItems] = useState<KeywordList[]>([]);
-  const [status, setStatus] = useState<LoadStatus>('loading');
-  const [version, setVersion] = useState(0);
-  useEffect(() => {
-    let live = true;
-    setStatus('loading');
-    request('manageKeywordLists', {}, { silent: true }).then(
-      (result) => {
-        if (!live) return;
-        setItems(result.data);
-        setStatus('ready');
-      },
-      () => live && setStatus('error'),
-    );
-    return () => {
-      live = false;
-    };
-  }, [version]);
-  const reload = useCallback(() => setVersion((v) => v + 1), []);
-  return { items, status, reload };
-}
+const useKeywordLists = () => useWhole('manageKeywordLists');
 
 /** The lines of an import that hold a word: what the bound counts. */
 const linesOf = (text: string) => text.split(/\r?\n/).filter((l) => l.trim() !== '').length;

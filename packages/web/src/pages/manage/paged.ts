@@ -45,3 +45,31 @@ export function usePaged<N extends PagedRoute>(name: N, filter: Omit<RouteBody<N
   const pages = Math.max(1, Math.ceil(count / PAGE_SIZE));
   return { items, count, page, pages, setPage, status, reload };
 }
+
+/** The console's short lists, asked whole: they take no body and answer an array. */
+type WholeRoute = 'manageDepartmentList' | 'manageKeywordLists';
+
+/** A console list short enough to ask whole (not paged), asked again on `reload`. */
+export function useWhole<N extends WholeRoute>(name: N) {
+  type Item = RouteResponses[N] extends readonly (infer I)[] ? I : never;
+  const [items, setItems] = useState<Item[]>([]);
+  const [status, setStatus] = useState<LoadStatus>('loading');
+  const [version, setVersion] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setStatus('loading');
+    request(name, {} as never, { silent: true }).then(
+      (result) => {
+        if (!live) return;
+        setItems(result.data as unknown as Item[]);
+        setStatus('ready');
+      },
+      () => live && setStatus('error'),
+    );
+    return () => {
+      live = false;
+    };
+  }, [name, version]);
+  const reload = useCallback(() => setVersion((v) => v + 1), []);
+  return { items, status, reload };
+}

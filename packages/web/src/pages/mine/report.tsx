@@ -5,29 +5,19 @@ import {
   REPORT_TEXT_MAX,
   type ReportKind,
   type ReportReason,
-  type UploadResult,
 } from '@sparrow/protocol';
-import { AddOutline, CheckCircleOutline, CheckOutline, CloseOutline, RedoOutline } from 'antd-mobile-icons';
-import { useEffect, useRef, useState } from 'react';
+import { CheckCircleOutline, CheckOutline } from 'antd-mobile-icons';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../api';
 import { EmptyState } from '../../components/EmptyState';
+import { PicturePicks, usePicturePicks } from '../../components/moments/PicturePicks';
 import { Page } from '../../components/Page';
-import '../../components/moments/moments.css';
-import { randomUuid } from '../../lib/ids';
 import { useBackTo } from '../../nav/navigation';
 import { paths } from '../../nav/paths';
 import '../pages.css';
 import './report.css';
-
-interface Picked {
-  key: string;
-  file: File;
-  preview: string;
-  state: 'uploading' | 'done' | 'failed';
-  fileId?: number;
-}
 
 /** The reported thing the query names: `kind` and `id` (a number, or `group-<n>` for a group). */
 function targetOf(params: URLSearchParams): { kind: ReportKind; id: number | string } | null {
@@ -50,43 +40,10 @@ export default function ReportPage() {
   const target = targetOf(params);
   const [reason, setReason] = useState<ReportReason | null>(null);
   const [text, setText] = useState('');
-  const [pics, setPics] = useState<Picked[]>([]);
+  const picks = usePicturePicks(REPORT_PICTURES_MAX);
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState(false);
-  const previews = useRef(new Set<string>());
-
-  useEffect(() => {
-    const urls = previews.current;
-    return () => urls.forEach((u) => URL.revokeObjectURL(u));
-  }, []);
-
-  const patch = (key: string, change: Partial<Picked>) =>
-    setPics((p) => p.map((x) => (x.key === key ? { ...x, ...change } : x)));
-
-  const upload = async (file: File, key: string) => {
-    patch(key, { state: 'uploading' });
-    const form = new FormData();
-    form.append('file', file, file.name);
-    try {
-      const up = (await api.uploadFile(form, { silent: true })) as UploadResult;
-      patch(key, { state: 'done', fileId: up.file_id });
-    } catch {
-      patch(key, { state: 'failed' });
-    }
-  };
-
-  const pick = (files: FileList | null) => {
-    if (!files) return;
-    const added: Picked[] = [...files].slice(0, REPORT_PICTURES_MAX - pics.length).map((file) => {
-      const preview = URL.createObjectURL(file);
-      previews.current.add(preview);
-      return { key: randomUuid(), file, preview, state: 'uploading' };
-    });
-    setPics((p) => [...p, ...added]);
-    for (const a of added) void upload(a.file, a.key);
-  };
-
-  const uploading = pics.some((p) => p.state === 'uploading');
+  const { uploading, fileIds } = picks;
   const canSend = target !== null && reason !== null && !busy && !uploading;
 
   const handleSubmit = async () => {
@@ -99,7 +56,7 @@ export default function ReportPage() {
           id: target.id,
           reason,
           ...(text.trim() && { text: text.trim() }),
-          file_ids: pics.filter((p) => p.state === 'done').map((p) => p.fileId!),
+          file_ids: fileIds,
         },
         { loading: true },
       );
@@ -189,49 +146,7 @@ export default function ReportPage() {
         <p className="report-legend" id="report-pictures">
           {t('report.pictures', { max: REPORT_PICTURES_MAX })}
         </p>
-        <ul className="moment-grid moment-grid-3 moment-picks report-picks" aria-labelledby="report-pictures">
-          {pics.map((p, i) => (
-            <li key={p.key} className={`moment-image moment-pick-${p.state}`}>
-              <img src={p.preview} alt={t('report.pictureN', { n: i + 1 })} />
-              {p.state === 'uploading' && <span className="moment-pick-state">{t('report.uploading')}</span>}
-              {p.state === 'failed' && (
-                <button
-                  type="button"
-                  className="moment-pick-state moment-pick-retry"
-                  onClick={() => void upload(p.file, p.key)}
-                >
-                  <RedoOutline aria-hidden="true" /> {t('report.uploadFailed')}
-                </button>
-              )}
-              <button
-                type="button"
-                className="moment-pick-remove"
-                aria-label={t('report.removePicture', { n: i + 1 })}
-                onClick={() => setPics((all) => all.filter((x) => x.key !== p.key))}
-              >
-                <CloseOutline aria-hidden="true" />
-              </button>
-            </li>
-          ))}
-          {pics.length < REPORT_PICTURES_MAX && (
-            <li className="moment-image moment-pick-add">
-              <label>
-                <AddOutline aria-hidden="true" />
-                <span className="visually-hidden">{t('report.addPictures')}</span>
-                <input
-                  type="file"
-                  accept="image/*"
-                  multiple
-                  className="visually-hidden"
-                  onChange={(e) => {
-                    pick(e.target.files);
-                    e.target.value = '';
-                  }}
-                />
-              </label>
-            </li>
-          )}
-        </ul>
+        <PicturePicks picks={picks} className="report-picks" aria-labelledby="report-pictures" />
       </div>
     </Page>
   );
