@@ -25,6 +25,8 @@ import {
 
 const MESSAGES = Number(process.env.RETENTION_MESSAGES ?? 1_000_000);
 const SEND_RATE = Number(process.env.SEND_RATE ?? 50);
+/** The databases to run on (RETENTION_DATABASES, comma-separated): both by default. */
+const DATABASES = (process.env.RETENTION_DATABASES ?? 'sqlite,postgres').split(',');
 const BASELINE_S = 15;
 const USERS = 20;
 const DAY = 86_400_000;
@@ -191,7 +193,7 @@ async function runOn(target) {
 
 await main('retention', async () => {
   const results = [];
-  for (const target of ['sqlite', 'postgres']) {
+  for (const target of DATABASES) {
     const r = await runOn(target);
     if (!r) console.log(`${target}: not reachable, skipped`);
     else results.push(r);

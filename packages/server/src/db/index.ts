@@ -48,6 +48,7 @@ import { accountDeletion } from './migrations/029-account-deletion';
 import { dataExports } from './migrations/030-data-exports';
 import { blocks } from './migrations/026-blocks';
 import { retention } from './migrations/031-retention';
+import { wordIndexMerge } from './migrations/032-word-index-merge';
 import type { Database, Db } from './types';
 
 export type { Database, Db };
@@ -86,6 +87,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '029-account-deletion': accountDeletion(),
     '030-data-exports': dataExports(dialect),
     '026-blocks': blocks(),
+    '032-word-index-merge': wordIndexMerge(dialect),
   };
 }
 

@@ -26,7 +26,11 @@ export function inTransaction<T>(
 }
 
 /** Takes a row's lock (`SELECT … FOR UPDATE`) until the transaction ends. */
-export async function lockRow(trx: Transaction<Database>, table: 'groups' | 'users', id: number): Promise<void> {
+export async function lockRow(
+  trx: Transaction<Database>,
+  table: 'groups' | 'users' | 'files',
+  id: number,
+): Promise<void> {
   if (onPostgres(trx)) await trx.selectFrom(table).select('id').where('id', '=', id).forUpdate().execute();
 }
 

@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db';
-import { runAtomically, type Work } from '../../db/at-once';
+import { atOnce, runAtomically, type Work } from '../../db/at-once';
 import type { RetentionSweepTable } from '../../db/schema';
 import { parseJson } from '../../lib/text';
 
@@ -26,6 +26,11 @@ const counted = (chatKey: string) => !chatKey.startsWith('g:');
  */
 export class RetentionRepo {
   constructor(private readonly db: Db) {}
+
+  /** A batch runs in the caller's turn (SQLite, see SqliteAtOnce): everything else waits for it. */
+  get inCallersTurn(): boolean {
+    return atOnce(this.db) !== undefined;
+  }
 
   /** Takes the sweep's lease for `holder` until `until` when it is free (expired) or already its own. */
   async takeLease(holder: string, now: number, until: number): Promise<boolean> {

@@ -9,6 +9,14 @@ const DAY_MS = 86_400_000;
 const LEASE_MS = 120_000;
 /** The pause between two batches, ms: the sends waiting meanwhile go first. */
 const PAUSE_MS = 5;
+/**
+ * Where a batch runs in the caller's turn (SQLite), the time a batch is sized to take, ms: a send
+ * arriving meanwhile waits for it, and a message's cost varies with the table (a million messages'
+ * indexes no longer in the page cache), so a fixed count would hold sends longer as the table grows.
+ */
+const BATCH_BUDGET_MS = 10;
+/** The fewest messages a batch sized to the budget holds. */
+const MIN_BATCH = 20;
 /** How long a sweep asked for by a policy change waits, ms: changes made together start one sweep. */
 const KICK_DELAY_MS = 1000;
 /** The messages whose file expires with its age (a sticker's file is the sticker collection's). */
@@ -39,6 +47,12 @@ export interface RetentionParts {
 /** What the sweep asks of the stored files: freeing those no one uses any more (FileService.releaseAll). */
 export interface FileFreeing {
   releaseAll(fileIds: Iterable<number>): Promise<number>;
+}
+
+/** The next batch's size: the last one's scaled to the budget by the time it took, within MIN_BATCH and `most`. */
+function sized(rows: number, tookMs: number, most: number): number {
+  const scaled = Math.round((rows * BATCH_BUDGET_MS) / Math.max(tookMs, 0.1));
+  return Math.max(Math.min(MIN_BATCH, most), Math.min(most, scaled));
 }
 
 /** The days a group's messages are kept: the stricter of its own policy and the server's (0 keeps them). */
@@ -153,27 +167,30 @@ export class RetentionService {
     try {
       const { messageDays, fileDays } = this.ctx.config.get().chatInfo;
       const started = now();
-      const step = async (work: () => Promise<boolean>): Promise<boolean> => {
+      let rows = batch;
+      const step = async (work: (rows: number) => Promise<boolean>): Promise<boolean> => {
         if (!(await this.repo.renewLease(this.holder, now() + LEASE_MS))) return false;
-        const more = await work();
+        const began = performance.now();
+        const more = await work(rows);
+        if (this.repo.inCallersTurn) rows = sized(rows, performance.now() - began, batch);
         report.batches++;
         await new Promise((resolve) => setTimeout(resolve, pauseMs));
         return more;
       };
-      if (messageDays > 0) await this.walk(started - messageDays * DAY_MS, batch, step, report);
+      if (messageDays > 0) await this.walk(started - messageDays * DAY_MS, step, (old) => this.delete(old, report));
       for (const { groupId, days } of await this.repo.groupPolicies()) {
         const keep = effectiveDays(messageDays, days);
         if (messageDays > 0 && keep >= messageDays) continue;
         const cutoff = started - keep * DAY_MS;
         while (
-          await step(async () => {
-            const old = await this.repo.olderIn(`g:${groupId}`, cutoff, batch);
+          await step(async (limit) => {
+            const old = await this.repo.olderIn(`g:${groupId}`, cutoff, limit);
             await this.delete(old, report);
-            return old.length === batch;
+            return old.length === limit;
           })
         );
       }
-      if (fileDays > 0) await this.expireFiles(started - fileDays * DAY_MS, batch, step, report);
+      if (fileDays > 0) await this.walk(started - fileDays * DAY_MS, step, (old) => this.expire(old, report));
       return report;
     } finally {
       await this.repo.endLease(this.holder, now(), { messages: report.messages, files: report.expiredFiles });
@@ -181,49 +198,34 @@ export class RetentionService {
   }
 
   /**
-   * The walk through every chat's messages older than `cutoff`, by id: messages are sent in the
-   * order of their ids, so the walk stops at the first page that holds none older.
+   * The walk through every chat's messages older than `cutoff`, by id, a page a step, handing
+   * `act` the page's messages older than `cutoff`: messages are sent in the order of their ids, so
+   * the walk stops at the first page that holds none older.
    */
   private async walk(
     cutoff: number,
-    batch: number,
-    step: (work: () => Promise<boolean>) => Promise<boolean>,
-    report: SweepReport,
+    step: (work: (rows: number) => Promise<boolean>) => Promise<boolean>,
+    act: (old: readonly AgedMessage[]) => Promise<void>,
   ): Promise<void> {
     let after = 0;
     while (
-      await step(async () => {
-        const page = await this.repo.page(after, batch);
+      await step(async (rows) => {
+        const page = await this.repo.page(after, rows);
         if (!page.length) return false;
         after = page.at(-1)!.id;
         const old = page.filter((m) => m.create_time < cutoff);
-        await this.delete(old, report);
+        await act(old);
         return old.length > 0;
       })
     );
   }
 
-  /** Files older than `cutoff`: their messages marked expired, then the files freed where nothing else uses them. */
-  private async expireFiles(
-    cutoff: number,
-    batch: number,
-    step: (work: () => Promise<boolean>) => Promise<boolean>,
-    report: SweepReport,
-  ): Promise<void> {
-    let after = 0;
-    while (
-      await step(async () => {
-        const page = await this.repo.page(after, batch);
-        if (!page.length) return false;
-        after = page.at(-1)!.id;
-        const old = page.filter((m) => m.create_time < cutoff);
-        const withFile = old.filter((m) => m.file_id !== 0 && FILE_TYPES.has(m.type)).map((m) => m.id);
-        const fileIds = await this.repo.expireFiles(withFile);
-        report.expiredFiles += fileIds.length;
-        report.freedFiles += await this.files.releaseAll(fileIds);
-        return old.length > 0;
-      })
-    );
+  /** These messages' files expired (their messages stay, marked), then freed where nothing else uses them. */
+  private async expire(old: readonly AgedMessage[], report: SweepReport): Promise<void> {
+    const withFile = old.filter((m) => m.file_id !== 0 && FILE_TYPES.has(m.type)).map((m) => m.id);
+    const fileIds = await this.repo.expireFiles(withFile);
+    report.expiredFiles += fileIds.length;
+    report.freedFiles += await this.files.releaseAll(fileIds);
   }
 
   private async delete(old: readonly AgedMessage[], report: SweepReport): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable, Transaction } from 'kysely';
 import type { Database, Db } from '../../db';
-import { inTransaction, onPostgres } from '../../db/locks';
+import { inTransaction, lockRow, onPostgres } from '../../db/locks';
 import type { FilesTable } from '../../db/schema';
 import { storageUrl } from '../../storage/storage';
 
@@ -36,14 +36,14 @@ export class FileRepo {
   guarded<T>(fileId: number, work: (files: FileRepo) => Promise<T>): Promise<T> {
     if (!onPostgres(this.db)) return inTurn(fileId, () => work(this));
     return inTransaction(this.db, async (trx) => {
-      await trx.selectFrom('files').select('id').where('id', '=', fileId).forUpdate().execute();
+      await lockRow(trx, 'files', fileId);
       return work(new FileRepo(trx));
     });
   }
 
   /**
-   * Marks a file's bytes removed (`removed_at`) unless something still uses it (a live message, or
-   * what `inUse` asks), in one transaction; answers the row when it was marked, for its bytes to
+   * Marks a file's bytes removed (`removed_at`) unless something still uses it (`inUse`), in one
+   * transaction; answers the row when it was marked, for its bytes to
    * be removed next. From then on a send naming it is refused (MessageStoreRepo.store).
    */
   freeIfUnused(fileId: number, url: string, now: number): Promise<FileRow | undefined> {
@@ -51,17 +51,7 @@ export class FileRepo {
       const files = new FileRepo(trx);
       const file = await trx.selectFrom('files').selectAll().where('id', '=', fileId).executeTakeFirst();
       if (!file?.storage_key || file.removed_at > 0) return undefined;
-      const carried = await trx
-        .selectFrom('messages')
-        .select('id')
-        .where('file_id', '=', fileId)
-        // The condition of the partial index messages_file, for SQLite to use it.
-        .where('file_id', '<>', 0)
-        .where('is_deleted', '=', 0)
-        .where('is_undo', '=', 0)
-        .limit(1)
-        .executeTakeFirst();
-      if (carried || (await files.inUse(fileId, url))) return undefined;
+      if (await files.inUse(fileId, url)) return undefined;
       await trx.updateTable('files').set({ removed_at: now }).where('id', '=', fileId).execute();
       return file;
     });
@@ -132,13 +122,24 @@ export class FileRepo {
   }
 
   /**
-   * Whether anything but a message still uses a file: a sticker, a user's or group's avatar at
-   * `url`, a moment, a merged forward's record, a favourite, or a message held for review that
-   * waits (messages are asked of the message repository first).
+   * Whether anything still uses a file: a live (not deleted, not withdrawn) message, a sticker, a
+   * user's or group's avatar at `url`, a moment, a merged forward's record, a favourite, a report,
+   * or a message held for review that waits.
    */
   async inUse(fileId: number, url: string): Promise<boolean> {
     // One use is enough: each question is asked only while the ones before found none.
     const uses = [
+      () =>
+        this.db
+          .selectFrom('messages')
+          .select('id')
+          .where('file_id', '=', fileId)
+          // The condition of the partial index messages_file, for SQLite to use it.
+          .where('file_id', '<>', 0)
+          .where('is_deleted', '=', 0)
+          .where('is_undo', '=', 0)
+          .limit(1)
+          .executeTakeFirst(),
       () => this.db.selectFrom('emoji').select('id').where('file_id', '=', fileId).executeTakeFirst(),
       () => this.db.selectFrom('users').select('id').where('avatar', '=', url).executeTakeFirst(),
       () => this.db.selectFrom('groups').select('id').where('avatar', '=', url).executeTakeFirst(),
