@@ -313,7 +313,7 @@ async function startServices(ctx: AppContext, services: Services): Promise<Annou
   services.calls.start();
   services.pipeline.start();
   services.search.start(ctx.env.searchIndexMs);
-  services.exports.start();
+  services.exports.start(ctx.env.exportSweepMs);
   services.retention.start(ctx.env.retentionSweepMs);
   // Web Push's VAPID pair: made at the first start, read from the database at every later one.
   await services.push.keys();

@@ -45,6 +45,11 @@ export interface ServerConfig {
   /** How often each node runs the retention sweep, ms (RETENTION_SWEEP_MS, a day); 0: only on demand and when a policy changes. */
   retentionSweepMs: number;
   /**
+   * How often each node looks for data exports to build and archives to delete, ms (EXPORT_SWEEP_MS);
+   * 0: only at start and when one is asked for.
+   */
+  exportSweepMs: number;
+  /**
    * Which peers may set X-Forwarded-For (true: any). Per-IP limits (login lockout, registration
    * interval) hold only when a client cannot choose its own address.
    */
@@ -161,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     outboxSweepMs: Number(env.OUTBOX_SWEEP_MS ?? 5000),
     searchIndexMs: Number(env.SEARCH_INDEX_MS ?? 250),
     retentionSweepMs: Number(env.RETENTION_SWEEP_MS ?? 86_400_000),
+    exportSweepMs: Number(env.EXPORT_SWEEP_MS ?? 5000),
     trustProxy: trustProxyOf(env.TRUST_PROXY),
     registerPerHour: count(env.REGISTER_PER_HOUR, 20),
     turnUrls: (env.TURN_URLS ?? '')

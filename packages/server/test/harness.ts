@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -276,6 +276,8 @@ export async function startServer(
     outboxSweepMs: 0,
     // A search brings the index up to date itself; the background run's own test turns it on.
     searchIndexMs: 0,
+    // An export is built when asked for; suites sweep expired archives themselves (exports.sweep).
+    exportSweepMs: 0,
     logLevel: 'silent',
     // Suites sign many people up from one address; the limit's own tests set REGISTER_PER_HOUR's default back.
     registerPerHour: 0,
@@ -396,15 +398,28 @@ export async function signUp(
   return { token: `bearer ${session.token}`, userId: reg.data.user_id, account, password };
 }
 
+/** Calls a suite's tests make as one of its users. */
+export interface SuiteCalls {
+  /** The call's envelope as it came. */
+  answer(name: RouteName, body: object, as: TestUser): Promise<Envelope<any>>;
+  /** The call's data; fails the test, naming the route and the message, when it did not succeed. */
+  ok(name: RouteName, body: object, as: TestUser): Promise<any>;
+  /** A text from `from` to a user or a contact id (a group's), with a fresh client id; its envelope. */
+  send(from: TestUser, to: TestUser | number | string, content: string, extra?: object): Promise<Envelope<any>>;
+  /** As `send`, answering the message sent; fails the test when it was refused. */
+  text(from: TestUser, to: TestUser | number | string, content: string): Promise<any>;
+}
+
 /**
  * The suite's server: started on `target` before its tests (and handed to `use`), closed after
  * them; `settings` (a config path and its value each, in order) set again before every test.
+ * Answers the calls its tests make as a user.
  */
 export function serverForSuite(
   target: DbTarget,
   use: (server: TestServer) => void,
   settings: Record<string, string> = {},
-): void {
+): SuiteCalls {
   let server: TestServer | undefined;
   beforeAll(async () => {
     server = await startServer(target);
@@ -416,6 +431,25 @@ export function serverForSuite(
   beforeEach(async () => {
     for (const [key, value] of Object.entries(settings)) await server?.ctx.config.set(key, value);
   });
+  const answer = (name: RouteName, body: object, as: TestUser) => server!.call(name, body, callAs(as));
+  const ok = async (name: RouteName, body: object, as: TestUser) => {
+    const res = await answer(name, body, as);
+    expect(res.code, `${name}: ${res.msg}`).toBe(0);
+    return res.data;
+  };
+  const message = (to: TestUser | number | string, content: string, extra: object = {}) => ({
+    id: randomUUID(),
+    toContactId: typeof to === 'object' ? to.userId : to,
+    type: 'text',
+    content,
+    ...extra,
+  });
+  return {
+    answer,
+    ok,
+    send: (from, to, content, extra) => answer('sendMessage', message(to, content, extra), from),
+    text: (from, to, content) => ok('sendMessage', message(to, content), from),
+  };
 }
 
 /** Someone `signUp` made; with `lang`, each call made for them states it (the server remembers the last). */

@@ -31,8 +31,6 @@ export async function removeArchive(storage: Storage, key: string): Promise<void
 
 /** How long a node holds an export it builds without reporting progress; another may take it over after. */
 export const EXPORT_LEASE_MS = 60_000;
-/** How often every node looks for exports to build and archives to delete. */
-export const EXPORT_SWEEP_MS = 5_000;
 /** Builds that failed this many times are given up. */
 const ATTEMPTS_MAX = 3;
 const DAY_MS = 86_400_000;
@@ -77,8 +75,8 @@ export class ExportService {
     return this.ctx.storage.open(row.storage_key);
   }
 
-  /** Looks for work every `ms` (0: only when woken, as tests do). */
-  start(ms = EXPORT_SWEEP_MS): void {
+  /** Looks for work now and every `ms` (0: only when woken, as tests do). */
+  start(ms: number): void {
     if (ms > 0) {
       this.timer = setInterval(() => this.wake(), ms);
       this.timer.unref();
