@@ -249,8 +249,8 @@ export class Access {
   }
 
   /** Whether either of two people blocked the other: their moments are hidden from each other. */
-  async blockedEither(a: number, b: number): Promise<boolean> {
-    return (await this.blocked(a, b)) || (await this.blocked(b, a));
+  blockedEither(a: number, b: number): Promise<boolean> {
+    return this.repos.blocks.either(a, b);
   }
 
   /**
@@ -259,8 +259,8 @@ export class Access {
    * blocked sender is refused exactly as a non-friend is, and never learns of the block.
    */
   async reaches(fromId: number, toId: number, friendsOnly: boolean): Promise<boolean> {
-    if (await this.blocked(toId, fromId)) return false;
-    return !friendsOnly || (await this.friendship(fromId, toId)) !== undefined;
+    const { blocked, friend } = await this.repos.blocks.reach(fromId, toId);
+    return !blocked && (!friendsOnly || friend);
   }
 
   /** Those of `ids` who blocked `userId`: a mention by `userId` does not name them. */

@@ -15,7 +15,7 @@ type SentRow = Awaited<ReturnType<ExportRepo['sentPage']>>[number];
 type SentFile = Awaited<ReturnType<ExportRepo['sentFiles']>>[number];
 
 /** `&`, `<`, `>`, quotes: text placed in the page as text, never as markup. */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 

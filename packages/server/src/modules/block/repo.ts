@@ -1,8 +1,21 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db';
+import { Prepared } from '../../db/prepared';
 import type { BlocksTable } from '../../db/schema';
 
 export type BlockRow = Selectable<BlocksTable>;
+
+/** Whether `to` blocked `from`, and whether `from` has `to` as a friend: one statement, on every private send. */
+const reach = new Prepared((db, from: number, to: number) =>
+  db.selectNoFrom((eb) => [
+    eb
+      .exists(eb.selectFrom('blocks').select('blocker_id').where('blocker_id', '=', to).where('blocked_id', '=', from))
+      .as('blocked'),
+    eb
+      .exists(eb.selectFrom('friends').select('id').where('user_id', '=', from).where('friend_user_id', '=', to))
+      .as('friend'),
+  ]),
+);
 
 /** The only SQL on block lists (黑名单): one row per (blocker, blocked) pair. */
 export class BlockRepo {
@@ -40,6 +53,30 @@ export class BlockRepo {
     return row !== undefined;
   }
 
+  /**
+   * Whether `toId` blocked `fromId`, and whether `fromId` has `toId` as a friend, in one query: what
+   * a private message, call, pat or reaction asks (Access.reaches).
+   */
+  async reach(fromId: number, toId: number): Promise<{ blocked: boolean; friend: boolean }> {
+    const row = await reach.first(this.db, fromId, toId);
+    return { blocked: Boolean(row?.blocked), friend: Boolean(row?.friend) };
+  }
+
+  /** Whether either of two people blocked the other. */
+  async either(a: number, b: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('blocks')
+      .select('blocker_id')
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('blocker_id', '=', a), eb('blocked_id', '=', b)]),
+          eb.and([eb('blocker_id', '=', b), eb('blocked_id', '=', a)]),
+        ]),
+      )
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** Those of `ids` who blocked `blockedId`. */
   async blockersAmong(blockedId: number, ids: readonly number[]): Promise<number[]> {
     if (!ids.length) return [];
@@ -63,20 +100,22 @@ export class BlockRepo {
 
   /** One page of the people `blockerId` blocked, the latest first, and how many in all. */
   async list(blockerId: number, page: number, limit: number): Promise<{ rows: BlockRow[]; total: number }> {
-    const rows = await this.db
-      .selectFrom('blocks')
-      .selectAll()
-      .where('blocker_id', '=', blockerId)
-      .orderBy('create_time', 'desc')
-      .orderBy('blocked_id', 'desc')
-      .limit(limit)
-      .offset((page - 1) * limit)
-      .execute();
-    const total = await this.db
-      .selectFrom('blocks')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('blocker_id', '=', blockerId)
-      .executeTakeFirstOrThrow();
+    const [rows, total] = await Promise.all([
+      this.db
+        .selectFrom('blocks')
+        .selectAll()
+        .where('blocker_id', '=', blockerId)
+        .orderBy('create_time', 'desc')
+        .orderBy('blocked_id', 'desc')
+        .limit(limit)
+        .offset((page - 1) * limit)
+        .execute(),
+      this.db
+        .selectFrom('blocks')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('blocker_id', '=', blockerId)
+        .executeTakeFirstOrThrow(),
+    ]);
     return { rows, total: Number(total.n) };
   }
 }

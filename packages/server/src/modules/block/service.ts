@@ -50,17 +50,18 @@ export class BlockService {
   async list(session: Session, body: RouteInput<'blockList'>): Promise<{ items: BlockedUser[]; total: number }> {
     const { rows, total } = await this.blocks.list(session.userId, body.page, body.limit);
     const ids = rows.map((r) => r.blocked_id);
-    const [users, friends] = await Promise.all([
+    const [users, remarks] = await Promise.all([
       this.ctx.repos.users.byIds(ids),
-      this.ctx.repos.friends.rowsOf(session.userId),
+      this.ctx.repos.friends.remarks([session.userId], ids),
     ]);
+    const mine = remarks.get(session.userId);
     const items = rows.map((r) => {
       const user = users.get(r.blocked_id);
       const realname = user?.realname ?? '';
       return {
         user_id: r.blocked_id,
         realname,
-        displayName: friends.get(r.blocked_id)?.nickname || realname,
+        displayName: mine?.get(r.blocked_id) || realname,
         avatar: user?.avatar ?? PICTURES.person,
         create_time: r.create_time,
       };

@@ -107,17 +107,41 @@ export class GroupAdminService {
       await g.removeMember(found.group.id, found.member.user_id);
       return found;
     });
+    if (leaving) await this.left(group, session);
+    else
+      await this.removed(
+        group,
+        session,
+        user,
+        { event: 'remove', ...eventFacts(session, [user]) } satisfies EventLine,
+        `${session.user.realname}将${user.realname}移出了群聊`,
+      );
+  }
+
+  /** Tells the members and `user` that `user` is out of the group, with its face drawn again, and says so in the chat. */
+  private async removed(
+    group: GroupRow,
+    actor: Session,
+    user: UserRow,
+    line: EventLine,
+    content: string,
+  ): Promise<void> {
     const avatar = await this.groupService.refreshAvatar(group.id);
     await this.pushMembers(group, { type: 'removeUser', data: { group_id: gid(group), user_id: user.id, avatar } }, [
       user.id,
     ]);
-    await this.groupService.event(
+    await this.groupService.event(group, actor, line, content);
+  }
+
+  /** `removed`, of one who left. */
+  private left(group: GroupRow, leaver: Session): Promise<void> {
+    const { user } = leaver;
+    return this.removed(
       group,
-      session,
-      leaving
-        ? ({ event: 'leave', user_id: user.id, name: user.realname } satisfies EventLine)
-        : ({ event: 'remove', ...eventFacts(session, [user]) } satisfies EventLine),
-      leaving ? `${user.realname}退出了群聊` : `${session.user.realname}将${user.realname}移出了群聊`,
+      leaver,
+      user,
+      { event: 'leave', user_id: user.id, name: user.realname } satisfies EventLine,
+      `${user.realname}退出了群聊`,
     );
   }
 
@@ -161,12 +185,17 @@ export class GroupAdminService {
       await g.setOwner(group.id, { memberId: me.id }, { memberId: member.id, userId: user.id }, this.ctx.now());
       return { group, user };
     });
-    await this.pushMembers(group, { type: 'changeOwner', data: { group_id: gid(group), user_id: user.id } });
+    await this.ownerChanged(group, session, user);
+  }
+
+  /** Tells the members that `owner` owns the group now, and says so in the chat. */
+  private async ownerChanged(group: GroupRow, actor: Session, owner: UserRow): Promise<void> {
+    await this.pushMembers(group, { type: 'changeOwner', data: { group_id: gid(group), user_id: owner.id } });
     await this.groupService.event(
       group,
-      session,
-      { event: 'changeOwner', ...eventFacts(session, [user]) } satisfies EventLine,
-      user.realname,
+      actor,
+      { event: 'changeOwner', ...eventFacts(actor, [owner]) } satisfies EventLine,
+      owner.realname,
     );
   }
 
@@ -294,11 +323,16 @@ export class GroupAdminService {
       await g.disband(group.id, this.ctx.now());
       return { group, members };
     });
+    await this.disbanded(group, session, members);
+  }
+
+  /** Says in the chat that `actor` disbanded the group, and tells those who were its members. */
+  private async disbanded(group: GroupRow, actor: Session, members: number[]): Promise<void> {
     await this.groupService.event(
       group,
-      session,
-      { event: 'disband', user_id: session.userId, name: session.user.realname } satisfies EventLine,
-      `${session.user.realname}解散了该群聊`,
+      actor,
+      { event: 'disband', user_id: actor.userId, name: actor.user.realname } satisfies EventLine,
+      `${actor.user.realname}解散了该群聊`,
     );
     await this.ctx.realtime.publish(members, { type: 'disbandGroup', data: { group_id: gid(group) } });
   }
@@ -333,37 +367,12 @@ export class GroupAdminService {
     if (!outcome) return;
     // The group as it is now (its new owner speaks the lines the leaver no longer can).
     const group = (await this.groups.byId(groupId)) ?? outcome.group;
-    if (outcome.kind === 'disbanded') {
-      await this.groupService.event(
-        group,
-        actor,
-        { event: 'disband', user_id: user.id, name: user.realname } satisfies EventLine,
-        `${user.realname}解散了该群聊`,
-      );
-      await this.ctx.realtime.publish(outcome.members, { type: 'disbandGroup', data: { group_id: gid(group) } });
-      return;
-    }
+    if (outcome.kind === 'disbanded') return this.disbanded(group, actor, outcome.members);
     if (outcome.kind === 'handedOver') {
       const heir = await this.users.byId(outcome.heir);
-      await this.pushMembers(group, { type: 'changeOwner', data: { group_id: gid(group), user_id: outcome.heir } });
-      if (heir)
-        await this.groupService.event(
-          group,
-          actor,
-          { event: 'changeOwner', ...eventFacts(actor, [heir]) } satisfies EventLine,
-          heir.realname,
-        );
+      if (heir) await this.ownerChanged(group, actor, heir);
     }
-    const avatar = await this.groupService.refreshAvatar(group.id);
-    await this.pushMembers(group, { type: 'removeUser', data: { group_id: gid(group), user_id: user.id, avatar } }, [
-      user.id,
-    ]);
-    await this.groupService.event(
-      group,
-      actor,
-      { event: 'leave', user_id: user.id, name: user.realname } satisfies EventLine,
-      `${user.realname}退出了群聊`,
-    );
+    await this.left(group, actor);
   }
 
   /** Told the files a cleared history's messages carried, to free those nothing else uses. */

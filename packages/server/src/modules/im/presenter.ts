@@ -224,20 +224,20 @@ export function systemContact(recipient: UserRow, pending: number, lastContent: 
   });
 }
 
-/** A notice from `system` to a user, in that user's language, as a `simple` push; never stored. */
-export function systemNotice(
-  recipient: UserRow,
-  line: Extract<EventLine, { event: 'friendRequest' | 'friendAccepted' }>,
-  pending: number,
-  now: number,
-): Message {
+/** What `system` tells a user of: friend requests, and a report's outcome. */
+type SystemLine = Extract<EventLine, { event: 'friendRequest' | 'friendAccepted' | 'reportClosed' | 'reportWarning' }>;
+
+/**
+ * A notice from `system` to a user, in that user's language, as a `simple` push; never stored.
+ * `id` names it, so that a client shows it once. It carries no contact row: `systemNotice` adds one.
+ */
+export function systemMessage(recipient: UserRow, id: string, line: SystemLine, now: number): Message {
   const locale = negotiateLocale(recipient.language || undefined);
-  const content = eventText(line, { userId: recipient.id, locale }, '');
   return {
-    id: `friend-${line.friend_id}-${line.event === 'friendRequest' ? 'request' : 'accepted'}`,
+    id,
     msg_id: 0,
     type: 'event',
-    content,
+    content: eventText(line, { userId: recipient.id, locale }, ''),
     sendTime: now,
     toContactId: 'system',
     toUser: recipient.id,
@@ -254,8 +254,19 @@ export function systemNotice(
       avatar: PICTURES.notice,
     },
     extends: line,
-    contactInfo: systemContact(recipient, pending, content, now),
   };
+}
+
+/** A friend request's notice from `system`, with the `system` row of the contact list it updates. */
+export function systemNotice(
+  recipient: UserRow,
+  line: Extract<EventLine, { event: 'friendRequest' | 'friendAccepted' }>,
+  pending: number,
+  now: number,
+): Message {
+  const id = `friend-${line.friend_id}-${line.event === 'friendRequest' ? 'request' : 'accepted'}`;
+  const message = systemMessage(recipient, id, line, now);
+  return { ...message, contactInfo: systemContact(recipient, pending, message.content, now) };
 }
 
 /** mm:ss, or h:mm:ss from an hour on. */

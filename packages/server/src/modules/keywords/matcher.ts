@@ -1,3 +1,4 @@
+import { KEYWORD_GAP_MAX } from '@sparrow/protocol';
 import AhoCorasick from 'modern-ahocorasick';
 
 /** What a keyword list does to a text that contains one of its words. */
@@ -13,9 +14,7 @@ export interface KeywordEntry {
 }
 
 /** The separator of a pattern's parts: `赌*博` is 赌, then up to KEYWORD_GAP_MAX characters, then 博. */
-export const KEYWORD_WILDCARD = '*';
-/** The most characters a pattern's `*` stands for (none included). */
-export const KEYWORD_GAP_MAX = 5;
+const KEYWORD_WILDCARD = '*';
 
 /** What a text's screening found: the strongest action, the words that matched, the text with replace words starred. */
 export interface Screening {

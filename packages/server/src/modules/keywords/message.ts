@@ -12,10 +12,12 @@ interface MessageBody {
  * Other kinds carry no text of the sender's (a card shows a user's own name, media an address).
  */
 export function screenMessage<B extends MessageBody>(
-  keywords: Pick<KeywordScreen, 'content'>,
+  keywords: Pick<KeywordScreen, 'content' | 'size'>,
   type: string,
   body: B,
 ): B & { held?: string[] } {
+  // No list on: the send path reads nothing.
+  if (keywords.size === 0) return body;
   const held: string[] = [];
   const screen = (text: string): string => {
     const s = keywords.content(text);

@@ -167,27 +167,7 @@ export class MomentRepo {
         .insertInto('moment_timeline')
         .values({ user_id: row.user_id, post_id: row.id, author_id: row.user_id })
         .execute();
-      await trx
-        .insertInto('moment_timeline')
-        .columns(['user_id', 'post_id', 'author_id'])
-        .expression((eb) =>
-          eb
-            .selectFrom('friends')
-            .select([
-              'friend_user_id',
-              sql<number>`cast(${row.id} as bigint)`.as('post_id'),
-              sql<number>`cast(${row.user_id} as bigint)`.as('author_id'),
-            ])
-            .where('user_id', '=', row.user_id)
-            .where((w) =>
-              admitsFriendSql(
-                w,
-                sql<number>`cast(${row.visibility} as integer)`,
-                targets.length ? w('friend_user_id', 'in', targets) : sql<SqlBool>`1 = 0`,
-              ),
-            ),
-        )
-        .execute();
+      await toFriendTimelines(trx, row);
       return row;
     });
   }
@@ -210,32 +190,9 @@ export class MomentRepo {
   async reveal(post: PostRow, visibility: number): Promise<PostRow> {
     return this.db.transaction().execute(async (trx) => {
       await trx.updateTable('moment_posts').set({ visibility }).where('id', '=', post.id).execute();
-      await trx
-        .insertInto('moment_timeline')
-        .columns(['user_id', 'post_id', 'author_id'])
-        .expression((eb) =>
-          eb
-            .selectFrom('friends')
-            .select([
-              'friend_user_id',
-              sql<number>`cast(${post.id} as bigint)`.as('post_id'),
-              sql<number>`cast(${post.user_id} as bigint)`.as('author_id'),
-            ])
-            .where('user_id', '=', post.user_id)
-            .where((w) =>
-              admitsFriendSql(
-                w,
-                sql<number>`cast(${visibility} as integer)`,
-                w(
-                  'friend_user_id',
-                  'in',
-                  w.selectFrom('moment_targets').select('user_id').where('post_id', '=', post.id),
-                ),
-              ),
-            ),
-        )
-        .execute();
-      return { ...post, visibility };
+      const revealed = { ...post, visibility };
+      await toFriendTimelines(trx, revealed);
+      return revealed;
     });
   }
 
@@ -393,6 +350,37 @@ function names(eb: ExpressionBuilder<Database & { p: MomentPostsTable }, 'p'>, r
       .whereRef('t.post_id', '=', 'p.id')
       .where('t.user_id', '=', reader),
   );
+}
+
+/**
+ * Writes a post to the timelines of its author's friends its visibility admits, those it names
+ * (`moment_targets`) read in the same transaction: at publish, and when a held post is revealed.
+ */
+async function toFriendTimelines(
+  trx: Transaction<Database>,
+  post: Pick<PostRow, 'id' | 'user_id' | 'visibility'>,
+): Promise<void> {
+  await trx
+    .insertInto('moment_timeline')
+    .columns(['user_id', 'post_id', 'author_id'])
+    .expression((eb) =>
+      eb
+        .selectFrom('friends')
+        .select([
+          'friend_user_id',
+          sql<number>`cast(${post.id} as bigint)`.as('post_id'),
+          sql<number>`cast(${post.user_id} as bigint)`.as('author_id'),
+        ])
+        .where('user_id', '=', post.user_id)
+        .where((w) =>
+          admitsFriendSql(
+            w,
+            sql<number>`cast(${post.visibility} as integer)`,
+            w('friend_user_id', 'in', w.selectFrom('moment_targets').select('user_id').where('post_id', '=', post.id)),
+          ),
+        ),
+    )
+    .execute();
 }
 
 /** Writes into `reader`'s timeline the posts of `author` whose visibility admits them. */

@@ -23,7 +23,7 @@ type SendBody = RouteInput<'sendMessage'>;
 export interface DraftParts {
   repos: Pick<Repos, 'users' | 'messages'>;
   access: Pick<Access, 'sticker' | 'ownFile' | 'floor' | 'blockersAmong'>;
-  keywords: Pick<KeywordScreen, 'content'>;
+  keywords: Pick<KeywordScreen, 'content' | 'size'>;
 }
 
 /** A message ready to store: content cleaned, mentions and quote checked. */
@@ -176,8 +176,11 @@ async function mentions(
   if (chat.kind !== 'group' || at.length === 0) return [];
   const ids = new Set(await members.of(chat));
   const mayAll = chat.member.role !== GroupRoles.Member;
-  const blocking = await ctx.access.blockersAmong(session.userId, at);
-  return at.filter((id) => (id === 0 ? mayAll : ids.has(id) && !blocking.has(id)));
+  const named = at.filter((id) => (id === 0 ? mayAll : ids.has(id)));
+  const people = named.filter((id) => id !== 0);
+  if (people.length === 0) return named;
+  const blocking = await ctx.access.blockersAmong(session.userId, people);
+  return named.filter((id) => !blocking.has(id));
 }
 
 /** A quote of a message of the same chat that I can still see, or 0. */

@@ -9,20 +9,12 @@ import type { UserRow } from '../../user';
 import type { Hydrator } from '../hydrate';
 import { ChatType, pairKey, selfKey, type MessageRow } from '../repo';
 import type { Draft } from './draft';
+import { CHAT_TYPE, toIdOf } from './store';
 
 /** What holding a message for review writes and reads. */
 export interface HoldParts {
   repos: Pick<Repos, 'keywords' | 'users' | 'groups'>;
   now: () => number;
-}
-
-const CHAT_TYPE = { private: ChatType.Private, group: ChatType.Group, self: ChatType.Self } as const;
-
-/** The peer, group or sender a chat's messages are stored under. */
-function toIdOf(chat: Chat, senderId: number): number {
-  if (chat.kind === 'private') return chat.peer.id;
-  if (chat.kind === 'group') return chat.group.id;
-  return senderId;
 }
 
 /**

@@ -23,10 +23,11 @@ export interface Stored {
   sides?: Map<number, ConversationRow>;
 }
 
-const CHAT_TYPE = { private: ChatType.Private, group: ChatType.Group, self: ChatType.Self } as const;
+/** The `chat_type` a chat's messages are stored with. */
+export const CHAT_TYPE = { private: ChatType.Private, group: ChatType.Group, self: ChatType.Self } as const;
 
 /** The id a message is stored under: the peer, the group, or the sender for notes to self. */
-function toIdOf(chat: Chat, senderId: number): number {
+export function toIdOf(chat: Chat, senderId: number): number {
   if (chat.kind === 'private') return chat.peer.id;
   if (chat.kind === 'group') return chat.group.id;
   return senderId;
