@@ -19,7 +19,7 @@ let n = 0;
 
 describeEachDb('deleting my account', (target) => {
   let server!: TestServer;
-  serverForSuite(target, (s) => (server = s), {
+  const { ok, text } = serverForSuite(target, (s) => (server = s), {
     'account.removeMessages': '0',
     'account.nameHoldDays': '30',
     'chatInfo.sendInterval': '0',
@@ -30,15 +30,6 @@ describeEachDb('deleting my account', (target) => {
     const u = await signUp(server, account, 'secret123', name);
     return { ...u, lang: 'en' } as TestUser & { account: string; userId: number; password: string };
   };
-
-  const ok = async (name: Parameters<TestServer['call']>[0], body: object, as: TestUser) => {
-    const res = await server.call(name, body, callAs(as));
-    expect(res.code, `${name}: ${res.msg}`).toBe(0);
-    return res.data;
-  };
-
-  const text = (from: TestUser, to: number | string, content: string) =>
-    ok('sendMessage', { id: randomUUID(), toContactId: to, type: 'text', content }, from);
 
   const remove = (as: TestUser, password: string, ip?: string) =>
     server.call('accountDelete', { password }, { ...callAs(as), ...(ip && { ip }) });

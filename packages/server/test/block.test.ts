@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
-import { ErrorCodes, type BlockedUser, type RouteName } from '@sparrow/protocol';
+import { ErrorCodes, type BlockedUser } from '@sparrow/protocol';
 import { afterEach, expect, it } from 'vitest';
 import {
   callAs,
@@ -18,7 +18,7 @@ let k = 0;
 
 describeEachDb('block lists (黑名单)', (target) => {
   let server!: TestServer;
-  serverForSuite(target, (s) => (server = s), {
+  const { answer, ok, send } = serverForSuite(target, (s) => (server = s), {
     'sysInfo.runMode': '2',
     'chatInfo.simpleChat': '1',
     'chatInfo.webrtc': '1',
@@ -42,21 +42,6 @@ describeEachDb('block lists (黑名单)', (target) => {
     await makeFriends(server, bob!, carl!);
     return { alice: alice!, bob: bob!, carl: carl!, dave: dave! };
   }
-
-  const answer = (name: RouteName, body: object, as: TestUser) => server.call(name, body, callAs(as));
-
-  async function ok(name: RouteName, body: object, as: TestUser): Promise<any> {
-    const res = await answer(name, body, as);
-    expect(res.code, `${name}: ${res.msg}`).toBe(0);
-    return res.data;
-  }
-
-  const send = (from: TestUser, to: TestUser | string, content: string, extra: object = {}) =>
-    answer(
-      'sendMessage',
-      { id: randomUUID(), toContactId: typeof to === 'string' ? to : to.userId, type: 'text', content, ...extra },
-      from,
-    );
 
   const texts = async (reader: TestUser, chat: TestUser | string): Promise<string[]> =>
     (

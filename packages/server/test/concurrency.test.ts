@@ -3,6 +3,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ErrorCodes,
+  KEYWORD_LISTS_MAX,
+  KEYWORDS_PER_LIST_MAX,
   parseQrLink,
   PINS_PER_CHAT_MAX,
   REACTIONS_PER_USER_MAX,
@@ -61,6 +63,7 @@ interface Answer {
   call: Call;
   code: number;
   msg: string;
+  data?: any;
 }
 
 interface Race<S> {
@@ -1146,6 +1149,189 @@ const RACES: Array<Race<unknown>> = [
       return wrong;
     },
   }),
+  race({
+    name: 'report of one message, a double tap on several devices (投诉)',
+    invariant: 'one report, every call answered with it',
+    setup: sentMessage,
+    calls: ({ b, msgId }) => [{ as: b, route: 'report', body: { kind: 'message', id: msgId, reason: 'spam' } }],
+    async check(env, { b, msgId }, answers) {
+      const wrong: string[] = [];
+      const rows = await env.db
+        .selectFrom('reports')
+        .select('id')
+        .where('reporter_id', '=', b.userId)
+        .where('target_id', '=', msgId)
+        .execute();
+      expectThat(wrong, rows.length === 1, `${rows.length} reports`);
+      expectThat(wrong, successes(answers) === answers.length, 'a call refused');
+      const mine = await ok(env, 'reportMine', {}, b);
+      expectThat(wrong, mine.length === 1, `reportMine lists ${mine.length}`);
+      return wrong;
+    },
+  }),
+  race({
+    name: 'manageKeywordAdd of the same word at once (敏感词)',
+    invariant: 'one row per word, added once in all, each answer adding up to the words given',
+    async setup(env) {
+      const admin = await env.user();
+      await env.db.updateTable('users').set({ role: 1 }).where('id', '=', admin.userId).execute();
+      const word = `重复${randomUUID().slice(0, 8)}`;
+      const list = await ok(env, 'manageKeywordListCreate', { name: word, action: 'refuse' }, admin);
+      return { admin, word, listId: list.id as number };
+    },
+    calls: (s) => [{ as: s.admin, route: 'manageKeywordAdd', body: { list_id: s.listId, words: s.word } }],
+    async check(env, s, answers) {
+      const wrong: string[] = [];
+      const rows = await env.db.selectFrom('keyword_words').select('id').where('list_id', '=', s.listId).execute();
+      expectThat(wrong, rows.length === 1, `${rows.length} rows of one word`);
+      expectThat(wrong, successes(answers) === answers.length, 'a call refused');
+      const added = answers.reduce((n, a) => n + Number(a.data?.added ?? 0), 0);
+      expectThat(wrong, added === 1, `added ${added} times`);
+      for (const a of answers)
+        if (a.code === 0 && a.data?.added + a.data?.existing + a.data?.invalid.length !== 1)
+          wrong.push(`one word answered ${JSON.stringify(a.data)}`);
+      const audits = await env.db
+        .selectFrom('audit_log')
+        .select('id')
+        .where('action', '=', 'keywordAdd')
+        .where('target', '=', `keywords:${s.listId}`)
+        .execute();
+      expectThat(wrong, audits.length === 1, `${audits.length} audit rows for one word added`);
+      // Off again, so that other rows' texts never meet the word.
+      await ok(env, 'manageKeywordListDel', { id: s.listId }, s.admin);
+      return wrong;
+    },
+  }),
+  race({
+    name: 'manageKeywordAdd of different words at once, with three places left in the list (敏感词)',
+    invariant: 'never more than KEYWORDS_PER_LIST_MAX words: three added, the rest KeywordListFull',
+    async setup(env) {
+      const admin = await env.user();
+      await env.db.updateTable('users').set({ role: 1 }).where('id', '=', admin.userId).execute();
+      const list = await ok(
+        env,
+        'manageKeywordListCreate',
+        { name: `满${randomUUID().slice(0, 8)}`, action: 'refuse' },
+        admin,
+      );
+      const filler = Array.from({ length: KEYWORDS_PER_LIST_MAX - 3 }, (_, i) => `填${list.id}x${i}`);
+      for (let i = 0; i < filler.length; i += 1000)
+        await env.db
+          .insertInto('keyword_words')
+          .values(filler.slice(i, i + 1000).map((word) => ({ list_id: list.id as number, word })))
+          .execute();
+      return { admin, listId: list.id as number };
+    },
+    calls: (s) =>
+      Array.from({ length: K }, (_, i) => ({
+        as: s.admin,
+        route: 'manageKeywordAdd' as const,
+        body: { list_id: s.listId, words: `新词${s.listId}x${i}` },
+      })),
+    async check(env, s, answers) {
+      const wrong: string[] = [];
+      const { n } = await env.db
+        .selectFrom('keyword_words')
+        .where('list_id', '=', s.listId)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      expectThat(wrong, Number(n) === KEYWORDS_PER_LIST_MAX, `the list holds ${n} words`);
+      expectThat(wrong, successes(answers) === 3, `${successes(answers)} adds succeeded`);
+      const again = await env.call(0, 'manageKeywordAdd', { list_id: s.listId, words: '又一个' }, s.admin);
+      for (const a of answers)
+        if (a.code !== 0 && (a.code !== again.code || a.msg !== again.msg))
+          wrong.push(`a loser answered ${a.code} ${a.msg}, an add to a full list ${again.code} ${again.msg}`);
+      await ok(env, 'manageKeywordListDel', { id: s.listId }, s.admin);
+      return wrong;
+    },
+  }),
+  race({
+    name: 'manageKeywordListCreate of one name at once, with three places left (敏感词)',
+    invariant: 'never more than KEYWORD_LISTS_MAX lists: three made, the rest KeywordListFull',
+    async setup(env) {
+      const admin = await env.user();
+      await env.db.updateTable('users').set({ role: 1 }).where('id', '=', admin.userId).execute();
+      const before = await env.db.selectFrom('keyword_lists').select('id').execute();
+      const filler = `满${randomUUID().slice(0, 8)}`;
+      // Lists of no words, off: they screen nothing while they take their places.
+      for (let i = before.length; i < KEYWORD_LISTS_MAX - 3; i++)
+        await env.db
+          .insertInto('keyword_lists')
+          .values({ name: filler, action: 'refuse', enabled: 0, create_time: Date.now() })
+          .execute();
+      return { admin, name: `同名${randomUUID().slice(0, 8)}`, filler };
+    },
+    calls: (s) => [{ as: s.admin, route: 'manageKeywordListCreate', body: { name: s.name, action: 'refuse' } }],
+    async check(env, s, answers) {
+      const wrong: string[] = [];
+      const lists = await env.db.selectFrom('keyword_lists').select(['id', 'name']).execute();
+      const made = lists.filter((l) => l.name === s.name);
+      expectThat(wrong, lists.length === KEYWORD_LISTS_MAX, `${lists.length} lists`);
+      expectThat(
+        wrong,
+        made.length === 3 && successes(answers) === 3,
+        `${made.length} made, ${successes(answers)} answered 0`,
+      );
+      const again = await env.call(0, 'manageKeywordListCreate', { name: s.name, action: 'refuse' }, s.admin);
+      for (const a of answers)
+        if (a.code !== 0 && (a.code !== again.code || a.msg !== again.msg))
+          wrong.push(`a loser answered ${a.code} ${a.msg}, a create on a full table ${again.code} ${again.msg}`);
+      await env.db.deleteFrom('keyword_lists').where('name', 'in', [s.name, s.filler]).execute();
+      return wrong;
+    },
+  }),
+  race({
+    name: 'groupSetting retention by the owner on two devices and by an admin at once (消息保存时间)',
+    invariant: "one of the owner's days kept, the admin refused every time",
+    async setup(env) {
+      const g = await groupOf(env, 2);
+      await ok(env, 'setManager', { id: g.gid, user_id: g.members[0]!.userId, role: 2 }, g.owner);
+      return g;
+    },
+    calls: (g) => [
+      { as: g.owner, route: 'groupSetting', body: { id: g.gid, setting: { retention: 30 } } },
+      { as: g.owner, route: 'groupSetting', body: { id: g.gid, setting: { retention: 90 } } },
+      { as: g.members[0]!, route: 'groupSetting', body: { id: g.gid, setting: { retention: 7 } } },
+    ],
+    async check(env, g, answers) {
+      const wrong: string[] = [];
+      const row = await env.db.selectFrom('groups').select('setting').where('id', '=', g.id).executeTakeFirstOrThrow();
+      const { retention } = JSON.parse(row.setting) as { retention?: number };
+      expectThat(wrong, retention === 30 || retention === 90, `retention ${retention}`);
+      const admin = answers.filter((a) => a.call.as === g.members[0]);
+      expectThat(
+        wrong,
+        admin.every((a) => a.code === ErrorCodes.Forbidden),
+        'the admin changed the retention',
+      );
+      expectThat(wrong, successes(answers) === answers.length - admin.length, "an owner's call refused");
+      return wrong;
+    },
+  }),
+  race({
+    name: 'groupSetting retention against changeOwner by the owner (消息保存时间)',
+    invariant: 'one owner; the days kept exactly when a call setting them succeeded',
+    async setup(env) {
+      return groupOf(env, 2);
+    },
+    calls: (g) => [
+      { as: g.owner, route: 'groupSetting', body: { id: g.gid, setting: { retention: 30 } } },
+      { as: g.owner, route: 'changeOwner', body: { id: g.gid, user_id: g.members[0]!.userId } },
+    ],
+    async check(env, g, answers) {
+      const wrong = await oneOwner(env, g);
+      const row = await env.db.selectFrom('groups').select('setting').where('id', '=', g.id).executeTakeFirstOrThrow();
+      const { retention } = JSON.parse(row.setting) as { retention?: number };
+      const set = successes(answers, 'groupSetting') > 0;
+      expectThat(
+        wrong,
+        retention === (set ? 30 : 0),
+        `retention ${retention} after ${successes(answers, 'groupSetting')} successes`,
+      );
+      expectThat(wrong, successes(answers, 'changeOwner') === 1, `${successes(answers, 'changeOwner')} handovers`);
+      return wrong;
+    },
+  }),
 ];
 
 // ---------------------------------------------------------------- running the table
@@ -1157,7 +1343,7 @@ async function fire(env: Env, calls: Call[]): Promise<Answer[]> {
       const call = calls[i % calls.length]!;
       const node = Math.floor(i / calls.length) % env.nodes;
       const res = await env.call(node, call.route, call.body, call.as);
-      return { call, code: res.code, msg: res.msg };
+      return { call, code: res.code, msg: res.msg, data: res.data };
     }),
   );
 }
@@ -1204,6 +1390,76 @@ function raceSuite(label: string, open: () => Promise<Env>): void {
         expect(failures).toEqual([]);
       }, 120_000);
     }
+
+    it('sendMessage of someone blocked meanwhile (黑名单): each send refused or delivered, none begun after the block’s answer delivered', async () => {
+      const failures: string[] = [];
+      for (let t = 0; t < TRIES; t++) {
+        const [a, b] = [await env.user(), await env.user()];
+        await befriend(env, a, b);
+        const socket = await TestSocket.bound({ url: env.url(0) }, a.userId, a.token);
+        const sends: Array<{ id: string; after: boolean; code: number }> = [];
+        let blockedAt = Infinity;
+        let done = false;
+        // Four of b's devices write on every node while a blocks b; each goes on a little past the block.
+        const writer = async (device: number) => {
+          let past = 0;
+          for (let i = 0; !done || past < 3; i++) {
+            const id = randomUUID();
+            const after = performance.now() > blockedAt;
+            const res = await env.call(
+              device % env.nodes,
+              'sendMessage',
+              { id, toContactId: a.userId, type: 'text', content: `d${device} n${i}` },
+              b,
+            );
+            sends.push({ id, after, code: res.code });
+            if (after) past += 1;
+          }
+        };
+        const writers = [0, 1, 2, 3].map(writer);
+        await new Promise((r) => setTimeout(r, 20));
+        const block = await env.call(env.nodes - 1, 'blockAdd', { user_id: b.userId }, a);
+        blockedAt = performance.now();
+        done = true;
+        await Promise.all(writers);
+        await new Promise((r) => setTimeout(r, 300));
+        await socket.roundTrip();
+        socket.close();
+
+        const wrong: string[] = [];
+        expectThat(wrong, block.code === 0, `blockAdd answered ${block.code} ${block.msg}`);
+        const stored = new Set(
+          (
+            await env.db
+              .selectFrom('messages')
+              .select('client_id')
+              .where('from_user', '=', b.userId)
+              .where('chat_key', 'not like', 'g:%')
+              .execute()
+          ).map((m) => m.client_id),
+        );
+        const pushed = new Set(
+          socket.frames
+            .filter((f) => f.type === 'chatMessage' && f.data.fromUser?.user_id === b.userId)
+            .map((f) => f.data.id),
+        );
+        for (const x of sends) {
+          if (x.after && x.code === 0) wrong.push('a send begun after the block’s answer was delivered');
+          if (x.code !== 0 && x.code !== ErrorCodes.NotFriendChat) wrong.push(`a send answered ${x.code}`);
+          if ((x.code === 0) !== stored.has(x.id))
+            wrong.push(`a send answered ${x.code} is ${stored.has(x.id) ? '' : 'not '}stored`);
+          if (x.code !== 0 && pushed.has(x.id)) wrong.push('a refused send was pushed');
+        }
+        expectThat(
+          wrong,
+          sends.some((x) => x.after),
+          'no send began after the block',
+        );
+        if (wrong.length) failures.push(`try ${t + 1}: ${[...new Set(wrong)].join('; ')}`);
+      }
+      console.log(`${label} | sendMessage against blockAdd | held in ${TRIES - failures.length} of ${TRIES}`);
+      expect(failures).toEqual([]);
+    }, 120_000);
   });
 }
 

@@ -44,18 +44,15 @@ function unzip(zip: Buffer): Map<string, Buffer> {
 
 describeEachDb('downloading my data', (target) => {
   let server!: TestServer;
-  serverForSuite(target, (s) => (server = s), { 'account.exportDays': '7', 'chatInfo.sendInterval': '0' });
+  const { ok } = serverForSuite(target, (s) => (server = s), {
+    'account.exportDays': '7',
+    'chatInfo.sendInterval': '0',
+  });
 
   const person = async (name: string) => ({
     ...(await signUp(server, `${name}${++n}exp`, 'secret123', name)),
     lang: 'en',
   });
-
-  const ok = async (name: Parameters<TestServer['call']>[0], body: object, as: TestUser) => {
-    const res = await server.call(name, body, callAs(as));
-    expect(res.code, `${name}: ${res.msg}`).toBe(0);
-    return res.data;
-  };
 
   /** Waits until the background build has finished the export. */
   async function finished(as: TestUser, id: number): Promise<DataExport> {

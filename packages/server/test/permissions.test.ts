@@ -3,10 +3,14 @@ import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import {
   ErrorCodes,
+  EXPORT_DOWNLOAD_PATH,
+  KEYWORD_LIST_NAME_MAX,
+  REPORT_TEXT_MAX,
   negotiateLocale,
   routes,
   translate,
   type ErrorName,
+  type MessageKey,
   type RouteName,
   parseQrLink,
   GroupRoles,
@@ -17,7 +21,7 @@ import { DEFAULT_GROUP_SETTING } from '../src/modules/group/presenter';
 import { GroupRepo } from '../src/modules/group/repo';
 import { MomentReactionRepo } from '../src/modules/moments/reactions-repo';
 import { FileService } from '../src/modules/upload/files';
-import { describeEachDb, startServer, TestSocket, userRow, type TestServer } from './harness';
+import { describeEachDb, LANGS, signUp, startServer, TestSocket, userRow, type TestServer } from './harness';
 
 /**
  * Who may use which id (docs/protocol.md §3, docs/style.md habit 7), walked from the route table: every route
@@ -931,15 +935,32 @@ const MATRIX: Partial<Record<RouteName, Row[]>> = {
       missing: () => [{ kind: 'message', id: NO_ID, reason: 'spam' }],
       gone: MNF,
       expect,
+      blocked: MNF,
     })),
-    personRow('a user (id)', (id) => ({ kind: 'user', id, reason: 'harassment' }), [RS, OK, OK, OK, OK, OK, OK, OK]),
-    groupRow('a group (id)', (gid) => ({ kind: 'group', id: gid, reason: 'fraud' }), [RS, OK, OK, NM, NM, NM, NM, NM]),
+    // Hal may still report the one who blocked him: a refusal would tell him of the block.
+    {
+      ...personRow('a user (id)', (id) => ({ kind: 'user', id, reason: 'harassment' }), [
+        RS,
+        OK,
+        OK,
+        OK,
+        OK,
+        OK,
+        OK,
+        OK,
+      ]),
+      blocked: OK,
+    },
+    groupRow('a group (id)', (gid) => ({ kind: 'group', id: gid, reason: 'fraud' }), [RS, OK, OK, NM, NM, NM, NM, NM], {
+      blocked: NM,
+    }),
     {
       target: 'a post of alice’s friends may see (id)',
       body: async (s) => ({ kind: 'moment', id: await s.post(), reason: 'rumor' }),
       missing: () => [{ kind: 'moment', id: NO_ID, reason: 'rumor' }],
       gone: MOM,
       expect: [RS, MOM, MOM, MOM, MOM, OK, MOM, MOM],
+      blocked: MOM,
     },
   ],
   // Only the owner reads an export of their data; anyone else's is answered as one that does not exist.
@@ -950,6 +971,7 @@ const MATRIX: Partial<Record<RouteName, Row[]>> = {
       missing: () => [{ id: NO_ID }],
       gone: NF,
       expect: [OK, NF, NF, NF, NF, NF, NF, NF],
+      blocked: NF,
     },
   ],
   // Ids not among my favourites are skipped, so someone else's favourite is answered like a missing one: 0.
@@ -1446,4 +1468,207 @@ describeEachDb('permissions of every route that takes an id', (target) => {
       });
     }
   }
+
+  it("answers a deleted account's session on every route of the safety work as none, in the caller's language", async () => {
+    const [gone, keeper] = [await signUp(server, `gone${target}`), await signUp(server, `keep${target}`)];
+    // Both administrators, so that the one deleting is not the last.
+    await server.ctx.db.updateTable('users').set({ role: 1 }).where('id', 'in', [gone.userId, keeper.userId]).execute();
+    const before = (await server.call('exportRequest', {}, { token: gone.token })).data as { id: number };
+    // A key the schema does not know is dropped: naming someone else deletes no one but the caller.
+    const deleted = await server.call(
+      'accountDelete',
+      { password: gone.password, user_id: keeper.userId },
+      {
+        token: gone.token,
+      },
+    );
+    expect(deleted.code, deleted.msg).toBe(0);
+    expect((await server.call('checkuser', {}, { token: keeper.token })).code).toBe(0);
+
+    for (const [i, name] of SAFETY_ROUTES.entries()) {
+      const lang = LANGS[i % LANGS.length]!;
+      const res = await server.call(name, safetyBody(name), { token: gone.token, lang });
+      expect(face(res), `${name} [${lang}]`).toEqual({
+        code: ErrorCodes.NoSession,
+        msg: translate(negotiateLocale(lang), 'errors.NoSession'),
+      });
+    }
+    const download = await fetch(`${server.url}${EXPORT_DOWNLOAD_PATH}?id=${before.id}`, {
+      headers: { authorization: gone.token },
+    });
+    expect(download.status).toBe(401);
+  });
+
+  it('answers a deleted account as a target as one that never was (block, report)', async () => {
+    const s = await Scene.create();
+    try {
+      const gone = await signUp(server, `gone2${target}`);
+      expect((await server.call('accountDelete', { password: gone.password }, { token: gone.token })).code).toBe(0);
+      const as = { token: s.person('stranger').token };
+      for (const [name, make] of [
+        ['blockAdd', (id: number) => ({ user_id: id })],
+        ['report', (id: number) => ({ kind: 'user', id, reason: 'spam' })],
+      ] as const) {
+        const deletedOne = await server.call(name, make(gone.userId), as);
+        const missing = await server.call(name, make(NO_USER), as);
+        expectAnswer(deletedOne, UNF, `${name} of a deleted account`);
+        expect(face(deletedOne), name).toEqual(face(missing));
+      }
+    } finally {
+      s.close();
+    }
+  });
+
+  it("answers a bad body of every route of the safety work with the envelope in the caller's language", async () => {
+    const s = await Scene.create();
+    const root = await signUp(server, `root${target}`);
+    await server.ctx.db.updateTable('users').set({ role: 1 }).where('id', '=', root.userId).execute();
+    try {
+      const gid = (await s.group()).gid;
+      for (const [i, [name, field, value, key, params]] of BAD_SAFETY_BODIES.entries()) {
+        const lang = LANGS[i % LANGS.length]!;
+        const locale = negotiateLocale(lang);
+        const body: Body = { ...safetyBody(name), ...(name === 'groupSetting' && { id: gid }) };
+        if (value === MISSING) delete body[field];
+        else body[field] = value;
+        const token = routes[name].admin ? root.token : s.person('owner').token;
+        const res = await server.call(name, body, { token, lang });
+        const named = translate(locale, `field.${field}` as MessageKey);
+        const label = named === `field.${field}` ? translate(locale, 'field.body') : named;
+        const what = `${name} ${field}=${value === MISSING ? '(missing)' : JSON.stringify(value).slice(0, 40)} [${lang}]`;
+        expect(res.code, what).toBe(400);
+        expect(res.data?.fields, what).toContain(field);
+        expect(res.msg, what).toBe(translate(locale, key, { field: label, ...params }));
+      }
+      // Every route of the safety work that takes a field has a bad body above.
+      const fields = (n: RouteName) => Object.keys((routes[n].body as { shape?: object }).shape ?? {}).length;
+      expect(SAFETY_ROUTES.filter((n) => fields(n) && !BAD_SAFETY_BODIES.some(([r]) => r === n))).toEqual([]);
+    } finally {
+      s.close();
+    }
+  });
+
+  it('drops what a body names beyond its schema: no one else’s block, report, export or group setting', async () => {
+    const s = await Scene.create();
+    try {
+      const { alice, bob, carl, sam } = s.people;
+      const { gid } = await s.group();
+      const id = Number(gid.slice('group-'.length));
+      await s.ok('blockAdd', { user_id: sam.id, blocker_id: bob.id, user: bob.id }, 'carl');
+      const blocks = await server.ctx.db.selectFrom('blocks').selectAll().where('blocked_id', '=', sam.id).execute();
+      expect(blocks.map((b) => b.blocker_id)).toEqual([carl.id]);
+
+      const filed = (await s.ok(
+        'report',
+        {
+          kind: 'user',
+          id: sam.id,
+          reason: 'spam',
+          status: 'closed',
+          action: 'takedown',
+          reporter_id: bob.id,
+          handler_id: alice.id,
+        },
+        'carl',
+      )) as { id: number };
+      const report = await server.ctx.db
+        .selectFrom('reports')
+        .selectAll()
+        .where('id', '=', filed.id)
+        .executeTakeFirstOrThrow();
+      expect(report).toMatchObject({ reporter_id: carl.id, status: 'new', action: '', handler_id: null });
+
+      const asked = (await s.ok('exportRequest', { user_id: bob.id, state: 'done' }, 'carl')) as { id: number };
+      const row = await server.ctx.db
+        .selectFrom('data_exports')
+        .selectAll()
+        .where('id', '=', asked.id)
+        .executeTakeFirstOrThrow();
+      expect(row.user_id).toBe(carl.id);
+
+      await s.ok(
+        'groupSetting',
+        { id: gid, setting: { retention: 30, owner_id: carl.id }, owner_id: carl.id },
+        'alice',
+      );
+      const group = await server.ctx.db
+        .selectFrom('groups')
+        .select(['owner_id', 'setting'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(group.owner_id).toBe(alice.id);
+      expect(JSON.parse(group.setting)).not.toHaveProperty('owner_id');
+      expect(JSON.parse(group.setting).retention).toBe(30);
+    } finally {
+      s.close();
+    }
+  });
 });
+
+/** The routes of the safety work (block, report, deleting an account, exports, keyword rules, review, the report queue), and groupSetting that carries a group's retention. */
+const SAFETY_ROUTES = (Object.keys(routes) as RouteName[]).filter(
+  (n) =>
+    /^\/enterprise\/(block|report)\//.test(routes[n].path) ||
+    /^\/enterprise\/account\/(delete|export)/.test(routes[n].path) ||
+    /^\/manage\/(keyword|held|report)/i.test(routes[n].path) ||
+    n === 'groupSetting',
+);
+
+/** A body each of them takes. */
+const SAFETY_BODY: Partial<Record<RouteName, Body>> = {
+  blockAdd: { user_id: NO_USER },
+  blockDel: { user_id: NO_USER },
+  report: { kind: 'user', id: NO_USER, reason: 'spam' },
+  accountDelete: { password: 'secret123' },
+  exportStatus: { id: 0 },
+  manageReportGet: { id: NO_ID },
+  manageReportAct: { id: NO_ID, action: 'dismiss' },
+  manageKeywordListCreate: { name: 'list', action: 'refuse' },
+  manageKeywordListUpdate: { id: NO_ID, enabled: 0 },
+  manageKeywordListDel: { id: NO_ID },
+  manageKeywordWords: { list_id: NO_ID },
+  manageKeywordAdd: { list_id: NO_ID, words: 'word' },
+  manageKeywordRemove: { list_id: NO_ID, ids: [NO_ID] },
+  manageKeywordTest: { text: 'a text' },
+  manageHeldDecide: { id: NO_ID, decision: 'reject' },
+  groupSetting: { id: NO_GROUP, setting: { retention: 30 } },
+};
+const safetyBody = (name: RouteName): Body => ({ ...SAFETY_BODY[name] });
+
+const MISSING = Symbol('missing');
+/** [route, field, value (or MISSING), message key, its params]: one field spoilt at a time. */
+const BAD_SAFETY_BODIES: Array<[RouteName, string, unknown, MessageKey, Record<string, string | number>?]> = [
+  ['blockAdd', 'user_id', 'someone', 'validation.invalid'],
+  ['blockAdd', 'user_id', MISSING, 'validation.required'],
+  ['blockDel', 'user_id', { id: 1 }, 'validation.invalid'],
+  ['blockList', 'page', 'first', 'validation.invalid'],
+  ['report', 'kind', 'video', 'validation.invalid'],
+  ['report', 'reason', 'bored', 'validation.invalid'],
+  ['report', 'id', MISSING, 'validation.required'],
+  ['report', 'text', 'x'.repeat(REPORT_TEXT_MAX + 1), 'validation.tooLong', { max: REPORT_TEXT_MAX }],
+  ['report', 'file_ids', Array.from({ length: 50 }, (_, i) => i + 1), 'validation.invalid'],
+  ['accountDelete', 'password', 123456, 'validation.invalid'],
+  ['accountDelete', 'password', MISSING, 'validation.required'],
+  ['exportStatus', 'id', 'newest', 'validation.invalid'],
+  ['manageReportList', 'status', 'open', 'validation.invalid'],
+  ['manageReportGet', 'id', -1, 'validation.invalid'],
+  ['manageReportAct', 'action', 'explode', 'validation.invalid'],
+  ['manageReportAct', 'minutes', 600_000, 'validation.invalid'],
+  [
+    'manageKeywordListCreate',
+    'name',
+    'x'.repeat(KEYWORD_LIST_NAME_MAX + 1),
+    'validation.tooLong',
+    { max: KEYWORD_LIST_NAME_MAX },
+  ],
+  ['manageKeywordListCreate', 'action', 'ban', 'validation.invalid'],
+  ['manageKeywordListUpdate', 'enabled', 2, 'validation.invalid'],
+  ['manageKeywordListDel', 'id', 'all', 'validation.invalid'],
+  ['manageKeywordWords', 'list_id', MISSING, 'validation.required'],
+  ['manageKeywordAdd', 'words', 5, 'validation.invalid'],
+  ['manageKeywordRemove', 'ids', [], 'validation.invalid'],
+  ['manageKeywordTest', 'text', MISSING, 'validation.required'],
+  ['manageHeldList', 'status', 3, 'validation.invalid'],
+  ['manageHeldDecide', 'decision', 'maybe', 'validation.invalid'],
+  ['groupSetting', 'setting', { retention: 8 }, 'validation.invalid'],
+];

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { ErrorCodes, translate, type ManagedReportDetail, type RouteName } from '@sparrow/protocol';
+import { ErrorCodes, translate, type ManagedReportDetail } from '@sparrow/protocol';
 import { expect, it } from 'vitest';
 import { AdminService } from '../src/modules/admin';
 import { ReportQueue } from '../src/modules/report/queue';
@@ -26,7 +26,7 @@ let k = 0;
 
 describeEachDb('reports (投诉) and the report queue', (target) => {
   let server!: TestServer;
-  serverForSuite(target, (s) => (server = s), { 'chatInfo.sendInterval': '0' });
+  const { answer, ok: call, text } = serverForSuite(target, (s) => (server = s), { 'chatInfo.sendInterval': '0' });
 
   /** Alice and Bob, friends; Carl, a stranger to both; Root, an admin. */
   async function cast() {
@@ -39,21 +39,6 @@ describeEachDb('reports (投诉) and the report queue', (target) => {
     await makeFriends(server, alice, bob);
     return { alice, bob, carl, root };
   }
-
-  async function call(name: RouteName, body: object, as: TestUser): Promise<any> {
-    const res = await server.call(name, body, callAs(as));
-    expect(res.code, `${name}: ${res.msg}`).toBe(0);
-    return res.data;
-  }
-
-  const answer = (name: RouteName, body: object, as: TestUser) => server.call(name, body, callAs(as));
-
-  const text = (from: TestUser, to: TestUser | string, content: string) =>
-    call(
-      'sendMessage',
-      { id: randomUUID(), toContactId: typeof to === 'string' ? to : to.userId, type: 'text', content },
-      from,
-    );
 
   const refused = (res: { code: number; msg: string }, name: keyof typeof ErrorCodes) =>
     expect({ code: res.code, msg: res.msg }).toEqual({

@@ -57,10 +57,10 @@ export class KeywordAdmin {
   }
 
   async createList(body: RouteInput<'manageKeywordListCreate'>, actor: Actor = COMMAND_LINE): Promise<KeywordList> {
-    if ((await this.repo.lists()).length >= KEYWORD_LISTS_MAX)
-      throw new AppError('KeywordListFull', { max: KEYWORDS_PER_LIST_MAX, lists: KEYWORD_LISTS_MAX });
     const row = { name: body.name, action: body.action, enabled: 1, create_time: this.now() };
-    const id = await this.repo.createList(row);
+    const id = await this.repo.createList(row, KEYWORD_LISTS_MAX);
+    if (id === undefined)
+      throw new AppError('KeywordListFull', { max: KEYWORDS_PER_LIST_MAX, lists: KEYWORD_LISTS_MAX });
     await this.audit.append(actor, 'keywordListCreate', `keywords:${id}`, { name: body.name, action: body.action });
     await this.screen.changed();
     return toList({ id, ...row, word_count: 0 });
@@ -110,19 +110,17 @@ export class KeywordAdmin {
     const invalid = given.filter((w) => [...w].length > KEYWORD_WORD_MAX || keywordProblem(w) !== null);
     const bad = new Set(invalid);
     const valid = given.filter((w) => !bad.has(w));
-    const existing = await this.repo.existing(list.id, valid);
-    const fresh = valid.filter((w) => !existing.has(w));
-    if (list.word_count + fresh.length > KEYWORDS_PER_LIST_MAX) throw full();
-    const added = await this.repo.addWords(list.id, fresh);
-    if (added > 0) {
+    const fresh = await this.repo.addWords(list.id, valid, KEYWORDS_PER_LIST_MAX);
+    if (!fresh) throw full();
+    if (fresh.length > 0) {
       await this.audit.append(actor, 'keywordAdd', `keywords:${list.id}`, {
         name: list.name,
-        count: added,
+        count: fresh.length,
         words: fresh.slice(0, AUDIT_WORDS),
       });
       await this.screen.changed();
     }
-    return { added, existing: valid.length - fresh.length, invalid };
+    return { added: fresh.length, existing: valid.length - fresh.length, invalid };
   }
 
   /** The command line's import: into the list of that name, made (as `action`) when there is none. */

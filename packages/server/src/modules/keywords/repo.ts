@@ -1,5 +1,6 @@
-import type { Insertable, Selectable } from 'kysely';
-import type { Db } from '../../db';
+import type { Insertable, Selectable, Transaction } from 'kysely';
+import type { Database, Db } from '../../db';
+import { lockKey } from '../../db/locks';
 import type { HeldItemsTable, KeywordListsTable } from '../../db/schema';
 
 export type KeywordListRow = Selectable<KeywordListsTable> & { word_count: number };
@@ -42,9 +43,21 @@ export class KeywordRepo {
     return (await this.lists()).find((l) => l.id === id);
   }
 
-  async createList(row: Omit<Insertable<KeywordListsTable>, 'id'>): Promise<number> {
-    const { id } = await this.db.insertInto('keyword_lists').values(row).returning('id').executeTakeFirstOrThrow();
-    return id;
+  /**
+   * Makes a list unless `max` lists are there, counted and made under one lock so that lists made at
+   * once never pass the bound; answers the new list's id, or undefined when there is no place left.
+   */
+  async createList(row: Omit<Insertable<KeywordListsTable>, 'id'>, max: number): Promise<number | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      await lockKey(trx, 'keyword-lists');
+      const { n } = await trx
+        .selectFrom('keyword_lists')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      if (Number(n) >= max) return undefined;
+      const { id } = await trx.insertInto('keyword_lists').values(row).returning('id').executeTakeFirstOrThrow();
+      return id;
+    });
   }
 
   async updateList(id: number, patch: { name?: string; action?: string; enabled?: number }): Promise<void> {
@@ -70,10 +83,14 @@ export class KeywordRepo {
   }
 
   /** Which of `words` the list holds already. */
-  async existing(listId: number, words: readonly string[]): Promise<Set<string>> {
+  async existing(
+    listId: number,
+    words: readonly string[],
+    db: Db | Transaction<Database> = this.db,
+  ): Promise<Set<string>> {
     const found = new Set<string>();
     for (let i = 0; i < words.length; i += CHUNK) {
-      const rows = await this.db
+      const rows = await db
         .selectFrom('keyword_words')
         .select('word')
         .where('list_id', '=', listId)
@@ -84,20 +101,30 @@ export class KeywordRepo {
     return found;
   }
 
-  /** Adds words to a list, those already in it skipped, in one transaction; answers how many were added. */
-  async addWords(listId: number, words: readonly string[]): Promise<number> {
-    if (words.length === 0) return 0;
+  /**
+   * Adds words to a list, those already in it skipped, in one transaction under the list's lock (adds
+   * at once count each other's words); answers the words added, or undefined when the list would
+   * then hold more than `max`.
+   */
+  async addWords(listId: number, words: readonly string[], max: number): Promise<string[] | undefined> {
+    if (words.length === 0) return [];
     return this.db.transaction().execute(async (trx) => {
-      let added = 0;
-      for (let i = 0; i < words.length; i += CHUNK) {
-        const res = await trx
+      await lockKey(trx, `keyword-words:${listId}`);
+      const existing = await this.existing(listId, words, trx);
+      const fresh = [...new Set(words)].filter((w) => !existing.has(w));
+      const { n } = await trx
+        .selectFrom('keyword_words')
+        .where('list_id', '=', listId)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      if (Number(n) + fresh.length > max) return undefined;
+      for (let i = 0; i < fresh.length; i += CHUNK) {
+        await trx
           .insertInto('keyword_words')
-          .values(words.slice(i, i + CHUNK).map((word) => ({ list_id: listId, word })))
-          .onConflict((oc) => oc.columns(['list_id', 'word']).doNothing())
-          .executeTakeFirst();
-        added += Number(res.numInsertedOrUpdatedRows ?? 0);
+          .values(fresh.slice(i, i + CHUNK).map((word) => ({ list_id: listId, word })))
+          .execute();
       }
-      return added;
+      return fresh;
     });
   }
 
