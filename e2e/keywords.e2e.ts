@@ -136,5 +136,16 @@ describe('keyword rules', () => {
     await settled(a);
     await a.screenshot({ path: '/tmp/shots/keywords-held-post.png', fullPage: true });
     await checkPage(a, 'keywords-04-held-post-zh');
+    // A held post is kept private while it waits: no 仅自己可见 lock beside 审核中.
+    expect(await post.getByRole('img', { name: '仅自己可见' }).count()).toBe(0);
+
+    // The operator's queue 待审核 lists both, the words that held them, and approve or reject.
+    await r.getByRole('navigation', { name: '管理后台分区' }).getByRole('link', { name: '待审核' }).click();
+    for (const text of [held, posted]) {
+      const row = r.locator('.manage-row').filter({ hasText: text });
+      await visible(row);
+      await visible(row.getByRole('button', { name: '通过 Alice (alice_kw) 的内容', exact: true }));
+    }
+    await checkPage(r, 'keywords-05-held-queue');
   });
 });

@@ -1,4 +1,4 @@
-import { RightOutline } from 'antd-mobile-icons';
+import { CheckOutline, RightOutline } from 'antd-mobile-icons';
 import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Switch } from './Switch';
@@ -104,5 +104,57 @@ export function SwitchCell({ title, checked, onChange }: SwitchCellProps) {
         <Switch checked={checked} onChange={onChange} labelledBy={labelId} />
       </div>
     </li>
+  );
+}
+
+interface OptionListProps<T extends string | number> {
+  /** The question asked; read by screen readers only unless `legendClassName` shows it. */
+  legend: string;
+  legendClassName?: string;
+  /** The radio group's name. */
+  name: string;
+  options: readonly T[];
+  /** The one chosen, or null before a choice. */
+  value: T | null;
+  label: (option: T) => string;
+  /** The language an option is written in, when not the page's (a language picker). */
+  lang?: (option: T) => string;
+  onChange: (option: T) => void;
+  className?: string;
+}
+
+/** One choice of a few, as rows of a cell group with a check on the chosen one (a radio group). */
+export function OptionList<T extends string | number>({
+  legend,
+  legendClassName = 'visually-hidden',
+  name,
+  options,
+  value,
+  label,
+  lang,
+  onChange,
+  className,
+}: OptionListProps<T>) {
+  return (
+    <fieldset className={`cell-group option-list${className ? ` ${className}` : ''}`}>
+      <legend className={legendClassName}>{legend}</legend>
+      <ul className="cells">
+        {options.map((option) => (
+          <li key={option}>
+            <label className="cell" lang={lang?.(option)}>
+              <input
+                type="radio"
+                name={name}
+                value={option}
+                checked={value === option}
+                onChange={() => onChange(option)}
+              />
+              <span className="cell-title">{label(option)}</span>
+              {value === option && <CheckOutline className="cell-check" aria-hidden="true" />}
+            </label>
+          </li>
+        ))}
+      </ul>
+    </fieldset>
   );
 }

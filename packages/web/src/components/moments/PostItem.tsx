@@ -131,7 +131,8 @@ export const PostItem = memo(function PostItem({ post, me, now, onLike, onCommen
             {formatRelative(post.create_time, now, t, i18n.language)}
           </time>
           {post.held === 1 && <span className="moment-held">{t('moments.held')}</span>}
-          {post.user.user_id === me && RESTRICTED[post.visibility] && (
+          {/* A held post is kept private until approved: its lock would tell of the wait, not of my choice. */}
+          {post.user.user_id === me && post.held !== 1 && RESTRICTED[post.visibility] && (
             <span className="moment-restricted" role="img" aria-label={t(RESTRICTED[post.visibility]!.label)}>
               {RESTRICTED[post.visibility]!.icon === 'lock' ? (
                 <LockOutline aria-hidden="true" />

@@ -2,7 +2,8 @@ import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Avatar } from '../Avatar';
 import { feedback } from '../feedback';
-import { cardPng, codeDataUrl, saveFile } from './draw';
+import { saveFile } from '../../lib/save-file';
+import { cardPng, codeDataUrl } from './draw';
 import './qr.css';
 
 interface Props {

@@ -5,7 +5,7 @@ import { useSession } from '../../stores/session';
 import { auditWords } from './audit-text';
 import type { ManageT } from './i18n';
 import { usePaged } from './paged';
-import { formatTime, ListState, Pager } from './parts';
+import { formatTime, PagedRows } from './parts';
 
 /** The admin filter's value: '' anyone, else an admin's user id (0 the server's command line). */
 type AdminChoice = string;
@@ -99,23 +99,15 @@ export function Audit({ t, locale }: { t: ManageT; locale: string }) {
           </select>
         </div>
       </form>
-      {list.status === 'ready' && list.items.length > 0 ? (
-        <>
-          <ul className="manage-list">
-            {list.items.map((row) => (
-              <AuditItem key={row.id} row={row} t={t} locale={locale} me={me} />
-            ))}
-          </ul>
-          <Pager page={list.page} pages={list.pages} count={list.count} onPage={list.setPage} t={t} />
-        </>
-      ) : (
-        <ListState
-          status={list.status === 'ready' ? 'empty' : list.status}
-          empty={{ icon: <FileOutline />, title: t('audit.empty'), description: t('audit.emptyDesc') }}
-          t={t}
-          onRetry={list.reload}
-        />
-      )}
+      <PagedRows
+        list={list}
+        empty={{ icon: <FileOutline />, title: t('audit.empty'), description: t('audit.emptyDesc') }}
+        t={t}
+      >
+        {list.items.map((row) => (
+          <AuditItem key={row.id} row={row} t={t} locale={locale} me={me} />
+        ))}
+      </PagedRows>
     </>
   );
 }

@@ -5,7 +5,7 @@ import { api } from '../../api';
 import { feedback } from '../../components/feedback';
 import type { ManageT } from './i18n';
 import { useWhole } from './paged';
-import { ListState } from './parts';
+import { ListState, RenameDeleteActions } from './parts';
 
 /** Every department (one short list, not paged), asked again on `reload`. */
 export const useDepartments = () => useWhole('manageDepartmentList');
@@ -24,35 +24,6 @@ function DepartmentRow({
   t: ManageT;
   onChanged: () => void;
 }) {
-  const [renaming, setRenaming] = useState(false);
-  const [name, setName] = useState(dep.name);
-  const rename = async (e: FormEvent) => {
-    e.preventDefault();
-    try {
-      await api.manageDepartmentRename({ id: dep.id, name }, { loading: true, quiet: true });
-      feedback.toast(t('common.done'));
-      setRenaming(false);
-      onChanged();
-    } catch {
-      // The server's message was shown.
-    }
-  };
-  const remove = async () => {
-    const ok = await feedback.confirm({
-      content: t('departments.confirmDelete', { name: dep.name }),
-      confirmText: t('departments.delete'),
-      danger: true,
-      cancelText: t('common.cancel'),
-    });
-    if (!ok) return;
-    try {
-      await api.manageDepartmentDel({ id: dep.id }, { quiet: true });
-      feedback.toast(t('common.done'));
-      onChanged();
-    } catch {
-      // The server's message was shown (still people or departments in it).
-    }
-  };
   return (
     <li className="manage-row">
       <div className="manage-row-main">
@@ -62,36 +33,16 @@ function DepartmentRow({
           {parent !== undefined && ` · ${t('departments.inside', { name: parent })}`}
         </p>
       </div>
-      <div className="manage-row-actions">
-        <button
-          type="button"
-          className="button button-default"
-          aria-expanded={renaming}
-          aria-label={t('departments.renameTitle', { name: dep.name })}
-          onClick={() => setRenaming(!renaming)}
-        >
-          {t('departments.rename')}
-        </button>
-        <button
-          type="button"
-          className="button button-danger"
-          aria-label={t('departments.deleteTitle', { name: dep.name })}
-          onClick={() => void remove()}
-        >
-          {t('departments.delete')}
-        </button>
-      </div>
-      {renaming && (
-        <form className="manage-form manage-inline" onSubmit={(e) => void rename(e)}>
-          <label className="manage-field">
-            <span>{t('departments.name')}</span>
-            <input value={name} required maxLength={NAME_MAX} onChange={(e) => setName(e.target.value)} />
-          </label>
-          <button type="submit" className="button button-primary">
-            {t('departments.save')}
-          </button>
-        </form>
-      )}
+      <RenameDeleteActions
+        texts="departments"
+        name={dep.name}
+        maxLength={NAME_MAX}
+        confirmDelete={t('departments.confirmDelete', { name: dep.name })}
+        rename={(name) => api.manageDepartmentRename({ id: dep.id, name }, { loading: true, quiet: true })}
+        remove={() => api.manageDepartmentDel({ id: dep.id }, { quiet: true })}
+        onChanged={onChanged}
+        t={t}
+      />
     </li>
   );
 }

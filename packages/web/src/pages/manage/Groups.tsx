@@ -6,7 +6,7 @@ import { feedback } from '../../components/feedback';
 import { SearchBar } from '../../components/SearchBar';
 import type { ManageT } from './i18n';
 import { usePaged } from './paged';
-import { formatTime, ListState, Pager } from './parts';
+import { formatTime, ListState, PagedRows, Pager } from './parts';
 
 const ROLE = { 1: 'groups.roleOwner', 2: 'groups.roleAdmin', 3: 'groups.roleMember' } as const;
 
@@ -104,46 +104,38 @@ export function Groups({ t, locale }: { t: ManageT; locale: string }) {
         placeholder={t('groups.searchPlaceholder')}
         label={t('common.search')}
       />
-      {list.status === 'ready' && list.items.length > 0 ? (
-        <>
-          <ul className="manage-list">
-            {list.items.map((g) => (
-              <li key={g.group_id} className="manage-row">
-                <div className="manage-row-main">
-                  <p className="manage-row-title">
-                    {g.name} <span className="manage-tag">{t('groups.members', { count: g.member_count })}</span>
-                  </p>
-                  <p className="manage-row-sub">
-                    {t('groups.owner', { name: g.owner.realname })} · {formatTime(g.create_time, locale)}
-                  </p>
-                </div>
-                <div className="manage-row-actions">
-                  <button
-                    type="button"
-                    className="button button-default"
-                    aria-expanded={open === g.group_id}
-                    onClick={() => setOpen(open === g.group_id ? null : g.group_id)}
-                  >
-                    {t('groups.viewMembers')}
-                  </button>
-                  <button type="button" className="button button-danger" onClick={() => void disband(g)}>
-                    {t('groups.disband')}
-                  </button>
-                </div>
-                {open === g.group_id && <Members group={g} t={t} onChanged={list.reload} />}
-              </li>
-            ))}
-          </ul>
-          <Pager page={list.page} pages={list.pages} count={list.count} onPage={list.setPage} t={t} />
-        </>
-      ) : (
-        <ListState
-          status={list.status === 'ready' ? 'empty' : list.status}
-          empty={{ icon: <TeamOutline />, title: t('groups.empty'), description: t('users.emptyDesc') }}
-          t={t}
-          onRetry={list.reload}
-        />
-      )}
+      <PagedRows
+        list={list}
+        empty={{ icon: <TeamOutline />, title: t('groups.empty'), description: t('users.emptyDesc') }}
+        t={t}
+      >
+        {list.items.map((g) => (
+          <li key={g.group_id} className="manage-row">
+            <div className="manage-row-main">
+              <p className="manage-row-title">
+                {g.name} <span className="manage-tag">{t('groups.members', { count: g.member_count })}</span>
+              </p>
+              <p className="manage-row-sub">
+                {t('groups.owner', { name: g.owner.realname })} · {formatTime(g.create_time, locale)}
+              </p>
+            </div>
+            <div className="manage-row-actions">
+              <button
+                type="button"
+                className="button button-default"
+                aria-expanded={open === g.group_id}
+                onClick={() => setOpen(open === g.group_id ? null : g.group_id)}
+              >
+                {t('groups.viewMembers')}
+              </button>
+              <button type="button" className="button button-danger" onClick={() => void disband(g)}>
+                {t('groups.disband')}
+              </button>
+            </div>
+            {open === g.group_id && <Members group={g} t={t} onChanged={list.reload} />}
+          </li>
+        ))}
+      </PagedRows>
     </>
   );
 }

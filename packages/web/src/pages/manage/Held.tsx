@@ -5,7 +5,7 @@ import { api } from '../../api';
 import { feedback } from '../../components/feedback';
 import type { ManageT } from './i18n';
 import { usePaged } from './paged';
-import { formatTime, ListState, Pager } from './parts';
+import { formatTime, PagedRows } from './parts';
 
 const STATUSES = [0, 1, 2] as const;
 
@@ -88,25 +88,15 @@ export function Held({ t, locale }: { t: ManageT; locale: string }) {
           </select>
         </label>
       </form>
-      {list.status === 'ready' && list.items.length > 0 ? (
-        <>
-          <ul className="manage-list">
-            {list.items.map((item) => (
-              <HeldRow key={item.id} item={item} t={t} locale={locale} onDecided={list.reload} />
-            ))}
-          </ul>
-          {list.pages > 1 && (
-            <Pager page={list.page} pages={list.pages} count={list.count} onPage={list.setPage} t={t} />
-          )}
-        </>
-      ) : (
-        <ListState
-          status={list.status === 'ready' ? 'empty' : list.status}
-          empty={{ icon: <CheckShieldOutline />, title: t('held.empty'), description: t('held.emptyDesc') }}
-          t={t}
-          onRetry={list.reload}
-        />
-      )}
+      <PagedRows
+        list={list}
+        empty={{ icon: <CheckShieldOutline />, title: t('held.empty'), description: t('held.emptyDesc') }}
+        t={t}
+      >
+        {list.items.map((item) => (
+          <HeldRow key={item.id} item={item} t={t} locale={locale} onDecided={list.reload} />
+        ))}
+      </PagedRows>
     </section>
   );
 }

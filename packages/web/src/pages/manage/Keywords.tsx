@@ -13,7 +13,7 @@ import { api } from '../../api';
 import { feedback } from '../../components/feedback';
 import type { ManageT } from './i18n';
 import { usePaged, useWhole } from './paged';
-import { ListState, Pager } from './parts';
+import { ListState, PagedRows, RenameDeleteActions } from './parts';
 
 const ACTIONS: readonly KeywordActionName[] = ['refuse', 'replace', 'review'];
 
@@ -101,43 +101,36 @@ function ListWords({ list, t, onChanged }: { list: KeywordList; t: ManageT; onCh
           <input type="search" value={filter} maxLength={100} onChange={(e) => setFilter(e.target.value)} />
         </label>
       </form>
-      {words.items.length > 0 ? (
-        <>
-          <ul className="manage-list" aria-label={t('keywords.wordsOf', { name: list.name })}>
-            {words.items.map((w) => (
-              <li key={w.id} className="manage-row">
-                <div className="manage-row-main">
-                  <p className="manage-row-title">{w.word}</p>
-                </div>
-                <div className="manage-row-actions">
-                  <button
-                    type="button"
-                    className="button button-danger"
-                    aria-label={t('keywords.removeWord', { word: w.word })}
-                    onClick={() => void remove(w.id, w.word)}
-                  >
-                    {t('keywords.remove')}
-                  </button>
-                </div>
-              </li>
-            ))}
-          </ul>
-          {words.pages > 1 && (
-            <Pager page={words.page} pages={words.pages} count={words.count} onPage={words.setPage} t={t} />
-          )}
-        </>
-      ) : (
-        <ListState
-          status={words.status === 'ready' ? 'empty' : words.status}
-          empty={{
-            icon: <ExclamationShieldOutline />,
-            title: t('keywords.noWords'),
-            description: t('keywords.noWordsDesc'),
-          }}
-          t={t}
-          onRetry={words.reload}
-        />
-      )}
+      <PagedRows
+        list={words}
+        label={t('keywords.wordsOf', { name: list.name })}
+        pager="several"
+        keep
+        empty={{
+          icon: <ExclamationShieldOutline />,
+          title: t('keywords.noWords'),
+          description: t('keywords.noWordsDesc'),
+        }}
+        t={t}
+      >
+        {words.items.map((w) => (
+          <li key={w.id} className="manage-row">
+            <div className="manage-row-main">
+              <p className="manage-row-title">{w.word}</p>
+            </div>
+            <div className="manage-row-actions">
+              <button
+                type="button"
+                className="button button-danger"
+                aria-label={t('keywords.removeWord', { word: w.word })}
+                onClick={() => void remove(w.id, w.word)}
+              >
+                {t('keywords.remove')}
+              </button>
+            </div>
+          </li>
+        ))}
+      </PagedRows>
     </div>
   );
 }
@@ -145,28 +138,9 @@ function ListWords({ list, t, onChanged }: { list: KeywordList; t: ManageT; onCh
 /** One list: its name, action and switch, its words when opened, rename and delete. */
 function ListRow({ list, t, onChanged }: { list: KeywordList; t: ManageT; onChanged: () => void }) {
   const [open, setOpen] = useState(false);
-  const [renaming, setRenaming] = useState(false);
-  const [name, setName] = useState(list.name);
-  const update = async (patch: { name?: string; action?: KeywordActionName; enabled?: number }) => {
+  const update = async (patch: { action?: KeywordActionName; enabled?: number }) => {
     try {
       await api.manageKeywordListUpdate({ id: list.id, ...patch }, { quiet: true });
-      feedback.toast(t('common.done'));
-      setRenaming(false);
-      onChanged();
-    } catch {
-      // The server's message was shown.
-    }
-  };
-  const remove = async () => {
-    const ok = await feedback.confirm({
-      content: t('keywords.confirmDelete', { name: list.name, count: list.word_count }),
-      confirmText: t('keywords.delete'),
-      danger: true,
-      cancelText: t('common.cancel'),
-    });
-    if (!ok) return;
-    try {
-      await api.manageKeywordListDel({ id: list.id }, { quiet: true });
       feedback.toast(t('common.done'));
       onChanged();
     } catch {
@@ -186,7 +160,16 @@ function ListRow({ list, t, onChanged }: { list: KeywordList; t: ManageT; onChan
           {t(`keywords.action.${list.action}`)} · {t('keywords.count', { count: list.word_count })}
         </p>
       </div>
-      <div className="manage-row-actions">
+      <RenameDeleteActions
+        texts="keywords"
+        name={list.name}
+        maxLength={KEYWORD_LIST_NAME_MAX}
+        confirmDelete={t('keywords.confirmDelete', { name: list.name, count: list.word_count })}
+        rename={(name) => api.manageKeywordListUpdate({ id: list.id, name }, { quiet: true })}
+        remove={() => api.manageKeywordListDel({ id: list.id }, { quiet: true })}
+        onChanged={onChanged}
+        t={t}
+      >
         <label className="manage-field">
           <span>{t('keywords.actionLabel')}</span>
           <select
@@ -218,41 +201,7 @@ function ListRow({ list, t, onChanged }: { list: KeywordList; t: ManageT; onChan
         >
           {list.enabled ? t('keywords.disable') : t('keywords.enable')}
         </button>
-        <button
-          type="button"
-          className="button button-default"
-          aria-expanded={renaming}
-          aria-label={t('keywords.renameTitle', { name: list.name })}
-          onClick={() => setRenaming(!renaming)}
-        >
-          {t('keywords.rename')}
-        </button>
-        <button
-          type="button"
-          className="button button-danger"
-          aria-label={t('keywords.deleteTitle', { name: list.name })}
-          onClick={() => void remove()}
-        >
-          {t('keywords.delete')}
-        </button>
-      </div>
-      {renaming && (
-        <form
-          className="manage-form manage-inline"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void update({ name });
-          }}
-        >
-          <label className="manage-field">
-            <span>{t('keywords.name')}</span>
-            <input value={name} required maxLength={KEYWORD_LIST_NAME_MAX} onChange={(e) => setName(e.target.value)} />
-          </label>
-          <button type="submit" className="button button-primary">
-            {t('keywords.save')}
-          </button>
-        </form>
-      )}
+      </RenameDeleteActions>
       {open && <ListWords list={list} t={t} onChanged={onChanged} />}
     </li>
   );

@@ -5,7 +5,7 @@ import { api } from '../../api';
 import { feedback } from '../../components/feedback';
 import type { ManageT } from './i18n';
 import { usePaged } from './paged';
-import { formatTime, ListState, Pager } from './parts';
+import { formatTime, PagedRows } from './parts';
 
 /** 公告: publish to everyone's Announcements chat, see what was published, withdraw. */
 export function Notices({ t, locale }: { t: ManageT; locale: string }) {
@@ -78,39 +78,31 @@ export function Notices({ t, locale }: { t: ManageT; locale: string }) {
         <h2 className="manage-section-title" id="manage-notices">
           {t('notices.list')}
         </h2>
-        {list.status === 'ready' && list.items.length > 0 ? (
-          <>
-            <ul className="manage-list">
-              {list.items.map((n) => (
-                <li key={n.id} className="manage-row">
-                  <div className="manage-row-main">
-                    <p className="manage-row-title">{n.title}</p>
-                    <p className="manage-notice-text">{n.notice}</p>
-                    <p className="manage-row-sub">{formatTime(n.create_time, locale)}</p>
-                  </div>
-                  <div className="manage-row-actions">
-                    <button
-                      type="button"
-                      className="button button-default"
-                      aria-label={t('notices.withdrawTitle', { title: n.title })}
-                      onClick={() => void withdraw(n.id)}
-                    >
-                      {t('notices.withdraw')}
-                    </button>
-                  </div>
-                </li>
-              ))}
-            </ul>
-            <Pager page={list.page} pages={list.pages} count={list.count} onPage={list.setPage} t={t} />
-          </>
-        ) : (
-          <ListState
-            status={list.status === 'ready' ? 'empty' : list.status}
-            empty={{ icon: <SoundOutline />, title: t('notices.empty'), description: t('notices.emptyDesc') }}
-            t={t}
-            onRetry={list.reload}
-          />
-        )}
+        <PagedRows
+          list={list}
+          empty={{ icon: <SoundOutline />, title: t('notices.empty'), description: t('notices.emptyDesc') }}
+          t={t}
+        >
+          {list.items.map((n) => (
+            <li key={n.id} className="manage-row">
+              <div className="manage-row-main">
+                <p className="manage-row-title">{n.title}</p>
+                <p className="manage-notice-text">{n.notice}</p>
+                <p className="manage-row-sub">{formatTime(n.create_time, locale)}</p>
+              </div>
+              <div className="manage-row-actions">
+                <button
+                  type="button"
+                  className="button button-default"
+                  aria-label={t('notices.withdrawTitle', { title: n.title })}
+                  onClick={() => void withdraw(n.id)}
+                >
+                  {t('notices.withdraw')}
+                </button>
+              </div>
+            </li>
+          ))}
+        </PagedRows>
       </section>
     </>
   );

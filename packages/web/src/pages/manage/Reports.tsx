@@ -15,7 +15,7 @@ import { feedback } from '../../components/feedback';
 import { translate } from '../../i18n';
 import type { ManageT } from './i18n';
 import { usePaged } from './paged';
-import { formatTime, ListState, Pager } from './parts';
+import { formatTime, ListState, PagedRows } from './parts';
 
 type Filter = ReportStatus | '';
 
@@ -276,35 +276,23 @@ export function Reports({ t, locale }: { t: ManageT; locale: string }) {
           </select>
         </div>
       </form>
-      {list.status === 'ready' && list.items.length > 0 ? (
-        <>
-          <ul className="manage-list">
-            {list.items.map((r) => (
-              <li key={r.id} className="manage-row">
-                <ReportSummary r={r} t={t} locale={locale} />
-                <div className="manage-row-actions">
-                  <button
-                    type="button"
-                    className="button button-default"
-                    aria-label={t('reports.openTitle', { id: r.id })}
-                    onClick={() => setOpened(r.id)}
-                  >
-                    {t('reports.open')}
-                  </button>
-                </div>
-              </li>
-            ))}
-          </ul>
-          <Pager page={list.page} pages={list.pages} count={list.count} onPage={list.setPage} t={t} />
-        </>
-      ) : (
-        <ListState
-          status={list.status === 'ready' ? 'empty' : list.status}
-          empty={EMPTY(t)}
-          t={t}
-          onRetry={list.reload}
-        />
-      )}
+      <PagedRows list={list} empty={EMPTY(t)} t={t}>
+        {list.items.map((r) => (
+          <li key={r.id} className="manage-row">
+            <ReportSummary r={r} t={t} locale={locale} />
+            <div className="manage-row-actions">
+              <button
+                type="button"
+                className="button button-default"
+                aria-label={t('reports.openTitle', { id: r.id })}
+                onClick={() => setOpened(r.id)}
+              >
+                {t('reports.open')}
+              </button>
+            </div>
+          </li>
+        ))}
+      </PagedRows>
     </>
   );
 }

@@ -6,7 +6,7 @@ import { feedback } from '../../components/feedback';
 import { useLoaded } from '../../lib/use-loaded';
 import type { ManageKey, ManageT } from './i18n';
 import { usePaged } from './paged';
-import { formatTime, ListState, Pager } from './parts';
+import { formatTime, ListState, PagedRows } from './parts';
 
 const asText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value, null, 1));
 
@@ -184,42 +184,33 @@ function Invites({ t, locale }: { t: ManageT; locale: string }) {
           {t('invites.create')}
         </button>
       </form>
-      {list.status === 'ready' && list.items.length > 0 ? (
-        <>
-          <ul className="manage-list">
-            {list.items.map((invite) => (
-              <li key={invite.code} className="manage-row">
-                <div className="manage-row-main">
-                  <p className="manage-row-title manage-code">{invite.code}</p>
-                  <p className="manage-row-sub">
-                    {t('invites.left', { count: invite.uses_left, time: formatTime(invite.expires_at, locale) })}
-                  </p>
-                </div>
-                <div className="manage-row-actions">
-                  <button
-                    type="button"
-                    className="button button-default"
-                    aria-label={t('invites.revokeCode', { code: invite.code })}
-                    onClick={() => void revoke(invite.code)}
-                  >
-                    {t('invites.revoke')}
-                  </button>
-                </div>
-              </li>
-            ))}
-          </ul>
-          {list.pages > 1 && (
-            <Pager page={list.page} pages={list.pages} count={list.count} onPage={list.setPage} t={t} />
-          )}
-        </>
-      ) : (
-        <ListState
-          status={list.status === 'ready' ? 'empty' : list.status}
-          empty={{ icon: <KeyOutline />, title: t('invites.empty'), description: t('invites.hint') }}
-          t={t}
-          onRetry={list.reload}
-        />
-      )}
+      <PagedRows
+        list={list}
+        pager="several"
+        empty={{ icon: <KeyOutline />, title: t('invites.empty'), description: t('invites.hint') }}
+        t={t}
+      >
+        {list.items.map((invite) => (
+          <li key={invite.code} className="manage-row">
+            <div className="manage-row-main">
+              <p className="manage-row-title manage-code">{invite.code}</p>
+              <p className="manage-row-sub">
+                {t('invites.left', { count: invite.uses_left, time: formatTime(invite.expires_at, locale) })}
+              </p>
+            </div>
+            <div className="manage-row-actions">
+              <button
+                type="button"
+                className="button button-default"
+                aria-label={t('invites.revokeCode', { code: invite.code })}
+                onClick={() => void revoke(invite.code)}
+              >
+                {t('invites.revoke')}
+              </button>
+            </div>
+          </li>
+        ))}
+      </PagedRows>
     </section>
   );
 }

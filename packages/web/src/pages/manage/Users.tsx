@@ -8,7 +8,7 @@ import { useSession } from '../../stores/session';
 import { useDepartments } from './Departments';
 import type { ManageT } from './i18n';
 import { usePaged } from './paged';
-import { formatTime, ListState, Pager } from './parts';
+import { formatTime, PagedRows } from './parts';
 
 /** 新建用户: account, password, name and whether they administer. */
 function CreateUser({ t, onCreated }: { t: ManageT; onCreated: () => void }) {
@@ -254,31 +254,23 @@ export function Users({ t, locale }: { t: ManageT; locale: string }) {
         label={t('common.search')}
       />
       <CreateUser t={t} onCreated={list.reload} />
-      {list.status === 'ready' && list.items.length > 0 ? (
-        <>
-          <ul className="manage-list">
-            {list.items.map((u) => (
-              <UserRow
-                key={u.user_id}
-                user={u}
-                me={me}
-                departments={departments.items}
-                t={t}
-                locale={locale}
-                onChanged={list.reload}
-              />
-            ))}
-          </ul>
-          <Pager page={list.page} pages={list.pages} count={list.count} onPage={list.setPage} t={t} />
-        </>
-      ) : (
-        <ListState
-          status={list.status === 'ready' ? 'empty' : list.status}
-          empty={{ icon: <UserOutline />, title: t('users.empty'), description: t('users.emptyDesc') }}
-          t={t}
-          onRetry={list.reload}
-        />
-      )}
+      <PagedRows
+        list={list}
+        empty={{ icon: <UserOutline />, title: t('users.empty'), description: t('users.emptyDesc') }}
+        t={t}
+      >
+        {list.items.map((u) => (
+          <UserRow
+            key={u.user_id}
+            user={u}
+            me={me}
+            departments={departments.items}
+            t={t}
+            locale={locale}
+            onChanged={list.reload}
+          />
+        ))}
+      </PagedRows>
     </>
   );
 }

@@ -42,11 +42,11 @@ export function AccountDeletePage() {
 
   return (
     <Page title={t('secure.deleteAccount')} onBack={back}>
-      <section className="form-note" aria-labelledby="delete-what">
+      <section aria-labelledby="delete-what">
         <h2 id="delete-what" className="cell-group-title">
           {t('secure.deleteWhat')}
         </h2>
-        <ul>
+        <ul className="form-note">
           {WHAT_GOES.map((key) => (
             <li key={key}>{t(`secure.${key}`)}</li>
           ))}

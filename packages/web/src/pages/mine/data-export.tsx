@@ -5,6 +5,7 @@ import { api } from '../../api';
 import { feedback } from '../../components/feedback';
 import { Page } from '../../components/Page';
 import { formatSize } from '../../lib/linkify';
+import { saveFile } from '../../lib/save-file';
 import { useBackTo } from '../../nav/navigation';
 import { paths } from '../../nav/paths';
 import { dataExports } from '../../stores/data-export';
@@ -15,14 +16,7 @@ async function saveArchive(id: number): Promise<void> {
   const token = sessionStore.getState().token;
   const res = await fetch(`${EXPORT_DOWNLOAD_PATH}?id=${id}`, { headers: token ? { Authorization: token } : {} });
   if (!res.ok) throw new Error(`download ${res.status}`);
-  const url = URL.createObjectURL(await res.blob());
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = `sparrow-data-${id}.zip`;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  saveFile(await res.blob(), `sparrow-data-${id}.zip`);
 }
 
 /** 下载我的数据: ask for an archive, watch it being prepared, download it until it expires. */

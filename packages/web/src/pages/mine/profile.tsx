@@ -1,11 +1,11 @@
 import type { UserInfo } from '@sparrow/protocol';
-import { CheckOutline, RightOutline, SystemQRcodeOutline } from 'antd-mobile-icons';
+import { RightOutline, SystemQRcodeOutline } from 'antd-mobile-icons';
 import { useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { api } from '../../api';
 import { Avatar } from '../../components/Avatar';
-import { Cell, CellGroup } from '../../components/Cell';
+import { Cell, CellGroup, OptionList } from '../../components/Cell';
 import { feedback } from '../../components/feedback';
 import { Field } from '../../components/Field';
 import { Page } from '../../components/Page';
@@ -115,20 +115,14 @@ function SexEditor({ user }: { user: UserInfo }) {
   };
   return (
     <Page title={t('profile.editSex')} onBack={back}>
-      <fieldset className="cell-group option-list">
-        <legend className="visually-hidden">{t('profile.sex')}</legend>
-        <ul className="cells">
-          {SEXES.map((value) => (
-            <li key={value}>
-              <label className="cell">
-                <input type="radio" name="sex" value={value} checked={sex === value} onChange={() => setSex(value)} />
-                <span className="cell-title">{t(sexKey(value))}</span>
-                {sex === value && <CheckOutline className="cell-check" aria-hidden="true" />}
-              </label>
-            </li>
-          ))}
-        </ul>
-      </fieldset>
+      <OptionList
+        legend={t('profile.sex')}
+        name="sex"
+        options={SEXES}
+        value={sex}
+        label={(value) => t(sexKey(value))}
+        onChange={setSex}
+      />
       <div className="actions">
         <button type="button" className="button button-primary" disabled={busy} onClick={() => void handleSave()}>
           {t('common.save')}

@@ -6,11 +6,12 @@ import {
   type ReportKind,
   type ReportReason,
 } from '@sparrow/protocol';
-import { CheckCircleOutline, CheckOutline } from 'antd-mobile-icons';
+import { CheckCircleOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../api';
+import { OptionList } from '../../components/Cell';
 import { EmptyState } from '../../components/EmptyState';
 import { PicturePicks, usePicturePicks } from '../../components/moments/PicturePicks';
 import { Page } from '../../components/Page';
@@ -112,20 +113,15 @@ export default function ReportPage() {
     >
       <div className="report-page">
         <h2 className="report-target">{t(`report.target.${target.kind}`)}</h2>
-        <fieldset className="cell-group option-list">
-          <legend className="report-legend">{t('report.reasonLegend')}</legend>
-          <ul className="cells">
-            {REPORT_REASONS.map((r) => (
-              <li key={r}>
-                <label className="cell">
-                  <input type="radio" name="reason" checked={reason === r} onChange={() => setReason(r)} />
-                  <span className="cell-title">{t(`report.reason.${r}`)}</span>
-                  {reason === r && <CheckOutline className="cell-check" aria-hidden="true" />}
-                </label>
-              </li>
-            ))}
-          </ul>
-        </fieldset>
+        <OptionList
+          legend={t('report.reasonLegend')}
+          legendClassName="report-legend"
+          name="reason"
+          options={REPORT_REASONS}
+          value={reason}
+          label={(r) => t(`report.reason.${r}`)}
+          onChange={setReason}
+        />
         <label className="report-legend" htmlFor="report-text">
           {t('report.text')}
         </label>

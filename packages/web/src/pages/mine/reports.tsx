@@ -4,6 +4,7 @@ import { useCallback, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api';
 import { EmptyState } from '../../components/EmptyState';
+import { DelayedSpinner } from '../../components/DelayedSpinner';
 import { Page } from '../../components/Page';
 import { appEvents } from '../../chat/events';
 import { useLoaded } from '../../lib/use-loaded';
@@ -35,7 +36,14 @@ export default function ReportsPage() {
   const now = Date.now();
   return (
     <Page title={t('report.mine')} onBack={back}>
-      {status === 'error' && !data && <p className="report-bad-link">{t('report.loadFailed')}</p>}
+      {!data && status === 'loading' && <DelayedSpinner />}
+      {!data && status === 'error' && (
+        <EmptyState icon={<ExclamationCircleOutline />} title={t('report.loadFailed')} description="">
+          <button type="button" className="button button-default" onClick={() => void reload()}>
+            {t('common.retry')}
+          </button>
+        </EmptyState>
+      )}
       {data?.length === 0 && (
         <EmptyState icon={<ExclamationCircleOutline />} title={t('report.empty')} description={t('report.emptyDesc')} />
       )}

@@ -1,9 +1,8 @@
 import { APP_VERSION, LOCALE_NAMES, LOCALES, type Locale } from '@sparrow/protocol';
-import { CheckOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { checkForUpdate } from '../../app/system';
-import { Cell, CellGroup, SwitchCell } from '../../components/Cell';
+import { Cell, CellGroup, OptionList, SwitchCell } from '../../components/Cell';
 import { feedback } from '../../components/feedback';
 import { Page } from '../../components/Page';
 import { useLocaleChoice } from '../../i18n/use-locale-choice';
@@ -19,26 +18,15 @@ function LanguagePicker() {
   const [language, handleChange] = useLocaleChoice(() => feedback.toast(t('errors.noNetwork')));
   return (
     <Page title={t('setting.language')} onBack={back}>
-      <fieldset className="cell-group option-list">
-        <legend className="visually-hidden">{t('setting.language')}</legend>
-        <ul className="cells">
-          {LOCALES.map((locale: Locale) => (
-            <li key={locale}>
-              <label className="cell" lang={locale}>
-                <input
-                  type="radio"
-                  name="language"
-                  value={locale}
-                  checked={language === locale}
-                  onChange={() => handleChange(locale)}
-                />
-                <span className="cell-title">{LOCALE_NAMES[locale]}</span>
-                {language === locale && <CheckOutline className="cell-check" aria-hidden="true" />}
-              </label>
-            </li>
-          ))}
-        </ul>
-      </fieldset>
+      <OptionList
+        legend={t('setting.language')}
+        name="language"
+        options={LOCALES}
+        value={language}
+        label={(locale: Locale) => LOCALE_NAMES[locale]}
+        lang={(locale: Locale) => locale}
+        onChange={handleChange}
+      />
     </Page>
   );
 }
