@@ -32,9 +32,10 @@ async function freePort(): Promise<number> {
 }
 
 interface ServerBuild {
-  serverMain: string;
   serverNodeArgs: string[];
-  ensureServerBuild(): Promise<void>;
+  /** The browser suite's own bundle's folder, apart from the dist/ that `npm start` builds. */
+  e2eServerDist: string;
+  buildServer(outDir: string): Promise<void>;
 }
 
 /** scripts/build-server.mjs: where `npm start` builds the server, and how it runs it. */
@@ -85,9 +86,9 @@ export class ServerProcess {
     delete env.DATABASE_URL;
     delete env.REDIS_URL;
     Object.assign(env, this.extraEnv);
-    // What `npm start` runs: the compiled bundle (built once by global-setup.ts).
-    const { serverMain, serverNodeArgs } = await serverBuild();
-    this.child = spawn(process.execPath, [...serverNodeArgs, serverMain], {
+    // What `npm start` runs: the compiled bundle (the suite's own, built once by global-setup.ts).
+    const { e2eServerDist, serverNodeArgs } = await serverBuild();
+    this.child = spawn(process.execPath, [...serverNodeArgs, path.join(e2eServerDist, 'main.js')], {
       cwd: root,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

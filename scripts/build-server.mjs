@@ -11,6 +11,12 @@ import * as esbuild from 'esbuild';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const serverDist = path.join(root, 'packages/server/dist');
 export const serverMain = path.join(serverDist, 'main.js');
+/**
+ * The browser suite's own bundle, beside dist/ (the bundle finds node_modules and the repository by
+ * walking up): `npm test` runs the browser suite beside the integration suites, whose start test
+ * removes and rebuilds dist/.
+ */
+export const e2eServerDist = path.join(root, 'packages/server/dist-e2e');
 /** How the bundle is run: stack traces point into the TypeScript sources through its source map. */
 export const serverNodeArgs = ['--enable-source-maps'];
 
@@ -82,12 +88,12 @@ export function serverBuildFresh() {
   return sources.every((s) => newest(s) <= built);
 }
 
-/** Bundles the server into packages/server/dist. */
-export async function buildServer() {
-  fs.rmSync(serverDist, { recursive: true, force: true });
+/** Bundles the server into `outDir` (packages/server/dist). */
+export async function buildServer(outDir = serverDist) {
+  fs.rmSync(outDir, { recursive: true, force: true });
   await esbuild.build({
     entryPoints: { main: path.join(root, 'packages/server/src/main.ts') },
-    outdir: serverDist,
+    outdir: outDir,
     bundle: true,
     // Modules imported on demand (the AWS SDK for a bucket) stay out of the start: chunks of their own.
     splitting: true,
@@ -123,14 +129,14 @@ export async function buildServer() {
   });
   // esbuild's service process would otherwise live as long as `npm start` does.
   await esbuild.stop();
-  for (const file of fs.readdirSync(serverDist).filter((f) => f.endsWith('.js.map'))) {
-    ownMappingsOnly(path.join(serverDist, file));
+  for (const file of fs.readdirSync(outDir).filter((f) => f.endsWith('.js.map'))) {
+    ownMappingsOnly(path.join(outDir, file));
   }
   // Started by the checkpointer as `new URL('./checkpoint-worker.mjs', import.meta.url)`, which in
   // the bundle is dist/.
   fs.copyFileSync(
     path.join(root, 'packages/server/src/db/checkpoint-worker.mjs'),
-    path.join(serverDist, 'checkpoint-worker.mjs'),
+    path.join(outDir, 'checkpoint-worker.mjs'),
   );
 }
 

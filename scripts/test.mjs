@@ -1,11 +1,12 @@
 // `npm test`: typecheck, lint, unit and integration suites (SQLite, plus PostgreSQL and Redis when
 // reachable), the web build with its budget, and the browser suite. Says what it skipped and why;
 // with CI=true a skip is a failure. Ends with one line: "tests: N passed, N failed".
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -48,31 +49,43 @@ const turnserver = env.TURNSERVER_PATH ?? '/usr/bin/turnserver';
 if (haveBrowser && !fs.existsSync(turnserver))
   skipped.push(`browser call through TURN: no coturn at ${turnserver} (apt-get install coturn)`);
 
-function run(name, cmd, args) {
+/**
+ * Runs a step. Alone, its output goes straight through; beside others (`together`), each line is
+ * prefixed with the step's name. Answers whether it passed.
+ */
+function run(name, cmd, args, together = false) {
   const started = Date.now();
   console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
-  const res = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env });
-  const secs = ((Date.now() - started) / 1000).toFixed(1);
-  if (res.status !== 0) {
-    failed.push(name);
-    console.log(`=== ${name}: FAILED (${secs} s)`);
-    return false;
-  }
-  console.log(`=== ${name}: ok (${secs} s)`);
-  return true;
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: together ? ['ignore', 'pipe', 'pipe'] : 'inherit', env });
+    if (together) {
+      for (const stream of [child.stdout, child.stderr]) {
+        readline.createInterface({ input: stream }).on('line', (line) => console.log(`[${name}] ${line}`));
+      }
+    }
+    child.on('close', (status) => {
+      const secs = ((Date.now() - started) / 1000).toFixed(1);
+      if (status !== 0) {
+        failed.push(name);
+        console.log(`=== ${name}: FAILED (${secs} s)`);
+        resolve(false);
+        return;
+      }
+      console.log(`=== ${name}: ok (${secs} s)`);
+      resolve(true);
+    });
+  });
 }
 
 /** Runs vitest with a JSON report and adds its counts to the totals. */
-function vitest(name, args) {
+async function vitest(name, args, together = false) {
   const report = path.join(os.tmpdir(), `sparrow-vitest-${process.pid}-${name.replace(/\W+/g, '-')}.json`);
-  const ok = run(name, 'npx', [
-    'vitest',
-    'run',
-    ...args,
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${report}`,
-  ]);
+  const ok = await run(
+    name,
+    'npx',
+    ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+    together,
+  );
   try {
     const json = JSON.parse(fs.readFileSync(report, 'utf8'));
     passedTests += json.numPassedTests;
@@ -86,11 +99,18 @@ function vitest(name, args) {
   }
 }
 
-run('typecheck', 'npm', ['run', 'typecheck', '--silent']);
-run('lint', 'npm', ['run', 'lint', '--silent']);
-run('build web', 'npm', ['run', 'build', '-w', '@sparrow/web', '--silent']);
-vitest('unit and integration', []);
-if (haveBrowser) vitest('browser', ['--config', 'e2e/vitest.config.ts']);
+// Independent steps run at once: the checks and the web build read the sources and write nothing
+// the others read. The browser suite waits mostly on pages and sockets (about a third of a core,
+// measured), so it runs beside the unit and integration suites; it needs the web build first.
+await Promise.all([
+  run('typecheck', 'npm', ['run', 'typecheck', '--silent'], true),
+  run('lint', 'npm', ['run', 'lint', '--silent'], true),
+  run('build web', 'npm', ['run', 'build', '-w', '@sparrow/web', '--silent'], true),
+]);
+await Promise.all([
+  vitest('unit and integration', [], haveBrowser),
+  haveBrowser && !failed.includes('build web') ? vitest('browser', ['--config', 'e2e/vitest.config.ts'], true) : null,
+]);
 
 console.log('\n=== summary');
 for (const s of skipped) console.log(`skipped: ${s}`);
