@@ -199,7 +199,10 @@ describe('media messages between two people', () => {
     await a.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await a.mouse.down();
     await visible(a.getByText('手指上滑，取消发送'));
-    await a.waitForTimeout(3200);
+    // Held for 3 s from when the microphone records (opening it may take a while on a busy machine);
+    // letting go takes a moment more, and the clip's length is rounded to the second.
+    await visible(a.locator('.talk-panel[data-phase="recording"]'));
+    await a.waitForTimeout(2800);
     await a.mouse.up();
 
     const clip = bob.page.getByRole('button', { name: /^播放语音，3 秒$/ });

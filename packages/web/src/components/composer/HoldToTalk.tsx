@@ -160,7 +160,12 @@ export function HoldToTalk({ chatKey }: { chatKey: ContactKey }) {
       {phase !== 'idle' &&
         createPortal(
           <div className="talk-overlay">
-            <div className={`talk-panel${cancelling ? ' talk-panel-cancel' : ''}`} role="status" aria-live="assertive">
+            <div
+              className={`talk-panel${cancelling ? ' talk-panel-cancel' : ''}`}
+              role="status"
+              aria-live="assertive"
+              data-phase={phase}
+            >
               {phase === 'tooShort' ? (
                 <>
                   <span className="talk-alert" aria-hidden="true">
