@@ -335,7 +335,12 @@ export interface Person {
 export async function signIn(server: ServerProcess, page: Page, account: string): Promise<void> {
   const bound = socketBound(page);
   await page.goto(`${server.url}/#/pages/login/login`);
-  await page.getByLabel('账号', { exact: true }).fill(account);
+  // A wide screen offers the QR code first, and the password form a tap away.
+  const field = page.getByLabel('账号', { exact: true });
+  const byPassword = page.getByRole('button', { name: /密码登录/ });
+  await field.or(byPassword).first().waitFor(WAIT);
+  if (await byPassword.isVisible()) await byPassword.click();
+  await field.fill(account);
   await page.getByLabel('密码', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: '登录', exact: true }).click();
   await visible(page.getByRole('navigation', { name: '主导航' }));

@@ -134,6 +134,8 @@ export const ErrorCodes = {
   QrNotUser: Codes.BadRequest,
   QrNotGroup: Codes.BadRequest,
   QrJoinClosed: Codes.Forbidden,
+  /** A QR login code that does not exist, expired, was used or cancelled, or was scanned by someone else: alike. */
+  QrLoginGone: Codes.BadRequest,
   CannotActOnSelf: Codes.BadRequest,
   VideoTooLong: Codes.Refused,
   FileTooLarge: Codes.Refused,

@@ -18,6 +18,7 @@ export * from './rules';
 export * from './preview';
 export * from './qr';
 export * from './qr-link';
+export * from './api/qr-login';
 export * from './pictures';
 export * from './api/friend';
 export * from './api/im';

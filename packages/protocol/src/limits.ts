@@ -108,6 +108,14 @@ export const FORWARD_RECORD_SEARCH_MAX = 1_000;
 export const VIDEO_MAX_S = 60;
 /** QR code validity, ms (docs/product.md §9: 7 days). */
 export const QR_VALID_MS = 7 * 24 * 3600 * 1000;
+/** How long a QR login code (扫码登录) works, ms: about two minutes, counted again from its scan. */
+export const QR_LOGIN_VALID_MS = 2 * 60_000;
+/** How often the page showing a QR login code asks for its state, ms. */
+export const QR_LOGIN_POLL_MS = 1_500;
+/** QR login codes one address may ask for in a minute. */
+export const QR_LOGIN_PER_MINUTE_MAX = 10;
+/** The longest user agent a QR login code keeps for the session it makes, characters. */
+export const USER_AGENT_MAX = 255;
 
 /** Group mute options: noSpeakTimer value → duration in seconds (docs/product.md §9). */
 export const MUTE_OPTIONS: Readonly<Record<1 | 2 | 3 | 4, number>> = {

@@ -40,3 +40,34 @@ export function messagePreview(
       return m.content.replace(/\s+/g, ' ').slice(0, PREVIEW_MAX);
   }
 }
+
+/** The words of a new-message notification that are not the message's own. */
+export type NotificationKey = 'push.newMessage' | 'push.call';
+
+/** What a new message's notification is made from; the caller words `text` and `call` in the reader's language. */
+export interface NotificationSource {
+  /** The reader's choice (`/enterprise/push/setting`): false shows only that a message came. */
+  preview: boolean;
+  /** The sender's name as the reader sees it. */
+  sender: string;
+  /** The group's name, for a group message. */
+  group?: string | undefined;
+  /** The message's preview (`messagePreview`). */
+  text: string;
+  /** For a call: its kind in words ("语音通话"). */
+  call?: string | undefined;
+}
+
+/**
+ * The title and body of a new-message notification, alike for a Web Push (the server's) and one
+ * the open page shows while hidden: without a preview, only the app's name and that a message came.
+ */
+export function notificationText(
+  n: NotificationSource,
+  t: (key: NotificationKey, params?: Record<string, string>) => string,
+): { title: string; body: string } {
+  if (!n.preview) return { title: 'Sparrow', body: t('push.newMessage') };
+  if (n.call !== undefined) return { title: n.sender, body: t('push.call', { name: n.sender, kind: n.call }) };
+  if (n.group !== undefined) return { title: n.group, body: `${n.sender}: ${n.text}` };
+  return { title: n.sender, body: n.text };
+}

@@ -1,11 +1,18 @@
-/** What a QR code names (docs/protocol.md §6): a person or a group. */
+/** What a signed QR token names (docs/protocol.md §6): a person or a group. */
 export type QrKind = 'user' | 'group';
 
-/** The in-app page a scanned code opens (docs/product.md §2): 用户分享 for a person, 群分享 for a group. */
+/** What a Sparrow QR link names: a person's or a group's token, or a desktop waiting to be signed in (扫码登录). */
+export type QrLinkKind = QrKind | 'login';
+
+/**
+ * The in-app page a scanned code opens (docs/product.md §2): 用户分享 for a person, 群分享 for a group,
+ * 网页端登录 (confirming a desktop's sign-in) for a login code.
+ */
 export const QR_LANDING = {
   user: '/pages/index/myqrcode',
   group: '/pages/index/qqrcode',
-} as const satisfies Record<QrKind, string>;
+  login: '/pages/index/qrLogin',
+} as const satisfies Record<QrLinkKind, string>;
 
 /** A person's code resolved for a Raingad client (`/scan/u/…`): it opens their profile by `id`. */
 export interface ScannedUser extends UserPreview {

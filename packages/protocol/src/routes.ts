@@ -36,6 +36,15 @@ import {
 } from './api/user';
 import type { ScannedUser, UserPreview } from './qr';
 import {
+  QrLoginCodeBody,
+  QrLoginStateBody,
+  WebSessionEndBody,
+  type QrLoginCode,
+  type QrLoginScan,
+  type QrLoginState,
+  type WebSession,
+} from './api/qr-login';
+import {
   FriendAddBody,
   FriendDelBody,
   FriendIndexBody,
@@ -269,6 +278,13 @@ export const routes = {
   getSystemInfo: route('/common/Pub/getSystemInfo', EmptyBody, true),
   checkVersion: route('/common/pub/checkVersion', CheckVersionBody, true),
   offline: route('/common/pub/offline', OfflineBody),
+  qrLoginCreate: route('/common/Pub/qrLogin', EmptyBody, true),
+  qrLoginState: route('/common/Pub/qrLoginState', QrLoginStateBody, true),
+  qrLoginScan: route('/enterprise/im/qrLoginScan', QrLoginCodeBody),
+  qrLoginConfirm: route('/enterprise/im/qrLoginConfirm', QrLoginCodeBody),
+  qrLoginCancel: route('/enterprise/im/qrLoginCancel', QrLoginCodeBody),
+  webSessions: route('/enterprise/im/webSessions', EmptyBody),
+  webSessionEnd: route('/enterprise/im/webSessionEnd', WebSessionEndBody),
 
   getUserInfo: route('/enterprise/im/getUserInfo', GetUserInfoBody),
   userInfoqq: route('/enterprise/im/userInfoqq', UserQrBody),
@@ -440,6 +456,13 @@ export const routeAliases: Partial<Record<RouteName, string[]>> = {
 /** What each endpoint answers in `data`. */
 export interface RouteResponses {
   login: LoginResult;
+  qrLoginCreate: QrLoginCode;
+  qrLoginState: QrLoginState;
+  qrLoginScan: QrLoginScan;
+  qrLoginConfirm: null;
+  qrLoginCancel: null;
+  webSessions: WebSession[];
+  webSessionEnd: null;
   register: UserInfo;
   checkuser: UserInfo;
   logout: null;

@@ -337,7 +337,7 @@ async function registerHandlers(app: FastifyInstance, ctx: AppContext, services:
     ...systemRoutes(ctx),
     ...uploadRoutes(ctx, services),
     ...emojiRoutes(ctx, services.emoji),
-    ...qrRoutes(ctx, services.qr),
+    ...qrRoutes(ctx, services.qr, services.qrLogin),
     ...callRoutes(ctx, services.calls),
     ...momentRoutes(ctx, services.moments),
     ...favoriteRoutes(ctx, services.favorites),

@@ -6,6 +6,7 @@ import { AdminRepo } from './modules/admin/repo';
 import { CodeRepo } from './modules/auth/code-repo';
 import { BlockRepo } from './modules/block/repo';
 import { SessionRepo } from './modules/auth/session-repo';
+import { QrLoginRepo } from './modules/qr/login-repo';
 import { EmojiRepo } from './modules/emoji/repo';
 import { FavoriteRepo } from './modules/favorite/repo';
 import { FriendRepo } from './modules/friend/repo';
@@ -41,6 +42,7 @@ export interface Repos {
   users: UserRepo;
   departments: DepartmentRepo;
   sessions: SessionRepo;
+  qrLogins: QrLoginRepo;
   codes: CodeRepo;
   friends: FriendRepo;
   groups: GroupRepo;
@@ -77,6 +79,7 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
     users: new UserRepo(db),
     departments: new DepartmentRepo(db),
     sessions: new SessionRepo(db, dialect),
+    qrLogins: new QrLoginRepo(db),
     codes: new CodeRepo(db),
     friends: new FriendRepo(db),
     groups: new GroupRepo(db),

@@ -27,6 +27,7 @@ import { ReactionService } from './modules/im/reactions';
 import { EditService } from './modules/im/edits';
 import { MomentService } from './modules/moments/service';
 import { PushService } from './modules/push';
+import { QrLoginService } from './modules/qr/login';
 import { QrService } from './modules/qr/service';
 import { RetentionService } from './modules/retention';
 import { reportNotice } from './modules/report/presenter';
@@ -114,6 +115,7 @@ export function createServices(ctx: AppContext, callStore: CallStore) {
     groupAdmin,
     groupCodes,
     qr,
+    qrLogin: new QrLoginService(ctx, qr),
     files,
     uploads,
     emoji: new EmojiService(ctx, files),

@@ -251,6 +251,29 @@ async function scannedBy(env: Env) {
 
 const RACES: Array<Race<unknown>> = [
   race({
+    name: 'qrLoginConfirm of one scanned login code (扫码登录)',
+    invariant: 'one session made by the code, one success',
+    once: true,
+    async setup(env) {
+      const phone = await env.user();
+      const made = await ok(env, 'qrLoginCreate', {}, phone);
+      await ok(env, 'qrLoginScan', { code: made.code }, phone);
+      return { phone, code: made.code as string };
+    },
+    calls: (s) => [{ as: s.phone, route: 'qrLoginConfirm', body: { code: s.code } }],
+    async check(env, s) {
+      const wrong: string[] = [];
+      const rows = await env.db
+        .selectFrom('sessions')
+        .select('id')
+        .where('user_id', '=', s.phone.userId)
+        .where('via', '=', 'qr')
+        .execute();
+      expectThat(wrong, rows.length === 1, `${rows.length} sessions made by one code`);
+      return wrong;
+    },
+  }),
+  race({
     name: 'changeOwner to two members',
     invariant: 'one owner, one success, one line',
     once: true,

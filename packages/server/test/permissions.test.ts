@@ -39,6 +39,15 @@ const NO_FOREIGN_ID: Partial<Record<RouteName, string>> = {
   sendCode: 'public: names an account; the code goes to that account, never to the caller',
   getSystemInfo: 'public: the same configuration for everyone (ICE credentials only with a session)',
   checkVersion: 'public: compares a version string',
+  qrLoginCreate: 'public: makes a login code of its own',
+  qrLoginState:
+    'public: a login code with the secret only the page that made it holds; a wrong secret answers as no code (qr-login.test.ts)',
+  qrLoginScan:
+    'a login code is the permission to scan it; one scanned by someone else answers as no code (qr-login.test.ts)',
+  qrLoginConfirm: 'a login code the caller scanned; another’s answers as no code (qr-login.test.ts)',
+  qrLoginCancel: 'a login code the caller scanned; another’s answers as no code (qr-login.test.ts)',
+  webSessions: 'the caller’s own sessions made by QR login',
+  webSessionEnd: 'a session of the caller’s own made by QR login; another’s answers as none (qr-login.test.ts)',
   checkuser: 'the session’s own user',
   logout: 'ends the caller’s own session; client_id is not used',
   searchUser: 'exact keywords, no id; what it lists is any signed-in user’s to see',

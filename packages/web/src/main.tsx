@@ -4,7 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { connectApi } from './app/connect-api';
 import { checkForUpdate, loadSystemInfo, verifySession } from './app/system';
-import { applyTheme } from './app/theme';
+import { applyTheme, followColorScheme } from './app/theme';
 import './app/styles.css';
 import { initI18n } from './i18n';
 import { installId } from './lib/storage';
@@ -16,6 +16,7 @@ connectApi();
 
 async function start(): Promise<void> {
   applyTheme(document.documentElement);
+  followColorScheme();
   installId();
   settings.persist();
   await initI18n(settingsStore.getState().language);

@@ -2,6 +2,7 @@
 import { createHandlerBoundToURL, precacheAndRoute, cleanupOutdatedCaches } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import type { WebPushPayload } from '@sparrow/protocol';
+import { notificationTag } from './lib/notification';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
 
@@ -50,8 +51,8 @@ self.addEventListener('push', (event) => {
       if (windows.some((w) => w.visibilityState === 'visible' && w.focused && w.url === chatUrl(payload.chat))) return;
       await self.registration.showNotification(payload.title, {
         body: payload.body,
-        // One notification per chat: a newer message replaces the one before.
-        tag: `chat-${payload.chat}`,
+        // One notification per chat: a newer message replaces the one before, the open page's too.
+        tag: notificationTag(payload.chat),
         icon: new URL('./pwa-192.png', self.registration.scope).href,
         data: { chat: payload.chat },
         requireInteraction: payload.call === 1,

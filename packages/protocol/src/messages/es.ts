@@ -74,6 +74,9 @@ export const es: Record<MessageKey, string> = {
   'ok.login': 'Sesión iniciada',
   'ok.register': 'Registro completado',
   'ok.logout': 'Sesión cerrada',
+  'ok.qrLoginConfirmed': 'Sesión iniciada en la web',
+  'ok.qrLoginCancelled': 'Inicio de sesión web cancelado',
+  'ok.webSessionEnded': 'Sesión web cerrada',
   'ok.codeSent': 'Código de verificación enviado',
   'ok.saved': 'Guardado',
   'ok.reported': 'Denuncia enviada: la revisaremos pronto',
@@ -196,6 +199,8 @@ export const es: Record<MessageKey, string> = {
   'errors.QrNotUser': 'Este no es el código QR de una persona',
   'errors.QrNotGroup': 'Este no es el código QR de un grupo',
   'errors.QrJoinClosed': 'Unirse por código QR está desactivado en este grupo',
+  'errors.QrLoginGone':
+    'Este código de inicio de sesión ya no es válido: actualízalo en el ordenador y vuelve a escanearlo',
   'errors.CannotActOnSelf': 'No puedes hacerte esto a ti mismo',
   'field.nickname': 'Apodo en el grupo',
   'field.displayName': 'Nombre del grupo',

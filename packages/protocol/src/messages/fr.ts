@@ -74,6 +74,9 @@ export const fr: Record<MessageKey, string> = {
   'ok.login': 'Connecté',
   'ok.register': 'Inscription réussie',
   'ok.logout': 'Déconnecté',
+  'ok.qrLoginConfirmed': 'Connecté sur le web',
+  'ok.qrLoginCancelled': 'Connexion web annulée',
+  'ok.webSessionEnded': 'Déconnecté du web',
   'ok.codeSent': 'Code de vérification envoyé',
   'ok.saved': 'Enregistré',
   'ok.reported': "Signalement envoyé : nous allons l'examiner rapidement",
@@ -196,6 +199,8 @@ export const fr: Record<MessageKey, string> = {
   'errors.QrNotUser': 'Ce n’est pas le code QR d’une personne',
   'errors.QrNotGroup': 'Ce n’est pas le code QR d’un groupe',
   'errors.QrJoinClosed': 'Rejoindre par code QR est désactivé pour ce groupe',
+  'errors.QrLoginGone':
+    'Ce code de connexion n’est plus valable : actualisez-le sur l’ordinateur et scannez-le à nouveau',
   'errors.CannotActOnSelf': 'Impossible de vous appliquer cette action',
   'field.nickname': 'Surnom dans le groupe',
   'field.displayName': 'Nom du groupe',

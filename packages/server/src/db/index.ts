@@ -49,6 +49,7 @@ import { dataExports } from './migrations/030-data-exports';
 import { blocks } from './migrations/026-blocks';
 import { retention } from './migrations/031-retention';
 import { wordIndexMerge } from './migrations/032-word-index-merge';
+import { qrLogin } from './migrations/033-qr-login';
 import type { Database, Db } from './types';
 
 export type { Database, Db };
@@ -88,6 +89,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '030-data-exports': dataExports(dialect),
     '026-blocks': blocks(),
     '032-word-index-merge': wordIndexMerge(dialect),
+    '033-qr-login': qrLogin(dialect),
   };
 }
 

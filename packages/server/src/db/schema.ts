@@ -52,6 +52,28 @@ export interface SessionsTable {
   last_seen: number;
   expires_at: number;
   revoked_at: number | null;
+  /** How it was made: '' by password or code, 'qr' by QR login (migration 033). */
+  via: Generated<string>;
+  /** The session that confirmed a QR login, else 0. */
+  approved_by: Generated<number>;
+}
+
+/** A QR login code (扫码登录, migration 033): 0 waiting, 1 scanned, 2 confirmed, 3 cancelled. */
+export interface QrLoginsTable {
+  id: Generated<number>;
+  code: string;
+  /** SHA-256 of the secret only the page showing the code holds; the confirmed session's token hash. */
+  secret_hash: string;
+  state: Generated<number>;
+  /** Who scanned it, 0 before. */
+  user_id: Generated<number>;
+  /** The session confirming made, 0 before. */
+  session_id: Generated<number>;
+  /** The page's user agent and address, for the session it becomes. */
+  user_agent: string;
+  ip: string;
+  create_time: number;
+  expires_at: number;
 }
 
 export interface VerifyCodesTable {
@@ -571,6 +593,7 @@ export interface Database {
   users: UsersTable;
   data_exports: DataExportsTable;
   sessions: SessionsTable;
+  qr_logins: QrLoginsTable;
   verify_codes: VerifyCodesTable;
   config: ConfigTable;
   invite_codes: InviteCodesTable;

@@ -1,4 +1,4 @@
-import { PAT_INTERVAL_MS, PAT_PER_MINUTE_MAX, REPORTS_PER_HOUR_MAX } from '@sparrow/protocol';
+import { PAT_INTERVAL_MS, PAT_PER_MINUTE_MAX, QR_LOGIN_PER_MINUTE_MAX, REPORTS_PER_HOUR_MAX } from '@sparrow/protocol';
 import { AppError } from '../errors';
 import type { ConfigService } from '../modules/system/config-service';
 import type { RateLimiter } from './rate-limit';
@@ -93,6 +93,15 @@ export class Limits {
     if (each.count > 1) throw new AppError('PatTooFast', { seconds: each.resetS });
     const minute = await this.limiter.hit(`pat-minute:${userId}`, 60);
     if (minute.count > PAT_PER_MINUTE_MAX) throw new AppError('PatTooFast', { seconds: minute.resetS });
+  }
+
+  /**
+   * A QR login code (扫码登录): at most QR_LOGIN_PER_MINUTE_MAX a minute from one address, across
+   * nodes, so that the codes waiting in the database stay few (a page asks for one every two minutes).
+   */
+  async qrLoginCode(ip: string): Promise<void> {
+    const { count, resetS } = await this.limiter.hit(`qr-login:${ip}`, 60);
+    if (count > QR_LOGIN_PER_MINUTE_MAX) throw new AppError('TooMany', { seconds: resetS });
   }
 
   /** A report (投诉): at most REPORTS_PER_HOUR_MAX an hour from one user, across nodes. */

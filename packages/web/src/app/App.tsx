@@ -2,9 +2,12 @@ import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HashRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { setNavigator } from '../nav/navigation';
+import { titleWithUnread } from '../lib/notification';
 import { paths } from '../nav/paths';
 import { loginPath } from '../nav/return-to';
+import { selectUnread, useContacts } from '../stores/contacts';
 import { useSession } from '../stores/session';
+import { showUnreadOnIcon } from './favicon';
 import { appRoutes, findRoute } from './routes';
 
 /** Hands the router's navigate to code outside React (request layer, socket events). */
@@ -17,14 +20,21 @@ function NavigatorBridge() {
   return null;
 }
 
-/** document.title follows the route's title (docs/product.md §2) in the current language. */
+/**
+ * document.title follows the route's title (docs/product.md §2) in the current language, with the
+ * Messages tab's unread count before it ("(3) 首页"), which the page's icon shows too.
+ */
 function TitleSync() {
   const { pathname } = useLocation();
   const { t } = useTranslation();
   const route = findRoute(pathname);
+  const signedIn = useSession((s) => s.token !== null);
+  const unread = useContacts(selectUnread);
+  const count = signedIn ? unread : 0;
   useEffect(() => {
-    if (route) document.title = t(route.title);
-  }, [route, t]);
+    if (route) document.title = titleWithUnread(t(route.title), count, (p) => t('home.titleUnread', p));
+  }, [route, t, count]);
+  useEffect(() => showUnreadOnIcon(count), [count]);
   return null;
 }
 
@@ -54,6 +64,19 @@ function CallReturnBar() {
   );
 }
 
+// Its own chunk too: the shortcuts at a desk (quick switcher, moving between chats, the list of keys).
+const DeskKeys = lazy(() => import('../components/desk/DeskKeys'));
+
+function DeskShortcuts() {
+  const signedIn = useSession((s) => s.token !== null);
+  if (!signedIn) return null;
+  return (
+    <Suspense fallback={null}>
+      <DeskKeys />
+    </Suspense>
+  );
+}
+
 function UnknownRoute() {
   const signedIn = useSession((s) => s.token !== null);
   return <Navigate to={signedIn ? paths.home : paths.login} replace />;
@@ -65,6 +88,7 @@ export function App() {
       <NavigatorBridge />
       <TitleSync />
       <CallReturnBar />
+      <DeskShortcuts />
       <Routes>
         {appRoutes.map(({ path, page: Page, auth }) => (
           <Route

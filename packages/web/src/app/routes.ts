@@ -204,6 +204,16 @@ const routes: readonly Omit<AppRoute, 'auth'>[] = [
     page: lazyPage(() => import('../pages/index/scan')),
   },
   {
+    path: qrPaths.qrLogin,
+    title: 'qrLogin.routes.confirm',
+    page: lazyPage(() => import('../pages/index/qrLogin')),
+  },
+  {
+    path: qrPaths.webLogin,
+    title: 'qrLogin.routes.sessions',
+    page: lazyPage(() => import('../pages/index/webLogin')),
+  },
+  {
     path: callPaths.call,
     title: 'routes.call',
     page: lazyPage(() => import('../pages/message/call')),

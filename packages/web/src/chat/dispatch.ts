@@ -11,6 +11,7 @@ import { storage } from '../lib/storage';
 import { navigateTo } from '../nav/navigation';
 import { callPath } from '../nav/paths';
 import { forcedOffline, sessionInvalid } from '../session/account';
+import { notifyMessage } from '../session/notifications';
 import { config } from '../stores/config';
 import { contacts, contactsStore } from '../stores/contacts';
 import { groups } from '../stores/group';
@@ -73,6 +74,7 @@ function onMessage(msg: Message): void {
   if (mine) return;
   if (onScreen) liveEngine(key)?.readAll();
   if (msg.type !== 'event' && row?.is_notice !== 0) ringForMessage();
+  void notifyMessage(msg, row);
 }
 
 /**
@@ -104,6 +106,7 @@ function onCall(msg: Message): void {
       } as const;
       api.sendToMsg(busy, { silent: true }).catch(() => undefined);
     } else if (rung === 'ringing') {
+      void notifyMessage(msg, row);
       const from = msg.fromUser;
       const name = from.displayName || from.realname;
       navigateTo(

@@ -91,18 +91,26 @@ interface SwitchCellProps {
   title: string;
   checked: boolean;
   onChange: (checked: boolean) => void;
+  /** A line under the row that the switch is described by (why it cannot be turned on). */
+  note?: string | undefined;
 }
 
-export function SwitchCell({ title, checked, onChange }: SwitchCellProps) {
+export function SwitchCell({ title, checked, onChange, note }: SwitchCellProps) {
   const labelId = useId();
+  const noteId = useId();
   return (
     <li>
       <div className="cell">
         <span className="cell-title" id={labelId}>
           {title}
         </span>
-        <Switch checked={checked} onChange={onChange} labelledBy={labelId} />
+        <Switch checked={checked} onChange={onChange} labelledBy={labelId} describedBy={note ? noteId : undefined} />
       </div>
+      {note && (
+        <p className="cell-note" id={noteId}>
+          {note}
+        </p>
+      )}
     </li>
   );
 }

@@ -1,5 +1,5 @@
 import { CloseOutline } from 'antd-mobile-icons';
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import './lists.css';
 
@@ -9,7 +9,33 @@ interface Props {
   children: ReactNode;
 }
 
-/** A panel sliding up from the bottom over a dimmed page: a modal dialog, Escape closes it. */
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), textarea, select, [tabindex]:not([tabindex="-1"])';
+
+/** Keeps Tab and Shift+Tab among the controls inside `box`, going round at either end. */
+export function trapTab(e: KeyboardEvent<HTMLElement>, box: HTMLElement | null): void {
+  if (e.key !== 'Tab' || !box) return;
+  const items = Array.from(box.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => !el.hidden);
+  const first = items[0];
+  const last = items[items.length - 1];
+  if (!first || !last) {
+    e.preventDefault();
+    return;
+  }
+  const active = document.activeElement;
+  if (e.shiftKey && (active === first || active === box)) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && active === last) {
+    e.preventDefault();
+    first.focus();
+  }
+}
+
+/**
+ * A panel sliding up from the bottom over a dimmed page: a modal dialog, Tab stays inside, Escape
+ * closes it and focus goes back where it was.
+ */
 export function Sheet({ title, onClose, children }: Props) {
   const { t } = useTranslation();
   const titleId = useId();
@@ -34,6 +60,7 @@ export function Sheet({ title, onClose, children }: Props) {
             e.stopPropagation();
             onClose();
           }
+          trapTab(e, ref.current);
         }}
       >
         <header className="sheet-header">

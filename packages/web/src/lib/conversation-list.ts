@@ -61,6 +61,11 @@ export function conversationList(
   return out.sort(compareConversations);
 }
 
+/** Whether a contact or group is found by `q` (lower case): its shown name, real name or account holds it. */
+export function matchesName(c: Pick<Contact, 'displayName' | 'realname' | 'account'>, q: string): boolean {
+  return [c.displayName, c.realname ?? '', c.account ?? ''].some((s) => s.toLowerCase().includes(q));
+}
+
 export type Badge = { kind: 'none' } | { kind: 'dot' } | { kind: 'count'; text: string };
 
 export const BADGE_MAX = 99;

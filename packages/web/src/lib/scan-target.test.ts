@@ -8,6 +8,15 @@ const here = ownBases(
 );
 
 describe('what a scanned code opens', () => {
+  it('opens a computer’s login code on the page that confirms its sign-in (扫码登录)', () => {
+    expect(scanTarget(qrLink('http://192.168.1.5:8000', 'login', 'abcdefghij_-0123456789'), here)).toEqual({
+      kind: 'page',
+      path: '/pages/index/qrLogin?token=abcdefghij_-0123456789',
+      qr: 'login',
+      token: 'abcdefghij_-0123456789',
+    });
+  });
+
   it('opens a code of this server in the app, whichever of its addresses the code names', () => {
     expect(here).toEqual(['http://192.168.1.5:8000', 'https://im.example.org']);
     expect(scanTarget(qrLink('http://192.168.1.5:8000', 'user', 'u7.99.sig'), here)).toEqual({

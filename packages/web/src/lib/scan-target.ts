@@ -1,10 +1,10 @@
-import { parseQrLink, qrLanding, serverBase } from '@sparrow/protocol';
+import { parseQrLink, qrLanding, serverBase, type QrLinkKind } from '@sparrow/protocol';
 import { safeWebUrl } from './url';
 
 /** Where a scanned text leads (docs/protocol.md §6). */
 export type ScanTarget =
   /** A Sparrow code of this server: its landing page in the app. */
-  | { kind: 'page'; path: string; qr: 'user' | 'group'; token: string }
+  | { kind: 'page'; path: string; qr: QrLinkKind; token: string }
   /** Another http(s) address: the in-app browser. */
   | { kind: 'web'; url: string }
   /** Anything else: shown as text to copy. */

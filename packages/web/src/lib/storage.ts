@@ -7,6 +7,8 @@ import {
   type Locale,
   type UserInfo,
 } from '@sparrow/protocol';
+import { THEME_CHOICES, type ThemeChoice } from './color-theme';
+import { SEND_KEYS, type SendKey } from './desk-keys';
 
 /**
  * The items kept in localStorage (docs/product.md §3 "Locally stored items"). Strings are stored as they
@@ -23,6 +25,12 @@ export interface StoredItems {
   cid: string;
   language: Locale;
   appSetting: AppSetting;
+  /** The colour theme chosen on this device (深色模式); absent: the system's. */
+  theme: ThemeChoice;
+  /** Whether this browser shows a notification for new messages while the page is hidden (桌面通知). */
+  desktopNotify: { on: boolean };
+  /** Which key sends a message at a keyboard: Enter, or Ctrl/⌘+Enter (the other breaks the line). */
+  sendKey: SendKey;
   globalConfig: GlobalConfig;
   /**
    * getContacts as last loaded: the Messages and Contacts lists paint from it at once on the next
@@ -43,7 +51,7 @@ export type StorageKey = keyof StoredItems;
 
 type Backend = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
-const stringKeys: ReadonlySet<StorageKey> = new Set(['authToken', 'client_id', 'cid', 'language']);
+const stringKeys: ReadonlySet<StorageKey> = new Set(['authToken', 'client_id', 'cid', 'language', 'sendKey', 'theme']);
 
 function isLocale(v: string): v is Locale {
   return (LOCALES as readonly string[]).includes(v);
@@ -52,6 +60,8 @@ function isLocale(v: string): v is Locale {
 function decode<K extends StorageKey>(key: K, raw: string): StoredItems[K] | null {
   if (stringKeys.has(key)) {
     if (key === 'language' && !isLocale(raw)) return null;
+    if (key === 'sendKey' && !(SEND_KEYS as readonly string[]).includes(raw)) return null;
+    if (key === 'theme' && !(THEME_CHOICES as readonly string[]).includes(raw)) return null;
     return raw as StoredItems[K];
   }
   const value: unknown = JSON.parse(raw);

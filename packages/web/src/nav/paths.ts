@@ -80,6 +80,10 @@ export const qrPaths = {
   qqrcode: QR_LANDING.group,
   /** 扫一扫 */
   scan: '/pages/index/scan',
+  /** 网页端登录: where a desktop's login code lands, to confirm its sign-in (扫码登录). */
+  qrLogin: QR_LANDING.login,
+  /** 网页端已登录: the web sessions this account let in by QR login, each to sign out. */
+  webLogin: '/pages/index/webLogin',
 } as const;
 
 /** The call page. */

@@ -9,6 +9,7 @@ import {
   contactKey,
   conversationKeyOf,
   mentionsMe,
+  totalUnread,
   type ContactKey,
 } from '../lib/conversation-list';
 import { readUserItem, storage } from '../lib/storage';
@@ -45,6 +46,9 @@ export const contactsStore = createStore<ContactsState>()(() => ({
 export function useContacts<T>(selector: (s: ContactsState) => T): T {
   return useStore(contactsStore, selector);
 }
+
+/** The number on the Messages tab (`totalUnread`), which the page's title and icon show too. */
+export const selectUnread = (s: ContactsState): number => totalUnread(Object.values(s.rows));
 
 /** Fields that describe the person or group, not the conversation with them. */
 const IDENTITY: readonly (keyof Contact)[] = [

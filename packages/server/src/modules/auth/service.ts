@@ -19,7 +19,7 @@ import { toUserInfo, type UserRepo, type UserRow } from '../user';
 import type { QrService } from '../qr';
 import type { ConfigService, InviteRepo } from '../system';
 import type { CodeService } from './codes';
-import type { Session, SessionService } from './session';
+import { forceOffline, type Session, type SessionService } from './session';
 import type { KeywordScreen } from '../keywords';
 
 /** Where a request came from, for sessions and limits. */
@@ -173,7 +173,7 @@ export class AuthService {
 
     const session = await this.ctx.sessions.create(user.id, client);
     if (this.ctx.config.get().sysInfo.multipleLogin === 0) {
-      await this.forceOffline(user.id, session.id, client.isMobile);
+      await forceOffline(this.ctx, user.id, session.id, client.isMobile);
     }
     if (client.clientId) {
       // A socket that has closed, or is not this user's, is no reason to refuse right credentials:
@@ -188,15 +188,6 @@ export class AuthService {
       });
     }
     return { authToken: `bearer ${session.token}`, sessionId: session.id, userInfo: this.info(user, client.base) };
-  }
-
-  /** Ends the other sessions of the same device class and tells their sockets why. */
-  private async forceOffline(userId: number, keepId: number, isMobile: boolean): Promise<void> {
-    const revoked = await this.ctx.sessions.revokeOthers(userId, keepId, isMobile);
-    await this.ctx.realtime.kick(userId, revoked, SocketCloseCodes.SessionEnded, {
-      type: 'offline',
-      data: { id: userId, client_id: '', isMobile },
-    });
   }
 
   async logout(session: Session): Promise<void> {

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
-import type { Insertable } from 'kysely';
-import type { Db } from '../../db';
+import type { Insertable, Transaction } from 'kysely';
+import type { Database, Db } from '../../db';
 import type { Dialect } from '../../db/dialect';
 import { Prepared } from '../../db/prepared';
 import type { SessionsTable } from '../../db/schema';
@@ -80,10 +80,38 @@ export class SessionRepo {
       .execute();
   }
 
-  /** Stores a new session; returns its id. */
-  async insert(values: Insertable<SessionsTable>): Promise<number> {
-    const row = await this.db.insertInto('sessions').values(values).returning('id').executeTakeFirstOrThrow();
+  /** Stores a new session, in the caller's transaction when given one; returns its id. */
+  async insert(values: Insertable<SessionsTable>, db: Db | Transaction<Database> = this.db): Promise<number> {
+    const row = await db.insertInto('sessions').values(values).returning('id').executeTakeFirstOrThrow();
     return row.id;
+  }
+
+  /** A user's live sessions made by QR login but `exceptId`, newest first. */
+  liveQrOf(userId: number, exceptId: number, now: number) {
+    return this.db
+      .selectFrom('sessions')
+      .select(['id', 'user_agent', 'create_time', 'last_seen'])
+      .where('user_id', '=', userId)
+      .where('id', '!=', exceptId)
+      .where('via', '=', 'qr')
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .orderBy('id', 'desc')
+      .execute();
+  }
+
+  /** Revokes a live session of this user made by QR login; false when there is none by that id. */
+  async revokeQr(userId: number, sessionId: number, now: number): Promise<boolean> {
+    const res = await this.db
+      .updateTable('sessions')
+      .set({ revoked_at: now })
+      .where('id', '=', sessionId)
+      .where('user_id', '=', userId)
+      .where('via', '=', 'qr')
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
   }
 
   /** Revokes one session unless it already is. */

@@ -1,5 +1,8 @@
-import { SESSION_TTL_MS } from '@sparrow/protocol';
+import { SESSION_TTL_MS, SocketCloseCodes } from '@sparrow/protocol';
 import DataLoader from 'dataloader';
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db';
+import type { Realtime } from '../../realtime/realtime';
 import type { Repos } from '../../repos';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { type UserRepo, type UserRow } from '../user';
@@ -32,6 +35,14 @@ export function tokenOf(header: string | undefined): string | null {
 /** True for a phone or tablet user agent: sessions are grouped by device class for multipleLogin. */
 export function isMobileAgent(ua: string | undefined): boolean {
   return /Mobile|Android|iPhone|iPad|HarmonyOS/i.test(ua ?? '');
+}
+
+/** Where a session is made from: the client's id, device class, user agent and address. */
+export interface SessionClient {
+  cid: string;
+  isMobile: boolean;
+  userAgent: string;
+  ip: string;
 }
 
 /** Opaque, revocable sessions; tokens stored as their SHA-256. */
@@ -98,14 +109,30 @@ export class SessionService {
   }
 
   /** Starts a session; the token is returned once and never stored in the clear. */
-  async create(
-    userId: number,
-    info: { cid: string; isMobile: boolean; userAgent: string; ip: string },
-  ): Promise<{ id: number; token: string }> {
+  async create(userId: number, info: SessionClient): Promise<{ id: number; token: string }> {
     const token = randomToken(32);
+    const id = await this.sessions.insert(this.row(userId, info, sha256(token)));
+    return { id, token };
+  }
+
+  /**
+   * Starts a session confirmed by the session `approvedBy` (QR login), in the caller's transaction,
+   * under a token hash the caller holds: the token itself is the secret of the page being signed in.
+   */
+  async createApproved(
+    trx: Transaction<Database>,
+    userId: number,
+    info: SessionClient,
+    tokenHash: string,
+    approvedBy: number,
+  ): Promise<number> {
+    return this.sessions.insert({ ...this.row(userId, info, tokenHash), via: 'qr', approved_by: approvedBy }, trx);
+  }
+
+  private row(userId: number, info: SessionClient, tokenHash: string) {
     const now = this.now();
-    const id = await this.sessions.insert({
-      token_hash: sha256(token),
+    return {
+      token_hash: tokenHash,
       user_id: userId,
       cid: info.cid.slice(0, 64),
       is_mobile: info.isMobile ? 1 : 0,
@@ -115,8 +142,17 @@ export class SessionService {
       last_seen: now,
       expires_at: now + SESSION_TTL_MS,
       revoked_at: null,
-    });
-    return { id, token };
+    };
+  }
+
+  /** A user's live sessions made by QR login but `exceptId` (the caller's own), newest first. */
+  liveQrOf(userId: number, exceptId: number) {
+    return this.sessions.liveQrOf(userId, exceptId, this.now());
+  }
+
+  /** Revokes a live session of this user made by QR login; false when they have none by that id. */
+  revokeQr(userId: number, sessionId: number): Promise<boolean> {
+    return this.sessions.revokeQr(userId, sessionId, this.now());
   }
 
   async revoke(sessionId: number): Promise<void> {
@@ -137,4 +173,21 @@ export class SessionService {
   async revokeAll(userId: number): Promise<number[]> {
     return this.revokeOthers(userId, 0);
   }
+}
+
+/**
+ * Ends a user's other sessions of one device class, as a new sign-in does when
+ * sysInfo.multipleLogin is 0, and tells their sockets why.
+ */
+export async function forceOffline(
+  parts: { sessions: Pick<SessionService, 'revokeOthers'>; realtime: Pick<Realtime, 'kick'> },
+  userId: number,
+  keepId: number,
+  isMobile: boolean,
+): Promise<void> {
+  const revoked = await parts.sessions.revokeOthers(userId, keepId, isMobile);
+  await parts.realtime.kick(userId, revoked, SocketCloseCodes.SessionEnded, {
+    type: 'offline',
+    data: { id: userId, client_id: '', isMobile },
+  });
 }

@@ -1,5 +1,6 @@
 import { createECDH } from 'node:crypto';
 import {
+  notificationText,
   PUSH_SUBSCRIPTIONS_MAX,
   translate,
   type PushKey,
@@ -198,25 +199,23 @@ export class PushService {
     }
   }
 
-  /** What the reader's notification says, in their language. */
+  /** What the reader's notification says, in their language (protocol's `notificationText`). */
   private payload(row: MessageRow, chat: Chat, sender: UserRow, reader: UserRow, preview: boolean): WebPushPayload {
     const locale = readerOf(reader).locale;
     const target = chat.kind === 'group' ? `group-${chat.group.id}` : String(sender.id);
-    const call = row.type === 'webrtc' ? ({ call: 1 } as const) : {};
-    if (!preview) return { title: 'Sparrow', body: translate(locale, 'push.newMessage'), chat: target, ...call };
-    const text = previewOf(row, readerOf(reader));
-    if (row.type === 'webrtc') {
-      const video = parseJson(row.extends).type === 1;
-      const kind = translate(locale, video ? 'call.video' : 'call.audio');
-      return {
-        title: sender.realname,
-        body: translate(locale, 'push.call', { name: sender.realname, kind }),
-        chat: target,
-        call: 1,
-      };
-    }
-    if (chat.kind === 'group') return { title: chat.group.name, body: `${sender.realname}: ${text}`, chat: target };
-    return { title: sender.realname, body: text, chat: target };
+    const call = row.type === 'webrtc';
+    const video = call && parseJson(row.extends).type === 1;
+    const words = notificationText(
+      {
+        preview,
+        sender: sender.realname,
+        group: chat.kind === 'group' ? chat.group.name : undefined,
+        text: preview && !call ? previewOf(row, readerOf(reader)) : '',
+        call: call ? translate(locale, video ? 'call.video' : 'call.audio') : undefined,
+      },
+      (key, params) => translate(locale, key, params),
+    );
+    return { ...words, chat: target, ...(call && ({ call: 1 } as const)) };
   }
 
   /**

@@ -1,22 +1,54 @@
-import { qrLanding, QR_PATH, type QrKind } from '@sparrow/protocol';
-import type { FastifyInstance } from 'fastify';
+import { qrLanding, QR_PATH, type QrLinkKind } from '@sparrow/protocol';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ServerConfig } from '../../config';
+import { ok } from '../../http/envelope';
+import { publicBase } from '../../http/public-url';
 import type { Handlers } from '../../http/route';
+import type { QrLoginClient, QrLoginService } from './login';
 import type { QrService } from './service';
 
-/** userInfoqq and `/scan/u/…`; a group's scanned code is the group module's (groupInfoqq, scanGroup, joinGroup). */
-export function qrRoutes(_ctx: unknown, qr: QrService): Handlers {
+function header(req: FastifyRequest, name: string): string {
+  const v = req.headers[name];
+  return (Array.isArray(v) ? v[0] : v) ?? '';
+}
+
+function loginClient(req: FastifyRequest, env: ServerConfig): QrLoginClient {
+  return { ip: req.ip, userAgent: header(req, 'user-agent'), cid: header(req, 'cid'), base: publicBase(env, req) };
+}
+
+/**
+ * userInfoqq and `/scan/u/…` (a group's scanned code is the group module's: groupInfoqq,
+ * scanGroup, joinGroup), and QR login (扫码登录).
+ */
+export function qrRoutes(ctx: { env: ServerConfig }, qr: QrService, login: QrLoginService): Handlers {
   return {
     userInfoqq: async ({ body, session }) => qr.preview(session, body.token),
     scanUser: async ({ body, session }) => {
       const person = await qr.preview(session, body.realToken);
       return { ...person, id: person.user_id, action: 'userInfo' };
     },
+    qrLoginCreate: async ({ req }) => login.create(loginClient(req, ctx.env)),
+    qrLoginState: async ({ body, req }) => login.state(body.code, body.secret, publicBase(ctx.env, req)),
+    qrLoginScan: async ({ body, session }) => login.scan(session, body.code),
+    qrLoginConfirm: async ({ body, session }) => {
+      await login.confirm(session, body.code);
+      return ok(null, { msg: 'ok.qrLoginConfirmed' });
+    },
+    qrLoginCancel: async ({ body, session }) => {
+      await login.cancel(session, body.code);
+      return ok(null, { msg: 'ok.qrLoginCancelled' });
+    },
+    webSessions: async ({ session }) => login.webSessions(session),
+    webSessionEnd: async ({ body, session }) => {
+      await login.endWebSession(session, body.session_id);
+      return ok(null, { msg: 'ok.webSessionEnded' });
+    },
   };
 }
 
-/** A request's URL as the log shows it: a scan path's token is a key to a group, and is left out. */
+/** A request's URL as the log shows it: a scan path's token (a key to a group, a login code) is left out. */
 export function loggedUrl(url: string): string {
-  return url.replace(/(\/scan\/[ug]\/)[^/?#]+/i, '$1…');
+  return url.replace(/(\/scan\/[ugl]\/)[^/?#]+/i, '$1…');
 }
 
 /**
@@ -25,7 +57,7 @@ export function loggedUrl(url: string): string {
  * the same path instead (scanUser, scanGroup).
  */
 export function registerScanPages(app: FastifyInstance): void {
-  const kinds = new Map((Object.keys(QR_PATH) as QrKind[]).map((k) => [QR_PATH[k] as string, k]));
+  const kinds = new Map((Object.keys(QR_PATH) as QrLinkKind[]).map((k) => [QR_PATH[k] as string, k]));
   app.get<{ Params: { kind: string; token: string } }>('/scan/:kind/:token', async (req, reply) => {
     const kind = kinds.get(req.params.kind);
     if (!kind) return reply.callNotFound();

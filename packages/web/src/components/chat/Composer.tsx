@@ -7,13 +7,17 @@ import {
   useLayoutEffect,
   useRef,
   useState,
+  type ClipboardEvent,
   type KeyboardEvent,
   type ReactNode,
   type Ref,
 } from 'react';
 import { useTranslation } from 'react-i18next';
+import { composerKey } from '../../lib/desk-keys';
+import { namedFile, pastedFiles } from '../../lib/dropped-files';
 import { insertMention, mentionIds, typedAt, type Mention } from '../../lib/mentions';
 import { drafts } from '../../stores/drafts';
+import { useSettings } from '../../stores/settings';
 import { HoldToTalk } from '../composer/HoldToTalk';
 import { MorePanel } from '../composer/MorePanel';
 import { EmojiPanel } from './EmojiPanel';
@@ -23,6 +27,8 @@ export interface ComposerHandle {
   /** Puts text in the box (re-editing a withdrawn message) and focuses it. */
   setText(text: string): void;
   focus(): void;
+  /** Closes the emoji or "+" panel; answers whether one was open. */
+  closePanels(): boolean;
 }
 
 interface Props {
@@ -39,6 +45,10 @@ interface Props {
   mentionable: readonly Mentionable[] | null;
   canMentionAll: boolean;
   onSend: (text: string, at: number[]) => void;
+  /** Files pasted into the box (not text), to be confirmed before they are sent. */
+  onAttach: (files: File[]) => void;
+  /** ↑ in the empty box: starts editing my last message, answering whether there was one. */
+  onEditLast: () => boolean;
 }
 
 const MAX_HEIGHT = 120;
@@ -47,10 +57,22 @@ const COUNTER_FROM = 100;
 
 /** The input bar: text with the draft kept per contact, the emoji panel, @ mentions and the quote. */
 export const Composer = forwardRef(function Composer(
-  { draftKey, blocked, blockedAction, quote, onCancelQuote, mentionable, canMentionAll, onSend }: Props,
+  {
+    draftKey,
+    blocked,
+    blockedAction,
+    quote,
+    onCancelQuote,
+    mentionable,
+    canMentionAll,
+    onSend,
+    onAttach,
+    onEditLast,
+  }: Props,
   ref: Ref<ComposerHandle>,
 ) {
   const { t } = useTranslation();
+  const sendKey = useSettings((s) => s.sendKey);
   const [text, setText] = useState(() => drafts.get(draftKey));
   const [panel, setPanel] = useState(false);
   /** The "+" panel (album, camera, location, card, file, stickers) and hold-to-talk instead of the box. */
@@ -103,6 +125,7 @@ export const Composer = forwardRef(function Composer(
       box.current?.focus();
     },
     focus: () => box.current?.focus(),
+    closePanels,
   }));
 
   const length = graphemeLength(text);
@@ -129,11 +152,52 @@ export const Composer = forwardRef(function Composer(
     update(head + text.slice(at), head.length);
   };
 
+  function closePanels(): boolean {
+    if (!panel && !more) return false;
+    setPanel(false);
+    setMore(false);
+    return true;
+  }
+
+  /** A line break where the selection is (Ctrl/⌘+Enter, which the box itself ignores). */
+  const newline = (el: HTMLTextAreaElement) => {
+    const { selectionStart: from, selectionEnd: to } = el;
+    update(text.slice(0, from) + '\n' + text.slice(to), from + 1);
+  };
+
   const handleKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+    const { key, ctrlKey, metaKey, shiftKey, altKey } = e;
+    const press = { key, ctrlKey, metaKey, shiftKey, altKey, isComposing: e.nativeEvent.isComposing };
+    const action = composerKey(press, sendKey, text.length === 0);
+    if (action === 'send') {
       e.preventDefault();
       send();
+    } else if (action === 'newline') {
+      e.preventDefault();
+      newline(e.currentTarget);
+    } else if (action === 'editLast') {
+      if (onEditLast()) e.preventDefault();
+    } else if (action === 'close' && quote) {
+      e.preventDefault();
+      e.stopPropagation();
+      onCancelQuote();
     }
+  };
+
+  const handlePaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = pastedFiles(e.clipboardData);
+    if (files.length === 0) return;
+    e.preventDefault();
+    const now = new Date();
+    onAttach(files.map((f) => namedFile(f, now)));
+  };
+
+  /** Escape in an open panel closes it and brings the keyboard back to the box. */
+  const handlePanelKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key !== 'Escape' || e.defaultPrevented || !closePanels()) return;
+    e.preventDefault();
+    e.stopPropagation();
+    box.current?.focus();
   };
 
   if (blocked) {
@@ -146,7 +210,7 @@ export const Composer = forwardRef(function Composer(
   }
 
   return (
-    <div className="composer-wrap">
+    <div className="composer-wrap" onKeyDown={handlePanelKey}>
       {quote && (
         <div className="composer-quote">
           <span className="composer-quote-text">
@@ -188,7 +252,7 @@ export const Composer = forwardRef(function Composer(
             value={text}
             aria-label={t('chat.inputLabel')}
             aria-invalid={tooLong || undefined}
-            enterKeyHint="send"
+            enterKeyHint={sendKey === 'enter' ? 'send' : 'enter'}
             onChange={(e) => {
               const next = e.target.value;
               const pos = e.target.selectionStart;
@@ -205,6 +269,7 @@ export const Composer = forwardRef(function Composer(
               setMore(false);
             }}
             onKeyDown={handleKey}
+            onPaste={handlePaste}
           />
         )}
         <button

@@ -2,6 +2,7 @@ import { VIDEO_MAX_S, type Contact, type EmojiItem } from '@sparrow/protocol';
 import { engineFor } from '../../chat/registry';
 import { translate } from '../../i18n';
 import type { ContactKey } from '../../lib/conversation-list';
+import { attachKind } from '../../lib/dropped-files';
 import { formatFileSize, mbToBytes } from '../../lib/file-size';
 import type { CaptureResult } from '../../lib/media-recorder';
 import { checkUpload, judgePickedVideo, type UploadRefusal } from '../../lib/media-rules';
@@ -99,6 +100,17 @@ export function sendFile(chatKey: ContactKey, file: File): void {
     attachment: { file, name: file.name },
     preview: { name: file.name, size: file.size },
   });
+}
+
+/**
+ * Sends files pasted or dropped into a chat, each as its own message in their order: pictures and
+ * videos as the album sends them, anything else as 文件 does.
+ */
+export async function sendAttachments(chatKey: ContactKey, files: readonly File[]): Promise<void> {
+  for (const file of files) {
+    if (attachKind(file) === 'file') sendFile(chatKey, file);
+    else await sendImages(chatKey, [file]);
+  }
 }
 
 /** Sends a voice recording (already judged long enough). */

@@ -32,6 +32,7 @@ import { SearchEntry } from '../SearchBar';
 import { SwipeRow, type SwipeAction } from '../SwipeRow';
 import { AdminNoticeBar } from './AdminNoticeBar';
 import { ConnectionBanner } from './ConnectionBanner';
+import { WebLoginBar } from './WebLoginBar';
 import '../lists.css';
 import './home.css';
 
@@ -186,6 +187,7 @@ function ListHeader() {
   return (
     <>
       <ConnectionBanner />
+      <WebLoginBar />
       <AdminNoticeBar />
       <SearchEntry label={t('home.search')} onOpen={() => void navigate(paths.search)} />
     </>

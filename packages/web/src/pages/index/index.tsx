@@ -9,10 +9,10 @@ import { MeTab } from '../../components/home/MeTab';
 import { MessagesTab } from '../../components/home/MessagesTab';
 import { Page } from '../../components/Page';
 import { TabBar, type TabItem } from '../../components/TabBar';
-import { badgeText, hasMutedUnread, totalUnread } from '../../lib/conversation-list';
+import { badgeText, hasMutedUnread } from '../../lib/conversation-list';
 import { hasMoments } from '../../components/home/CompassEntries';
 import { paths, withQuery } from '../../nav/paths';
-import { contacts, useContacts } from '../../stores/contacts';
+import { contacts, selectUnread, useContacts } from '../../stores/contacts';
 import { useConfig } from '../../stores/config';
 import { moments, useMoments } from '../../stores/moments';
 
@@ -35,7 +35,7 @@ export default function HomePage() {
   const requested = params.get('tab');
   const tab: Tab =
     pathname.toLowerCase() === paths.contacts.toLowerCase() ? 'contacts' : isTab(requested) ? requested : 'messages';
-  const unread = useContacts((s) => totalUnread(Object.values(s.rows)));
+  const unread = useContacts(selectUnread);
   const mutedUnread = useContacts((s) => hasMutedUnread(Object.values(s.rows)));
   const pending = useContacts((s) => s.pending);
   // The Discover tab carries what its Moments entry shows: new notices counted, new posts a dot.

@@ -10,7 +10,7 @@ import { SearchBar } from '../../components/SearchBar';
 import type { ChatHits } from '../../components/search/hits';
 import { conversations, HitSearch, readAll } from '../../components/search/search-engine';
 import { chatAt, HitContent } from '../../components/search/SearchHits';
-import { contactKey, contactName } from '../../lib/conversation-list';
+import { contactKey, contactName, matchesName } from '../../lib/conversation-list';
 import { useContacts } from '../../stores/contacts';
 import { useSession } from '../../stores/session';
 import '../../components/lists.css';
@@ -21,10 +21,6 @@ const DEBOUNCE_MS = 300;
 /** Conversations with hits shown at first, and added by "more". */
 const CONVERSATIONS_SHOWN = 20;
 const SECTION_FIRST = 5;
-
-function matches(c: Contact, q: string): boolean {
-  return [c.displayName, c.realname ?? '', c.account ?? ''].some((s) => s.toLowerCase().includes(q));
-}
 
 /** One titled section of results. */
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
@@ -111,8 +107,8 @@ export default function SearchPage() {
 
   const all = useMemo(() => Object.values(rows), [rows]);
   const q = words.toLowerCase();
-  const people = useMemo(() => (q ? all.filter((c) => c.is_group === 0 && matches(c, q)) : []), [all, q]);
-  const groups = useMemo(() => (q ? all.filter((c) => c.is_group === 1 && matches(c, q)) : []), [all, q]);
+  const people = useMemo(() => (q ? all.filter((c) => c.is_group === 0 && matchesName(c, q)) : []), [all, q]);
+  const groups = useMemo(() => (q ? all.filter((c) => c.is_group === 1 && matchesName(c, q)) : []), [all, q]);
 
   useEffect(() => {
     setShown(CONVERSATIONS_SHOWN);

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { api, sendCode } from '../../api';
@@ -18,13 +18,23 @@ import { session } from '../../stores/session';
 
 type Mode = 'password' | 'code';
 
-/** Login by account and password, or by a code sent to the account's email or phone. */
+/** 扫码登录: its own chunk, so the form's first screen does not wait for it. */
+const QrLoginPanel = lazy(() => import('../../components/qr/QrLoginPanel'));
+
+/** Where the login code is shown first (a desk's screen); narrower screens show the form, the code a tap away. */
+const QR_FIRST = '(min-width: 1024px)';
+
+/**
+ * Login by account and password, by a code sent to the account's email or phone, or by scanning a
+ * login code with a phone already signed in (扫码登录: first on a wide screen).
+ */
 export default function LoginPage() {
   const { t } = useTranslation();
   const sysInfo = useConfig((s) => s.config?.sysInfo);
   // The page a signed-out visitor opened (a scanned code's landing page): back there after signing in.
   const redirect = useSearchParams()[0].get('redirect');
   const [mode, setMode] = useState<Mode>('password');
+  const [byQr, setByQr] = useState(() => window.matchMedia(QR_FIRST).matches);
   const form = useForm({ account: '', password: '', code: '' }, (v) => ({
     account: checkAccount(v.account),
     password: mode === 'password' ? checkPassword(v.password) : null,
@@ -54,6 +64,20 @@ export default function LoginPage() {
   };
 
   const name = sysInfo?.name || t('app.name');
+  if (byQr) {
+    return (
+      <Page title={t('routes.login')} back={false} className="auth">
+        <div className="auth-hero">
+          <img className="auth-logo" src={sysInfo?.logo || logo} alt="" />
+          <h2 className="auth-heading">{t('login.heading', { name })}</h2>
+        </div>
+        <Suspense fallback={<span className="spinner" aria-hidden="true" />}>
+          <QrLoginPanel onSignedIn={(login) => signIn(login, redirect)} onUsePassword={() => setByQr(false)} />
+        </Suspense>
+        <LanguageSelect />
+      </Page>
+    );
+  }
   return (
     <Page title={t('routes.login')} back={false} className="auth">
       <div className="auth-hero">
@@ -103,6 +127,9 @@ export default function LoginPage() {
             onClick={() => setMode(mode === 'password' ? 'code' : 'password')}
           >
             {mode === 'password' ? t('login.useCode') : t('login.usePassword')}
+          </button>
+          <button type="button" className="button button-link" onClick={() => setByQr(true)}>
+            {t('qrLogin.useQr')}
           </button>
           <span>
             {t('login.noAccount')}{' '}

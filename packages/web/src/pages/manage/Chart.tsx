@@ -1,9 +1,27 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 
 const HEIGHT = 220;
 const DAY_S = 86_400;
+
+/** `#rrggbb` as rgba() with the given opacity. */
+function withAlpha(hex: string, alpha: number): string {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  return `rgba(${r}, ${g}, ${b}, ${alpha})`;
+}
+
+/** The colour scheme on <html> (data-theme), following its changes. */
+function useShownScheme(): string | null {
+  const root = document.documentElement;
+  const [scheme, setScheme] = useState(() => root.getAttribute('data-theme'));
+  useEffect(() => {
+    const watch = new MutationObserver(() => setScheme(root.getAttribute('data-theme')));
+    watch.observe(root, { attributes: true, attributeFilter: ['data-theme'] });
+    return () => watch.disconnect();
+  }, [root]);
+  return scheme;
+}
 
 /** Messages per day as bars (uPlot, loaded with the dashboard only); sized to its container. */
 export default function MessagesChart({
@@ -16,9 +34,14 @@ export default function MessagesChart({
   locale: string;
 }) {
   const box = useRef<HTMLDivElement>(null);
+  const scheme = useShownScheme();
   useEffect(() => {
     const el = box.current;
     if (!el) return;
+    // The canvas draws with the theme's colours (styles.css), read again when the scheme changes.
+    const css = getComputedStyle(el);
+    const color = (name: string) => css.getPropertyValue(name).trim();
+    const [text2, line, green] = [color('--sp-text-2'), color('--sp-line'), color('--sp-green-text')];
     const xs = days.map((d) => Date.parse(`${d.day}T00:00:00Z`) / 1000);
     const ys = days.map((d) => d.count);
     const dayLabel = new Intl.DateTimeFormat(locale, { month: 'numeric', day: 'numeric', timeZone: 'UTC' });
@@ -34,13 +57,13 @@ export default function MessagesChart({
         },
         axes: [
           {
-            stroke: '#666666',
+            stroke: text2,
             grid: { show: false },
             values: (_u, splits) => splits.map((s) => dayLabel.format(new Date(s * 1000))),
           },
           {
-            stroke: '#666666',
-            grid: { stroke: '#e5e5e5' },
+            stroke: text2,
+            grid: { stroke: line },
             values: (_u, splits) => splits.map((s) => (Number.isInteger(s) ? String(s) : '')),
           },
         ],
@@ -48,8 +71,8 @@ export default function MessagesChart({
           {},
           {
             label: series,
-            stroke: '#107c10',
-            fill: 'rgba(16, 124, 16, 0.35)',
+            stroke: green,
+            fill: withAlpha(green, 0.35),
             paths: uPlot.paths.bars!({ size: [0.7, 24] }),
             points: { show: false },
           },
@@ -64,6 +87,6 @@ export default function MessagesChart({
       resize.disconnect();
       plot.destroy();
     };
-  }, [days, series, locale]);
+  }, [days, series, locale, scheme]);
   return <div ref={box} className="manage-chart-plot" aria-hidden="true" />;
 }

@@ -2,7 +2,7 @@ import { messagePreview, REDO_TIME_DEFAULT_S } from '@sparrow/protocol';
 import { BellMuteOutline, MoreOutline } from 'antd-mobile-icons';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { VirtuosoHandle } from 'react-virtuoso';
 import { api } from '../../api';
 import type { ChatRow } from '../../chat/engine';
@@ -21,6 +21,9 @@ import { GroupAnnouncementBanner } from '../../components/group/GroupAnnouncemen
 import { useCloseWhenGroupGone } from '../../components/group/hooks';
 import { ConnectionBanner } from '../../components/home/ConnectionBanner';
 import { NavBar } from '../../components/NavBar';
+import { sendAttachments } from '../../components/composer/send-media';
+import { AttachSheet } from '../../components/desk/AttachSheet';
+import { useFileDrop } from '../../components/desk/use-file-drop';
 import { translate } from '../../i18n';
 import { chatBackgroundStyle, useChatBackground } from '../../lib/chat-background';
 import { copyText } from '../../lib/clipboard';
@@ -123,6 +126,47 @@ function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | nu
   const handleReEdit = useCallback((text: string) => composer.current?.setText(text), []);
   const handleLoadOlder = useCallback(() => void engine.loadOlder(), [engine]);
   const handleLoadNewer = useCallback(() => void engine.loadNewer(), [engine]);
+
+  // Files pasted or dropped wait in the confirm sheet; a drag of files over the chat shows where to let go.
+  const canAttach = !chat.block && !selecting;
+  const [attach, setAttach] = useState<File[] | null>(null);
+  const handleAttach = useCallback((files: File[]) => setAttach((held) => [...(held ?? []), ...files]), []);
+  const handleSendAttached = () => {
+    const files = attach ?? [];
+    setAttach(null);
+    void sendAttachments(key, files);
+  };
+  const drop = useFileDrop(canAttach, handleAttach);
+
+  /** ↑ in the empty box: the newest message of mine that 编辑 may still change, edited as the menu's 编辑 does. */
+  const handleEditLast = () => {
+    for (let i = snapshot.rows.length - 1; i >= 0; i--) {
+      const row = snapshot.rows[i];
+      if (!row?.mine || row.state !== 'sent') continue;
+      const edit = reactionsEdits.menuActions(row).find((a) => a.key === 'edit');
+      if (edit) {
+        edit.onSelect();
+        return true;
+      }
+    }
+    return false;
+  };
+
+  // A chat opened from the keyboard (the quick switcher, Alt+↑/↓) takes the keys to its input box.
+  const arrival = useLocation().state as { focusComposer?: boolean } | null;
+  const arrivedByKeyboard = arrival?.focusComposer === true;
+  useEffect(() => {
+    if (arrivedByKeyboard) composer.current?.focus();
+  }, [arrivedByKeyboard]);
+
+  // Escape with the keyboard outside the input bar still closes its emoji or "+" panel.
+  useEffect(() => {
+    const handleKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !e.defaultPrevented && composer.current?.closePanels()) e.preventDefault();
+    };
+    window.addEventListener('keydown', handleKey);
+    return () => window.removeEventListener('keydown', handleKey);
+  }, []);
 
   const menuActions = (row: ChatRow): MenuAction[] => {
     const m = row.message;
@@ -243,7 +287,7 @@ function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | nu
   const menuItems = menu ? menuActions(menu.row) : [];
 
   return (
-    <div className="page chat-page">
+    <div className="page chat-page" {...drop.handlers}>
       <NavBar
         title={selecting ? t('multiSelect.selectedCount', { count: selection.ids?.size ?? 0 }) : name}
         titleSuffix={selecting ? undefined : memberCount}
@@ -347,7 +391,14 @@ function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | nu
             mentionable={mentionable}
             canMentionAll={isGroup && (myRole === 1 || myRole === 2)}
             onSend={handleSend}
+            onAttach={handleAttach}
+            onEditLast={handleEditLast}
           />
+        )}
+        {drop.over && (
+          <div className="chat-drop" aria-hidden="true">
+            <span className="chat-drop-text">{t('desk.dropHere')}</span>
+          </div>
         )}
       </main>
       {menu && menuItems.length > 0 && (
@@ -360,6 +411,9 @@ function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | nu
         />
       )}
       {reactionsEdits.sheets}
+      {attach && attach.length > 0 && (
+        <AttachSheet to={name} files={attach} onSend={handleSendAttached} onCancel={() => setAttach(null)} />
+      )}
     </div>
   );
 }

@@ -3,30 +3,61 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../api';
 import { SwitchCell } from '../../components/Cell';
 import { feedback } from '../../components/feedback';
+import {
+  desktopPermission,
+  disableDesktop,
+  enableDesktop,
+  notificationPreview,
+  rememberPreview,
+} from '../../session/notifications';
 import { disablePush, enablePush, pushEnabled } from '../../session/push';
+import { useSettings } from '../../stores/settings';
 
 /**
- * The settings' Web Push switches: notifications while the app is closed (the browser asks for
- * the permission only when this is turned on) and whether they show the sender and the message,
- * a choice kept on the server, which words the pushes.
+ * The settings' notification switches: 桌面通知 (the open page notifies while hidden), Web Push
+ * (notifications while the app is closed) — the browser asks for the permission only when one is
+ * turned on, and a denial is said under the switch — and whether both show the sender and the
+ * message, a choice kept on the server, which words the pushes.
  */
 export function PushSwitches() {
   const { t } = useTranslation();
   const [enabled, setEnabled] = useState(false);
   const [preview, setPreview] = useState(true);
+  const desktopChosen = useSettings((s) => s.desktopNotify);
+  const [permission, setPermission] = useState(desktopPermission);
+  const desktop = desktopChosen && permission === 'granted';
+  const asksPreview = enabled || desktop;
 
   useEffect(() => {
     let live = true;
-    void pushEnabled().then(async (on) => {
-      if (!live || !on) return;
-      setEnabled(true);
-      const key = await api.pushKey({}, { silent: true }).catch(() => null);
-      if (live && key) setPreview(key.preview === 1);
+    void pushEnabled().then((on) => {
+      if (live && on) setEnabled(true);
     });
     return () => {
       live = false;
     };
   }, []);
+
+  useEffect(() => {
+    if (!asksPreview) return;
+    let live = true;
+    void notificationPreview().then((on) => {
+      if (live) setPreview(on);
+    });
+    return () => {
+      live = false;
+    };
+  }, [asksPreview]);
+
+  const toggleDesktop = async (on: boolean) => {
+    if (!on) {
+      disableDesktop();
+      return;
+    }
+    const refused = await enableDesktop().catch(() => 'unsupported' as const);
+    setPermission(desktopPermission());
+    if (refused) feedback.toast(t(refused === 'denied' ? 'setting.pushDenied' : 'setting.pushUnsupported'));
+  };
 
   const toggle = async (on: boolean) => {
     if (!on) {
@@ -40,20 +71,31 @@ export function PushSwitches() {
       return;
     }
     setEnabled(true);
-    const key = await api.pushKey({}, { silent: true }).catch(() => null);
-    if (key) setPreview(key.preview === 1);
   };
 
   const choosePreview = async (on: boolean) => {
     setPreview(on);
     const saved = await api.pushSetting({ preview: on ? 1 : 0 }).catch(() => null);
-    if (!saved) setPreview(!on);
+    if (saved) rememberPreview(on);
+    else setPreview(!on);
   };
 
   return (
     <>
+      <SwitchCell
+        title={t('setting.desktop')}
+        checked={desktop}
+        onChange={(on) => void toggleDesktop(on)}
+        note={
+          permission === 'denied'
+            ? t('setting.pushDenied')
+            : permission === 'unsupported'
+              ? t('setting.pushUnsupported')
+              : undefined
+        }
+      />
       <SwitchCell title={t('setting.push')} checked={enabled} onChange={(on) => void toggle(on)} />
-      {enabled && (
+      {asksPreview && (
         <SwitchCell title={t('setting.pushPreview')} checked={preview} onChange={(on) => void choosePreview(on)} />
       )}
     </>

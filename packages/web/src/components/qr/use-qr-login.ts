@@ -1,0 +1,84 @@
+import { QR_LOGIN_POLL_MS, type LoginResult, type QrLoginCode } from '@sparrow/protocol';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { api, ApiError } from '../../api';
+
+/** Codes the page asks for by itself as each expires unscanned, before it waits for a tap (about ten minutes). */
+const AUTO_REFRESHES = 5;
+
+/** What the login QR shows (扫码登录). */
+export type QrLoginView =
+  | { status: 'loading' | 'failed' }
+  | { status: 'waiting' | 'confirmed' | 'cancelled' | 'expired'; qrUrl: string }
+  | { status: 'scanned'; qrUrl: string; scanner: { realname: string; avatar: string } };
+
+/**
+ * A signed-out page's login code: asks for one, then asks where it stands every QR_LOGIN_POLL_MS
+ * (any node answers: the state is the database's), refreshes it by itself as it expires unscanned,
+ * and hands the session to `onSignedIn` once a phone confirms.
+ */
+export function useQrLogin(onSignedIn: (login: LoginResult) => void): { view: QrLoginView; refresh: () => void } {
+  const [code, setCode] = useState<QrLoginCode | null>(null);
+  const [view, setView] = useState<QrLoginView>({ status: 'loading' });
+  const autoLeft = useRef(AUTO_REFRESHES);
+  const signedIn = useRef(onSignedIn);
+  signedIn.current = onSignedIn;
+
+  const load = useCallback(async () => {
+    setView({ status: 'loading' });
+    try {
+      const made = await api.qrLoginCreate({}, { silent: true, quiet: true });
+      setCode(made);
+      setView({ status: 'waiting', qrUrl: made.qrUrl });
+    } catch {
+      setCode(null);
+      setView({ status: 'failed' });
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const polling = code !== null && (view.status === 'waiting' || view.status === 'scanned');
+  useEffect(() => {
+    if (!polling || !code) return;
+    let live = true;
+    const timer = setTimeout(() => {
+      api.qrLoginState({ code: code.code, secret: code.secret }, { silent: true, quiet: true }).then(
+        (s) => {
+          if (!live) return;
+          const qrUrl = code.qrUrl;
+          if (s.state === 'confirmed' && s.login) {
+            setView({ status: 'confirmed', qrUrl });
+            signedIn.current(s.login);
+          } else if (s.state === 'scanned' && s.scanner) {
+            setView({ status: 'scanned', qrUrl, scanner: s.scanner });
+          } else if (s.state === 'expired' && view.status === 'waiting' && autoLeft.current > 0) {
+            autoLeft.current -= 1;
+            void load();
+          } else if (s.state === 'waiting' || s.state === 'cancelled' || s.state === 'expired') {
+            setView({ status: s.state, qrUrl });
+          }
+        },
+        (error: unknown) => {
+          // A code the server no longer keeps has expired; after a network failure the same view,
+          // as a new object, sets the next ask.
+          if (!live) return;
+          if (error instanceof ApiError && error.kind === 'server') setView({ status: 'expired', qrUrl: code.qrUrl });
+          else setView((v) => ({ ...v }));
+        },
+      );
+    }, QR_LOGIN_POLL_MS);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [polling, code, view, load]);
+
+  const refresh = useCallback(() => {
+    autoLeft.current = AUTO_REFRESHES;
+    void load();
+  }, [load]);
+
+  return { view, refresh };
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { composerKey, deskKey, neighbourChat, type KeyPress } from './desk-keys';
+
+const press = (key: string, mods: Partial<KeyPress> = {}): KeyPress => ({
+  key,
+  ctrlKey: false,
+  metaKey: false,
+  shiftKey: false,
+  altKey: false,
+  ...mods,
+});
+
+describe('composerKey', () => {
+  it('sends on Enter and breaks the line on Ctrl/⌘+Enter by default', () => {
+    expect(composerKey(press('Enter'), 'enter', false)).toBe('send');
+    expect(composerKey(press('Enter', { ctrlKey: true }), 'enter', false)).toBe('newline');
+    expect(composerKey(press('Enter', { metaKey: true }), 'enter', false)).toBe('newline');
+  });
+
+  it('sends on Ctrl/⌘+Enter and breaks the line on Enter when so chosen', () => {
+    expect(composerKey(press('Enter'), 'ctrlEnter', false)).toBe('newline');
+    expect(composerKey(press('Enter', { ctrlKey: true }), 'ctrlEnter', false)).toBe('send');
+    expect(composerKey(press('Enter', { metaKey: true }), 'ctrlEnter', false)).toBe('send');
+  });
+
+  it('leaves Shift+Enter and an input method choosing its candidate to the box', () => {
+    expect(composerKey(press('Enter', { shiftKey: true }), 'enter', false)).toBeNull();
+    expect(composerKey(press('Enter', { isComposing: true }), 'enter', false)).toBeNull();
+    expect(composerKey(press('Enter', { isComposing: true, ctrlKey: true }), 'ctrlEnter', false)).toBeNull();
+  });
+
+  it('edits the last message on ↑ only in an empty box, and closes on Escape', () => {
+    expect(composerKey(press('ArrowUp'), 'enter', true)).toBe('editLast');
+    expect(composerKey(press('ArrowUp'), 'enter', false)).toBeNull();
+    expect(composerKey(press('ArrowUp', { altKey: true }), 'enter', true)).toBeNull();
+    expect(composerKey(press('ArrowUp', { shiftKey: true }), 'enter', true)).toBeNull();
+    expect(composerKey(press('Escape'), 'enter', false)).toBe('close');
+    expect(composerKey(press('a'), 'enter', true)).toBeNull();
+  });
+});
+
+describe('deskKey', () => {
+  it('opens the switcher on Ctrl/⌘+K, typing or not', () => {
+    expect(deskKey(press('k', { ctrlKey: true }), true)).toBe('switcher');
+    expect(deskKey(press('K', { metaKey: true }), false)).toBe('switcher');
+    expect(deskKey(press('k'), false)).toBeNull();
+    expect(deskKey(press('k', { ctrlKey: true, shiftKey: true }), false)).toBeNull();
+  });
+
+  it('moves between chats on Alt+↑/↓', () => {
+    expect(deskKey(press('ArrowUp', { altKey: true }), true)).toBe('previousChat');
+    expect(deskKey(press('ArrowDown', { altKey: true }), false)).toBe('nextChat');
+    expect(deskKey(press('ArrowDown'), false)).toBeNull();
+    expect(deskKey(press('ArrowDown', { altKey: true, ctrlKey: true }), false)).toBeNull();
+  });
+
+  it('lists the shortcuts on "?" only while not typing', () => {
+    expect(deskKey(press('?', { shiftKey: true }), false)).toBe('shortcuts');
+    expect(deskKey(press('?', { shiftKey: true }), true)).toBeNull();
+    expect(deskKey(press('?', { isComposing: true }), false)).toBeNull();
+  });
+});
+
+describe('neighbourChat', () => {
+  const keys = ['5', 'group-1', '7'];
+  it('steps through the list and stops at its ends', () => {
+    expect(neighbourChat(keys, 'group-1', 1)).toBe('7');
+    expect(neighbourChat(keys, 'group-1', -1)).toBe('5');
+    expect(neighbourChat(keys, '7', 1)).toBeNull();
+    expect(neighbourChat(keys, '5', -1)).toBeNull();
+  });
+
+  it('starts at an end from a page that is no listed chat', () => {
+    expect(neighbourChat(keys, null, 1)).toBe('5');
+    expect(neighbourChat(keys, 'elsewhere', -1)).toBe('7');
+    expect(neighbourChat([], null, 1)).toBeNull();
+  });
+});

@@ -1,0 +1,76 @@
+/** Which key sends the composer's text; the other one breaks the line. */
+export type SendKey = 'enter' | 'ctrlEnter';
+
+export const SEND_KEYS: readonly SendKey[] = ['enter', 'ctrlEnter'];
+export const DEFAULT_SEND_KEY: SendKey = 'enter';
+
+/** The parts of a keyboard event the mappings read. */
+export interface KeyPress {
+  key: string;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  shiftKey: boolean;
+  altKey: boolean;
+  /** An input method is composing (Enter then picks the candidate, it sends nothing). */
+  isComposing?: boolean;
+}
+
+/** Ctrl on Windows and Linux, ⌘ on a Mac: either counts. */
+const command = (e: KeyPress) => e.ctrlKey || e.metaKey;
+
+export type ComposerAction = 'send' | 'newline' | 'editLast' | 'close' | null;
+
+/**
+ * What a key pressed in the composer's box does: Enter sends or breaks the line as the user chose
+ * (Shift+Enter always breaks it), ↑ in an empty box edits my last message, Escape closes what is open.
+ * Null leaves the key to the box.
+ */
+export function composerKey(e: KeyPress, sendKey: SendKey, empty: boolean): ComposerAction {
+  if (e.isComposing) return null;
+  if (e.key === 'Enter') {
+    if (e.shiftKey || e.altKey) return null;
+    const sends = sendKey === 'enter' ? !command(e) : command(e);
+    return sends ? 'send' : 'newline';
+  }
+  if (e.key === 'ArrowUp' && empty && !command(e) && !e.shiftKey && !e.altKey) return 'editLast';
+  if (e.key === 'Escape') return 'close';
+  return null;
+}
+
+export type DeskAction = 'switcher' | 'previousChat' | 'nextChat' | 'shortcuts' | null;
+
+/**
+ * What a key pressed anywhere in the app does: Ctrl/⌘+K opens the quick switcher, Alt+↑/↓ moves
+ * through the conversation list, and "?" (only while not typing in a field) lists the shortcuts.
+ */
+export function deskKey(e: KeyPress, typing: boolean): DeskAction {
+  if (e.isComposing) return null;
+  if (command(e) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'k') return 'switcher';
+  if (e.altKey && !command(e) && !e.shiftKey) {
+    if (e.key === 'ArrowUp') return 'previousChat';
+    if (e.key === 'ArrowDown') return 'nextChat';
+  }
+  if (e.key === '?' && !typing && !command(e) && !e.altKey) return 'shortcuts';
+  return null;
+}
+
+/** Whether focus is in something that takes text (a field, a text area, an editor). */
+export function isTyping(el: Element | null): boolean {
+  if (!el) return false;
+  if (el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return true;
+  if (el instanceof HTMLInputElement)
+    return !['button', 'checkbox', 'radio', 'submit', 'reset', 'file', 'range', 'color'].includes(el.type);
+  return el instanceof HTMLElement && el.isContentEditable;
+}
+
+/**
+ * The conversation `step` places away from `current` in `keys` (the Messages tab's order), stopping
+ * at either end; from a page that is no listed chat, the first (down) or last (up) one.
+ */
+export function neighbourChat(keys: readonly string[], current: string | null, step: 1 | -1): string | null {
+  if (keys.length === 0) return null;
+  const at = current === null ? -1 : keys.indexOf(current);
+  if (at < 0) return step === 1 ? (keys[0] ?? null) : (keys[keys.length - 1] ?? null);
+  const next = at + step;
+  return next >= 0 && next < keys.length ? (keys[next] ?? null) : null;
+}
