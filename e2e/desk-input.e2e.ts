@@ -206,6 +206,8 @@ describe('input at a desk', () => {
     await a.keyboard.press('Control+Enter');
     await expect.poll(() => box.inputValue(), WAIT).toBe('');
     await visible(bob.page.locator('.bubble').filter({ hasText: '第一行' }).filter({ hasText: '第二行' }));
+    // ↑ edits a message the server has answered for: Bob may see it before Alice's send is acknowledged.
+    await hidden(a.getByRole('status', { name: '发送中' }));
 
     await a.keyboard.press('ArrowUp');
     await visible(a.getByText('编辑消息：'));

@@ -56,6 +56,17 @@ function expireCodes(): void {
   db.close();
 }
 
+/** Whether a login code was scanned (its row moved past waiting, 0). */
+function scanned(code: string): boolean {
+  const db = new Database(path.join(server.dataDir, 'sparrow.db'), { readonly: true });
+  db.pragma('busy_timeout = 5000');
+  const row = db.prepare('SELECT state FROM qr_logins WHERE code = ?').get(parseQrLink(code)!.token) as {
+    state: number;
+  };
+  db.close();
+  return row.state !== 0;
+}
+
 /** Audits and photographs the page once toasts have faded. */
 async function check(page: Page, name: string): Promise<void> {
   await noToasts(page);
@@ -94,7 +105,15 @@ describe('QR login (扫码登录)', () => {
     await p.getByRole('menuitem', { name: '扫一扫' }).click();
     await visible(p.getByRole('heading', { name: '在网页端登录？' }));
     await visible(p.getByText('Chrome（Linux）'));
+    // The address the desktop asked from, as WeChat shows the place.
+    await visible(p.getByText(/^IP 地址：\S*127\.0\.0\.1$/));
     await check(p, 'qr-login-phone-confirm');
+
+    // Reloaded, the page no longer holds the scanner's hand-off: it asks for 扫一扫 again, which scans anew.
+    await p.reload();
+    await visible(p.getByRole('heading', { name: '请使用扫一扫' }));
+    await p.getByRole('button', { name: '扫一扫' }).click();
+    await visible(p.getByRole('heading', { name: '在网页端登录？' }));
 
     // Scanned: the desktop shows whose phone should confirm.
     await visible(d.getByText('请在手机上确认'));
@@ -114,6 +133,11 @@ describe('QR login (扫码登录)', () => {
     // The phone lists the web session and ends it; the desktop is back at its login.
     const bar = p.getByRole('link', { name: '网页端已登录' });
     await visible(bar);
+    // Reloaded, the Messages tab draws the bar with its own styles: its icon stays icon-sized.
+    await p.reload();
+    await visible(bar);
+    const icon = await bar.locator('svg').boundingBox();
+    expect(icon!.width).toBeLessThan(40);
     await shot(p, 'qr-login-phone-bar');
     await bar.click();
     await visible(p.getByText('Chrome（Linux）'));
@@ -123,6 +147,27 @@ describe('QR login (扫码登录)', () => {
     await visible(p.getByRole('navigation', { name: '主导航' }));
     await expect.poll(() => bar.count(), WAIT).toBe(0);
     await visible(d.getByRole('heading', { name: '使用手机扫码登录' }));
+    await desktop.close();
+  });
+
+  it('a login code’s link opened on the phone scans nothing and says to use 扫一扫', async () => {
+    desktop = await desktopContext();
+    const d = await desktop.newPage();
+    await d.goto(server.url);
+    const code = await shownCode(d);
+
+    const p = phone.page;
+    await p.goto(code);
+    await visible(p.getByRole('heading', { name: '请使用扫一扫' }));
+    await visible(p.getByRole('alert').filter({ hasText: '请使用 Sparrow 的扫一扫扫描网页上的二维码' }));
+    expect(await p.getByRole('button', { name: '登录', exact: true }).count()).toBe(0);
+    await check(p, 'qr-login-phone-link');
+    // The desktop still waits: the phone's name went nowhere.
+    expect(scanned(code)).toBe(false);
+    await visible(d.getByRole('status').filter({ hasText: '扫一扫' }));
+    expect(await d.getByText('请在手机上确认').count()).toBe(0);
+    await p.locator('.actions').getByRole('button', { name: '返回' }).click();
+    await visible(p.getByRole('navigation', { name: '主导航' }));
     await desktop.close();
   });
 

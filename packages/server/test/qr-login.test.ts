@@ -62,6 +62,8 @@ describeEachDb('QR login', (target) => {
 
     const scan = await server.call('qrLoginScan', { code: d.code }, as(phone));
     expect(scan.data.device).toEqual({ browser: 'Chrome', os: 'Linux' });
+    // The address the page asked from, for the phone to show beside the device.
+    expect(scan.data.ip).toBe(`10.0.0.${ip}`);
     expect((await state(d)).data).toEqual({
       state: 'scanned',
       scanner: { realname: `phone${n}`, avatar: expect.any(String) },
@@ -165,6 +167,35 @@ describeEachDb('QR login', (target) => {
     expectRefused(await server.call('webSessionEnd', { session_id: phoneSession }, as(phone)), 'NotFound');
     expect((await server.call('webSessions', {}, as(other))).data).toEqual([]);
     expect((await server.call('checkuser', {}, { token: `bearer ${d.secret}` })).data.user_id).toBe(phone.userId);
+  });
+
+  it('a session made by QR login may neither scan nor confirm another code', async () => {
+    const phone = await fresh('phone');
+    const first = await desktop();
+    await server.call('qrLoginScan', { code: first.code }, as(phone));
+    await server.call('qrLoginConfirm', { code: first.code }, as(phone));
+    const web = { token: `bearer ${first.secret}` };
+    expect((await server.call('checkuser', {}, web)).data.user_id).toBe(phone.userId);
+
+    // The web session cannot claim a code, nor confirm one its user's phone scanned.
+    const d = await desktop();
+    expectRefused(await server.call('qrLoginScan', { code: d.code }, web), 'QrLoginGone');
+    expect((await state(d)).data).toEqual({ state: 'waiting' });
+    await server.call('qrLoginScan', { code: d.code }, as(phone));
+    expectRefused(await server.call('qrLoginConfirm', { code: d.code }, web), 'QrLoginGone');
+    expect((await state(d)).data.state).toBe('scanned');
+    const rows = () =>
+      server.ctx.db
+        .selectFrom('sessions')
+        .select('id')
+        .where('user_id', '=', phone.userId)
+        .where('via', '=', 'qr')
+        .execute();
+    expect(await rows()).toHaveLength(1);
+
+    // The phone's own session still confirms it.
+    expect((await server.call('qrLoginConfirm', { code: d.code }, as(phone))).code).toBe(0);
+    expect(await rows()).toHaveLength(2);
   });
 
   it('confirms fired at once from two of the scanner’s devices make one session', async () => {

@@ -68,6 +68,8 @@ export interface DeviceName {
 export interface QrLoginScan {
   /** The device that showed the code. */
   device: DeviceName;
+  /** The address the code was asked from (as the server saw it), shown beside the device. */
+  ip: string;
   /** When the scanned code stops working unless confirmed, ms. */
   expires: number;
 }

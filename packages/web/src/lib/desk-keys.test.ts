@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { composerKey, deskKey, neighbourChat, type KeyPress } from './desk-keys';
+import { composerKey, deskKey, imeComposing, neighbourChat, type KeyPress } from './desk-keys';
 
 const press = (key: string, mods: Partial<KeyPress> = {}): KeyPress => ({
   key,
@@ -29,6 +29,12 @@ describe('composerKey', () => {
     expect(composerKey(press('Enter', { isComposing: true, ctrlKey: true }), 'ctrlEnter', false)).toBeNull();
   });
 
+  it('leaves Safari’s candidate-committing Enter (isComposing false, keyCode 229) to the box', () => {
+    expect(composerKey(press('Enter', { isComposing: false, keyCode: 229 }), 'enter', false)).toBeNull();
+    expect(composerKey(press('Enter', { keyCode: 229, metaKey: true }), 'ctrlEnter', false)).toBeNull();
+    expect(composerKey(press('Enter', { keyCode: 13 }), 'enter', false)).toBe('send');
+  });
+
   it('edits the last message on ↑ only in an empty box, and closes on Escape', () => {
     expect(composerKey(press('ArrowUp'), 'enter', true)).toBe('editLast');
     expect(composerKey(press('ArrowUp'), 'enter', false)).toBeNull();
@@ -54,10 +60,39 @@ describe('deskKey', () => {
     expect(deskKey(press('ArrowDown', { altKey: true, ctrlKey: true }), false)).toBeNull();
   });
 
+  it('leaves Alt+↑/↓ to a field other than the chat’s input box', () => {
+    expect(deskKey(press('ArrowUp', { altKey: true }), true, { field: true })).toBeNull();
+    expect(deskKey(press('ArrowDown', { altKey: true }), true, { field: true })).toBeNull();
+    expect(deskKey(press('ArrowDown', { altKey: true }), true, { field: false })).toBe('nextChat');
+    // The switcher still opens from any field.
+    expect(deskKey(press('k', { ctrlKey: true }), true, { field: true })).toBe('switcher');
+  });
+
+  it('on a Mac opens the switcher on ⌘+K only, leaving Ctrl+K to the field', () => {
+    expect(deskKey(press('k', { metaKey: true }), true, { apple: true })).toBe('switcher');
+    expect(deskKey(press('k', { ctrlKey: true }), true, { apple: true })).toBeNull();
+    expect(deskKey(press('k', { ctrlKey: true, metaKey: true }), false, { apple: true })).toBeNull();
+    expect(deskKey(press('k', { ctrlKey: true }), true, { apple: false })).toBe('switcher');
+  });
+
+  it('ignores keys an input method holds, Safari’s keyCode 229 included', () => {
+    expect(deskKey(press('k', { ctrlKey: true, keyCode: 229 }), true)).toBeNull();
+    expect(deskKey(press('ArrowDown', { altKey: true, keyCode: 229 }), false)).toBeNull();
+  });
+
   it('lists the shortcuts on "?" only while not typing', () => {
     expect(deskKey(press('?', { shiftKey: true }), false)).toBe('shortcuts');
     expect(deskKey(press('?', { shiftKey: true }), true)).toBeNull();
     expect(deskKey(press('?', { isComposing: true }), false)).toBeNull();
+  });
+});
+
+describe('imeComposing', () => {
+  it('reads isComposing or keyCode 229 as an input method holding the key', () => {
+    expect(imeComposing({ isComposing: true })).toBe(true);
+    expect(imeComposing({ isComposing: false, keyCode: 229 })).toBe(true);
+    expect(imeComposing({ isComposing: false, keyCode: 13 })).toBe(false);
+    expect(imeComposing({})).toBe(false);
   });
 });
 

@@ -13,10 +13,25 @@ export interface KeyPress {
   altKey: boolean;
   /** An input method is composing (Enter then picks the candidate, it sends nothing). */
   isComposing?: boolean;
+  /** The legacy key code: 229 while an input method holds the key. */
+  keyCode?: number;
+}
+
+/**
+ * Whether an input method has the key: Enter then commits a candidate and sends nothing. Safari
+ * sends the Enter that commits with isComposing false and keyCode 229, so both are read.
+ */
+export function imeComposing(e: Pick<KeyPress, 'isComposing' | 'keyCode'>): boolean {
+  return e.isComposing === true || e.keyCode === 229;
 }
 
 /** Ctrl on Windows and Linux, ⌘ on a Mac: either counts. */
 const command = (e: KeyPress) => e.ctrlKey || e.metaKey;
+
+/** Whether the keyboard is Apple's (⌘ where others have Ctrl). */
+export function appleKeyboard(): boolean {
+  return typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+}
 
 export type ComposerAction = 'send' | 'newline' | 'editLast' | 'close' | null;
 
@@ -26,7 +41,7 @@ export type ComposerAction = 'send' | 'newline' | 'editLast' | 'close' | null;
  * Null leaves the key to the box.
  */
 export function composerKey(e: KeyPress, sendKey: SendKey, empty: boolean): ComposerAction {
-  if (e.isComposing) return null;
+  if (imeComposing(e)) return null;
   if (e.key === 'Enter') {
     if (e.shiftKey || e.altKey) return null;
     const sends = sendKey === 'enter' ? !command(e) : command(e);
@@ -39,14 +54,24 @@ export function composerKey(e: KeyPress, sendKey: SendKey, empty: boolean): Comp
 
 export type DeskAction = 'switcher' | 'previousChat' | 'nextChat' | 'shortcuts' | null;
 
+/** Where a key is pressed, beyond whether focus takes text. */
+export interface DeskPlace {
+  /** Focus is in a field other than the chat's input box: Alt+↑/↓ are the field's. */
+  field?: boolean;
+  /** An Apple keyboard: only ⌘+K opens the switcher; Ctrl+K is the field's (it deletes to the line's end). */
+  apple?: boolean;
+}
+
 /**
  * What a key pressed anywhere in the app does: Ctrl/⌘+K opens the quick switcher, Alt+↑/↓ moves
- * through the conversation list, and "?" (only while not typing in a field) lists the shortcuts.
+ * through the conversation list (except while typing in a field other than the chat's input box),
+ * and "?" (only while not typing in a field) lists the shortcuts.
  */
-export function deskKey(e: KeyPress, typing: boolean): DeskAction {
-  if (e.isComposing) return null;
-  if (command(e) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'k') return 'switcher';
-  if (e.altKey && !command(e) && !e.shiftKey) {
+export function deskKey(e: KeyPress, typing: boolean, place: DeskPlace = {}): DeskAction {
+  if (imeComposing(e)) return null;
+  const switcherKey = place.apple ? e.metaKey && !e.ctrlKey : command(e);
+  if (switcherKey && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'k') return 'switcher';
+  if (e.altKey && !command(e) && !e.shiftKey && !place.field) {
     if (e.key === 'ArrowUp') return 'previousChat';
     if (e.key === 'ArrowDown') return 'nextChat';
   }
@@ -61,6 +86,11 @@ export function isTyping(el: Element | null): boolean {
   if (el instanceof HTMLInputElement)
     return !['button', 'checkbox', 'radio', 'submit', 'reset', 'file', 'range', 'color'].includes(el.type);
   return el instanceof HTMLElement && el.isContentEditable;
+}
+
+/** Whether focus is in the chat's input box, where Alt+↑/↓ still move between chats. */
+export function isChatComposer(el: Element | null): boolean {
+  return el instanceof HTMLTextAreaElement && el.classList.contains('composer-input');
 }
 
 /**

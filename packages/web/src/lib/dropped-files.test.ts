@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { attachKind, carriesFiles, filesOf, namedFile, pastedFiles } from './dropped-files';
+import { VIDEO_MAX_S } from '@sparrow/protocol';
+import { attachKind, carriesFiles, filesOf, givenVideoKind, namedFile, pastedFiles } from './dropped-files';
 
 const file = (name: string, type: string) => new File(['x'], name, { type });
 
@@ -11,6 +12,17 @@ describe('attachKind', () => {
     expect(attachKind(file('a.svg', 'image/svg+xml'))).toBe('file');
     expect(attachKind(file('a.pdf', 'application/pdf'))).toBe('file');
     expect(attachKind(file('a', ''))).toBe('file');
+  });
+});
+
+describe('givenVideoKind', () => {
+  it('sends a dropped video longer than a video message may be as a file, as 文件 would', () => {
+    expect(givenVideoKind(12)).toBe('video');
+    expect(givenVideoKind(VIDEO_MAX_S)).toBe('video');
+    expect(givenVideoKind(VIDEO_MAX_S + 30)).toBe('file');
+    expect(givenVideoKind(600)).toBe('file');
+    // A length the browser cannot read is the server's to judge.
+    expect(givenVideoKind(null)).toBe('video');
   });
 });
 

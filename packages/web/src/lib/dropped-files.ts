@@ -1,3 +1,5 @@
+import { judgePickedVideo } from './media-rules';
+
 /** How a file given to a chat (pasted, dropped) is sent: as a picture, a video, or a file. */
 export type AttachKind = 'image' | 'video' | 'file';
 
@@ -11,6 +13,15 @@ export function attachKind(file: Pick<File, 'type'>): AttachKind {
   if (INLINE_IMAGES.has(file.type)) return 'image';
   if (file.type.startsWith('video/')) return 'video';
   return 'file';
+}
+
+/**
+ * How a pasted or dropped video goes, once its length is read: longer than a video message may be
+ * (VIDEO_MAX_S), it goes as a file, as the + panel's 文件 sends it; a length the browser cannot
+ * read is left to the server, as the album's is.
+ */
+export function givenVideoKind(durationS: number | null): 'video' | 'file' {
+  return judgePickedVideo(durationS) === 'tooLong' ? 'file' : 'video';
 }
 
 /** The parts of a DataTransfer read here (a paste's clipboardData, a drop's dataTransfer). */

@@ -1,6 +1,6 @@
 import { qrLink } from '@sparrow/protocol';
 import { describe, expect, it } from 'vitest';
-import { ownBases, scanTarget } from './scan-target';
+import { FROM_SCANNER, fromScanner, ownBases, scanTarget } from './scan-target';
 
 const here = ownBases(
   { origin: 'http://192.168.1.5:8000', pathname: '/' },
@@ -60,6 +60,15 @@ describe('what a scanned code opens', () => {
   it('shows anything else as text', () => {
     for (const text of ['WIFI:S:home;T:WPA;P:secret;;', 'javascript:alert(1)', '你好 123', 'ftp://x.y/z']) {
       expect(scanTarget(text, here)).toEqual({ kind: 'text', text });
+    }
+  });
+});
+
+describe('the hand-off from 扫一扫', () => {
+  it('is read only from the state the scanner passes, not from an address or a reload', () => {
+    expect(fromScanner(FROM_SCANNER)).toBe(true);
+    for (const state of [null, undefined, {}, { fromScanner: 'true' }, 'fromScanner']) {
+      expect(fromScanner(state)).toBe(false);
     }
   });
 });

@@ -34,3 +34,14 @@ export function ownBases(location: { origin: string; pathname: string }, myQrUrl
   if (mine) bases.push(mine.base);
   return bases;
 }
+
+/**
+ * The navigation state 扫一扫 hands a scanned code's landing page. The login confirm page acts
+ * only on a code that arrives with it: a link in a chat, a typed address or a reload carry none.
+ */
+export const FROM_SCANNER = { fromScanner: true } as const;
+
+/** True when a page's navigation state says 扫一扫 opened it. */
+export function fromScanner(state: unknown): boolean {
+  return typeof state === 'object' && state !== null && (state as { fromScanner?: unknown }).fromScanner === true;
+}

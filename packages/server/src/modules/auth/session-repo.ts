@@ -10,7 +10,15 @@ const withUser = (db: Db) =>
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
     .selectAll('u')
-    .select(['s.id as session_id', 's.is_mobile', 's.last_seen', 's.expires_at', 's.revoked_at', 's.token_hash']);
+    .select([
+      's.id as session_id',
+      's.is_mobile',
+      's.last_seen',
+      's.expires_at',
+      's.revoked_at',
+      's.token_hash',
+      's.via',
+    ]);
 
 /** Every signed-in call asks for its session. */
 const sessionByHash = new Prepared((db, tokenHash: string) => withUser(db).where('s.token_hash', '=', tokenHash));

@@ -14,6 +14,8 @@ export interface Session {
   userId: number;
   isMobile: boolean;
   user: UserRow;
+  /** True for a session made by QR login (`sessions.via` 'qr'): it may not approve another. */
+  viaQr?: boolean;
 }
 
 /**
@@ -72,8 +74,8 @@ export class SessionService {
     if (now - row.last_seen > TOUCH_EVERY_MS) {
       await this.sessions.touch(row.session_id, now, now + SESSION_TTL_MS);
     }
-    const { session_id, is_mobile, last_seen: _l, expires_at: _e, revoked_at: _r, token_hash: _t, ...user } = row;
-    return { id: session_id, userId: user.id, isMobile: is_mobile === 1, user };
+    const { session_id, is_mobile, via, last_seen: _l, expires_at: _e, revoked_at: _r, token_hash: _t, ...user } = row;
+    return { id: session_id, userId: user.id, isMobile: is_mobile === 1, user, viaQr: via === 'qr' };
   }
 
   /**

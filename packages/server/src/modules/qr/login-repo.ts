@@ -43,7 +43,8 @@ export class QrLoginRepo {
 
   /**
    * Marks an unexpired code scanned by `userId` (again, when it was they who scanned it) and gives
-   * them until `expiresAt` to confirm; answers the page's user agent, or undefined when it did not move.
+   * them until `expiresAt` to confirm; answers the page's user agent and address, or undefined when
+   * it did not move.
    */
   scan(code: string, userId: number, now: number, expiresAt: number) {
     return this.db
@@ -57,7 +58,7 @@ export class QrLoginRepo {
           w.and([w('state', '=', QrLoginStep.Scanned), w('user_id', '=', userId)]),
         ]),
       )
-      .returning(['user_agent', 'expires_at'])
+      .returning(['user_agent', 'ip', 'expires_at'])
       .executeTakeFirst();
   }
 

@@ -106,20 +106,26 @@ export class QrLoginService {
     }
   }
 
-  /** The phone scanned a code: it is the scanner's to confirm or cancel, within QR_LOGIN_VALID_MS. */
+  /**
+   * The phone scanned a code: it is the scanner's to confirm or cancel, within QR_LOGIN_VALID_MS.
+   * A session made by QR login scans none (see confirm).
+   */
   async scan(session: Session, code: string): Promise<QrLoginScan> {
+    if (session.viaQr) throw gone();
     const now = this.ctx.now();
     const row = await this.codes.scan(code, session.userId, now, now + QR_LOGIN_VALID_MS);
     if (!row) throw gone();
-    return { device: deviceName(row.user_agent), expires: row.expires_at };
+    return { device: deviceName(row.user_agent), ip: row.ip, expires: row.expires_at };
   }
 
   /**
    * The scanner confirms: the page becomes a session of the scanner's, made by QR login and
    * approved by this session. Only one confirm of a code succeeds; the others are refused as a
-   * used code is.
+   * used code is. A session made by QR login confirms none: a web session taken over would
+   * otherwise mint another that outlives its own end.
    */
   async confirm(session: Session, code: string): Promise<void> {
+    if (session.viaQr) throw gone();
     const made = await this.codes.confirm(code, session.userId, this.ctx.now(), async (trx, row) => {
       const client = { cid: '', isMobile: isMobileAgent(row.user_agent), userAgent: row.user_agent, ip: row.ip };
       return this.ctx.sessions.createApproved(trx, session.userId, client, row.secret_hash, session.id);

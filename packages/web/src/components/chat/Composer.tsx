@@ -167,7 +167,8 @@ export const Composer = forwardRef(function Composer(
 
   const handleKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     const { key, ctrlKey, metaKey, shiftKey, altKey } = e;
-    const press = { key, ctrlKey, metaKey, shiftKey, altKey, isComposing: e.nativeEvent.isComposing };
+    const { isComposing, keyCode } = e.nativeEvent;
+    const press = { key, ctrlKey, metaKey, shiftKey, altKey, isComposing, keyCode };
     const action = composerKey(press, sendKey, text.length === 0);
     if (action === 'send') {
       e.preventDefault();

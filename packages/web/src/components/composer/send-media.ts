@@ -2,7 +2,7 @@ import { VIDEO_MAX_S, type Contact, type EmojiItem } from '@sparrow/protocol';
 import { engineFor } from '../../chat/registry';
 import { translate } from '../../i18n';
 import type { ContactKey } from '../../lib/conversation-list';
-import { attachKind } from '../../lib/dropped-files';
+import { attachKind, givenVideoKind } from '../../lib/dropped-files';
 import { formatFileSize, mbToBytes } from '../../lib/file-size';
 import type { CaptureResult } from '../../lib/media-recorder';
 import { checkUpload, judgePickedVideo, type UploadRefusal } from '../../lib/media-rules';
@@ -104,13 +104,23 @@ export function sendFile(chatKey: ContactKey, file: File): void {
 
 /**
  * Sends files pasted or dropped into a chat, each as its own message in their order: pictures and
- * videos as the album sends them, anything else as 文件 does.
+ * videos as the album sends them, anything else (and a video too long for a video message) as 文件 does.
  */
 export async function sendAttachments(chatKey: ContactKey, files: readonly File[]): Promise<void> {
   for (const file of files) {
-    if (attachKind(file) === 'file') sendFile(chatKey, file);
+    const kind = attachKind(file);
+    if (kind === 'file') sendFile(chatKey, file);
+    else if (kind === 'video') await sendGivenVideo(chatKey, file);
     else await sendImages(chatKey, [file]);
   }
+}
+
+/** A pasted or dropped video: as a video message, or as a file when longer than one may be. */
+async function sendGivenVideo(chatKey: ContactKey, file: File): Promise<void> {
+  if (refuse(checkUpload(file, limits()), file.name)) return;
+  const info = await probeVideo(file);
+  if (givenVideoKind(info.durationS) === 'file') sendFile(chatKey, file);
+  else sendVideo(chatKey, file, file.name || 'video.mp4', info.durationS ?? 0, info);
 }
 
 /** Sends a voice recording (already judged long enough). */

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { conversationList, contactKey } from '../../lib/conversation-list';
-import { deskKey, isTyping, neighbourChat } from '../../lib/desk-keys';
+import { appleKeyboard, deskKey, isChatComposer, isTyping, neighbourChat } from '../../lib/desk-keys';
 import { chatPath, paths } from '../../nav/paths';
 import { contactsStore } from '../../stores/contacts';
 import { draftsStore } from '../../stores/drafts';
@@ -32,8 +32,9 @@ function listedChats(): string[] {
 }
 
 /**
- * The app's keyboard shortcuts at a desk, on every signed-in page: Ctrl/⌘+K the quick switcher,
- * Alt+↑/↓ the previous or next chat of the Messages tab, "?" the list of shortcuts. Keys are left
+ * The app's keyboard shortcuts at a desk, on every signed-in page: Ctrl+K (⌘+K on a Mac) the quick
+ * switcher, Alt+↑/↓ the previous or next chat of the Messages tab (outside fields other than the
+ * chat's input box), "?" the list of shortcuts. Keys are left
  * alone while another dialog is open.
  */
 export default function DeskKeys() {
@@ -44,7 +45,9 @@ export default function DeskKeys() {
     if (open) return;
     const handleKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || document.querySelector('[aria-modal="true"]')) return;
-      const action = deskKey(e, isTyping(document.activeElement));
+      const focus = document.activeElement;
+      const typing = isTyping(focus);
+      const action = deskKey(e, typing, { field: typing && !isChatComposer(focus), apple: appleKeyboard() });
       if (!action) return;
       e.preventDefault();
       if (action === 'switcher' || action === 'shortcuts') {

@@ -2,6 +2,7 @@ import type { Contact } from '@sparrow/protocol';
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { contactKey, contactName } from '../../lib/conversation-list';
+import { imeComposing } from '../../lib/desk-keys';
 import { useContacts } from '../../stores/contacts';
 import { ContactAvatar } from '../ContactAvatar';
 import { Sheet } from '../Sheet';
@@ -26,7 +27,7 @@ export function QuickSwitcher({ onOpen, onClose }: { onOpen: (key: string) => vo
   }, []);
 
   const handleKey = (e: KeyboardEvent<HTMLInputElement>) => {
-    if (e.nativeEvent.isComposing) return;
+    if (imeComposing(e.nativeEvent)) return;
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       e.preventDefault();
       const n = results.length;

@@ -1,11 +1,11 @@
 import { useTranslation } from 'react-i18next';
+import { appleKeyboard } from '../../lib/desk-keys';
 import { useSettings } from '../../stores/settings';
 import { Sheet } from '../Sheet';
 import './desk.css';
 
 /** ⌘ on Apple's keyboards, Ctrl elsewhere. */
-export const commandKey = (): string =>
-  typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform) ? '⌘' : 'Ctrl';
+export const commandKey = (): string => (appleKeyboard() ? '⌘' : 'Ctrl');
 
 type KeyName =
   'send' | 'newline' | 'editLast' | 'paste' | 'close' | 'switcher' | 'previousChat' | 'nextChat' | 'shortcuts';

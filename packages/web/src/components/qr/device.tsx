@@ -12,6 +12,8 @@ export function MonitorIcon({ className }: { className?: string }) {
   return (
     <svg
       className={className}
+      width="1em"
+      height="1em"
       viewBox="0 0 24 24"
       fill="none"
       stroke="currentColor"

@@ -8,7 +8,7 @@ import { Page } from '../../components/Page';
 import { decodeCanvas, decodeFile, drawScaled, preloadDecoder } from '../../components/qr/decode';
 import { useCamera } from '../../components/qr/use-camera';
 import { copyText } from '../../lib/clipboard';
-import { ownBases, scanTarget } from '../../lib/scan-target';
+import { FROM_SCANNER, ownBases, scanTarget } from '../../lib/scan-target';
 import { chatPath, paths, withQuery } from '../../nav/paths';
 import { sessionStore } from '../../stores/session';
 import '../../components/qr/qr.css';
@@ -93,7 +93,7 @@ export default function ScanPage() {
           return;
         }
       }
-      void navigate(target.path, { replace: true });
+      void navigate(target.path, { replace: true, state: FROM_SCANNER });
     },
     [navigate],
   );
