@@ -180,6 +180,33 @@ describe('notifications while the tab is hidden', () => {
     await setHidden(page, false);
   });
 
+  it('with two tabs open, none notifies while one is looked at, and only one when both are hidden', async () => {
+    const first = alice.page;
+    const second = await alice.context.newPage();
+    try {
+      await second.goto(server.url);
+      await visible(second.getByRole('navigation', { name: '主导航' }));
+      await setHidden(second, true);
+      const all = async () => [...(await notes(first)), ...(await notes(second))];
+      const before = (await all()).length;
+      const title = await second.title();
+      await send(bob, alice.id, '你在看另一个标签页');
+      // The hidden tab has the message (its title counts it) yet shows nothing: the first tab is looked at.
+      await expect.poll(() => second.title(), WAIT).not.toBe(title);
+
+      await setHidden(first, true);
+      await send(bob, alice.id, '两个标签页都藏起来了');
+      await expect.poll(async () => (await all()).length, WAIT).toBeGreaterThan(before);
+      await first.waitForTimeout(1000);
+      expect((await all()).slice(before)).toEqual([
+        { title: 'Sparrow', body: '你收到一条新消息', tag: `chat-${bob.id}` },
+      ]);
+    } finally {
+      await second.close();
+      await setHidden(first, false);
+    }
+  });
+
   it('explains under the switch when the browser refuses notifications', async () => {
     // No permission granted: headless Chromium answers the request with a refusal, as a user's "Block" does.
     await server.register('dave_notify', 'Dave');

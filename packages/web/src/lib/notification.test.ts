@@ -2,7 +2,16 @@ import type { Message } from '@sparrow/protocol';
 import { describe, expect, it } from 'vitest';
 import { msg } from '../chat/test-messages';
 import { contactRow } from '../test/fixtures';
-import { notificationOf, notificationTag, notifies, titleWithUnread, type Attention } from './notification';
+import {
+  notificationOf,
+  notificationTag,
+  notifies,
+  TAB_STALE_MS,
+  tabNotifies,
+  titleWithUnread,
+  type Attention,
+  type TabState,
+} from './notification';
 
 const ME = 1;
 const away: Attention = { visible: false, focused: false };
@@ -91,5 +100,38 @@ describe('what a notification says', () => {
       title: 'Bob',
       body: 'push.call(Bob,call.video())',
     });
+  });
+});
+
+describe('which tab of the user notifies', () => {
+  const NOW = 1_000_000;
+  const looked: Attention = { visible: true, focused: true };
+  const tab = (attention: Attention, ago = 0): TabState => ({ ...attention, at: NOW - ago });
+
+  it('notifies alone, while not looked at', () => {
+    expect(tabNotifies('b', away, new Map(), NOW)).toBe(true);
+    expect(tabNotifies('b', looked, new Map(), NOW)).toBe(false);
+  });
+
+  it('none notifies while another live tab is visible and focused', () => {
+    const others = new Map([['c', tab(looked, 5_000)]]);
+    expect(tabNotifies('b', away, others, NOW)).toBe(false);
+    expect(tabNotifies('b', away, new Map([['c', tab({ visible: true, focused: false })]]), NOW)).toBe(true);
+  });
+
+  it('only the live tab with the lowest id notifies when none is looked at', () => {
+    const all = new Map([
+      ['a', tab(away)],
+      ['b', tab(away)],
+      ['c', tab({ visible: true, focused: false })],
+    ]);
+    const notifying = ['a', 'b', 'c'].filter((id) => tabNotifies(id, all.get(id)!, all, NOW));
+    expect(notifying).toEqual(['a']);
+  });
+
+  it('forgets a tab not heard from within the staleness bound', () => {
+    expect(tabNotifies('b', away, new Map([['c', tab(looked, TAB_STALE_MS)]]), NOW)).toBe(false);
+    expect(tabNotifies('b', away, new Map([['c', tab(looked, TAB_STALE_MS + 1)]]), NOW)).toBe(true);
+    expect(tabNotifies('b', away, new Map([['a', tab(away, TAB_STALE_MS + 1)]]), NOW)).toBe(true);
   });
 });

@@ -56,6 +56,37 @@ export function notifies(
   return conversationKeyOf(msg, me) !== SELF_KEY;
 }
 
+/** A tab's attention as it last told it, and when (ms since the epoch). */
+export interface TabState extends Attention {
+  at: number;
+}
+
+/** How often a tab repeats its state to the other tabs of its user. */
+export const TAB_HEARTBEAT_MS = 10_000;
+
+/** A tab not heard from for this long is taken as gone (closed, crashed or asleep). */
+export const TAB_STALE_MS = 30_000;
+
+/**
+ * Whether this tab (`self`, in `attention` now) shows a message's notification, given what the other
+ * tabs of the same user last told (`others`, by tab id): none while any live tab is looked at, and
+ * otherwise only the live tab with the lowest id, so that one notification shows across the tabs.
+ * A tab not heard from within `TAB_STALE_MS` of `now` no longer counts.
+ */
+export function tabNotifies(
+  self: string,
+  attention: Attention,
+  others: ReadonlyMap<string, TabState>,
+  now: number,
+): boolean {
+  if (attention.visible && attention.focused) return false;
+  for (const [id, tab] of others) {
+    if (id === self || now - tab.at > TAB_STALE_MS) continue;
+    if ((tab.visible && tab.focused) || id < self) return false;
+  }
+  return true;
+}
+
 /** A chat's notification: where a click leads, its tag, and what it says. */
 export interface ChatNotification {
   chat: ContactKey;

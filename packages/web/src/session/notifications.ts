@@ -2,7 +2,15 @@ import type { Contact, Message } from '@sparrow/protocol';
 import { api } from '../api';
 import { translate } from '../i18n';
 import type { ContactKey } from '../lib/conversation-list';
-import { notificationOf, notifies, type Attention, type ChatNotification } from '../lib/notification';
+import {
+  notificationOf,
+  notifies,
+  TAB_HEARTBEAT_MS,
+  tabNotifies,
+  type Attention,
+  type ChatNotification,
+  type TabState,
+} from '../lib/notification';
 import { navigateTo } from '../nav/navigation';
 import { chatPath } from '../nav/paths';
 import { contactsStore } from '../stores/contacts';
@@ -14,6 +22,8 @@ import { settings, settingsStore } from '../stores/settings';
  * each new message (lib/notification.ts decides which and what it says). The server sends no Web
  * Push to a user whose socket is bound (modules/push/service.ts), so while this page is open it is
  * the only one to notify; both tag a chat's notification alike, so a newer one replaces the older.
+ * The tabs of one signed-in user tell each other their attention over a BroadcastChannel, so that
+ * none notifies while the user looks at another, and only one of them notifies otherwise.
  */
 
 const ICON = `${import.meta.env.BASE_URL}pwa-192.png`;
@@ -81,6 +91,73 @@ function attention(): Attention {
   return { visible: document.visibilityState === 'visible', focused: document.hasFocus() };
 }
 
+/** This tab's id among the tabs of its user (lib/notification.ts `tabNotifies` orders by it). */
+const TAB = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+
+/** What another tab of the same user last told, by its id. */
+const tabs = new Map<string, TabState>();
+
+/** What a tab posts: its attention; `hello` when it opens (the others answer), `gone` when it goes. */
+interface TabMessage extends Attention {
+  tab: string;
+  hello?: boolean;
+  gone?: boolean;
+}
+
+/** The channel to the other tabs of the signed-in user, and how to leave it. */
+let tabChannel: { user: number; leave: () => void } | null = null;
+
+function joinTabs(user: number): void {
+  if (typeof BroadcastChannel === 'undefined') return;
+  const port = new BroadcastChannel(`sparrow-tabs-${user}`);
+  const tell = (flags: { hello?: boolean; gone?: boolean } = {}) =>
+    port.postMessage({ tab: TAB, ...attention(), ...flags } satisfies TabMessage);
+  port.onmessage = (e: MessageEvent<Partial<TabMessage>>) => {
+    const m = e.data;
+    if (typeof m?.tab !== 'string' || m.tab === TAB) return;
+    if (m.gone) {
+      tabs.delete(m.tab);
+      return;
+    }
+    tabs.set(m.tab, { visible: m.visible === true, focused: m.focused === true, at: Date.now() });
+    if (m.hello) tell();
+  };
+  const changed = () => tell();
+  const hidden = () => tell({ gone: true });
+  const shown = (e: PageTransitionEvent) => {
+    if (e.persisted) tell({ hello: true });
+  };
+  document.addEventListener('visibilitychange', changed);
+  window.addEventListener('focus', changed);
+  window.addEventListener('blur', changed);
+  window.addEventListener('pagehide', hidden);
+  window.addEventListener('pageshow', shown);
+  const heartbeat = setInterval(changed, TAB_HEARTBEAT_MS);
+  tell({ hello: true });
+  tabChannel = {
+    user,
+    leave: () => {
+      tell({ gone: true });
+      clearInterval(heartbeat);
+      document.removeEventListener('visibilitychange', changed);
+      window.removeEventListener('focus', changed);
+      window.removeEventListener('blur', changed);
+      window.removeEventListener('pagehide', hidden);
+      window.removeEventListener('pageshow', shown);
+      port.close();
+      tabs.clear();
+    },
+  };
+}
+
+/** Keeps this tab on the channel of the signed-in user: joined on sign-in, left on sign-out. */
+function followUser(user: number | null): void {
+  if (tabChannel?.user === user) return;
+  tabChannel?.leave();
+  tabChannel = null;
+  if (user !== null) joinTabs(user);
+}
+
 /** The notification shown for each chat, closed once the chat is read. */
 const shown = new Map<ContactKey, Notification>();
 
@@ -110,17 +187,21 @@ function show(n: ChatNotification): void {
 
 /**
  * A message pushed to this page, after the conversation list took it (`row`): notifies when the
- * user is not looking at the page and the message is one that notifies.
+ * user is not looking at this page nor at another tab of theirs, the message is one that notifies,
+ * and this is the one tab of theirs to show it.
  */
 export async function notifyMessage(msg: Message, row: Contact | undefined): Promise<void> {
   const user = me();
   if (user === null || !desktopEnabled() || !notifies(msg, user, row, attention())) return;
+  if (!tabNotifies(TAB, attention(), tabs, Date.now())) return;
   const preview = await notificationPreview();
   if (me() !== user) return;
   show(notificationOf(msg, user, row, preview, translate));
 }
 
 if (typeof window !== 'undefined') {
+  followUser(me());
+  sessionStore.subscribe((s) => followUser(s.user?.user_id ?? null));
   // A chat read here or on another device takes its notification away.
   contactsStore.subscribe((s, prev) => {
     if (s.rows === prev.rows) return;
