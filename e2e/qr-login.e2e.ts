@@ -25,7 +25,8 @@ import { codePng, readPng, y4mFrame } from './qr-media';
  * scans it with 扫一扫 (Chromium's fake camera plays the code), sees "在网页端登录？" naming the
  * desktop's browser and confirms; the desktop is signed in. The phone's 网页端已登录 bar signs the
  * desktop out again. A code scanned and left to expire shows 二维码已失效 and a tap refreshes it,
- * as it does one cancelled on the phone; one left unscanned is replaced by the page itself.
+ * as it does one cancelled on the phone; one left unscanned is replaced by the page itself. A page
+ * in a background tab asks for codes only once shown.
  */
 
 let server: ServerProcess;
@@ -206,6 +207,46 @@ describe('QR login (扫码登录)', () => {
     await d.getByRole('button', { name: '密码登录' }).click();
     await visible(d.getByRole('button', { name: '扫码登录' }));
     await check(d, 'qr-login-phone-width-form');
+    await desktop.close();
+  });
+
+  it('a page in a background tab asks for no code until it is shown, and replaces one that expired while hidden when shown again', async () => {
+    desktop = await desktopContext();
+    const d = await desktop.newPage();
+    // The tab's visibility, set from the test as switching tabs would.
+    await d.addInitScript(() => {
+      let state: DocumentVisibilityState = 'hidden';
+      Object.defineProperty(Document.prototype, 'visibilityState', { configurable: true, get: () => state });
+      Object.assign(window, {
+        setVisibility: (next: DocumentVisibilityState) => {
+          state = next;
+          document.dispatchEvent(new Event('visibilitychange'));
+        },
+      });
+    });
+    const setVisibility = (next: DocumentVisibilityState) =>
+      d.evaluate((v) => (window as unknown as { setVisibility: (v: string) => void }).setVisibility(v), next);
+    let asked = 0;
+    d.on('request', (req) => {
+      if (new URL(req.url()).pathname === '/common/Pub/qrLogin') asked += 1;
+    });
+
+    await d.goto(server.url);
+    await visible(d.getByRole('heading', { name: '使用手机扫码登录' }));
+    await d.waitForTimeout(1000);
+    expect(asked).toBe(0);
+    await setVisibility('visible');
+    const first = await shownCode(d);
+    expect(asked).toBe(1);
+
+    // Hidden when the code expires: the page waits, and asks for the next one once shown.
+    await setVisibility('hidden');
+    expireCodes();
+    await visible(d.getByRole('button', { name: /二维码已失效/ }));
+    expect(asked).toBe(1);
+    await setVisibility('visible');
+    await expect.poll(() => shownCode(d), WAIT).not.toBe(first);
+    expect(asked).toBe(2);
     await desktop.close();
   });
 });

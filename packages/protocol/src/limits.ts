@@ -112,8 +112,6 @@ export const QR_VALID_MS = 7 * 24 * 3600 * 1000;
 export const QR_LOGIN_VALID_MS = 2 * 60_000;
 /** How often the page showing a QR login code asks for its state, ms. */
 export const QR_LOGIN_POLL_MS = 1_500;
-/** QR login codes one address may ask for in a minute. */
-export const QR_LOGIN_PER_MINUTE_MAX = 10;
 /** The longest user agent a QR login code keeps for the session it makes, characters. */
 export const USER_AGENT_MAX = 255;
 
@@ -203,6 +201,11 @@ export const RATE_LIMITS = {
   sendCode: { intervalS: 60 },
   /** The administration calls (docs/protocol.md §8), per admin, beside every call's limit. */
   manage: { perMinute: 300 },
+  /**
+   * QR login codes (扫码登录) one address may ask for in a minute: a signed-out login page asks for one
+   * on opening and every QR_LOGIN_VALID_MS while visible, so 60 covers an office of pages behind one NAT.
+   */
+  qrLogin: { perMinute: 60 },
 } as const;
 
 /** Avatar edge, px, after resizing. */

@@ -1,8 +1,8 @@
 import {
   ErrorCodes,
   parseQrLink,
-  QR_LOGIN_PER_MINUTE_MAX,
   QR_LOGIN_VALID_MS,
+  RATE_LIMITS,
   translate,
   type Envelope,
   type ErrorName,
@@ -266,11 +266,27 @@ describeEachDb('QR login', (target) => {
     });
   }
 
-  it('one address may ask for QR_LOGIN_PER_MINUTE_MAX codes a minute', async () => {
-    const from = { ip: '10.9.9.9' };
-    for (let i = 0; i < QR_LOGIN_PER_MINUTE_MAX; i++) {
-      expect((await server.call('qrLoginCreate', {}, from)).code).toBe(0);
+  it('one address may ask for rateLimits.qrLogin.perMinute codes a minute, and a changed setting applies at once', async () => {
+    const ask = (ip: string) => server.call('qrLoginCreate', {}, { ip });
+    expect(server.ctx.config.get().rateLimits.qrLogin.perMinute).toBe(RATE_LIMITS.qrLogin.perMinute);
+    for (let i = 0; i < RATE_LIMITS.qrLogin.perMinute; i++) {
+      expect((await ask('10.9.9.9')).code).toBe(0);
     }
-    expect((await server.call('qrLoginCreate', {}, from)).code).toBe(ErrorCodes.TooMany);
+    expect((await ask('10.9.9.9')).code).toBe(ErrorCodes.TooMany);
+    // Another address keeps a budget of its own.
+    expect((await ask('10.9.9.10')).code).toBe(0);
+
+    try {
+      // Lowered: the address at 1 is refused its next code within the same minute, without a restart.
+      await server.ctx.config.set('rateLimits.qrLogin.perMinute', '2');
+      expect((await ask('10.9.9.10')).code).toBe(0);
+      expect((await ask('10.9.9.10')).code).toBe(ErrorCodes.TooMany);
+      // Raised: the address that ran out may ask again until the new number.
+      await server.ctx.config.set('rateLimits.qrLogin.perMinute', String(RATE_LIMITS.qrLogin.perMinute + 2));
+      expect((await ask('10.9.9.9')).code).toBe(0);
+      expect((await ask('10.9.9.9')).code).toBe(ErrorCodes.TooMany);
+    } finally {
+      await server.ctx.config.set('rateLimits.qrLogin.perMinute', String(RATE_LIMITS.qrLogin.perMinute));
+    }
   });
 });

@@ -201,6 +201,7 @@ export const CONFIG_KEYS = {
   'rateLimits.loginFailures.windowS': seconds(86_400),
   'rateLimits.sendCode.intervalS': seconds(86_400),
   'rateLimits.manage.perMinute': z.number().int().min(1).max(1_000_000),
+  'rateLimits.qrLogin.perMinute': z.number().int().min(1).max(1_000_000),
   /** 1: a deleted account's messages are removed for everyone; 0 (the default): kept, shown as from 已注销用户. */
   'account.removeMessages': flag,
   /** Days a deleted account's name stays taken (0: freed at once). */

@@ -273,6 +273,7 @@ export const en: Record<MessageKey, string> = {
   'config.rateLimits.loginFailures.windowS': 'Window and lock-out of failed logins (seconds)',
   'config.rateLimits.sendCode.intervalS': 'Seconds between two verification codes to one account',
   'config.rateLimits.manage.perMinute': 'Administration calls per minute per admin',
+  'config.rateLimits.qrLogin.perMinute': 'QR login codes per minute per address',
   'configLabel.sysInfo.name': 'Site name',
   'configLabel.sysInfo.logo': 'Logo',
   'configLabel.sysInfo.diyName': 'Users may rename themselves',
@@ -311,6 +312,7 @@ export const en: Record<MessageKey, string> = {
   'configLabel.rateLimits.loginFailures.windowS': 'Sign-in lock-out',
   'configLabel.rateLimits.sendCode.intervalS': 'Time between codes',
   'configLabel.rateLimits.manage.perMinute': 'Admin actions per minute',
+  'configLabel.rateLimits.qrLogin.perMinute': 'QR login codes per minute',
   'config.account.removeMessages':
     'When someone deletes their account, remove the messages they sent for everyone (off: keep them, shown as from “Deleted account”)',
   'config.account.nameHoldDays':

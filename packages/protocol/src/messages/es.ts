@@ -276,6 +276,7 @@ export const es: Record<MessageKey, string> = {
   'config.rateLimits.loginFailures.windowS': 'Ventana y bloqueo de inicios fallidos (segundos)',
   'config.rateLimits.sendCode.intervalS': 'Segundos entre dos códigos de verificación a una cuenta',
   'config.rateLimits.manage.perMinute': 'Llamadas de administración por minuto por administrador',
+  'config.rateLimits.qrLogin.perMinute': 'Códigos QR de inicio de sesión por minuto por dirección',
   'configLabel.sysInfo.name': 'Nombre del sitio',
   'configLabel.sysInfo.logo': 'Logotipo',
   'configLabel.sysInfo.diyName': 'Los usuarios pueden cambiar su nombre',
@@ -314,6 +315,7 @@ export const es: Record<MessageKey, string> = {
   'configLabel.rateLimits.loginFailures.windowS': 'Bloqueo de inicio de sesión',
   'configLabel.rateLimits.sendCode.intervalS': 'Intervalo entre códigos',
   'configLabel.rateLimits.manage.perMinute': 'Acciones de administración por minuto',
+  'configLabel.rateLimits.qrLogin.perMinute': 'Códigos QR de inicio de sesión por minuto',
   'config.account.removeMessages':
     'Cuando alguien elimina su cuenta, borrar para todos los mensajes que envió (desactivado: se conservan, como de una «Cuenta eliminada»)',
   'config.account.nameHoldDays':

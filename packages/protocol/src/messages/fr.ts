@@ -277,6 +277,7 @@ export const fr: Record<MessageKey, string> = {
   'config.rateLimits.loginFailures.windowS': 'Fenêtre et durée de blocage des connexions échouées (secondes)',
   'config.rateLimits.sendCode.intervalS': 'Secondes entre deux codes de vérification pour un compte',
   'config.rateLimits.manage.perMinute': 'Appels d’administration par minute et par administrateur',
+  'config.rateLimits.qrLogin.perMinute': 'Codes QR de connexion par minute et par adresse',
   'configLabel.sysInfo.name': 'Nom du site',
   'configLabel.sysInfo.logo': 'Logo',
   'configLabel.sysInfo.diyName': 'Les utilisateurs peuvent changer de nom',
@@ -315,6 +316,7 @@ export const fr: Record<MessageKey, string> = {
   'configLabel.rateLimits.loginFailures.windowS': 'Blocage de connexion',
   'configLabel.rateLimits.sendCode.intervalS': 'Délai entre codes',
   'configLabel.rateLimits.manage.perMinute': 'Actions d’administration par minute',
+  'configLabel.rateLimits.qrLogin.perMinute': 'Codes QR de connexion par minute',
   'config.account.removeMessages':
     'Quand quelqu’un supprime son compte, supprimer pour tous les messages envoyés (désactivé : ils restent, affichés comme venant d’un « Compte supprimé »)',
   'config.account.nameHoldDays':

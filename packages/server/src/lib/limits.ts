@@ -1,4 +1,4 @@
-import { PAT_INTERVAL_MS, PAT_PER_MINUTE_MAX, QR_LOGIN_PER_MINUTE_MAX, REPORTS_PER_HOUR_MAX } from '@sparrow/protocol';
+import { PAT_INTERVAL_MS, PAT_PER_MINUTE_MAX, REPORTS_PER_HOUR_MAX } from '@sparrow/protocol';
 import { AppError } from '../errors';
 import type { ConfigService } from '../modules/system/config-service';
 import type { RateLimiter } from './rate-limit';
@@ -96,12 +96,14 @@ export class Limits {
   }
 
   /**
-   * A QR login code (扫码登录): at most QR_LOGIN_PER_MINUTE_MAX a minute from one address, across
-   * nodes, so that the codes waiting in the database stay few (a page asks for one every two minutes).
+   * A QR login code (扫码登录): at most `rateLimits.qrLogin.perMinute` a minute from one address,
+   * across nodes, so that the codes waiting in the database stay few (a visible page asks for one
+   * every two minutes).
    */
   async qrLoginCode(ip: string): Promise<void> {
+    const { perMinute } = this.config.get().rateLimits.qrLogin;
     const { count, resetS } = await this.limiter.hit(`qr-login:${ip}`, 60);
-    if (count > QR_LOGIN_PER_MINUTE_MAX) throw new AppError('TooMany', { seconds: resetS });
+    if (count > perMinute) throw new AppError('TooMany', { seconds: resetS });
   }
 
   /** A report (投诉): at most REPORTS_PER_HOUR_MAX an hour from one user, across nodes. */

@@ -18,6 +18,7 @@ export type RateLimitConfig = {
   loginFailures: { max: number; windowS: number };
   sendCode: { intervalS: number };
   manage: { perMinute: number };
+  qrLogin: { perMinute: number };
 };
 
 /** What becomes of a user's account and data (docs/operations.md "Accounts"); not part of globalConfig. */

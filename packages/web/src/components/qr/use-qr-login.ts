@@ -1,6 +1,7 @@
 import { QR_LOGIN_POLL_MS, type LoginResult, type QrLoginCode } from '@sparrow/protocol';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { api, ApiError } from '../../api';
+import { asksForLoginCode, type LoginCodeDue } from './login-code-due';
 
 /** Codes the page asks for by itself as each expires unscanned, before it waits for a tap (about ten minutes). */
 const AUTO_REFRESHES = 5;
@@ -11,14 +12,22 @@ export type QrLoginView =
   | { status: 'waiting' | 'confirmed' | 'cancelled' | 'expired'; qrUrl: string }
   | { status: 'scanned'; qrUrl: string; scanner: { realname: string; avatar: string } };
 
+const onVisibilityChange = (changed: () => void) => {
+  document.addEventListener('visibilitychange', changed);
+  return () => document.removeEventListener('visibilitychange', changed);
+};
+const pageVisibility = () => document.visibilityState;
+
 /**
- * A signed-out page's login code: asks for one, then asks where it stands every QR_LOGIN_POLL_MS
- * (any node answers: the state is the database's), refreshes it by itself as it expires unscanned,
- * and hands the session to `onSignedIn` once a phone confirms.
+ * A signed-out page's login code: asks for one once the page is visible, then asks where it stands every QR_LOGIN_POLL_MS
+ * (any node answers: the state is the database's), refreshes it by itself as it expires unscanned
+ * (a code that expires while the page is hidden is replaced when it shows again), and hands the session to `onSignedIn` once a phone confirms.
  */
 export function useQrLogin(onSignedIn: (login: LoginResult) => void): { view: QrLoginView; refresh: () => void } {
   const [code, setCode] = useState<QrLoginCode | null>(null);
   const [view, setView] = useState<QrLoginView>({ status: 'loading' });
+  const [due, setDue] = useState<LoginCodeDue | null>('first');
+  const visibility = useSyncExternalStore(onVisibilityChange, pageVisibility);
   const autoLeft = useRef(AUTO_REFRESHES);
   const signedIn = useRef(onSignedIn);
   signedIn.current = onSignedIn;
@@ -36,8 +45,11 @@ export function useQrLogin(onSignedIn: (login: LoginResult) => void): { view: Qr
   }, []);
 
   useEffect(() => {
+    if (!asksForLoginCode(due, visibility, autoLeft.current)) return;
+    if (due === 'expired') autoLeft.current -= 1;
+    setDue(null);
     void load();
-  }, [load]);
+  }, [due, visibility, load]);
 
   const polling = code !== null && (view.status === 'waiting' || view.status === 'scanned');
   useEffect(() => {
@@ -54,8 +66,8 @@ export function useQrLogin(onSignedIn: (login: LoginResult) => void): { view: Qr
           } else if (s.state === 'scanned' && s.scanner) {
             setView({ status: 'scanned', qrUrl, scanner: s.scanner });
           } else if (s.state === 'expired' && view.status === 'waiting' && autoLeft.current > 0) {
-            autoLeft.current -= 1;
-            void load();
+            if (document.visibilityState !== 'visible') setView({ status: 'expired', qrUrl });
+            setDue('expired');
           } else if (s.state === 'waiting' || s.state === 'cancelled' || s.state === 'expired') {
             setView({ status: s.state, qrUrl });
           }
@@ -77,6 +89,7 @@ export function useQrLogin(onSignedIn: (login: LoginResult) => void): { view: Qr
 
   const refresh = useCallback(() => {
     autoLeft.current = AUTO_REFRESHES;
+    setDue(null);
     void load();
   }, [load]);
 
