@@ -46,11 +46,13 @@ export default function QrLoginConfirmPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [code, scanned]);
 
+  const home = () => void navigate(paths.home, { replace: true });
+
   const handleConfirm = async () => {
     setBusy(true);
     try {
       await api.qrLoginConfirm({ code }, { loading: true });
-      void navigate(paths.home, { replace: true });
+      home();
     } catch {
       // The request layer said why (a code gone meanwhile).
       setView({ kind: 'gone' });
@@ -62,7 +64,7 @@ export default function QrLoginConfirmPage() {
   const handleCancel = async () => {
     setBusy(true);
     await api.qrLoginCancel({ code }, { silent: true, quiet: true }).catch(() => undefined);
-    void navigate(paths.home, { replace: true });
+    home();
   };
 
   return (
@@ -110,31 +112,21 @@ export default function QrLoginConfirmPage() {
               {t('qrLogin.cancel')}
             </button>
           </>
-        ) : view.kind === 'link' ? (
+        ) : view.kind === 'link' || view.kind === 'gone' ? (
           <>
-            <button
-              type="button"
-              className="button button-primary"
-              onClick={() => void navigate(qrPaths.scan, { replace: true })}
-            >
-              {t('qr.routes.scan')}
-            </button>
-            <button
-              type="button"
-              className="button button-default"
-              onClick={() => void navigate(paths.home, { replace: true })}
-            >
+            {view.kind === 'link' && (
+              <button
+                type="button"
+                className="button button-primary"
+                onClick={() => void navigate(qrPaths.scan, { replace: true })}
+              >
+                {t('qr.routes.scan')}
+              </button>
+            )}
+            <button type="button" className="button button-default" onClick={home}>
               {t('qrLogin.back')}
             </button>
           </>
-        ) : view.kind === 'gone' ? (
-          <button
-            type="button"
-            className="button button-default"
-            onClick={() => void navigate(paths.home, { replace: true })}
-          >
-            {t('qrLogin.back')}
-          </button>
         ) : null}
       </div>
     </Page>
