@@ -7,10 +7,9 @@
 //
 //   node --import tsx bench/keywords-run.mjs
 import { randomUUID } from 'node:crypto';
-import { buildApp } from '../packages/server/src/app.ts';
-import { loadConfig } from '../packages/server/src/config.ts';
 import { KeywordMatcher } from '../packages/server/src/modules/keywords/matcher.ts';
 import { BENCH_SETTINGS, cleanup, fmt, percentile, seed, table, tmpDir, verdict } from './lib.mjs';
+import { inProcessApp } from './in-process.mjs';
 
 const WORDS = 10_000;
 const ROUNDS = Number(process.env.KEYWORDS_ROUNDS ?? 2000);
@@ -45,22 +44,7 @@ function line(i) {
 async function server(name) {
   const dataDir = tmpDir(name);
   const users = await seed({ dataDir, users: 3, settings: BENCH_SETTINGS, friends: 2 });
-  const built = await buildApp(
-    {
-      ...loadConfig({}),
-      port: 0,
-      host: '127.0.0.1',
-      dataDir,
-      databaseUrl: undefined,
-      redisUrl: undefined,
-      webDist: undefined,
-      configPollMs: 0,
-      outboxSweepMs: 0,
-      searchIndexMs: 0,
-      logLevel: 'silent',
-    },
-    { logger: false },
-  );
+  const built = await inProcessApp({ dataDir });
   return { ...built, users };
 }
 

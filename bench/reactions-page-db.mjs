@@ -8,9 +8,8 @@
 //
 //   node --import tsx bench/reactions-page-db.mjs sqlite|postgres
 import { randomUUID } from 'node:crypto';
-import { buildApp } from '../packages/server/src/app.ts';
-import { loadConfig } from '../packages/server/src/config.ts';
 import { BENCH_SETTINGS, cleanup, createPgDatabase, fmt, percentile, seed, table, tmpDir, verdict } from './lib.mjs';
+import { inProcessApp } from './in-process.mjs';
 
 const target = process.argv[2];
 const MEMBERS = 2000;
@@ -31,34 +30,7 @@ if (target === 'postgres' && !databaseUrl) {
   process.exit(0);
 }
 const users = await seed({ dataDir, databaseUrl, users: MEMBERS, settings: BENCH_SETTINGS, groupSize: MEMBERS });
-const { app } = await buildApp(
-  {
-    ...loadConfig({}),
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    databaseUrl,
-    redisUrl: undefined,
-    webDist: undefined,
-    configPollMs: 0,
-    outboxSweepMs: 0,
-    searchIndexMs: 0,
-    logLevel: 'silent',
-  },
-  { logger: false },
-);
-
-async function call(path, body, token) {
-  const res = await app.inject({
-    method: 'POST',
-    url: path,
-    headers: { 'content-type': 'application/json', authorization: token },
-    payload: JSON.stringify(body),
-  });
-  const json = res.json();
-  if (json.code !== 0) throw new Error(`${path}: ${json.code} ${json.msg}`);
-  return json.data;
-}
+const { app, call } = await inProcessApp({ dataDir, databaseUrl });
 
 const owner = users[0];
 const gid = `group-${owner.group}`;

@@ -9,12 +9,11 @@
 // Reads DATA_DIR / DATABASE_URL like the server. Writes [{ id, account, token, group? }] to <out.json>,
 // `group` being the id of the user's group.
 import fs from 'node:fs';
-import { GroupRoles } from '@sparrow/protocol';
+import { DEFAULT_GROUP_SETTING, GroupRoles } from '@sparrow/protocol';
 import { migrate, openDb } from '../packages/server/src/db/index.ts';
 import { hashPassword } from '../packages/server/src/lib/crypto.ts';
 import { SessionRepo } from '../packages/server/src/modules/auth/session-repo.ts';
 import { SessionService } from '../packages/server/src/modules/auth/session.ts';
-import { DEFAULT_GROUP_SETTING } from '../packages/server/src/modules/group/presenter.ts';
 import { GroupRepo } from '../packages/server/src/modules/group/repo.ts';
 import { ConfigService } from '../packages/server/src/modules/system/config-service.ts';
 import { ConfigRepo } from '../packages/server/src/modules/system/repo.ts';

@@ -11,6 +11,8 @@ import {
   expectAccessible,
   launchBrowser,
   newContext,
+  pageArea,
+  passwordForm,
   phoneContext,
   ServerProcess,
   shot,
@@ -18,6 +20,7 @@ import {
   toast,
   visible,
   WAIT,
+  WIDE,
   settled,
 } from './harness';
 
@@ -110,6 +113,7 @@ async function fontsOf(page: Page, locator: Locator): Promise<string[]> {
 }
 
 async function login(page: Page, account: string, password: string): Promise<void> {
+  await passwordForm(page);
   await page.getByLabel('账号', { exact: true }).fill(account);
   await page.getByLabel('密码', { exact: true }).fill(password);
   await page.getByRole('button', { name: '登录', exact: true }).click();
@@ -157,6 +161,9 @@ describe('an account from sign-up to sign-out', () => {
     await check(page, 'zh-Hans-01-entry');
 
     await open(page, '/pages/login/login');
+    // A desk's login page shows the QR code first, the password form a tap away.
+    if (WIDE) await visible(page.getByRole('heading', { name: '使用手机扫码登录' }));
+    await passwordForm(page);
     await visible(page.getByRole('button', { name: '用验证码登录' }));
     await check(page, 'zh-Hans-02-login');
   });
@@ -279,7 +286,8 @@ describe('an account from sign-up to sign-out', () => {
     await visible(page.getByText(/^版本 \d+\.\d+\.\d+/));
     await check(page, 'zh-Hans-15-about');
 
-    await page.getByRole('link', { name: '帮助文档' }).click();
+    // At a desk Me's list beside the page links the help too.
+    await pageArea(page).getByRole('link', { name: '帮助文档' }).click();
     await titled(page, '帮助文档');
     await visible(page.getByRole('heading', { name: '切换语言' }));
     await check(page, 'zh-Hans-16-doc');

@@ -78,7 +78,7 @@ describe('the administration console', () => {
   it('is offered in Me to admins only, and each area passes the audit at 375 and 960 px', async () => {
     lin = await newPerson(server, browser, 'lin_console', '林');
     await lin.page.getByRole('navigation', { name: '主导航' }).getByRole('button', { name: '我' }).click();
-    await visible(lin.page.getByRole('link', { name: '设置' }));
+    await visible(lin.page.getByRole('link', { name: '设置', exact: true }));
     expect(await lin.page.getByRole('link', { name: '管理后台' }).count()).toBe(0);
     // Typed in by hand, the console refuses a plain user.
     await lin.page.goto(`${server.url}/#/manage/index`);

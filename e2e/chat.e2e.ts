@@ -7,6 +7,7 @@ import {
   hidden,
   launchBrowser,
   noToasts,
+  pageArea,
   type Person,
   phoneContext,
   ServerProcess,
@@ -61,7 +62,9 @@ async function still(page: Page): Promise<void> {
 }
 
 async function backHome(page: Page): Promise<void> {
-  await page.getByRole('button', { name: /^(返回|Back)$/ }).click();
+  await pageArea(page)
+    .getByRole('button', { name: /^(返回|Back)$/ })
+    .click();
   await visible(page.getByRole('navigation', { name: /主导航|Main/ }));
 }
 
@@ -171,8 +174,8 @@ describe('chat in real time', () => {
     await sendText(a, '这句说错了');
     await visible(bubble(b, '这句说错了'));
     await messageMenu(a, '这句说错了', '撤回');
-    await visible(a.getByText(/^你 ?撤回了一条消息/));
-    await visible(b.getByText(/^Alice ?撤回了一条消息$/));
+    await visible(pageArea(a).getByText(/^你 ?撤回了一条消息/));
+    await visible(pageArea(b).getByText(/^Alice ?撤回了一条消息$/));
     await hidden(bubble(b, '这句说错了'));
     await a.getByRole('button', { name: '重新编辑' }).click();
     await expect.poll(() => a.getByRole('textbox', { name: '输入消息' }).inputValue(), WAIT).toBe('这句说错了');
@@ -204,7 +207,7 @@ describe('chat in real time', () => {
     await expectAccessible(a);
     await a.getByRole('button', { name: '完成(2)' }).click();
     await visible(a.getByRole('heading', { level: 1, name: /Alice、Bob、Carol/ }));
-    await visible(a.getByText(/^你 ?创建了群聊$/));
+    await visible(pageArea(a).getByText(/^你 ?创建了群聊$/));
 
     const box = a.getByRole('textbox', { name: '输入消息' });
     await box.pressSequentially('@');
@@ -242,7 +245,7 @@ describe('chat in real time', () => {
     await a.getByRole('checkbox', { name: 'Dave', exact: true }).check();
     await a.getByRole('button', { name: '完成(1)' }).click();
     await visible(a.getByRole('heading', { level: 1, name: '聊天信息（4）' }));
-    await a.getByRole('button', { name: '返回' }).click();
+    await pageArea(a).getByRole('button', { name: '返回' }).click();
     await visible(a.getByRole('heading', { level: 1, name: /Alice、Bob、Carol（4）/ }));
 
     const d = dave.page;
@@ -250,7 +253,7 @@ describe('chat in real time', () => {
     await visible(daveRow);
     await daveRow.click();
     // Event lines come in the language the server keeps for Dave (Chinese by default).
-    await visible(d.getByText(/^Alice ?(邀请 ?你 ?加入了群聊|invited you to the group)$/));
+    await visible(pageArea(d).getByText(/^Alice ?(邀请 ?你 ?加入了群聊|invited you to the group)$/));
     await sendText(d, 'Hello everyone');
     await visible(bubble(a, 'Hello everyone'));
     await b.getByRole('link', { name: /^Alice、Bob、Carol,/ }).click();
@@ -382,7 +385,7 @@ describe('chat in real time', () => {
     const dialog = b.getByRole('dialog');
     await visible(dialog);
     await dialog.getByRole('button', { name: '清空聊天记录' }).click();
-    await b.getByRole('button', { name: '返回' }).click();
+    await pageArea(b).getByRole('button', { name: '返回' }).click();
     await hidden(bubble(b, '离线时的第一条'));
     const a = alice.page;
     await a.goto(`${server.url}/#/pages/message/chat?id=${bob.id}`);
@@ -448,7 +451,7 @@ describe('chat in real time', () => {
     const uploaded = (await res.json()) as { code: number; data: string };
     expect(uploaded.code).toBe(0);
     await expect.poll(() => daveTile.locator('img').getAttribute('src'), WAIT).toBe(uploaded.data);
-    await b.getByRole('button', { name: '返回' }).click();
+    await pageArea(b).getByRole('button', { name: '返回' }).click();
     await expect.poll(() => daveFace.getAttribute('src'), WAIT).toBe(uploaded.data);
     await visible(daveFace);
     await shot(b, 'chat-group-avatar-followed');

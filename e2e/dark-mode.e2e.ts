@@ -108,7 +108,7 @@ describe('dark mode', () => {
       await tab(page, '我');
       await check(page, `${label}-me`);
 
-      await page.getByRole('link', { name: '设置' }).click();
+      await page.getByRole('link', { name: '设置', exact: true }).click();
       await visible(page.getByRole('heading', { level: 1, name: '设置' }));
       await check(page, `${label}-settings`);
       await page.goBack();

@@ -221,7 +221,8 @@ describe('input at a desk', () => {
     await visible(emoji);
     await a.keyboard.press('Escape');
     await hidden(emoji);
-    await a.getByRole('button', { name: '更多功能', exact: true }).click();
+    // The chat's own "+", not the conversation list's beside it in the wide layout.
+    await a.getByRole('main').getByRole('button', { name: '更多功能', exact: true }).click();
     const more = a.getByRole('group', { name: '更多功能', exact: true });
     await visible(more);
     await a.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());

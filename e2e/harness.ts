@@ -18,8 +18,12 @@ import {
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** Screenshots of every page the suites visit, kept as test artefacts. */
-export const SHOTS_DIR = path.join(root, 'test-results', 'screenshots');
+/** Screenshots of every page the suites visit, kept as test artefacts (a wide run's apart, by its width). */
+export const SHOTS_DIR = path.join(
+  root,
+  'test-results',
+  process.env.E2E_WIDTH ? `screenshots-${process.env.E2E_WIDTH}` : 'screenshots',
+);
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -223,10 +227,25 @@ export async function newContext(browser: Browser, options: BrowserContextOption
 /** The width of the phone the suites are run at, px. */
 export const PHONE_WIDTH = 375;
 
-/** A phone-sized browser context (375×812), in Chinese unless told otherwise. */
+/** The size of the desk screen the suites are also run at (the wide layout's panes). */
+export const DESK_SCREEN = { width: 1280, height: 800 } as const;
+
+/**
+ * The width the user paths run at: a phone's unless E2E_WIDTH says otherwise (scripts/test.mjs runs
+ * the user-path suites a second time with E2E_WIDTH=1280, in the wide layout).
+ */
+export const SCREEN_WIDTH = Number(process.env.E2E_WIDTH) || PHONE_WIDTH;
+
+/** Whether this run draws the wide layout: a test that only a phone has skips itself on it. */
+export const WIDE = SCREEN_WIDTH >= 1024;
+
+/**
+ * A browser context for the user paths, in Chinese unless told otherwise: phone-sized (375×812), or
+ * the desk's screen (1280×800) when the run is wide; touch either way, as a touchscreen laptop has it.
+ */
 export async function phoneContext(browser: Browser, locale = 'zh-CN'): Promise<BrowserContext> {
   return newContext(browser, {
-    viewport: { width: PHONE_WIDTH, height: 812 },
+    viewport: WIDE ? { width: SCREEN_WIDTH, height: DESK_SCREEN.height } : { width: SCREEN_WIDTH, height: 812 },
     deviceScaleFactor: 1,
     locale,
     isMobile: false,
@@ -331,16 +350,38 @@ export interface Person {
   page: Page;
 }
 
-/** Signs in through the login page (Chinese interface), as a person would: home shown, socket bound. */
-export async function signIn(server: ServerProcess, page: Page, account: string): Promise<void> {
-  const bound = socketBound(page);
-  await page.goto(`${server.url}/#/pages/login/login`);
-  // A wide screen offers the QR code first, and the password form a tap away.
+/**
+ * Waits for the login page's password form (Chinese interface): a wide screen offers the QR code
+ * first, and the form a tap away.
+ */
+export async function passwordForm(page: Page): Promise<void> {
   const field = page.getByLabel('账号', { exact: true });
   const byPassword = page.getByRole('button', { name: /密码登录/ });
   await field.or(byPassword).first().waitFor(WAIT);
   if (await byPassword.isVisible()) await byPassword.click();
-  await field.fill(account);
+  await visible(field);
+}
+
+/**
+ * The page being looked at: the whole screen on a phone; in the wide layout the right panel while
+ * it is open, else the middle pane. Not the list beside them, which repeats a chat's last line and
+ * has a title and buttons of its own.
+ */
+export function pageArea(page: Page): Locator {
+  const token = (name: string) => `contains(concat(" ", normalize-space(@class), " "), " ${name} ")`;
+  return page.locator(
+    `xpath=//aside[${token('desk-panel')}]` +
+      ` | //div[${token('desk-middle')}][not(following-sibling::aside[${token('desk-panel')}])]` +
+      ` | /html/body[not(.//div[${token('desk')}])]`,
+  );
+}
+
+/** Signs in through the login page (Chinese interface), as a person would: home shown, socket bound. */
+export async function signIn(server: ServerProcess, page: Page, account: string): Promise<void> {
+  const bound = socketBound(page);
+  await page.goto(`${server.url}/#/pages/login/login`);
+  await passwordForm(page);
+  await page.getByLabel('账号', { exact: true }).fill(account);
   await page.getByLabel('密码', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: '登录', exact: true }).click();
   await visible(page.getByRole('navigation', { name: '主导航' }));

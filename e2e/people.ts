@@ -40,6 +40,23 @@ export async function registerFriends<const T extends ReadonlyArray<readonly [st
   return accounts as { [K in keyof T]: Account };
 }
 
+/** A group the first of `people` starts with all the others, named `name`: its contact id. */
+export async function startGroup(server: ServerProcess, people: readonly Account[], name: string): Promise<string> {
+  const [first, ...others] = people;
+  const group = await server.post<{ id: string }>(
+    '/enterprise/group/add',
+    { user_ids: others.map((o) => o.id), name },
+    first!.token,
+  );
+  return group.id;
+}
+
+/** Opens a group's chat on a page, by its address, and waits for its title. */
+export async function openGroupChat(server: ServerProcess, page: Page, groupId: string, title: RegExp): Promise<void> {
+  await page.goto(`${server.url}/#/pages/message/chat?id=${groupId}`);
+  await visible(page.getByRole('heading', { level: 1, name: title }));
+}
+
 /**
  * Opens a phone-sized browser for someone registered, home shown and socket bound: in Chinese,
  * signed in through the login page; in English, signed in by token as a returning user, the

@@ -5,6 +5,7 @@ import {
   fitsScreen,
   hidden,
   noToasts,
+  pageArea,
   type Person,
   type ServerProcess,
   settled,
@@ -88,14 +89,14 @@ describe('pinned messages', () => {
     const menu = await openMessageMenu(a, bubble(a, 'line 29'));
     await menu.getByRole('menuitem', { name: '置顶' }).click();
     await visible(pinBar(a));
-    await visible(a.getByText('你置顶了“line 29”'));
+    await visible(pageArea(a).getByText('你置顶了“line 29”'));
 
     // Bob and Carol see it arrive without reloading, each in their words.
     await visible(pinBar(b));
     await expect.poll(() => pinBar(b).textContent(), WAIT).toContain('Me: line 29');
-    await visible(b.getByText('Alice pinned “line 29”'));
+    await visible(pageArea(b).getByText('Alice pinned “line 29”'));
     await visible(pinBar(carol.page));
-    await visible(carol.page.getByText('Alice置顶了“line 29”'));
+    await visible(pageArea(carol.page).getByText('Alice置顶了“line 29”'));
 
     // A message far up the chat, pinned through the API as another device would: the bar follows.
     const list = await server.post<Array<{ msg_id: number; content: string }>>(
@@ -149,7 +150,7 @@ describe('pinned messages', () => {
     await sheet.getByRole('listitem').filter({ hasText: 'line 29' }).getByRole('button', { name: '取消置顶' }).click();
     await expect.poll(() => sheet.getByRole('listitem').count(), WAIT).toBe(1);
     await sheet.getByRole('button', { name: '关闭' }).click();
-    await visible(carol.page.getByText('Alice取消置顶了“line 29”'));
+    await visible(pageArea(carol.page).getByText('Alice取消置顶了“line 29”'));
     await expect.poll(() => pinBar(b).textContent(), WAIT).not.toContain('1/2');
     await expect.poll(() => pinBar(b).textContent(), WAIT).toContain('Alice: 周五晚上七点集合');
     await expect.poll(() => pinBar(carol.page).textContent(), WAIT).toContain('Alice: 周五晚上七点集合');
@@ -170,7 +171,7 @@ describe('pinned messages', () => {
     await visible(bubble(c, 'line 30'));
     const menu = await openMessageMenu(c, bubble(c, 'line 30'));
     await menu.getByRole('menuitem', { name: '置顶' }).click();
-    await visible(c.getByText('你置顶了“line 30”'));
+    await visible(pageArea(c).getByText('你置顶了“line 30”'));
     await expect.poll(() => pinBar(bob.page).textContent(), WAIT).toContain('Alice: line 30');
   });
 });
@@ -193,9 +194,9 @@ describe('pat', () => {
     await say(carol, '我到了');
     await visible(bubble(b, '我到了'));
     await messageRow(b, '我到了').locator('.msg-avatar').dblclick();
-    await visible(b.getByText('You patted Carol 的肩膀'));
-    await visible(alice.page.getByText('Bob拍了拍 Carol 的肩膀'));
-    await visible(c.getByText('Bob拍了拍 你 的肩膀'));
+    await visible(pageArea(b).getByText('You patted Carol 的肩膀'));
+    await visible(pageArea(alice.page).getByText('Bob拍了拍 Carol 的肩膀'));
+    await visible(pageArea(c).getByText('Bob拍了拍 你 的肩膀'));
     // The double tap stayed in the chat: no profile opened.
     await visible(b.getByRole('heading', { level: 1, name: /周末计划/ }));
     await settled(b);
@@ -216,7 +217,7 @@ describe('pat', () => {
     const menu = await openMessageMenu(b, line);
     await menu.getByRole('menuitem', { name: 'Withdraw' }).click();
     await hidden(line);
-    await hidden(alice.page.getByText('Bob拍了拍 Carol 的肩膀'));
-    await hidden(c.getByText('Bob拍了拍 你 的肩膀'));
+    await hidden(pageArea(alice.page).getByText('Bob拍了拍 Carol 的肩膀'));
+    await hidden(pageArea(c).getByText('Bob拍了拍 你 的肩膀'));
   });
 });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { parseQrLink } from '@sparrow/protocol';
+import { parseQrLink, QR_LOGIN_HIDDEN_POLL_MS } from '@sparrow/protocol';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -227,8 +227,11 @@ describe('QR login (扫码登录)', () => {
     const setVisibility = (next: DocumentVisibilityState) =>
       d.evaluate((v) => (window as unknown as { setVisibility: (v: string) => void }).setVisibility(v), next);
     let asked = 0;
+    const stateAsks: number[] = [];
     d.on('request', (req) => {
-      if (new URL(req.url()).pathname === '/common/Pub/qrLogin') asked += 1;
+      const { pathname } = new URL(req.url());
+      if (pathname === '/common/Pub/qrLogin') asked += 1;
+      if (pathname === '/common/Pub/qrLoginState') stateAsks.push(Date.now());
     });
 
     await d.goto(server.url);
@@ -241,9 +244,15 @@ describe('QR login (扫码登录)', () => {
 
     // Hidden when the code expires: the page waits, and asks for the next one once shown.
     await setVisibility('hidden');
+    const hiddenFrom = Date.now();
     expireCodes();
     await visible(d.getByRole('button', { name: /二维码已失效/ }));
     expect(asked).toBe(1);
+    // Hidden, the page asks where its code stands only every QR_LOGIN_HIDDEN_POLL_MS.
+    const hiddenAsks = [hiddenFrom, ...stateAsks.filter((at) => at >= hiddenFrom)];
+    expect(hiddenAsks.length).toBeGreaterThan(1);
+    const gaps = hiddenAsks.slice(1).map((at, i) => at - (hiddenAsks[i] ?? at));
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(QR_LOGIN_HIDDEN_POLL_MS - 500);
     await setVisibility('visible');
     await expect.poll(() => shownCode(d), WAIT).not.toBe(first);
     expect(asked).toBe(2);

@@ -21,6 +21,7 @@ const ALL = [
   'moments-feed',
   'search',
   'reactions-page',
+  'read-receipts',
   'keywords',
   'reconnect-storm',
   'capacity',

@@ -14,6 +14,8 @@ const ci = process.env.CI === 'true';
 const env = { ...process.env };
 const skipped = [];
 const failed = [];
+/** Each failed test with its file and the first line of its error: the summary names them, as CI shows only the log's end. */
+const failedNames = [];
 let passedTests = 0;
 let failedTests = 0;
 
@@ -49,15 +51,23 @@ const turnserver = env.TURNSERVER_PATH ?? '/usr/bin/turnserver';
 if (haveBrowser && !fs.existsSync(turnserver))
   skipped.push(`browser call through TURN: no coturn at ${turnserver} (apt-get install coturn)`);
 
+// Directory sign-in is tested against a real OpenLDAP on loopback (packages/server/test/ldap-directory.ts).
+const slapd = env.SLAPD_PATH ?? '/usr/sbin/slapd';
+if (!fs.existsSync(slapd)) skipped.push(`LDAP suites: no slapd at ${slapd} (apt-get install slapd ldap-utils)`);
+
 /**
  * Runs a step. Alone, its output goes straight through; beside others (`together`), each line is
  * prefixed with the step's name. Answers whether it passed.
  */
-function run(name, cmd, args, together = false) {
+function run(name, cmd, args, together = false, moreEnv = {}) {
   const started = Date.now();
   console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, stdio: together ? ['ignore', 'pipe', 'pipe'] : 'inherit', env });
+    const child = spawn(cmd, args, {
+      cwd: root,
+      stdio: together ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      env: { ...env, ...moreEnv },
+    });
     if (together) {
       for (const stream of [child.stdout, child.stderr]) {
         readline.createInterface({ input: stream }).on('line', (line) => console.log(`[${name}] ${line}`));
@@ -78,18 +88,34 @@ function run(name, cmd, args, together = false) {
 }
 
 /** Runs vitest with a JSON report and adds its counts to the totals. */
-async function vitest(name, args, together = false) {
+async function vitest(name, args, together = false, moreEnv = {}) {
   const report = path.join(os.tmpdir(), `sparrow-vitest-${process.pid}-${name.replace(/\W+/g, '-')}.json`);
   const ok = await run(
     name,
     'npx',
     ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
     together,
+    moreEnv,
   );
   try {
     const json = JSON.parse(fs.readFileSync(report, 'utf8'));
     passedTests += json.numPassedTests;
     failedTests += json.numFailedTests;
+    for (const file of json.testResults ?? []) {
+      for (const test of file.assertionResults ?? []) {
+        if (test.status !== 'failed') continue;
+        const why = String(test.failureMessages?.[0] ?? '')
+          .split('\n')[0]
+          .slice(0, 200);
+        failedNames.push(`${name}: ${path.relative(root, file.name)} › ${test.fullName} — ${why}`);
+      }
+      if (file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed'))
+        failedNames.push(
+          `${name}: ${path.relative(root, file.name)} — ${String(file.message ?? '')
+            .split('\n')[0]
+            .slice(0, 200)}`,
+        );
+    }
     if (json.numTotalTests === 0) {
       failed.push(`${name} (no tests ran)`);
     }
@@ -107,14 +133,52 @@ await Promise.all([
   run('lint', 'npm', ['run', 'lint', '--silent'], true),
   run('build web', 'npm', ['run', 'build', '-w', '@sparrow/web', '--silent'], true),
 ]);
+// The user-path suites that also run in the wide layout (E2E_WIDTH in e2e/harness.ts: 1280×800); they
+// look for what a page shows inside pageArea (the middle pane or the open panel, not the list beside
+// them) and skip the few tests of a phone's own screen.
+const WIDE_SUITES = [
+  'friends',
+  'search',
+  'favorites',
+  'block',
+  'report',
+  'reactions',
+  'forward-record',
+  'keywords',
+  'chat',
+  'group',
+  'moments',
+  'everyday',
+  'pins-pat',
+  'account',
+].map((name) => `e2e/${name}.e2e.ts`);
+
+// The phone-width browser run goes beside the unit and integration suites; the wide run starts when
+// those end, so that no more than two suites share the machine's cores (three at once on two cores
+// ran the browser suite past its waits). The server bundle both browser runs start
+// (e2e/global-setup.ts) is built once before them.
+const browserReady = haveBrowser && !failed.includes('build web');
+const built = { E2E_SERVER_BUILT: '1' };
+if (browserReady) {
+  const { buildServer, e2eServerDist } = await import('./build-server.mjs');
+  await buildServer(e2eServerDist);
+}
 await Promise.all([
-  vitest('unit and integration', [], haveBrowser),
-  haveBrowser && !failed.includes('build web') ? vitest('browser', ['--config', 'e2e/vitest.config.ts'], true) : null,
+  (async () => {
+    await vitest('unit and integration', [], browserReady);
+    if (browserReady)
+      await vitest('browser at 1280 px', ['--config', 'e2e/vitest.config.ts', ...WIDE_SUITES], true, {
+        ...built,
+        E2E_WIDTH: '1280',
+      });
+  })(),
+  browserReady ? vitest('browser', ['--config', 'e2e/vitest.config.ts'], true, built) : null,
 ]);
 
 console.log('\n=== summary');
 for (const s of skipped) console.log(`skipped: ${s}`);
 for (const f of failed) console.log(`failed: ${f}`);
+for (const t of failedNames) console.log(`failed test: ${t}`);
 if (ci && skipped.length) console.log('CI=true: a skipped suite counts as a failure');
 const bad = failed.length > 0 || (ci && skipped.length > 0);
 console.log(`tests: ${passedTests} passed, ${failedTests} failed`);

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { localeParts } from './tools/locale-parts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const server = process.env.SPARROW_API ?? 'http://localhost:8000';
@@ -11,6 +12,8 @@ export default defineConfig({
   base: './',
   plugins: [
     react(),
+    // Each locale in two chunks, the sections the login page needs and the rest (src/i18n/index.ts).
+    localeParts(),
     // The installable app: a web manifest and a service worker (src/sw.ts) that caches the shell
     // and shows pushes. The app registers it itself after the first paint (src/app/pwa.ts).
     VitePWA({

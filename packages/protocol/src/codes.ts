@@ -114,12 +114,28 @@ export const ErrorCodes = {
   ReactionsOff: Codes.Refused,
   /** I have put REACTIONS_PER_USER_MAX different emoji on the message already. */
   ReactionsFull: Codes.Refused,
+  /** Read receipts are off in the group, or for me (I turned off 发送已读回执). */
+  ReadReceiptsOff: Codes.Refused,
+  /** A status's `until` is not ahead of now. */
+  StatusUntilPast: Codes.BadRequest,
+  /** The poll was closed early, or its deadline passed: no vote is taken any more. */
+  PollClosed: Codes.Refused,
+  /** A single-choice poll takes exactly one option; a multiple-choice poll one or more (none withdraws), each an option it has. */
+  PollChoice: Codes.BadRequest,
+  /** A poll's deadline is in the past or too far ahead (POLL_DEADLINE_MAX_MS). */
+  PollDeadline: Codes.BadRequest,
+  /** The poll is anonymous: who chose what is never told. */
+  PollAnonymous: Codes.Refused,
   /** Only a text I sent may be edited. */
   NotEditable: Codes.BadRequest,
   /** The text is older than `chatInfo.editTime`. */
   EditTooLate: Codes.BadRequest,
   /** A chat holds PINS_PER_CHAT_MAX pinned messages already. */
   PinsFull: Codes.Refused,
+  /** A sign-up chain (接龙) is closed: no line is added, changed or taken back. */
+  ChainClosed: Codes.Refused,
+  /** A sign-up chain holds CHAIN_ENTRIES_MAX lines already. */
+  ChainFull: Codes.Refused,
   /** Pats come too fast (PAT_INTERVAL_MS per person, PAT_PER_MINUTE_MAX a minute). */
   PatTooFast: Codes.TooMany,
   GroupTooSmall: Codes.BadRequest,
@@ -136,6 +152,31 @@ export const ErrorCodes = {
   QrJoinClosed: Codes.Forbidden,
   /** A QR login code that does not exist, expired, was used or cancelled, or was scanned by someone else: alike. */
   QrLoginGone: Codes.BadRequest,
+  /**
+   * A passkey's answer that does not verify: a challenge unknown, expired or used, another site's,
+   * an unknown credential, a bad signature, a counter that went back. Alike, on purpose.
+   */
+  PasskeyInvalid: Codes.BadRequest,
+  /** This passkey was added already (to this account or another). */
+  PasskeyExists: Codes.BadRequest,
+  /** The user has PASSKEYS_PER_USER_MAX passkeys already. */
+  PasskeysFull: Codes.Refused,
+  /** The user has a second factor and the client cannot take a second step (a Raingad client): use Sparrow's. */
+  TwoStepClientTooOld: Codes.BadRequest,
+  /** A sign-in ticket that does not exist, expired, was used, or took too many wrong codes: sign in again. */
+  TwoStepTicketGone: Codes.BadRequest,
+  /** The server requires a second factor of this user, who has none yet: nothing but setting one up until then. */
+  TwoStepSetupRequired: Codes.Forbidden,
+  /** Two-step sign-in is not on (or its setup was not begun). */
+  TwoStepOff: Codes.BadRequest,
+  /** Two-step sign-in is on already: turn it off first to set up another app. */
+  TwoStepAlreadyOn: Codes.BadRequest,
+  /** A single sign-on round trip that cannot finish: unknown or replayed state, the provider's error or refusal. */
+  SsoFailed: Codes.BadRequest,
+  /** The provider vouched for someone this server has no account for and may not create one. */
+  SsoNotAllowed: Codes.Forbidden,
+  /** A one-time sign-on code that does not exist, expired or was used: alike. */
+  SsoCodeGone: Codes.BadRequest,
   CannotActOnSelf: Codes.BadRequest,
   VideoTooLong: Codes.Refused,
   FileTooLarge: Codes.Refused,
@@ -145,6 +186,8 @@ export const ErrorCodes = {
   FileExpired: Codes.BadRequest,
   UploadMalformed: Codes.BadRequest,
   StorageUnavailable: Codes.Unavailable,
+  /** The LDAP directory did not answer in time, or refused the service account: password sign-in through it waits. */
+  DirectoryUnavailable: Codes.Unavailable,
   /** Too many uploads of this user, or of the whole server, are in progress: try again in a moment. */
   UploadBusy: Codes.TooMany,
   /** An image with more pixels than the server decodes. */

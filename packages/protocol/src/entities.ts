@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { EventLineSchema } from './event-lines';
 import { GROUP_RETENTION_DAYS } from './limits';
+import type { LastSeenTo, UserStatus } from './presence';
 
 /** A 0/1 flag as the server sends it. */
 const flag01 = z.union([z.literal(0), z.literal(1)]);
@@ -43,8 +44,19 @@ export interface UserInfo {
   /** 0 female, 1 male, 2 unknown. */
   sex: 0 | 1 | 2;
   motto: string;
+  /**
+   * 发送已读回执: 1 (the default) when my reads count in groups' receipts; 0 counts me as unread and
+   * hides the others' from me too, unless the organisation (runMode 1) makes receipts mandatory.
+   */
+  read_receipt: 0 | 1;
+  /** 对方正在输入…: 1 (the default) when others see me typing and I see them; 0 neither. */
+  typing: 0 | 1;
   /** What a pat of me adds after my name ("拍了拍 张三 的肩膀"), PAT_SUFFIX_MAX characters at most; '' for none. */
   pat_suffix: string;
+  /** My status (状态) while it lasts; null for none. */
+  status: UserStatus | null;
+  /** Who sees my 最近在线: 0 everyone who may see my profile, 1 friends only, 2 nobody. */
+  last_seen_to: LastSeenTo;
   /** 1 when the account is a verified email or phone. */
   is_auth: 0 | 1;
   /** 0 user, 1 system administrator. */
@@ -56,6 +68,8 @@ export interface UserInfo {
   qrExpire: number;
   /** 1 when an admin set the password: the client asks for a new one before anything else. */
   must_change_password?: 1;
+  /** 1 while the server requires a second factor of this user, who has none yet: only its setup works until then. */
+  two_step_setup?: 1;
 }
 
 /** Public profile of another user (getUserInfo). */
@@ -82,6 +96,15 @@ export interface UserProfile {
   profile: 0 | 1;
   /** 1 when I blocked this person (黑名单). */
   blocked: 0 | 1;
+  /** Their status (状态) while it lasts; absent for none, and when `profile` is 0. */
+  status?: UserStatus;
+  /**
+   * 1 while they are online, 0 when not, absent when their 最近在线 is not mine to see (their
+   * `last_seen_to`, a block, or a server that shows no presence).
+   */
+  is_online?: 0 | 1;
+  /** When they were last online, ms rounded down to the minute; absent while online, never seen, or not mine to see. */
+  last_seen?: number;
 }
 
 /** System configuration (docs/protocol.md §2 globalConfig). */
@@ -195,6 +218,14 @@ export const ContactIdSchema = z.union([
 export type ContactId = z.infer<typeof ContactIdSchema>;
 
 /** A conversation or contact-list row (docs/protocol.md §2 Contact, docs/product.md §3). */
+/** A person's status (状态) on the wire (protocol `UserStatus`). */
+export const UserStatusSchema = z.object({
+  text: z.string(),
+  emoji: z.string(),
+  /** When it stops showing, ms; null while it lasts until changed. */
+  until: z.number().nullable(),
+});
+
 export const ContactSchema = z.object({
   id: ContactIdSchema,
   displayName: z.string(),
@@ -228,6 +259,10 @@ export const ContactSchema = z.object({
   friend_id: z.number().optional(),
   /** The user's department (docs/product.md §3), 0 for none. */
   dep_id: z.number().optional(),
+  /** Their status (状态) while it lasts (users only). */
+  status: UserStatusSchema.optional(),
+  /** When they were last online, ms rounded down to the minute, when mine to see and they are offline (users only). */
+  last_seen: z.number().optional(),
   /** Its name, in runMode 1 (where everyone in the organisation is a contact) when there is one. */
   dep_name: z.string().optional(),
   /** Groups only. */
@@ -370,6 +405,57 @@ export const MessageExtendsSchemas = {
     /** The names the title is made of: the two people of a private chat, or mine for my own notes. */
     names: z.array(z.string()),
   }),
+  /**
+   * A group sign-up chain (接龙): a title, an example line, and the members' lines numbered in the
+   * order they joined; the stored message always shows the chain as it is now (chainJoin, chainClose).
+   */
+  chain: facts({
+    /** The chain's id. */
+    chain_id: z.number(),
+    title: z.string(),
+    /** The line offered as a model ("姓名 + 人数"); absent when none. */
+    example: z.string().optional(),
+    /** The lines, in the order they were added: number n is `entries[n - 1]`. */
+    entries: z.array(
+      z.object({
+        user_id: z.number(),
+        /** The member's group nickname, or name, when the line was added. */
+        name: z.string(),
+        text: z.string(),
+      }),
+    ),
+    /** 1 once closed (已结束): no line is added, changed or taken back. */
+    closed: flag01,
+    /** Who started it. */
+    creator: z.number(),
+    /** Counts the chain's changes: of two copies, the one with the higher `rev` is newer. */
+    rev: z.number(),
+  }),
+  /**
+   * A poll (投票) in a group: its question and options, with the counts and the reader's own choice as
+   * they stood when the message was presented (live afterwards through the `poll` push).
+   */
+  poll: facts({
+    /** The poll's id. */
+    poll_id: z.number(),
+    question: z.string(),
+    /** The options in their order, each with how many chose it. */
+    options: z.array(z.object({ text: z.string(), count: z.number() })),
+    /** 1: a voter may choose several options; 0: exactly one. */
+    multiple: flag01,
+    /** 1: nobody, the starter included, is ever told who chose what. */
+    anonymous: flag01,
+    /** When voting ends, ms; 0 for no deadline. */
+    deadline: z.number(),
+    /** 1 once closed early by its starter or the group's owner or an administrator. */
+    closed: flag01,
+    /** How many people voted. */
+    voters: z.number(),
+    /** The indexes of the options the reader chose (empty: not voted). */
+    mine: z.array(z.number()),
+    /** Who started it. */
+    creator: z.number(),
+  }),
   /** A call (docs/protocol.md §5): stored as its summary; on a signal's push, the signal's fields too. */
   webrtc: facts({
     /** 1 video, 0 audio. */
@@ -471,6 +557,8 @@ export const MessageSchema = z.discriminatedUnion('type', [
   messageOf('video'),
   messageOf('file'),
   messageOf('record'),
+  messageOf('poll'),
+  messageOf('chain'),
   CallMessageSchema,
 ]);
 export type Message = z.infer<typeof MessageSchema>;
@@ -490,6 +578,8 @@ export const MessageFactsSchema = z.discriminatedUnion('type', [
   z.object(typed('video')),
   z.object(typed('file')),
   z.object(typed('record')),
+  z.object(typed('poll')),
+  z.object(typed('chain')),
   z.object(typed('webrtc')),
 ]);
 export type MessageFacts = z.infer<typeof MessageFactsSchema>;
@@ -528,6 +618,8 @@ export const GroupSettingSchema = z.object({
   pin: flag01,
   /** Members may react to messages (our addition; 1 by default, owner and admins change it). */
   reaction: flag01,
+  /** Members' read receipts (群消息已读回执) count and show (our addition; 1 by default, owner and admins change it). */
+  receipt: flag01,
   /**
    * Messages older than this many days are deleted (消息保存时间, one of GROUP_RETENTION_DAYS; 0 as
    * long as the server keeps them). Only the owner changes it; the stricter of it and the server's applies.
@@ -535,6 +627,19 @@ export const GroupSettingSchema = z.object({
   retention: z.literal(GROUP_RETENTION_DAYS),
 });
 export type GroupSetting = z.infer<typeof GroupSettingSchema>;
+
+/** A new group's settings (docs/protocol.md §3: group setting), and what a stored setting lacks. */
+export const DEFAULT_GROUP_SETTING: Readonly<GroupSetting> = {
+  invite: 1,
+  history: 1,
+  profile: 1,
+  nospeak: 0,
+  manage: 0,
+  pin: 0,
+  reaction: 1,
+  receipt: 1,
+  retention: 0,
+};
 
 /** A group's own record, for members (groupInfo). */
 export interface GroupInfo {

@@ -137,6 +137,20 @@ export const EventLineSchema = z.discriminatedUnion('event', [
     /** The report's reason, one of REPORT_REASONS. */
     reason: z.string(),
   }),
+  /** A notice from `system`: my account signed in on a device it had not signed in on before. */
+  z.looseObject({
+    event: z.literal('signInNewDevice'),
+    /** The new session. */
+    session_id: z.number(),
+    /** The device, as protocol's `deviceName` reads its user agent. */
+    browser: z.string(),
+    os: z.string(),
+    /** Its approximate place while `sysInfo.ipregion` is on ('' otherwise or unknown); `lan` a local address. */
+    place: z.string(),
+    lan: z.boolean(),
+    /** When, ms. */
+    at: z.number(),
+  }),
   /** A notice from `system`: someone asks to be my friend. */
   z.looseObject({
     event: z.literal('friendRequest'),

@@ -6,7 +6,9 @@ import {
   ContactSchema,
   GlobalConfigSchema,
   GroupSettingSchema,
+  MessageExtendsSchemas,
   MessageSchema,
+  UserStatusSchema,
 } from './entities';
 
 /** The socket path (docs/protocol.md §4). */
@@ -22,6 +24,15 @@ export const ClientFrameSchema = z.discriminatedUnion('type', [
     user_id: z.coerce.number().int().positive(),
     token: z.string().min(1).max(200),
   }),
+  /**
+   * 对方正在输入… (our addition): I started (1) or stopped (0) typing to `to`, a user id (private chat) or
+   * `group-N`; resent every TYPING_RESEND_MS while typing. Relayed as the push `typing`, never stored.
+   */
+  z.object({
+    type: z.literal('typing'),
+    to: z.union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^group-[1-9]\d{0,15}$/)]),
+    state: z.union([z.literal(0), z.literal(1)]),
+  }),
 ]);
 export type ClientFrame = z.infer<typeof ClientFrameSchema>;
 
@@ -36,13 +47,13 @@ export const PushEventSchemas = {
   /**
    * This socket's session has ended (it is already revoked): another device took over (no
    * `reason`), or an admin disabled the account (`disabled`), set its password (`password`) or ended
-   * its sessions (`ended`).
+   * its sessions (`ended`), or the user ended it from another device (`device`, 登录设备).
    */
   offline: z.object({
     id: z.number(),
     client_id: z.string(),
     isMobile: z.boolean(),
-    reason: z.enum(['disabled', 'password', 'ended']).optional(),
+    reason: z.enum(['disabled', 'password', 'ended', 'device']).optional(),
   }),
   updateConfig: GlobalConfigSchema,
   /** A private message (or a notice from `system`). */
@@ -83,6 +94,27 @@ export const PushEventSchemas = {
     count: z.number(),
   }),
   /**
+   * A poll's counts changed (a vote, a changed or withdrawn vote) or it was closed (our addition): the
+   * counts, not the message, and never who voted. A burst of votes is told at most once per
+   * POLL_PUSH_INTERVAL_MS per poll and server, with the counts as they stand when it is sent; each
+   * client keeps its own `mine`, which only my own vote's push to my other devices carries. Raingad
+   * 6.x clients are not sent it.
+   */
+  poll: z.object({
+    /** The group, as the receiver names it. */
+    toContactId: ContactIdSchema,
+    msg_id: z.number(),
+    poll_id: z.number(),
+    /** How many chose each option, in their order. */
+    counts: z.array(z.number()),
+    /** How many people voted. */
+    voters: z.number(),
+    /** 1 once closed early. */
+    closed: flag01,
+    /** The options I chose: only in the push of my own vote to my other devices, never to anyone else. */
+    mine: z.array(z.number()).optional(),
+  }),
+  /**
    * Something of mine a review list held (敏感词, our addition) was decided: an approved message
    * arrives besides as the usual push of the stored message; a rejected one was never delivered.
    * To every device of mine; Raingad 6.x clients are not sent it.
@@ -112,6 +144,31 @@ export const PushEventSchemas = {
     /** When it was sent, ms: a conversation list whose preview is this message shows the new text. */
     sendTime: z.number(),
   }),
+  /**
+   * A member of a group read my messages there (our addition): those after `after` up to `msg_id`
+   * now count them as read, so their 已读/未读 counts (groupReadCounts) are out of date. Sent only
+   * when the reader shares receipts and I see them and am a member still; who read is not said (a
+   * sender would learn each member's reading times). Raingad 6.x clients are not sent it.
+   */
+  readReceipt: z.object({
+    /** The group, as I name it. */
+    toContactId: ContactIdSchema,
+    /** Their read position before (messages up to it were counted already). */
+    after: z.number(),
+    /** Their read position now. */
+    msg_id: z.number(),
+  }),
+  /**
+   * A sign-up chain (接龙) changed: a line added, changed or taken back, or the chain closed (our
+   * addition). The chain as it is now, to the members who see its message; Raingad 6.x clients are
+   * not sent it (they see the chain as a text, as it was when they read it).
+   */
+  chain: z.object({
+    /** The group, as I name it. */
+    toContactId: ContactIdSchema,
+    msg_id: z.number(),
+    extends: MessageExtendsSchemas.chain.omit({ quote: true }),
+  }),
   /** The peer read my messages up to msg_id. */
   isRead: z.object({ toContactId: ContactIdSchema, msg_id: z.number() }),
   /** I read a conversation on another device. */
@@ -135,6 +192,24 @@ export const PushEventSchemas = {
     realname: z.string(),
     /** Their picture's URL. */
     avatar: z.string(),
+  }),
+  /**
+   * A friend's status (状态) changed, or they went offline and their 最近在线 is mine to see, or it
+   * stopped being mine to see (our addition): their status and last-seen time as they now read for
+   * me. Sent to their friends (in runMode 1, to everyone), never across a block, and to their own
+   * other devices; not to Raingad sockets.
+   */
+  userStatus: z.object({
+    user_id: z.number(),
+    /** Their status now; null for none (or, after a block, none of mine to see). */
+    status: UserStatusSchema.nullable(),
+    /**
+     * When they went offline, ms rounded down to the minute; null when it is no longer mine to see
+     * (nor whether they are online: show them offline); absent when unchanged.
+     */
+    last_seen: z.number().nullable().optional(),
+    /** The status's version, raised by every change: a frame with a lower one than already shown is stale. */
+    version: z.number().optional(),
   }),
   /** A group's picture was uploaded by its owner or an admin. */
   groupAvatar: z.object({ group_id: z.string(), avatar: z.string() }),
@@ -191,6 +266,19 @@ export const PushEventSchemas = {
     /** The person concerned. */
     user_id: z.number(),
     blocked: flag01,
+  }),
+  /**
+   * Someone is typing to me (1) or stopped (0) (对方正在输入…, our addition): shown until a `typing` 0, a
+   * message from them in that chat, or TYPING_SHOWN_MS without a fresh 1. Sent only while both sides keep
+   * `userInfo.typing` on, in private chats the sender may write in and groups of at most TYPING_GROUP_MAX
+   * members; not to the sender's other sockets, not to Raingad sockets.
+   */
+  typing: z.object({
+    /** Who is typing. */
+    from: z.number(),
+    /** The chat, as I name it: the sender's user id, or `group-N`. */
+    chat: ContactIdSchema,
+    state: flag01,
   }),
 };
 

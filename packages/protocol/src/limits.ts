@@ -21,6 +21,11 @@ export const ACCOUNT_MIN = 4;
 export const ACCOUNT_MAX = 32;
 export const PASSWORD_MIN = 6;
 export const PASSWORD_MAX = 16;
+/**
+ * The longest password a sign-in takes: a directory account's (LDAP) is the directory's and may be
+ * longer than a password Sparrow sets (PASSWORD_MAX); still bounded before any key derivation.
+ */
+export const LOGIN_PASSWORD_MAX = 128;
 export const REALNAME_MIN = 1;
 export const REALNAME_MAX = 32;
 export const MOTTO_MAX = 120;
@@ -69,10 +74,50 @@ export const REACTIONS_PER_USER_MAX = 3;
 export const REACTION_EMOJI_UNITS_MAX = 16;
 /** The most people `messageReactions` lists for one emoji (the rest are counted, not listed). */
 export const REACTORS_LISTED_MAX = 200;
+/** The fewest options a poll (投票) has. */
+export const POLL_OPTIONS_MIN = 2;
+/** The most options a poll has. */
+export const POLL_OPTIONS_MAX = 20;
+/** The longest question of a poll, characters. */
+export const POLL_QUESTION_MAX = 200;
+/** The longest option of a poll, characters. */
+export const POLL_OPTION_MAX = 80;
+/** How far ahead a poll's deadline may lie, ms (a year). */
+export const POLL_DEADLINE_MAX_MS = 365 * 86_400_000;
+/** The most voters `pollVoters` names per option (the rest are counted, not listed). */
+export const POLL_VOTERS_LISTED_MAX = 500;
+/** The least time between two `poll` pushes of one poll from one server, ms: a burst of votes is told once. */
+export const POLL_PUSH_INTERVAL_MS = 1_000;
+/** The most of my messages `groupReadCounts` answers for at once (a screenful of a chat and more). */
+export const READ_COUNTS_IDS_MAX = 100;
+/**
+ * The most people each list of `groupReadList` names (已读 and 未读); beyond it they are counted, not
+ * listed. As large as the biggest groups the receipts are measured for (bench/read-receipts.mjs).
+ */
+export const READ_LISTED_MAX = 2000;
+/**
+ * The most senders one `setMsgIsRead` in a group tells by `readReceipt`, found among the newest
+ * READ_RECEIPT_SCAN_MAX messages it covered: the work of one read stays bounded however much
+ * was unread; the others' counts are right when next asked.
+ */
+export const READ_RECEIPT_SENDERS_MAX = 50;
+export const READ_RECEIPT_SCAN_MAX = 500;
 /** How long after withdrawing a text its sender may take it back into the composer (重新编辑), ms. */
 export const REEDIT_WINDOW_MS = 5 * 60_000;
 /** The most messages pinned in one chat at once (置顶消息); a further pin is refused until one is unpinned. */
 export const PINS_PER_CHAT_MAX = 10;
+/** The most lines a group sign-up chain (接龙) takes; a further line is refused, its chain full. */
+export const CHAIN_ENTRIES_MAX = 200;
+/** Characters of a chain's title. */
+export const CHAIN_TITLE_MAX = 100;
+/** Characters of a chain's example line, and of each line added to it. */
+export const CHAIN_TEXT_MAX = 100;
+/** The least time between two `chain` pushes of one chain from one server, ms: a burst of lines is told once. */
+export const CHAIN_PUSH_INTERVAL_MS = 1_000;
+/** The longest status text (状态, e.g. "开会中"), characters. */
+export const STATUS_TEXT_MAX = 24;
+/** How far ahead a status's expiry may lie, ms (a year). */
+export const STATUS_UNTIL_MAX_MS = 365 * 86_400_000;
 /** The longest suffix a user adds to a pat of them ("拍了拍 张三 的肩膀"), characters. */
 export const PAT_SUFFIX_MAX = 16;
 /** How long the patter may withdraw a pat line (拍一拍), ms; it then vanishes for everyone. */
@@ -81,6 +126,24 @@ export const PAT_WITHDRAW_MS = 2 * 60_000;
 export const PAT_INTERVAL_MS = 10_000;
 /** The most pats one user sends in a minute, across all chats. */
 export const PAT_PER_MINUTE_MAX = 20;
+/**
+ * 对方正在输入… (docs/protocol.md §4 `typing`): while the box keeps changing, the client sends `typing` 1
+ * again this often, ms; the server drops a socket's `typing` 1 sooner than this after its last one.
+ */
+export const TYPING_RESEND_MS = 4_000;
+/** After this long without a keystroke the client sends `typing` 0, ms. */
+export const TYPING_PAUSE_MS = 5_000;
+/** How long a receiver shows someone as typing without a fresh `typing` 1, ms. */
+export const TYPING_SHOWN_MS = 6_500;
+/**
+ * The server drops a socket's `typing` 1 to a chat sooner than this after its last one there (unless a
+ * `typing` 0 came between), ms: a little under TYPING_RESEND_MS, for the network's jitter.
+ */
+export const TYPING_MIN_GAP_MS = 3_000;
+/** The most `typing` frames of either state a socket may send per TYPING_RESEND_MS; the server drops those past it. */
+export const TYPING_FRAMES_PER_INTERVAL = 6;
+/** Groups with more members than this show no one typing, and the server relays nothing for them. */
+export const TYPING_GROUP_MAX = 20;
 /** Forwarding targets (docs/product.md §5, §9). */
 export const FORWARD_MIN = 1;
 export const FORWARD_MAX = 5;
@@ -112,6 +175,19 @@ export const QR_VALID_MS = 7 * 24 * 3600 * 1000;
 export const QR_LOGIN_VALID_MS = 2 * 60_000;
 /** How often the page showing a QR login code asks for its state, ms. */
 export const QR_LOGIN_POLL_MS = 1_500;
+/**
+ * How often a login page in a background tab asks, ms: a phone scans a code that is on screen, so a
+ * hidden page only needs to notice a code's end; every ask counts against the address's call limit.
+ */
+export const QR_LOGIN_HIDDEN_POLL_MS = 6_000;
+/** How long a passkey's challenge (WebAuthn) may be answered, ms: the browser's prompt waits as long. */
+export const PASSKEY_CHALLENGE_MS = 5 * 60_000;
+/** Passkey options one address may ask for in a minute (each is a challenge row until it expires). */
+export const PASSKEY_OPTIONS_PER_MINUTE = 30;
+/** The most passkeys one user may add. */
+export const PASSKEYS_PER_USER_MAX = 20;
+/** The longest passkey name, characters (graphemes). */
+export const PASSKEY_NAME_MAX = 32;
 /** The longest user agent a QR login code keeps for the session it makes, characters. */
 export const USER_AGENT_MAX = 255;
 
@@ -189,6 +265,18 @@ export const CODE_LENGTH = 6;
 export const CODE_TTL_MS = 300_000;
 export const CODE_RESEND_MS = 60_000;
 export const CODE_MAX_TRIES = 5;
+
+/** Two-step sign-in (docs/protocol.md §3 loginTwoStep): how long a ticket waits for its second step, ms. */
+export const LOGIN_TICKET_TTL_MS = 5 * 60_000;
+/** Wrong codes a ticket takes before it is gone (each also counts towards the login lockout). */
+export const LOGIN_TICKET_TRIES_MAX = 5;
+/**
+ * Second-step answers one user's tickets take within the login lockout's window, from any
+ * addresses together, before the second step of that user is refused for the window's rest.
+ */
+export const TWO_STEP_TRIES_PER_USER_MAX = 10;
+/** Recovery codes made at once, each good once. */
+export const RECOVERY_CODE_COUNT = 10;
 
 /** Session lifetime, ms: 30 days, renewed on use. */
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;

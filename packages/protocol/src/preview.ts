@@ -8,6 +8,8 @@ export type PreviewKey =
   | 'preview.location'
   | 'preview.contact'
   | 'preview.record'
+  | 'preview.poll'
+  | 'preview.chain'
   | 'preview.webrtc';
 
 /** Characters of text kept in a preview. */
@@ -36,6 +38,10 @@ export function messagePreview(
       return t('preview.location', { name: name(m.extends.name) });
     case 'contact':
       return t('preview.contact', { name: name(m.extends.displayName) });
+    case 'poll':
+      return t('preview.poll', { question: name(m.extends.question) });
+    case 'chain':
+      return t('preview.chain', { title: name(m.extends.title) });
     default:
       return m.content.replace(/\s+/g, ' ').slice(0, PREVIEW_MAX);
   }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LOCALES, negotiateLocale, preferredLocale, statesLanguage } from './locales';
 import { serverMessages } from './messages/index';
 import { LoginBody, RegisterBody } from './api/common';
+import { LOGIN_PASSWORD_MAX } from './limits';
 import { routes } from './routes';
 import { messagePreview } from './preview';
 import { isMessageOf, MessageFactsSchema, newContact, type Message } from './entities';
@@ -55,8 +56,10 @@ describe('schemas', () => {
     expect(LoginBody.safeParse({ account: 'abc', password: 'secret1' }).success).toBe(false);
     expect(LoginBody.safeParse({ account: 'abcd', password: 'secret1' }).success).toBe(true);
     expect(LoginBody.safeParse({ account: 'a'.repeat(33), password: 'secret1' }).success).toBe(false);
-    expect(LoginBody.safeParse({ account: 'abcd', password: '12345' }).success).toBe(false);
-    expect(LoginBody.safeParse({ account: 'abcd', password: '1'.repeat(17) }).success).toBe(false);
+    // A sign-in takes a directory's password too: any length up to LOGIN_PASSWORD_MAX.
+    expect(LoginBody.safeParse({ account: 'abcd', password: '' }).success).toBe(false);
+    expect(LoginBody.safeParse({ account: 'abcd', password: '1'.repeat(LOGIN_PASSWORD_MAX) }).success).toBe(true);
+    expect(LoginBody.safeParse({ account: 'abcd', password: '1'.repeat(LOGIN_PASSWORD_MAX + 1) }).success).toBe(false);
     expect(LoginBody.safeParse({ account: 'abcd' }).success).toBe(false);
   });
 
@@ -213,6 +216,8 @@ describe('push frames', () => {
     },
     { type: 'delMessage', data: { id: base.id, msg_id: 7, toContactId: -1 } },
     { type: 'reaction', data: { toContactId: 'group-3', msg_id: 7, emoji: '👍', user_id: 4, on: 1, count: 2 } },
+    { type: 'poll', data: { toContactId: 'group-3', msg_id: 8, poll_id: 2, counts: [1, 0, 2], voters: 3, closed: 0 } },
+    { type: 'readReceipt', data: { toContactId: 'group-3', after: 5, msg_id: 9 } },
     {
       type: 'editMessage',
       data: {
@@ -236,7 +241,17 @@ describe('push frames', () => {
       type: 'groupSetting',
       data: {
         group_id: 'group-3',
-        setting: { invite: 1, history: 0, profile: 1, nospeak: 2, manage: 0, reaction: 1, pin: 0, retention: 30 },
+        setting: {
+          invite: 1,
+          history: 0,
+          profile: 1,
+          nospeak: 2,
+          manage: 0,
+          reaction: 1,
+          receipt: 1,
+          pin: 0,
+          retention: 30,
+        },
       },
     },
     { type: 'changeOwner', data: { group_id: 'group-3', user_id: 4 } },
@@ -269,6 +284,27 @@ describe('push frames', () => {
       },
     },
     { type: 'block', data: { user_id: 4, blocked: 1 } },
+    {
+      type: 'userStatus',
+      data: { user_id: 4, status: { text: '开会中', emoji: '📅', until: null }, last_seen: 1_700_000_000_000 },
+    },
+    {
+      type: 'chain',
+      data: {
+        toContactId: 'group-3',
+        msg_id: 9,
+        extends: {
+          chain_id: 2,
+          title: '周五聚餐',
+          example: '姓名 + 人数',
+          entries: [{ user_id: 4, name: 'Bob', text: '2 人' }],
+          closed: 0,
+          creator: 3,
+          rev: 1,
+        },
+      },
+    },
+    { type: 'typing', data: { from: 4, chat: 'group-3', state: 1 } },
   ];
 
   it('describes a frame of every push event as the server sends it', () => {

@@ -24,6 +24,11 @@ describe('QR login (扫码登录)', () => {
       browser: 'Firefox',
       os: 'Linux',
     });
+    expect(
+      ua(
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 uni-app Html5Plus/1.0',
+      ),
+    ).toEqual({ browser: 'Sparrow', os: 'iPhone' });
     expect(ua('curl/8.5.0')).toEqual({ browser: '', os: '' });
   });
 

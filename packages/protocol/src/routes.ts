@@ -8,6 +8,9 @@ import {
   JSON_FIELD_MAX,
   KEYWORD_IMPORT_TEXT_MAX,
   KEYWORD_TEST_TEXT_MAX,
+  POLL_OPTION_MAX,
+  POLL_OPTIONS_MAX,
+  POLL_QUESTION_MAX,
   READ_NAMED_MAX,
   REPORT_TEXT_MAX,
   TEXT_MESSAGE_MAX,
@@ -30,6 +33,7 @@ import {
   GetUserInfoBody,
   SearchUserBody,
   UpdateUserInfoBody,
+  SetStatusBody,
   ScanBody,
   UserQrBody,
   UserSettingBody,
@@ -44,6 +48,22 @@ import {
   type QrLoginState,
   type WebSession,
 } from './api/qr-login';
+import {
+  ManageSessionEndBody,
+  ManageUserSecurityBody,
+  SessionEndBody,
+  type DeviceSession,
+  type ManagedUserSecurity,
+} from './api/sessions';
+import {
+  LoginTwoStepBody,
+  TotpCodeBody,
+  TotpDisableBody,
+  type RecoveryCodes,
+  type TotpSetup,
+  type TwoStepPending,
+  type TwoStepStatus,
+} from './api/two-step';
 import {
   FriendAddBody,
   FriendDelBody,
@@ -107,7 +127,24 @@ import {
   type MessageReactions,
   type Reactor,
 } from './api/reactions';
+import { GroupReadCountsBody, GroupReadListBody, type ReadCount, type ReadList } from './api/receipts';
+import {
+  ClosePollBody,
+  CreatePollBody,
+  PollVotersBody,
+  VotePollBody,
+  type PollState,
+  type PollVoter,
+} from './api/polls';
 import { PatUserBody, PinListBody, PinMessageBody, type PinnedMessage } from './api/pins';
+import {
+  ChainCloseBody,
+  ChainInfoBody,
+  ChainJoinBody,
+  ChainStartBody,
+  ChainWithdrawBody,
+  type ChainState,
+} from './api/chains';
 import {
   MOMENT_COMMENT_MAX,
   MOMENT_TEXT_MAX,
@@ -138,6 +175,24 @@ import {
   type ReportReceipt,
 } from './api/report';
 import { BlockAddBody, BlockDelBody, BlockListBody, type BlockedUser } from './api/block';
+import {
+  PasskeyLoginBody,
+  PasskeyLoginOptionsBody,
+  PasskeyRegisterBody,
+  PasskeyRegisterOptionsBody,
+  PasskeyRemoveBody,
+  PasskeyRenameBody,
+  type Passkey,
+  type PasskeyCreationOptions,
+  type PasskeyRequestOptions,
+} from './api/passkeys';
+import {
+  ManageSsoDelBody,
+  ManageSsoSaveBody,
+  SsoExchangeBody,
+  type ManagedSsoProvider,
+  type SsoButton,
+} from './api/sso';
 import {
   PushKeyBody,
   PushSettingBody,
@@ -178,6 +233,7 @@ import {
   type ManagedUser,
   type ManageStats,
 } from './api/manage';
+import { LDAP_CA_MAX, ManageLdapSetBody, type ManagedLdap } from './api/directory';
 import {
   ManageHeldDecideBody,
   ManageHeldListBody,
@@ -280,11 +336,29 @@ export const routes = {
   offline: route('/common/pub/offline', OfflineBody),
   qrLoginCreate: route('/common/Pub/qrLogin', EmptyBody, true),
   qrLoginState: route('/common/Pub/qrLoginState', QrLoginStateBody, true),
+  ssoProviders: route('/common/Pub/ssoProviders', EmptyBody, true),
+  ssoExchange: route('/common/Pub/ssoExchange', SsoExchangeBody, true),
   qrLoginScan: route('/enterprise/im/qrLoginScan', QrLoginCodeBody),
   qrLoginConfirm: route('/enterprise/im/qrLoginConfirm', QrLoginCodeBody),
   qrLoginCancel: route('/enterprise/im/qrLoginCancel', QrLoginCodeBody),
   webSessions: route('/enterprise/im/webSessions', EmptyBody),
   webSessionEnd: route('/enterprise/im/webSessionEnd', WebSessionEndBody),
+  sessions: route('/enterprise/im/sessions', EmptyBody),
+  sessionEnd: route('/enterprise/im/sessionEnd', SessionEndBody),
+  sessionEndOthers: route('/enterprise/im/sessionEndOthers', EmptyBody),
+  passkeyLoginOptions: route('/common/Pub/passkeyLoginOptions', PasskeyLoginOptionsBody, true),
+  passkeyLogin: route('/common/Pub/passkeyLogin', PasskeyLoginBody, true),
+  passkeyRegisterOptions: route('/enterprise/passkey/registerOptions', PasskeyRegisterOptionsBody),
+  passkeyRegister: route('/enterprise/passkey/register', PasskeyRegisterBody),
+  passkeyList: route('/enterprise/passkey/list', EmptyBody),
+  passkeyRename: route('/enterprise/passkey/rename', PasskeyRenameBody),
+  passkeyRemove: route('/enterprise/passkey/remove', PasskeyRemoveBody),
+  loginTwoStep: route('/common/Pub/loginTwoStep', LoginTwoStepBody, true),
+  twoStepStatus: route('/enterprise/im/twoStepStatus', EmptyBody),
+  totpBegin: route('/enterprise/im/totpBegin', EmptyBody),
+  totpConfirm: route('/enterprise/im/totpConfirm', TotpCodeBody),
+  totpDisable: route('/enterprise/im/totpDisable', TotpDisableBody),
+  recoveryCodesNew: route('/enterprise/im/recoveryCodesNew', TotpCodeBody),
 
   getUserInfo: route('/enterprise/im/getUserInfo', GetUserInfoBody),
   userInfoqq: route('/enterprise/im/userInfoqq', UserQrBody),
@@ -292,6 +366,7 @@ export const routes = {
   scanGroup: route('/scan/g/:token', ScanBody),
   searchUser: route('/enterprise/im/searchUser', SearchUserBody),
   updateUserInfo: route('/enterprise/im/updateUserInfo', UpdateUserInfoBody),
+  setStatus: route('/enterprise/im/setStatus', SetStatusBody),
   editPassword: route('/enterprise/im/editPassword', EditPasswordBody),
   editAccount: route('/enterprise/im/editAccount', EditAccountBody),
   userSetting: route('/enterprise/im/setting', UserSettingBody),
@@ -325,6 +400,15 @@ export const routes = {
   iceServers: route('/enterprise/im/iceServers', EmptyBody),
   reactMessage: route('/enterprise/im/reactMessage', ReactMessageBody),
   messageReactions: route('/enterprise/im/messageReactions', MessageReactionsBody),
+  createPoll: carrying(
+    (POLL_QUESTION_MAX + POLL_OPTIONS_MAX * POLL_OPTION_MAX) * UNITS_PER_GRAPHEME_MAX,
+    route('/enterprise/im/createPoll', CreatePollBody),
+  ),
+  votePoll: route('/enterprise/im/votePoll', VotePollBody),
+  closePoll: route('/enterprise/im/closePoll', ClosePollBody),
+  pollVoters: route('/enterprise/im/pollVoters', PollVotersBody),
+  groupReadCounts: route('/enterprise/im/groupReadCounts', GroupReadCountsBody),
+  groupReadList: route('/enterprise/im/groupReadList', GroupReadListBody),
   editMessage: carrying(
     TEXT_MESSAGE_MAX * UNITS_PER_GRAPHEME_MAX,
     route('/enterprise/im/editMessage', EditMessageBody),
@@ -333,6 +417,11 @@ export const routes = {
   pinMessage: route('/enterprise/im/pinMessage', PinMessageBody),
   pinList: route('/enterprise/im/pinList', PinListBody),
   patUser: route('/enterprise/im/patUser', PatUserBody),
+  chainStart: route('/enterprise/im/chainStart', ChainStartBody),
+  chainJoin: route('/enterprise/im/chainJoin', ChainJoinBody),
+  chainWithdraw: route('/enterprise/im/chainWithdraw', ChainWithdrawBody),
+  chainClose: route('/enterprise/im/chainClose', ChainCloseBody),
+  chainInfo: route('/enterprise/im/chainInfo', ChainInfoBody),
 
   groupAdd: route('/enterprise/group/add', GroupAddBody),
   groupInfo: route('/enterprise/group/groupInfo', GroupInfoBody),
@@ -412,6 +501,9 @@ export const routes = {
   manageUserPassword: manage('/manage/userPassword', ManageUserPasswordBody),
   manageUserRole: manage('/manage/userRole', ManageUserRoleBody),
   manageUserLogout: manage('/manage/userLogout', ManageUserIdBody),
+  manageUserSecurity: manage('/manage/userSecurity', ManageUserSecurityBody),
+  manageSessionEnd: manage('/manage/sessionEnd', ManageSessionEndBody),
+  manageTwoStepReset: manage('/manage/twoStepReset', ManageUserSecurityBody),
   manageGroupList: manage('/manage/groupList', ManageListBody),
   manageGroupMembers: manage('/manage/groupMembers', ManageGroupMembersBody),
   manageGroupDisband: manage('/manage/groupDisband', ManageGroupBody),
@@ -425,6 +517,8 @@ export const routes = {
   manageNoticePublish: carrying(ANNOUNCEMENT_MAX + 128, manage('/manage/noticePublish', ManageNoticePublishBody)),
   manageNoticeDel: manage('/manage/noticeDel', ManageNoticeDelBody),
   manageAuditList: manage('/manage/auditList', ManageAuditListBody),
+  manageLdapGet: manage('/manage/ldapGet', ManageEmptyBody),
+  manageLdapSet: carrying(LDAP_CA_MAX + 2_048, manage('/manage/ldapSet', ManageLdapSetBody)),
   manageDepartmentList: manage('/manage/departmentList', ManageEmptyBody),
   manageDepartmentCreate: manage('/manage/departmentCreate', ManageDepartmentCreateBody),
   manageDepartmentRename: manage('/manage/departmentRename', ManageDepartmentRenameBody),
@@ -443,6 +537,9 @@ export const routes = {
   manageReportList: manage('/manage/reportList', ManageReportListBody),
   manageReportGet: manage('/manage/reportGet', ManageReportGetBody),
   manageReportAct: manage('/manage/reportAct', ManageReportActBody),
+  manageSsoList: manage('/manage/ssoList', ManageEmptyBody),
+  manageSsoSave: manage('/manage/ssoSave', ManageSsoSaveBody),
+  manageSsoDel: manage('/manage/ssoDel', ManageSsoDelBody),
 } as const;
 
 export type RouteName = keyof typeof routes;
@@ -455,14 +552,42 @@ export const routeAliases: Partial<Record<RouteName, string[]>> = {
 
 /** What each endpoint answers in `data`. */
 export interface RouteResponses {
-  login: LoginResult;
+  /** A session; or, for a user with a second factor and a client that sent `two_step: 1`, the ticket of the second step. */
+  login: LoginResult | TwoStepPending;
+  loginTwoStep: LoginResult;
+  twoStepStatus: TwoStepStatus;
+  /** A new secret, replacing any setup not confirmed yet. */
+  totpBegin: TotpSetup;
+  /** Two-step sign-in is on: the ten recovery codes, shown this once. */
+  totpConfirm: RecoveryCodes;
+  totpDisable: null;
+  /** Ten new recovery codes; the old ones no longer work. */
+  recoveryCodesNew: RecoveryCodes;
   qrLoginCreate: QrLoginCode;
   qrLoginState: QrLoginState;
+  ssoProviders: SsoButton[];
+  /** A session; or, for a user with a second factor, the ticket of the second step. */
+  ssoExchange: LoginResult | TwoStepPending;
   qrLoginScan: QrLoginScan;
   qrLoginConfirm: null;
   qrLoginCancel: null;
   webSessions: WebSession[];
   webSessionEnd: null;
+  /** The caller's live sessions, newest first, the caller's own marked `current`. */
+  sessions: DeviceSession[];
+  sessionEnd: null;
+  /** How many sessions were ended. */
+  sessionEndOthers: number;
+  /** Any passkey of this server may answer (or, with a ticket, the ticket user's). */
+  passkeyLoginOptions: PasskeyRequestOptions;
+  passkeyLogin: LoginResult;
+  passkeyRegisterOptions: PasskeyCreationOptions;
+  /** The passkey as added. */
+  passkeyRegister: Passkey;
+  /** Oldest first. */
+  passkeyList: Passkey[];
+  passkeyRename: null;
+  passkeyRemove: null;
   register: UserInfo;
   checkuser: UserInfo;
   logout: null;
@@ -478,6 +603,8 @@ export interface RouteResponses {
   scanGroup: ScannedGroup;
   searchUser: UserProfile[];
   updateUserInfo: UserInfo;
+  /** My record with the status as it now is. */
+  setStatus: UserInfo;
   editPassword: null;
   editAccount: UserInfo;
   userSetting: null;
@@ -520,6 +647,18 @@ export interface RouteResponses {
   reactMessage: MessageReactions;
   /** Who reacted, oldest first, at most REACTORS_LISTED_MAX per emoji. */
   messageReactions: Reactor[];
+  /** The poll's message as its starter sees it. */
+  createPoll: Message;
+  /** The poll as the voter now sees it. */
+  votePoll: PollState;
+  /** The poll as the caller now sees it, closed. */
+  closePoll: PollState;
+  /** Who chose each option (or the one asked), oldest vote first, at most POLL_VOTERS_LISTED_MAX per option. */
+  pollVoters: PollVoter[];
+  /** Each of the asked messages that is mine in the group, in the order asked; empty while receipts are off for me or the group. */
+  groupReadCounts: ReadCount[];
+  /** The message's 已读 and 未读. */
+  groupReadList: ReadList;
   /** The edited message as the caller sees it. */
   editMessage: Message;
   /** Earlier versions of the text, oldest first. */
@@ -529,6 +668,13 @@ export interface RouteResponses {
   pinList: PinnedMessage[];
   /** The pat's event line as the patter sees it. */
   patUser: Message;
+  /** The chain's message as its starter sees it. */
+  chainStart: Message;
+  /** The chain as it is now. */
+  chainJoin: ChainState;
+  chainWithdraw: ChainState;
+  chainClose: ChainState;
+  chainInfo: ChainState;
   groupAdd: Contact;
   groupInfo: GroupInfo;
   groupUserList: GroupMember[];
@@ -601,6 +747,9 @@ export interface RouteResponses {
   manageUserPassword: null;
   manageUserRole: null;
   manageUserLogout: null;
+  manageUserSecurity: ManagedUserSecurity;
+  manageSessionEnd: null;
+  manageTwoStepReset: null;
   /** `count`: how many match. */
   manageGroupList: ManagedGroup[];
   /** `count`: how many members. */
@@ -619,6 +768,9 @@ export interface RouteResponses {
   manageNoticeDel: null;
   /** Newest first; `count`: how many match. */
   manageAuditList: AuditRow[];
+  /** The directory setting; the service account's password only as `bindPasswordSet`. */
+  manageLdapGet: ManagedLdap;
+  manageLdapSet: ManagedLdap;
   /** By parent, `sort`, then id. */
   manageDepartmentList: Department[];
   manageDepartmentCreate: Department;
@@ -643,6 +795,9 @@ export interface RouteResponses {
   manageReportGet: ManagedReportDetail;
   /** The report as closed. */
   manageReportAct: ManagedReport;
+  manageSsoList: ManagedSsoProvider[];
+  manageSsoSave: ManagedSsoProvider;
+  manageSsoDel: null;
 }
 
 /** The body a caller sends to an endpoint (before defaults and coercion). */

@@ -11,6 +11,26 @@ import { GroupRoles } from './entities';
  */
 export const needsFriendship = (runMode: number): boolean => runMode !== 1;
 
+/** What whether a group's read receipts (已读/未读) count and show is decided on. */
+export interface ReceiptCase {
+  /** `sysInfo.runMode`: an organisation (1) makes receipts mandatory, whatever a member chose. */
+  runMode: number;
+  /** The person's own 发送已读回执 (`userInfo.read_receipt`). */
+  own: 0 | 1;
+  /** The group's `setting.receipt`. */
+  group: 0 | 1;
+}
+
+/**
+ * Whether a person's reads count in a group's receipts, and (as in Telegram, the same rule) whether
+ * they see the others': never in a group that turned receipts off; always in an organisation; else
+ * as they chose.
+ */
+export function sharesReceipts(c: ReceiptCase): boolean {
+  if (c.group === 0) return false;
+  return c.runMode === 1 || c.own === 1;
+}
+
 /** What a withdrawal of a message is decided on. */
 export interface WithdrawCase {
   /** The message is the withdrawer's own. */

@@ -30,23 +30,32 @@ import { reportRoutes } from './modules/report/routes';
 import { blockRoutes } from './modules/block/routes';
 import { accountRoutes, registerExportDownload } from './modules/account/routes';
 import { pushRoutes } from './modules/push/routes';
-import { adminRoutes } from './modules/admin';
+import { adminRoutes, adminSecurityRoutes } from './modules/admin';
+import { deviceRoutes } from './modules/auth/device-routes';
+import { ldapRoutes } from './modules/ldap';
+import { twoStepRoutes } from './modules/auth/two-step-routes';
+import { passkeyRoutes } from './modules/auth/passkey-routes';
+import { needsTwoStepSetup } from './modules/auth/two-step-policy';
 import { Metrics, Readiness, registerOpsRoutes } from './modules/ops';
 import { friendRoutes } from './modules/friend/routes';
 import { groupRoutes } from './modules/group/routes';
 import { AnnouncementWatcher } from './modules/im/announcements';
 import { imRoutes } from './modules/im/routes';
 import { reactionRoutes } from './modules/im/reactions-routes';
+import { pollRoutes } from './modules/im/polls-routes';
 import { pinRoutes } from './modules/im/pin-routes';
+import { chainRoutes } from './modules/im/chain-routes';
 import { loggedUrl, qrRoutes, registerScanPages } from './modules/qr/routes';
+import { registerSsoPages, ssoRoutes } from './modules/sso';
 import { SessionService } from './modules/auth/session';
 import { ConfigService } from './modules/system/config-service';
+import { Sealer } from './lib/sealed';
 import { KeywordScreen, keywordRoutes } from './modules/keywords';
 import { systemRoutes } from './modules/system/routes';
 import { uploadRoutes } from './modules/upload/routes';
 import { userRoutes } from './modules/user/routes';
 import { LocalBus } from './realtime/bus';
-import { registerGateway } from './realtime/gateway';
+import { registerGateway, type GatewayOptions } from './realtime/gateway';
 import { LocalPresence } from './realtime/presence';
 import { Access } from './modules/access';
 import { MemoryCallStore } from './realtime/call-store';
@@ -86,7 +95,8 @@ export async function buildApp(
   broadcastConfigChanges(ctx);
   await registerPlugins(app, ctx);
   registerErrorHandlers(app, ctx);
-  registerSocketGateway(app, ctx, opts.socket);
+  // Sockets are served only once listening, after the services below exist.
+  registerSocketGateway(app, ctx, opts.socket, (userId, frame) => services.typing.relay(userId, frame));
   const services = createServices(
     ctx,
     env.redisUrl ? new RedisCallStore(env.redisUrl, env.redisPrefix, carriers.redisDown) : new MemoryCallStore(),
@@ -219,6 +229,7 @@ async function buildContext(
         : new MemoryRateLimiter(now),
       config,
     ),
+    sealer: new Sealer(() => config.secret),
     mailer: new Mailer({
       smtpUrl: env.smtpUrl,
       outboxDir: path.join(env.dataDir, 'outbox'),
@@ -294,16 +305,24 @@ function registerErrorHandlers(app: FastifyInstance, ctx: AppContext): void {
 }
 
 /** The socket endpoint: a token binds a socket to its session, none while a password an admin set is unchanged. */
-function registerSocketGateway(app: FastifyInstance, ctx: AppContext, socket: BuildOptions['socket']): void {
+function registerSocketGateway(
+  app: FastifyInstance,
+  ctx: AppContext,
+  socket: BuildOptions['socket'],
+  typing: GatewayOptions['typing'],
+): void {
   registerGateway(app, {
     realtime: ctx.realtime,
     authenticate: async (token) => {
       const s = await ctx.sessions.fromToken(token);
-      // Until a password an admin set is changed, nothing reaches the session (as its HTTP calls).
+      // Until a password an admin set is changed, or a second factor the server requires is set up,
+      // nothing reaches the session (as its HTTP calls).
       if (!s || s.user.must_change_password) return null;
+      if (needsTwoStepSetup(s.user, ctx.config.get().account.twoStepRequired)) return null;
       return { sessionId: s.id, userId: s.userId, isMobile: s.isMobile };
     },
-    sessionAlive: (id) => ctx.sessions.alive(id),
+    sessionAlive: (id) => ctx.sessions.servesSocket(id, ctx.config.get().account.twoStepRequired),
+    typing,
     ...socket,
   });
 }
@@ -330,14 +349,19 @@ async function registerHandlers(app: FastifyInstance, ctx: AppContext, services:
     ...friendRoutes(ctx, services.friends),
     ...imRoutes(ctx, services.messages, services.pipeline, services.contacts, services.search, services.forwards),
     ...pinRoutes(services.pins, services.pats),
-    ...reactionRoutes(services.reactions, services.edits),
+    ...chainRoutes(services.chains),
+    ...reactionRoutes(services.reactions, services.edits, services.receipts),
+    ...pollRoutes(services.polls),
     ...groupRoutes(ctx, services.groups, services.groupAdmin, services.groupCodes),
     ...authRoutes(ctx, services.auth),
+    ...twoStepRoutes(ctx, services.auth, services.twoStep, services.passkeys),
+    ...passkeyRoutes(ctx, services.passkeys, services.auth),
     ...userRoutes(ctx, services.users),
     ...systemRoutes(ctx),
     ...uploadRoutes(ctx, services),
     ...emojiRoutes(ctx, services.emoji),
     ...qrRoutes(ctx, services.qr, services.qrLogin),
+    ...ssoRoutes(ctx, services.sso, services.auth),
     ...callRoutes(ctx, services.calls),
     ...momentRoutes(ctx, services.moments),
     ...favoriteRoutes(ctx, services.favorites),
@@ -345,12 +369,16 @@ async function registerHandlers(app: FastifyInstance, ctx: AppContext, services:
     ...blockRoutes(services.blocks),
     ...accountRoutes(services.accounts, services.exports),
     ...adminRoutes(services.admin),
+    ...adminSecurityRoutes(services.adminSecurity),
+    ...deviceRoutes(services.devices),
+    ...ldapRoutes(services.ldap),
     ...keywordRoutes(services.keywordAdmin, services.review),
     ...pushRoutes(services.push),
   });
   registerStorageRoutes(app, ctx.storage);
   registerExportDownload(app, ctx, services.exports);
   registerScanPages(app);
+  registerSsoPages(app, ctx, services.sso);
   await registerOpsRoutes(app, {
     metrics: ctx.metrics,
     readiness: new Readiness(ctx.repos.ops, ctx.env.redisUrl),
@@ -386,10 +414,14 @@ function closeOnShutdown(
 ): void {
   const { announcements, opened, bus, presence } = parts;
   app.addHook('onClose', async () => {
+    // The sockets closed at preClose go offline (their 最近在线 written) while everything still runs.
+    await ctx.realtime.dropAll();
     ctx.config.stop();
     ctx.keywords.stop();
     announcements.stop();
     await services.calls.stop();
+    await services.polls.stop();
+    services.chains.stop();
     await services.pipeline.stop();
     await services.search.stop();
     await services.push.stop();

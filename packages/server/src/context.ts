@@ -4,6 +4,7 @@ import type { Db } from './db';
 import type { Dialect } from './db/dialect';
 import type { Limits } from './lib/limits';
 import type { Mailer } from './lib/mailer';
+import type { Sealer } from './lib/sealed';
 import type { SessionService } from './modules/auth/session';
 import type { ConfigService } from './modules/system/config-service';
 import type { KeywordScreen } from './modules/keywords/screen';
@@ -29,6 +30,8 @@ export interface AppContext {
   realtime: Realtime;
   limits: Limits;
   mailer: Mailer;
+  /** Secrets at rest (TOTP seeds, providers' client secrets), sealed under the instance secret (lib/sealed.ts). */
+  sealer: Sealer;
   storage: Storage;
   /** The process's Prometheus counters (modules/ops/metrics.ts). */
   metrics: Metrics;

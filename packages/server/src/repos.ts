@@ -6,7 +6,13 @@ import { AdminRepo } from './modules/admin/repo';
 import { CodeRepo } from './modules/auth/code-repo';
 import { BlockRepo } from './modules/block/repo';
 import { SessionRepo } from './modules/auth/session-repo';
+import { FactorRepo } from './modules/auth/factors-repo';
+import { PasskeyRepo } from './modules/auth/passkeys-repo';
+import { DeviceRepo } from './modules/auth/device-repo';
+import { TwoStepRepo } from './modules/auth/two-step-repo';
+import { IdentityRepo } from './modules/auth/identity-repo';
 import { QrLoginRepo } from './modules/qr/login-repo';
+import { SsoRepo } from './modules/sso/repo';
 import { EmojiRepo } from './modules/emoji/repo';
 import { FavoriteRepo } from './modules/favorite/repo';
 import { FriendRepo } from './modules/friend/repo';
@@ -18,7 +24,11 @@ import { MessageRepo } from './modules/im/repo';
 import { SearchRepo } from './modules/im/search-repo';
 import { MessageStoreRepo } from './modules/im/store-repo';
 import { PinRepo } from './modules/im/pins-repo';
+import { ChainRepo } from './modules/im/chains-repo';
 import { ReactionRepo } from './modules/im/reactions-repo';
+import { PollRepo } from './modules/im/polls-repo';
+import { ReceiptRepo } from './modules/im/receipts-repo';
+import { TypingRepo } from './modules/im/typing-repo';
 import { EditRepo } from './modules/im/edits-repo';
 import { ForwardRecordRepo } from './modules/im/record-repo';
 import { MomentReactionRepo } from './modules/moments/reactions-repo';
@@ -42,19 +52,35 @@ export interface Repos {
   users: UserRepo;
   departments: DepartmentRepo;
   sessions: SessionRepo;
+  /** Second factors: what a user has, `users.two_step`, an admin's reset. */
+  factors: FactorRepo;
+  /** Passkeys (WebAuthn credentials) and the challenges handed out for them. */
+  passkeys: PasskeyRepo;
+  /** The devices each user has signed in on (登录设备's new-device notice). */
+  devices: DeviceRepo;
+  /** Authenticator-app seeds, recovery codes and sign-in tickets waiting for their second step. */
+  twoStep: TwoStepRepo;
+  /** Identities a provider or the directory vouches for (`user_identities`), and a first sign-in's account. */
+  identities: IdentityRepo;
   qrLogins: QrLoginRepo;
+  /** Single sign-on's providers and round trips. */
+  sso: SsoRepo;
   codes: CodeRepo;
   friends: FriendRepo;
   groups: GroupRepo;
   messages: MessageRepo;
   messageStore: MessageStoreRepo;
   reactions: ReactionRepo;
+  polls: PollRepo;
+  receipts: ReceiptRepo;
+  typing: TypingRepo;
   edits: EditRepo;
   forwardRecords: ForwardRecordRepo;
   history: HistoryRepo;
   conversations: ConversationRepo;
   search: SearchRepo;
   pins: PinRepo;
+  chains: ChainRepo;
   moments: MomentRepo;
   momentReactions: MomentReactionRepo;
   files: FileRepo;
@@ -75,23 +101,34 @@ export interface Repos {
 }
 
 export function createRepos(db: Db, dialect: Dialect): Repos {
+  const factors = new FactorRepo(db);
   return {
     users: new UserRepo(db),
     departments: new DepartmentRepo(db),
     sessions: new SessionRepo(db, dialect),
+    factors,
+    passkeys: new PasskeyRepo(db),
+    devices: new DeviceRepo(db),
+    twoStep: new TwoStepRepo(db, factors),
+    identities: new IdentityRepo(db),
     qrLogins: new QrLoginRepo(db),
+    sso: new SsoRepo(db),
     codes: new CodeRepo(db),
     friends: new FriendRepo(db),
     groups: new GroupRepo(db),
     messages: new MessageRepo(db),
     messageStore: new MessageStoreRepo(db, dialect),
     reactions: new ReactionRepo(db),
+    polls: new PollRepo(db),
+    receipts: new ReceiptRepo(db),
+    typing: new TypingRepo(db),
     edits: new EditRepo(db, dialect),
     forwardRecords: new ForwardRecordRepo(db),
     history: new HistoryRepo(db, dialect),
     conversations: new ConversationRepo(db),
     search: new SearchRepo(db, dialect),
     pins: new PinRepo(db),
+    chains: new ChainRepo(db),
     moments: new MomentRepo(db),
     momentReactions: new MomentReactionRepo(db),
     files: new FileRepo(db),

@@ -2,12 +2,16 @@ import type { AppContext } from './context';
 import type { CallStore } from './realtime/call-store';
 import { AccountService } from './modules/account/service';
 import { ExportService } from './modules/account/export';
-import { AdminService } from './modules/admin';
+import { AdminSecurity, AdminService } from './modules/admin';
 import { KeywordAdmin, ReviewService } from './modules/keywords';
+import { LdapService } from './modules/ldap';
 import { BlockService } from './modules/block/service';
 import { CallService } from './modules/call/service';
 import { CodeService } from './modules/auth/codes';
+import { SsoService } from './modules/sso';
 import { AuthService } from './modules/auth/service';
+import { TwoStepService } from './modules/auth/two-step';
+import { PasskeyService } from './modules/auth/passkeys';
 import { EmojiService } from './modules/emoji/service';
 import { FavoriteService } from './modules/favorite/service';
 import { FriendService } from './modules/friend/service';
@@ -23,7 +27,11 @@ import { SendPipeline } from './modules/im/send/pipeline';
 import { MessageService } from './modules/im/service';
 import { PatService } from './modules/im/pat';
 import { PinService } from './modules/im/pins';
+import { ChainService } from './modules/im/chains';
 import { ReactionService } from './modules/im/reactions';
+import { PollService } from './modules/im/polls';
+import { ReceiptService } from './modules/im/receipts';
+import { TypingService } from './modules/im/typing';
 import { EditService } from './modules/im/edits';
 import { MomentService } from './modules/moments/service';
 import { PushService } from './modules/push';
@@ -31,6 +39,8 @@ import { QrLoginService } from './modules/qr/login';
 import { QrService } from './modules/qr/service';
 import { RetentionService } from './modules/retention';
 import { reportNotice } from './modules/report/presenter';
+import { DeviceService } from './modules/auth/devices';
+import { systemMessage } from './modules/im/presenter';
 import { ReportQueue } from './modules/report/queue';
 import { ReportService } from './modules/report/service';
 import { FileService } from './modules/upload/files';
@@ -57,6 +67,9 @@ export function createServices(ctx: AppContext, callStore: CallStore) {
   friends.onUnfriended((a, b) => moments.unfriended(a, b));
   const contacts = new ContactService(ctx, friends);
   const users = new UserService(ctx, qr);
+  ctx.realtime.onWentOffline((userId) => users.wentOffline(userId));
+  ctx.realtime.onCameOnline((userId) => users.cameOnline(userId));
+  blocks.onBlocked((blocker, blocked) => users.blocked(blocker, blocked));
   users.onChanged(async (user) => {
     await friends.announceProfile(user);
     await groups.announceMember(user);
@@ -77,7 +90,10 @@ export function createServices(ctx: AppContext, callStore: CallStore) {
     uptimeS: () => process.uptime(),
     announceProfile: (user) => friends.announceProfile(user),
   });
-  const messages = new MessageService(ctx, hydrator, files);
+  const ldap = new LdapService(ctx, admin.audit);
+  const twoStep = new TwoStepService(ctx, admin.audit);
+  const receipts = new ReceiptService(ctx);
+  const messages = new MessageService(ctx, hydrator, files, receipts);
   const reports = new ReportService(ctx, hydrator);
   const reportQueue = new ReportQueue(ctx, admin, {
     takeDownMessage: (msgId) => messages.takeDown(msgId),
@@ -98,16 +114,40 @@ export function createServices(ctx: AppContext, callStore: CallStore) {
     },
     admin.audit,
   );
+  const devices = new DeviceService(ctx, {
+    notify: async (user, line, exceptClientId) => {
+      const data = systemMessage(user, `device-${line.session_id}`, line, ctx.now());
+      await ctx.realtime.publish([user.id], { type: 'simple', data }, exceptClientId);
+    },
+    audit: (actor, action, target, detail) => admin.audit.append(actor, action, target, detail),
+  });
+  const auth = new AuthService(
+    ctx,
+    new CodeService(ctx.repos.codes, ctx.config, ctx.mailer, ctx.now),
+    qr,
+    twoStep,
+    ldap,
+  );
+  auth.onSignedIn((user, sessionId, client, via) => devices.signedIn(user, sessionId, client, via));
   return {
-    auth: new AuthService(ctx, new CodeService(ctx.repos.codes, ctx.config, ctx.mailer, ctx.now), qr),
+    auth,
+    devices,
+    adminSecurity: new AdminSecurity(ctx.repos, admin.users, devices, admin.audit),
+    twoStep,
+    passkeys: new PasskeyService(ctx, admin.audit),
+    ldap,
     users,
     friends,
     pipeline,
     forwards: new ForwardService(ctx, pipeline),
     messages,
     pins: new PinService(ctx, hydrator, pipeline),
+    chains: new ChainService(ctx, hydrator, pipeline),
     pats: new PatService(ctx, hydrator, pipeline),
     reactions: new ReactionService(ctx),
+    polls: new PollService(ctx, pipeline, hydrator),
+    receipts,
+    typing: new TypingService(ctx),
     edits: new EditService(ctx, hydrator),
     contacts,
     search: new MessageSearch(ctx, hydrator, contacts, new SearchIndexer(ctx)),
@@ -115,7 +155,8 @@ export function createServices(ctx: AppContext, callStore: CallStore) {
     groupAdmin,
     groupCodes,
     qr,
-    qrLogin: new QrLoginService(ctx, qr),
+    qrLogin: new QrLoginService(ctx, qr, devices),
+    sso: new SsoService(ctx, admin.audit, uploads),
     files,
     uploads,
     emoji: new EmojiService(ctx, files),

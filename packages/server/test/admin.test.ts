@@ -6,7 +6,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
 import { Kysely, sql, SqliteDialect, type CompiledQuery } from 'kysely';
-import { AUDIT_ACTIONS, CONFIG_KEYS, routes, type RouteBody, type RouteName } from '@sparrow/protocol';
+import {
+  AUDIT_ACTIONS,
+  CONFIG_KEYS,
+  LDAP_DEFAULTS,
+  RATE_LIMITS,
+  routes,
+  type RouteBody,
+  type RouteName,
+} from '@sparrow/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDb, type Database } from '../src/db';
 import { AdminRepo, AdminService } from '../src/modules/admin';
@@ -43,6 +51,8 @@ describeEachDb('administration (/manage/*)', (target) => {
     await new AdminService(server.ctx.repos, server.ctx.config, server.clock.now).users.setRole('root_admin', 'admin');
     await server.ctx.config.set('sysInfo.runMode', '1');
     await server.ctx.config.set('rateLimits.anyCall.perMinute', '100000');
+    // Every console route is called several times over; the admins' own limit has its own test.
+    await server.ctx.config.set('rateLimits.manage.perMinute', '100000');
     const group = await server.call(
       'groupAdd',
       { name: 'Admins watch', user_ids: [root.userId, third.userId] },
@@ -67,6 +77,9 @@ describeEachDb('administration (/manage/*)', (target) => {
       manageUserPassword: { user_id: 999_999, password: 'secret123' },
       manageUserRole: { user_id: plain.userId, role: 0 },
       manageUserLogout: { user_id: 999_999 },
+      manageUserSecurity: { user_id: plain.userId },
+      manageSessionEnd: { user_id: plain.userId, session_id: 999_999 },
+      manageTwoStepReset: { user_id: 999_999 },
       manageGroupMembers: { group_id: groupId },
       manageGroupDisband: { group_id: 'group-999999' },
       manageGroupOwner: { group_id: 'group-999999', user_id: root.userId },
@@ -89,6 +102,9 @@ describeEachDb('administration (/manage/*)', (target) => {
       manageKeywordRemove: { list_id: 999_999, ids: [1] },
       manageKeywordTest: { text: 'Every route' },
       manageHeldDecide: { id: 999_999, decision: 'reject' },
+      manageSsoSave: { id: 'matrix', issuer: 'https://idp.example.com', client_id: 'sparrow', label: 'Matrix' },
+      manageSsoDel: { id: 'matrix' },
+      manageLdapSet: { ...LDAP_DEFAULTS },
     };
     return (bodies[name] as Record<string, unknown> | undefined) ?? {};
   }
@@ -101,6 +117,9 @@ describeEachDb('administration (/manage/*)', (target) => {
     'manageUserPassword',
     'manageUserRole',
     'manageUserLogout',
+    'manageUserSecurity',
+    'manageSessionEnd',
+    'manageTwoStepReset',
     'manageGroupList',
     'manageGroupMembers',
     'manageGroupDisband',
@@ -114,6 +133,8 @@ describeEachDb('administration (/manage/*)', (target) => {
     'manageNoticePublish',
     'manageNoticeDel',
     'manageAuditList',
+    'manageLdapGet',
+    'manageLdapSet',
     'manageDepartmentList',
     'manageDepartmentCreate',
     'manageDepartmentRename',
@@ -132,6 +153,9 @@ describeEachDb('administration (/manage/*)', (target) => {
     'manageKeywordTest',
     'manageHeldList',
     'manageHeldDecide',
+    'manageSsoList',
+    'manageSsoSave',
+    'manageSsoDel',
   ] as const;
 
   it('has every /manage route, and only those, admin-only in the route table', () => {
@@ -479,7 +503,7 @@ describeEachDb('administration (/manage/*)', (target) => {
   describe('the audit log', () => {
     it('has a step for every route that changes something, writing between them every kind of row', () => {
       const steps = auditSteps(
-        { user: 0, invite: '', notice: 0, dep: 0, list: 0, held: 0, words: [], report: 0 },
+        { user: 0, invite: '', notice: 0, dep: 0, list: 0, held: 0, words: [], report: 0, session: 0 },
         'group-0',
         { userId: 0 },
         { userId: 0 },
@@ -489,17 +513,31 @@ describeEachDb('administration (/manage/*)', (target) => {
         'manageStats',
         'manageConfigGet',
         'manageAuditList',
+        'manageLdapGet',
         'manageDepartmentList',
         'manageKeywordLists',
         'manageKeywordWords',
         'manageKeywordTest',
         // Opening a report puts it in review with the admin as its handler; the action is what is audited.
         'manageReportGet',
+        'manageUserSecurity',
       ]);
       const changing = MANAGE.filter((n) => !reads.has(n) && !/List$|Members$/.test(n));
       expect(new Set(steps.map((s) => s.route))).toEqual(new Set(changing));
-      // …and between them they write every kind of row there is.
-      expect(new Set(steps.map((s) => s.action))).toEqual(new Set(AUDIT_ACTIONS));
+      // …and between them they write every kind of row there is but those written as users sign in and
+      // change their own factors (the actor the user themself).
+      const byUsers = new Set([
+        'signInNewDevice',
+        'twoStepOn',
+        'twoStepOff',
+        'recoveryCodesNew',
+        'passkeyAdd',
+        'passkeyRemove',
+        'ssoLink',
+        'ssoCreate',
+        'ldapCreate',
+      ]);
+      expect(new Set(steps.map((s) => s.action))).toEqual(new Set(AUDIT_ACTIONS.filter((a) => !byUsers.has(a))));
     });
 
     it('writes one audit row for each change an admin makes: who, what, on what, from where', async () => {
@@ -555,14 +593,16 @@ describeEachDb('administration (/manage/*)', (target) => {
         expect(made.code, made.msg).toBe(0);
         return made.data.id as number;
       };
+      const session = async (userId: number) =>
+        (await server.ctx.sessions.create(userId, { cid: '', isMobile: false, userAgent: 'test', ip })).id;
       const wordIds = async (listId: number) =>
         (await server.call('manageKeywordWords', { list_id: listId }, as(root))).data.map((w: { id: number }) => w.id);
       const steps = auditSteps(
-        { user: 0, invite: '', notice: 0, dep: 0, list: 0, held: 0, words: [], report: 0 },
+        { user: 0, invite: '', notice: 0, dep: 0, list: 0, held: 0, words: [], report: 0, session: 0 },
         made.data.id,
         owner,
         member,
-        { hold, wordIds, report },
+        { hold, wordIds, report, session },
       );
       for (const step of steps) {
         await step.before?.();
@@ -662,6 +702,7 @@ describeEachDb('administration (/manage/*)', (target) => {
   }, 90_000);
 
   it('gives admins their own rate limit', async () => {
+    await server.ctx.config.set('rateLimits.manage.perMinute', String(RATE_LIMITS.manage.perMinute));
     const burst = await Promise.all(Array.from({ length: 310 }, () => server.call('manageStats', {}, as(root))));
     expect(burst.filter((r) => r.code === 429).length).toBeGreaterThan(0);
     // Plain calls of the same admin are not counted against it.
@@ -681,6 +722,8 @@ interface AuditMade {
   words: number[];
   /** A report, made before each action on one. */
   report: number;
+  /** A session of the user, made before the console ends it. */
+  session: number;
 }
 
 /** A change an admin makes through the console, and the audit row it must write. */
@@ -703,6 +746,8 @@ interface AuditHelpers {
   wordIds(listId: number): Promise<number[]>;
   /** A member's report of a fresh user, of a message in a fresh group, or of a fresh group: its id. */
   report(kind: 'user' | 'message' | 'group'): Promise<number>;
+  /** A fresh session of a user: its id. */
+  session(userId: number): Promise<number>;
 }
 
 /**
@@ -752,6 +797,21 @@ function auditSteps(
       body: () => ({ user_id: got.user }),
       action: 'userLogout',
       target: () => `user:${got.user}`,
+    },
+    {
+      route: 'manageSessionEnd',
+      before: async () => void (got.session = (await helpers?.session(got.user)) ?? 0),
+      body: () => ({ user_id: got.user, session_id: got.session }),
+      action: 'sessionEnd',
+      target: () => `user:${got.user}`,
+      detail: () => ({ account: 'audited_user', session_id: got.session }),
+    },
+    {
+      route: 'manageTwoStepReset',
+      body: () => ({ user_id: got.user }),
+      action: 'twoStepReset',
+      target: () => `user:${got.user}`,
+      detail: () => ({ account: 'audited_user', sessions: 0 }),
     },
     {
       route: 'manageUserStatus',
@@ -904,6 +964,33 @@ function auditSteps(
       detail: () => ({ name: 'Audited list', count: 2 }),
     },
     {
+      route: 'manageSsoSave',
+      body: () => ({
+        id: 'audited',
+        issuer: 'https://idp.example.com',
+        client_id: 'sparrow',
+        client_secret: 'audited-secret',
+        label: 'Audited',
+      }),
+      action: 'configSet',
+      target: () => 'sso:audited',
+      detail: () => ({ id: 'audited', label: 'Audited', added: true, secretChanged: true }),
+    },
+    {
+      route: 'manageSsoDel',
+      body: () => ({ id: 'audited' }),
+      action: 'configSet',
+      target: () => 'sso:audited',
+      detail: () => ({ removed: true }),
+    },
+    {
+      route: 'manageLdapSet',
+      body: () => ({ ...LDAP_DEFAULTS, bindDn: 'cn=reader,dc=example,dc=org', bindPassword: 'audited-secret' }),
+      action: 'configSet',
+      target: () => 'ldap',
+      detail: () => ({ bindPassword: 'changed' }),
+    },
+    {
       route: 'manageKeywordListDel',
       body: () => ({ id: got.list }),
       action: 'keywordListDel',
@@ -1020,5 +1107,5 @@ describe('npm run admin on a folder with no database', () => {
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 180_000);
 });

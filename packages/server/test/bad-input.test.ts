@@ -755,6 +755,10 @@ describeEachDb('bad input derived from the route schemas', (target) => {
       endpoint: ['https://push.example.test/send/bad-input'],
       p256dh: [Buffer.from([4, ...Array.from({ length: 64 }, (_, i) => i + 1)]).toString('base64url')],
       auth: [Buffer.alloc(16, 7).toString('base64url')],
+      // The console's single sign-on and directory settings: an issuer's URL and search filters.
+      issuer: ['https://sso.example.test'],
+      userFilter: ['(uid={account})'],
+      disabledFilter: ['(employeeType=disabled)'],
     };
   }
 

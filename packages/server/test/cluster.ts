@@ -43,7 +43,7 @@ export class Node {
 
   constructor(
     readonly port: number,
-    private readonly env: NodeJS.ProcessEnv,
+    readonly env: NodeJS.ProcessEnv,
   ) {}
 
   get url(): string {

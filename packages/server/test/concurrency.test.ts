@@ -808,6 +808,71 @@ const RACES: Array<Race<unknown>> = [
     },
   }),
   race({
+    name: 'setMsgIsRead of two group messages by several members at once, one reading both (群消息已读回执)',
+    invariant:
+      'no read position goes back; each message counts exactly those who read it; the sender hears of each read',
+    async setup(env) {
+      const g = await groupOf(env, K);
+      const first = await ok(env, 'sendMessage', { id: randomUUID(), toContactId: g.gid, content: 'one' }, g.owner);
+      const second = await ok(env, 'sendMessage', { id: randomUUID(), toContactId: g.gid, content: 'two' }, g.owner);
+      return {
+        ...g,
+        first: first.msg_id as number,
+        second: second.msg_id as number,
+        socket: await listen(env, g.owner),
+      };
+    },
+    // K/2 calls, each fired on every server: the first member reads both messages at once.
+    calls: (g) => {
+      const [both, later, earlier] = g.members as [User, User, User];
+      const read = (as: User, msgId: number) => ({
+        as,
+        route: 'setMsgIsRead' as const,
+        body: { toContactId: g.gid, is_group: 1, msg_id: msgId },
+      });
+      return [read(both, g.second), read(both, g.first), read(later, g.second), read(earlier, g.first)];
+    },
+    async check(env, g, answers) {
+      const wrong: string[] = [];
+      expectThat(wrong, successes(answers) === answers.length, 'a call refused');
+      const [both, later, earlier] = g.members as [User, User, User];
+      const rows = await env.db
+        .selectFrom('conversations')
+        .select(['user_id', 'read_msg_id'])
+        .where('chat_key', '=', `g:${g.id}`)
+        .where('user_id', 'in', [both.userId, later.userId, earlier.userId])
+        .execute();
+      const want = new Map([
+        [both.userId, g.second],
+        [later.userId, g.second],
+        [earlier.userId, g.first],
+      ]);
+      for (const r of rows)
+        expectThat(wrong, r.read_msg_id === want.get(r.user_id), `user ${r.user_id} read to ${r.read_msg_id}`);
+      const counts = await ok(env, 'groupReadCounts', { toContactId: g.gid, ids: [g.first, g.second] }, g.owner);
+      const exact = [
+        { msg_id: g.first, read: 3, unread: K - 3 },
+        { msg_id: g.second, read: 2, unread: K - 2 },
+      ];
+      expectThat(wrong, JSON.stringify(counts) === JSON.stringify(exact), `counts ${JSON.stringify(counts)}`);
+      // Pushes do not name the reader: each read that moved a position is told by where it moved to
+      // (two reach the second message, one at least the first; the first member's read of the
+      // first may have come after their read of the second, and then moved nothing).
+      const heard = async () => {
+        const until = Date.now() + 3000;
+        const upTo = () => g.socket.frames.filter((f) => f.type === 'readReceipt').map((f) => f.data.msg_id as number);
+        const enough = () =>
+          upTo().filter((id) => id === g.second).length >= 2 && upTo().filter((id) => id === g.first).length >= 1;
+        while (!enough() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+        return { ok: enough(), upTo: upTo() };
+      };
+      const told = await heard();
+      g.socket.close();
+      expectThat(wrong, told.ok, `the sender heard reads up to ${told.upTo.join(',')}`);
+      return wrong;
+    },
+  }),
+  race({
     name: 'reactMessage with more emoji than one person may put',
     invariant: `REACTIONS_PER_USER_MAX reactions, the rest ReactionsFull`,
     setup: (env) => sentMessage(env, 'react'),

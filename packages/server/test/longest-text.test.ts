@@ -99,6 +99,17 @@ const NOT_STORED: Record<string, string> = {
   'editMessage.id': 'names a message',
   'messageEdits.*': 'names a message',
   'pinMessage.id': 'names a message',
+  'groupReadList.id': 'names a message',
+  'chainJoin.id': 'names a message',
+  'chainWithdraw.*': 'names a message',
+  'chainClose.*': 'names a message',
+  'chainInfo.*': 'names a message',
+  'chainStart.toContactId': 'names a group',
+  'createPoll.toContactId': 'names a group',
+  'votePoll.*': 'names a message',
+  'closePoll.*': 'names a message',
+  'pollVoters.*': 'names a message',
+  'setStatus.emoji': 'one emoji (isStatusEmoji): the longest text the schema bounds is not one, and is refused',
   'favoriteList.*': 'filters and words searched for',
   'forwardMessages.note':
     'sent on as a text message: the same TEXT_MESSAGE_MAX and plainText as sendMessage.content, whose case stores it whole',
@@ -146,6 +157,16 @@ const NOT_STORED: Record<string, string> = {
   'manageKeywordWords.*': 'names a list; words searched for',
   'manageKeywordAdd.*': 'names a list; the text is split into words, one row each within KEYWORD_WORD_MAX',
   'manageKeywordTest.*': 'a text tested against the lists, not stored',
+  'loginTwoStep.*': "a code or a passkey's assertion checked and the client id compared, not stored",
+  'passkeyLogin.*': 'an assertion verified and the client id compared, not stored',
+  'passkeyRegister.*': 'an attestation verified (the credential stored as the library reads it); the name trimmed',
+  'passkeyRename.name': 'trimmed, then stored in a text column as at registration',
+  'passkeyRegisterOptions.password': 'a password checked, not stored',
+  'passkeyRemove.password': 'a password checked, not stored',
+  'totpDisable.password': 'a password checked, not stored',
+  'ssoExchange.client_id': 'the client id compared, not stored',
+  'manageSsoSave.*': "a provider's settings: trimmed, the scopes normalised, the secret stored sealed",
+  'manageLdapSet.*': "the directory's settings: one server-only JSON value, the password stored sealed",
 };
 
 const notStored = (route: string, field: TextField) =>
@@ -195,6 +216,7 @@ describeEachDb('the longest text each field takes, stored', (target) => {
   let carol: Awaited<ReturnType<typeof signUp>>;
   let root: Awaited<ReturnType<typeof signUp>>;
   let groupId: string;
+  let chainMsgId: number;
   let postId: number;
   let departmentId: number;
   let accounts = 0;
@@ -216,6 +238,12 @@ describeEachDb('the longest text each field takes, stored', (target) => {
     await server.call('friendUpdate', { friend_id: request.friend_id, status: 1 }, { token: bob.token });
     const group = await server.call('groupAdd', { user_ids: [bob.userId, carol.userId] }, { token: alice.token });
     groupId = group.data.id;
+    const chain = await server.call(
+      'chainStart',
+      { id: randomUUID(), toContactId: groupId, title: 'Long' },
+      { token: alice.token },
+    );
+    chainMsgId = chain.data.msg_id;
     const post = await server.call('momentsPublish', { id: randomUUID(), content: 'first' }, { token: alice.token });
     postId = post.data.id;
     const dep = await server.call('manageDepartmentCreate', { name: 'Long' }, { token: root.token });
@@ -236,6 +264,10 @@ describeEachDb('the longest text each field takes, stored', (target) => {
       userSetting: () => as({}),
       sendMessage: () => as({ id: randomUUID(), toContactId: groupId, is_group: 1, type: 'text', content: 'hello' }),
       groupAdd: () => as({ user_ids: [bob.userId, carol.userId] }),
+      chainStart: () => as({ id: randomUUID(), toContactId: groupId, title: 'Long' }),
+      chainJoin: () => as({ id: chainMsgId, text: 'Long' }),
+      createPoll: () => as({ id: randomUUID(), toContactId: groupId, question: 'Long', options: ['A', 'B'] }),
+      setStatus: () => as({ text: 'Long' }),
       editGroupName: () => as({ id: groupId, displayName: 'Long' }),
       updateCard: () => as({ group_id: groupId, nickname: 'Long' }),
       friendAdd: () => as({ user_id: carol.userId }, { ...root, token: root.token }),

@@ -14,10 +14,11 @@ import {
   type RouteName,
   parseQrLink,
   GroupRoles,
+  DEFAULT_GROUP_SETTING,
 } from '@sparrow/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { hashPassword } from '../src/lib/crypto';
 import { FriendRepo } from '../src/modules/friend/repo';
-import { DEFAULT_GROUP_SETTING } from '../src/modules/group/presenter';
 import { GroupRepo } from '../src/modules/group/repo';
 import { MomentReactionRepo } from '../src/modules/moments/reactions-repo';
 import { FileService } from '../src/modules/upload/files';
@@ -47,11 +48,29 @@ const NO_FOREIGN_ID: Partial<Record<RouteName, string>> = {
   qrLoginConfirm: 'a login code the caller scanned; another’s answers as no code (qr-login.test.ts)',
   qrLoginCancel: 'a login code the caller scanned; another’s answers as no code (qr-login.test.ts)',
   webSessions: 'the caller’s own sessions made by QR login',
+  ssoProviders: 'public: the enabled providers’ ids and labels, the same for everyone',
+  ssoExchange:
+    'public: a one-time code is the permission, good once; an unknown, spent or expired one answers alike (oidc.test.ts)',
   webSessionEnd: 'a session of the caller’s own made by QR login; another’s answers as none (qr-login.test.ts)',
+  sessions: 'the caller’s own sessions (sessions.test.ts)',
+  sessionEndOthers: 'ends the caller’s own other sessions (sessions.test.ts)',
+  passkeyLoginOptions: 'public: a challenge of its own; with a ticket, only that sign-in’s passkeys (passkeys.test.ts)',
+  passkeyLogin: 'public: a signature by a passkey proves whose it is (passkeys.test.ts)',
+  passkeyRegisterOptions: 'adds to the caller’s own account',
+  passkeyRegister: 'adds to the caller’s own account, for a challenge handed to the caller (passkeys.test.ts)',
+  passkeyList: 'the caller’s own passkeys',
   checkuser: 'the session’s own user',
+  loginTwoStep:
+    'public: a ticket only the sign-in that proved the first factor holds; an unknown one answers as an expired one (two-step.test.ts)',
+  twoStepStatus: 'the caller’s own second factors',
+  totpBegin: 'the caller’s own authenticator app',
+  totpConfirm: 'the caller’s own authenticator app, proved by its code',
+  totpDisable: 'the caller’s own authenticator app, proved by the password and a code (two-step.test.ts)',
+  recoveryCodesNew: 'the caller’s own recovery codes, proved by a code of the app',
   logout: 'ends the caller’s own session; client_id is not used',
   searchUser: 'exact keywords, no id; what it lists is any signed-in user’s to see',
   updateUserInfo: 'the caller’s own profile',
+  setStatus: 'the caller’s own status; who is told of it is presence-status.test.ts’s',
   editPassword: 'the caller’s own password',
   editAccount: 'the caller’s own account, proved by codes',
   userSetting: 'the caller’s own app settings, kept on the device; only checked',
@@ -287,6 +306,11 @@ const groupMsg = async (s: Scene) => (await s.group()).msg;
 const memberMsg = async (s: Scene) => (await s.group()).memberMsg;
 const toBob = async (s: Scene) => s.toBob;
 const toGus = async (s: Scene) => s.toGus;
+/** A sign-up chain alice started in G. */
+const chainMsg = async (s: Scene) => s.chain();
+/** A named poll alice started in G, and an anonymous one. */
+const pollMsg = async (s: Scene) => s.poll(0);
+const anonPollMsg = async (s: Scene) => s.poll(1);
 
 const MATRIX: Partial<Record<RouteName, Row[]>> = {
   offline: [
@@ -560,6 +584,18 @@ const MATRIX: Partial<Record<RouteName, Row[]>> = {
     ...messageRows('a private message', toBob, [OK, MNF, MNF, MNF, MNF, OK, MNF, MNF]),
     ...messageRows('a private message to an ex-friend', toGus, [OK, MNF, MNF, MNF, MNF, MNF, OK, MNF]),
   ],
+  // Group read receipts: a member asks; only the sender's own messages are counted (others' left out, as missing ones).
+  groupReadCounts: [
+    groupRow('group G', async (gid, s) => ({ toContactId: gid, ids: [(await groupMsg(s)).msg_id] }), MEMBERS, {
+      check: (data, who) => expect((data as unknown[]).length, `${who}'s counts`).toBe(who === 'owner' ? 1 : 0),
+    }),
+  ],
+  // Who read a message: its sender alone; to anyone else it is as missing as to a stranger.
+  groupReadList: [
+    ...messageRows('the owner’s group message', groupMsg, [OK, MNF, MNF, MNF, MNF, MNF, MNF, MNF]),
+    ...messageRows('a member’s group message', memberMsg, [MNF, MNF, OK, MNF, MNF, MNF, MNF, MNF]),
+    ...messageRows('a private message', toBob, [MNF, MNF, MNF, MNF, MNF, MNF, MNF, MNF]),
+  ],
   // Edits: the sender alone, while the chat may be written to; earlier versions also to a group's owner and admins.
   editMessage: [
     ...messageRowsWith('the owner’s group message', groupMsg, { content: 'edited' }, [
@@ -603,6 +639,33 @@ const MATRIX: Partial<Record<RouteName, Row[]>> = {
   pinList: [
     groupRow('a group', (gid) => ({ toContactId: gid, is_group: 1 }), MEMBERS),
     personRow('a user', (id) => ({ toContactId: id }), EVERYONE),
+  ],
+  // Sign-up chains (接龙): a member of the group starts one, adds, changes and takes back a line and reads it;
+  // its starter and the group's owner and admins close it. To anyone else the chain is as missing as to a stranger.
+  chainStart: [groupRow('group G', (gid) => ({ id: randomUUID(), toContactId: gid, title: 'sign up' }), MEMBERS)],
+  chainJoin: messageRowsWith('a chain in G', chainMsg, { text: 'me' }, [OK, OK, OK, MNF, MNF, MNF, MNF, MNF]),
+  chainWithdraw: messageRows('a chain in G', chainMsg, [OK, OK, OK, MNF, MNF, MNF, MNF, MNF]),
+  chainInfo: messageRows('a chain in G', chainMsg, [OK, OK, OK, MNF, MNF, MNF, MNF, MNF]),
+  chainClose: messageRows('alice’s chain in G', chainMsg, [OK, OK, FB, MNF, MNF, MNF, MNF, MNF], { changes: true }),
+  // Polls (投票): a member who may speak starts one and votes; its starter and the group's owner and admins close
+  // it (another member who sees it is refused Forbidden); who voted is told of a named poll only, to members.
+  createPoll: [
+    groupRow('group G', (gid) => ({ id: randomUUID(), toContactId: gid, question: 'q', options: ['a', 'b'] }), MEMBERS),
+  ],
+  votePoll: messageRowsWith('a poll in G', pollMsg, { options: [0] }, [OK, OK, OK, MNF, MNF, MNF, MNF, MNF]),
+  closePoll: messageRows('alice’s poll in G', pollMsg, [OK, OK, FB, MNF, MNF, MNF, MNF, MNF], { changes: true }),
+  pollVoters: [
+    ...messageRows('a named poll in G', pollMsg, [OK, OK, OK, MNF, MNF, MNF, MNF, MNF]),
+    ...messageRows('an anonymous poll in G', anonPollMsg, [
+      'PollAnonymous',
+      'PollAnonymous',
+      'PollAnonymous',
+      MNF,
+      MNF,
+      MNF,
+      MNF,
+      MNF,
+    ]),
   ],
   // Whom a pat names is pat.test.ts's; here, the chat it is posted in.
   patUser: [
@@ -984,6 +1047,40 @@ const MATRIX: Partial<Record<RouteName, Row[]>> = {
     },
   ],
   // Ids not among my favourites are skipped, so someone else's favourite is answered like a missing one: 0.
+  // A session is its user's alone: anyone else's call answers as for one that does not exist.
+  sessionEnd: [
+    {
+      target: 'alice’s other session',
+      body: async (s) => ({ session_id: await s.session() }),
+      missing: () => [{ session_id: NO_ID }],
+      gone: NF,
+      expect: [OK, NF, NF, NF, NF, NF, NF, NF],
+      blocked: NF,
+      changes: ['owner'],
+    },
+  ],
+  // A passkey is its owner's alone: anyone else's call answers as for one that does not exist.
+  passkeyRename: [
+    {
+      target: 'alice’s passkey',
+      body: async (s) => ({ id: await s.passkey(), name: 'mine now' }),
+      missing: () => [{ id: NO_ID, name: 'mine now' }],
+      gone: NF,
+      expect: [OK, NF, NF, NF, NF, NF, NF, NF],
+      blocked: NF,
+    },
+  ],
+  passkeyRemove: [
+    {
+      target: 'alice’s passkey',
+      body: async (s) => ({ id: await s.passkey(), password: await s.alicePassword() }),
+      missing: () => [{ id: NO_ID, password: 'secret123' }],
+      gone: NF,
+      expect: [OK, NF, NF, NF, NF, NF, NF, NF],
+      blocked: NF,
+      changes: ['owner'],
+    },
+  ],
   favoriteDel: [
     {
       target: 'someone else’s favourite',
@@ -1198,6 +1295,26 @@ class Scene {
     return `group-${group.id}`;
   }
 
+  /** A sign-up chain alice started in G. */
+  chain(): Promise<MessageRef> {
+    return this.once('chain', async () => {
+      const { gid } = await this.group();
+      const body = { id: randomUUID(), toContactId: gid, title: 'sign up' };
+      const data = (await this.ok('chainStart', body, 'alice')) as MessageRef;
+      return { msg_id: data.msg_id, id: data.id };
+    });
+  }
+
+  /** A poll alice started in G: named (0) or anonymous (1). */
+  poll(anonymous: 0 | 1): Promise<MessageRef> {
+    return this.once(`poll${anonymous}`, async () => {
+      const { gid } = await this.group();
+      const body = { id: randomUUID(), toContactId: gid, question: 'lunch?', options: ['a', 'b'], anonymous };
+      const data = (await this.ok('createPoll', body, 'alice')) as MessageRef;
+      return { msg_id: data.msg_id, id: data.id };
+    });
+  }
+
   /** Tom, after alice turned G's `profile` setting off: his id. */
   hiddenMember(): Promise<number> {
     return this.once('profileOff', async () => {
@@ -1253,6 +1370,50 @@ class Scene {
 
   async stickerList(): Promise<number[]> {
     return ((await this.ok('emojiIndex', {}, 'alice')) as Array<{ id: number }>).map((e) => e.id);
+  }
+
+  /** A passkey of alice's, stored as registering one stores it. */
+  /** A second session of alice's, besides the one she calls with. */
+  session(): Promise<number> {
+    return this.once('session', async () => {
+      const made = await server.ctx.sessions.create(this.people.alice.id, {
+        cid: '',
+        isMobile: true,
+        userAgent: 'phone',
+        ip: '127.0.0.1',
+      });
+      return made.id;
+    });
+  }
+
+  passkey(): Promise<number> {
+    return this.once('passkey', async () => {
+      const row = await server.ctx.db
+        .insertInto('passkeys')
+        .values({
+          user_id: this.people.alice.id,
+          credential_id: `perm${this.k}`,
+          public_key: 'AA',
+          name: 'alice’s key',
+          create_time: server.ctx.now(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    });
+  }
+
+  /** A password of Alice's (the cast is made without one), for the calls that ask her to prove it is her. */
+  alicePassword(): Promise<string> {
+    return this.once('alicePassword', async () => {
+      const password = 'secret123';
+      await server.ctx.db
+        .updateTable('users')
+        .set({ password_hash: await hashPassword(password) })
+        .where('id', '=', this.people.alice.id)
+        .execute();
+      return password;
+    });
   }
 
   /** Alice's favourite of her message to Bob. */

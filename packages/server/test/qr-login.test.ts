@@ -93,8 +93,12 @@ describeEachDb('QR login', (target) => {
       {
         session_id: done.login.sessionId,
         device: { browser: 'Chrome', os: 'Linux' },
+        via: 'qr',
+        place: '',
+        lan: false,
         create_time: server.clock.now(),
         last_seen: server.clock.now(),
+        current: false,
       },
     ]);
     // The web session does not list itself.

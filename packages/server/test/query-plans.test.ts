@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDb, type Database } from '../src/db';
 import { ConversationRepo } from '../src/modules/im/conversation-repo';
 import { HistoryRepo } from '../src/modules/im/history-repo';
+import { ReceiptRepo } from '../src/modules/im/receipts-repo';
 import { MessageRepo } from '../src/modules/im/repo';
 import { SearchRepo } from '../src/modules/im/search-repo';
 import { MomentRepo } from '../src/modules/moments/repo';
@@ -26,6 +27,7 @@ describe('query plans', () => {
   let departments: DepartmentRepo;
   let files: FileRepo;
   let messages: MessageRepo;
+  let receipts: ReceiptRepo;
   const ran: CompiledQuery[] = [];
 
   beforeAll(async () => {
@@ -45,6 +47,7 @@ describe('query plans', () => {
     departments = new DepartmentRepo(db);
     files = new FileRepo(db);
     messages = new MessageRepo(db);
+    receipts = new ReceiptRepo(db);
   });
   afterAll(() => sqlite.close());
 
@@ -149,5 +152,17 @@ describe('query plans', () => {
     expect(scansMessages(emoji)).toEqual([]);
     expect(emoji).toContain('SEARCH m USING INDEX messages_to (chat_type=? AND to_id=?)');
     expect(emoji).toContain('SEARCH m USING INDEX messages_from (from_user=?)');
+  });
+
+  it('group read receipts read each member’s position by its conversation’s key, and the senders a read passed from the chat’s index', async () => {
+    const lines = await plans(() => receipts.positions(3, 'g:3', 7));
+    expect(lines.some((l) => /^SEARCH gm USING INDEX \S+ \(group_id=\?/.test(l))).toBe(true);
+    expect(lines).toContain('SEARCH c USING INDEX sqlite_autoindex_conversations_1 (user_id=? AND chat_key=?)');
+    expect(lines.filter((l) => /^SCAN (c|conversations)\b/.test(l))).toEqual([]);
+    const senders = await plans(() =>
+      receipts.sendersIn(3, 'g:3', 7, { after: 10, upTo: 90 }, { scan: 500, limit: 50, sharing: true }),
+    );
+    expect(scansMessages(senders)).toEqual([]);
+    expect(senders.some((l) => l.includes('messages_chat (chat_key=? AND id>? AND id<?)'))).toBe(true);
   });
 });

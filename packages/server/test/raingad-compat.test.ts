@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Secret, TOTP } from 'otpauth';
 import qs from 'qs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -178,6 +179,19 @@ describeEachDb('Raingad 6.x clients', (target) => {
     const badCode = await client.post('common/Pub/login', { account: who.account, code: '12' });
     expect(badCode.code).toBe(400);
     expect(badCode.data.fields).toContain('code');
+  });
+
+  it('login from the old form for an account with two-step sign-in: the clear 需要二次验证 message, no session', async () => {
+    const who = await person('twostep');
+    const client = new OldWebClient(server, who);
+    await client.login();
+    const begin = await client.post('enterprise/im/totpBegin');
+    expect(begin.code, begin.msg).toBe(0);
+    const code = TOTP.generate({ secret: Secret.fromBase32(begin.data.secret), timestamp: server.clock.now() });
+    expect((await client.post('enterprise/im/totpConfirm', { code })).code).toBe(0);
+    const res = await client.post('common/Pub/login', { account: who.account, password: who.password, code: '' });
+    expect({ code: res.code, msg: res.msg }).toEqual({ code: 400, msg: '需要二次验证，请使用新版客户端' });
+    expect(res.data?.authToken).toBeUndefined();
   });
 
   describe('a first session of the original web client', () => {
@@ -1107,6 +1121,31 @@ describeEachDb('Raingad 6.x clients', (target) => {
     expect(page.data.find((m: any) => m.msg_id === said.data.msg_id)).toMatchObject({ content: '四点开会' });
     sparrow.close();
     old.socket!.close();
+  });
+
+  it('group read receipts do not reach an old socket, while a Sparrow socket of the same person is told', async () => {
+    const old = await online('oldrcpt');
+    const reader = new OldWebClient(server, await person('rdrrcpt'));
+    await reader.login();
+    const third = await online('thirdrcpt');
+    await befriend(old, reader);
+    await befriend(old, third);
+    const gid = await group(old, reader, third);
+    const said = await old.post('enterprise/im/sendMessage', old.draft(gid, '周报', { is_group: 1 }));
+    expect(said.code, said.msg).toBe(0);
+    const sparrow = await TestSocket.bound(server, old.userId, old.token);
+    const read = await reader.post('enterprise/im/setMsgIsRead', {
+      toContactId: gid,
+      is_group: 1,
+      msg_id: said.data.msg_id,
+    });
+    expect(read.code, read.msg).toBe(0);
+    await sparrow.waitFor((f) => f.type === 'readReceipt' && f.data.msg_id === said.data.msg_id);
+    await sleep(QUIET_MS);
+    expect(old.socket!.frames.filter((f) => f.type === 'readReceipt')).toEqual([]);
+    sparrow.close();
+    old.socket!.close();
+    third.socket!.close();
   });
 
   it("a call with a Sparrow client: the old call screen gets the original signals, not Sparrow's camera off", async () => {

@@ -8,12 +8,13 @@ export const FIRST_SCREEN_BUDGET_BYTES = 150_000;
 
 /**
  * What the login page needs before it paints, by source path in the Vite manifest: the page
- * chunks of `/` and `/pages/login/login` and the locale in use. The entry and every static import
- * of these come along. Only one locale is loaded (English, the fallback, only if a key were
- * missing, which locales.test.ts rules out); the largest stands for whichever is in use.
+ * chunks of `/` and `/pages/login/login` and the first part of the locale in use (its rest comes
+ * after the paint, tools/locale-parts.ts). The entry and every static import of these come along.
+ * Only one locale is loaded (English, the fallback, only if a key were missing, which
+ * locales.test.ts rules out); the largest first part stands for whichever is in use.
  */
 export const FIRST_SCREEN_PAGES = ['src/pages/login/index.tsx', 'src/pages/login/login.tsx'];
-const LOCALE_SOURCE = /^src\/i18n\/locales\/[^/]+\.json$/;
+const LOCALE_SOURCE = /^src\/i18n\/locales\/[^/]+\.json\?part=first$/;
 
 export interface ManifestChunk {
   file: string;
@@ -58,7 +59,8 @@ export function firstScreenFiles(manifest: Manifest, distDir: string): string[] 
   const largest = locales.sort(
     (a, b) => gzipSize(distDir, manifest[b]!.file) - gzipSize(distDir, manifest[a]!.file),
   )[0];
-  if (largest) staticClosure(manifest, largest, keys);
+  if (!largest) throw new Error('manifest has no first part of a locale (src/i18n/locales/*.json?part=first)');
+  staticClosure(manifest, largest, keys);
 
   const files = new Set([...keys].map((k) => manifest[k]!.file));
   return [...files].filter((f) => f.endsWith('.js'));

@@ -35,5 +35,16 @@ export const AUDIT_ACTIONS = [
   'reportDisable',
   'reportDissolve',
   'reportDismiss',
+  'signInNewDevice',
+  'sessionEnd',
+  'twoStepOn',
+  'twoStepOff',
+  'twoStepReset',
+  'recoveryCodesNew',
+  'passkeyAdd',
+  'passkeyRemove',
+  'ssoLink',
+  'ssoCreate',
+  'ldapCreate',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

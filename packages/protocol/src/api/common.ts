@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { LOGIN_PASSWORD_MAX } from '../limits';
 import { account, clientId, code, email, flag, password, realname, userId } from './fields';
 
 /** `/common/Pub/login`: by password, or by a code from sendCode type 1. */
@@ -6,12 +7,17 @@ export const LoginBody = z
   .object({
     /** Account, email or phone. */
     account,
-    /** Password; omit when logging in by code. */
-    password: password.optional(),
+    /** Password; omit when logging in by code. A directory's may be longer than Sparrow's own (LOGIN_PASSWORD_MAX). */
+    password: z.string().min(1).max(LOGIN_PASSWORD_MAX).optional(),
     /** Six-digit code from sendCode type 1; instead of a password. */
     code: code.optional(),
     /** The socket's client_id, to bind it at once. */
     client_id: clientId.optional(),
+    /**
+     * 1: the client can take a second step (Sparrow's own): a user with a second factor is answered
+     * `TwoStepPending` instead of a session. Without it such a user is refused `TwoStepClientTooOld`.
+     */
+    two_step: flag.optional(),
   })
   .refine((b) => b.password !== undefined || b.code !== undefined, {
     path: ['password'],

@@ -86,6 +86,8 @@ export const GroupSettingBody = z.object({
     pin: flag.optional(),
     /** Members may react to messages. */
     reaction: flag.optional(),
+    /** Members' read receipts count and show (群消息已读回执). */
+    receipt: flag.optional(),
     /** Days messages are kept (消息保存时间): one of GROUP_RETENTION_DAYS, 0 as long as the server keeps them; only the owner changes it. */
     retention: z.coerce
       .number()

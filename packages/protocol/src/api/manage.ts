@@ -208,6 +208,8 @@ export const CONFIG_KEYS = {
   'account.nameHoldDays': z.number().int().min(0).max(3650),
   /** Days a finished data export stays downloadable. */
   'account.exportDays': z.number().int().min(1).max(90),
+  /** Who must have a second factor (两步验证): 0 no one, 1 administrators, 2 everyone. */
+  'account.twoStepRequired': z.union([z.literal(0), z.literal(1), z.literal(2)]),
 } as const;
 export type ConfigKey = keyof typeof CONFIG_KEYS;
 

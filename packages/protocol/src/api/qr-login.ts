@@ -85,6 +85,8 @@ export interface WebSession {
 }
 
 const BROWSERS: ReadonlyArray<[RegExp, string]> = [
+  // The mobile app (the uni-app client, packaged): its web view names itself so.
+  [/Html5Plus|uni-app/, 'Sparrow'],
   [/Edg(e|A|iOS)?\//, 'Edge'],
   [/OPR\/|Opera/, 'Opera'],
   [/Firefox\/|FxiOS\//, 'Firefox'],
@@ -94,7 +96,8 @@ const BROWSERS: ReadonlyArray<[RegExp, string]> = [
 ];
 const SYSTEMS: ReadonlyArray<[RegExp, string]> = [
   [/Windows/, 'Windows'],
-  [/iPhone|iPad|iPod/, 'iOS'],
+  [/iPad/, 'iPad'],
+  [/iPhone|iPod/, 'iPhone'],
   [/Mac OS X|Macintosh/, 'macOS'],
   [/HarmonyOS/, 'HarmonyOS'],
   [/Android/, 'Android'],
@@ -102,7 +105,10 @@ const SYSTEMS: ReadonlyArray<[RegExp, string]> = [
   [/Linux|X11/, 'Linux'],
 ];
 
-/** The browser and system a user agent names ("Chrome" on "Linux"), as QR login shows a device. */
+/**
+ * The browser (or 'Sparrow', the app) and system a user agent names ("Chrome" on "Linux"), as QR
+ * login and 登录设备 show a device.
+ */
 export function deviceName(userAgent: string): DeviceName {
   const browser = BROWSERS.find(([re]) => re.test(userAgent))?.[1] ?? '';
   const os = SYSTEMS.find(([re]) => re.test(userAgent))?.[1] ?? '';

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { PAT_SUFFIX_MAX } from '../limits';
+import { PAT_SUFFIX_MAX, STATUS_TEXT_MAX } from '../limits';
+import { isStatusEmoji } from '../presence';
 import { code, email, flag, motto, password, personText, qrToken, realname, userId } from './fields';
 
 /** `/enterprise/im/getUserInfo`. */
@@ -26,6 +27,28 @@ export const UpdateUserInfoBody = z.object({
   sex: z.coerce.number().int().min(0).max(2).optional(),
   /** What a pat of me adds after my name, such as "的肩膀" (拍一拍后缀); '' clears it. */
   pat_suffix: personText(PAT_SUFFIX_MAX).optional(),
+  /** 发送已读回执: 0 stops my reads counting in groups' receipts (and hides theirs from me), 1 again. */
+  read_receipt: flag.optional(),
+  /** Who sees my 最近在线: 0 everyone who may see my profile, 1 friends only (仅好友), 2 nobody (不显示). */
+  last_seen_to: z.coerce.number().int().min(0).max(2).optional(),
+  /** 发送"正在输入"状态: 0 stops telling others I am typing (and showing me theirs), 1 again. */
+  typing: flag.optional(),
+});
+
+/**
+ * `/enterprise/im/setStatus`: my status (状态), replacing the one before as a whole; an empty text and
+ * emoji clear it. Told to my friends and my other devices (`userStatus`).
+ */
+export const SetStatusBody = z.object({
+  /** What I am doing ("开会中"), at most STATUS_TEXT_MAX characters; '' for none. */
+  text: personText(STATUS_TEXT_MAX).default(''),
+  /** One emoji shown before the text, or ''. */
+  emoji: z.string().trim().max(16).refine(isStatusEmoji, 'invalid').default(''),
+  /**
+   * When the status stops showing, ms; absent or 0 for until I change it. Otherwise it must lie
+   * ahead, at most STATUS_UNTIL_MAX_MS.
+   */
+  until: z.coerce.number().int().nonnegative().optional(),
 });
 
 /**

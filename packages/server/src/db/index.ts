@@ -50,6 +50,15 @@ import { blocks } from './migrations/026-blocks';
 import { retention } from './migrations/031-retention';
 import { wordIndexMerge } from './migrations/032-word-index-merge';
 import { qrLogin } from './migrations/033-qr-login';
+import { readReceipts } from './migrations/034-read-receipts';
+import { presenceStatus } from './migrations/037-presence-status';
+import { chains } from './migrations/035-chains';
+import { polls } from './migrations/036-polls';
+import { typing } from './migrations/038-typing';
+import { identities } from './migrations/039-identities';
+import { secondFactors } from './migrations/040-second-factors';
+import { knownDevices } from './migrations/041-known-devices';
+import { sso } from './migrations/042-sso';
 import type { Database, Db } from './types';
 
 export type { Database, Db };
@@ -90,6 +99,15 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '026-blocks': blocks(),
     '032-word-index-merge': wordIndexMerge(dialect),
     '033-qr-login': qrLogin(dialect),
+    '034-read-receipts': readReceipts(),
+    '037-presence-status': presenceStatus(),
+    '035-chains': chains(dialect),
+    '036-polls': polls(dialect),
+    '038-typing': typing(),
+    '039-identities': identities(dialect),
+    '040-second-factors': secondFactors(dialect),
+    '041-known-devices': knownDevices(),
+    '042-sso': sso(dialect),
   };
 }
 

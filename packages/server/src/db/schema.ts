@@ -29,6 +29,24 @@ export interface UsersTable {
   muted_until: Generated<number>;
   /** When the user deleted their account (status 2, migration 029), ms; 0 for an account in use. */
   deleted_at: Generated<number>;
+  /** 发送已读回执 (migration 034): 1 when the user's reads count in groups' receipts. */
+  read_receipt: Generated<number>;
+  /** When the user's last socket went (migration 037), ms; null until first seen going offline. */
+  last_seen: number | null;
+  /** Who sees `last_seen` (migration 037): 0 everyone who may see the profile, 1 friends, 2 nobody. */
+  last_seen_to: Generated<number>;
+  /** The status's text (状态, migration 037); '' for none. */
+  status_text: Generated<string>;
+  /** The status's one emoji; '' for none. */
+  status_emoji: Generated<string>;
+  /** When the status stops showing, ms; null while it lasts until changed. */
+  status_until: number | null;
+  /** The version of the status (migration 037): raised by every change, so clients keep the newest. */
+  status_at: Generated<number>;
+  /** 对方正在输入… (migration 038): 1 when others see this user typing and the user sees theirs. */
+  typing: Generated<number>;
+  /** 1 while the user has a second factor, an enabled TOTP or a passkey (migration 040). */
+  two_step: Generated<number>;
 }
 
 /** A department of the organisation; `parent_id` 0 at the top level. */
@@ -58,6 +76,114 @@ export interface SessionsTable {
   approved_by: Generated<number>;
 }
 
+/** A device a user has signed in on (migration 041): modules/auth/device-key.ts's key, when first seen. */
+export interface UserDevicesTable {
+  user_id: number;
+  device_key: string;
+  first_seen: number;
+}
+
+/** An identity a provider vouches for, linked to a user (migration 039): 'oidc:<id>' or 'ldap'. */
+export interface UserIdentitiesTable {
+  id: Generated<number>;
+  user_id: number;
+  provider: string;
+  subject: string;
+  email: Generated<string>;
+  create_time: number;
+  last_used: number;
+}
+
+/** An OpenID Connect issuer the operator configured (migration 042); `client_secret` sealed, '' for none. */
+export interface SsoProvidersTable {
+  id: string;
+  issuer: string;
+  client_id: string;
+  client_secret: Generated<string>;
+  scopes: Generated<string>;
+  label: string;
+  create_accounts: Generated<number>;
+  link_email: Generated<number>;
+  admin_claim: Generated<string>;
+  admin_value: Generated<string>;
+  enabled: Generated<number>;
+  create_time: number;
+  update_time: number;
+}
+
+/** One single sign-on round trip (migration 042): 0 started, 1 returned (one-time code issued), 2 exchanged. */
+export interface SsoLoginsTable {
+  id: Generated<number>;
+  state: string;
+  provider: string;
+  verifier: string;
+  nonce: string;
+  redirect_uri: string;
+  step: Generated<number>;
+  user_id: Generated<number>;
+  code_hash: Generated<string>;
+  create_time: number;
+  expires_at: number;
+}
+
+/** A user's authenticator-app seed (migration 040): sealed; `enabled_at` 0 while the setup waits for a code. */
+export interface UserTotpTable {
+  user_id: number;
+  secret: string;
+  enabled_at: Generated<number>;
+  /** The newest 30-second step a code was accepted for: each code is good once. */
+  last_step: Generated<number>;
+  create_time: number;
+}
+
+/** A single-use recovery code (migration 040), as its HMAC; `used_at` 0 until used. */
+export interface RecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  used_at: Generated<number>;
+  create_time: number;
+}
+
+/** A WebAuthn credential (migration 040); `credential_id` and `public_key` base64url. */
+export interface PasskeysTable {
+  id: Generated<number>;
+  user_id: number;
+  credential_id: string;
+  public_key: string;
+  counter: Generated<number>;
+  /** The authenticator's transports, comma-separated. */
+  transports: Generated<string>;
+  /** 'singleDevice' or 'multiDevice', as the registration said. */
+  device_type: Generated<string>;
+  backed_up: Generated<number>;
+  name: Generated<string>;
+  create_time: number;
+  last_used: Generated<number>;
+}
+
+/** A WebAuthn challenge handed out (migration 040), used once; `user_id` 0 for a sign-in by any passkey. */
+export interface WebauthnChallengesTable {
+  id: Generated<number>;
+  challenge: string;
+  user_id: Generated<number>;
+  /** 'register' or 'login'. */
+  purpose: string;
+  expires_at: number;
+}
+
+/** A sign-in waiting for its second factor (migration 040): the ticket's SHA-256 and the client as JSON. */
+export interface LoginTicketsTable {
+  id: Generated<number>;
+  ticket_hash: string;
+  user_id: number;
+  via: Generated<string>;
+  client: string;
+  failures: Generated<number>;
+  create_time: number;
+  expires_at: number;
+}
+
 /** A QR login code (扫码登录, migration 033): 0 waiting, 1 scanned, 2 confirmed, 3 cancelled. */
 export interface QrLoginsTable {
   id: Generated<number>;
@@ -72,6 +198,8 @@ export interface QrLoginsTable {
   /** The page's user agent and address, for the session it becomes. */
   user_agent: string;
   ip: string;
+  /** The page's install id (its `cid` header; migration 041), for the session it becomes. */
+  cid: Generated<string>;
   create_time: number;
   expires_at: number;
 }
@@ -239,6 +367,36 @@ export interface MessageReactionsTable {
   user_id: number;
   emoji: string;
   /** When, ms. */
+  create_time: number;
+}
+
+/** A poll (投票) in a group (migration 036). */
+export interface PollsTable {
+  id: Generated<number>;
+  /** The message carrying it; 0 until that message is stored. */
+  msg_id: number;
+  group_id: number;
+  creator: number;
+  question: string;
+  /** JSON array of the options' texts. */
+  options: string;
+  multiple: number;
+  anonymous: number;
+  /** ms, 0 for none. */
+  deadline: number;
+  /** 1 once closed early. */
+  closed: number;
+  closed_at: number;
+  /** The client-made id of its message, unique per creator: a retried start finds the poll it made. */
+  client_id: string;
+  create_time: number;
+}
+
+/** One voter's chosen option of a poll (migration 036). */
+export interface PollVotesTable {
+  poll_id: number;
+  user_id: number;
+  option: number;
   create_time: number;
 }
 
@@ -465,6 +623,34 @@ export interface ForwardRecordsTable {
   create_time: number;
 }
 
+/** A group sign-up chain (接龙, migration 035): `msg_id` its `chain` message; `closed` 1 once 已结束. */
+export interface ChainsTable {
+  id: Generated<number>;
+  msg_id: Generated<number>;
+  group_id: number;
+  creator: number;
+  title: string;
+  /** '' for none. */
+  example: Generated<string>;
+  closed: Generated<number>;
+  /** Bumped by every change of the chain or its lines. */
+  rev: Generated<number>;
+  /** The client-made id of the chain's message, unique per creator. */
+  client_id: string;
+  create_time: number;
+}
+
+/** A line of a chain (migration 035): `seq` orders them; one per member. */
+export interface ChainEntriesTable {
+  chain_id: number;
+  seq: number;
+  user_id: number;
+  /** The member's group nickname, or name, when the line was added. */
+  name: string;
+  text: string;
+  create_time: number;
+}
+
 /** A file an item of a record carries: kept served while the record holds it (migration 025). */
 export interface ForwardRecordFilesTable {
   record_id: number;
@@ -594,6 +780,15 @@ export interface Database {
   data_exports: DataExportsTable;
   sessions: SessionsTable;
   qr_logins: QrLoginsTable;
+  user_devices: UserDevicesTable;
+  user_identities: UserIdentitiesTable;
+  sso_providers: SsoProvidersTable;
+  sso_logins: SsoLoginsTable;
+  user_totp: UserTotpTable;
+  recovery_codes: RecoveryCodesTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
+  login_tickets: LoginTicketsTable;
   verify_codes: VerifyCodesTable;
   config: ConfigTable;
   invite_codes: InviteCodesTable;
@@ -611,6 +806,8 @@ export interface Database {
   message_hidden: MessageHiddenTable;
   message_reactions: MessageReactionsTable;
   message_edits: MessageEditsTable;
+  polls: PollsTable;
+  poll_votes: PollVotesTable;
   conversations: ConversationsTable;
   announcements: AnnouncementsTable;
   user_files: UserFilesTable;
@@ -633,6 +830,8 @@ export interface Database {
   departments: DepartmentsTable;
   forward_records: ForwardRecordsTable;
   forward_record_files: ForwardRecordFilesTable;
+  chains: ChainsTable;
+  chain_entries: ChainEntriesTable;
   reports: ReportsTable;
   report_files: ReportFilesTable;
   retention_sweep: RetentionSweepTable;

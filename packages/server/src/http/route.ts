@@ -12,6 +12,8 @@ import { AppError, noSession } from '../errors';
 import type { ServerConfig } from '../config';
 import type { Limits } from '../lib/limits';
 import type { Session, SessionService } from '../modules/auth/session';
+import { allowedBeforeTwoStepSetup, needsTwoStepSetup } from '../modules/auth/two-step-policy';
+import type { ConfigService } from '../modules/system';
 import { languageStated, localeOf, type Ok, successEnvelope, validationError } from './envelope';
 import { sessionSockets } from '../realtime/hub';
 import { discardStaged, UploadGate } from './uploads';
@@ -45,6 +47,7 @@ export interface RouteParts {
   env: Pick<ServerConfig, 'resources'>;
   sessions: Pick<SessionService, 'fromToken' | 'rememberLanguage'>;
   limits: Pick<Limits, 'anyCall' | 'manageCall'>;
+  config: Pick<ConfigService, 'get'>;
 }
 
 /**
@@ -71,6 +74,15 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteParts, handlers: 
         if (!def.public && !session) throw noSession();
         if (!def.public && session?.user.must_change_password && !BEFORE_PASSWORD_CHANGE.has(name)) {
           throw new AppError('PasswordChangeRequired');
+        }
+        if (
+          !def.public &&
+          session &&
+          !session.user.must_change_password &&
+          needsTwoStepSetup(session.user, ctx.config.get().account.twoStepRequired) &&
+          !allowedBeforeTwoStepSetup(name)
+        ) {
+          throw new AppError('TwoStepSetupRequired');
         }
         if (def.admin) {
           if (session?.user.role !== 1) throw new AppError('Forbidden');

@@ -43,6 +43,9 @@ export const loadFileType = importOnFirstUse(() => import('file-type'));
 /** archiver: the zip of a user's data export (modules/account/archive.ts), made only when one is asked for. */
 export const loadArchiver = importOnFirstUse(() => import('archiver'));
 
+/** ldapts: the LDAP client of directory sign-in (modules/ldap), loaded at the first sign-in through a directory. */
+export const loadLdap = importOnFirstUse(() => import('ldapts'));
+
 type Compilers = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
 type ValidatorFactory = NonNullable<Compilers['buildValidator']>;
 type SerializerFactory = NonNullable<Compilers['buildSerializer']>;

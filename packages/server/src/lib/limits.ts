@@ -1,4 +1,10 @@
-import { PAT_INTERVAL_MS, PAT_PER_MINUTE_MAX, REPORTS_PER_HOUR_MAX } from '@sparrow/protocol';
+import {
+  PASSKEY_OPTIONS_PER_MINUTE,
+  PAT_INTERVAL_MS,
+  PAT_PER_MINUTE_MAX,
+  REPORTS_PER_HOUR_MAX,
+  TWO_STEP_TRIES_PER_USER_MAX,
+} from '@sparrow/protocol';
 import { AppError } from '../errors';
 import type { ConfigService } from '../modules/system/config-service';
 import type { RateLimiter } from './rate-limit';
@@ -42,6 +48,24 @@ export class Limits {
 
   async loginSucceeded(account: string, ip: string): Promise<void> {
     await this.limiter.reset(`login:${account}:${ip}`);
+  }
+
+  /**
+   * Takes one second-step answer (a ticket's code or passkey) of a user, whatever the address:
+   * counted up front with the limiter's atomic hit (across nodes), so that answers sent at once
+   * from many addresses cannot all pass. Past TWO_STEP_TRIES_PER_USER_MAX in the login lockout's
+   * window the user's second step is locked for the window's rest; a right answer clears the count.
+   */
+  async takeSecondStep(userId: number): Promise<void> {
+    const { windowS } = this.config.get().rateLimits.loginFailures;
+    const { count, resetS } = await this.limiter.hit(`two-step:${userId}`, windowS);
+    if (count > TWO_STEP_TRIES_PER_USER_MAX) {
+      throw new AppError('LoginLocked', { minutes: Math.max(1, Math.ceil(resetS / 60)), seconds: resetS });
+    }
+  }
+
+  async secondStepPassed(userId: number): Promise<void> {
+    await this.limiter.reset(`two-step:${userId}`);
   }
 
   /**
@@ -104,6 +128,15 @@ export class Limits {
     const { perMinute } = this.config.get().rateLimits.qrLogin;
     const { count, resetS } = await this.limiter.hit(`qr-login:${ip}`, 60);
     if (count > perMinute) throw new AppError('TooMany', { seconds: resetS });
+  }
+
+  /**
+   * Passkey options (a WebAuthn challenge each): at most PASSKEY_OPTIONS_PER_MINUTE a minute from
+   * one address, across nodes, so that the challenges waiting in the database stay few.
+   */
+  async passkeyOptions(ip: string): Promise<void> {
+    const { count, resetS } = await this.limiter.hit(`passkey-options:${ip}`, 60);
+    if (count > PASSKEY_OPTIONS_PER_MINUTE) throw new AppError('TooMany', { seconds: resetS });
   }
 
   /** A report (投诉): at most REPORTS_PER_HOUR_MAX an hour from one user, across nodes. */

@@ -21,7 +21,8 @@ export type EventTarget =
 export type PostedLine =
   | { type: 'event'; line: EventLine; content: string }
   | { type: 'text'; content: string; extends: { notice: 1 }; at: number[] }
-  | { type: 'text'; content: string };
+  | { type: 'text'; content: string }
+  | { type: 'chain'; content: string; extends: Record<string, unknown> };
 
 /** The one port through which group and friend code post their lines; the im module implements it. */
 export interface EventPort {

@@ -6,6 +6,10 @@ import {
   SOCKET_IDLE_TIMEOUT_MS,
   SOCKET_PATH,
   SocketCloseCodes,
+  TYPING_FRAMES_PER_INTERVAL,
+  TYPING_MIN_GAP_MS,
+  TYPING_RESEND_MS,
+  type ClientFrame,
 } from '@sparrow/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Connection } from './hub';
@@ -17,6 +21,8 @@ export interface GatewayOptions {
   authenticate: (token: string) => Promise<SocketSession | null>;
   /** Whether a bound socket's session still holds (not revoked elsewhere, user not disabled). */
   sessionAlive: (sessionId: number) => Promise<boolean>;
+  /** Relays a bound Sparrow socket's `typing` frame (对方正在输入…) from its user, or drops it. */
+  typing?: (userId: number, frame: Extract<ClientFrame, { type: 'typing' }>) => Promise<unknown>;
   bindTimeoutMs?: number;
   idleTimeoutMs?: number;
 }
@@ -25,6 +31,8 @@ export interface GatewayOptions {
 const MAX_BAD_FRAMES = 20;
 /** Frames per 10 s before a socket is closed as a flood. */
 const MAX_FRAMES_PER_10S = 200;
+/** Chats a socket's typing limit remembers; past it, it forgets them all (the frame cap still holds). */
+const TYPING_CHATS_KEPT = 16;
 
 /** The `/wss` socket lifecycle of docs/protocol.md §4: init, bindUid, heartbeat, time-outs, flood control. */
 export function registerGateway(app: FastifyInstance, opts: GatewayOptions): void {
@@ -105,6 +113,39 @@ export function registerGateway(app: FastifyInstance, opts: GatewayOptions): voi
       if (badFrames > MAX_BAD_FRAMES) ws.close(SocketCloseCodes.PolicyViolation);
     };
 
+    // 对方正在输入…: at most TYPING_FRAMES_PER_INTERVAL frames per TYPING_RESEND_MS, a start to a chat
+    // not sooner than TYPING_MIN_GAP_MS after the last one there (unless a stop came between), a stop
+    // only after a start; relayed one after another, so that a stop never overtakes its start.
+    let typingRelay: Promise<unknown> = Promise.resolve();
+    const typingStarts = new Map<number | string, number>();
+    let typingWindow = 0;
+    let typingFrames = 0;
+    const typing = (frame: Extract<ClientFrame, { type: 'typing' }>, now: number) => {
+      const userId = conn.userId;
+      // Only Sparrow's own client sends it; a Raingad socket or an unbound one sending it sends nonsense.
+      if (userId === null || conn.boundOverHttp === true) return bad();
+      if (!opts.typing) return;
+      if (now - typingWindow >= TYPING_RESEND_MS) {
+        typingWindow = now;
+        typingFrames = 0;
+      }
+      typingFrames += 1;
+      if (typingFrames > TYPING_FRAMES_PER_INTERVAL) return;
+      const last = typingStarts.get(frame.to);
+      if (frame.state === 1) {
+        if (last !== undefined && now - last < TYPING_MIN_GAP_MS) return;
+        if (typingStarts.size >= TYPING_CHATS_KEPT) typingStarts.clear();
+        typingStarts.set(frame.to, now);
+      } else {
+        if (last === undefined) return;
+        typingStarts.delete(frame.to);
+      }
+      const relay = opts.typing;
+      typingRelay = typingRelay
+        .then(() => relay(userId, frame))
+        .catch((err: unknown) => log.warn({ err, userId }, 'typing relay failed'));
+    };
+
     ws.on('message', (raw, isBinary) => {
       const now = Date.now();
       conn.seenAt = now;
@@ -129,10 +170,13 @@ export function registerGateway(app: FastifyInstance, opts: GatewayOptions): voi
       const frame = parsed.data;
       switch (frame.type) {
         case 'ping':
-          reply({
-            type: 'pong',
-            multiport: conn.userId !== null && realtime.hub.userConnections(conn.userId).length > 1,
-          });
+          // Answered once the typing frames before it are relayed: a pong says they were handled.
+          void typingRelay.then(() =>
+            reply({
+              type: 'pong',
+              multiport: conn.userId !== null && realtime.hub.userConnections(conn.userId).length > 1,
+            }),
+          );
           if (conn.sessionId !== null) {
             void opts.sessionAlive(conn.sessionId).then(
               (alive) => alive || ws.close(SocketCloseCodes.SessionEnded),
@@ -145,6 +189,8 @@ export function registerGateway(app: FastifyInstance, opts: GatewayOptions): voi
         case 'close':
           ws.close(1000);
           return;
+        case 'typing':
+          return typing(frame, now);
         case 'bindUid':
           void opts
             .authenticate(frame.token)

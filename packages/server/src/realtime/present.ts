@@ -1,8 +1,11 @@
 import {
+  chainText,
   translate,
   type AdminNotice,
   type Message,
   type PushFrame,
+  type MessageOf,
+  DEFAULT_LOCALE,
   type RaingadPushFrame,
   type RaingadPushSchemas,
   PICTURES,
@@ -86,6 +89,8 @@ const RAINGAD: { [E in PushFrame['type']]?: Replacement<E> } = {
   webrtc: (frame) => (frame.data.extends.event === 'camera' ? null : frame),
   // They show no reactions, and lose nothing they could show without the delta.
   reaction: () => null,
+  // They show no group read receipts.
+  readReceipt: () => null,
   // An edited text reaches them as the original's `updateMessage`: the message by its id says the new text.
   editMessage: (frame) => ({
     type: 'updateMessage',
@@ -100,20 +105,46 @@ const RAINGAD: { [E in PushFrame['type']]?: Replacement<E> } = {
   dataExport: () => null,
   // They keep no block list.
   block: () => null,
+  // They show no status and no last-seen time.
+  userStatus: () => null,
+  // They show no one typing.
+  typing: () => null,
+  // They show a poll as a text and cannot vote: its counts have nowhere to go.
+  poll: () => null,
+  // They show a chain as a text (its content) and cannot add a line: a change has nowhere to go.
+  chain: () => null,
 };
 
 /**
  * A message as those clients can draw it: a merged record (Sparrow's) as a text of its content,
- * "[聊天记录] <title>"; every other kind as it is.
+ * "[聊天记录] <title>", a poll as a text of its question and options, a chain as its text; every other
+ * kind as it is.
  */
 export function renderable<M extends Message>(message: M): M {
+  if (message.type === 'poll')
+    return { ...message, type: 'text', content: pollText(message.extends), extends: {} } as M;
+  // A chain as its text, "接龙 <title>\n1. <name> <line>…", in the source locale as a poll's.
+  if (message.type === 'chain') {
+    const content = chainText(message.extends, translate(DEFAULT_LOCALE, 'chain.head'));
+    return { ...message, type: 'text', content, extends: {} } as M;
+  }
   if (message.type !== 'record') return message;
   return { ...message, type: 'text', extends: message.extends.quote ? { quote: message.extends.quote } : {} } as M;
 }
 
 /** A message's frame as those clients can draw it: the same frame unless it carries a record. */
 function drawable<F extends Extract<PushFrame, { type: 'simple' | 'group' }>>(frame: F): F {
-  return frame.data.type === 'record' ? { ...frame, data: renderable(frame.data) } : frame;
+  const data = renderable(frame.data);
+  return data === frame.data ? frame : { ...frame, data };
+}
+
+/**
+ * A poll as a text those clients can show (in the source locale, as they are in Chinese only): "投票
+ * <question>", then each option numbered with its count.
+ */
+function pollText(poll: MessageOf<'poll'>['extends']): string {
+  const lines = poll.options.map((o, i) => `${i + 1}. ${o.text} (${o.count})`);
+  return [`${translate(DEFAULT_LOCALE, 'poll.raingad')} ${poll.question}`, ...lines].join('\n');
 }
 
 function forRaingad(frame: PushFrame, extras: PushExtras | undefined): ShownFrame | null {

@@ -33,13 +33,19 @@ const nowS = () => Math.floor(Date.now() / 1000);
 export class Realtime {
   readonly hub: Hub;
   private audience: (userId: number) => Promise<number[] | 'everyone'> = async () => [];
+  private readonly wentOffline: Array<(userId: number) => Promise<void>> = [];
+  private readonly cameOnline: Array<(userId: number) => Promise<void>> = [];
+  /** Each connection's drop, so that closing it twice (shutdown, then its close event) forgets it once. */
+  private readonly drops = new WeakMap<Connection, Promise<void>>();
+  /** Drops still on their way (presence, then whoever hears of a user going offline). */
+  private readonly dropping = new Set<Promise<void>>();
 
   constructor(private readonly opts: RealtimeOptions) {
     this.hub = new Hub(opts.log);
     opts.bus.onMessage((m) => this.receive(m));
   }
 
-  /** Who hears about a user's presence (their contacts); set by the contacts module. */
+  /** Who hears about a user's presence (those who may see it); set by the contacts module. */
   setAudience(fn: (userId: number) => Promise<number[] | 'everyone'>): void {
     this.audience = fn;
   }
@@ -88,7 +94,10 @@ export class Realtime {
     this.keepWithinCap(session.userId);
     if (firstHere) await this.opts.bus.watch(session.userId);
     const { cameOnline, sockets } = await this.opts.presence.add(session.userId, conn.clientId);
-    if (cameOnline) await this.announce(session.userId, 1);
+    if (cameOnline) {
+      await this.announce(session.userId, 1);
+      await this.tell(this.cameOnline, session.userId, 'coming online not recorded');
+    }
     return { multiport: sockets > 1 };
   }
 
@@ -105,14 +114,65 @@ export class Realtime {
     for (const old of bound.slice(0, Math.max(0, over))) old.ws.close(SocketCloseCodes.TooManySockets);
   }
 
-  /** Forgets a closed socket; announces the user offline when it was their last. */
-  async drop(conn: Connection): Promise<void> {
+  /** Tells `listener` of each user whose last socket anywhere went (their 最近在线). */
+  onWentOffline(listener: (userId: number) => Promise<void>): void {
+    this.wentOffline.push(listener);
+  }
+
+  /** Tells `listener` of each user whose first socket anywhere came. */
+  onCameOnline(listener: (userId: number) => Promise<void>): void {
+    this.cameOnline.push(listener);
+  }
+
+  private async tell(listeners: Array<(userId: number) => Promise<void>>, userId: number, failed: string) {
+    for (const listener of listeners) {
+      try {
+        await listener(userId);
+      } catch (err) {
+        this.opts.log.warn({ err, userId }, failed);
+      }
+    }
+  }
+
+  /**
+   * Forgets a closed socket; announces the user offline when it was their last. A socket dropped
+   * again (at shutdown, then by its close event) is forgotten once: the same drop is answered.
+   */
+  drop(conn: Connection): Promise<void> {
+    const known = this.drops.get(conn);
+    if (known) return known;
+    const done = this.forget(conn).finally(() => this.dropping.delete(done));
+    this.drops.set(conn, done);
+    this.dropping.add(done);
+    return done;
+  }
+
+  /**
+   * Forgets every socket of this node, as the server shuts down, and waits for the drops under way:
+   * those whose last socket was here go offline (and their last-seen time is written) before the
+   * database closes.
+   */
+  async dropAll(): Promise<void> {
+    for (const conn of this.hub.all()) void this.drop(conn).catch(() => undefined);
+    await Promise.allSettled([...this.dropping]);
+  }
+
+  private async forget(conn: Connection): Promise<void> {
     const userId = conn.userId;
     const lastHere = this.hub.remove(conn);
     if (userId === null) return;
-    if (lastHere) await this.opts.bus.unwatch(userId);
+    // Presence first: a channel that fails to unsubscribe (the bus closing) must not leave the socket counted.
     const wentOffline = await this.opts.presence.remove(userId, conn.clientId);
-    if (wentOffline) await this.announce(userId, 0);
+    // A socket of theirs bound here meanwhile watches the user's channel again: it stays.
+    if (lastHere && this.hub.userConnections(userId).length === 0)
+      await this.opts.bus
+        .unwatch(userId)
+        .catch((err: unknown) => this.opts.log.warn({ err, userId }, 'unwatch failed'));
+    if (!wentOffline) return;
+    // Back already (bound anywhere meanwhile): their coming online was announced and stays the last word.
+    if ((await this.opts.presence.online([userId])).has(userId)) return;
+    await this.announce(userId, 0);
+    await this.tell(this.wentOffline, userId, 'going offline not recorded');
   }
 
   /** Which of these users have a live socket anywhere. */

@@ -25,3 +25,14 @@ export class ApiError extends Error {
     return Array.isArray(d?.fields) ? d.fields.filter((f): f is string => typeof f === 'string') : [];
   }
 }
+
+/**
+ * The server could not be reached (no network, no answer, a server down behind its proxy): what is
+ * kept on the device stands in for its answer.
+ */
+export function isUnreachable(error: unknown): boolean {
+  return (
+    error instanceof ApiError &&
+    (error.kind === 'network' || error.kind === 'offline' || error.kind === 'server-status')
+  );
+}

@@ -4,7 +4,7 @@ import type { ApiEnvironment } from './client';
 import { createApi } from './facade';
 import type { ApiBody, ApiResult, HttpClient, RequestOptions } from './http';
 
-export { ApiError } from './errors';
+export { ApiError, isUnreachable } from './errors';
 export type { ApiEnvironment } from './client';
 export type { Api } from './facade';
 export type { ApiBody, ApiResult, FeedbackUi, RequestOptions } from './http';

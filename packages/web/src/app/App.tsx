@@ -1,14 +1,15 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { HashRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
+import { HashRouter, useLocation, useNavigate } from 'react-router';
+import { afterLocale } from '../i18n';
 import { setNavigator } from '../nav/navigation';
 import { titleWithUnread } from '../lib/notification';
-import { paths } from '../nav/paths';
-import { loginPath } from '../nav/return-to';
 import { selectUnread, useContacts } from '../stores/contacts';
 import { useSession } from '../stores/session';
 import { showUnreadOnIcon } from './favicon';
-import { appRoutes, findRoute } from './routes';
+import { lazyPage } from './lazy-page';
+import { PageRoutes } from './PageRoutes';
+import { findRoute } from './routes';
 
 /** Hands the router's navigate to code outside React (request layer, socket events). */
 function NavigatorBridge() {
@@ -26,32 +27,22 @@ function NavigatorBridge() {
  */
 function TitleSync() {
   const { pathname } = useLocation();
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const route = findRoute(pathname);
   const signedIn = useSession((s) => s.token !== null);
   const unread = useContacts(selectUnread);
   const count = signedIn ? unread : 0;
   useEffect(() => {
-    if (route) document.title = titleWithUnread(t(route.title), count, (p) => t('home.titleUnread', p));
-  }, [route, t, count]);
+    // A signed-in page's title may be in the locale's rest part: it is set once that is in.
+    if (!route || !i18n.exists(String(route.title))) return;
+    document.title = titleWithUnread(t(route.title), count, (p) => t('home.titleUnread', p));
+  }, [route, t, i18n, count]);
   useEffect(() => showUnreadOnIcon(count), [count]);
   return null;
 }
 
-/**
- * A page that needs a session; a signed-out visitor signs in (or registers) and comes back to it,
- * unless they have just signed out from it.
- */
-function RequireAuth({ children }: { children: React.ReactNode }) {
-  const signedIn = useSession((s) => s.token !== null);
-  const signedOut = useSession((s) => s.signedOut);
-  const { pathname, search } = useLocation();
-  if (signedIn) return children;
-  return <Navigate to={signedOut ? paths.login : loginPath(`${pathname}${search}`)} replace />;
-}
-
 // Its own chunk, loaded once someone is signed in: the first screen carries no call code.
-const CallReturn = lazy(() => import('../components/call/CallReturn'));
+const CallReturn = lazy(afterLocale(() => import('../components/call/CallReturn')));
 
 /** While a call goes on and its screen is not shown, a bar leads back to it. */
 function CallReturnBar() {
@@ -65,7 +56,7 @@ function CallReturnBar() {
 }
 
 // Its own chunk too: the shortcuts at a desk (quick switcher, moving between chats, the list of keys).
-const DeskKeys = lazy(() => import('../components/desk/DeskKeys'));
+const DeskKeys = lazy(afterLocale(() => import('../components/desk/DeskKeys')));
 
 function DeskShortcuts() {
   const signedIn = useSession((s) => s.token !== null);
@@ -77,9 +68,14 @@ function DeskShortcuts() {
   );
 }
 
-function UnknownRoute() {
+// Its own chunk, with the wide layout (its rules and panes): the screen of someone signed in, asked for
+// when it is first drawn, and shown once the locale's rest part is in; the login page does without both.
+const Screen = lazyPage(afterLocale(() => import('./Screen')));
+
+/** The page of the address: signed out, alone; signed in, inside the screen that lays out the panes. */
+function Pages() {
   const signedIn = useSession((s) => s.token !== null);
-  return <Navigate to={signedIn ? paths.home : paths.login} replace />;
+  return signedIn ? <Screen Pages={PageRoutes} /> : <PageRoutes />;
 }
 
 export function App() {
@@ -89,24 +85,7 @@ export function App() {
       <TitleSync />
       <CallReturnBar />
       <DeskShortcuts />
-      <Routes>
-        {appRoutes.map(({ path, page: Page, auth }) => (
-          <Route
-            key={path}
-            path={path}
-            element={
-              auth ? (
-                <RequireAuth>
-                  <Page />
-                </RequireAuth>
-              ) : (
-                <Page />
-              )
-            }
-          />
-        ))}
-        <Route path="*" element={<UnknownRoute />} />
-      </Routes>
+      <Pages />
     </HashRouter>
   );
 }

@@ -1,22 +1,26 @@
 import { useEffect, useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DelayedSpinner } from '../components/DelayedSpinner';
+import { usePane } from '../components/desk/pane';
 import { loadWithTimeout } from '../lib/lazy';
 
-type Loader = () => Promise<{ default: ComponentType }>;
+type Loader<P> = () => Promise<{ default: ComponentType<P> }>;
 
-export type LazyPage = ComponentType & { preload: () => Promise<unknown> };
+export type LazyPage<P = object> = ComponentType<P> & { preload: () => Promise<unknown> };
 
 function LoadFailed({ onRetry }: { onRetry: () => void }) {
   const { t } = useTranslation();
+  // Beside the wide layout's middle page (the list, the right panel) it is no second main landmark.
+  const pane = usePane()?.pane;
+  const Landmark = pane === 'list' || pane === 'panel' ? 'div' : 'main';
   return (
-    <main id="main" className="load-failed">
+    <Landmark id={Landmark === 'main' ? 'main' : undefined} className="load-failed">
       <h1 className="load-failed-title">{t('lazy.failedTitle')}</h1>
       <p className="load-failed-desc">{t('lazy.failedDesc')}</p>
       <button type="button" className="button button-primary" onClick={onRetry}>
         {t('common.retry')}
       </button>
-    </main>
+    </Landmark>
   );
 }
 
@@ -24,11 +28,11 @@ function LoadFailed({ onRetry }: { onRetry: () => void }) {
  * A route's page as its own chunk: nothing for LAZY_DELAY_MS, then a spinner; a retry screen
  * when the chunk fails or does not arrive within LAZY_TIMEOUT_MS.
  */
-export function lazyPage(loader: Loader): LazyPage {
-  let loaded: ComponentType | null = null;
-  let pending: Promise<ComponentType> | null = null;
+export function lazyPage<P extends object = object>(loader: Loader<P>): LazyPage<P> {
+  let loaded: ComponentType<P> | null = null;
+  let pending: Promise<ComponentType<P>> | null = null;
 
-  const load = (): Promise<ComponentType> => {
+  const load = (): Promise<ComponentType<P>> => {
     pending ??= loadWithTimeout(loader).then(
       (mod) => (loaded = mod.default),
       (error: unknown) => {
@@ -39,7 +43,7 @@ export function lazyPage(loader: Loader): LazyPage {
     return pending;
   };
 
-  function Lazy() {
+  function Lazy(props: P) {
     const [attempt, setAttempt] = useState(0);
     const [failed, setFailed] = useState(false);
     const [, setReady] = useState(false);
@@ -57,7 +61,7 @@ export function lazyPage(loader: Loader): LazyPage {
 
     if (loaded) {
       const Loaded = loaded;
-      return <Loaded />;
+      return <Loaded {...props} />;
     }
     if (failed) {
       return (

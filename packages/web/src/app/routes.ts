@@ -1,3 +1,4 @@
+import { afterLocale } from '../i18n';
 import type { MessageKey } from '../i18n/keys';
 import {
   callPaths,
@@ -51,7 +52,7 @@ const routes: readonly Omit<AppRoute, 'auth'>[] = [
   {
     path: paths.webview,
     title: 'routes.webview',
-    page: lazyPage(() => import('../pages/mine/webview')),
+    page: lazyPage(afterLocale(() => import('../pages/mine/webview'))),
   },
   {
     path: paths.profile,
@@ -64,14 +65,34 @@ const routes: readonly Omit<AppRoute, 'auth'>[] = [
     page: lazyPage(() => import('../pages/mine/secure')),
   },
   {
+    path: paths.devices,
+    title: 'routes.devices',
+    page: lazyPage(() => import('../pages/mine/devices')),
+  },
+  {
+    path: paths.twoStep,
+    title: 'routes.twoStep',
+    page: lazyPage(() => import('../pages/mine/two-step')),
+  },
+  {
+    path: paths.passkeys,
+    title: 'routes.passkeys',
+    page: lazyPage(() => import('../pages/mine/passkeys')),
+  },
+  {
     path: paths.about,
     title: 'routes.about',
-    page: lazyPage(() => import('../pages/mine/about')),
+    page: lazyPage(afterLocale(() => import('../pages/mine/about'))),
   },
   {
     path: paths.setting,
     title: 'routes.setting',
     page: lazyPage(() => import('../pages/mine/setting')),
+  },
+  {
+    path: paths.status,
+    title: 'presence.statusTitle',
+    page: lazyPage(() => import('../pages/mine/status')),
   },
   {
     path: paths.blocked,
@@ -91,7 +112,7 @@ const routes: readonly Omit<AppRoute, 'auth'>[] = [
   {
     path: paths.doc,
     title: 'routes.doc',
-    page: lazyPage(() => import('../pages/mine/doc')),
+    page: lazyPage(afterLocale(() => import('../pages/mine/doc'))),
   },
   {
     path: paths.contacts,

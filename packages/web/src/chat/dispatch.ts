@@ -21,10 +21,24 @@ import { dataExports } from '../stores/data-export';
 import { moments } from '../stores/moments';
 import { people } from '../stores/people';
 import { presence } from '../stores/presence';
+import { receipts } from '../stores/read-receipts';
 import { sessionStore } from '../stores/session';
+import { typing } from '../stores/typing';
 import { catchUp } from './catch-up';
+import { applyChain } from './chains';
+import { applyPoll } from './polls';
 import { appEvents } from './events';
-import { deliver, flushOutbox, forEachEngine, isGroupOf, liveEngine, openConversation } from './registry';
+import { withEdit, withReaction } from './message-updates';
+import {
+  deliver,
+  flushOutbox,
+  forEachEngine,
+  forgetStored,
+  isGroupOf,
+  keepChange,
+  liveEngine,
+  openConversation,
+} from './registry';
 
 const me = () => sessionStore.getState().user?.user_id ?? null;
 
@@ -46,6 +60,7 @@ function onState(state: SocketState): void {
     calls.onReconnect();
     // Reactions and edits travel as deltas: an open chat reads its newest page again.
     forEachEngine((engine) => void engine.refreshNewest());
+    receipts.refresh();
   }
   wasOpen = true;
 }
@@ -55,6 +70,14 @@ function onMessage(msg: Message): void {
   if (user === null) return;
   if (msg.fromUser.id === 'system') {
     const event = msg.extends.event;
+    if (msg.type === 'event' && msg.extends.event === 'signInNewDevice') {
+      // A sign-in from a new device: said at once, with where and when; 登录设备 lists it.
+      const line = msg.extends;
+      void import('../components/devices/new-device')
+        .then((m) => feedback.toast(m.newDeviceText(line), TOAST_SERVER_MS))
+        .catch(() => feedback.toast(msg.content, TOAST_SERVER_MS));
+      return;
+    }
     if (event === 'reportClosed' || event === 'reportWarning') {
       // A report's outcome or a warning: said at once, and kept under 我的投诉.
       feedback.toast(msg.content, TOAST_SERVER_MS);
@@ -69,6 +92,7 @@ function onMessage(msg: Message): void {
   const key = conversationKeyOf(msg, user);
   const mine = msg.fromUser.id === user;
   const onScreen = openConversation() === key && document.visibilityState === 'visible';
+  if (!mine) typing.spoke(key, msg.fromUser.id);
   deliver([msg]);
   const row = contacts.applyMessage(msg, { openKey: onScreen ? key : null });
   if (mine) return;
@@ -177,6 +201,9 @@ export function dispatch(event: SocketEvent): void {
     case 'group':
       onMessage(event.data);
       break;
+    case 'userStatus':
+      contacts.setStatus(event.data);
+      break;
     case 'appendContact':
       contacts.upsert(event.data);
       appEvents.emit('friendRequests', undefined);
@@ -211,20 +238,37 @@ export function dispatch(event: SocketEvent): void {
         });
       break;
     }
-    case 'undoMessage':
+    case 'undoMessage': {
       forEachEngine((engine) => engine.applyUndo(event.data));
       contacts.applyUndo(event.data);
+      const user = me();
+      if (user !== null) keepChange(conversationKeyOf(event.data, user), event.data.msg_id, () => event.data);
       break;
-    case 'reaction':
-      liveEngine(contactKey(event.data.toContactId))?.applyReaction(event.data);
+    }
+    case 'chain':
+      applyChain(event.data);
       break;
-    case 'editMessage':
-      liveEngine(contactKey(event.data.toContactId))?.applyEdit(event.data);
-      contacts.applyEdit(contactKey(event.data.toContactId), event.data);
+    case 'poll':
+      applyPoll(event.data);
       break;
+    case 'reaction': {
+      const delta = event.data;
+      liveEngine(contactKey(delta.toContactId))?.applyReaction(delta);
+      const user = me();
+      if (user !== null) keepChange(contactKey(delta.toContactId), delta.msg_id, (m) => withReaction(m, delta, user));
+      break;
+    }
+    case 'editMessage': {
+      const delta = event.data;
+      liveEngine(contactKey(delta.toContactId))?.applyEdit(delta);
+      contacts.applyEdit(contactKey(delta.toContactId), delta);
+      keepChange(contactKey(delta.toContactId), delta.msg_id, (m) => withEdit(m, delta));
+      break;
+    }
     case 'delMessage': {
       const key = contactKey(event.data.toContactId);
       forEachEngine((engine) => engine.remove(event.data.msg_id));
+      forgetStored(key, event.data.msg_id);
       contacts.noteDeleted(key);
       void refreshPreview(key);
       break;
@@ -300,6 +344,7 @@ export function dispatch(event: SocketEvent): void {
       break;
     case 'clearMessage':
       contacts.patch(event.data.group_id, { lastContent: '' });
+      forgetStored(event.data.group_id, null);
       void liveEngine(event.data.group_id)?.reload();
       break;
     case 'moments':
@@ -313,6 +358,12 @@ export function dispatch(event: SocketEvent): void {
       break;
     case 'block':
       blocks.onPush(event.data);
+      break;
+    case 'readReceipt':
+      receipts.onPush(event.data);
+      break;
+    case 'typing':
+      typing.onPush(event.data);
       break;
     case 'held':
       if (event.data.kind === 'message')

@@ -673,4 +673,79 @@ describe('ConversationEngine outbox', () => {
     ]);
     expect(engine.getSnapshot().outgoing?.refusal).toBe('muted');
   });
+
+  describe('the device’s copy while the server is out of reach', () => {
+    class Unreachable extends Error {}
+    const down = () => Promise.reject(new Unreachable());
+    /** What the device kept: 4 and 5 of a longer history. */
+    const kept = [msg(4), msg(5)];
+    const readStored = vi.fn(async ({ last_id, around_id }: PageQuery, error: unknown) => {
+      if (!(error instanceof Unreachable)) return null;
+      if (around_id !== undefined) return kept.some((m) => m.msg_id === around_id) ? kept : [];
+      return kept.filter((m) => last_id === undefined || m.msg_id < last_id);
+    });
+
+    it('opens the chat from it, and keeps asking for older history rather than calling it the end', async () => {
+      const { engine, ids } = setup([], { fetchPage: vi.fn(down), readStored });
+      await engine.start();
+      expect(engine.getSnapshot().status).toBe('ready');
+      expect(ids()).toEqual([4, 5]);
+      expect(engine.getSnapshot().hasOlder).toBe(true);
+      await engine.loadOlder();
+      expect(ids()).toEqual([4, 5]);
+      expect(engine.getSnapshot()).toMatchObject({ hasOlder: true, loadingOlder: false });
+    });
+
+    it('opens at a kept message, or at the newest kept when that one is not kept', async () => {
+      const { engine, ids } = setup([], { fetchPage: vi.fn(down), readStored });
+      await engine.openAt(5);
+      expect(ids()).toEqual([4, 5]);
+      expect(engine.getSnapshot().focus?.msgId).toBe(5);
+      await engine.openAt(2);
+      expect(ids()).toEqual([4, 5]);
+      expect(engine.getSnapshot().focus).toBeNull();
+    });
+
+    it('is stale until the newest page is read again, which brings what changed and what went while away', async () => {
+      let online = false;
+      // Back online: 5 was withdrawn and 4 deleted while the device was away, 6 is new.
+      const now = [msg(3), withdrawn(5), msg(6)];
+      const fetchPage = vi.fn(async ({ limit }: PageQuery) => (online ? now.slice(-limit) : down()));
+      const onRemoved = vi.fn();
+      const { engine, ids } = setup([], { fetchPage, readStored, onRemoved });
+      await engine.start();
+      expect(engine.isStale()).toBe(true);
+      online = true;
+      await engine.refreshStale();
+      expect(engine.isStale()).toBe(false);
+      expect(ids()).toEqual([5, 6]);
+      expect(engine.getSnapshot().rows.find((r) => r.message.msg_id === 5)?.message.type).toBe('event');
+      expect(onRemoved).toHaveBeenCalledWith(4);
+      await engine.refreshStale();
+      expect(fetchPage).toHaveBeenCalledTimes(2);
+      // Opened at a kept message: that place is read again from the server.
+      online = false;
+      const at = setup([], { fetchPage, readStored });
+      await at.engine.openAt(5);
+      expect(at.engine.isStale()).toBe(true);
+      online = true;
+      await at.engine.refreshStale();
+      expect(at.engine.isStale()).toBe(false);
+      expect(at.engine.getSnapshot().rows.find((r) => r.message.msg_id === 5)?.message.type).toBe('event');
+      // Read from the server from the start: not stale.
+      const fresh = setup([msg(1)]);
+      await fresh.engine.start();
+      expect(fresh.engine.isStale()).toBe(false);
+    });
+
+    it('fails as before when nothing is kept, and never stands in for a refusal', async () => {
+      const empty = setup([], { fetchPage: vi.fn(down), readStored: vi.fn(async () => []) });
+      await empty.engine.start();
+      expect(empty.engine.getSnapshot().status).toBe('error');
+      const refused = setup([], { fetchPage: vi.fn(() => Promise.reject(new Refused())), readStored });
+      await refused.engine.start();
+      expect(refused.engine.getSnapshot().status).toBe('error');
+      expect(refused.ids()).toEqual([]);
+    });
+  });
 });

@@ -1,6 +1,15 @@
-import type { ContactId, FromUser, Message, MessageFacts, PushPayload, Reaction, RouteInput } from '@sparrow/protocol';
+import type {
+  ChainState,
+  ContactId,
+  FromUser,
+  Message,
+  MessageFacts,
+  PushPayload,
+  Reaction,
+  RouteInput,
+} from '@sparrow/protocol';
 import { conversationKeyOf, type ContactKey } from '../lib/conversation-list';
-import { withEdit, withReaction, withReactions } from './message-updates';
+import { withChain, withEdit, withReaction, withReactions } from './message-updates';
 
 /** Where an open conversation is: nothing yet, first page on its way, shown, or the first page failed. */
 export type EngineStatus = 'idle' | 'loading' | 'ready' | 'error';
@@ -93,7 +102,7 @@ export interface Outgoing {
 }
 
 /** Kinds of message a client may send (protocol's SendableType). */
-export type SendableType = Exclude<Message['type'], 'event' | 'webrtc' | 'record'>;
+export type SendableType = Exclude<Message['type'], 'event' | 'webrtc' | 'record' | 'poll' | 'chain'>;
 
 /**
  * What the composer hands over, for every kind of message; the engine adds the id, the target
@@ -148,12 +157,19 @@ export interface EngineDeps {
    * the oldest `limit` newer than `after_id`, or `limit` centred on `around_id`.
    */
   fetchPage(query: PageQuery): Promise<Message[]>;
+  /**
+   * The device's copy of a page (chat/local-store.ts), asked when fetchPage failed with `error`:
+   * null when that error is not one the device stands in for (the server refused, say).
+   */
+  readStored?(query: PageQuery, error: unknown): Promise<Message[] | null>;
   /** sendMessage, or uploadFile with the message when a file goes with it. */
   send(body: SendBody, transfer: Transfer): Promise<Message>;
   /** Uploads a file on its own (a video's poster) and answers its address. */
   upload?(file: Blob, name: string, signal: AbortSignal): Promise<string>;
   /** The server stored a message of mine: the conversation list moves it to the top. */
   onStored?(message: Message): void;
+  /** A message left the chat (deleted for everyone, or for me): the device's copy goes too. */
+  onRemoved?(msgId: number): void;
   markRead(msgId: number): Promise<unknown>;
   /** Refused for good (muted, not a member…: drop the optimistic row) or worth a retry (network). */
   classify(error: unknown): FailureKind;
@@ -278,6 +294,8 @@ export class ConversationEngine {
   private loadingOlder = false;
   private hasNewer = false;
   private loadingNewer = false;
+  /** Some rows came from the device's copy: the server is asked for the newest page once it is reached. */
+  private stale = false;
   private focus: ChatFocus | null = null;
   /** Pushed messages newer than the rows shown while newer pages remain, for when the pages catch up. */
   private held = new Map<number, Message>();
@@ -374,6 +392,7 @@ export class ConversationEngine {
     this.loadingOlder = false;
     this.loadingNewer = false;
     this.firstItemIndex = FIRST_INDEX;
+    this.stale = false;
     this.status = 'idle';
     return this.start();
   }
@@ -383,11 +402,12 @@ export class ConversationEngine {
     this.status = 'loading';
     this.emit();
     try {
-      const page = await this.firstPage();
+      const { page, stored } = await this.firstPage();
       if (epoch !== this.epoch) return;
       for (const m of page) this.put(m);
       if (this.focus === null) {
-        this.hasOlder = page.length >= this.pageSize;
+        // Where the device's copy ends the server's history need not: scrolling up asks again.
+        this.hasOlder = stored || page.length >= this.pageSize;
       } else {
         // Whether the ends of a centred page are the ends of the history is learnt by asking past them.
         this.hasOlder = true;
@@ -405,18 +425,34 @@ export class ConversationEngine {
    * The page around the focused message, or the newest page: also when that message is not one
    * I may see (withdrawn or deleted since, say), which the server refuses like a missing one.
    */
-  private async firstPage(): Promise<Message[]> {
+  private async firstPage(): Promise<{ page: Message[]; stored: boolean }> {
     const around = this.focus?.msgId;
     if (around !== undefined) {
       try {
-        const page = await this.deps.fetchPage({ around_id: around, limit: this.pageSize });
-        if (page.some((m) => m.msg_id === around)) return page;
+        const { page, stored } = await this.readPage({ around_id: around, limit: this.pageSize });
+        if (page.some((m) => m.msg_id === around)) return { page, stored };
       } catch (error) {
-        if (this.deps.classify(error) !== 'refused') throw error;
+        // Refused (not a message I may see), or out of reach and not kept here: the newest instead.
+        if (this.deps.classify(error) !== 'refused' && !this.deps.readStored) throw error;
       }
       this.focus = null;
     }
-    return this.deps.fetchPage({ limit: this.pageSize });
+    return this.readPage({ limit: this.pageSize });
+  }
+
+  /**
+   * A page from the server, or, when it cannot be reached, the device's copy of it (`stored`); an
+   * empty copy stands for nothing, and the server's error stays.
+   */
+  private async readPage(query: PageQuery): Promise<{ page: Message[]; stored: boolean }> {
+    try {
+      return { page: await this.deps.fetchPage(query), stored: false };
+    } catch (error) {
+      const page = await this.deps.readStored?.(query, error).catch(() => null);
+      if (!page?.length) throw error;
+      this.stale = true;
+      return { page, stored: true };
+    }
   }
 
   /** The page before the oldest row; the list calls it when the top comes into view. */
@@ -427,11 +463,11 @@ export class ConversationEngine {
     this.loadingOlder = true;
     this.emit();
     try {
-      const page = await this.deps.fetchPage(
+      const { page, stored } = await this.readPage(
         oldest ? { last_id: oldest, limit: this.pageSize } : { limit: this.pageSize },
       );
       if (epoch !== this.epoch) return;
-      this.hasOlder = page.length >= this.pageSize;
+      this.hasOlder = stored || page.length >= this.pageSize;
       const before = this.confirmed.length;
       for (const m of page) this.put(m);
       this.firstItemIndex -= this.confirmed.length - before;
@@ -456,10 +492,10 @@ export class ConversationEngine {
     this.loadingNewer = true;
     this.emit();
     try {
-      const page = await this.deps.fetchPage({ after_id: newest, limit: this.pageSize });
+      const { page, stored } = await this.readPage({ after_id: newest, limit: this.pageSize });
       if (epoch !== this.epoch) return;
       for (const m of page) this.put(m);
-      if (page.length < this.pageSize) {
+      if (page.length < this.pageSize && !stored) {
         this.hasNewer = false;
         for (const m of this.held.values()) this.put(m);
         this.held.clear();
@@ -815,14 +851,48 @@ export class ConversationEngine {
     this.patch(delta.msg_id, (m) => withReaction(m, delta, this.deps.me.user_id));
   }
 
+  /** A sign-up chain as it now is, in its message. */
+  applyChain(state: ChainState): void {
+    this.patch(state.msg_id, (m) => withChain(m, state));
+  }
+
+  /** A poll's counts or my own choice, changed in its message by `change`. */
+  applyPoll(msgId: number, change: (message: Message) => Message): void {
+    this.patch(msgId, change);
+  }
+
+  /** Whether rows shown came from the device's copy and the server has not been asked since. */
+  isStale(): boolean {
+    return this.stale;
+  }
+
+  /**
+   * The connection is back: rows shown from the device's copy are read again from the server, the
+   * newest page (refreshNewest), or the place the chat was opened at when the newest is not shown.
+   */
+  refreshStale(): Promise<void> {
+    if (!this.stale || this.status !== 'ready') return Promise.resolve();
+    return this.hasNewer ? this.startOver() : this.refreshNewest();
+  }
+
   /**
    * Reads the newest page again, each message as the server now presents it: after the socket was
-   * down, the reactions and edits pushed meanwhile as deltas were missed.
+   * down, the reactions, edits, withdrawals and deletions made meanwhile were missed (a chat shown
+   * from the device's copy missed them all). A row in the page's span that it lacks was deleted.
    */
   async refreshNewest(): Promise<void> {
     if (this.status !== 'ready' || this.hasNewer) return;
+    const epoch = this.epoch;
     try {
-      this.receiveMany(await this.deps.fetchPage({ limit: this.pageSize }));
+      const page = await this.deps.fetchPage({ limit: this.pageSize });
+      if (epoch !== this.epoch) return;
+      this.stale = false;
+      const low = page.length >= this.pageSize ? (page[0]?.msg_id ?? 0) : 0;
+      const kept = new Set(page.map((m) => m.msg_id));
+      const high = page.at(-1)?.msg_id ?? Infinity;
+      const gone = this.confirmed.filter((m) => m.msg_id >= low && m.msg_id <= high && !kept.has(m.msg_id));
+      for (const m of gone) this.remove(m.msg_id);
+      this.receiveMany(page);
     } catch {
       // The next opening of the chat reads it again.
     }
@@ -848,6 +918,7 @@ export class ConversationEngine {
 
   /** Deleted for everyone, or hidden for me. */
   remove(msgId: number): void {
+    this.deps.onRemoved?.(msgId);
     const m = this.byMsgId.get(msgId);
     if (!m) return;
     this.byMsgId.delete(msgId);

@@ -1,4 +1,4 @@
-import type { Message, PushPayload, Reaction } from '@sparrow/protocol';
+import type { ChainState, Message, PushPayload, Reaction } from '@sparrow/protocol';
 
 /**
  * A message with a `reaction` delta applied: the emoji's count as the server counted it, mine
@@ -29,4 +29,13 @@ export function withEdit(message: Message, delta: PushPayload<'editMessage'>): M
 export function withReactions(message: Message, reactions: readonly Reaction[]): Message {
   const { reactions: _old, ...rest } = message;
   return (reactions.length ? { ...rest, reactions: [...reactions] } : rest) as Message;
+}
+
+/**
+ * A chain's message showing the chain as `state` says it now is (a `chain` push, or my own change's
+ * answer); a state no newer (`rev`) than the one shown is ignored, so a late push never undoes a change.
+ */
+export function withChain(message: Message, state: ChainState): Message {
+  if (message.type !== 'chain' || (message.extends.rev ?? -1) >= state.extends.rev) return message;
+  return { ...message, extends: { ...state.extends, ...(message.extends.quote && { quote: message.extends.quote }) } };
 }

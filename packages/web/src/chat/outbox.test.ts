@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { idbOutbox, type OutboxRecord } from './outbox';
+import { idbLocalStore } from './local-store';
+import type { OutboxRecord } from './outbox';
 
 let n = 0;
 function record(user_id: number, id: string, order: number, over: Partial<OutboxRecord> = {}): OutboxRecord {
@@ -15,9 +16,9 @@ function record(user_id: number, id: string, order: number, over: Partial<Outbox
   };
 }
 
-describe('idbOutbox', () => {
+describe('the outbox of the local store', () => {
   it('answers a user’s messages in the order sent, and no one else’s', async () => {
-    const box = idbOutbox(`outbox-test-${++n}`);
+    const box = idbLocalStore(`outbox-test-${++n}`, `old-outbox-${n}`).outbox;
     await box.put(record(1, 'b', 2));
     await box.put(record(1, 'a', 1));
     await box.put(record(7, 'theirs', 0));
@@ -26,7 +27,7 @@ describe('idbOutbox', () => {
   });
 
   it('writes a message again in place, removes it, and clears one user only', async () => {
-    const box = idbOutbox(`outbox-test-${++n}`);
+    const box = idbLocalStore(`outbox-test-${++n}`, `old-outbox-${n}`).outbox;
     await box.put(record(1, 'a', 1));
     await box.put(record(1, 'a', 1, { refusal: 'muted' }));
     expect(await box.list(1)).toMatchObject([{ id: 'a', refusal: 'muted' }]);
@@ -40,7 +41,7 @@ describe('idbOutbox', () => {
   });
 
   it('keeps a removal behind the write it follows when neither is awaited', async () => {
-    const box = idbOutbox(`outbox-test-${++n}`);
+    const box = idbLocalStore(`outbox-test-${++n}`, `old-outbox-${n}`).outbox;
     const writes = [box.put(record(1, 'a', 1)), box.remove(1, 'a'), box.put(record(1, 'b', 2))];
     await Promise.all(writes);
     expect((await box.list(1)).map((r) => r.id)).toEqual(['b']);

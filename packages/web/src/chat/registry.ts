@@ -1,5 +1,5 @@
 import { Codes, messagePreview, TOAST_SERVER_MS, type Message, type UploadResult } from '@sparrow/protocol';
-import { ApiError, api, request } from '../api';
+import { ApiError, api, isUnreachable, request } from '../api';
 import { feedback, preloadFeedback } from '../components/feedback';
 import { translate } from '../i18n';
 import { contactIdOf, isGroupKey, SELF_KEY, type ContactKey } from '../lib/conversation-list';
@@ -8,8 +8,9 @@ import { readUserItem, storage } from '../lib/storage';
 import { contacts } from '../stores/contacts';
 import { outgoing } from '../stores/outgoing';
 import { sessionStore } from '../stores/session';
-import { ConversationEngine, type FailureKind, type SendBody, type Transfer } from './engine';
-import { idbOutbox, type OutboxRecord } from './outbox';
+import { ConversationEngine, type FailureKind, type PageQuery, type SendBody, type Transfer } from './engine';
+import { localStore } from './local-store';
+import type { OutboxRecord } from './outbox';
 
 /** Conversations kept in memory after they were closed, so reopening one is instant. */
 const KEEP = 8;
@@ -70,12 +71,55 @@ export function classifySendError(error: unknown): FailureKind {
 }
 
 /** The device's outbox: messages sent and not yet stored by the server, per user. */
-const outbox = idbOutbox();
+const outbox = localStore.outbox;
 
 function quietly(write: Promise<void>): void {
   write.catch(() => {
-    // IndexedDB can be unavailable (private mode) or full: the message stays in memory until sent.
+    // IndexedDB can be unavailable (private mode) or full: what it would keep stays in memory.
   });
+}
+
+const signedIn = () => sessionStore.getState().user?.user_id ?? null;
+
+/**
+ * Messages as they arrive (pushes, `sync` pages, my sends stored) kept in the local store, so that
+ * the app shows them without a network.
+ */
+export function keepMessages(messages: readonly Message[]): void {
+  const user = signedIn();
+  if (user !== null && messages.length) quietly(localStore.saveMessages(user, messages));
+}
+
+/** A change the server made to a message (withdrawn, edited, a reaction): the stored copy follows. */
+export function keepChange(key: ContactKey, msgId: number, change: (m: Message) => Message): void {
+  const user = signedIn();
+  if (user !== null) quietly(localStore.change(user, key, msgId, change));
+}
+
+/** A message deleted for everyone, or a group's history cleared (`msgId` null): the store forgets it. */
+export function forgetStored(key: ContactKey, msgId: number | null): void {
+  const user = signedIn();
+  if (user === null) return;
+  quietly(msgId === null ? localStore.dropUpTo(user, key, Infinity) : localStore.remove(user, key, msgId));
+}
+
+/** getMessageList, the newest page and the older ones joined to it kept in the local store. */
+async function fetchAndKeep(
+  user: number,
+  key: ContactKey,
+  query: PageQuery,
+  fetch: (query: PageQuery) => Promise<Message[]>,
+  reachesNewest: () => boolean,
+): Promise<Message[]> {
+  const page = await fetch(query);
+  // Signed out (or another account in) while the page was on its way: it is not theirs to keep.
+  if (signedIn() !== user) return page;
+  const { last_id, after_id, around_id, limit } = query;
+  const full = page.length >= limit;
+  if (!last_id && after_id === undefined && around_id === undefined)
+    quietly(localStore.saveMessages(user, page, { key, full }));
+  else if (last_id && reachesNewest()) quietly(localStore.saveMessages(user, page, { key, full, last_id }));
+  return page;
 }
 
 function clearedTo(key: ContactKey): number {
@@ -89,24 +133,32 @@ function create(key: ContactKey): ConversationEngine {
   const is_group = isGroupOf(key);
   // A send that fails for want of a connection is told by a toast, whose code cannot load then.
   preloadFeedback();
-  const engine = new ConversationEngine({
+  const fetchPage = async ({ last_id, after_id, around_id, limit }: PageQuery) =>
+    (
+      await request(
+        'getMessageList',
+        {
+          toContactId,
+          is_group,
+          limit,
+          ...(last_id ? { last_id } : {}),
+          ...(after_id !== undefined && { after_id }),
+          ...(around_id !== undefined && { around_id }),
+        },
+        { silent: true },
+      )
+    ).data;
+  const engine: ConversationEngine = new ConversationEngine({
     me: { user_id: user.user_id, realname: user.realname, avatar: user.avatar },
     target: { key, toContactId, is_group },
-    fetchPage: async ({ last_id, after_id, around_id, limit }) =>
-      (
-        await request(
-          'getMessageList',
-          {
-            toContactId,
-            is_group,
-            limit,
-            ...(last_id ? { last_id } : {}),
-            ...(after_id !== undefined && { after_id }),
-            ...(around_id !== undefined && { around_id }),
-          },
-          { silent: true },
-        )
-      ).data,
+    fetchPage: (query) =>
+      fetchAndKeep(user.user_id, key, query, fetchPage, () => {
+        const s = engine.getSnapshot();
+        return !s.hasNewer && s.focus === null;
+      }),
+    // The server out of reach: the chat shows what this device kept of it.
+    readStored: (query, error) =>
+      isUnreachable(error) ? localStore.page(user.user_id, key, query) : Promise.resolve(null),
     send: (body, transfer) => {
       // Messages of one account never leave with another's session (signed out, another signed in).
       if (sessionStore.getState().user?.user_id !== user.user_id) return Promise.reject(new Error('signed out'));
@@ -114,7 +166,11 @@ function create(key: ContactKey): ConversationEngine {
     },
     upload: uploadAlone,
     // Every kind of message moves its conversation to the top of the list the same way.
-    onStored: (message) => contacts.applyMessage(message, { openKey }),
+    onStored: (message) => {
+      keepMessages([message]);
+      contacts.applyMessage(message, { openKey });
+    },
+    onRemoved: (msgId) => forgetStored(key, msgId),
     markRead: async (msg_id) => {
       contacts.markRead(key);
       return api.setMsgIsRead({ toContactId, is_group, msg_id }, { silent: true });
@@ -169,6 +225,8 @@ export function engineFor(key: ContactKey): ConversationEngine {
 /** The conversation on screen, whose messages count as read when they arrive. */
 export function setOpenConversation(key: ContactKey | null): void {
   openKey = key;
+  const user = signedIn();
+  if (key !== null && user !== null) quietly(localStore.touch(user, key));
 }
 
 export function openConversation(): ContactKey | null {
@@ -182,6 +240,7 @@ export function liveEngine(key: ContactKey): ConversationEngine | undefined {
 
 /** Messages from pushes and `sync` pages, to whichever engines hold their conversations. */
 export function deliver(messages: readonly Message[]): void {
+  keepMessages(messages);
   if (engines.size === 0) return;
   for (const engine of engines.values()) {
     const mine = messages.filter((m) => engine.owns(m));
@@ -199,6 +258,7 @@ export function rememberCleared(key: ContactKey, upTo: number): void {
   if (user_id === undefined) return;
   const current = readUserItem('clearedHistory', user_id)?.upTo ?? {};
   storage.set('clearedHistory', { user_id, upTo: { ...current, [key]: Math.max(current[key] ?? 0, upTo) } });
+  quietly(localStore.dropUpTo(user_id, key, upTo));
 }
 
 /** The outbox of the signed-in user read back into its conversations (at start, after sign-in). */
@@ -219,33 +279,56 @@ function restoreOutbox(userId: number | null): void {
   );
 }
 
+/** How long a bind waits for the outbox to be read back before sending what is in memory. */
+const RESTORE_WAIT_MS = 3_000;
+
 /**
  * The socket is bound again (or for the first time since the start): every conversation sends the
- * messages that wait for the connection, in the order sent, and a chat whose history could not load
- * loads it now.
+ * messages that wait for the connection, in the order sent, a chat whose history could not load
+ * loads it now, and one shown from the device's copy reads its newest page from the server.
  */
 export async function flushOutbox(): Promise<void> {
-  await restored;
+  // An outbox that cannot be read (IndexedDB blocked by another tab) holds nothing up for long.
+  await Promise.race([restored, new Promise((resolve) => setTimeout(resolve, RESTORE_WAIT_MS))]);
   // Engines of the account signed in before are left alone until the next one is made.
   if (engineUser !== (sessionStore.getState().user?.user_id ?? null)) return;
   for (const engine of engines.values()) {
     if (engine.getSnapshot().status === 'error') void engine.start();
+    else void engine.refreshStale();
     void engine.flush();
   }
 }
 
-/** Signed out on this device: the messages still on their way are given up with the drafts. */
-export async function clearOutbox(userId: number): Promise<void> {
+/**
+ * Signed out on this device: what the local store kept of the user goes, and their writes still on
+ * their way are refused. The messages on their way go with it (`keepOutbox`: they wait for the
+ * user's next sign-in, as the drafts do when the session merely ended).
+ */
+export async function clearLocal(userId: number, options: { keepOutbox?: boolean } = {}): Promise<void> {
   if (engineUser === userId) {
     // The same account signing in again in this tab must not find them in memory either.
     engines.clear();
     outgoing.clear();
     engineUser = null;
   }
-  await outbox.clear(userId).catch(() => undefined);
+  await localStore.clear(userId, options).catch(() => undefined);
 }
 
-restoreOutbox(sessionStore.getState().user?.user_id ?? null);
+/**
+ * Someone is signed in (at the start, or another account after one): the outbox of theirs is read
+ * back, and the conversations and messages kept of any other account go. Without a catch-up cursor
+ * nothing tells what was missed since the user's messages were kept: they go too.
+ */
+function follow(user: number | null): void {
+  if (user !== null) localStore.resume(user);
+  restoreOutbox(user);
+  if (user === null) return;
+  quietly(localStore.keepOnly(user));
+  if (readUserItem('syncCursor', user) === null) quietly(localStore.dropMessages(user));
+}
+
+follow(signedIn());
 sessionStore.subscribe((s, prev) => {
-  if (s.user?.user_id !== prev.user?.user_id) restoreOutbox(s.user?.user_id ?? null);
+  const user = s.user?.user_id ?? null;
+  if (user !== (prev.user?.user_id ?? null)) follow(user);
 });

@@ -93,9 +93,11 @@ interface SwitchCellProps {
   onChange: (checked: boolean) => void;
   /** A line under the row that the switch is described by (why it cannot be turned on). */
   note?: string | undefined;
+  /** The switch shows its state and cannot be changed (the note says why). */
+  disabled?: boolean | undefined;
 }
 
-export function SwitchCell({ title, checked, onChange, note }: SwitchCellProps) {
+export function SwitchCell({ title, checked, onChange, note, disabled }: SwitchCellProps) {
   const labelId = useId();
   const noteId = useId();
   return (
@@ -104,7 +106,13 @@ export function SwitchCell({ title, checked, onChange, note }: SwitchCellProps) 
         <span className="cell-title" id={labelId}>
           {title}
         </span>
-        <Switch checked={checked} onChange={onChange} labelledBy={labelId} describedBy={note ? noteId : undefined} />
+        <Switch
+          checked={checked}
+          onChange={onChange}
+          labelledBy={labelId}
+          describedBy={note ? noteId : undefined}
+          disabled={disabled}
+        />
       </div>
       {note && (
         <p className="cell-note" id={noteId}>

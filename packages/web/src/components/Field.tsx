@@ -2,7 +2,7 @@ import { EyeInvisibleOutline, EyeOutline } from 'antd-mobile-icons';
 import { useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
-interface Props extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'> {
+export interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'> {
   label: string;
   value: string;
   onChange: (value: string) => void;
@@ -14,7 +14,7 @@ interface Props extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' |
 }
 
 /** A labelled input row with its error shown right under it (docs/product.md §5 inline validation). */
-export function Field({ label, value, onChange, error, hint, trailing, id, ...rest }: Props) {
+export function Field({ label, value, onChange, error, hint, trailing, id, ...rest }: FieldProps) {
   const autoId = useId();
   const inputId = id ?? autoId;
   const errorId = `${inputId}-error`;
@@ -51,7 +51,7 @@ export function Field({ label, value, onChange, error, hint, trailing, id, ...re
   );
 }
 
-type PasswordProps = Omit<Props, 'type' | 'trailing'>;
+type PasswordProps = Omit<FieldProps, 'type' | 'trailing'>;
 
 /** A password field with a show/hide toggle. */
 export function PasswordField(props: PasswordProps) {

@@ -4,28 +4,76 @@ import { initReactI18next } from 'react-i18next';
 import { settings } from '../stores/settings';
 import type { MessageKey, Messages } from './keys';
 
-// Each locale is its own chunk: only the one in use is fetched. Every locale has every key
-// (locales.test.ts), so English, the fallback, is fetched only if a key is ever missing.
-const loaders = import.meta.glob<Messages>('./locales/*.json', { import: 'default' });
+// Each locale comes in two chunks (tools/locale-parts.ts): the first holds the sections the login
+// page and the code before it use, the rest every other section. Only the locale in use is fetched.
+// Every locale has every key (locales.test.ts), so English, the fallback, is fetched only if a key
+// is ever missing.
+type Part = Partial<Messages>;
+const parts = {
+  first: import.meta.glob<Part>('./locales/*.json', { query: '?part=first', import: 'default' }),
+  rest: import.meta.glob<Part>('./locales/*.json', { query: '?part=rest', import: 'default' }),
+};
+type PartName = keyof typeof parts;
 
-async function loadMessages(locale: Locale): Promise<Messages> {
-  const load = loaders[`./locales/${locale}.json`];
-  if (!load) throw new Error(`no messages for ${locale}`);
-  return load();
+/** Fetches in flight or done, one per locale and part; a failed one (offline) is tried again next time. */
+const fetches = new Map<string, Promise<Part>>();
+/** The parts i18next holds, as `fr first`. */
+const added = new Set<string>();
+
+function fetchPart(locale: Locale, part: PartName): Promise<Part> {
+  const key = `${locale} ${part}`;
+  let fetching = fetches.get(key);
+  if (!fetching) {
+    const load = parts[part][`./locales/${locale}.json`];
+    fetching = load ? load() : Promise.reject(new Error(`no messages for ${locale}`));
+    fetching.catch(() => fetches.delete(key));
+    fetches.set(key, fetching);
+  }
+  return fetching;
 }
 
+async function addPart(locale: Locale, part: PartName): Promise<void> {
+  const key = `${locale} ${part}`;
+  if (added.has(key)) return;
+  const messages = await fetchPart(locale, part);
+  if (added.has(key)) return;
+  // Deep: the parts hold different sections of one bundle.
+  i18next.addResourceBundle(locale, 'translation', messages, true, false);
+  added.add(key);
+}
+
+const hasRest = (locale: Locale) => added.has(`${locale} rest`);
+
+/** Both parts of a locale. */
 async function ensureLoaded(locale: Locale): Promise<void> {
-  if (i18next.hasResourceBundle(locale, 'translation')) return;
-  i18next.addResourceBundle(locale, 'translation', await loadMessages(locale));
+  await Promise.all([addPart(locale, 'first'), addPart(locale, 'rest')]);
 }
 
 function applyDocumentLanguage(locale: Locale): void {
   document.documentElement.lang = locale;
 }
 
-/** Starts i18next in the saved locale; resolves once its messages are in. */
+/**
+ * Resolves once every message of the language in use is in, its rest part too (fetched again if it
+ * had failed). The signed-in screen, and the signed-out pages that use rest sections, wait for it
+ * before they show, so no page paints a key; the login page and the code before it need only the first part.
+ */
+export function localeReady(): Promise<void> {
+  return addPart(i18next.language as Locale, 'rest');
+}
+
+/** `loader` resolving once the module is in and localeReady() too: for a lazy page's import. */
+export function afterLocale<M>(loader: () => Promise<M>): () => Promise<M> {
+  return () => Promise.all([loader(), localeReady()]).then(([mod]) => mod);
+}
+
+/** Starts i18next in the saved locale; resolves once its first part is in, while the rest comes on. */
 export async function initI18n(locale: Locale): Promise<void> {
-  const messages = await loadMessages(locale);
+  // Both fetches start now; the login page paints once the first is in.
+  fetchPart(locale, 'rest').catch(() => {
+    // Offline without the service worker's copy: localeReady() tries again.
+  });
+  const messages = await fetchPart(locale, 'first');
   await i18next.use(initReactI18next).init({
     lng: locale,
     fallbackLng: FALLBACK_LOCALE,
@@ -34,14 +82,22 @@ export async function initI18n(locale: Locale): Promise<void> {
     interpolation: { escapeValue: false },
     returnNull: false,
     showSupportNotice: false,
-    // A key missing from the locale in use brings the fallback in, for the renders after it.
+    // Components render again when messages are added: the rest part after the first paint, the fallback.
+    react: { bindI18nStore: 'added' },
+    // A key missing from the locale in use brings the fallback in, for the renders after it. A key of
+    // the rest part still on its way is not missing.
     saveMissing: true,
     missingKeyHandler: () => {
-      if (i18next.language === FALLBACK_LOCALE) return;
+      const language = i18next.language as Locale;
+      if (language === FALLBACK_LOCALE || !hasRest(language)) return;
       ensureLoaded(FALLBACK_LOCALE).catch(() => {
         // Offline: the key itself stays on screen.
       });
     },
+  });
+  added.add(`${locale} first`);
+  localeReady().catch(() => {
+    // As above: tried again by whoever waits for it.
   });
   applyDocumentLanguage(locale);
 }

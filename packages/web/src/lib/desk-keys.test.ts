@@ -60,6 +60,21 @@ describe('deskKey', () => {
     expect(deskKey(press('ArrowDown', { altKey: true, ctrlKey: true }), false)).toBeNull();
   });
 
+  it('closes the right panel on a plain Escape, typing or not', () => {
+    expect(deskKey(press('Escape'), false)).toBe('closePanel');
+    expect(deskKey(press('Escape'), true)).toBe('closePanel');
+    expect(deskKey(press('Escape', { shiftKey: true }), false)).toBeNull();
+    expect(deskKey(press('Escape', { isComposing: true }), true)).toBeNull();
+  });
+
+  it('with the panel open, first leaves a field on Escape (a name being typed), then closes', () => {
+    expect(deskKey(press('Escape'), true, { field: true, panel: true })).toBe('leaveField');
+    expect(deskKey(press('Escape'), false, { field: false, panel: true })).toBe('closePanel');
+    // The chat's input box is no such field, and without a panel there is nothing to keep.
+    expect(deskKey(press('Escape'), true, { field: false, panel: true })).toBe('closePanel');
+    expect(deskKey(press('Escape'), true, { field: true, panel: false })).toBe('closePanel');
+  });
+
   it('leaves Alt+↑/↓ to a field other than the chat’s input box', () => {
     expect(deskKey(press('ArrowUp', { altKey: true }), true, { field: true })).toBeNull();
     expect(deskKey(press('ArrowDown', { altKey: true }), true, { field: true })).toBeNull();

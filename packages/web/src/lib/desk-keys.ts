@@ -52,7 +52,7 @@ export function composerKey(e: KeyPress, sendKey: SendKey, empty: boolean): Comp
   return null;
 }
 
-export type DeskAction = 'switcher' | 'previousChat' | 'nextChat' | 'shortcuts' | null;
+export type DeskAction = 'switcher' | 'previousChat' | 'nextChat' | 'shortcuts' | 'closePanel' | 'leaveField' | null;
 
 /** Where a key is pressed, beyond whether focus takes text. */
 export interface DeskPlace {
@@ -60,12 +60,16 @@ export interface DeskPlace {
   field?: boolean;
   /** An Apple keyboard: only ⌘+K opens the switcher; Ctrl+K is the field's (it deletes to the line's end). */
   apple?: boolean;
+  /** The wide layout's right panel is open. */
+  panel?: boolean;
 }
 
 /**
  * What a key pressed anywhere in the app does: Ctrl/⌘+K opens the quick switcher, Alt+↑/↓ moves
  * through the conversation list (except while typing in a field other than the chat's input box),
- * and "?" (only while not typing in a field) lists the shortcuts.
+ * "?" (only while not typing in a field) lists the shortcuts, and Escape closes the wide layout's
+ * right panel (when nothing nearer took it); in a field other than the chat's input box, with the
+ * panel open, Escape first leaves the field, so typing a name is not lost to the panel closing.
  */
 export function deskKey(e: KeyPress, typing: boolean, place: DeskPlace = {}): DeskAction {
   if (imeComposing(e)) return null;
@@ -76,6 +80,9 @@ export function deskKey(e: KeyPress, typing: boolean, place: DeskPlace = {}): De
     if (e.key === 'ArrowDown') return 'nextChat';
   }
   if (e.key === '?' && !typing && !command(e) && !e.altKey) return 'shortcuts';
+  if (e.key === 'Escape' && !command(e) && !e.altKey && !e.shiftKey) {
+    return place.field && place.panel ? 'leaveField' : 'closePanel';
+  }
   return null;
 }
 

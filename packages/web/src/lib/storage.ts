@@ -2,7 +2,6 @@ import {
   DEFAULT_APP_SETTING,
   LOCALES,
   type AppSetting,
-  type Contact,
   type GlobalConfig,
   type Locale,
   type UserInfo,
@@ -31,13 +30,9 @@ export interface StoredItems {
   desktopNotify: { on: boolean };
   /** Which key sends a message at a keyboard: Enter, or Ctrl/⌘+Enter (the other breaks the line). */
   sendKey: SendKey;
+  /** The width of the conversation list in the wide layout, px, as last dragged in this browser. */
+  deskList: { width: number };
   globalConfig: GlobalConfig;
-  /**
-   * getContacts as last loaded: the Messages and Contacts lists paint from it at once on the next
-   * start; it is also the main list the original client kept apart as `mainContacts` (one getContacts
-   * answer holds both lists; docs/decisions.md "Stored on the device").
-   */
-  allContacts: { user_id: number; rows: Contact[]; pending: number };
   /** Unsent text per contact key (docs/product.md §3 `draft`). */
   draft: { user_id: number; drafts: Record<string, string> };
   /** The last msg_id a `sync` page returned: where the next catch-up starts. */
@@ -48,6 +43,8 @@ export interface StoredItems {
   dismissedNotice: { user_id: number; id: number };
 }
 export type StorageKey = keyof StoredItems;
+/** Items kept once and now kept elsewhere (`allContacts`: the contact list, now in the local store), removed where found. */
+export type RetiredKey = 'allContacts';
 
 type Backend = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
@@ -94,7 +91,7 @@ export function createStorage(backend: () => Backend | undefined) {
         // Storage can be full or disabled (private mode); the app keeps working from memory.
       }
     },
-    remove(key: StorageKey): void {
+    remove(key: StorageKey | RetiredKey): void {
       try {
         backend()?.removeItem(key);
       } catch {
@@ -127,13 +124,7 @@ export type UserItemKey = {
   [K in StorageKey]: StoredItems[K] extends { user_id: number } ? K : never;
 }[StorageKey];
 
-export const USER_ITEMS: readonly UserItemKey[] = [
-  'allContacts',
-  'draft',
-  'syncCursor',
-  'clearedHistory',
-  'dismissedNotice',
-];
+export const USER_ITEMS: readonly UserItemKey[] = ['draft', 'syncCursor', 'clearedHistory', 'dismissedNotice'];
 
 /** A user's stored item; null when absent or when it belongs to someone else. */
 export function readUserItem<K extends UserItemKey>(key: K, userId: number | null | undefined): StoredItems[K] | null {

@@ -1,6 +1,7 @@
 import { code, email, isEmail as zodIsEmail, isPhone as zodIsPhone, phone } from '@sparrow/protocol';
 import { describe, expect, it } from 'vitest';
 import {
+  checkLoginPassword,
   checkAccount,
   checkCode,
   checkEmailOrPhone,
@@ -57,6 +58,11 @@ describe('inline validation', () => {
     expect(checkPassword('123456')).toBeNull();
     expect(checkPassword('1'.repeat(16))).toBeNull();
     expect(checkPassword('1'.repeat(17))?.params).toEqual({ min: 6, max: 16 });
+    // Signing in takes a directory's password too, of any length protocol's LoginBody takes.
+    expect(checkLoginPassword('')?.key).toBe('validation.passwordLength');
+    expect(checkLoginPassword('12345')).toBeNull();
+    expect(checkLoginPassword('1'.repeat(128))).toBeNull();
+    expect(checkLoginPassword('1'.repeat(129))?.params).toEqual({ min: 1, max: 128 });
     expect(checkRepeat('secret1', 'secret2')?.key).toBe('validation.passwordMismatch');
     expect(checkRepeat('secret1', 'secret1')).toBeNull();
   });

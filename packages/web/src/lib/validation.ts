@@ -2,6 +2,7 @@ import {
   ACCOUNT_MAX,
   ACCOUNT_MIN,
   CODE_LENGTH,
+  LOGIN_PASSWORD_MAX,
   MOTTO_MAX,
   PAT_SUFFIX_MAX,
   PASSWORD_MAX,
@@ -55,6 +56,13 @@ export function checkPassword(value: string): Problem {
   return within(value, PASSWORD_MIN, PASSWORD_MAX)
     ? null
     : { key: 'validation.passwordLength', params: { min: PASSWORD_MIN, max: PASSWORD_MAX } };
+}
+
+/** A password to sign in with: a directory's may be longer than one Sparrow sets. */
+export function checkLoginPassword(value: string): Problem {
+  return within(value, 1, LOGIN_PASSWORD_MAX)
+    ? null
+    : { key: 'validation.passwordLength', params: { min: 1, max: LOGIN_PASSWORD_MAX } };
 }
 
 export function checkRepeat(first: string, second: string): Problem {

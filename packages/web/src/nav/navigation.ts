@@ -30,7 +30,8 @@ export function backTarget(pathname: string, historyIndex: number, signedIn: boo
   return rootPath(signedIn);
 }
 
-function historyIndex(): number {
+/** The router's position in the browser history (react-router keeps it as `idx` in history.state). */
+export function historyIndex(): number {
   const state: unknown = window.history.state;
   const idx = (state as { idx?: unknown } | null)?.idx;
   return typeof idx === 'number' ? idx : 0;

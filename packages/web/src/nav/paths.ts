@@ -16,8 +16,16 @@ export const paths = {
   webview: '/pages/mine/webview',
   profile: '/pages/mine/profile',
   secure: '/pages/mine/secure',
+  /** 登录设备: my signed-in devices, each to sign out (Settings → 账号与安全). */
+  devices: '/pages/mine/devices',
+  /** 两步验证: the authenticator app and recovery codes (Settings → 账号与安全). */
+  twoStep: '/pages/mine/twoStep',
+  /** 通行密钥: my passkeys, added, renamed and removed (Settings → 账号与安全). */
+  passkeys: '/pages/mine/passkeys',
   about: '/pages/mine/about',
   setting: '/pages/mine/setting',
+  /** 状态: my status text, emoji and when it ends (Me → 状态). */
+  status: '/pages/mine/status',
   /** 通讯录黑名单: the people I blocked (Settings → 隐私). */
   blocked: '/pages/mine/blocked',
   /** 投诉: reporting a person, message, group or post, `kind` and `id` naming it. */

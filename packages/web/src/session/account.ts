@@ -24,6 +24,11 @@ export function signIn(result: LoginResult, redirect?: string | null): void {
     });
     return;
   }
+  // The server requires a second factor of this user, who has none: nothing else works until it is set up.
+  if (result.userInfo.two_step_setup) {
+    navigateTo(paths.twoStep, { replace: true });
+    return;
+  }
   navigateTo(returnPath(redirect) ?? paths.home, { replace: true });
 }
 
@@ -34,7 +39,10 @@ export function signIn(result: LoginResult, redirect?: string | null): void {
  */
 export function sessionEnded(): void {
   if (sessionStore.getState().token === null) return;
+  const userId = sessionStore.getState().user?.user_id;
   session.clear();
+  // What was kept for offline stays on no shared browser; like the drafts, the messages on their way wait for the sign-in.
+  if (userId !== undefined) void forgetLocal(userId, { keepOutbox: true });
   navigateTo(loginPath(currentPath()), { replace: true });
 }
 
@@ -43,7 +51,14 @@ export function sessionEnded(): void {
  * token): the request layer says so and signs in again, once, as for code -1 (docs/product.md §8).
  */
 export function sessionInvalid(): void {
+  // Refused while a second factor the server requires is being set up: the setup page opens the socket again.
+  if (sessionStore.getState().user?.two_step_setup) return;
   endSession(i18next.t('errors.authExpired')).catch(() => undefined);
+}
+
+/** The local store's copy of a user goes (chat/registry.ts `clearLocal`), after the session has. */
+function forgetLocal(userId: number, options: { keepOutbox?: boolean } = {}): Promise<void> {
+  return import('../chat/registry').then((m) => m.clearLocal(userId, options)).catch(() => undefined);
 }
 
 function dropSession(): void {
@@ -64,9 +79,10 @@ export async function signOut(): Promise<void> {
   } catch {
     // Signing out on this device must work even when the server cannot be reached.
   }
-  // Like the drafts, the messages still on their way stay on no shared browser.
-  if (userId !== undefined) await import('../chat/registry').then((m) => m.clearOutbox(userId)).catch(() => undefined);
+  // Like the drafts, the messages still on their way and those kept for offline stay on no shared browser;
+  // cleared once signed out here, so that no write of the session's follows the clearing.
   dropSession();
+  if (userId !== undefined) await forgetLocal(userId);
   navigateTo(paths.login, { replace: true });
 }
 
@@ -77,8 +93,8 @@ export async function signOut(): Promise<void> {
 export async function accountDeleted(): Promise<void> {
   const userId = sessionStore.getState().user?.user_id;
   await import('./push').then((m) => m.dropPushSubscription()).catch(() => undefined);
-  if (userId !== undefined) await import('../chat/registry').then((m) => m.clearOutbox(userId)).catch(() => undefined);
   dropSession();
+  if (userId !== undefined) await forgetLocal(userId);
   navigateTo(paths.login, { replace: true });
 }
 
@@ -86,6 +102,7 @@ const OFFLINE_MESSAGES = {
   disabled: 'errors.accountDisabled',
   password: 'errors.passwordReset',
   ended: 'errors.sessionsEnded',
+  device: 'errors.deviceEnded',
 } as const;
 
 /**
@@ -95,7 +112,10 @@ const OFFLINE_MESSAGES = {
 export function forcedOffline(reason?: keyof typeof OFFLINE_MESSAGES): void {
   // The session cannot tell the server any more; the push service will answer the server 410.
   void import('./push').then((m) => m.dropPushSubscription()).catch(() => undefined);
+  const userId = sessionStore.getState().user?.user_id;
   dropSession();
+  // Nothing stays of an account an admin disabled or signed out, its drafts and messages on their way included.
+  if (userId !== undefined) void forgetLocal(userId);
   navigateTo(paths.login, { replace: true });
   void feedback.alert({
     title: i18next.t('errors.tip'),

@@ -21,6 +21,18 @@ beforeEach(() => {
 });
 
 describe('contacts store', () => {
+  it('a status push keeps the newest version; last_seen null clears the time and shows them offline', () => {
+    const status = (text: string) => ({ text, emoji: '', until: null });
+    contacts.setStatus({ user_id: 2, status: status('new'), version: 20 });
+    contacts.setStatus({ user_id: 2, status: status('old'), version: 10 });
+    expect(row('2').status?.text).toBe('new');
+    contacts.setStatus({ user_id: 2, status: status('new'), version: 20, last_seen: 60_000 });
+    expect(row('2').last_seen).toBe(60_000);
+    contacts.patch('2', { is_online: 1 });
+    contacts.setStatus({ user_id: 2, status: status('new'), last_seen: null });
+    expect([row('2').last_seen, row('2').is_online, row('2').status?.text]).toEqual([undefined, 0, 'new']);
+  });
+
   it('a message from someone moves the preview and time on and counts as unread', () => {
     const m = msg(10, { from: 2, to: 1, content: 'hello' });
     contacts.applyMessage(m, { openKey: null });

@@ -1,4 +1,4 @@
-import { messagePreview, type AdminNotice, type Contact, type Message } from '@sparrow/protocol';
+import { messagePreview, type AdminNotice, type Contact, type Message, type PushPayloads } from '@sparrow/protocol';
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
 import { request } from '../api';
@@ -13,7 +13,7 @@ import {
   type ContactKey,
 } from '../lib/conversation-list';
 import { readUserItem, storage } from '../lib/storage';
-import { sessionStore } from './session';
+import { session, sessionStore } from './session';
 
 export interface ContactsState {
   /** Every row of getContacts by key: users, groups, `system`, `admin_notice`, `-1`. */
@@ -29,16 +29,13 @@ export interface ContactsState {
 
 const me = () => sessionStore.getState().user?.user_id ?? null;
 
-function stored(): Pick<ContactsState, 'rows' | 'pending' | 'dismissedNotice'> {
-  const user = me();
-  const item = readUserItem('allContacts', user);
-  const rows: Record<ContactKey, Contact> = {};
-  for (const c of item?.rows ?? []) rows[contactKey(c.id)] = c;
-  return { rows, pending: item?.pending ?? 0, dismissedNotice: readUserItem('dismissedNotice', user)?.id ?? 0 };
+/** What is kept of the user on this device before the list is read from it: the closed announcement. */
+function initial(): Pick<ContactsState, 'rows' | 'pending' | 'dismissedNotice'> {
+  return { rows: {}, pending: 0, dismissedNotice: readUserItem('dismissedNotice', me())?.id ?? 0 };
 }
 
 export const contactsStore = createStore<ContactsState>()(() => ({
-  ...stored(),
+  ...initial(),
   loaded: false,
   notice: null,
 }));
@@ -75,39 +72,99 @@ function setRows(update: (rows: Record<ContactKey, Contact>) => boolean): void {
   if (update(rows)) contactsStore.setState({ rows });
 }
 
-/**
- * How often the rows are written for the next start while they change. Writing thousands of rows
- * is one long task on a slow phone (JSON and localStorage are synchronous), so it waits for the page
- * to be hidden or closed, and otherwise happens at most this often.
- */
-const SAVE_EVERY_MS = 30_000;
-let saveTimer: ReturnType<typeof setTimeout> | null = null;
-let unsaved = false;
+/** The local store (chat/local-store.ts), loaded apart from the first screen's code. */
+const local = () => import('../chat/local-store');
 
-function saveNow(): void {
+/** How long changes gather before they are written, so that a burst of pushes is one write. */
+const SAVE_AFTER_MS = 500;
+/** The rows as last written (or read) for `savedFor`, to write only those that changed. */
+let saved: Record<ContactKey, Contact> = {};
+let savedFor: number | null = null;
+let saveTimer: ReturnType<typeof setTimeout> | null = null;
+
+async function saveNow(): Promise<void> {
   if (saveTimer) clearTimeout(saveTimer);
   saveTimer = null;
-  if (!unsaved) return;
-  unsaved = false;
-  const user_id = me();
-  if (user_id === null) return;
-  const { rows, pending } = contactsStore.getState();
-  storage.set('allContacts', { user_id, rows: Object.values(rows), pending });
+  const user = me();
+  const { rows } = contactsStore.getState();
+  if (user === null || user !== savedFor || rows === saved) return;
+  const before = saved;
+  await (await local()).saveConversationRows(user, before, rows);
+  // Only once written: a failed write is made again, in full, with the next change.
+  if (savedFor === user && saved === before) saved = rows;
 }
 
-function scheduleSave(): void {
-  unsaved = true;
-  saveTimer ??= setTimeout(saveNow, SAVE_EVERY_MS);
+function save(): void {
+  saveNow().catch(() => {
+    // No IndexedDB here (or it is full): the list is read from the server at every start.
+  });
 }
+
 contactsStore.subscribe((s, prev) => {
-  if (s.rows !== prev.rows || s.pending !== prev.pending) scheduleSave();
+  if (s.rows === prev.rows) return;
+  // A row taken off the list (a chat deleted, a group left) is written at once: a reload right after it
+  // must not show the row again from the store while the server's list is on its way.
+  const left = Object.entries(prev.rows).some(([key, was]) => {
+    const now = s.rows[key as ContactKey];
+    return now === undefined || (now !== was && was.lastSendTime > 0 && !now.lastSendTime);
+  });
+  if (left) save();
+  else saveTimer ??= setTimeout(save, SAVE_AFTER_MS);
 });
 if (typeof window !== 'undefined') {
-  // A reload, a closed tab, an app sent to the background: the last moment the rows can be kept.
-  window.addEventListener('pagehide', saveNow);
+  // A reload, a closed tab, an app sent to the background: the writes begun now still complete.
+  window.addEventListener('pagehide', save);
   document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'hidden') saveNow();
+    if (document.visibilityState === 'hidden') save();
   });
+}
+
+/** After the next frame is painted, or after a moment when none comes (a hidden tab). */
+function afterPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    setTimeout(resolve, 100);
+    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(resolve, 0));
+  });
+}
+
+/**
+ * The list kept on this device for the signed-in user, shown until getContacts answers (at once
+ * at a start, and without a network): the Messages tab's rows in one read and one render, then the
+ * other contacts, so that thousands of them do not keep the Messages list waiting.
+ */
+function restore(): Promise<void> {
+  // The list's home before the local store: no copy of it stays behind on a shared browser.
+  storage.remove('allContacts');
+  const user = me();
+  savedFor = user;
+  saved = {};
+  if (user === null) return Promise.resolve();
+  /** Adds the rows read to those shown; a row changed meanwhile (a push) stays as it is now. */
+  const show = (list: Contact[]) => {
+    if (me() !== user || savedFor !== user || list.length === 0) return;
+    const read: Record<ContactKey, Contact> = {};
+    for (const c of list) read[contactKey(c.id)] = c;
+    // What is written is compared with what is stored, also when the server's list came first: a
+    // row stored and no longer in it (a contact deleted) is then removed, not shown again offline.
+    saved = { ...read, ...saved };
+    if (contactsStore.getState().loaded) {
+      saveTimer ??= setTimeout(save, SAVE_AFTER_MS);
+      return;
+    }
+    const rows = { ...contactsStore.getState().rows };
+    for (const [key, c] of Object.entries(read)) rows[key] ??= c;
+    contactsStore.setState({ rows, pending: rows[SYSTEM_KEY]?.unread ?? 0 });
+  };
+  return local()
+    .then(async ({ localStore }) => {
+      show(await localStore.conversations(user, 'listed'));
+      // The Messages list paints before the other contacts are read.
+      await afterPaint();
+      show(await localStore.conversations(user, 'others'));
+    })
+    .catch(() => {
+      // Nothing kept here: the list comes from the server.
+    });
 }
 
 let loading: Promise<void> | null = null;
@@ -119,6 +176,8 @@ let loadedAt = 0;
  * them with the preview of the message before.
  */
 const lastDeleted = new Set<ContactKey>();
+/** The newest status version shown of each user (`userStatus`): an older frame arriving late is ignored. */
+const statusVersions = new Map<number, number>();
 
 export const contacts = {
   /** getContacts: the whole list with its counters; concurrent calls share one request. */
@@ -283,6 +342,24 @@ export const contacts = {
     if (row && (row.unread !== 0 || row.is_at !== 0)) contacts.patch(key, { unread: 0, is_at: 0 });
   },
 
+  /**
+   * Someone's status changed, or they went offline, or their 最近在线 stopped being mine to see
+   * (`userStatus`, `last_seen` null: no time, and shown offline): their row shows it; my own other
+   * devices keep my record's status. A status older than one already shown (`version`) is stale.
+   */
+  setStatus({ user_id, status, last_seen, version }: PushPayloads['userStatus']): void {
+    if (version !== undefined) {
+      if (version < (statusVersions.get(user_id) ?? 0)) return;
+      statusVersions.set(user_id, version);
+    }
+    if (sessionStore.getState().user?.user_id === user_id) session.patchUser({ status });
+    const key = contactKey(user_id);
+    if (!contactsStore.getState().rows[key]) return;
+    const seen =
+      last_seen === null ? { last_seen: undefined, is_online: 0 as const } : last_seen !== undefined && { last_seen };
+    contacts.patch(key, { status: status ?? undefined, ...seen });
+  },
+
   setOnline(userId: number, isOnline: 0 | 1): void {
     const row = contactsStore.getState().rows[contactKey(userId)];
     if (row && row.is_online !== isOnline) contacts.patch(contactKey(userId), { is_online: isOnline });
@@ -316,12 +393,23 @@ export const contacts = {
   },
 
   /** Signed out, or another user signed in: their stored rows, or nothing. */
-  reset(): void {
+  reset(): Promise<void> {
     lastDeleted.clear();
-    contactsStore.setState({ ...stored(), loaded: false, notice: null });
+    if (saveTimer) clearTimeout(saveTimer);
+    saveTimer = null;
+    contactsStore.setState({ ...initial(), loaded: false, notice: null });
+    restoring = restore();
+    return restoring;
+  },
+
+  /** Resolves once the rows kept on this device are shown, or are known to be none. */
+  restored(): Promise<void> {
+    return restoring;
   },
 };
 
+let restoring = restore();
+
 sessionStore.subscribe((s, prev) => {
-  if (s.user?.user_id !== prev.user?.user_id) contacts.reset();
+  if (s.user?.user_id !== prev.user?.user_id) void contacts.reset();
 });

@@ -110,6 +110,7 @@ describe('whether I may speak', () => {
       manage: 0 as const,
       pin: 0 as const,
       reaction: 1 as const,
+      receipt: 1 as const,
       retention: 0 as const,
     },
   });

@@ -1,4 +1,4 @@
-import type { GroupInfo, GroupMember } from '@sparrow/protocol';
+import { DEFAULT_GROUP_SETTING, type GroupInfo, type GroupMember } from '@sparrow/protocol';
 import { describe, expect, it } from 'vitest';
 import { groupMember } from '../test/fixtures';
 import {
@@ -31,7 +31,7 @@ function groupInfo(extra: Partial<GroupInfo> = {}): GroupInfo {
     owner_id: OWNER,
     owner: { user_id: OWNER, id: OWNER, realname: 'u1', avatar: '/a/1.png' },
     notice: '',
-    setting: { invite: 1, history: 1, profile: 1, nospeak: 0, manage: 0, pin: 0, reaction: 1, retention: 0 },
+    setting: { ...DEFAULT_GROUP_SETTING },
     member_count: 4,
     isJoin: 3,
     groupUserCount: 4,
@@ -134,7 +134,17 @@ describe('applyGroupPush: every group push, as the member it reaches sees it', (
       type: 'groupSetting',
       data: {
         group_id: GID,
-        setting: { invite: 0, history: 1, profile: 1, nospeak: 2, manage: 0, pin: 0, reaction: 1, retention: 0 },
+        setting: {
+          invite: 0,
+          history: 1,
+          profile: 1,
+          nospeak: 2,
+          manage: 0,
+          pin: 0,
+          reaction: 1,
+          receipt: 1,
+          retention: 0,
+        },
       },
     }).entry;
     expect(e.info?.setting).toMatchObject({ invite: 0, nospeak: 2 });
@@ -150,6 +160,7 @@ describe('applyGroupPush: every group push, as the member it reaches sees it', (
       manage: 0,
       pin: 0,
       reaction: 1,
+      receipt: 1,
       retention: 0,
     } as const;
     const closing = apply(ready(), { type: 'groupSetting', data: { group_id: GID, setting } });

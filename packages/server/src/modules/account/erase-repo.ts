@@ -1,6 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database, Db } from '../../db';
 import { inTransaction, lockKey, lockRow } from '../../db/locks';
+import { ChainRepo } from '../im';
 
 /** The status of an account its user deleted (users.status; 1 active, 0 disabled by an admin). */
 export const DELETED_STATUS = 2;
@@ -111,10 +112,15 @@ export class AccountRepo {
       await trx.deleteFrom('favourites').where('user_id', '=', userId).execute();
       await trx.deleteFrom('push_subscriptions').where('user_id', '=', userId).execute();
       await trx.deleteFrom('push_settings').where('user_id', '=', userId).execute();
+      await trx.deleteFrom('user_identities').where('user_id', '=', userId).execute();
+      for (const table of ['user_totp', 'recovery_codes', 'passkeys', 'login_tickets'] as const)
+        await trx.deleteFrom(table).where('user_id', '=', userId).execute();
       await sql`delete from blocks where blocker_id = ${userId} or blocked_id = ${userId}`.execute(trx);
       await trx.deleteFrom('conversations').where('user_id', '=', userId).execute();
       await trx.deleteFrom('message_hidden').where('user_id', '=', userId).execute();
       await trx.deleteFrom('message_reactions').where('user_id', '=', userId).execute();
+      await trx.deleteFrom('poll_votes').where('user_id', '=', userId).execute();
+      await new ChainRepo(trx).eraseLines(userId);
       await trx.deleteFrom('group_scans').where('user_id', '=', userId).execute();
       if (opts.removeMessages)
         await trx

@@ -4,3 +4,4 @@ export { COMMAND_LINE, paging, type Actor, type AuditLog } from './audit';
 export type { LiveParts } from './live';
 export { AdminService } from './service';
 export { adminRoutes } from './routes';
+export { AdminSecurity, adminSecurityRoutes } from './security';

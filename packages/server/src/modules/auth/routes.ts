@@ -7,7 +7,8 @@ import type { Handlers } from '../../http/route';
 import type { AuthService, ClientInfo } from './service';
 import { isMobileAgent } from './session';
 
-function clientInfo(req: FastifyRequest, base: string, clientId?: string): ClientInfo {
+/** Where a request came from, as a sign-in records it. */
+export function clientInfo(req: FastifyRequest, base: string, clientId?: string): ClientInfo {
   const header = (name: string) => {
     const v = req.headers[name];
     return (Array.isArray(v) ? v[0] : v) ?? '';
@@ -30,8 +31,10 @@ export function authRoutes(ctx: { env: ServerConfig }, auth: AuthService): Handl
   return {
     register: async ({ body, req }) =>
       ok(await auth.register(body, clientInfo(req, publicBase(ctx.env, req))), { msg: 'ok.register' }),
-    login: async ({ body, req }) =>
-      ok(await auth.login(body, clientInfo(req, publicBase(ctx.env, req), body.client_id)), { msg: 'ok.login' }),
+    login: async ({ body, req }) => {
+      const client = { ...clientInfo(req, publicBase(ctx.env, req), body.client_id), twoStep: body.two_step === 1 };
+      return ok(await auth.login(body, client), { msg: 'ok.login' });
+    },
     checkuser: async ({ session, req }) => auth.me(session, publicBase(ctx.env, req)),
     logout: async ({ session }) => {
       await auth.logout(session);

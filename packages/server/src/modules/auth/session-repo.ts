@@ -5,6 +5,7 @@ import type { Dialect } from '../../db/dialect';
 import { Prepared } from '../../db/prepared';
 import type { SessionsTable } from '../../db/schema';
 
+// The session's `last_seen` (when it was last used) as `session_seen`: users.last_seen is the person's 最近在线.
 const withUser = (db: Db) =>
   db
     .selectFrom('sessions as s')
@@ -13,7 +14,7 @@ const withUser = (db: Db) =>
     .select([
       's.id as session_id',
       's.is_mobile',
-      's.last_seen',
+      's.last_seen as session_seen',
       's.expires_at',
       's.revoked_at',
       's.token_hash',
@@ -73,7 +74,7 @@ export class SessionRepo {
     const rows = await this.db
       .selectFrom('sessions as s')
       .innerJoin('users as u', 'u.id', 's.user_id')
-      .select(['s.id', 's.revoked_at', 's.expires_at', 'u.status'])
+      .select(['s.id', 's.revoked_at', 's.expires_at', 'u.status', 'u.role', 'u.two_step', 'u.must_change_password'])
       .where('s.id', 'in', ids)
       .execute();
     return new Map(rows.map((r) => [r.id, r]));
@@ -94,31 +95,32 @@ export class SessionRepo {
     return row.id;
   }
 
-  /** A user's live sessions made by QR login but `exceptId`, newest first. */
-  liveQrOf(userId: number, exceptId: number, now: number) {
-    return this.db
+  /** A user's live sessions (only those made `via` one way when given), newest first. */
+  liveOf(userId: number, now: number, via?: string) {
+    let q = this.db
       .selectFrom('sessions')
-      .select(['id', 'user_agent', 'create_time', 'last_seen'])
+      .select(['id', 'user_agent', 'ip', 'via', 'create_time', 'last_seen'])
       .where('user_id', '=', userId)
-      .where('id', '!=', exceptId)
-      .where('via', '=', 'qr')
       .where('revoked_at', 'is', null)
-      .where('expires_at', '>', now)
-      .orderBy('id', 'desc')
-      .execute();
+      .where('expires_at', '>', now);
+    if (via !== undefined) q = q.where('via', '=', via);
+    return q.orderBy('id', 'desc').execute();
   }
 
-  /** Revokes a live session of this user made by QR login; false when there is none by that id. */
-  async revokeQr(userId: number, sessionId: number, now: number): Promise<boolean> {
-    const res = await this.db
+  /**
+   * Revokes a live session of this user (only one made `via` that way when given); false when they
+   * have none by that id: another user's is not touched, and answers the same.
+   */
+  async revokeOwn(userId: number, sessionId: number, now: number, via?: string): Promise<boolean> {
+    let q = this.db
       .updateTable('sessions')
       .set({ revoked_at: now })
       .where('id', '=', sessionId)
       .where('user_id', '=', userId)
-      .where('via', '=', 'qr')
       .where('revoked_at', 'is', null)
-      .where('expires_at', '>', now)
-      .executeTakeFirst();
+      .where('expires_at', '>', now);
+    if (via !== undefined) q = q.where('via', '=', via);
+    const res = await q.executeTakeFirst();
     return Number(res.numUpdatedRows) > 0;
   }
 

@@ -7,6 +7,10 @@ import type { Repos } from '../../repos';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { type UserRepo, type UserRow } from '../user';
 import { type SessionRepo } from './session-repo';
+import { needsTwoStepSetup, type TwoStepRequirement } from './two-step-policy';
+
+/** A live session's user as the heartbeat reads it. */
+type SessionState = { role: number; two_step: number; must_change_password: number };
 
 /** A signed-in caller: the session and its (active) user. */
 export interface Session {
@@ -47,6 +51,12 @@ export interface SessionClient {
   ip: string;
 }
 
+/**
+ * How a session was made (`sessions.via`): '' a password or an e-mailed code, 'qr' QR login,
+ * 'passkey', 'oidc' a provider's single sign-on, 'ldap' the directory's password.
+ */
+export type SessionVia = '' | 'qr' | 'passkey' | 'oidc' | 'ldap';
+
 /** Opaque, revocable sessions; tokens stored as their SHA-256. */
 export class SessionService {
   private readonly sessions: SessionRepo;
@@ -71,10 +81,19 @@ export class SessionService {
     const now = this.now();
     const row = await this.sessions.withUserByTokenHash(sha256(token));
     if (!row || row.revoked_at !== null || row.expires_at <= now || row.status !== 1) return null;
-    if (now - row.last_seen > TOUCH_EVERY_MS) {
+    if (now - row.session_seen > TOUCH_EVERY_MS) {
       await this.sessions.touch(row.session_id, now, now + SESSION_TTL_MS);
     }
-    const { session_id, is_mobile, via, last_seen: _l, expires_at: _e, revoked_at: _r, token_hash: _t, ...user } = row;
+    const {
+      session_id,
+      is_mobile,
+      via,
+      session_seen: _l,
+      expires_at: _e,
+      revoked_at: _r,
+      token_hash: _t,
+      ...user
+    } = row;
     return { id: session_id, userId: user.id, isMobile: is_mobile === 1, user, viaQr: via === 'qr' };
   }
 
@@ -83,21 +102,32 @@ export class SessionService {
    * of ALIVE_BATCH_MS are answered by one statement (a node of 20 000 sockets would otherwise run
    * 800 a second for them).
    */
-  private readonly liveness = new DataLoader<number, boolean>(
+  private readonly liveness = new DataLoader<number, SessionState | null>(
     async (ids) => {
       const rows = await this.sessions.states(ids);
       const now = this.now();
       return ids.map((id) => {
         const row = rows.get(id);
-        return row !== undefined && row.revoked_at === null && row.expires_at > now && row.status === 1;
+        const live = row !== undefined && row.revoked_at === null && row.expires_at > now && row.status === 1;
+        return live ? row : null;
       });
     },
     { cache: false, maxBatchSize: 512, batchScheduleFn: (run) => setTimeout(run, ALIVE_BATCH_MS) },
   );
 
-  /** True while a session is live and its user active: sockets re-check it on every heartbeat. */
-  alive(sessionId: number): Promise<boolean> {
-    return this.liveness.load(sessionId);
+  /** True while a session is live and its user active. */
+  async alive(sessionId: number): Promise<boolean> {
+    return (await this.liveness.load(sessionId)) !== null;
+  }
+
+  /**
+   * What a socket's heartbeat asks: the session is live, its user active, and it serves more than a
+   * password change or the setup of a second factor the server requires (`requirement`, the
+   * `account.twoStepRequired` of now: a socket bound before the policy was turned on is closed).
+   */
+  async servesSocket(sessionId: number, requirement: TwoStepRequirement): Promise<boolean> {
+    const state = await this.liveness.load(sessionId);
+    return state !== null && state.must_change_password !== 1 && !needsTwoStepSetup(state, requirement);
   }
 
   /**
@@ -111,9 +141,9 @@ export class SessionService {
   }
 
   /** Starts a session; the token is returned once and never stored in the clear. */
-  async create(userId: number, info: SessionClient): Promise<{ id: number; token: string }> {
+  async create(userId: number, info: SessionClient, via: SessionVia = ''): Promise<{ id: number; token: string }> {
     const token = randomToken(32);
-    const id = await this.sessions.insert(this.row(userId, info, sha256(token)));
+    const id = await this.sessions.insert({ ...this.row(userId, info, sha256(token)), via });
     return { id, token };
   }
 
@@ -147,14 +177,14 @@ export class SessionService {
     };
   }
 
-  /** A user's live sessions made by QR login but `exceptId` (the caller's own), newest first. */
-  liveQrOf(userId: number, exceptId: number) {
-    return this.sessions.liveQrOf(userId, exceptId, this.now());
+  /** A user's live sessions (only those made `via` one way when given), newest first. */
+  liveOf(userId: number, via?: SessionVia) {
+    return this.sessions.liveOf(userId, this.now(), via);
   }
 
-  /** Revokes a live session of this user made by QR login; false when they have none by that id. */
-  revokeQr(userId: number, sessionId: number): Promise<boolean> {
-    return this.sessions.revokeQr(userId, sessionId, this.now());
+  /** Revokes a live session of this user (made `via` that way when given); false when they have none by that id. */
+  revokeOwn(userId: number, sessionId: number, via?: SessionVia): Promise<boolean> {
+    return this.sessions.revokeOwn(userId, sessionId, this.now(), via);
   }
 
   async revoke(sessionId: number): Promise<void> {

@@ -1,4 +1,4 @@
-import { newContact, type Contact, type FriendRequest, PICTURES } from '@sparrow/protocol';
+import { newContact, type Contact, type FriendRequest, PICTURES, type UserStatus } from '@sparrow/protocol';
 import { indexLetter } from '../../lib/letter';
 import { maskAccount, type UserRow } from '../user';
 import type { FriendRow, RequestRow } from './repo';
@@ -12,6 +12,8 @@ export function toUserContact(
   friend: FriendRow | undefined,
   online: boolean,
   department?: string,
+  /** Their status while it lasts, and their last-seen time when the reader may see it (users/presenter.ts). */
+  presence?: { status: UserStatus | null; lastSeen?: number },
 ): Contact {
   const displayName = friend?.nickname || user.realname;
   return newContact({
@@ -27,6 +29,8 @@ export function toUserContact(
     is_online: online ? 1 : 0,
     dep_id: user.dep_id,
     ...(department !== undefined && { dep_name: department }),
+    ...(presence?.status && { status: presence.status }),
+    ...(presence?.lastSeen !== undefined && { last_seen: presence.lastSeen }),
     index: indexLetter(displayName),
   });
 }

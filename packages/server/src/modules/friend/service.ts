@@ -4,7 +4,7 @@ import type { Repos } from '../../repos';
 import { AppError } from '../../errors';
 import type { Session } from '../auth';
 import type { QrService } from '../qr';
-import { type UserRepo, type UserRow } from '../user';
+import { lastSeenOf, readersOf, seesLastSeen, statusOf, type UserRepo, type UserRow } from '../user';
 import type { EventPort } from '../events';
 import { profileHidden } from '../group';
 import type { ConfigService } from '../system';
@@ -46,12 +46,29 @@ export class FriendService {
 
   /** `user` as a contact row of `viewerId`'s list. */
   async contactOf(viewerId: number, user: UserRow): Promise<Contact> {
-    const [friend, online, department] = await Promise.all([
+    const [friend, online, department, blocked, hidden] = await Promise.all([
       this.friends.row(viewerId, user.id),
       this.ctx.realtime.online([user.id]),
       this.departmentNames(user.dep_id ? [user] : []),
+      this.ctx.repos.blocks.either(viewerId, user.id),
+      profileHidden(this.ctx, viewerId, user.id),
     ]);
-    return toUserContact(user, friend, online.has(user.id), department?.get(user.dep_id));
+    const presence = this.presenceOf(user, { friend: friend !== undefined, blocked, hidden }, online.has(user.id));
+    return toUserContact(user, friend, presence.online, department?.get(user.dep_id), presence);
+  }
+
+  /**
+   * A contact row's presence as the reader may see it, as on the profile (users/presenter.ts): the
+   * status unless a block or a group hiding the profile stands between them; whether they are
+   * online and their last-seen time only where their 最近在线 is the reader's to see.
+   */
+  private presenceOf(user: UserRow, to: { friend: boolean; blocked: boolean; hidden: boolean }, online: boolean) {
+    const shown = !to.hidden && this.ctx.config.get().chatInfo.online === 1 && seesLastSeen(user, to);
+    return {
+      status: to.hidden || to.blocked ? null : statusOf(user, this.ctx.now()),
+      online: shown && online,
+      ...(shown && { lastSeen: lastSeenOf(user, online) }),
+    };
   }
 
   /** In runMode 1, the names of departments by id (the contact list groups people by them); else undefined. */
@@ -196,17 +213,25 @@ export class FriendService {
    * contact, everyone else gets the row a non-friend sees.
    */
   async announceProfile(user: UserRow): Promise<void> {
-    const [theirs, online] = await Promise.all([this.friends.rowsTo(user.id), this.ctx.realtime.online([user.id])]);
+    const [theirs, online, blocks] = await Promise.all([
+      this.friends.rowsTo(user.id),
+      this.ctx.realtime.online([user.id]),
+      this.ctx.repos.blocks.around(user.id),
+    ]);
+    // Online only to whom their 最近在线 shows (as on their row in the list).
     const isOnline = online.has(user.id);
+    const blocked = new Set(blocks);
     if (this.ctx.config.get().sysInfo.runMode === 1) {
       const department = (await this.departmentNames([user]))?.get(user.dep_id);
+      const shown = isOnline && blocked.size === 0 && seesLastSeen(user, { friend: false, blocked: false });
       await this.ctx.realtime.broadcast(
-        { type: 'appendContact', data: toUserContact(user, undefined, isOnline, department) },
+        { type: 'appendContact', data: toUserContact(user, undefined, shown, department) },
         user.id,
       );
     }
     for (const [friendId, row] of theirs) {
-      await this.ctx.realtime.publish([friendId], { type: 'appendContact', data: toUserContact(user, row, isOnline) });
+      const shown = isOnline && seesLastSeen(user, { friend: true, blocked: blocked.has(friendId) });
+      await this.ctx.realtime.publish([friendId], { type: 'appendContact', data: toUserContact(user, row, shown) });
     }
   }
 
@@ -228,20 +253,29 @@ export class FriendService {
         : mine.size
           ? await this.users.activeAmong([...mine.keys()])
           : [];
-    const [online, departments] = await Promise.all([
+    const [online, departments, blocks] = await Promise.all([
       this.ctx.realtime.online(users.map((u) => u.id)),
       this.departmentNames(users),
+      this.ctx.repos.blocks.around(session.userId),
     ]);
+    const blocked = new Set(blocks);
     return users
-      .map((u) => toUserContact(u, mine.get(u.id), online.has(u.id), departments?.get(u.dep_id)))
+      .map((u) => {
+        const to = { friend: mine.has(u.id), blocked: blocked.has(u.id), hidden: false };
+        const presence = this.presenceOf(u, to, online.has(u.id));
+        return toUserContact(u, mine.get(u.id), presence.online, departments?.get(u.dep_id), presence);
+      })
       .sort(
         (a, b) => a.index.localeCompare(b.index) || a.displayName.localeCompare(b.displayName, 'zh-Hans-u-co-pinyin'),
       );
   }
 
-  /** Who hears a user's presence: their friends, or everyone in runMode 1. */
+  /**
+   * Who hears a user come online or go (`isOnline`): those who may see their 最近在线 (their friends,
+   * or everyone in runMode 1, as their `last_seen_to` allows), never across a block.
+   */
   async audience(userId: number): Promise<number[] | 'everyone'> {
-    if (this.ctx.config.get().sysInfo.runMode === 1) return 'everyone';
-    return this.friends.friendIds(userId);
+    const user = await this.users.byId(userId);
+    return user ? readersOf(this.ctx, user, 'lastSeen') : [];
   }
 }

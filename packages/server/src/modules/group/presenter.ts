@@ -1,4 +1,12 @@
-import { DEFAULT_LOCALE, newContact, translate, type Contact, type GroupSetting, memberRole } from '@sparrow/protocol';
+import {
+  DEFAULT_GROUP_SETTING,
+  DEFAULT_LOCALE,
+  newContact,
+  translate,
+  type Contact,
+  type GroupSetting,
+  memberRole,
+} from '@sparrow/protocol';
 import { indexLetter } from '../../lib/letter';
 import { parseJson } from '../../lib/text';
 import type { Session } from '../auth';
@@ -10,17 +18,6 @@ import type { GroupRow } from './repo';
  * (as the original server wrote it); each reader is shown it in their own.
  */
 export const NOTICE_HEAD = translate(DEFAULT_LOCALE, 'notice.title');
-
-export const DEFAULT_GROUP_SETTING: GroupSetting = {
-  invite: 1,
-  history: 1,
-  profile: 1,
-  nospeak: 0,
-  manage: 0,
-  pin: 0,
-  reaction: 1,
-  retention: 0,
-};
 
 export function groupSetting(row: Pick<GroupRow, 'setting'>): GroupSetting {
   return { ...DEFAULT_GROUP_SETTING, ...(parseJson(row.setting) as Partial<GroupSetting>) };

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_GROUP_SETTING,
   groupNumber,
   type Contact,
   type EventLine,
@@ -21,7 +22,7 @@ import type { ConfigService } from '../system';
 import { type UserRepo, type UserRow } from '../user';
 import { storageUrl, type Storage } from '../../storage/storage';
 import { composeGroupAvatar } from './avatar';
-import { DEFAULT_GROUP_SETTING, eventFacts, groupSetting, toGroupContact } from './presenter';
+import { eventFacts, groupSetting, toGroupContact } from './presenter';
 import { membersHidden } from './profile';
 import { type GroupRepo, type GroupRow } from './repo';
 import type { KeywordScreen } from '../keywords';

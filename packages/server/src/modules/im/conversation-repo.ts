@@ -162,7 +162,13 @@ export class ConversationRepo {
       const left = Number((await after.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
       values = { read_msg_id: readTo, unread: left, ...(left === 0 && { is_at: 0 }) };
     }
-    await this.db.updateTable('conversations').set(values).where('id', '=', conv.id).execute();
+    // Never back: a read of an earlier message that lost the race to a later one leaves the later one's.
+    await this.db
+      .updateTable('conversations')
+      .set(values)
+      .where('id', '=', conv.id)
+      .where('read_msg_id', '<=', readTo)
+      .execute();
     return Math.max(conv.read_msg_id, conv.clear_msg_id);
   }
 

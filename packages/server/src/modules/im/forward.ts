@@ -81,13 +81,14 @@ export class ForwardService {
   private async record(session: Session, rows: readonly MessageRow[]): Promise<ForwardDraft> {
     const senders = await this.ctx.repos.users.byIds(rows.map((r) => r.from_user));
     const items: StoredItem[] = rows.map((r) => {
-      const { extends: ext } = copyOf(r);
+      // As a forward copies it: a poll or a chain is kept as the text of what it held.
+      const copy = copyOf(r);
       const sender = senders.get(r.from_user);
       return {
         msg_id: r.id,
-        type: r.type,
-        content: r.content,
-        extends: ext,
+        type: copy.type,
+        content: copy.content,
+        extends: copy.extends,
         sendTime: r.create_time,
         fromUser: { id: r.from_user, realname: sender?.realname ?? '', avatar: sender?.avatar ?? PICTURES.person },
       };

@@ -29,7 +29,10 @@ export type Known = Partial<Omit<MessageContext, 'reader'>>;
  */
 export class Hydrator {
   constructor(
-    private readonly repos: Pick<Repos, 'users' | 'groups' | 'messages' | 'conversations' | 'friends' | 'reactions'>,
+    private readonly repos: Pick<
+      Repos,
+      'users' | 'groups' | 'messages' | 'conversations' | 'friends' | 'reactions' | 'polls'
+    >,
   ) {}
 
   /** Rows for one reader. */
@@ -46,12 +49,15 @@ export class Hydrator {
     const remarks = await this.repos.friends.remarks([readerRow.id], namedInLines(rows));
     const reader = readerOf(readerRow, remarks.get(readerRow.id));
     const reactions = given.reactions ?? (await reactionsFor(this.repos.reactions, rows, readerRow.id));
+    const pollIds = rows.filter((r) => r.type === 'poll').map((r) => Number(parseJson(r.extends).poll_id));
+    const polls = given.polls ?? (await this.repos.polls.tallies(pollIds, readerRow.id));
     return rows.map((r) =>
       toMessage(r, {
         reader,
         users,
         quotes,
         reactions,
+        polls,
         ...(r.chat_type === ChatType.Group && roles && { members: roles.get(r.to_id) }),
         ...(peerRead?.has(r.chat_key) && { peerReadTo: peerRead.get(r.chat_key) }),
         ...given,

@@ -1,4 +1,5 @@
 /** What other modules may use of im; everything else in this folder is its own. */
+export { ChainRepo } from './chains-repo';
 export * from './hydrate';
 export * from './presenter';
 export * from './repo';

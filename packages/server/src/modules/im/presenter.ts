@@ -1,4 +1,5 @@
 import {
+  chainText,
   DEFAULT_LOCALE,
   EventLineSchema,
   negotiateLocale,
@@ -27,6 +28,7 @@ import { DELETED_STATUS } from '../account';
 import type { UserRow } from '../user';
 import { NOTICE_HEAD } from '../group';
 import { ChatType, type MessageRow } from './repo';
+import type { PollTally } from './polls-repo';
 
 /** `at` is stored as `,3,7,` so that a mention can be found with LIKE. */
 export const encodeAt = (ids: number[]) => (ids.length ? `,${[...new Set(ids)].join(',')},` : '');
@@ -160,7 +162,20 @@ export function eventText(line: EventLine | undefined, reader: Reader, fallback:
         kind: translate(reader.locale, reportKindKey(line.kind)),
         reason: translate(reader.locale, reportReasonKey(line.reason)),
       });
+    case 'signInNewDevice': {
+      const where = line.lan ? translate(reader.locale, 'device.lan') : line.place;
+      return translate(reader.locale, 'notice.signInNewDevice', {
+        device: deviceText(line, reader.locale),
+        place: where ? translate(reader.locale, 'notice.placeAt', { place: where }) : '',
+      });
+    }
   }
+}
+
+/** "Chrome on Windows", or whichever half is known, or 未知设备. */
+function deviceText(device: { browser: string; os: string }, locale: Locale): string {
+  if (device.browser && device.os) return translate(locale, 'device.named', device);
+  return device.browser || device.os || translate(locale, 'device.unknown');
 }
 
 /** The word for what a report concerns, `report.kind.<kind>` (a person's account for an unknown kind). */
@@ -224,8 +239,11 @@ export function systemContact(recipient: UserRow, pending: number, lastContent: 
   });
 }
 
-/** What `system` tells a user of: friend requests, and a report's outcome. */
-type SystemLine = Extract<EventLine, { event: 'friendRequest' | 'friendAccepted' | 'reportClosed' | 'reportWarning' }>;
+/** What `system` tells a user of: friend requests, a report's outcome, a sign-in from a new device. */
+type SystemLine = Extract<
+  EventLine,
+  { event: 'friendRequest' | 'friendAccepted' | 'reportClosed' | 'reportWarning' | 'signInNewDevice' }
+>;
 
 /**
  * A notice from `system` to a user, in that user's language, as a `simple` push; never stored.
@@ -335,6 +353,8 @@ export interface MessageContext {
   contactInfo?: Contact;
   /** Reactions by msg_id, as the reader sees them (Hydrator loads them for a page). */
   reactions?: ReadonlyMap<number, Reaction[]>;
+  /** Polls' counts and the reader's own choice, by poll id (Hydrator loads them for a page). */
+  polls?: ReadonlyMap<number, PollTally>;
 }
 
 /**
@@ -365,8 +385,28 @@ function factsOf(row: MessageRow, mc: MessageContext): MessageFacts {
     const stored = Array.isArray(facts.lines) ? facts.lines.filter((l): l is string => typeof l === 'string') : [];
     ext = { ...facts, title: recordTitleOf(facts, say), lines: recordLines(heads, stored, say) };
   }
+  // A poll's counts and the reader's own choice as they stand, when loaded; as sent otherwise.
+  const tally = row.type === 'poll' ? mc.polls?.get(Number(ext.poll_id)) : undefined;
+  if (tally) ext = { ...ext, ...pollFacts(tally) };
   const facts = MessageFactsSchema.safeParse({ type: row.type, extends: ext });
   return facts.success ? facts.data : { type: 'text', extends: {} };
+}
+
+/** A poll's `extends` as its tally says: the options with their counts, the voters, the reader's own choice. */
+export function pollFacts(t: PollTally): MessageExtends['poll'] {
+  const { poll } = t;
+  return {
+    poll_id: poll.id,
+    question: poll.question,
+    options: poll.options.map((text, i) => ({ text, count: t.counts[i] ?? 0 })),
+    multiple: poll.multiple,
+    anonymous: poll.anonymous,
+    deadline: poll.deadline,
+    closed: poll.closed,
+    voters: t.voters,
+    mine: t.mine,
+    creator: poll.creator,
+  };
 }
 
 /** A group announcement's message with its first line in the reader's words. */
@@ -384,6 +424,8 @@ function contentOf(facts: MessageFacts, row: MessageRow, reader: Reader): string
   if (facts.type === 'webrtc') return callText(facts.extends, reader, row.from_user);
   if (facts.type === 'text' && facts.extends.notice === 1) return announcementText(row.content, reader);
   if (facts.type === 'record') return translate(reader.locale, 'record.content', { title: facts.extends.title });
+  if (facts.type === 'chain') return chainText(facts.extends, translate(reader.locale, 'chain.head'));
+  if (facts.type === 'poll') return translate(reader.locale, 'preview.poll', { question: facts.extends.question });
   return row.content;
 }
 

@@ -17,6 +17,7 @@ import type { Session } from '../auth';
 import { groupSetting } from '../group';
 import { requireUnmuted } from '../report';
 import type { ConfigService } from '../system';
+import { peopleNamed } from './people-named';
 import { reactionsFor } from './reactions-view';
 import { ChatType, type MessageRow } from './repo';
 
@@ -71,24 +72,8 @@ export class ReactionService {
   async who(session: Session, body: RouteInput<'messageReactions'>): Promise<Reactor[]> {
     const { row, chat } = await this.reactable(session, body.id);
     const rows = await this.ctx.repos.reactions.who(row.id, body.emoji, REACTORS_LISTED_MAX);
-    const ids = [...new Set(rows.map((r) => r.user_id))];
-    if (ids.length === 0) return [];
-    const users = await this.ctx.repos.users.byIds(ids);
-    const remarks = (await this.ctx.repos.friends.remarks([session.userId], ids)).get(session.userId);
-    const nicknames =
-      chat.kind === 'group'
-        ? (await this.ctx.repos.groups.rolesIn([chat.group.id], ids)).get(chat.group.id)
-        : undefined;
-    return rows.map((r) => {
-      const user = users.get(r.user_id);
-      return {
-        emoji: r.emoji,
-        user_id: r.user_id,
-        name: remarks?.get(r.user_id) || nicknames?.get(r.user_id)?.nickname || user?.realname || '',
-        avatar: user?.avatar ?? '',
-        time: r.create_time,
-      };
-    });
+    const named = await peopleNamed(this.ctx.repos, session.userId, chat, [...new Set(rows.map((r) => r.user_id))]);
+    return rows.map((r) => ({ emoji: r.emoji, user_id: r.user_id, ...named.get(r.user_id)!, time: r.create_time }));
   }
 
   /** A message I can see that takes reactions: not an event line or a call, not withdrawn. */

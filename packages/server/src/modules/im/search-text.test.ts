@@ -11,8 +11,8 @@ import {
 } from './search-text';
 
 describe('searchText', () => {
-  it('searches text, files, places, cards and merged records only', () => {
-    expect([...SEARCHED_TYPES]).toEqual(['text', 'file', 'location', 'contact', 'record']);
+  it('searches text, files, places, cards, merged records, chains and polls only', () => {
+    expect([...SEARCHED_TYPES]).toEqual(['text', 'file', 'location', 'contact', 'record', 'chain', 'poll']);
   });
 
   it('keeps a text message content as it is, whatever its extends say', () => {
@@ -38,6 +38,7 @@ describe('searchText', () => {
       '{"title":"张三和李四的聊天记录","record_id":1}',
       '张三和李四的聊天记录',
     ],
+    ['a poll by its question', 'poll', '{"question":"午饭吃什么","options":[{"text":"面","count":0}]}', '午饭吃什么'],
   ])('finds %s, not by its content', (_, type, ext, words) => {
     expect(searchText(type, type === 'file' ? 'content' : '[label]', ext)).toBe(words);
   });

@@ -1,27 +1,14 @@
+import { foldForSearch, searchWords, SEARCHED_TYPES } from '@sparrow/protocol';
 import { parseJson } from '../../lib/text';
 
-/** The kinds of message search finds (the protocol's SearchableType). */
-export const SEARCHED_TYPES = ['text', 'file', 'location', 'contact', 'record'] as const;
+export { SEARCHED_TYPES };
 
 /**
- * The words a message is found by, kept in `messages.search_text` and indexed by `wordTokens`: a
- * text's content (already plain, see send/draft.ts), a file's name, a place's name and address,
- * a card's name, a merged record's title. Other kinds, and the "[位置]" and "[个人名片]" labels of the content, are not
- * searched, so that a word of the label does not find every place or card.
+ * The words a message is found by (protocol's `searchWords`), kept in `messages.search_text` and
+ * indexed by `wordTokens`; `ext` as stored, in JSON.
  */
 export function searchText(type: string, content: string, ext: string): string {
-  if (type === 'text') return content;
-  if (!(SEARCHED_TYPES as readonly string[]).includes(type)) return '';
-  const facts = parseJson(ext);
-  const names =
-    type === 'file'
-      ? [facts.name]
-      : type === 'location'
-        ? [facts.name, facts.address]
-        : type === 'record'
-          ? [facts.title]
-          : [facts.displayName];
-  return names.filter((n): n is string => typeof n === 'string' && n !== '').join('\n');
+  return searchWords(type, content, type === 'text' ? {} : parseJson(ext));
 }
 
 /** What a character is to the index: none (a separator), part of a word, of a run of Chinese, or a mark. */
@@ -73,7 +60,7 @@ function kindTable(): Uint8Array {
 function runs(text: string): Array<{ cjk: boolean; chars: string[] }> {
   const found: Array<{ cjk: boolean; chars: string[] }> = [];
   let run: { cjk: boolean; chars: string[] } | undefined;
-  for (const ch of text.normalize('NFKC').toLowerCase()) {
+  for (const ch of foldForSearch(text)) {
     const kind = kindOf(ch);
     if (kind === Kind.None) {
       run = undefined;

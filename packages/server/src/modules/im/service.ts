@@ -9,6 +9,7 @@ import type { ConfigService } from '../system';
 import { cateOf, type FileService } from '../upload';
 import type { Hydrator } from './hydrate';
 import { isOwnPat, withdrawPat } from './pat';
+import type { ReceiptService } from './receipts';
 
 /**
  * The most messages a read receipt lists for Raingad clients: they mark read those they hold, and
@@ -31,6 +32,7 @@ export class MessageService {
     private readonly ctx: MessageParts,
     private readonly hydrator: Hydrator,
     private readonly files: FileService,
+    private readonly receipts: Pick<ReceiptService, 'onRead'>,
   ) {}
 
   async list(session: Session, body: RouteInput<'getMessageList'>): Promise<{ items: Message[]; total: number }> {
@@ -70,7 +72,9 @@ export class MessageService {
     if (body.toContactId === 'system' || body.toContactId === 'admin_notice')
       return this.markPseudoRead(session, body.toContactId);
     const target = await this.ctx.access.chat(session, body.toContactId);
-    const msgId = body.msg_id || (await this.ctx.repos.messages.newestId(target.chatKey));
+    // Never past the chat's newest: a mark beyond it would count every later message read unseen.
+    const newest = await this.ctx.repos.messages.newestId(target.chatKey);
+    const msgId = body.msg_id ? Math.min(body.msg_id, newest) : newest;
     const readBefore = await this.ctx.repos.conversations.markRead(session.userId, target.chatKey, msgId);
     if (target.kind === 'private') {
       // Raingad clients are told which messages were read, whole (`present.ts`); Sparrow's up to where.
@@ -90,6 +94,8 @@ export class MessageService {
         undefined,
         { read: read.length ? await this.hydrator.presentMany(read, target.peer) : undefined },
       );
+    } else if (target.kind === 'group' && readBefore !== null) {
+      await this.receipts.onRead(session, target, readBefore, msgId);
     }
     await this.ctx.realtime.publish(
       [session.userId],
@@ -222,7 +228,8 @@ export class MessageService {
 
   /**
    * Takes a chat off my list until a newer message arrives; what it held counts as read (a private
-   * chat's counter is cleared; a group's read position moves to its newest message).
+   * chat's counter is cleared; a group's read position moves to its newest message, and the senders
+   * of what that passed are told as by a read, so that their receipt counts do not stay behind).
    */
   async deleteChat(session: Session, id: ContactId | string | number): Promise<void> {
     const target = await this.ctx.access.chat(session, id);
@@ -234,6 +241,10 @@ export class MessageService {
       last_msg_id: newest,
       ...(target.kind === 'group' ? { read_msg_id: Math.max(view?.row.read_msg_id ?? 0, newest) } : { unread: 0 }),
     });
+    if (target.kind === 'group') {
+      const before = view ? Math.max(view.row.read_msg_id, view.row.clear_msg_id) : 0;
+      await this.receipts.onRead(session, target, before, newest);
+    }
   }
 
   async setTop(session: Session, body: RouteInput<'setChatTop'>): Promise<void> {

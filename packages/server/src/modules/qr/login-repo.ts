@@ -74,9 +74,9 @@ export class QrLoginRepo {
     now: number,
     makeSession: (
       trx: Transaction<Database>,
-      row: { secret_hash: string; user_agent: string; ip: string },
+      row: { secret_hash: string; user_agent: string; ip: string; cid: string },
     ) => Promise<number>,
-  ): Promise<{ sessionId: number; userAgent: string } | null> {
+  ): Promise<{ sessionId: number; userAgent: string; ip: string; cid: string } | null> {
     return inTransaction(this.db, async (trx) => {
       const row = await trx
         .updateTable('qr_logins')
@@ -85,12 +85,12 @@ export class QrLoginRepo {
         .where('state', '=', QrLoginStep.Scanned)
         .where('user_id', '=', userId)
         .where('expires_at', '>', now)
-        .returning(['id', 'secret_hash', 'user_agent', 'ip'])
+        .returning(['id', 'secret_hash', 'user_agent', 'ip', 'cid'])
         .executeTakeFirst();
       if (!row) return null;
       const sessionId = await makeSession(trx, row);
       await trx.updateTable('qr_logins').set({ session_id: sessionId }).where('id', '=', row.id).execute();
-      return { sessionId, userAgent: row.user_agent };
+      return { sessionId, userAgent: row.user_agent, ip: row.ip, cid: row.cid };
     });
   }
 

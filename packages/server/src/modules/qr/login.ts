@@ -2,7 +2,6 @@ import { timingSafeEqual } from 'node:crypto';
 import {
   deviceName,
   qrLink,
-  SocketCloseCodes,
   QR_LOGIN_VALID_MS,
   type QrLoginCode,
   type QrLoginScan,
@@ -14,7 +13,7 @@ import { randomToken, sha256 } from '../../lib/crypto';
 import type { Limits } from '../../lib/limits';
 import type { Realtime } from '../../realtime/realtime';
 import type { Repos } from '../../repos';
-import { forceOffline, isMobileAgent, type Session, type SessionService } from '../auth';
+import { forceOffline, isMobileAgent, type DeviceService, type Session, type SessionService } from '../auth';
 import type { ConfigService } from '../system';
 import { toUserInfo } from '../user';
 import { QrLoginStep, type QrLoginRepo } from './login-repo';
@@ -53,6 +52,7 @@ export class QrLoginService {
   constructor(
     private readonly ctx: QrLoginParts,
     private readonly qr: QrService,
+    private readonly devices: Pick<DeviceService, 'list' | 'end' | 'signedIn'>,
   ) {
     this.codes = ctx.repos.qrLogins;
   }
@@ -69,6 +69,7 @@ export class QrLoginService {
       secret_hash: sha256(secret),
       user_agent: client.userAgent.slice(0, 255),
       ip: client.ip.slice(0, 64),
+      cid: client.cid.slice(0, 64),
       create_time: now,
       expires_at: expires,
     });
@@ -92,7 +93,7 @@ export class QrLoginService {
           login: {
             authToken: `bearer ${secret}`,
             sessionId: row.session_id,
-            userInfo: toUserInfo(user, this.qr.code('user', user.id, base)),
+            userInfo: toUserInfo(user, this.qr.code('user', user.id, base), this.ctx.now()),
           },
         };
       }
@@ -127,13 +128,16 @@ export class QrLoginService {
   async confirm(session: Session, code: string): Promise<void> {
     if (session.viaQr) throw gone();
     const made = await this.codes.confirm(code, session.userId, this.ctx.now(), async (trx, row) => {
-      const client = { cid: '', isMobile: isMobileAgent(row.user_agent), userAgent: row.user_agent, ip: row.ip };
+      const client = { cid: row.cid, isMobile: isMobileAgent(row.user_agent), userAgent: row.user_agent, ip: row.ip };
       return this.ctx.sessions.createApproved(trx, session.userId, client, row.secret_hash, session.id);
     });
     if (!made) throw gone();
     if (this.ctx.config.get().sysInfo.multipleLogin === 0) {
       await forceOffline(this.ctx, session.userId, made.sessionId, isMobileAgent(made.userAgent));
     }
+    // Audited as a new device when it is one; no notice: a signed-in device of theirs just confirmed it.
+    const client = { cid: made.cid, isMobile: isMobileAgent(made.userAgent), userAgent: made.userAgent, ip: made.ip };
+    await this.devices.signedIn(session.user, made.sessionId, client, 'qr', true);
   }
 
   /** The scanner declines: the page shows the code cancelled. */
@@ -142,21 +146,12 @@ export class QrLoginService {
   }
 
   /** The caller's other live sessions made by QR login (a web session does not list itself). */
-  async webSessions(session: Session): Promise<WebSession[]> {
-    const rows = await this.ctx.sessions.liveQrOf(session.userId, session.id);
-    return rows.map((r) => ({
-      session_id: r.id,
-      device: deviceName(r.user_agent),
-      create_time: r.create_time,
-      last_seen: r.last_seen,
-    }));
+  webSessions(session: Session): Promise<WebSession[]> {
+    return this.devices.list(session.userId, { currentId: session.id, via: 'qr', exceptCurrent: true });
   }
 
   /** Ends one of the caller's sessions made by QR login; another's is answered as one that does not exist. */
-  async endWebSession(session: Session, sessionId: number): Promise<void> {
-    if (!(await this.ctx.sessions.revokeQr(session.userId, sessionId))) {
-      throw new AppError('NotFound', {}, { fields: ['session_id'] });
-    }
-    await this.ctx.realtime.kick(session.userId, [sessionId], SocketCloseCodes.SessionEnded);
+  endWebSession(session: Session, sessionId: number): Promise<void> {
+    return this.devices.end(session.userId, sessionId, 'device', 'qr');
   }
 }

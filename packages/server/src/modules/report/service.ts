@@ -12,6 +12,7 @@ import {
 } from '@sparrow/protocol';
 import { AppError } from '../../errors';
 import type { Limits } from '../../lib/limits';
+import { parseJson } from '../../lib/text';
 import type { Repos } from '../../repos';
 import { storageUrl } from '../../storage/storage';
 import type { Access } from '../access';
@@ -25,7 +26,7 @@ const MINE_MAX = 100;
 
 /** What ReportService is built from. */
 export interface ReportParts {
-  repos: Pick<Repos, 'reports' | 'users' | 'groups' | 'history' | 'moments' | 'files'>;
+  repos: Pick<Repos, 'reports' | 'users' | 'groups' | 'history' | 'moments' | 'files' | 'polls'>;
   access: Access;
   limits: Pick<Limits, 'report'>;
   now: () => number;
@@ -140,7 +141,10 @@ export class ReportService {
       { userId: session.userId, chatKey: chat.chatKey, floor },
       { limit: REPORT_CONTEXT_EACH_SIDE * 2 + 1, offset: 0, aroundId: row.id },
     );
-    const messages = await this.hydrator.presentMany(rows, session.user);
+    // A poll as no one in particular sees it: an anonymous poll's evidence tells no one's choice.
+    const pollIds = rows.filter((r) => r.type === 'poll').map((r) => Number(parseJson(r.extends).poll_id));
+    const polls = await this.ctx.repos.polls.tallies(pollIds, 0);
+    const messages = await this.hydrator.presentMany(rows, session.user, { polls });
     const chatName = chat.kind === 'group' ? chat.group.name : chat.kind === 'private' ? chat.peer.realname : '';
     return {
       targetId: row.id,

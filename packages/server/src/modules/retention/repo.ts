@@ -122,11 +122,26 @@ export class RetentionRepo {
     const { db } = this;
     const ids = batch.map((m) => m.id);
     yield db.deleteFrom('message_reactions').where('msg_id', 'in', ids).compile();
+    // The polls first, then their votes: a vote reads its poll's row under a shared lock, so one
+    // under way has committed its rows by the time the poll is deleted, and one to come finds none.
+    const { rows: polls } = yield db.selectFrom('polls').select('id').where('msg_id', 'in', ids).compile();
+    const pollIds = (polls as Array<{ id: unknown }>).map((p) => Number(p.id));
+    if (pollIds.length) {
+      yield db.deleteFrom('polls').where('id', 'in', pollIds).compile();
+      yield db.deleteFrom('poll_votes').where('poll_id', 'in', pollIds).compile();
+    }
     yield db.deleteFrom('message_edits').where('msg_id', 'in', ids).compile();
     yield db.deleteFrom('chat_pins').where('msg_id', 'in', ids).compile();
     yield db.deleteFrom('message_hidden').where('msg_id', 'in', ids).compile();
     yield db.deleteFrom('message_outbox').where('msg_id', 'in', ids).compile();
     const deleted = yield db.deleteFrom('messages').where('id', 'in', ids).compile();
+    // After the messages: a chain's change takes its message's row first, so one under way has
+    // committed its line by now, and one to come finds no message and writes nothing.
+    yield db
+      .deleteFrom('chain_entries')
+      .where('chain_id', 'in', db.selectFrom('chains').select('id').where('msg_id', 'in', ids))
+      .compile();
+    yield db.deleteFrom('chains').where('msg_id', 'in', ids).compile();
     const chats = [...new Set(batch.map((m) => m.chat_key))].filter(counted);
     if (chats.length) {
       const { rows } = yield db

@@ -4,8 +4,10 @@ import {
   PICTURES,
   RATE_LIMITS,
   DEFAULT_LOCALE,
+  LDAP_DEFAULTS,
   translate,
   type GlobalConfig,
+  type LdapSettings,
   type Locale,
 } from '@sparrow/protocol';
 import { randomToken } from '../../lib/crypto';
@@ -29,15 +31,24 @@ export type AccountConfig = {
   nameHoldDays: number;
   /** Days a finished data export stays downloadable. */
   exportDays: number;
+  /** Who must have a second factor: 0 no one, 1 administrators, 2 everyone (docs/product.md "Two-step sign-in"). */
+  twoStepRequired: 0 | 1 | 2;
 };
 
 /** The defaults of `account.*`. */
-export const ACCOUNT_DEFAULTS: AccountConfig = { removeMessages: 0, nameHoldDays: 30, exportDays: 7 };
+export const ACCOUNT_DEFAULTS: AccountConfig = {
+  removeMessages: 0,
+  nameHoldDays: 30,
+  exportDays: 7,
+  twoStepRequired: 0,
+};
 
 /** Everything stored in the `config` table. */
 export interface StoredConfig extends GlobalConfig {
   rateLimits: RateLimitConfig;
   account: AccountConfig;
+  /** The directory (modules/ldap): server-only, its service account's password sealed (`bindPasswordSealed`). */
+  ldap: LdapSettings & { bindPasswordSealed: string };
 }
 
 const SECTIONS = [
@@ -49,6 +60,7 @@ const SECTIONS = [
   'demon_mode',
   'rateLimits',
   'account',
+  'ldap',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -57,6 +69,7 @@ const defaults = (): StoredConfig =>
     ...DEFAULT_GLOBAL_CONFIG,
     rateLimits: RATE_LIMITS as unknown as RateLimitConfig,
     account: ACCOUNT_DEFAULTS,
+    ldap: { ...LDAP_DEFAULTS, bindPasswordSealed: '' },
   });
 
 const VERSION_KEY = '_version';
@@ -113,7 +126,7 @@ export class ConfigService {
    * language, with the served icon unless the operator gave one (docs/protocol.md §1 "Old clients").
    */
   publicConfig(signedIn: boolean, locale: Locale): GlobalConfig {
-    const { rateLimits: _omit, account: _account, ...config } = this.current;
+    const { rateLimits: _omit, account: _account, ldap: _ldap, ...config } = this.current;
     const shown: GlobalConfig = {
       ...config,
       sysInfo: { ...config.sysInfo, logo: config.sysInfo.logo || PICTURES.logo },

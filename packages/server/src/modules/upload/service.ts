@@ -1,3 +1,5 @@
+import fs from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { AVATAR_SIZE, routes } from '@sparrow/protocol';
@@ -126,6 +128,16 @@ export class UploadService {
   ): Promise<{ file: MultipartFile; url: string }> {
     const { file, staged } = await readUpload(req, this.ctx.storage, this.ctx.config.get().fileUpload.size, before);
     return { file, url: await this.storeAvatar(staged) };
+  }
+
+  /** An avatar from bytes the server fetched (a provider's picture claim): checked and stored as an upload's. */
+  async avatarFromBytes(bytes: Buffer): Promise<string> {
+    const staged = await this.ctx.storage.stage(Readable.from([bytes]));
+    try {
+      return await this.storeAvatar(staged);
+    } finally {
+      await fs.rm(staged.path, { force: true });
+    }
   }
 
   private async storeAvatar(staged: StagedFile): Promise<string> {

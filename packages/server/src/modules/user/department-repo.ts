@@ -1,5 +1,6 @@
 import type { Department } from '@sparrow/protocol';
 import type { Db } from '../../db';
+import { lockKey } from '../../db/locks';
 
 /** The organisation's departments (docs/product.md §3 `dep_id`) and who is in each. */
 export class DepartmentRepo {
@@ -64,6 +65,30 @@ export class DepartmentRepo {
       )
       .executeTakeFirst();
     return Number(res.numDeletedRows) === 1;
+  }
+
+  /**
+   * The department named `name` (the first by id when several are), made at the top level when
+   * none is: under a lock of the name, so that two first sign-ins naming a new department at once
+   * make one.
+   */
+  async named(name: string, now: number): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      await lockKey(trx, `department-name:${name}`);
+      const found = await trx
+        .selectFrom('departments')
+        .select('id')
+        .where('name', '=', name)
+        .orderBy('id')
+        .executeTakeFirst();
+      if (found) return found.id;
+      const { id } = await trx
+        .insertInto('departments')
+        .values({ name, parent_id: 0, sort: 0, create_time: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return id;
+    });
   }
 
   /** Puts a user in a department (0: none). */

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../../db';
 import { Prepared } from '../../db/prepared';
 import { unlessDuplicate } from '../../db/unique';
@@ -59,6 +59,27 @@ export class UserRepo {
 
   async update(id: number, values: Updateable<UsersTable>): Promise<void> {
     await this.db.updateTable('users').set(values).where('id', '=', id).execute();
+  }
+
+  /**
+   * Writes a user's status in one statement, raising its version (`status_at`) past both `now` and
+   * the one before: the row as written, or undefined for no such user.
+   */
+  setStatus(
+    id: number,
+    values: Pick<Updateable<UsersTable>, 'status_text' | 'status_emoji' | 'status_until'>,
+    now: number,
+  ): Promise<UserRow | undefined> {
+    return this.db
+      .updateTable('users')
+      .set({
+        ...values,
+        update_time: now,
+        status_at: sql<number>`case when status_at >= ${now} then status_at + 1 else ${now} end`,
+      })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
   }
 
   /** Replaces a user's saved settings only if they are still `from`; false when another save came first. */

@@ -49,6 +49,10 @@ interface Props {
   onAttach: (files: File[]) => void;
   /** ↑ in the empty box: starts editing my last message, answering whether there was one. */
   onEditLast: () => boolean;
+  /** The box's text changed (对方正在输入…: I am typing). */
+  onInput?: (() => void) | undefined;
+  /** I stopped typing: sent, emptied the box or left it. */
+  onStop?: (() => void) | undefined;
 }
 
 const MAX_HEIGHT = 120;
@@ -68,6 +72,8 @@ export const Composer = forwardRef(function Composer(
     onSend,
     onAttach,
     onEditLast,
+    onInput,
+    onStop,
   }: Props,
   ref: Ref<ComposerHandle>,
 ) {
@@ -135,6 +141,7 @@ export const Composer = forwardRef(function Composer(
   const send = () => {
     if (!canSend) return;
     onSend(text, mentionable ? mentionIds(text, mentions.current) : []);
+    onStop?.();
     mentions.current = [];
     update('', 0);
   };
@@ -261,7 +268,10 @@ export const Composer = forwardRef(function Composer(
               caret.current = pos;
               placeCaret.current = null;
               update(next);
+              if (next.trim()) onInput?.();
+              else onStop?.();
             }}
+            onBlur={() => onStop?.()}
             onSelect={(e) => {
               caret.current = e.currentTarget.selectionStart;
             }}

@@ -1,8 +1,10 @@
 import type { Message } from '@sparrow/protocol';
 import { linkify } from '../../lib/linkify';
+import { ChainCard } from '../chain/ChainCard';
 import { CallBubble } from '../message/CallBubble';
 import { MediaMessage } from '../message/MediaMessage';
 import { RecordCard } from './RecordCard';
+import { PollCard } from '../poll/PollCard';
 
 function Text({ content }: { content: string }) {
   return (
@@ -38,5 +40,9 @@ export function MessageContent({ message: m }: { message: Message }) {
       return <CallBubble message={m} />;
     case 'record':
       return <RecordCard message={m} />;
+    case 'poll':
+      return <PollCard message={m} />;
+    case 'chain':
+      return <ChainCard message={m} />;
   }
 }

@@ -20,6 +20,7 @@ import { PendingBubble } from './PendingBubble';
 import { ownPatWithdrawable } from '../../chat/use-pins';
 import { useDoubleTap } from './use-double-tap';
 import { ReactionChips } from '../reactions/ReactionChips';
+import { ReadCount } from '../receipts/ReadCount';
 import { SelectableRow } from './SelectableRow';
 
 export interface RowHandlers {
@@ -34,6 +35,8 @@ export interface RowHandlers {
   onReactors?(row: ChatRow, emoji: string): void;
   /** A double tap on a sender's avatar: pat them (拍一拍); absent where no one may be patted. */
   onPat?(row: ChatRow): void;
+  /** A tap on a message's read count (N人未读): who read it. */
+  onReadList?(msgId: number): void;
 }
 
 interface RowProps extends RowHandlers {
@@ -43,6 +46,8 @@ interface RowProps extends RowHandlers {
   showName: boolean;
   /** Private chats: whether the peer has read this message of mine. */
   read: boolean | null;
+  /** Groups whose read receipts show: the group (`group-<n>`) this message of mine is counted in. */
+  receiptsOf: string | null;
   /** The message the chat was opened at: marked for a moment, and named the current one. */
   focus: 'marked' | 'current' | null;
   me: number;
@@ -77,6 +82,7 @@ const MessageRow = memo(function MessageRow({
   previousTime,
   showName,
   read,
+  receiptsOf,
   focus,
   me,
   now,
@@ -87,6 +93,7 @@ const MessageRow = memo(function MessageRow({
   onReact,
   onReactors,
   onPat,
+  onReadList,
 }: RowProps) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
@@ -200,6 +207,9 @@ const MessageRow = memo(function MessageRow({
                 {read ? t('chat.read') : t('chat.unread')}
               </span>
             )}
+            {receiptsOf && onReadList && row.mine && row.state === 'sent' && m.msg_id > 0 && m.type !== 'webrtc' && (
+              <ReadCount gid={receiptsOf} msgId={m.msg_id} onOpen={onReadList} />
+            )}
             <div className={`bubble bubble-${m.type}`} tabIndex={0} ref={bubble} {...press}>
               <span className="visually-hidden">{t('chat.says', { name })}</span>
               {row.preview ? <PendingBubble row={row} preview={row.preview} /> : <MessageContent message={m} />}
@@ -241,6 +251,8 @@ interface ListProps extends RowHandlers {
   isGroup: boolean;
   /** Private chats show read marks on my messages. */
   readMarks: boolean;
+  /** A group whose read receipts show under my messages (`group-<n>`), else null. */
+  receiptsOf?: string | null;
   me: number;
   now: number;
   onLoadOlder(): void;
@@ -284,7 +296,19 @@ function Bottom({ context }: { context: ListContext }) {
  * pages at the bottom until the newest; only then does it follow new messages down.
  */
 export const MessageList = forwardRef(function MessageList(
-  { snapshot, isGroup, readMarks, me, now, onLoadOlder, onLoadNewer, label, selection, ...handlers }: ListProps,
+  {
+    snapshot,
+    isGroup,
+    readMarks,
+    receiptsOf = null,
+    me,
+    now,
+    onLoadOlder,
+    onLoadNewer,
+    label,
+    selection,
+    ...handlers
+  }: ListProps,
   ref: Ref<VirtuosoHandle>,
 ) {
   const { t } = useTranslation();
@@ -415,6 +439,7 @@ export const MessageList = forwardRef(function MessageList(
               previousTime={previous?.message.sendTime}
               showName={isGroup}
               read={readMarks && row.mine && row.message.type !== 'webrtc' ? id > 0 && id <= peerReadTo : null}
+              receiptsOf={receiptsOf}
               focus={id > 0 && id === marked ? 'marked' : id > 0 && id === focus?.msgId ? 'current' : null}
               me={me}
               now={now}

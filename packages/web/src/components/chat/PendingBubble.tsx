@@ -94,6 +94,8 @@ export function PendingBubble({ row, preview: p }: { row: ChatRow; preview: Pend
     case 'event':
     case 'webrtc':
     case 'record':
+    case 'poll':
+    case 'chain':
       return null;
   }
 }

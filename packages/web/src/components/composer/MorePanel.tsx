@@ -6,6 +6,8 @@ import {
   PhoneFill,
   PictureOutline,
   SmileOutline,
+  UnorderedListOutline,
+  CheckCircleOutline,
   UserContactOutline,
   VideoOutline,
 } from 'antd-mobile-icons';
@@ -17,6 +19,7 @@ import { canCapture } from '../../lib/media-recorder';
 import { useConfig } from '../../stores/config';
 import { contactsStore } from '../../stores/contacts';
 import { feedback } from '../feedback';
+import { ChainStartSheet } from '../chain/ChainStartSheet';
 import { ContactCardPicker } from './ContactCardPicker';
 import { sendFile, sendImages, sendLocation } from './send-media';
 import { StickerPanel } from './StickerPanel';
@@ -24,8 +27,9 @@ import { VideoRecorder } from './VideoRecorder';
 import './composer.css';
 
 const LocationPicker = lazy(() => import('../location/LocationPicker'));
+const PollSheet = lazy(() => import('../poll/PollSheet'));
 
-type Overlay = 'camera' | 'location' | 'card' | null;
+type Overlay = 'camera' | 'location' | 'card' | 'chain' | 'poll' | null;
 
 function Tile({ icon, label, onClick }: { icon: ReactNode; label: string; onClick: () => void }) {
   return (
@@ -48,8 +52,8 @@ function peerOf(chatKey: ContactKey): number | null {
 
 /**
  * The input bar's "+" panel, WeChat style: album (pictures and videos, several at once), camera
- * (video up to 60 s), location, contact card, file and my stickers; in a one-to-one chat, voice
- * and video calls when the server allows them (chatInfo.webrtc).
+ * (video up to 60 s), location, contact card, file and my stickers; in a group, 接龙 (a sign-up
+ * chain) and 投票 (a poll); in a one-to-one chat, voice and video calls when the server allows them (chatInfo.webrtc).
  */
 export function MorePanel({ chatKey }: { chatKey: ContactKey }) {
   const { t } = useTranslation();
@@ -99,6 +103,12 @@ export function MorePanel({ chatKey }: { chatKey: ContactKey }) {
         <Tile icon={<UserContactOutline />} label={t('media.more.card')} onClick={() => setOverlay('card')} />
         <Tile icon={<FolderOutline />} label={t('media.more.file')} onClick={() => files.current?.click()} />
         <Tile icon={<SmileOutline />} label={t('media.more.stickers')} onClick={() => setView('stickers')} />
+        {chatKey.startsWith('group-') && (
+          <Tile icon={<UnorderedListOutline />} label={t('chain.tile')} onClick={() => setOverlay('chain')} />
+        )}
+        {chatKey.startsWith('group-') && (
+          <Tile icon={<CheckCircleOutline />} label={t('poll.tile')} onClick={() => setOverlay('poll')} />
+        )}
         {peer !== null && (
           <>
             <Tile icon={<PhoneFill />} label={t('call.voice')} onClick={() => call(0)} />
@@ -133,6 +143,12 @@ export function MorePanel({ chatKey }: { chatKey: ContactKey }) {
       />
       {overlay === 'camera' && <VideoRecorder chatKey={chatKey} onClose={close} />}
       {overlay === 'card' && <ContactCardPicker chatKey={chatKey} onClose={close} />}
+      {overlay === 'chain' && <ChainStartSheet chatKey={chatKey} onClose={close} />}
+      {overlay === 'poll' && (
+        <Suspense fallback={null}>
+          <PollSheet toContactId={chatKey as `group-${number}`} onClose={close} />
+        </Suspense>
+      )}
       {overlay === 'location' && (
         <Suspense fallback={null}>
           <LocationPicker

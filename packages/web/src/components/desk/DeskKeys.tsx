@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { conversationList, contactKey } from '../../lib/conversation-list';
 import { appleKeyboard, deskKey, isChatComposer, isTyping, neighbourChat } from '../../lib/desk-keys';
-import { chatPath, paths } from '../../nav/paths';
+import { chatToMoveFrom, closePanel, currentMiddle, panelIsOpen, placeOf } from '../../lib/desk-panes';
+import { chatPath } from '../../nav/paths';
 import { contactsStore } from '../../stores/contacts';
 import { draftsStore } from '../../stores/drafts';
 import { outgoingStore } from '../../stores/outgoing';
@@ -13,12 +14,19 @@ import { ShortcutsSheet } from './ShortcutsSheet';
 export const FOCUS_COMPOSER = { focusComposer: true };
 
 /**
- * The chat the address shows, read when the key is pressed: a key pressed again right after a move
- * must start from the chat moved to, before React has drawn it.
+ * The chat to move from: the address's, read when the key is pressed (a key pressed again right
+ * after a move starts from the chat moved to, before React has drawn it), or with the wide layout's
+ * panel open, the chat in the middle beside it.
  */
 function openChat(): string | null {
-  const [path, query = ''] = window.location.hash.replace(/^#/, '').split('?');
-  return path === paths.chat ? new URLSearchParams(query).get('id') : null;
+  return chatToMoveFrom(placeOf(window.location.hash.replace(/^#/, '')), currentMiddle());
+}
+
+const DIALOGS = 'dialog[open], [role="dialog"], [role="alertdialog"], [aria-modal="true"]';
+
+/** A dialog of any kind is shown (a sheet, a native dialog, an alert): its keys are its own. */
+function dialogOpen(): boolean {
+  return Array.from(document.querySelectorAll(DIALOGS)).some((el) => el.getClientRects().length > 0);
 }
 
 /** The keys of the Messages tab's list, in its order. */
@@ -34,8 +42,9 @@ function listedChats(): string[] {
 /**
  * The app's keyboard shortcuts at a desk, on every signed-in page: Ctrl+K (⌘+K on a Mac) the quick
  * switcher, Alt+↑/↓ the previous or next chat of the Messages tab (outside fields other than the
- * chat's input box), "?" the list of shortcuts. Keys are left
- * alone while another dialog is open.
+ * chat's input box), "?" the list of shortcuts, Escape closes the wide layout's right panel (from a
+ * field, the first Escape leaves the field, the next closes the panel). Keys are left alone while a
+ * dialog is open and when a nearer handler took them (preventDefault).
  */
 export default function DeskKeys() {
   const [open, setOpen] = useState<'switcher' | 'shortcuts' | null>(null);
@@ -44,11 +53,21 @@ export default function DeskKeys() {
   useEffect(() => {
     if (open) return;
     const handleKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || document.querySelector('[aria-modal="true"]')) return;
+      if (e.defaultPrevented || dialogOpen()) return;
       const focus = document.activeElement;
       const typing = isTyping(focus);
-      const action = deskKey(e, typing, { field: typing && !isChatComposer(focus), apple: appleKeyboard() });
+      const field = typing && !isChatComposer(focus);
+      const action = deskKey(e, typing, { field, apple: appleKeyboard(), panel: panelIsOpen() });
       if (!action) return;
+      if (action === 'closePanel' || action === 'leaveField') {
+        // After every other listener of this key: the chat's own panels and the composer's quote go first.
+        setTimeout(() => {
+          if (e.defaultPrevented || dialogOpen()) return;
+          if (action === 'closePanel') closePanel();
+          else if (focus instanceof HTMLElement) focus.blur();
+        });
+        return;
+      }
       e.preventDefault();
       if (action === 'switcher' || action === 'shortcuts') {
         setOpen(action);

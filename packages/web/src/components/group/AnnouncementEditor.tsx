@@ -362,7 +362,10 @@ export default function AnnouncementEditor({ initialHtml, onChange }: Props) {
               setLinkError(false);
             }}
             onKeyDown={(e) => {
-              if (e.key === 'Escape') closeLink();
+              if (e.key !== 'Escape') return;
+              // The link field's Escape closes the field only, not the panel or page around it.
+              e.preventDefault();
+              closeLink();
             }}
           />
           {linkError && (

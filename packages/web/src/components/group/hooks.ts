@@ -4,6 +4,8 @@ import { useNavigate, useSearchParams } from 'react-router';
 import type { MessageKey } from '../../i18n/keys';
 import { paths } from '../../nav/paths';
 import { useGroup, type GroupEntry, type GroupStatus } from '../../stores/group';
+import { closePanel } from '../../lib/desk-panes';
+import { usePane } from '../desk/pane';
 import { feedback } from '../feedback';
 
 /** A group id on the wire (docs/protocol.md §1), as protocol's schema has it. */
@@ -29,17 +31,27 @@ export function goneMessage(status: GroupStatus | undefined): MessageKey | null 
 
 /**
  * A page of a group that went away for me (removed, left, disbanded) closes: home, with a
- * message saying why.
+ * message saying why. In the wide layout's right panel the chat beside it says so and closes
+ * both; only a disbanded group's chat stays (read-only), and then the panel closes by itself.
  */
 export function useCloseWhenGone(entry: GroupEntry | undefined): void {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const inPanel = usePane()?.pane === 'panel';
   const message = goneMessage(entry?.status);
+  const disbanded = entry?.status === 'disbanded';
   useEffect(() => {
     if (!message) return;
+    if (inPanel) {
+      if (disbanded) {
+        feedback.toast(t(message));
+        closePanel();
+      }
+      return;
+    }
     feedback.toast(t(message));
     void navigate(paths.home, { replace: true });
-  }, [message, navigate, t]);
+  }, [message, inPanel, disbanded, navigate, t]);
 }
 
 /**

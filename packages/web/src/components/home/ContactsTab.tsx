@@ -1,4 +1,4 @@
-import type { Contact } from '@sparrow/protocol';
+import { liveStatus, type Contact } from '@sparrow/protocol';
 import { TeamFill, UserAddOutline, UserContactOutline } from 'antd-mobile-icons';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,20 +12,39 @@ import { useContacts } from '../../stores/contacts';
 import { ContactAvatar } from '../ContactAvatar';
 import { EmptyState } from '../EmptyState';
 import { IndexBar } from '../IndexBar';
+import { usePane } from '../desk/pane';
 import { SearchEntry } from '../SearchBar';
+import { StatusLine, statusText } from '../presence/presence';
+import { useNow } from '../../lib/use-now';
 import '../lists.css';
 import './home.css';
 
-const ContactRow = memo(function ContactRow({ contact: c }: { contact: Contact }) {
+const ContactRow = memo(function ContactRow({
+  contact: c,
+  open,
+  now,
+}: {
+  contact: Contact;
+  open: boolean;
+  now: number;
+}) {
   const { t } = useTranslation();
+  const status = liveStatus(c.status, now);
+  const label = [c.displayName, c.is_online ? t('contacts.online') : '', status ? statusText(t, status, now) : '']
+    .filter(Boolean)
+    .join(', ');
   return (
     <Link
       className="contact-row"
       to={withQuery(paths.contactDetail, { id: c.user_id ?? String(c.id) })}
-      aria-label={c.is_online ? `${c.displayName}, ${t('contacts.online')}` : c.displayName}
+      aria-current={open ? 'page' : undefined}
+      aria-label={label}
     >
       <ContactAvatar contact={c} size={40} presence />
-      <span className="contact-name">{c.displayName}</span>
+      <span className="contact-name">
+        {c.displayName}
+        <StatusLine status={status} now={now} />
+      </span>
     </Link>
   );
 });
@@ -127,6 +146,10 @@ function groupByDepartment(rows: Iterable<Contact>, none: string): Grouped {
  */
 export function ContactsTab() {
   const { t } = useTranslation();
+  // Beside the profile it opened (the wide layout), the list marks that person.
+  const openContact = usePane()?.openContact ?? null;
+  // A status that ends leaves its row within the minute.
+  const now = useNow();
   const rows = useContacts((s) => s.rows);
   const pending = useContacts((s) => s.pending);
   const byDepartment = useConfig((s) => s.config?.sysInfo.runMode === 1);
@@ -159,7 +182,7 @@ export function ContactsTab() {
         }
         itemContent={(i) => {
           const c = grouped.items[i];
-          return c ? <ContactRow contact={c} /> : null;
+          return c ? <ContactRow contact={c} open={String(c.user_id ?? c.id) === openContact} now={now} /> : null;
         }}
       />
       {!byDepartment && (

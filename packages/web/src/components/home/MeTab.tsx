@@ -1,5 +1,7 @@
+import { liveStatus } from '@sparrow/protocol';
 import {
   CheckShieldOutline,
+  ClockCircleOutline,
   FolderOutline,
   InformationCircleOutline,
   LockOutline,
@@ -19,11 +21,15 @@ import { albumPath, emojiPath, filesPath, managePaths, mediaPaths, paths, qrPath
 import { session, useSession } from '../../stores/session';
 import { Avatar } from '../Avatar';
 import { Cell, CellGroup } from '../Cell';
+import { statusText } from '../presence/presence';
+import { useNow } from '../../lib/use-now';
 
 /** The Me tab: who I am, and the way to profile, security, settings, about and help (and, for admins, the console). */
 export function MeTab() {
   const { t } = useTranslation();
   const user = useSession((s) => s.user);
+  const now = useNow();
+  const status = liveStatus(user?.status, now);
 
   useEffect(() => {
     // Another device may have changed the profile; the stored copy is shown meanwhile.
@@ -42,6 +48,12 @@ export function MeTab() {
       </Link>
       <CellGroup>
         <Cell icon={<UserOutline />} title={t('me.profile')} to={paths.profile} />
+        <Cell
+          icon={<ClockCircleOutline />}
+          title={t('presence.status')}
+          value={status ? statusText(t, status, now) : t('presence.statusNone')}
+          to={paths.status}
+        />
         <Cell icon={<SystemQRcodeOutline />} title={t('qr.entry.mine')} to={qrPaths.mycode} />
         <Cell icon={<LockOutline />} title={t('me.secure')} to={paths.secure} />
       </CellGroup>

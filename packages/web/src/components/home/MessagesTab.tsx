@@ -25,6 +25,7 @@ import { contacts, useContacts } from '../../stores/contacts';
 import { drafts, useDrafts } from '../../stores/drafts';
 import { useOutgoing, type OutgoingState } from '../../stores/outgoing';
 import { ActionMenu, type MenuAction } from '../ActionMenu';
+import { usePane } from '../desk/pane';
 import { Badge } from '../Badge';
 import { ContactAvatar } from '../ContactAvatar';
 import { EmptyState } from '../EmptyState';
@@ -103,11 +104,14 @@ const ConversationRow = memo(function ConversationRow({
   draft,
   outgoing,
   now,
+  open,
 }: {
   contact: Contact;
   draft: string;
   outgoing: OutgoingState | undefined;
   now: number;
+  /** The chat shown beside the list (the wide layout). */
+  open: boolean;
 }) {
   const { t, i18n } = useTranslation();
   const actions: SwipeAction[] = useRowActions(c);
@@ -127,6 +131,7 @@ const ConversationRow = memo(function ConversationRow({
     <Link
       className={`conv${c.is_top ? ' conv-top' : ''}`}
       to={rowPath(c)}
+      aria-current={open ? 'page' : undefined}
       draggable={false}
       aria-label={[
         name,
@@ -202,6 +207,9 @@ function ListEmpty({ context }: { context: { loaded: boolean } }) {
   );
 }
 
+/** Rows a phone's screen shows of the list. */
+const FIRST_ROWS = 12;
+
 /** The Messages tab (docs/product.md §2 tab 0): conversations, pinned first, then the newest. */
 export function MessagesTab() {
   const { t } = useTranslation();
@@ -214,6 +222,8 @@ export function MessagesTab() {
     [rows, draftMap, outgoingMap],
   );
   const now = useNow();
+  // Beside the chat it opened (the wide layout), the list marks that chat; on a phone the chat covers it.
+  const openKey = usePane()?.openChat ?? null;
   useEffect(() => {
     // The next screen after a tap on a conversation, fetched while the list is read.
     preloadRoute(paths.chat);
@@ -223,6 +233,8 @@ export function MessagesTab() {
       <Virtuoso
         className="fill-list"
         data={list}
+        // The rows kept on the device paint with the list's first frame, before it has measured itself.
+        initialItemCount={Math.min(list.length, FIRST_ROWS)}
         context={{ loaded }}
         computeItemKey={(_, c) => contactKey(c.id)}
         components={{ Header: ListHeader, EmptyPlaceholder: ListEmpty }}
@@ -232,6 +244,7 @@ export function MessagesTab() {
             draft={draftMap[contactKey(c.id)] ?? ''}
             outgoing={outgoingMap[contactKey(c.id)]}
             now={now}
+            open={openKey === contactKey(c.id)}
           />
         )}
       />

@@ -50,6 +50,8 @@ export function MediaMessage({ message, mine, tile }: { message: Message; mine?:
     case 'event':
     case 'webrtc':
     case 'record':
+    case 'poll':
+    case 'chain':
       return null;
   }
 }

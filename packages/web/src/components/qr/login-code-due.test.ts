@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { asksForLoginCode } from './login-code-due';
+import { QR_LOGIN_HIDDEN_POLL_MS, QR_LOGIN_POLL_MS } from '@sparrow/protocol';
+import { asksForLoginCode, loginPollDelay } from './login-code-due';
 
 describe('asksForLoginCode', () => {
   it('asks for the first code only while the page is visible', () => {
@@ -15,5 +16,13 @@ describe('asksForLoginCode', () => {
 
   it('asks for nothing when no code is due', () => {
     expect(asksForLoginCode(null, 'visible', 5)).toBe(false);
+  });
+});
+
+describe('loginPollDelay', () => {
+  it('asks less often while the tab is hidden', () => {
+    expect(loginPollDelay('visible')).toBe(QR_LOGIN_POLL_MS);
+    expect(loginPollDelay('hidden')).toBe(QR_LOGIN_HIDDEN_POLL_MS);
+    expect(QR_LOGIN_HIDDEN_POLL_MS).toBeGreaterThan(QR_LOGIN_POLL_MS);
   });
 });

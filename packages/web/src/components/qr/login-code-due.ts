@@ -1,3 +1,5 @@
+import { QR_LOGIN_HIDDEN_POLL_MS, QR_LOGIN_POLL_MS } from '@sparrow/protocol';
+
 /**
  * Why a login page would ask for a new QR login code (扫码登录): its first one, or one to replace a
  * code that expired unscanned.
@@ -17,4 +19,9 @@ export function asksForLoginCode(
 ): boolean {
   if (due === null || visibility !== 'visible') return false;
   return due === 'first' || autoRefreshesLeft > 0;
+}
+
+/** How long the page waits before asking where its code stands: longer while the tab is hidden. */
+export function loginPollDelay(visibility: DocumentVisibilityState): number {
+  return visibility === 'visible' ? QR_LOGIN_POLL_MS : QR_LOGIN_HIDDEN_POLL_MS;
 }

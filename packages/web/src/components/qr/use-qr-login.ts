@@ -1,7 +1,7 @@
-import { QR_LOGIN_POLL_MS, type LoginResult, type QrLoginCode } from '@sparrow/protocol';
+import { type LoginResult, type QrLoginCode } from '@sparrow/protocol';
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { api, ApiError } from '../../api';
-import { asksForLoginCode, type LoginCodeDue } from './login-code-due';
+import { asksForLoginCode, loginPollDelay, type LoginCodeDue } from './login-code-due';
 
 /** Codes the page asks for by itself as each expires unscanned, before it waits for a tap (about ten minutes). */
 const AUTO_REFRESHES = 5;
@@ -19,8 +19,8 @@ const onVisibilityChange = (changed: () => void) => {
 const pageVisibility = () => document.visibilityState;
 
 /**
- * A signed-out page's login code: asks for one once the page is visible, then asks where it stands every QR_LOGIN_POLL_MS
- * (any node answers: the state is the database's), refreshes it by itself as it expires unscanned
+ * A signed-out page's login code: asks for one once the page is visible, then asks where it stands (every
+ * `loginPollDelay`, slower while hidden; any node answers: the state is the database's), refreshes it by itself as it expires unscanned
  * (a code that expires while the page is hidden is replaced when it shows again), and hands the session to `onSignedIn` once a phone confirms.
  */
 export function useQrLogin(onSignedIn: (login: LoginResult) => void): { view: QrLoginView; refresh: () => void } {
@@ -80,12 +80,12 @@ export function useQrLogin(onSignedIn: (login: LoginResult) => void): { view: Qr
           else setView((v) => ({ ...v }));
         },
       );
-    }, QR_LOGIN_POLL_MS);
+    }, loginPollDelay(visibility));
     return () => {
       live = false;
       clearTimeout(timer);
     };
-  }, [polling, code, view, load]);
+  }, [polling, code, view, load, visibility]);
 
   const refresh = useCallback(() => {
     autoLeft.current = AUTO_REFRESHES;

@@ -37,6 +37,13 @@ function hitText(m: Message): { label: string; text: string } | null {
       return { label: translate('preview.contact', { name: '' }).trim(), text: name(ext.displayName) };
     case 'record':
       return { label: translate('preview.record'), text: name(ext.title) };
+    case 'chain':
+      return {
+        label: translate('preview.chain', { title: '' }).trim(),
+        text: [name(ext.title), name(ext.example)].filter(Boolean).join(' · '),
+      };
+    case 'poll':
+      return { label: translate('preview.poll', { question: '' }).trim(), text: name(ext.question) };
     case 'emoji':
     case 'event':
     case 'image':

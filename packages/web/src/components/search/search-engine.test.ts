@@ -1,5 +1,6 @@
 import type { SearchHit } from '@sparrow/protocol';
 import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../api';
 import { msg } from '../../chat/test-messages';
 import { conversations, HITS_PAGE, HitSearch, PAGES_PER_MORE, readAll, type ReadHits } from './search-engine';
 
@@ -116,5 +117,41 @@ describe('HitSearch', () => {
     await counting;
     expect(asked).toHaveLength(6);
     expect(conversations(engine.getState(), 1).map((c) => c.count)).toEqual([60, 60, 60, 20, 60]);
+  });
+
+  it('searches the messages stored on this device when the server cannot be reached, and says so', async () => {
+    const stored: string[] = [];
+    const engine = new HitSearch(
+      () => Promise.reject(new ApiError('network', '')),
+      1,
+      (words) => {
+        stored.push(words);
+        return Promise.resolve([hit(9, 2), hit(7, 3), hit(5, 2)]);
+      },
+    );
+    await engine.search('午开');
+    const s = engine.getState();
+    expect(stored).toEqual(['午开']);
+    expect(s).toMatchObject({ status: 'ready', local: true, total: 3 });
+    expect(readAll(s)).toBe(true);
+    expect(conversations(s, 1).map((c) => [c.key, c.count, c.newest.msg_id])).toEqual([
+      ['2', 2, 9],
+      ['3', 1, 7],
+    ]);
+  });
+
+  it('a refusal of the server is not answered from the device', async () => {
+    let asked = 0;
+    const engine = new HitSearch(
+      () => Promise.reject(new ApiError('server', 'too many', 429)),
+      1,
+      () => {
+        asked++;
+        return Promise.resolve([]);
+      },
+    );
+    await engine.search('x');
+    expect(engine.getState()).toEqual({ words: 'x', status: 'failed' });
+    expect(asked).toBe(0);
   });
 });

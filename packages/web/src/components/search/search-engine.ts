@@ -1,4 +1,5 @@
 import type { RouteInput, SearchHit } from '@sparrow/protocol';
+import { isUnreachable } from '../../api';
 import { isGroupOf } from '../../chat/registry';
 import { contactIdOf } from '../../lib/conversation-list';
 import { groupHits, type ChatHits } from './hits';
@@ -12,6 +13,9 @@ export const HITS_PAGE = 100;
 export const PAGES_PER_MORE = 10;
 /** How many conversations' counts are asked at the same time. */
 export const PARALLEL = 4;
+
+/** The messages stored on this device that match, newest first: the search while the server cannot be reached. */
+export type ReadStoredHits = (words: string) => Promise<SearchHit[]>;
 
 /** How the engine asks the server: searchMessage, answering its page of hits and how many there are. */
 export type ReadHits = (
@@ -36,6 +40,8 @@ export type HitsState =
       more: 'idle' | 'loading' | 'failed';
       /** Each conversation's number of hits, asked of the server while not all hits are read. */
       counts: Readonly<Record<string, number>>;
+      /** The server could not be reached: the hits are those of the messages stored on this device. */
+      local: boolean;
     };
 
 type Ready = Extract<HitsState, { status: 'ready' }>;
@@ -75,6 +81,7 @@ export class HitSearch {
   constructor(
     private readonly read: ReadHits,
     private readonly me: number,
+    private readonly readStored?: ReadStoredHits,
   ) {}
 
   readonly getState = (): HitsState => this.current;
@@ -94,9 +101,15 @@ export class HitSearch {
       const { data, count } = await this.read({ keywords: words, limit: HITS_PAGE });
       if (mine !== this.run) return;
       const total = Math.max(count ?? data.length, data.length);
-      this.set({ words, status: 'ready', hits: data, total, pages: 1, more: 'idle', counts: {} });
-    } catch {
-      if (mine === this.run) this.set({ words, status: 'failed' });
+      this.set({ words, status: 'ready', hits: data, total, pages: 1, more: 'idle', counts: {}, local: false });
+    } catch (error) {
+      if (mine !== this.run) return;
+      const hits = this.readStored && isUnreachable(error) ? await this.readStored(words).catch(() => null) : null;
+      if (mine !== this.run) return;
+      if (hits) {
+        // Every stored hit is read at once: the conversations' counts are known and nothing is read on.
+        this.set({ words, status: 'ready', hits, total: hits.length, pages: 1, more: 'idle', counts: {}, local: true });
+      } else this.set({ words, status: 'failed' });
     }
   }
 

@@ -144,7 +144,9 @@ export default function MomentsPage() {
           id="moment-page-menu"
           className="moment-page-menu"
           onKeyDown={(e) => {
-            if (e.key === 'Escape') setMenu(false);
+            if (e.key !== 'Escape') return;
+            e.preventDefault();
+            setMenu(false);
           }}
         >
           <li>

@@ -1,4 +1,4 @@
-import { REALNAME_MAX, withinGraphemes, type UserProfile, needsFriendship } from '@sparrow/protocol';
+import { liveStatus, REALNAME_MAX, withinGraphemes, type UserProfile, needsFriendship } from '@sparrow/protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
@@ -12,7 +12,9 @@ import { Cell, CellGroup } from '../../components/Cell';
 import { feedback } from '../../components/feedback';
 import { Field } from '../../components/Field';
 import { Page } from '../../components/Page';
+import { presenceText, statusText, type PresenceFacts } from '../../components/presence/presence';
 import { SELF_KEY } from '../../lib/conversation-list';
+import { useNow } from '../../lib/use-now';
 import { useBackTo } from '../../nav/navigation';
 import { albumPath, chatPath, paths, reportPath, withQuery } from '../../nav/paths';
 import { useConfig } from '../../stores/config';
@@ -82,6 +84,7 @@ export default function ContactDetailPage() {
   const runMode = useConfig((s) => s.config?.sysInfo.runMode ?? 2);
   const callsOn = useConfig((s) => s.config?.chatInfo.webrtc === 1);
   const row = useContacts((s) => s.rows[String(id)]);
+  const now = useNow();
   const [profile, setProfile] = useState<UserProfile | null>(null);
   const [failed, setFailed] = useState(false);
 
@@ -145,6 +148,15 @@ export default function ContactDetailPage() {
   const canChat = isMe || isFriend || !needsFriendship(runMode);
   const canCall = callsOn && !isMe && (isFriend || !needsFriendship(runMode));
   const callPeer = { id: profile.user_id, name, avatar: profile.avatar };
+  // The contact row follows pushes (a status set, going offline); the profile is what was asked.
+  const facts: PresenceFacts = {
+    status: row ? row.status : profile.status,
+    is_online: profile.is_online === undefined ? undefined : (row?.is_online ?? profile.is_online),
+    last_seen: row?.last_seen ?? profile.last_seen,
+  };
+  const online = (row?.is_online ?? profile.is_online) === 1;
+  const lastSeen = online ? null : presenceText(t, facts, now);
+  const status = liveStatus(facts.status, now);
 
   const handleDelete = async () => {
     const ok = await feedback
@@ -176,10 +188,11 @@ export default function ContactDetailPage() {
           <div className="profile-text">
             <h2 className="profile-name" id="profile-name">
               {name}
-              {row?.is_online === 1 && <span className="tag tag-ok">{t('contacts.online')}</span>}
+              {online && <span className="tag tag-ok">{t('contacts.online')}</span>}
               {profile.blocked === 1 && <span className="tag tag-muted">{t('block.tag')}</span>}
             </h2>
             {remark && <p className="profile-sub">{t('contact.nickname', { name: profile.realname })}</p>}
+            {lastSeen && <p className="profile-sub">{lastSeen}</p>}
             {hidden ? (
               <p className="profile-sub">{t('contact.profileHidden')}</p>
             ) : (
@@ -200,6 +213,7 @@ export default function ContactDetailPage() {
             />
           )}
           {(isFriend || isMe) && <Cell title={t('moments.album')} to={albumPath(profile.user_id)} />}
+          {status && <Cell title={t('presence.status')} value={statusText(t, status, now, true)} />}
           <Cell title={t('profile.motto')} value={profile.motto || t('common.notSet')} />
           {profile.sex !== 2 && <Cell title={t('profile.sex')} value={t(`profile.sex${profile.sex}`)} />}
         </CellGroup>

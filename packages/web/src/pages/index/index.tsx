@@ -1,7 +1,8 @@
 import { CompassOutline, MessageOutline, UserContactOutline, UserOutline } from 'antd-mobile-icons';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
+import { usePane } from '../../components/desk/pane';
 import { AddMenu } from '../../components/home/AddMenu';
 import { ContactsTab } from '../../components/home/ContactsTab';
 import { DiscoverTab } from '../../components/home/DiscoverTab';
@@ -10,31 +11,23 @@ import { MessagesTab } from '../../components/home/MessagesTab';
 import { Page } from '../../components/Page';
 import { TabBar, type TabItem } from '../../components/TabBar';
 import { badgeText, hasMutedUnread } from '../../lib/conversation-list';
+import { homeAddress, homeTab, type RailTab as Tab } from '../../lib/desk-panes';
 import { hasMoments } from '../../components/home/CompassEntries';
-import { paths, withQuery } from '../../nav/paths';
 import { contacts, selectUnread, useContacts } from '../../stores/contacts';
 import { useConfig } from '../../stores/config';
 import { moments, useMoments } from '../../stores/moments';
 
-const TAB_KEYS = ['messages', 'contacts', 'discover', 'me'] as const;
-type Tab = (typeof TAB_KEYS)[number];
-
-function isTab(v: string | null): v is Tab {
-  return (TAB_KEYS as readonly (string | null)[]).includes(v);
-}
-
 /**
  * Home with the bottom tab bar: Messages at /pages/index/index (tab 0), Contacts at
- * /pages/contacts/index (tab 1); Discover and Me keep `?tab=` so a reload stays on them.
+ * /pages/contacts/index (tab 1); Discover and Me keep `?tab=` so a reload stays on them. In the wide
+ * layout it is the list pane, its tab bar the rail, its tab the rail's whatever the middle shows.
  */
 export default function HomePage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { pathname } = useLocation();
-  const [params] = useSearchParams();
-  const requested = params.get('tab');
-  const tab: Tab =
-    pathname.toLowerCase() === paths.contacts.toLowerCase() ? 'contacts' : isTab(requested) ? requested : 'messages';
+  const location = useLocation();
+  const pane = usePane();
+  const tab: Tab = pane?.tab ?? homeTab(location);
   const unread = useContacts(selectUnread);
   const mutedUnread = useContacts((s) => hasMutedUnread(Object.values(s.rows)));
   const pending = useContacts((s) => s.pending);
@@ -96,9 +89,8 @@ export default function HomePage() {
       : current.label;
 
   const handleTab = (key: Tab) => {
-    const to =
-      key === 'messages' ? paths.home : key === 'contacts' ? paths.contacts : withQuery(paths.home, { tab: key });
-    void navigate(to, { replace: true });
+    if (pane?.onRail) pane.onRail(key);
+    else void navigate(homeAddress(key), { replace: true });
   };
 
   const fill = tab === 'messages' || tab === 'contacts';

@@ -10,6 +10,7 @@ import { SearchBar } from '../../components/SearchBar';
 import type { ChatHits } from '../../components/search/hits';
 import { conversations, HitSearch, readAll } from '../../components/search/search-engine';
 import { chatAt, HitContent } from '../../components/search/SearchHits';
+import { storedHits } from '../../components/search/stored-hits';
 import { contactKey, contactName, matchesName } from '../../lib/conversation-list';
 import { useContacts } from '../../stores/contacts';
 import { useSession } from '../../stores/session';
@@ -53,11 +54,15 @@ function ContactLink({ contact, to, name, sub }: { contact: Contact; to: string;
   );
 }
 
-/** A conversation with messages found: one hit opens the chat at it, more open the conversation's list. */
-function ChatHitsLink({ chat, words }: { chat: ChatHits; words: string }) {
+/**
+ * A conversation with messages found: one hit opens the chat at it, more open the conversation's
+ * list; found on this device (`local`, the server out of reach), the chat at its newest hit.
+ */
+function ChatHitsLink({ chat, words, local }: { chat: ChatHits; words: string; local: boolean }) {
   const { t } = useTranslation();
   const single = chat.count === 1;
-  const to = single ? chatAt(chat.key, chat.newest.msg_id) : withQuery(paths.record, { id: chat.key, keywords: words });
+  const to =
+    single || local ? chatAt(chat.key, chat.newest.msg_id) : withQuery(paths.record, { id: chat.key, keywords: words });
   return (
     <li>
       <Link className="contact-row" to={to}>
@@ -94,7 +99,15 @@ export default function SearchPage() {
   const [query, setQuery] = useState(params.get('keywords') ?? '');
   const [words, setWords] = useState(query.trim());
   const [shown, setShown] = useState(CONVERSATIONS_SHOWN);
-  const engine = useMemo(() => new HitSearch((body) => request('searchMessage', body, { silent: true }), me), [me]);
+  const engine = useMemo(
+    () =>
+      new HitSearch(
+        (body) => request('searchMessage', body, { silent: true }),
+        me,
+        (w) => storedHits(me, w),
+      ),
+    [me],
+  );
   const history = useSyncExternalStore(engine.subscribe, engine.getState);
 
   useEffect(() => {
@@ -168,9 +181,17 @@ export default function SearchPage() {
           </Section>
         )}
         {chats.length > 0 && (
-          <Section id="search-history" title={t('search.history')}>
+          <Section
+            id="search-history"
+            title={history.status === 'ready' && history.local ? t('search.historyLocal') : t('search.history')}
+          >
             {chats.slice(0, shown).map((chat) => (
-              <ChatHitsLink key={chat.key} chat={chat} words={history.words} />
+              <ChatHitsLink
+                key={chat.key}
+                chat={chat}
+                words={history.words}
+                local={history.status === 'ready' && history.local}
+              />
             ))}
           </Section>
         )}

@@ -21,6 +21,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { Page } from '../../components/Page';
 import { SearchBar } from '../../components/SearchBar';
 import { compareConversations, contactKey, groupContacts } from '../../lib/conversation-list';
+import { usePane } from '../../components/desk/pane';
 import { useBack } from '../../nav/navigation';
 import { chatPath } from '../../nav/paths';
 import { contacts, useContacts } from '../../stores/contacts';
@@ -50,6 +51,8 @@ function limits(mode: Mode): { min: number; max: number } {
 /** User selection (docs/product.md §2 `/pages/index/userSelection`). */
 export default function UserSelectionPage() {
   const { t } = useTranslation();
+  // In the wide layout the pane scrolls, not the window.
+  const scroller = usePane()?.scroller;
   const navigate = useNavigate();
   const back = useBack();
   const [params] = useSearchParams();
@@ -223,7 +226,7 @@ export default function UserSelectionPage() {
         <EmptyState icon={<UserContactOutline />} title={t('select.nobody')} description={t('select.nobodyDesc')} />
       ) : (
         <Virtuoso
-          useWindowScroll
+          {...(scroller ? { customScrollParent: scroller } : { useWindowScroll: true })}
           data={shown}
           computeItemKey={(_, item) => (item.kind === 'title' ? `title:${item.title}` : contactKey(item.contact.id))}
           itemContent={(_, item) => {

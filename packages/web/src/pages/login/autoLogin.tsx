@@ -22,7 +22,7 @@ export default function AutoLogin() {
     api.checkuser({}, { silent: true }).then(
       (user) => {
         session.setUser(user);
-        go(paths.home);
+        go(user.two_step_setup ? paths.twoStep : paths.home);
       },
       (e: unknown) => {
         const refused = e instanceof ApiError && (e.kind === 'session' || e.kind === 'unauthorized');

@@ -81,7 +81,8 @@ export default function RegisterPage() {
       },
       { loading: true, quiet: true },
     );
-    signIn(await api.login({ account, password: v.password }, { loading: true }), redirect);
+    const result = await api.login({ account, password: v.password }, { loading: true });
+    if ('authToken' in result) signIn(result, redirect);
   });
 
   const lengths = { min: ACCOUNT_MIN, max: ACCOUNT_MAX };

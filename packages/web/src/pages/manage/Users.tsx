@@ -9,6 +9,7 @@ import { useDepartments } from './Departments';
 import type { ManageT } from './i18n';
 import { usePaged } from './paged';
 import { formatTime, PagedRows } from './parts';
+import { UserSecurity } from './UserSecurity';
 
 /** 新建用户: account, password, name and whether they administer. */
 function CreateUser({ t, onCreated }: { t: ManageT; onCreated: () => void }) {
@@ -87,6 +88,7 @@ function UserRow({
   onChanged: () => void;
 }) {
   const [resetting, setResetting] = useState(false);
+  const [security, setSecurity] = useState(false);
   const [password, setPassword] = useState('');
   const self = user.user_id === me;
   const name = user.realname || user.account;
@@ -208,8 +210,17 @@ function UserRow({
               {t('users.logout')}
             </button>
           )}
+          <button
+            type="button"
+            className="button button-default"
+            aria-expanded={security}
+            onClick={() => setSecurity(!security)}
+          >
+            {t('security.open')}
+          </button>
         </div>
       )}
+      {security && user.status !== 2 && <UserSecurity user={user} t={t} locale={locale} />}
       {resetting && (
         <form className="manage-form manage-inline" onSubmit={(e) => void reset(e)}>
           <label className="manage-field">

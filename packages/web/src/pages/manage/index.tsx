@@ -11,6 +11,7 @@ import { useSession } from '../../stores/session';
 import { Audit } from './Audit';
 import { Dashboard } from './Dashboard';
 import { Departments } from './Departments';
+import { Directory } from './Directory';
 import { Groups } from './Groups';
 import { Held } from './Held';
 import { useManageTexts } from './i18n';
@@ -18,6 +19,7 @@ import { Keywords } from './Keywords';
 import { Notices } from './Notices';
 import { Reports } from './Reports';
 import { Settings } from './Settings';
+import { Sso } from './Sso';
 import { MANAGE_TABS, manageTabPath, type ManageTab } from './tabs';
 import { Users } from './Users';
 import './manage.css';
@@ -28,6 +30,8 @@ const AREAS = {
   departments: Departments,
   groups: Groups,
   settings: Settings,
+  sso: Sso,
+  directory: Directory,
   notices: Notices,
   reports: Reports,
   keywords: Keywords,

@@ -47,7 +47,7 @@ export function usePaged<N extends PagedRoute>(name: N, filter: Omit<RouteBody<N
 }
 
 /** The console's short lists, asked whole: they take no body and answer an array. */
-type WholeRoute = 'manageDepartmentList' | 'manageKeywordLists';
+type WholeRoute = 'manageDepartmentList' | 'manageKeywordLists' | 'manageSsoList';
 
 /** A console list short enough to ask whole (not paged), asked again on `reload`. */
 export function useWhole<N extends WholeRoute>(name: N) {

@@ -10,6 +10,8 @@ export const MANAGE_TABS = [
   'departments',
   'groups',
   'settings',
+  'sso',
+  'directory',
   'notices',
   'reports',
   'keywords',

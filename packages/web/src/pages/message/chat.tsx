@@ -12,15 +12,18 @@ import { Composer, type ComposerHandle } from '../../components/chat/Composer';
 import type { Mentionable } from '../../components/chat/MentionPicker';
 import { MessageList } from '../../components/chat/MessageList';
 import { usePinsPats } from '../../components/chat/use-pins-pats';
+import { useTyping } from '../../components/chat/use-typing';
 import { SelectionBar } from '../../components/chat/SelectionBar';
 import { useSelection } from '../../chat/use-selection';
 import { useReactionsEdits } from '../../components/reactions/use-reactions-edits';
+import { useReadReceipts } from '../../components/receipts/use-read-receipts';
 import { feedback } from '../../components/feedback';
 import { MediaGalleryProvider } from '../../components/message/gallery';
 import { GroupAnnouncementBanner } from '../../components/group/GroupAnnouncementBanner';
 import { useCloseWhenGroupGone } from '../../components/group/hooks';
 import { ConnectionBanner } from '../../components/home/ConnectionBanner';
 import { NavBar } from '../../components/NavBar';
+import { chatSubtitle } from '../../components/presence/presence';
 import { sendAttachments } from '../../components/composer/send-media';
 import { AttachSheet } from '../../components/desk/AttachSheet';
 import { useFileDrop } from '../../components/desk/use-file-drop';
@@ -67,6 +70,12 @@ function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | nu
     editTimeS: chatInfo?.editTime,
     readOnly: disbanded || chat.notFriend,
   });
+  const readReceipts = useReadReceipts({
+    chatKey: key,
+    isGroup,
+    groupOn: (group.info?.setting ?? contact?.setting)?.receipt !== 0,
+    disbanded,
+  });
   const pinsPats = usePinsPats(key, snapshot.rows, {
     engine,
     me: meId,
@@ -89,6 +98,14 @@ function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | nu
   const name = key === SELF_KEY ? t('chat.selfTitle') : (contact?.displayName ?? '');
   const count = group.info?.member_count ?? contact?.member_count;
   const memberCount = isGroup && count ? t('chat.memberCount', { count }) : undefined;
+  // A private chat's line under the title: the person's status, else 在线 / 最近在线 ….
+  const subtitle = !isGroup && key !== SELF_KEY && contact?.is_group === 0 ? chatSubtitle(t, contact, now) : null;
+  const typing = useTyping({
+    chatKey: key,
+    memberCount: count,
+    members: group.members,
+    canWrite: !chat.block && !disbanded,
+  });
 
   const mentionable = useMemo<Mentionable[] | null>(
     () =>
@@ -291,6 +308,8 @@ function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | nu
       <NavBar
         title={selecting ? t('multiSelect.selectedCount', { count: selection.ids?.size ?? 0 }) : name}
         titleSuffix={selecting ? undefined : memberCount}
+        subtitle={selecting ? undefined : (typing.title ?? subtitle)}
+        live={!selecting}
         back={!selecting}
         right={
           selecting ? (
@@ -337,6 +356,8 @@ function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | nu
               snapshot={snapshot}
               isGroup={isGroup}
               readMarks={!isGroup && key !== SELF_KEY}
+              receiptsOf={readReceipts.receiptsOf}
+              onReadList={readReceipts.onReadList}
               me={meId}
               now={now}
               onLoadOlder={handleLoadOlder}
@@ -393,6 +414,8 @@ function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | nu
             onSend={handleSend}
             onAttach={handleAttach}
             onEditLast={handleEditLast}
+            onInput={typing.onInput}
+            onStop={typing.onStop}
           />
         )}
         {drop.over && (
@@ -411,6 +434,7 @@ function Chat({ chatKey: key, focusId }: { chatKey: string; focusId: number | nu
         />
       )}
       {reactionsEdits.sheets}
+      {readReceipts.sheet}
       {attach && attach.length > 0 && (
         <AttachSheet to={name} files={attach} onSend={handleSendAttached} onCancel={() => setAttach(null)} />
       )}

@@ -73,11 +73,14 @@ export function PushSwitches() {
     setEnabled(true);
   };
 
+  // The choice applies to this page's notifications at once, and is taken back if the server refuses it.
   const choosePreview = async (on: boolean) => {
     setPreview(on);
+    rememberPreview(on);
     const saved = await api.pushSetting({ preview: on ? 1 : 0 }).catch(() => null);
-    if (saved) rememberPreview(on);
-    else setPreview(!on);
+    if (saved) return;
+    setPreview(!on);
+    rememberPreview(!on);
   };
 
   return (

@@ -215,6 +215,9 @@ export default function SecurePage() {
       <CellGroup>
         <Cell title={t('secure.changePassword')} to={`${paths.secure}?action=password`} />
         <Cell title={t('secure.bindAccount')} to={`${paths.secure}?action=account`} />
+        <Cell title={t('twoStep.title')} to={paths.twoStep} />
+        <Cell title={t('routes.passkeys')} to={paths.passkeys} />
+        <Cell title={t('secure.devices')} to={paths.devices} />
       </CellGroup>
       <CellGroup>
         <Cell title={t('secure.exportTitle')} to={`${paths.secure}?action=export`} />

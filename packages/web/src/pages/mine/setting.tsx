@@ -5,6 +5,9 @@ import { checkForUpdate } from '../../app/system';
 import { Cell, CellGroup, OptionList, SwitchCell } from '../../components/Cell';
 import { feedback } from '../../components/feedback';
 import { Page } from '../../components/Page';
+import { LastSeenCell, LastSeenPicker } from '../../components/presence/LastSeenTo';
+import { ReadReceiptSwitch } from '../../components/receipts/ReadReceiptSwitch';
+import { TypingSwitch } from '../../components/chat/TypingSwitch';
 import { useLocaleChoice } from '../../i18n/use-locale-choice';
 import { SEND_KEYS, type SendKey } from '../../lib/desk-keys';
 import { THEME_CHOICES, type ThemeChoice } from '../../lib/color-theme';
@@ -90,6 +93,7 @@ export default function SettingPage() {
   if (params.get('action') === 'language') return <LanguagePicker />;
   if (params.get('action') === 'sendKey') return <SendKeyPicker />;
   if (params.get('action') === 'theme') return <ThemePicker />;
+  if (params.get('action') === 'lastSeen') return <LastSeenPicker />;
 
   const handleLogout = async () => {
     const ok = await feedback
@@ -133,6 +137,9 @@ export default function SettingPage() {
         <Cell title={t('setting.checkUpdate')} value={APP_VERSION} onClick={() => void checkForUpdate(true)} />
       </CellGroup>
       <CellGroup title={t('block.privacy')}>
+        <ReadReceiptSwitch />
+        <TypingSwitch />
+        <LastSeenCell />
         <Cell title={t('block.entry')} to={paths.blocked} />
         <Cell title={t('report.mine')} to={paths.reports} />
       </CellGroup>

@@ -1,4 +1,4 @@
-import { GroupRoles } from '@sparrow/protocol';
+import { graphemeLength, GroupRoles, TEXT_MESSAGE_MAX } from '@sparrow/protocol';
 import { randomUUID } from 'node:crypto';
 import type { Message, MessageOf, RouteInput } from '@sparrow/protocol';
 import type { ServerConfig } from '../../../config';
@@ -260,6 +260,24 @@ export class SendPipeline implements EventPort, MessageSender {
     return this.fanOut.callOutcome(amended, to, signal);
   }
 
+  /**
+   * Sends a message another module composed (a poll) to a chat `forwardTargets` resolved and
+   * authorized, under the caller's client id: store → fan out, the caller's own socket skipped.
+   * Answers the stored row; `fresh` false when that id was stored before (nothing sent again).
+   */
+  async postComposed(
+    session: Session,
+    chat: Chat,
+    draft: Draft,
+    socketClientId?: string,
+  ): Promise<{ row: MessageRow; fresh: boolean }> {
+    const stored = await storeMessage(this.ctx, this.members, this.outbox, session.userId, chat, draft);
+    if (!stored.fresh) return { row: stored.row, fresh: false };
+    await this.fanOut.publish(stored.row, chat, session.user, socketClientId, stored.sides);
+    this.outbox.published(stored.row.id);
+    return { row: stored.row, fresh: true };
+  }
+
   /** Store → fan out, for a draft the caller has checked; answers the stored message. */
   private async post(sender: UserRow, chat: Chat, draft: Draft): Promise<MessageRow> {
     const stored = await storeMessage(this.ctx, this.members, this.outbox, sender.id, chat, draft);
@@ -277,10 +295,36 @@ export function forwardable(row: MessageRow): boolean {
   return row.type !== 'event' && row.type !== 'webrtc';
 }
 
-/** A stored message as a forward sends it again: its content and facts, without its quote or mentions. */
+/**
+ * A stored message as a forward sends it again: its content and facts, without its quote or
+ * mentions. A chain (接龙) goes as the text of its lines as they are: its lines are its group's.
+ */
 export function copyOf(row: MessageRow): ForwardDraft {
+  if (row.type === 'chain')
+    return { type: 'text', content: cutLines(row.content, TEXT_MESSAGE_MAX), extends: {}, at: [], pid: 0, fileId: 0 };
+  // A poll goes as the text of its question and options: its votes are its group's.
+  if (row.type === 'poll') return { type: 'text', content: row.content, extends: {}, at: [], pid: 0, fileId: 0 };
   const { quote: _quote, ...ext } = parseJson(row.extends);
   return { type: row.type, content: row.content, extends: ext, at: [], pid: 0, fileId: row.file_id };
+}
+
+/**
+ * `text` cut to `max` characters (graphemes), as a text message may hold: whole lines, then a line
+ * "…" (a first line longer than that is cut itself).
+ */
+export function cutLines(text: string, max: number): string {
+  if (graphemeLength(text, max + 1) <= max) return text;
+  const kept: string[] = [];
+  let length = 0;
+  for (const line of text.split('\n')) {
+    const next = length + (kept.length ? 1 : 0) + graphemeLength(line);
+    if (next + 2 > max) break;
+    kept.push(line);
+    length = next;
+  }
+  if (kept.length) return `${kept.join('\n')}\n…`;
+  const segments = [...new Intl.Segmenter().segment(text)].slice(0, max - 1).map((s) => s.segment);
+  return `${segments.join('')}…`;
 }
 
 /**

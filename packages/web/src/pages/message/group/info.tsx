@@ -373,6 +373,11 @@ function ManageSettings({ id, setting: saved, owner }: { id: string; setting: Gr
         checked={setting.reaction !== 0}
         onChange={(v) => change({ reaction: v ? 1 : 0 })}
       />
+      <SwitchCell
+        title={t('receipts.groupSwitch')}
+        checked={setting.receipt !== 0}
+        onChange={(v) => change({ receipt: v ? 1 : 0 })}
+      />
       <li>
         <fieldset className="gm-segmented-block">
           <legend>{t('group.settings.nospeak')}</legend>
