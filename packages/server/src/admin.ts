@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type * as z from 'zod';
 import { loadConfig } from './config';
-import { migrate, openDb, SQLITE_FILE } from './db';
+import { BACKUPS_DIR, checkUpgrade, migrate, openDb, SQLITE_FILE, type UpgradeCheck } from './db';
 import {
   ManageDepartmentCreateBody,
   ManageDepartmentDelBody,
@@ -68,6 +68,11 @@ const USAGE = `npm run admin -- <command>
   backup <file.tar.gz>                    copy the database (SQLite, while the server runs) and the uploads
                                           into one archive; on PostgreSQL the uploads, and how to pg_dump
   restore <file.tar.gz>                   put an archive back into DATA_DIR, which must be empty
+  upgrade                                 run the pending migrations now (as the server does at start;
+                                          on SQLite a copy goes into DATA_DIR/backups/ first)
+  upgrade --check                         run the pending migrations on a copy (SQLite) or in a
+                                          transaction rolled back (PostgreSQL) and say how each went;
+                                          the database is not changed
 
 Running servers pick up configuration changes within a few seconds and push them as updateConfig.
 Commands work on the server's data folder (DATA_DIR, ./data by default) or its PostgreSQL database
@@ -75,6 +80,8 @@ Commands work on the server's data folder (DATA_DIR, ./data by default) or its P
 
 /** `--create`: a command may make a new SQLite database where the data folder has none. */
 const CREATE = '--create';
+/** `upgrade --check`: try the pending migrations without changing the database. */
+const CHECK = '--check';
 
 async function main(argv: string[]): Promise<number> {
   const create = argv.includes(CREATE);
@@ -101,9 +108,13 @@ async function main(argv: string[]): Promise<number> {
       ? runBackup(env.dataDir, env.databaseUrl, env.storageUrl && describeS3(parseS3Url(env.storageUrl)), verb)
       : runRestore(env.dataDir, verb);
   }
+  if (area === 'upgrade') {
+    if (verb !== undefined && verb !== CHECK) throw new Error(`upgrade takes only ${CHECK}\n\n${USAGE}`);
+    return runUpgrade(env.dataDir, env.databaseUrl, verb === CHECK);
+  }
   const opened = openDb({ databaseUrl: env.databaseUrl, dataDir: env.dataDir });
   try {
-    await migrate(opened);
+    await migrate(opened, { log: (line) => console.error(line) });
     const repos = createRepos(opened.db, opened.dialect);
     const config = new ConfigService(repos.config);
     await config.load();
@@ -377,6 +388,53 @@ async function runRestore(dataDir: string, file: string): Promise<number> {
     console.log('\nThe database was PostgreSQL: restore its dump with pg_restore before starting the server.');
   if (report.bucket) console.log(`\nThe uploads were in ${report.bucket}: start the server with the same STORAGE_URL.`);
   return 0;
+}
+
+async function runUpgrade(dataDir: string, databaseUrl: string | undefined, check: boolean): Promise<number> {
+  const opened = openDb({ databaseUrl, dataDir });
+  try {
+    if (!check) {
+      const { applied, backup } = await migrate(opened, { log: (line) => console.error(line) });
+      if (!applied.length) console.log('the database is up to date: nothing to migrate');
+      else console.log(`upgraded to ${applied.at(-1)}: ${applied.length} migrations applied`);
+      if (backup) console.log(`the database as it was before is in ${backup}`);
+      return 0;
+    }
+    const found = await checkUpgrade(opened);
+    console.log(describeCheck(found, databaseUrl ? 'postgres' : 'sqlite'));
+    return found.unknown.length || found.steps.some((s) => s.outcome !== 'ok') ? 1 : 0;
+  } finally {
+    await opened.close();
+  }
+}
+
+function describeCheck(found: UpgradeCheck, database: 'sqlite' | 'postgres'): string {
+  const lines = [`the database is at ${found.current ?? '(no migration)'}; this Sparrow's newest is ${found.latest}`];
+  if (found.unknown.length) {
+    lines.push(
+      `refused: the database ran ${found.unknown.join(', ')}, which this version does not know (a newer Sparrow's).`,
+      'Sparrow never migrates a database back: run that newer version, or restore a backup taken before it.',
+    );
+    return lines.join('\n');
+  }
+  if (!found.steps.length) return [...lines, 'nothing to migrate'].join('\n');
+  const where =
+    database === 'sqlite'
+      ? 'on a copy of the database'
+      : 'in one transaction, rolled back (its locks held meanwhile, a lock a server holds waited for 5 s at most)';
+  lines.push(`${found.steps.length} migrations pending, run ${where}:`);
+  for (const step of found.steps) {
+    const took = step.ms === undefined ? '' : ` (${step.ms} ms)`;
+    lines.push(`  ${step.outcome.padEnd(9)} ${step.name}${took}${step.error ? `: ${step.error}` : ''}`);
+  }
+  const failed = found.steps.find((s) => s.outcome === 'failed');
+  lines.push(
+    failed
+      ? `${failed.name} fails: upgrading now would stop there (on SQLite with the copy in DATA_DIR/${BACKUPS_DIR}/).`
+      : 'every pending migration succeeds.',
+    'The live database was not changed.',
+  );
+  return lines.join('\n');
 }
 
 main(process.argv.slice(2)).then(

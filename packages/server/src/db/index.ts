@@ -2,20 +2,22 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import type pg from 'pg';
-import {
-  Kysely,
-  Migrator,
-  PostgresDialect,
-  SqliteDialect,
-  type LogEvent,
-  type Migration,
-  type PostgresPool,
-  type PostgresPoolClient,
-} from 'kysely';
+import { Kysely, PostgresDialect, type LogEvent, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import { keepPrepared, linkAtOnce, SqliteAtOnce } from './at-once';
 import { onFirstUse } from '../lib/lazy';
 import { Checkpointer } from './checkpointer';
 import { statementName } from './prepared';
+import { copySqlite } from './sqlite-copy';
+import {
+  rehearseOnCopy,
+  rehearseRolledBack,
+  SqliteDialectWithDdlTransactions,
+  upgrade,
+  type Migrations,
+  type UpgradeCheck,
+  type UpgradeOptions,
+  type UpgradeReport,
+} from './upgrade';
 import type { Dialect } from './dialect';
 import { accounts } from './migrations/001-accounts';
 import { friends } from './migrations/002-friends';
@@ -62,9 +64,13 @@ import { sso } from './migrations/042-sso';
 import type { Database, Db } from './types';
 
 export type { Database, Db };
+export { BACKUPS_DIR, BACKUPS_KEPT, UpgradeError, type UpgradeCheck, type UpgradeReport } from './upgrade';
 
-/** Migrations in order; a new one is appended, never edited once released. */
-function migrations(dialect: Dialect): Record<string, Migration> {
+/**
+ * Migrations in order; a new one is appended, never edited once released. Each runs in a
+ * transaction of its own (upgrade.ts): nothing in one may need to run outside a transaction.
+ */
+function migrations(dialect: Dialect): Migrations {
   return {
     '001-accounts': accounts(dialect),
     '002-friends': friends(dialect),
@@ -126,6 +132,8 @@ export interface OpenedDb {
   dialect: Dialect;
   /** PostgreSQL only: the pool's connections as they are now. */
   pool?: () => PoolCounts;
+  /** SQLite only: the database file. */
+  file?: string;
   /** Ends every connection; on SQLite the checkpoint thread's first, so the log is folded in and removed. */
   close(): Promise<void>;
 }
@@ -165,14 +173,15 @@ export function openDb(opts: {
     };
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
-  const sqlite = new SQLite(path.join(opts.dataDir, SQLITE_FILE));
+  const file = path.join(opts.dataDir, SQLITE_FILE);
+  const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const checkpointer = new Checkpointer(sqlite, (err) => opts.onCheckpointError?.(err));
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({
+    dialect: new SqliteDialectWithDdlTransactions({
       database: {
         // Kysely prepares every query anew; a busy statement, mid-iteration, is not shared.
         prepare: keepPrepared(
@@ -192,6 +201,7 @@ export function openDb(opts: {
   return {
     db,
     dialect: 'sqlite',
+    file,
     close: async () => {
       await checkpointer.stop();
       await db.destroy();
@@ -216,18 +226,38 @@ function byName(pool: pg.Pool): PostgresPool {
 /** Distinct SQL texts kept prepared; `in (…)` lists of every length make the set open-ended. */
 const STATEMENT_CACHE_SIZE = 1000;
 
-/** Brings the schema up to date; throws with the failing migration's error. */
-export async function migrate({ db, dialect }: OpenedDb): Promise<void> {
-  const all = migrations(dialect);
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => all },
-    migrationTableName: 'sparrow_migrations',
-    migrationLockTableName: 'sparrow_migrations_lock',
-  });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
-  if (error || failed) {
-    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
+export interface MigrateOptions extends UpgradeOptions {
+  /** Migrations after (or between) the released ones: the tests' own, e.g. one that fails. */
+  extra?: Migrations;
+}
+
+/**
+ * Brings the schema up to date (upgrade.ts): a newer database refused, SQLite copied first, each
+ * migration in its own transaction; throws an UpgradeError naming the migration that failed.
+ */
+export function migrate(opened: OpenedDb, opts: MigrateOptions = {}): Promise<UpgradeReport> {
+  return upgrade(opened, { ...migrations(opened.dialect), ...opts.extra }, opts);
+}
+
+/**
+ * Runs the pending migrations without changing the database (`npm run admin -- upgrade --check`):
+ * SQLite on an online copy in a scratch folder of the data folder, deleted after; PostgreSQL in one
+ * transaction rolled back.
+ */
+export async function checkUpgrade(opened: OpenedDb, opts: Pick<MigrateOptions, 'extra'> = {}): Promise<UpgradeCheck> {
+  const all = { ...migrations(opened.dialect), ...opts.extra };
+  if (!opened.file) return rehearseRolledBack(opened, all);
+  // The data folder, not the system's temporary one: it has room for the database already.
+  const scratch = fs.mkdtempSync(path.join(path.dirname(opened.file), 'upgrade-check-'));
+  try {
+    await copySqlite(opened.file, path.join(scratch, SQLITE_FILE));
+    const copy = openDb({ dataDir: scratch });
+    try {
+      return await rehearseOnCopy(copy, all);
+    } finally {
+      await copy.close();
+    }
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
   }
 }

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../dialect';
 
-/** Rows backfilled per statement: each batch is read, worked out and written in one transaction. */
+/** Rows read per statement of the backfill. */
 const BACKFILL_BATCH = 5000;
 
 /**
@@ -82,12 +82,11 @@ async function backfill(db: Kysely<unknown>): Promise<void> {
       where id > ${after} and is_deleted = 0 and is_undo = 0 and type in ('text', 'file', 'location', 'contact')
       order by id limit ${BACKFILL_BATCH}`.execute(db);
     if (!rows.length) return;
-    await db.transaction().execute(async (trx) => {
-      for (const r of rows) {
-        const words = wordsOf(r.type, r.content, r.extends);
-        if (words) await sql`update messages set search_text = ${words} where id = ${r.id}`.execute(trx);
-      }
-    });
+    // The migration's own transaction (db/upgrade.ts) holds the writes.
+    for (const r of rows) {
+      const words = wordsOf(r.type, r.content, r.extends);
+      if (words) await sql`update messages set search_text = ${words} where id = ${r.id}`.execute(db);
+    }
     after = Number(rows.at(-1)!.id);
   }
 }

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import { APP_VERSION } from '@sparrow/protocol';
+import { copySqlite, sqliteIntegrity as integrityOf } from '../../db/sqlite-copy';
 import { importOnFirstUse } from '../../lib/lazy';
 
 /** tar, for the operator's backup and restore only. */
@@ -34,16 +34,6 @@ export interface BackupReport {
   bucket: string | undefined;
   /** SQLite's `PRAGMA integrity_check` of the database copy, or undefined on PostgreSQL. */
   integrity: string | undefined;
-}
-
-function integrityOf(file: string): string {
-  const db = new SQLite(file, { readonly: true, fileMustExist: true });
-  try {
-    const rows = db.pragma('integrity_check') as Array<{ integrity_check: string }>;
-    return rows.map((r) => r.integrity_check).join('; ');
-  } finally {
-    db.close();
-  }
 }
 
 function countFiles(dir: string): number {
@@ -84,15 +74,7 @@ export async function backup(opts: {
     const entries = [MANIFEST];
     let integrity: string | undefined;
     if (opts.database === 'sqlite') {
-      const live = new SQLite(source, { fileMustExist: true });
-      try {
-        live.pragma('busy_timeout = 5000');
-        // All the pages in one step: one read transaction, so a consistent copy however busy the
-        // writers are (in steps, each write of another connection would start the copy over).
-        await live.backup(path.join(staging, DB_FILE), { progress: () => 0x7fffffff });
-      } finally {
-        live.close();
-      }
+      await copySqlite(source, path.join(staging, DB_FILE));
       integrity = integrityOf(path.join(staging, DB_FILE));
       if (integrity !== 'ok') throw new Error(`the copy failed SQLite's integrity check: ${integrity}`);
       entries.push(DB_FILE);
