@@ -62,11 +62,16 @@ export class ServerProcess {
     return `http://127.0.0.1:${this.port}`;
   }
 
-  static async start(extraEnv: Record<string, string> = {}): Promise<ServerProcess> {
+  /**
+   * `dataDir`: a data folder the process shares with others, as the nodes of one cluster share
+   * their uploads (a new one of its own when absent). `extraEnv` may name a DATABASE_URL and a
+   * REDIS_URL; the process uses SQLite and no Redis otherwise.
+   */
+  static async start(extraEnv: Record<string, string> = {}, dataDir?: string): Promise<ServerProcess> {
     if (!fs.existsSync(path.join(root, 'packages/web/dist/index.html'))) {
       throw new Error('packages/web/dist is missing: run `npm run build -w @sparrow/web` first');
     }
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-e2e-'));
+    dataDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-e2e-'));
     const server = new ServerProcess(await freePort(), dataDir, extraEnv);
     await server.boot();
     return server;
@@ -376,8 +381,11 @@ export function pageArea(page: Page): Locator {
   );
 }
 
-/** Signs in through the login page (Chinese interface), as a person would: home shown, socket bound. */
-export async function signIn(server: ServerProcess, page: Page, account: string): Promise<void> {
+/**
+ * Signs in through the login page (Chinese interface), as a person would: home shown, socket bound.
+ * `server`: the server, or the proxy in front of several (its address is all this uses).
+ */
+export async function signIn(server: Pick<ServerProcess, 'url'>, page: Page, account: string): Promise<void> {
   const bound = socketBound(page);
   await page.goto(`${server.url}/#/pages/login/login`);
   await passwordForm(page);

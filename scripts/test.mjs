@@ -55,6 +55,11 @@ if (haveBrowser && !fs.existsSync(turnserver))
 const slapd = env.SLAPD_PATH ?? '/usr/sbin/slapd';
 if (!fs.existsSync(slapd)) skipped.push(`LDAP suites: no slapd at ${slapd} (apt-get install slapd ldap-utils)`);
 
+// The production topology (e2e/topology.e2e.ts) puts a real nginx with deploy/nginx/sparrow.conf in front of two nodes.
+const nginx = env.NGINX_PATH ?? '/usr/sbin/nginx';
+if (haveBrowser && !fs.existsSync(nginx))
+  skipped.push(`browser topology suite: no nginx at ${nginx} (apt-get install nginx)`);
+
 /**
  * Runs a step. Alone, its output goes straight through; beside others (`together`), each line is
  * prefixed with the step's name. Answers whether it passed.

@@ -78,7 +78,7 @@ export interface BuildOptions {
 export async function buildApp(
   env: ServerConfig,
   opts: BuildOptions = {},
-): Promise<{ app: FastifyInstance; ctx: AppContext; services: Services }> {
+): Promise<{ app: FastifyInstance; ctx: AppContext; services: Services; readiness: Readiness }> {
   const app = createFastify(env, opts);
   const now = opts.now ?? Date.now;
   const metrics = new Metrics();
@@ -102,10 +102,11 @@ export async function buildApp(
     env.redisUrl ? new RedisCallStore(env.redisUrl, env.redisPrefix, carriers.redisDown) : new MemoryCallStore(),
   );
   const announcements = await startServices(ctx, services);
-  await registerHandlers(app, ctx, services);
+  const readiness = new Readiness(ctx.repos.ops, ctx.env.redisUrl);
+  await registerHandlers(app, ctx, services, readiness);
   await registerWebClient(app, env);
   closeOnShutdown(app, ctx, services, { announcements, opened, ...carriers });
-  return { app, ctx, services };
+  return { app, ctx, services, readiness };
 }
 
 /** The Fastify instance: its log (a scan path's token left out), routing, body limit and time-outs. */
@@ -152,7 +153,15 @@ async function openDatabase(app: FastifyInstance, env: ServerConfig, metrics: Me
     onCheckpointError: (err) => app.log.error({ err }, 'SQLite checkpoint thread failed; checkpointing in the server'),
     onQuery: (ms) => metrics.query(ms),
   });
-  await migrate(opened);
+  try {
+    const { applied } = await migrate(opened, { log: (line) => app.log.info(line) });
+    if (applied.length) app.log.info(`the database is upgraded to ${applied.at(-1)}`);
+  } catch (err) {
+    // The message names the failed migration and the copy taken before it (db/upgrade.ts).
+    app.log.fatal(err instanceof Error ? err.message : String(err));
+    await opened.close();
+    throw err;
+  }
   if (opened.pool) metrics.watchPool(opened.pool);
   return opened;
 }
@@ -344,7 +353,12 @@ async function startServices(ctx: AppContext, services: Services): Promise<Annou
 }
 
 /** Every module's handlers in the route table, then uploads, scan pages and the operators' routes. */
-async function registerHandlers(app: FastifyInstance, ctx: AppContext, services: Services): Promise<void> {
+async function registerHandlers(
+  app: FastifyInstance,
+  ctx: AppContext,
+  services: Services,
+  readiness: Readiness,
+): Promise<void> {
   registerRoutes(app, ctx, {
     ...friendRoutes(ctx, services.friends),
     ...imRoutes(ctx, services.messages, services.pipeline, services.contacts, services.search, services.forwards),
@@ -381,7 +395,7 @@ async function registerHandlers(app: FastifyInstance, ctx: AppContext, services:
   registerSsoPages(app, ctx, services.sso);
   await registerOpsRoutes(app, {
     metrics: ctx.metrics,
-    readiness: new Readiness(ctx.repos.ops, ctx.env.redisUrl),
+    readiness,
     metricsToken: ctx.env.metricsToken,
   });
 }

@@ -85,6 +85,12 @@ export interface ServerConfig {
   pushLimits?: Partial<PushLimits>;
   /** Resolves host names for outbound requests (lib/outbound.ts); the system's resolver when absent, a table in tests. */
   resolveHost?: HostResolver;
+  /**
+   * How long a process told to stop (SIGTERM) goes on serving while /readyz answers 503, before it
+   * closes, ms (SHUTDOWN_DRAIN_MS; 0: it closes at once): long enough for a load balancer probing
+   * /readyz to take it out first. SIGINT (Ctrl-C) closes at once.
+   */
+  shutdownDrainMs: number;
   /** Call timings, ms; shortened by tests only (docs/operations.md "Configuration"). */
   calls: { ringTimeoutMs: number; lockTtlMs: number; peerGoneMs: number; sweepMs: number };
   /** What one client may hold of this process (docs/operations.md "Configuration", "Security and failures"). */
@@ -180,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     pushAllowHttp: env.PUSH_ALLOW_HTTP === '1',
     pushAllowedHosts: hostList(env.PUSH_ALLOWED_HOSTS),
     pushAllowInternal: env.PUSH_ALLOW_INTERNAL === '1',
+    shutdownDrainMs: count(env.SHUTDOWN_DRAIN_MS, 0),
     calls: {
       ringTimeoutMs: Number(env.CALL_RING_TIMEOUT_MS ?? CALL_RING_TIMEOUT_MS),
       lockTtlMs: Number(env.CALL_LOCK_TTL_MS ?? CALL_LOCK_TTL_MS),

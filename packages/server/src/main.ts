@@ -10,13 +10,14 @@ import { loadConfig } from './config';
 const LISTEN_BACKLOG = 8192;
 
 const env = loadConfig();
-const { app } = await buildApp(env);
+const { app, readiness } = await buildApp(env);
 
 let closing = false;
-const shutdown = (signal: string) => {
+let draining: NodeJS.Timeout | undefined;
+const close = () => {
   if (closing) return;
   closing = true;
-  app.log.info({ signal }, 'shutting down');
+  clearTimeout(draining);
   app.close().then(
     () => app.log.info('closed'),
     (err: unknown) => {
@@ -24,6 +25,20 @@ const shutdown = (signal: string) => {
       process.exitCode = 1;
     },
   );
+};
+/**
+ * SIGTERM, as a service manager or an orchestrator stops a node: first SHUTDOWN_DRAIN_MS of serving
+ * while /readyz says not ready, so that the load balancer in front moves new requests elsewhere,
+ * then closing (sockets told to reconnect elsewhere, requests under way answered, the rest 503).
+ * SIGINT, a person at a terminal, or a second signal: closing at once.
+ */
+const shutdown = (signal: NodeJS.Signals) => {
+  if (closing) return;
+  const drainMs = signal === 'SIGTERM' && draining === undefined ? env.shutdownDrainMs : 0;
+  app.log.info({ signal, drainMs }, 'shutting down');
+  readiness.stop();
+  if (drainMs > 0) draining = setTimeout(close, drainMs);
+  else close();
 };
 process.on('SIGINT', () => shutdown('SIGINT'));
 process.on('SIGTERM', () => shutdown('SIGTERM'));

@@ -5,8 +5,8 @@ import type { OpsRepo } from './repo';
 /** How long the database and Redis have to answer before the server is not ready (docs/protocol.md §7). */
 export const READY_TIMEOUT_MS = 1_000;
 
-/** One part's state: `ok`, or why it is not ready. */
-export type PartState = 'ok' | 'timeout' | `error: ${string}`;
+/** One part's state: `ok`, or why it is not ready (`stopping`: the process itself, draining before it closes). */
+export type PartState = 'ok' | 'timeout' | 'stopping' | `error: ${string}`;
 
 export interface ReadyReport {
   ready: boolean;
@@ -28,11 +28,14 @@ function within(promise: Promise<unknown>, ms: number): Promise<PartState> {
 /**
  * Whether this process can serve: the database and Redis (when configured) each answer within
  * READY_TIMEOUT_MS. Redis is asked over a connection of its own that does not retry, so a lost
- * Redis shows at once rather than after the bus's retries. A closing server answers 503 to every
- * request before any handler runs (Fastify's return503OnClosing), this probe's included.
+ * Redis shows at once rather than after the bus's retries. A process told to stop is not ready
+ * while it drains (`stopping`, SHUTDOWN_DRAIN_MS in main.ts) and goes on serving everything else;
+ * once closing, it answers 503 to every request before any handler runs (Fastify's
+ * return503OnClosing), this probe's included.
  */
 export class Readiness {
   private readonly redis: Redis | undefined;
+  private stopping = false;
 
   constructor(
     private readonly repo: OpsRepo,
@@ -53,8 +56,14 @@ export class Readiness {
       const redis = this.redis;
       checks.push(within(redis.ping(), READY_TIMEOUT_MS).then((s) => ['redis', s]));
     }
-    const parts = Object.fromEntries(await Promise.all(checks));
+    const parts: Record<string, PartState> = Object.fromEntries(await Promise.all(checks));
+    if (this.stopping) parts.server = 'stopping';
     return { ready: Object.values(parts).every((s) => s === 'ok'), parts };
+  }
+
+  /** The process is stopping: not ready from now on, so that a load balancer sends no more to it. */
+  stop(): void {
+    this.stopping = true;
   }
 
   close(): void {
