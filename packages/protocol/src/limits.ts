@@ -2,11 +2,25 @@
  * Business constants and limits: docs/product.md §9 and docs/protocol.md §1. Used by input boxes, schemas and the
  * database alike, so that a limit is written once.
  */
+import { version } from '../../../package.json';
 
-/** Product version shown in About and compared by checkVersion (docs/product.md §9). */
-export const APP_VERSION = '6.1.0';
-/** Product version code (docs/product.md §9). */
-export const APP_VERSION_CODE = 20250916;
+/**
+ * The release: shown in About and the console, reported by /healthz, compared by checkVersion
+ * (docs/product.md §9). Its one home is the root package.json's `version`, which CHANGELOG.md's
+ * newest entry names.
+ */
+export const APP_VERSION: string = version;
+/**
+ * The release's version code, its date as YYYYMMDD (CHANGELOG.md), which Raingad clients send to
+ * checkVersion instead of a version (docs/compatibility.md).
+ */
+export const APP_VERSION_CODE = 20261130;
+/**
+ * The version code of the newest Raingad app build (6.1.0). A Raingad app sending it to checkVersion
+ * is told it is current: no newer build of that app exists to install, and the web client's address
+ * offered on every start would only nag (docs/compatibility.md). Older builds are offered the update.
+ */
+export const RAINGAD_NEWEST_CODE = 20250916;
 
 /**
  * The largest id of a row (user, group, message, file…) read from a request: 2^53 − 1, the largest

@@ -141,28 +141,30 @@ describeEachDb('system configuration: getSystemInfo, checkVersion, updateConfig'
 
   describe('checkVersion', () => {
     it('says a current or newer release is up to date', async () => {
-      const res = await server.call('checkVersion', { release: '6.1.0' }, { lang: null });
+      const res = await server.call('checkVersion', { release: '6.2.0' }, { lang: null });
       expect(res).toEqual({
         code: 0,
         msg: '',
         data: {
-          versionName: '6.1.0',
-          versionCode: 20250916,
+          versionName: '6.2.0',
+          versionCode: 20261130,
           updateType: 'solicit',
           versionInfo: '已是最新版本',
           downloadUrl: '',
         },
       });
       expect((await server.call('checkVersion', { release: '6.2' })).data.downloadUrl).toBe('');
+      expect((await server.call('checkVersion', { release: '6.2.1' })).data.downloadUrl).toBe('');
       expect((await server.call('checkVersion', { release: '10.0.0' })).data.downloadUrl).toBe('');
     });
 
     it('offers the update to an older or unknown release', async () => {
-      for (const release of ['6.0.9', '5.9', '6.0', '']) {
+      // 6.1.0: a client cached before the server moved to 6.2.0 is asked to reload.
+      for (const release of ['6.1.0', '6.1.9', '6.0.9', '5.9', '6.0', '']) {
         const res = await server.call('checkVersion', { release }, { lang: 'en' });
         expect(res.data, release).toMatchObject({
-          versionName: '6.1.0',
-          versionInfo: 'Version 6.1.0 is available; reload the page to update',
+          versionName: '6.2.0',
+          versionInfo: 'Version 6.2.0 is available; reload the page to update',
         });
         expect(res.data.downloadUrl, release).toMatch(/^https?:\/\/.+\/$/);
       }
@@ -170,7 +172,7 @@ describeEachDb('system configuration: getSystemInfo, checkVersion, updateConfig'
     });
 
     it('refuses a bad body', async () => {
-      await expectBadBodies(server, 'checkVersion', { release: '6.1.0' }, [
+      await expectBadBodies(server, 'checkVersion', { release: '6.2.0' }, [
         { field: 'release', value: '6'.repeat(33), key: 'validation.tooLong', params: { max: 32 } },
         { field: 'release', value: { v: 6 }, key: 'validation.invalid' },
         { field: 'release', value: 6.1, key: 'validation.invalid' },

@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import net from 'node:net';
-import { Codes, ErrorCodes, routeAliases, routes, type RouteName } from '@sparrow/protocol';
+import os from 'node:os';
+import path from 'node:path';
+import { APP_VERSION, Codes, ErrorCodes, routeAliases, routes, type RouteName } from '@sparrow/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isLoopback, metricsAccess } from '../src/modules/ops';
-import { describeEachDb, signUp, startServer, TestSocket, type TestServer } from './harness';
+import { Node, freePort } from './cluster';
+import { createPgDatabase, describeEachDb, signUp, startServer, TestSocket, type TestServer } from './harness';
 
 /** The value of one series in a Prometheus text exposition, or undefined when it is absent. */
 function sample(text: string, series: string): number | undefined {
@@ -54,7 +58,8 @@ describeEachDb('operators: health, readiness, metrics', (target) => {
   it('answers liveness and readiness', async () => {
     const live = await fetch(`${server.url}/healthz`);
     expect(live.status).toBe(200);
-    expect(await live.text()).toBe('ok');
+    expect(live.headers.get('cache-control')).toBe('no-store');
+    expect(await live.json()).toEqual({ status: 'ok', version: APP_VERSION });
     const ready = await fetch(`${server.url}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.text()).toBe('database: ok\n');
@@ -181,6 +186,36 @@ describeEachDb('operators: readiness when a part is down', (target) => {
     await server.close();
     expect(during?.status).toBe(503);
   });
+
+  it('a process sent SIGTERM answers 503 `server: stopping` for SHUTDOWN_DRAIN_MS while serving the rest, then exits', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sparrow-drain-'));
+    const pgDb = target === 'postgres' ? await createPgDatabase() : undefined;
+    const node = new Node(await freePort(), {
+      DATA_DIR: dataDir,
+      DATABASE_URL: pgDb?.url ?? '',
+      REDIS_URL: '',
+      SHUTDOWN_DRAIN_MS: '1500',
+    });
+    try {
+      await node.start();
+      expect((await fetch(`${node.url}/readyz`)).status).toBe(200);
+      const sent = Date.now();
+      const stopped = node.stop();
+      await expect.poll(async () => (await fetch(`${node.url}/readyz`)).status).toBe(503);
+      const res = await fetch(`${node.url}/readyz`);
+      expect(await res.text()).toBe('database: ok\nserver: stopping\n');
+      // Everything else is served as before while it drains.
+      expect((await fetch(`${node.url}/healthz`)).status).toBe(200);
+      expect((await node.call('getSystemInfo', {})).code).toBe(Codes.Ok);
+      await stopped;
+      expect(Date.now() - sent).toBeGreaterThanOrEqual(1500);
+      await expect(fetch(`${node.url}/healthz`)).rejects.toThrow();
+    } finally {
+      await node.kill('SIGKILL');
+      await pgDb?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it.skipIf(!process.env.REDIS_URL)('answers 503 naming Redis once Redis is unreachable', async () => {
     // A TCP relay in front of the real Redis: closing it makes Redis unreachable for the server.

@@ -402,6 +402,9 @@ describeEachDb('Raingad 6.x clients', (target) => {
     const older = await server.post('/common/pub/checkVersion', { release: 20250107, setupPage: true, type: 1102 });
     expect(older.json.code).toBe(0);
     expect(older.json.data.downloadUrl).not.toBe('');
+    // The newest Raingad build (6.1.0, 20250916) is not asked on every start to install an app that does not exist.
+    const raingad = await server.post('/common/pub/checkVersion', { release: 20250916, type: 1101 });
+    expect(raingad.json.data).toMatchObject({ versionCode: APP_VERSION_CODE, updateType: 'solicit', downloadUrl: '' });
     // And as a form, the code arrives as text.
     const form = await client.post('common/pub/checkVersion', { release: APP_VERSION_CODE });
     expect(form.code).toBe(0);

@@ -104,7 +104,9 @@ describe.skipIf(process.platform !== 'linux')('npm start', () => {
     expect(failed.status).not.toBe(0);
     expect(failed.stderr).toMatch(/ENOTDIR[\s\S]*at openDb \(.*packages\/server\/src\/db\/index\.ts:\d+:\d+\)/);
 
-    expect(await (await start.get('/healthz')).text()).toBe('ok');
+    // The bundle reports the release: the root package.json's version, read when it was built.
+    const release = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version;
+    expect(await (await start.get('/healthz')).json()).toEqual({ status: 'ok', version: release });
     // The accept queue holds a reconnect storm: as long as the system allows (Send-Q of a listening socket).
     const somaxconn = Number(fs.readFileSync('/proc/sys/net/core/somaxconn', 'utf8'));
     const listening = execFileSync('ss', ['-ltnH', `sport = :${start.port}`], { encoding: 'utf8' })

@@ -70,8 +70,9 @@ export async function registerOpsRoutes(app: FastifyInstance, opts: OpsOptions):
     done();
   });
 
+  // The release beside the status, so that an operator sees which version each node runs.
   app.get('/healthz', (_req, reply) =>
-    reply.type('text/plain; charset=utf-8').header('cache-control', 'no-store').send('ok'),
+    reply.header('cache-control', 'no-store').send({ status: 'ok', version: APP_VERSION }),
   );
 
   app.get('/readyz', async (_req, reply) => {

@@ -1,4 +1,4 @@
-import { APP_VERSION, APP_VERSION_CODE, groupNumber, type VersionInfo } from '@sparrow/protocol';
+import { APP_VERSION, APP_VERSION_CODE, groupNumber, RAINGAD_NEWEST_CODE, type VersionInfo } from '@sparrow/protocol';
 import type { ServerConfig } from '../../config';
 import { localeOf, ok } from '../../http/envelope';
 import type { Handlers } from '../../http/route';
@@ -30,9 +30,10 @@ export function systemRoutes(ctx: {
   return {
     getSystemInfo: async ({ session, req }) => ctx.config.publicConfig(session !== null, localeOf(req)),
     checkVersion: async ({ body, req }) => {
-      // Raingad clients send their build's version code (a date, 20250916) instead of a version.
+      // Raingad apps send their build's version code (a date, 20250916) instead of a version; the
+      // newest of their builds is current.
       const current = /^[0-9]{8}$/.test(body.release)
-        ? Number(body.release) >= APP_VERSION_CODE
+        ? Number(body.release) >= RAINGAD_NEWEST_CODE
         : body.release !== '' && compareVersions(body.release, APP_VERSION) >= 0;
       const locale = localeOf(req);
       const info: VersionInfo = {
