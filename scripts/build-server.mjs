@@ -69,6 +69,8 @@ const sources = [
   path.join(root, 'packages/protocol/src'),
   path.join(root, 'packages/server/package.json'),
   path.join(root, 'packages/protocol/package.json'),
+  // The release's version (APP_VERSION reads it).
+  path.join(root, 'package.json'),
   // The bundled npm packages: an install that changes one changes the lock file.
   path.join(root, 'package-lock.json'),
   fileURLToPath(import.meta.url),

@@ -78,8 +78,9 @@ export class UpgradeError extends Error {
  * SQLite runs DDL inside a transaction as well as DML, but Kysely's SqliteAdapter says it does not,
  * and its Migrator then runs migrations without one. This dialect's adapter says it does (only the
  * Migrator reads the flag). A migration therefore cannot hold what SQLite refuses or ignores inside
- * a transaction: no VACUUM, no `PRAGMA foreign_keys` (a table rebuilt with references to it uses
- * `PRAGMA defer_foreign_keys = ON`, which holds until commit); none of the migrations does.
+ * a transaction: no VACUUM, no `PRAGMA foreign_keys`; none of the migrations does. A table that
+ * others reference with ON DELETE CASCADE is never dropped to be rebuilt (dropping it deletes their
+ * rows even with deferred keys): it gains columns instead.
  */
 export class SqliteDialectWithDdlTransactions extends SqliteDialect {
   override createAdapter(): DialectAdapter {
@@ -158,7 +159,8 @@ function underMigrationLock<T>(
     try {
       return await work(conn);
     } finally {
-      await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(conn);
+      // On a broken connection the lock went with the session; the work's own error is the one to tell.
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(conn).catch(() => undefined);
     }
   });
 }
@@ -222,6 +224,7 @@ export async function upgrade(
       applied.push(name);
       log?.(`migration ${name} applied (${ms} ms)`);
     }
+    if (backup && target.file) pruneBackups(target.file);
     return { applied, backup };
   });
 }
@@ -248,13 +251,17 @@ async function backUp(file: string, current: string | undefined): Promise<string
   const dir = path.join(path.dirname(file), BACKUPS_DIR);
   const stamp = new Date().toISOString().replace(/[-:.]/g, '');
   const dest = path.join(dir, `sparrow-${stamp}-${current ?? 'none'}.db`);
+  // Written under another name and renamed once whole and checked: a copy cut short (the process
+  // killed, the disk full) is never taken for one.
+  const partial = `${dest}.partial`;
   try {
     fs.mkdirSync(dir, { recursive: true });
-    await copySqlite(file, dest);
-    const integrity = sqliteIntegrity(dest);
+    await copySqlite(file, partial);
+    const integrity = sqliteIntegrity(partial);
     if (integrity !== 'ok') throw new Error(`the copy failed SQLite's integrity check: ${integrity}`);
+    fs.renameSync(partial, dest);
   } catch (err) {
-    fs.rmSync(dest, { force: true });
+    for (const f of [partial, `${partial}-wal`, `${partial}-shm`, dest]) fs.rmSync(f, { force: true });
     throw new UpgradeError(
       `nothing was migrated: the database could not be copied to ${dest} before upgrading ` +
         `(${err instanceof Error ? err.message : String(err)}). Free space in the data folder or fix the cause, then start again.`,
@@ -263,12 +270,21 @@ async function backUp(file: string, current: string | undefined): Promise<string
       { cause: err },
     );
   }
+  return dest;
+}
+
+/**
+ * Keeps the newest few copies, once an upgrade has finished: after a failed one the copy from
+ * before it is the way back, and a server restarted again and again (systemd, compose) would
+ * otherwise push it out with copies of the half-upgraded database.
+ */
+function pruneBackups(file: string): void {
+  const dir = path.join(path.dirname(file), BACKUPS_DIR);
   const copies = fs
     .readdirSync(dir)
     .filter((f) => BACKUP_NAME.test(f))
     .sort();
   for (const old of copies.slice(0, -BACKUPS_KEPT)) fs.rmSync(path.join(dir, old), { force: true });
-  return dest;
 }
 
 /** What `upgrade --check` found: the pending migrations and how each went. */
