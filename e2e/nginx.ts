@@ -2,10 +2,10 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort, listening } from '../packages/server/test/turn';
 
 /** What a request through the proxy answered. */
 export interface Answer {
@@ -19,16 +19,6 @@ export const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 
 /** The configuration Sparrow ships and documents (docs/operations.md "Behind nginx (TLS)"). */
 export const SHIPPED_CONF = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../deploy/nginx/sparrow.conf');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 /** Replaces what `pattern` finds in `text`, failing when it finds it other than `times` times. */
 function change(text: string, pattern: RegExp, by: string, times = 1): string {
@@ -212,17 +202,4 @@ export class NginxFront {
     }
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
-}
-
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(500, () => done(false));
-    socket.on('connect', () => done(true));
-    socket.on('error', () => done(false));
-  });
 }

@@ -8,7 +8,8 @@ import path from 'node:path';
 /** coturn from Debian's `coturn` package. */
 export const TURNSERVER = process.env.TURNSERVER_PATH ?? '/usr/bin/turnserver';
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now, on loopback. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.listen(0, '127.0.0.1', () => {
@@ -92,7 +93,8 @@ export class TurnServer {
   }
 }
 
-function listening(port: number): Promise<boolean> {
+/** Whether something accepts connections on this loopback port. */
+export function listening(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ host: '127.0.0.1', port });
     const done = (ok: boolean) => {
