@@ -11,7 +11,7 @@ import {
   visible,
   WAIT,
 } from './harness';
-import { openBrowser, openGroupChat, phoneSuite, registerFriends, startGroup } from './people';
+import { groupOfThree, openGroupChat, phoneSuite } from './people';
 
 /**
  * Sign-up chains (接龙) between three people at 375 px: Alice starts one in a group of the three
@@ -58,15 +58,19 @@ async function addLine(page: Page, button: RegExp, text: string, name: string): 
 }
 
 beforeAll(async () => {
-  const [a, b, c] = await registerFriends(server, [
-    ['alice_chain', 'Alice'],
-    ['bob_chain', 'Bob'],
-    ['carol_chain', 'Carol'],
-  ]);
-  groupId = await startGroup(server, [a, b, c], '周末活动');
-  alice = await openBrowser(server, browser, a);
-  bob = await openBrowser(server, browser, b, 'en');
-  carol = await openBrowser(server, browser, c);
+  ({
+    people: [alice, bob, carol],
+    groupId,
+  } = await groupOfThree(
+    server,
+    browser,
+    [
+      ['alice_chain', 'Alice'],
+      ['bob_chain', 'Bob', 'en'],
+      ['carol_chain', 'Carol'],
+    ],
+    '周末活动',
+  ));
 });
 
 describe('sign-up chains (接龙)', () => {

@@ -58,6 +58,29 @@ export async function openGroupChat(server: ServerProcess, page: Page, groupId: 
 }
 
 /**
+ * Three people (`[account, name, language?]`), the first friends with the other two, in a group the
+ * first starts named `name`, each signed in in a browser of their own: the setting of the group
+ * suites (polls, chains, read receipts, typing).
+ */
+export async function groupOfThree(
+  server: ServerProcess,
+  browser: Browser,
+  people: readonly [Three, Three, Three],
+  name: string,
+): Promise<{ people: [Person, Person, Person]; groupId: string }> {
+  const accounts = await registerFriends(
+    server,
+    people.map(([account, who]) => [account, who] as const),
+  );
+  const groupId = await startGroup(server, accounts, name);
+  const opened: Person[] = [];
+  for (const [i, who] of accounts.entries()) opened.push(await openBrowser(server, browser, who, people[i]![2]));
+  return { people: opened as [Person, Person, Person], groupId };
+}
+
+type Three = readonly [account: string, name: string, language?: 'zh' | 'en'];
+
+/**
  * Opens a phone-sized browser for someone registered, home shown and socket bound: in Chinese,
  * signed in through the login page; in English, signed in by token as a returning user, the
  * language chosen before the app starts.

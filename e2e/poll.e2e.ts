@@ -11,7 +11,7 @@ import {
   visible,
   WAIT,
 } from './harness';
-import { openBrowser, openGroupChat, phoneSuite, registerFriends, startGroup } from './people';
+import { groupOfThree, openGroupChat, phoneSuite } from './people';
 
 /**
  * Polls (投票) between three people at 375 px: Alice starts a named single-choice poll in a group
@@ -45,15 +45,19 @@ const results = (page: Page) =>
     .evaluateAll((items) => items.map((i) => i.getAttribute('aria-label') ?? ''));
 
 beforeAll(async () => {
-  const [a, b, c] = await registerFriends(server, [
-    ['alice_poll', 'Alice'],
-    ['bob_poll', 'Bob'],
-    ['carol_poll', 'Carol'],
-  ]);
-  groupId = await startGroup(server, [a, b, c], '午饭小组');
-  alice = await openBrowser(server, browser, a);
-  bob = await openBrowser(server, browser, b);
-  carol = await openBrowser(server, browser, c);
+  ({
+    people: [alice, bob, carol],
+    groupId,
+  } = await groupOfThree(
+    server,
+    browser,
+    [
+      ['alice_poll', 'Alice'],
+      ['bob_poll', 'Bob'],
+      ['carol_poll', 'Carol'],
+    ],
+    '午饭小组',
+  ));
 });
 
 describe('polls (投票)', () => {

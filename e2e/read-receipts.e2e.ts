@@ -11,7 +11,7 @@ import {
   visible,
   WAIT,
 } from './harness';
-import { messageRow, openBrowser, openGroupChat, phoneSuite, registerFriends, sendText, startGroup } from './people';
+import { groupOfThree, messageRow, openGroupChat, phoneSuite, sendText } from './people';
 
 /**
  * Issue 41 point 1, browser: group read receipts between three people at 375 px. Alice sends in a
@@ -35,15 +35,19 @@ phoneSuite(
 const openGroup = (page: Page) => openGroupChat(server, page, groupId, /周会/);
 
 beforeAll(async () => {
-  const [a, b, c] = await registerFriends(server, [
-    ['alice_rcpt', 'Alice'],
-    ['bob_rcpt', 'Bob'],
-    ['carol_rcpt', 'Carol'],
-  ]);
-  groupId = await startGroup(server, [a, b, c], '周会');
-  alice = await openBrowser(server, browser, a);
-  bob = await openBrowser(server, browser, b, 'en');
-  carol = await openBrowser(server, browser, c);
+  ({
+    people: [alice, bob, carol],
+    groupId,
+  } = await groupOfThree(
+    server,
+    browser,
+    [
+      ['alice_rcpt', 'Alice'],
+      ['bob_rcpt', 'Bob', 'en'],
+      ['carol_rcpt', 'Carol'],
+    ],
+    '周会',
+  ));
 });
 
 describe('group read receipts', () => {

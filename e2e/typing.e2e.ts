@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, fitsScreen, type Person, type ServerProcess, settled, shot, visible, WAIT } from './harness';
-import { bubble, openBrowser, phoneSuite, registerFriends, startGroup } from './people';
+import { bubble, groupOfThree, phoneSuite } from './people';
 
 /**
  * 对方正在输入…, browser: three people at 375 px. A types to B and the line under B's title says so
@@ -48,15 +48,19 @@ const heading = (page: Page) => page.locator('.chat-page').getByRole('heading', 
 const typingLine = (page: Page) => page.locator('.chat-page .navbar').getByRole('status');
 
 beforeAll(async () => {
-  const [a, b, c] = await registerFriends(server, [
-    ['alice_typ', '张三'],
-    ['bob_typ', '李四'],
-    ['carol_typ', '王五'],
-  ]);
-  groupId = await startGroup(server, [a, b, c], '三人组');
-  alice = await openBrowser(server, browser, a);
-  bob = await openBrowser(server, browser, b);
-  carol = await openBrowser(server, browser, c);
+  ({
+    people: [alice, bob, carol],
+    groupId,
+  } = await groupOfThree(
+    server,
+    browser,
+    [
+      ['alice_typ', '张三'],
+      ['bob_typ', '李四'],
+      ['carol_typ', '王五'],
+    ],
+    '三人组',
+  ));
 });
 
 describe('typing indicator', () => {
