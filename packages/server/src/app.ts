@@ -435,7 +435,7 @@ function closeOnShutdown(
     announcements.stop();
     await services.calls.stop();
     await services.polls.stop();
-    services.chains.stop();
+    await services.chains.stop();
     await services.pipeline.stop();
     await services.search.stop();
     await services.push.stop();

@@ -25,6 +25,7 @@ import { pushToHolders } from './reactions';
 import type { MessageRow } from './repo';
 import { authorizeSend, type AuthorizeParts } from './send/authorize';
 import type { SendPipeline } from './send/pipeline';
+import { ThrottledPushes } from './throttled-pushes';
 
 /** What ChainService is built from. */
 export interface ChainParts extends AuthorizeParts {
@@ -53,14 +54,14 @@ interface Found {
  * lines are screened as names and messages are; adding or taking back a line counts as a send.
  */
 export class ChainService {
-  private readonly pushes: ChainPushes;
+  private readonly pushes: ThrottledPushes;
 
   constructor(
     private readonly ctx: ChainParts,
     private readonly hydrator: Pick<Hydrator, 'present'>,
     private readonly pipeline: Pick<SendPipeline, 'forwardTargets' | 'postComposed'>,
   ) {
-    this.pushes = new ChainPushes(ctx);
+    this.pushes = new ThrottledPushes(CHAIN_PUSH_INTERVAL_MS, ctx.log, 'chainId');
   }
 
   /**
@@ -144,9 +145,9 @@ export class ChainService {
     return this.told(found, await this.ctx.repos.chains.close(this.at(found)), true);
   }
 
-  /** Stops the pushes waiting for their turn. */
-  stop(): void {
-    this.pushes.stop();
+  /** Stops the pushes waiting for their turn, and waits for one under way. */
+  stop(): Promise<void> {
+    return this.pushes.stop();
   }
 
   /** A chain as it is now. */
@@ -188,62 +189,24 @@ export class ChainService {
     if (outcome === 'closed') throw new AppError('ChainClosed');
     if (outcome === 'full') throw new AppError('ChainFull', { max: CHAIN_ENTRIES_MAX });
     if (outcome.changed) {
-      if (now) await this.pushes.now(found.row, this.at(found));
-      else this.pushes.changed(found.row, this.at(found));
+      const send = () => this.push(found.row, this.at(found));
+      if (now) await this.pushes.now(found.chainId, send);
+      else this.pushes.changed(found.chainId, send);
     }
     return this.state(found, outcome.chain);
   }
 
-  private state(found: Found, chain: ChainFacts): ChainState {
-    return { msg_id: found.row.id, toContactId: `group-${found.group.id}`, extends: chain };
-  }
-}
-
-/**
- * The `chain` pushes of one server: a change asks for one, which goes at once when the chain's last
- * went out CHAIN_PUSH_INTERVAL_MS ago or more, else when that time is up, with the chain as it
- * stands then; the changes asking meanwhile ride along. A close goes at once.
- */
-class ChainPushes {
-  private readonly waiting = new Map<number, NodeJS.Timeout>();
-  private readonly sent = new Map<number, number>();
-
-  constructor(private readonly ctx: ChainParts) {}
-
-  changed(row: MessageRow, at: ChainAt): void {
-    if (this.waiting.has(at.chainId)) return;
-    const wait = Math.max(0, (this.sent.get(at.chainId) ?? 0) + CHAIN_PUSH_INTERVAL_MS - Date.now());
-    const timer = setTimeout(() => {
-      this.waiting.delete(at.chainId);
-      this.send(row, at).catch((err: unknown) => this.ctx.log.error({ err, chainId: at.chainId }, 'chain push failed'));
-    }, wait);
-    timer.unref();
-    this.waiting.set(at.chainId, timer);
-  }
-
-  async now(row: MessageRow, at: ChainAt): Promise<void> {
-    const timer = this.waiting.get(at.chainId);
-    if (timer) clearTimeout(timer);
-    this.waiting.delete(at.chainId);
-    await this.send(row, at);
-  }
-
-  stop(): void {
-    for (const timer of this.waiting.values()) clearTimeout(timer);
-    this.waiting.clear();
-  }
-
-  private async send(row: MessageRow, at: ChainAt): Promise<void> {
-    const sentAt = Date.now();
-    this.sent.set(at.chainId, sentAt);
-    // Forget chains quiet for longer than the interval: their next push goes at once anyway.
-    if (this.sent.size > 1_000)
-      for (const [id, t] of this.sent) if (sentAt - t > CHAIN_PUSH_INTERVAL_MS) this.sent.delete(id);
+  /** The chain as it stands, to the members who see its message. */
+  private async push(row: MessageRow, at: ChainAt): Promise<void> {
     const chain = await this.ctx.repos.chains.liveFacts(at);
     if (!chain) return;
     await pushToHolders(this.ctx, row, (toContactId) => ({
       type: 'chain',
       data: { toContactId, msg_id: row.id, extends: chain },
     }));
+  }
+
+  private state(found: Found, chain: ChainFacts): ChainState {
+    return { msg_id: found.row.id, toContactId: `group-${found.group.id}`, extends: chain };
   }
 }

@@ -26,6 +26,7 @@ import { pushToHolders } from './reactions';
 import type { MessageRow } from './repo';
 import { authorizeSend, type AuthorizeParts } from './send/authorize';
 import type { SendPipeline } from './send/pipeline';
+import { ThrottledPushes } from './throttled-pushes';
 
 /** What PollService is built from. */
 export type PollParts = AuthorizeParts & {
@@ -45,14 +46,14 @@ export type PollParts = AuthorizeParts & {
  * anonymous poll never tells anyone who voted for what.
  */
 export class PollService {
-  private readonly pushes: PollPushes;
+  private readonly pushes: ThrottledPushes;
 
   constructor(
     private readonly ctx: PollParts,
     private readonly pipeline: Pick<SendPipeline, 'forwardTargets' | 'postComposed'>,
     private readonly hydrator: Pick<Hydrator, 'present'>,
   ) {
-    this.pushes = new PollPushes(ctx);
+    this.pushes = new ThrottledPushes(POLL_PUSH_INTERVAL_MS, ctx.log, 'pollId');
   }
 
   /** Starts a poll in a group I may write to, as a message sendMessage's rules let me send; answers it as I see it. */
@@ -127,7 +128,7 @@ export class PollService {
     const outcome = await this.ctx.repos.polls.vote(poll.id, session.userId, options, this.ctx.now());
     // Refused with the poll as it stands, so that the voter's device shows it ended.
     if (outcome === 'closed') throw new AppError('PollClosed', {}, await this.stateFor(session.userId, row, poll.id));
-    this.pushes.changed(row, poll.id);
+    this.pushes.changed(poll.id, () => this.push(row, poll.id));
     const state = await this.stateFor(session.userId, row, poll.id);
     // My other devices learn my choice; no one else is ever told it.
     await this.ctx.realtime.publish(
@@ -158,7 +159,8 @@ export class PollService {
     this.ctx.access.requireWritable(chat);
     const manages = chat.kind === 'group' && chat.member.role !== GroupRoles.Member;
     if (poll.creator !== session.userId && !manages) throw new AppError('Forbidden');
-    if (await this.ctx.repos.polls.close(poll.id, this.ctx.now())) await this.pushes.now(row, poll.id);
+    if (await this.ctx.repos.polls.close(poll.id, this.ctx.now()))
+      await this.pushes.now(poll.id, () => this.push(row, poll.id));
     return this.stateFor(session.userId, row, poll.id);
   }
 
@@ -174,6 +176,16 @@ export class PollService {
   /** Stops the pushes waiting for their turn, and waits for one under way. */
   stop(): Promise<void> {
     return this.pushes.stop();
+  }
+
+  /** The counts as they stand, to the members who see the poll's message. */
+  private async push(row: MessageRow, pollId: number): Promise<void> {
+    const t = (await this.ctx.repos.polls.tallies([pollId], 0)).get(pollId);
+    if (!t) return;
+    await pushToHolders(this.ctx, row, (toContactId) => ({
+      type: 'poll',
+      data: { toContactId, msg_id: row.id, poll_id: pollId, counts: t.counts, voters: t.voters, closed: t.poll.closed },
+    }));
   }
 
   /** A poll's message I can see now (a member of its group still), and its poll; anything else is a missing message. */
@@ -200,68 +212,5 @@ export class PollService {
       deadline: t.poll.deadline,
       mine: t.mine,
     };
-  }
-}
-
-/**
- * The `poll` pushes of one server: a vote asks for one, which goes at once when the poll's last
- * went out POLL_PUSH_INTERVAL_MS ago or more, else when that time is up, with the counts as they
- * stand then; the votes asking meanwhile ride along. A close goes at once.
- */
-class PollPushes {
-  private readonly waiting = new Map<number, NodeJS.Timeout>();
-  private readonly sent = new Map<number, number>();
-  private readonly sending = new Set<Promise<void>>();
-  private stopped = false;
-
-  constructor(private readonly ctx: PollParts) {}
-
-  changed(row: MessageRow, pollId: number): void {
-    if (this.stopped || this.waiting.has(pollId)) return;
-    const wait = Math.max(0, (this.sent.get(pollId) ?? 0) + POLL_PUSH_INTERVAL_MS - Date.now());
-    const timer = setTimeout(() => {
-      this.waiting.delete(pollId);
-      this.track(this.send(row, pollId)).catch((err: unknown) =>
-        this.ctx.log.error({ err, pollId }, 'poll push failed'),
-      );
-    }, wait);
-    timer.unref();
-    this.waiting.set(pollId, timer);
-  }
-
-  async now(row: MessageRow, pollId: number): Promise<void> {
-    const timer = this.waiting.get(pollId);
-    if (timer) clearTimeout(timer);
-    this.waiting.delete(pollId);
-    if (!this.stopped) await this.track(this.send(row, pollId));
-  }
-
-  /** No push from now on; answers once the pushes under way are done, before the database closes. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    for (const timer of this.waiting.values()) clearTimeout(timer);
-    this.waiting.clear();
-    await Promise.allSettled([...this.sending]);
-  }
-
-  private track(sending: Promise<void>): Promise<void> {
-    this.sending.add(sending);
-    const done = () => void this.sending.delete(sending);
-    sending.then(done, done);
-    return sending;
-  }
-
-  private async send(row: MessageRow, pollId: number): Promise<void> {
-    const at = Date.now();
-    this.sent.set(pollId, at);
-    // Forget polls quiet for longer than the interval: their next push goes at once anyway.
-    if (this.sent.size > 1_000)
-      for (const [id, t] of this.sent) if (at - t > POLL_PUSH_INTERVAL_MS) this.sent.delete(id);
-    const t = (await this.ctx.repos.polls.tallies([pollId], 0)).get(pollId);
-    if (!t) return;
-    await pushToHolders(this.ctx, row, (toContactId) => ({
-      type: 'poll',
-      data: { toContactId, msg_id: row.id, poll_id: pollId, counts: t.counts, voters: t.voters, closed: t.poll.closed },
-    }));
   }
 }
