@@ -284,6 +284,21 @@ describeEachDb('two-step sign-in', (target) => {
     expect((await second(t.ticket, renewed.data.codes[0], t.from)).code).toBe(0);
   });
 
+  it('guessing at new recovery codes with a session counts as second-step answers: after TWO_STEP_TRIES_PER_USER_MAX it is locked', async () => {
+    const u = await fresh('renewguess');
+    const { secret } = await turnOn(u);
+    const wrong = codeOf(secret, 10 * 60_000);
+    const codes: number[] = [];
+    for (let i = 0; i <= TWO_STEP_TRIES_PER_USER_MAX; i++)
+      codes.push((await server.call('recoveryCodesNew', { code: wrong }, as(u))).code);
+    expect(codes.slice(0, TWO_STEP_TRIES_PER_USER_MAX).every((c) => c === ErrorCodes.CodeInvalid)).toBe(true);
+    expect(codes.at(-1)).toBe(ErrorCodes.LoginLocked);
+    // The right code waits for the window too.
+    expect((await server.call('recoveryCodesNew', { code: codeOf(secret) }, as(u))).code).toBe(ErrorCodes.LoginLocked);
+    server.clock.advance(RATE_LIMITS.loginFailures.windowS * 1000 + 1000);
+    expect((await server.call('recoveryCodesNew', { code: codeOf(secret) }, as(u))).code).toBe(0);
+  });
+
   it('an old client (no two_step) is told to use the new one, in its language; one without a second factor signs in', async () => {
     const u = await fresh('old');
     const plain = await server.call('login', { account: u.account, password: u.password });

@@ -24,7 +24,7 @@ export interface TwoStepParts {
   repos: Pick<Repos, 'twoStep' | 'factors'>;
   config: Pick<ConfigService, 'get' | 'secret'>;
   sealer: Sealer;
-  limits: Pick<Limits, 'assertLoginAllowed' | 'loginFailed' | 'loginSucceeded'>;
+  limits: Pick<Limits, 'assertLoginAllowed' | 'loginFailed' | 'loginSucceeded' | 'takeSecondStep' | 'secondStepPassed'>;
   now: () => number;
 }
 
@@ -100,15 +100,21 @@ export class TwoStepService {
     return { codes };
   }
 
-  /** Ten new recovery codes for a code of the app; the old ones stop working. */
+  /**
+   * Ten new recovery codes for a code of the app; the old ones stop working. The code is one of the
+   * user's second-step answers (Limits `takeSecondStep`, from any address), so a session in other
+   * hands cannot guess its way to codes.
+   */
   async renewCodes(session: Session, code: string, ip: string): Promise<RecoveryCodes> {
     const user = session.user;
     const row = await this.repo.totpOf(user.id);
     if (!row || row.enabled_at === 0) throw new AppError('TwoStepOff');
+    await this.ctx.limits.takeSecondStep(user.id);
     const step = this.stepOf(row, code);
     const codes = newRecoveryCodes();
     if (step === null || !(await this.repo.renewCodes(user.id, step, this.hashes(user.id, codes), this.ctx.now())))
       throw new AppError('CodeInvalid', {}, { fields: ['code'] });
+    await this.ctx.limits.secondStepPassed(user.id);
     await this.audit.append({ adminId: user.id, ip }, 'recoveryCodesNew', String(user.id));
     return { codes };
   }
@@ -117,7 +123,7 @@ export class TwoStepService {
    * Turns the authenticator app off: the user proven (`prove`, AuthService `reauthenticate`: the
    * password, or for an account without one another second-factor code) and a code (or a recovery
    * code) both. Wrong ones count towards the login lockout of the account from this address, as a
-   * sign-in's do.
+   * sign-in's do, and the code is one of the user's second-step answers from any address.
    */
   async disable(session: Session, code: string, ip: string, prove: () => Promise<void>): Promise<void> {
     const user = session.user;
@@ -126,10 +132,12 @@ export class TwoStepService {
     const row = await this.repo.totpOf(user.id);
     if (!row || row.enabled_at === 0) throw new AppError('TwoStepOff');
     await prove();
+    await this.ctx.limits.takeSecondStep(user.id);
     if (!(await this.verify(user.id, code))) {
       await this.ctx.limits.loginFailed(key, ip);
       throw new AppError('CodeInvalid', {}, { fields: ['code'] });
     }
+    await this.ctx.limits.secondStepPassed(user.id);
     await this.repo.disableTotp(user.id);
     await this.audit.append({ adminId: user.id, ip }, 'twoStepOff', String(user.id));
   }
