@@ -3,6 +3,7 @@ import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { api, sendCode } from '../../api';
+import { afterLocale } from '../../i18n';
 import logo from '../../assets/logo.svg';
 import { feedback } from '../../components/feedback';
 import { Field, PasswordField } from '../../components/Field';
@@ -22,7 +23,8 @@ import { PasskeyLogin } from './PasskeyLogin';
 type Mode = 'password' | 'code';
 
 /** The second step (两步验证): its own chunk, fetched once a sign-in asks for it. */
-const TwoStepLogin = lazy(() => import('./TwoStepLogin'));
+// The second step's words are in the locale's rest part: the form waits for them, never showing keys.
+const TwoStepLogin = lazy(afterLocale(() => import('./TwoStepLogin')));
 
 /** 扫码登录: its own chunk, so the form's first screen does not wait for it. */
 const QrLoginPanel = lazy(() => import('../../components/qr/QrLoginPanel'));
