@@ -371,6 +371,14 @@ describeEachDb('single sign-on (OpenID Connect)', (target) => {
     expect(plain.userInfo.role).toBe(0);
   });
 
+  it('an administrator’s first sign-ins at once are each made an administrator, whichever made the account', async () => {
+    const trips = await Promise.all([untilCallback('bosstwin'), untilCallback('bosstwin'), untilCallback('bosstwin')]);
+    const queries = await Promise.all(trips.map((t) => openCallback(t)));
+    const signed = await Promise.all(queries.map((q, i) => exchange(q.get('sso_code')!, trips[i]!.cookie)));
+    expect(new Set(signed.map((s) => s.data.userInfo.user_id as number)).size).toBe(1);
+    expect(signed.map((s) => s.data.userInfo.role)).toEqual([1, 1, 1]);
+  });
+
   it('the client secret is sealed at rest, kept when not given, and in no answer', async () => {
     const row = await server.ctx.db
       .selectFrom('sso_providers')

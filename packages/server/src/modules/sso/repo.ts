@@ -1,6 +1,6 @@
-import type { Insertable, Updateable } from 'kysely';
+import type { Insertable } from 'kysely';
 import type { Db } from '../../db';
-import type { SsoLoginsTable, SsoProvidersTable, UsersTable } from '../../db/schema';
+import type { SsoLoginsTable, SsoProvidersTable } from '../../db/schema';
 import { unlessDuplicate } from '../../db/unique';
 import type { UserRow } from '../user';
 
@@ -102,9 +102,5 @@ export class SsoRepo {
       .limit(2)
       .execute();
     return rows.length === 1 ? rows[0] : undefined;
-  }
-
-  async updateUser(id: number, values: Updateable<UsersTable>): Promise<void> {
-    await this.db.updateTable('users').set(values).where('id', '=', id).execute();
   }
 }

@@ -240,7 +240,7 @@ export class SsoService {
           return this.mapAdmin(row, claims, owner, ip);
         }
         const winner = await this.linkedUser(provider, subject);
-        if (winner) return winner.user;
+        if (winner) return this.mapAdmin(row, claims, winner.user, ip);
       }
     }
     if (!row.create_accounts) throw new AppError('SsoNotAllowed');
@@ -274,7 +274,7 @@ export class SsoService {
       // The same person's other first sign-in made the account a moment ago.
       const winner = await this.linkedUser(provider, subject);
       if (!winner) throw new AppError('SsoFailed');
-      return winner.user;
+      return this.mapAdmin(row, claims, winner.user, ip);
     }
     await this.audit.append({ adminId: created.id, ip }, 'ssoCreate', `user:${created.id}`, {
       provider,
@@ -282,7 +282,7 @@ export class SsoService {
     });
     const avatar = await this.picture(row, text(claims.picture));
     if (avatar) {
-      await this.repo.updateUser(created.id, { avatar });
+      await this.ctx.repos.users.update(created.id, { avatar });
       created.avatar = avatar;
     }
     return this.mapAdmin(row, claims, created, ip);
@@ -303,7 +303,7 @@ export class SsoService {
     const value = claims[row.admin_claim];
     const values = Array.isArray(value) ? value : [value];
     if (!values.some((v) => v === row.admin_value)) return user;
-    await this.repo.updateUser(user.id, { role: 1, update_time: this.ctx.now() });
+    await this.ctx.repos.users.update(user.id, { role: 1, update_time: this.ctx.now() });
     await this.audit.append({ adminId: user.id, ip }, 'userRole', `user:${user.id}`, {
       role: 1,
       provider: `oidc:${row.id}`,
