@@ -163,7 +163,7 @@ describe('an open chat', () => {
     const list = (await page.locator('.chat-scroller').boundingBox())!;
     await page.mouse.move(list.x + list.width / 2, list.y + list.height / 2);
     await page.mouse.wheel(0, -4000);
-    await expect.poll(() => gap(page)).toBeGreaterThan(400);
+    await expect.poll(() => gap(page), WAIT).toBeGreaterThan(400);
     // The reader has stopped scrolling before anything arrives: the page has drawn since.
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const top = await page.locator('.chat-scroller').evaluate((el) => el.scrollTop);

@@ -16,7 +16,7 @@ type Call = Request;
 
 function setup(
   respond: (req: Request) => Promise<Response> | Response,
-  opts: { online?: boolean; token?: string | null } = {},
+  opts: { online?: boolean; token?: string | null | { current: string | null } } = {},
 ) {
   const calls: Call[] = [];
   const events: string[] = [];
@@ -38,7 +38,12 @@ function setup(
     },
     ui,
     t,
-    getToken: () => (opts.token === undefined ? 'bearer t0k3n' : opts.token),
+    getToken: () =>
+      opts.token === undefined
+        ? 'bearer t0k3n'
+        : opts.token !== null && typeof opts.token === 'object'
+          ? opts.token.current
+          : opts.token,
     getClientId: () => 'client-9',
     getCid: () => 'install-1',
     getLanguage: () => 'fr',
@@ -273,6 +278,29 @@ describe('request layer', () => {
     await failure(out.api.checkuser({}, { silent: true }));
     await vi.runAllTimersAsync();
     expect(out.events).toEqual([]);
+  });
+
+  it('a call sent before a session ended and answered after the next sign-in ends nothing', async () => {
+    const token = { current: 'old' as string | null };
+    let answer: (r: Response) => void = () => undefined;
+    const late = setup(() => new Promise<Response>((resolve) => (answer = resolve)), { token });
+    const call = failure(late.api.sync({ after_id: 0 }, { silent: true }));
+    await vi.waitFor(() => expect(late.calls).toHaveLength(1));
+    // Signed out elsewhere, then in again here: the answer to the first call comes after.
+    token.current = 'new';
+    answer(json({ code: -1, msg: 'expired', data: null }));
+    await call;
+    await vi.runAllTimersAsync();
+    expect(late.events).toEqual([]);
+    expect(late.onSessionInvalid).not.toHaveBeenCalled();
+
+    // The session ended, and before the sign-in page came another sign-in took its place: it stays.
+    const quick = setup(() => json({ code: -1, msg: 'expired', data: null }), { token });
+    await failure(quick.api.checkuser({}));
+    token.current = 'newer';
+    await vi.runAllTimersAsync();
+    expect(quick.events).toEqual([`toast:expired:${TOAST_SERVER_MS}`]);
+    expect(quick.onSessionInvalid).not.toHaveBeenCalled();
   });
 
   it('keeps the loading indicator up until the call settles, then shows the toast', async () => {

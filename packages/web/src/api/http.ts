@@ -143,18 +143,26 @@ export function createHttpClient(deps: HttpDeps) {
   /** The session whose end is being shown: many calls failing with it show it once. */
   let ending: string | null = null;
 
-  function show(feedback: Feedback): void {
+  /**
+   * Shows a call's feedback. An ended session is the one the call was sent with (`sentWith`): a
+   * call still on its way while that session ended and another signed in speaks of a session that
+   * is gone, and ends nothing; the sign-in that follows is the session's still when it comes.
+   */
+  function show(feedback: Feedback, sentWith?: string | null): void {
     if (!feedback) return;
-    if (!('toast' in feedback)) {
-      const token = deps.getToken();
-      if (token === null || token === ending) return;
-      ending = token;
-    }
     if ('toast' in feedback) {
       deps.ui.toast(feedback.toast, feedback.ms);
-    } else if ('relogin' in feedback) {
+      return;
+    }
+    const token = deps.getToken();
+    if (token === null || token === ending || (sentWith !== undefined && sentWith !== token)) return;
+    ending = token;
+    const signInAgain = () => {
+      if (deps.getToken() === token) deps.onSessionInvalid();
+    };
+    if ('relogin' in feedback) {
       if (feedback.relogin) deps.ui.toast(feedback.relogin, TOAST_SERVER_MS);
-      setTimer(() => deps.onSessionInvalid(), RELOGIN_DELAY_MS);
+      setTimer(signInAgain, RELOGIN_DELAY_MS);
     } else {
       void deps.ui
         .alert({
@@ -162,7 +170,7 @@ export function createHttpClient(deps: HttpDeps) {
           content: deps.t('errors.authExpired'),
           confirmText: deps.t('errors.goLogin'),
         })
-        .then(() => deps.onSessionInvalid());
+        .then(signInAgain);
     }
   }
 
@@ -295,12 +303,13 @@ export function createHttpClient(deps: HttpDeps) {
     const showLoading = opts.loading === true && !opts.silent;
     if (showLoading) deps.ui.showLoading();
     let outcome: { result: ApiResult<RouteResponses[N]>; msg: string };
+    const sentWith = deps.getToken();
     try {
       outcome = await send<RouteResponses[N]>(route.path, body, timeout, opts);
     } catch (e) {
       if (showLoading) deps.ui.hideLoading();
       if (!(e instanceof Failure)) throw e;
-      if (!opts.silent || (e.feedback && !('toast' in e.feedback))) show(e.feedback);
+      if (!opts.silent || (e.feedback && !('toast' in e.feedback))) show(e.feedback, sentWith);
       throw e.error;
     }
     if (showLoading) deps.ui.hideLoading();

@@ -324,10 +324,13 @@ export const MessageList = forwardRef(function MessageList(
     },
     [ref],
   );
+  // Where the reader is, from the scroll itself: opened at a message, not at the end.
+  const atBottom = useRef(focus === null);
   const focusAt = useRef(focusIndex);
   focusAt.current = focusIndex;
   useEffect(() => {
     if (!focus) return;
+    atBottom.current = false;
     setMarked(focus.msgId);
     const timer = setTimeout(() => setMarked(null), FOCUS_MARK_MS);
     // The first placement guesses the heights of rows not drawn yet; once drawn, centre it again.
@@ -348,7 +351,6 @@ export const MessageList = forwardRef(function MessageList(
 
   // At the bottom the list follows every new row; scrolled up, what others send is counted on a
   // pill that jumps to the first of it. A row of mine brings the list down wherever it was.
-  const atBottom = useRef(true);
   const [unseen, setUnseen] = useState<{ count: number; firstKey: string } | null>(null);
   const lastKey = useRef(rows.at(-1)?.key);
   const endMine = rows.at(-1)?.mine === true;
@@ -371,18 +373,35 @@ export const MessageList = forwardRef(function MessageList(
   // in view; rows drawn above, as older pages arrive or the list is scrolled up, do not pull it down.
   const scroller = useRef<HTMLElement | null>(null);
   const height = useRef(0);
-  // Where the reader is, from the scroll itself: rows that arrive without a scroll leave it as it was.
+  // Rows that arrive without a scroll leave the reader's place as it was.
   const onScroll = useCallback(() => {
     const el = scroller.current;
     if (!el) return;
     atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < AT_BOTTOM_PX;
     if (atBottom.current) setUnseen(null);
   }, []);
+  const resized = useRef<ResizeObserver | null>(null);
   const setScroller = useCallback(
     (el: HTMLElement | Window | null) => {
       scroller.current?.removeEventListener('scroll', onScroll);
-      scroller.current = el instanceof HTMLElement ? el : null;
-      scroller.current?.addEventListener('scroll', onScroll, { passive: true });
+      resized.current?.disconnect();
+      resized.current = null;
+      const next = el instanceof HTMLElement ? el : null;
+      scroller.current = next;
+      if (!next) return;
+      next.addEventListener('scroll', onScroll, { passive: true });
+      if (typeof ResizeObserver === 'undefined') return;
+      // Whatever grows while the reader is at the end keeps the end in view, rows or not: the
+      // line above the rows as older pages load, a footer, a row measured late.
+      resized.current = new ResizeObserver(() => {
+        if (!atBottom.current || detached.current) return;
+        if (next.scrollHeight - next.scrollTop - next.clientHeight > 1) next.scrollTop = next.scrollHeight;
+      });
+      // The scroller holds Virtuoso's viewport, which holds the header, the rows and the footer.
+      for (const child of Array.from(next.children)) {
+        resized.current.observe(child);
+        for (const part of Array.from(child.children)) resized.current.observe(part);
+      }
     },
     [onScroll],
   );
