@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
+  befriend,
   expectAccessible,
   launchBrowser,
   newPerson,
@@ -114,5 +116,56 @@ describe('登录设备', () => {
     await noToasts(page);
     await expectAccessible(page);
     await picture(page, '04-console');
+  });
+});
+
+describe('开发者 → 访问令牌', () => {
+  it('makes a token shown once that sends as its user; revoked, it stops at once', async () => {
+    const me = first!;
+    const page = me.page;
+    const friend = await server.register('token_friend', '令牌好友');
+    await befriend(server, me, friend);
+    await page.goto(`${server.url}/#/pages/mine/setting`);
+    await page.getByRole('link', { name: '访问令牌' }).click();
+    await visible(page.getByRole('heading', { level: 1, name: '访问令牌' }));
+    await visible(page.getByText('还没有访问令牌'));
+    await expectAccessible(page);
+
+    await page.getByRole('button', { name: '新建访问令牌' }).click();
+    await page.getByLabel('名称').fill('构建通知');
+    await page.getByRole('switch', { name: '发送消息' }).click();
+    await page.getByText('7 天', { exact: true }).click();
+    // The account was made an administrator above: the console's scope is offered.
+    await visible(page.getByRole('switch', { name: '管理后台' }));
+    await expectAccessible(page);
+    await picture(page, '05-token-new');
+    await page.getByRole('button', { name: '生成令牌' }).click();
+    await visible(page.getByRole('heading', { level: 1, name: '新的访问令牌' }));
+    const secret = (await page.locator('.token-secret').textContent())!.trim();
+    expect(secret).toMatch(/^spt_[\w-]{43}$/);
+    await expectAccessible(page);
+    await picture(page, '06-token-shown-once');
+
+    // A script sends with it, as its user.
+    const text = `构建 #${randomUUID().slice(0, 6)} 通过`;
+    await server.post(
+      '/enterprise/im/sendMessage',
+      { id: randomUUID(), toContactId: friend.id, type: 'text', content: text },
+      `Bearer ${secret}`,
+    );
+    await page.getByRole('button', { name: '我已保存' }).click();
+    const row = page.getByRole('listitem').filter({ hasText: '构建通知' });
+    await visible(row);
+    await visible(row.getByText(/上次使用/));
+    await expect(page.getByText(secret).count()).resolves.toBe(0);
+    await page.goto(`${server.url}/#/pages/message/chat?id=${friend.id}`);
+    await visible(page.getByText(text));
+
+    await page.goto(`${server.url}/#/pages/mine/tokens`);
+    await page.getByRole('button', { name: '撤销 构建通知' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: '撤销' }).click();
+    await visible(toast(page, '已撤销访问令牌'));
+    await visible(page.getByText('还没有访问令牌'));
+    await expect(server.post('/enterprise/im/getContacts', {}, `Bearer ${secret}`)).rejects.toThrow();
   });
 });

@@ -165,6 +165,10 @@ export const ErrorCodes = {
   TwoStepClientTooOld: Codes.BadRequest,
   /** A sign-in ticket that does not exist, expired, was used, or took too many wrong codes: sign in again. */
   TwoStepTicketGone: Codes.BadRequest,
+  /** The user holds TOKENS_PER_USER_MAX personal access tokens already. */
+  TokensFull: Codes.Refused,
+  /** A personal access token called a route outside its scopes (or one no token may call). */
+  TokenScope: Codes.Forbidden,
   /** The server requires a second factor of this user, who has none yet: nothing but setting one up until then. */
   TwoStepSetupRequired: Codes.Forbidden,
   /** Two-step sign-in is not on (or its setup was not begun). */

@@ -24,6 +24,7 @@ export * from './api/sessions';
 export * from './api/sso';
 export * from './api/two-step';
 export * from './api/passkeys';
+export * from './api/tokens';
 export * from './pictures';
 export * from './api/friend';
 export * from './api/im';

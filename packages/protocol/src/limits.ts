@@ -202,6 +202,14 @@ export const PASSKEY_OPTIONS_PER_MINUTE = 30;
 export const PASSKEYS_PER_USER_MAX = 20;
 /** The longest passkey name, characters (graphemes). */
 export const PASSKEY_NAME_MAX = 32;
+/** The most personal access tokens one user may hold. */
+export const TOKENS_PER_USER_MAX = 20;
+/** The longest token name, characters (graphemes). */
+export const TOKEN_NAME_MAX = 32;
+/** The longest a token may live, days (0, never ending, is allowed too). */
+export const TOKEN_DAYS_MAX = 365;
+/** How often a token in use records its last use, ms. */
+export const TOKEN_TOUCH_MS = 60_000;
 /** The longest user agent a QR login code keeps for the session it makes, characters. */
 export const USER_AGENT_MAX = 255;
 

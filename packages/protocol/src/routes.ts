@@ -56,6 +56,13 @@ import {
   type ManagedUserSecurity,
 } from './api/sessions';
 import {
+  TokenCreateBody,
+  TokenRevokeBody,
+  type AccessToken,
+  type AccessTokenCreated,
+  type TokenScope,
+} from './api/tokens';
+import {
   LoginTwoStepBody,
   TotpCodeBody,
   TotpDisableBody,
@@ -359,6 +366,9 @@ export const routes = {
   totpConfirm: route('/enterprise/im/totpConfirm', TotpCodeBody),
   totpDisable: route('/enterprise/im/totpDisable', TotpDisableBody),
   recoveryCodesNew: route('/enterprise/im/recoveryCodesNew', TotpCodeBody),
+  tokenCreate: route('/enterprise/token/create', TokenCreateBody),
+  tokenList: route('/enterprise/token/list', EmptyBody),
+  tokenRevoke: route('/enterprise/token/revoke', TokenRevokeBody),
 
   getUserInfo: route('/enterprise/im/getUserInfo', GetUserInfoBody),
   userInfoqq: route('/enterprise/im/userInfoqq', UserQrBody),
@@ -544,6 +554,76 @@ export const routes = {
 
 export type RouteName = keyof typeof routes;
 
+/**
+ * The scope a personal access token needs for each route it may call (docs/protocol.md §9); a
+ * route not named here answers a token Forbidden (signing in and out, sessions, second factors,
+ * tokens themselves, the account, calls, uploads of one's own picture). The console's routes need
+ * `admin`.
+ */
+export const ROUTE_SCOPES: Readonly<Partial<Record<RouteName, TokenScope>>> = {
+  ...(Object.fromEntries(
+    Object.entries(routes)
+      .filter(([, def]) => 'admin' in def && def.admin)
+      .map(([name]) => [name, 'admin']),
+  ) as Partial<Record<RouteName, TokenScope>>),
+  checkuser: 'messages:read',
+  getUserInfo: 'messages:read',
+  searchUser: 'messages:read',
+  getContacts: 'messages:read',
+  getContactInfo: 'messages:read',
+  getDepartments: 'messages:read',
+  getMessageList: 'messages:read',
+  searchMessage: 'messages:read',
+  sync: 'messages:read',
+  forwardRecord: 'messages:read',
+  messageReactions: 'messages:read',
+  pollVoters: 'messages:read',
+  groupReadCounts: 'messages:read',
+  groupReadList: 'messages:read',
+  messageEdits: 'messages:read',
+  pinList: 'messages:read',
+  chainInfo: 'messages:read',
+  fileList: 'messages:read',
+  groupInfo: 'messages:read',
+  groupUserList: 'messages:read',
+  getAllUser: 'messages:read',
+  getAllGroup: 'messages:read',
+  friendIndex: 'messages:read',
+  emojiIndex: 'messages:read',
+  sendMessage: 'messages:send',
+  forwardMessage: 'messages:send',
+  forwardMessages: 'messages:send',
+  setMsgIsRead: 'messages:send',
+  readAtMsg: 'messages:send',
+  undoMessage: 'messages:send',
+  delMessage: 'messages:send',
+  editMessage: 'messages:send',
+  reactMessage: 'messages:send',
+  createPoll: 'messages:send',
+  votePoll: 'messages:send',
+  closePoll: 'messages:send',
+  pinMessage: 'messages:send',
+  chainStart: 'messages:send',
+  chainJoin: 'messages:send',
+  chainWithdraw: 'messages:send',
+  chainClose: 'messages:send',
+  uploadFile: 'messages:send',
+  groupAdd: 'groups:manage',
+  addGroupUser: 'groups:manage',
+  removeUser: 'groups:manage',
+  setManager: 'groups:manage',
+  changeOwner: 'groups:manage',
+  setNoSpeak: 'groups:manage',
+  groupSetting: 'groups:manage',
+  editGroupName: 'groups:manage',
+  setNotice: 'groups:manage',
+  removeGroup: 'groups:manage',
+  joinGroup: 'groups:manage',
+  resetGroupQr: 'groups:manage',
+  updateCard: 'groups:manage',
+  uploadGroupAvatar: 'groups:manage',
+};
+
 /** Aliases: other paths that serve the same endpoint. */
 export const routeAliases: Partial<Record<RouteName, string[]>> = {
   bindGroup: ['/common/index/bindGroup'],
@@ -625,6 +705,11 @@ export interface RouteResponses {
   searchMessage: SearchHit[];
   /** Ascending; `count`: how many remain after these. */
   sync: Message[];
+  /** The new token with its secret, shown this once. */
+  tokenCreate: AccessTokenCreated;
+  /** The caller's tokens, newest first, without their secrets. */
+  tokenList: AccessToken[];
+  tokenRevoke: null;
   sendMessage: Message;
   forwardMessage: null;
   forwardMessages: null;

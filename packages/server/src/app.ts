@@ -35,6 +35,7 @@ import { deviceRoutes } from './modules/auth/device-routes';
 import { ldapRoutes } from './modules/ldap';
 import { twoStepRoutes } from './modules/auth/two-step-routes';
 import { passkeyRoutes } from './modules/auth/passkey-routes';
+import { accessTokenRoutes } from './modules/auth/access-token-routes';
 import { needsTwoStepSetup } from './modules/auth/two-step-policy';
 import { Metrics, Readiness, registerOpsRoutes } from './modules/ops';
 import { friendRoutes } from './modules/friend/routes';
@@ -370,6 +371,7 @@ async function registerHandlers(
     ...authRoutes(ctx, services.auth),
     ...twoStepRoutes(ctx, services.auth, services.twoStep, services.passkeys),
     ...passkeyRoutes(ctx, services.passkeys, services.auth),
+    ...accessTokenRoutes(services.accessTokens),
     ...userRoutes(ctx, services.users),
     ...systemRoutes(ctx),
     ...uploadRoutes(ctx, services),

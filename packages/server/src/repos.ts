@@ -8,6 +8,7 @@ import { BlockRepo } from './modules/block/repo';
 import { SessionRepo } from './modules/auth/session-repo';
 import { FactorRepo } from './modules/auth/factors-repo';
 import { PasskeyRepo } from './modules/auth/passkeys-repo';
+import { AccessTokenRepo } from './modules/auth/access-tokens-repo';
 import { DeviceRepo } from './modules/auth/device-repo';
 import { TwoStepRepo } from './modules/auth/two-step-repo';
 import { IdentityRepo } from './modules/auth/identity-repo';
@@ -56,6 +57,7 @@ export interface Repos {
   factors: FactorRepo;
   /** Passkeys (WebAuthn credentials) and the challenges handed out for them. */
   passkeys: PasskeyRepo;
+  accessTokens: AccessTokenRepo;
   /** The devices each user has signed in on (登录设备's new-device notice). */
   devices: DeviceRepo;
   /** Authenticator-app seeds, recovery codes and sign-in tickets waiting for their second step. */
@@ -108,6 +110,7 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
     sessions: new SessionRepo(db, dialect),
     factors,
     passkeys: new PasskeyRepo(db),
+    accessTokens: new AccessTokenRepo(db),
     devices: new DeviceRepo(db),
     twoStep: new TwoStepRepo(db, factors),
     identities: new IdentityRepo(db),

@@ -12,6 +12,7 @@ import { SsoService } from './modules/sso';
 import { AuthService } from './modules/auth/service';
 import { TwoStepService } from './modules/auth/two-step';
 import { PasskeyService } from './modules/auth/passkeys';
+import { AccessTokenService } from './modules/auth/access-tokens';
 import { EmojiService } from './modules/emoji/service';
 import { FavoriteService } from './modules/favorite/service';
 import { FriendService } from './modules/friend/service';
@@ -135,6 +136,7 @@ export function createServices(ctx: AppContext, callStore: CallStore) {
     adminSecurity: new AdminSecurity(ctx.repos, admin.users, devices, admin.audit),
     twoStep,
     passkeys: new PasskeyService(ctx, admin.audit),
+    accessTokens: new AccessTokenService(ctx, admin.audit),
     ldap,
     users,
     friends,

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { APP_VERSION, Codes, ErrorCodes, routeAliases, routes, type RouteName } from '@sparrow/protocol';
+import { APP_VERSION, Codes, ErrorCodes, ROUTE_SCOPES, routeAliases, routes, type RouteName } from '@sparrow/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isLoopback, metricsAccess } from '../src/modules/ops';
 import { Node, freePort } from './cluster';
@@ -310,8 +310,22 @@ describeEachDb('operators: the API document', (target) => {
     expect(answer.allOf[1].properties.data.$ref).toBe('#/components/schemas/Message');
     expect(doc.components.schemas.Message).toBeDefined();
     expect(send.responses['429'].$ref).toBe('#/components/responses/TooMany');
-    expect(send.security).toBeUndefined();
     expect(doc.security).toEqual([{ session: [] }]);
+    // A personal access token (docs/protocol.md §9): each call names the scope it needs, or takes none.
+    expect(send.security).toEqual([{ session: [] }, { token: ['messages:send'] }]);
+    expect(send['x-token-scope']).toBe('messages:send');
+    expect(send.description).toMatch(/needs the `messages:send` scope/);
+    expect(doc.components.securitySchemes.token).toMatchObject({ type: 'http', scheme: 'bearer' });
+    const tokens = doc.paths[routes.tokenCreate.path].post;
+    expect(tokens.security).toEqual([{ session: [] }]);
+    expect(tokens['x-token-scope']).toBeUndefined();
+    expect(tokens.description).toMatch(/No personal access token may call this/);
+    expect(tokens.responses['200'].description).toMatch(/403 TokenScope/);
+    for (const name of Object.keys(routes) as RouteName[]) {
+      const scope = ROUTE_SCOPES[name];
+      if (scope) expect(doc.paths[routes[name].path].post['x-token-scope'], name).toBe(scope);
+      if (routes[name].admin) expect(scope, name).toBe('admin');
+    }
 
     // The /manage/* calls say they are for administrators, and no other call does.
     const adminOnly = Object.entries(doc.paths)

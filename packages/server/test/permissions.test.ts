@@ -59,6 +59,8 @@ const NO_FOREIGN_ID: Partial<Record<RouteName, string>> = {
   passkeyRegisterOptions: 'adds to the caller’s own account',
   passkeyRegister: 'adds to the caller’s own account, for a challenge handed to the caller (passkeys.test.ts)',
   passkeyList: 'the caller’s own passkeys',
+  tokenCreate: 'adds a personal access token to the caller’s own account',
+  tokenList: 'the caller’s own personal access tokens',
   checkuser: 'the session’s own user',
   loginTwoStep:
     'public: a ticket only the sign-in that proved the first factor holds; an unknown one answers as an expired one (two-step.test.ts)',
@@ -1081,6 +1083,18 @@ const MATRIX: Partial<Record<RouteName, Row[]>> = {
       changes: ['owner'],
     },
   ],
+  // A personal access token is its owner's alone: anyone else's revoke answers as for one that does not exist.
+  tokenRevoke: [
+    {
+      target: 'alice’s personal access token',
+      body: async (s) => ({ id: await s.accessToken() }),
+      missing: () => [{ id: NO_ID }],
+      gone: NF,
+      expect: [OK, NF, NF, NF, NF, NF, NF, NF],
+      blocked: NF,
+      changes: ['owner'],
+    },
+  ],
   favoriteDel: [
     {
       target: 'someone else’s favourite',
@@ -1395,6 +1409,24 @@ class Scene {
           credential_id: `perm${this.k}`,
           public_key: 'AA',
           name: 'alice’s key',
+          create_time: server.ctx.now(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    });
+  }
+
+  accessToken(): Promise<number> {
+    return this.once('accessToken', async () => {
+      const row = await server.ctx.db
+        .insertInto('access_tokens')
+        .values({
+          user_id: this.people.alice.id,
+          name: 'alice’s token',
+          token_hash: `perm${this.k}`.padEnd(64, '0'),
+          hint: 'spt_perm',
+          scopes: 'messages:read',
           create_time: server.ctx.now(),
         })
         .returning('id')

@@ -43,6 +43,8 @@ export const AUDIT_ACTIONS = [
   'recoveryCodesNew',
   'passkeyAdd',
   'passkeyRemove',
+  'tokenCreate',
+  'tokenRevoke',
   'ssoLink',
   'ssoCreate',
   'ldapCreate',

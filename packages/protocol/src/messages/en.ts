@@ -231,6 +231,8 @@ export const en: Record<MessageKey, string> = {
   'errors.QrLoginGone': 'This login code is no longer valid: refresh it on the computer and scan again',
   'errors.PasskeyInvalid': 'The passkey could not be verified: please try again',
   'errors.PasskeyExists': 'This passkey has been added already',
+  'errors.TokensFull': 'You have as many access tokens as allowed: revoke one you no longer use first',
+  'errors.TokenScope': 'This access token is not allowed to do that',
   'errors.PasskeysFull': 'You have as many passkeys as allowed: remove one you no longer use first',
   'passkey.defaultName': '{browser} on {os}',
   'errors.TwoStepClientTooOld': 'Two-step verification is required: please use the new client',

@@ -233,6 +233,8 @@ export const es: Record<MessageKey, string> = {
     'Este código de inicio de sesión ya no es válido: actualízalo en el ordenador y vuelve a escanearlo',
   'errors.PasskeyInvalid': 'No se pudo verificar la llave de acceso: inténtalo de nuevo',
   'errors.PasskeyExists': 'Esta llave de acceso ya se había añadido',
+  'errors.TokensFull': 'Ya tienes el máximo de tokens de acceso: revoca primero uno que no uses',
+  'errors.TokenScope': 'Este token de acceso no tiene permiso para hacer eso',
   'errors.PasskeysFull': 'Ya tienes el máximo de llaves de acceso: elimina primero una que no uses',
   'passkey.defaultName': '{browser} en {os}',
   'errors.TwoStepClientTooOld': 'Se requiere la verificación en dos pasos: usa el nuevo cliente',

@@ -232,6 +232,8 @@ export const fr: Record<MessageKey, string> = {
     'Ce code de connexion n’est plus valable : actualisez-le sur l’ordinateur et scannez-le à nouveau',
   'errors.PasskeyInvalid': 'La clé d’accès n’a pas pu être vérifiée : veuillez réessayer',
   'errors.PasskeyExists': 'Cette clé d’accès a déjà été ajoutée',
+  'errors.TokensFull': 'Vous avez atteint le nombre maximal de jetons d’accès : révoquez d’abord un jeton inutilisé',
+  'errors.TokenScope': 'Ce jeton d’accès n’est pas autorisé à faire cela',
   'errors.PasskeysFull':
     'Vous avez atteint le nombre maximal de clés d’accès : supprimez d’abord celle que vous n’utilisez plus',
   'passkey.defaultName': '{browser} sur {os}',

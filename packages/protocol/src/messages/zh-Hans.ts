@@ -228,6 +228,8 @@ export const zhHans = {
   'errors.QrLoginGone': '二维码已失效，请在网页端刷新后重新扫描',
   'errors.PasskeyInvalid': '通行密钥验证失败，请重试',
   'errors.PasskeyExists': '这个通行密钥已经添加过了',
+  'errors.TokensFull': '访问令牌已达上限，请先撤销不用的',
+  'errors.TokenScope': '该访问令牌无权进行此操作',
   'errors.PasskeysFull': '通行密钥已达上限，请先移除不用的',
   'passkey.defaultName': '{os} 上的 {browser}',
   'errors.TwoStepClientTooOld': '需要二次验证，请使用新版客户端',

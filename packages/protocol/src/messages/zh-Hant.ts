@@ -230,6 +230,8 @@ export const zhHant: Record<MessageKey, string> = {
   'errors.QrLoginGone': '二維碼已失效，請在網頁端重新整理後再掃描',
   'errors.PasskeyInvalid': '通行金鑰驗證失敗，請重試',
   'errors.PasskeyExists': '這個通行金鑰已經新增過了',
+  'errors.TokensFull': '存取權杖已達上限，請先撤銷不用的',
+  'errors.TokenScope': '該存取權杖無權進行此操作',
   'errors.PasskeysFull': '通行金鑰已達上限，請先移除不用的',
   'passkey.defaultName': '{os} 上的 {browser}',
   'errors.TwoStepClientTooOld': '需要二次驗證，請使用新版客戶端',

@@ -61,6 +61,7 @@ import { identities } from './migrations/039-identities';
 import { secondFactors } from './migrations/040-second-factors';
 import { knownDevices } from './migrations/041-known-devices';
 import { sso } from './migrations/042-sso';
+import { accessTokens } from './migrations/043-access-tokens';
 import type { Database, Db } from './types';
 
 export type { Database, Db };
@@ -114,6 +115,7 @@ function migrations(dialect: Dialect): Migrations {
     '040-second-factors': secondFactors(dialect),
     '041-known-devices': knownDevices(),
     '042-sso': sso(dialect),
+    '043-access-tokens': accessTokens(dialect),
   };
 }
 

@@ -162,6 +162,19 @@ export interface PasskeysTable {
   last_used: Generated<number>;
 }
 
+/** A personal access token (migration 043): its secret's SHA-256, scopes comma-separated, `expires_at` 0 never. */
+export interface AccessTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  token_hash: string;
+  hint: string;
+  scopes: string;
+  create_time: number;
+  expires_at: Generated<number>;
+  last_used: Generated<number>;
+}
+
 /** A WebAuthn challenge handed out (migration 040), used once; `user_id` 0 for a sign-in by any passkey. */
 export interface WebauthnChallengesTable {
   id: Generated<number>;
@@ -787,6 +800,7 @@ export interface Database {
   user_totp: UserTotpTable;
   recovery_codes: RecoveryCodesTable;
   passkeys: PasskeysTable;
+  access_tokens: AccessTokensTable;
   webauthn_challenges: WebauthnChallengesTable;
   login_tickets: LoginTicketsTable;
   verify_codes: VerifyCodesTable;

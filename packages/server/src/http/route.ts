@@ -1,5 +1,6 @@
 import {
   CLIENT_HEADER,
+  ROUTE_SCOPES,
   routeAliases,
   routes,
   type RouteInput,
@@ -45,7 +46,7 @@ export const BEFORE_PASSWORD_CHANGE: ReadonlySet<RouteName> = new Set(['editPass
 /** What the route loop uses of the process: the uploads' limits, the sessions and the rate limits. */
 export interface RouteParts {
   env: Pick<ServerConfig, 'resources'>;
-  sessions: Pick<SessionService, 'fromToken' | 'rememberLanguage'>;
+  sessions: Pick<SessionService, 'caller' | 'rememberLanguage'>;
   limits: Pick<Limits, 'anyCall' | 'manageCall'>;
   config: Pick<ConfigService, 'get'>;
 }
@@ -68,10 +69,15 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteParts, handlers: 
     const paths = [def.path, ...(routeAliases[name] ?? [])];
     for (const url of paths) {
       app.post(url, { bodyLimit: def.bodyLimit }, async (req, reply) => {
-        const session = await ctx.sessions.fromToken(req.headers.authorization);
+        const session = await ctx.sessions.caller(req.headers.authorization);
         if (session) callers.set(req, session.id);
         await ctx.limits.anyCall(session ? `u:${session.userId}` : `ip:${req.ip}`);
         if (!def.public && !session) throw noSession();
+        // A personal access token reaches the routes its scopes name, and no other.
+        if (!def.public && session?.token) {
+          const scope = ROUTE_SCOPES[name];
+          if (scope === undefined || !session.token.scopes.includes(scope)) throw new AppError('TokenScope');
+        }
         if (!def.public && session?.user.must_change_password && !BEFORE_PASSWORD_CHANGE.has(name)) {
           throw new AppError('PasswordChangeRequired');
         }
@@ -88,7 +94,9 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteParts, handlers: 
           if (session?.user.role !== 1) throw new AppError('Forbidden');
           await ctx.limits.manageCall(session.userId);
         }
-        if (session && languageStated(req)) await ctx.sessions.rememberLanguage(session, localeOf(req));
+        // A script's language is its own: the user's stays as their devices set it.
+        if (session && !session.token && languageStated(req))
+          await ctx.sessions.rememberLanguage(session, localeOf(req));
         // Multipart fields arrive with the file stream; those handlers validate them with the same schema.
         let body: unknown = {};
         if (!def.multipart) {

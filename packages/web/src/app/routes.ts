@@ -80,6 +80,11 @@ const routes: readonly Omit<AppRoute, 'auth'>[] = [
     page: lazyPage(() => import('../pages/mine/passkeys')),
   },
   {
+    path: paths.tokens,
+    title: 'routes.tokens',
+    page: lazyPage(() => import('../pages/mine/tokens')),
+  },
+  {
     path: paths.about,
     title: 'routes.about',
     page: lazyPage(afterLocale(() => import('../pages/mine/about'))),

@@ -22,6 +22,8 @@ export const paths = {
   twoStep: '/pages/mine/twoStep',
   /** 通行密钥: my passkeys, added, renamed and removed (Settings → 账号与安全). */
   passkeys: '/pages/mine/passkeys',
+  /** 访问令牌: my personal access tokens for scripts and tools (Settings → 开发者). */
+  tokens: '/pages/mine/tokens',
   about: '/pages/mine/about',
   setting: '/pages/mine/setting',
   /** 状态: my status text, emoji and when it ends (Me → 状态). */

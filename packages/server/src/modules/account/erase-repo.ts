@@ -113,7 +113,7 @@ export class AccountRepo {
       await trx.deleteFrom('push_subscriptions').where('user_id', '=', userId).execute();
       await trx.deleteFrom('push_settings').where('user_id', '=', userId).execute();
       await trx.deleteFrom('user_identities').where('user_id', '=', userId).execute();
-      for (const table of ['user_totp', 'recovery_codes', 'passkeys', 'login_tickets'] as const)
+      for (const table of ['user_totp', 'recovery_codes', 'passkeys', 'login_tickets', 'access_tokens'] as const)
         await trx.deleteFrom(table).where('user_id', '=', userId).execute();
       await sql`delete from blocks where blocker_id = ${userId} or blocked_id = ${userId}`.execute(trx);
       await trx.deleteFrom('conversations').where('user_id', '=', userId).execute();

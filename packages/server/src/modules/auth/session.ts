@@ -1,4 +1,11 @@
-import { SESSION_TTL_MS, SocketCloseCodes } from '@sparrow/protocol';
+import {
+  SESSION_TTL_MS,
+  SocketCloseCodes,
+  TOKEN_PREFIX,
+  TOKEN_SCOPES,
+  TOKEN_TOUCH_MS,
+  type TokenScope,
+} from '@sparrow/protocol';
 import DataLoader from 'dataloader';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db';
@@ -6,6 +13,7 @@ import type { Realtime } from '../../realtime/realtime';
 import type { Repos } from '../../repos';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { type UserRepo, type UserRow } from '../user';
+import type { AccessTokenRepo } from './access-tokens-repo';
 import { type SessionRepo } from './session-repo';
 import { needsTwoStepSetup, type TwoStepRequirement } from './two-step-policy';
 
@@ -20,6 +28,22 @@ export interface Session {
   user: UserRow;
   /** True for a session made by QR login (`sessions.via` 'qr'): it may not approve another. */
   viaQr?: boolean;
+  /**
+   * A call made with a personal access token (`id` is then 0: no session row, no socket): the
+   * token, and the scopes the route loop lets it through on.
+   */
+  token?: TokenGrant;
+}
+
+/** A personal access token a call came with, and what it may do. */
+export interface TokenGrant {
+  id: number;
+  scopes: readonly TokenScope[];
+}
+
+/** A token's scopes as stored (comma-separated), those this code knows. */
+export function scopesOf(stored: string): TokenScope[] {
+  return stored.split(',').filter((s): s is TokenScope => (TOKEN_SCOPES as readonly string[]).includes(s));
 }
 
 /**
@@ -61,13 +85,15 @@ export type SessionVia = '' | 'qr' | 'passkey' | 'oidc' | 'ldap';
 export class SessionService {
   private readonly sessions: SessionRepo;
   private readonly users: UserRepo;
+  private readonly tokens: AccessTokenRepo;
 
   constructor(
-    repos: Pick<Repos, 'sessions' | 'users'>,
+    repos: Pick<Repos, 'sessions' | 'users' | 'accessTokens'>,
     private readonly now: () => number,
   ) {
     this.sessions = repos.sessions;
     this.users = repos.users;
+    this.tokens = repos.accessTokens;
   }
 
   /**
@@ -95,6 +121,22 @@ export class SessionService {
       ...user
     } = row;
     return { id: session_id, userId: user.id, isMobile: is_mobile === 1, user, viaQr: via === 'qr' };
+  }
+
+  /**
+   * Who makes an HTTP call: the session of its `Authorization` value, or a personal access token's
+   * user with the token's grant (`spt_…`), or null. Only the route loop takes tokens: the socket,
+   * an export's download and the other GETs ask `fromToken`, which never does.
+   */
+  async caller(header: string | undefined): Promise<Session | null> {
+    const token = tokenOf(header);
+    if (!token?.startsWith(TOKEN_PREFIX)) return this.fromToken(header);
+    const row = await this.tokens.withUserByHash(sha256(token));
+    const now = this.now();
+    if (!row || row.status !== 1 || (row.token_expires !== 0 && row.token_expires <= now)) return null;
+    if (now - row.token_used > TOKEN_TOUCH_MS) await this.tokens.touch(row.token_id, now);
+    const { token_id, token_scopes, token_expires: _e, token_used: _u, ...user } = row;
+    return { id: 0, userId: user.id, isMobile: false, user, token: { id: token_id, scopes: scopesOf(token_scopes) } };
   }
 
   /**

@@ -2,7 +2,16 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as protocol from '@sparrow/protocol';
-import { Codes, ErrorCodes, routeAliases, routes, type RouteName } from '@sparrow/protocol';
+import {
+  Codes,
+  ErrorCodes,
+  ROUTE_SCOPES,
+  routeAliases,
+  routes,
+  TOKEN_PREFIX,
+  TOKEN_SCOPES,
+  type RouteName,
+} from '@sparrow/protocol';
 import type * as TS from 'typescript';
 import * as z from 'zod';
 import { BEFORE_PASSWORD_CHANGE } from '../../http/route';
@@ -237,11 +246,18 @@ export async function buildOpenApi(version: string): Promise<Json> {
         errors.push('403 PasswordChangeRequired while an admin-set password is unchanged');
     }
     if (def.admin) errors.push('403 Forbidden to anyone whose role is not admin');
+    const scope = ROUTE_SCOPES[name];
+    if (!def.public) errors.push('403 TokenScope to a personal access token without the scope');
+    const tokenNote = def.public
+      ? undefined
+      : scope
+        ? `A personal access token needs the \`${scope}\` scope.`
+        : 'No personal access token may call this: a session only.';
     const operation: Json = {
       operationId: name,
       tags: [tagOf(def.path)],
       summary: entry?.doc?.split('\n')[0] ?? name,
-      description: [def.admin && ADMIN_ONLY, entry?.doc, bodyDoc, answer?.doc && `Answers: ${answer.doc}`]
+      description: [def.admin && ADMIN_ONLY, entry?.doc, bodyDoc, answer?.doc && `Answers: ${answer.doc}`, tokenNote]
         .filter(Boolean)
         .join('\n\n'),
       requestBody: { required: true, content },
@@ -258,8 +274,9 @@ export async function buildOpenApi(version: string): Promise<Json> {
         '500': { $ref: '#/components/responses/ServerError' },
         '503': { $ref: '#/components/responses/Unavailable' },
       },
-      ...(def.public ? { security: [] } : {}),
+      ...(def.public ? { security: [] } : { security: [{ session: [] }, ...(scope ? [{ token: [scope] }] : [])] }),
       ...(def.admin ? { 'x-admin': true } : {}),
+      ...(scope ? { 'x-token-scope': scope } : {}),
     };
     // A path segment `:name` (the scan paths) is an OpenAPI path parameter `{name}`.
     const params = [...def.path.matchAll(/:([A-Za-z]+)/g)].map(([, param]) => ({
@@ -302,6 +319,11 @@ export async function buildOpenApi(version: string): Promise<Json> {
           in: 'header',
           name: 'Authorization',
           description: 'The `authToken` of login (with or without `Bearer `)',
+        },
+        token: {
+          type: 'http',
+          scheme: 'bearer',
+          description: `A personal access token (\`${TOKEN_PREFIX}…\`, made in Settings → 开发者) as \`Authorization: Bearer …\`: each operation names the scope it needs (\`x-token-scope\`; one of ${TOKEN_SCOPES.join(', ')}); one that names none takes a session only`,
         },
       },
     },

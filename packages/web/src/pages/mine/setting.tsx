@@ -143,6 +143,9 @@ export default function SettingPage() {
         <Cell title={t('block.entry')} to={paths.blocked} />
         <Cell title={t('report.mine')} to={paths.reports} />
       </CellGroup>
+      <CellGroup title={t('setting.developer')}>
+        <Cell title={t('routes.tokens')} to={paths.tokens} />
+      </CellGroup>
       <div className="actions">
         <button type="button" className="button button-danger" onClick={() => void handleLogout()}>
           {t('setting.logout')}
