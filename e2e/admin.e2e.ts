@@ -14,6 +14,7 @@ import {
   ServerProcess,
   shot,
   signIn,
+  socketBound,
   toast,
   visible,
   WAIT,
@@ -178,8 +179,14 @@ describe('the administration console', () => {
       await kai.page.getByRole('textbox', { name: '原密码' }).fill('given123');
       await kai.page.getByRole('textbox', { name: '新密码', exact: true }).fill('mine1234');
       await kai.page.getByRole('textbox', { name: '确认新密码' }).fill('mine1234');
+      // The socket the server refuses while the password is the admin's opens once it is the user's own,
+      // and the session stays (the refusal is no sign that it ended).
+      const bound = socketBound(kai.page);
       await kai.page.getByRole('button', { name: '确认修改' }).click();
       await visible(toast(kai.page, /密码已修改/));
+      await bound;
+      await kai.page.waitForURL(/#\/pages\/mine\/secure/, WAIT);
+      expect(kai.page.url()).not.toContain('/pages/login/login');
     } finally {
       await kai.context.close();
     }

@@ -6,6 +6,7 @@ import { USER_ITEMS, storage } from '../lib/storage';
 import { navigateTo } from '../nav/navigation';
 import { paths, withQuery } from '../nav/paths';
 import { currentPath, loginPath, returnPath } from '../nav/return-to';
+import { loadRealtime } from './connection';
 import { presence } from '../stores/presence';
 import { session, sessionStore } from '../stores/session';
 
@@ -51,9 +52,22 @@ export function sessionEnded(): void {
  * token): the request layer says so and signs in again, once, as for code -1 (docs/product.md §8).
  */
 export function sessionInvalid(): void {
-  // Refused while a second factor the server requires is being set up: the setup page opens the socket again.
-  if (sessionStore.getState().user?.two_step_setup) return;
+  // Refused while the password an admin set is being changed, or a second factor the server requires
+  // is being set up: that page opens the socket again (`restrictionLifted`).
+  const user = sessionStore.getState().user;
+  if (user?.must_change_password || user?.two_step_setup) return;
   endSession(i18next.t('errors.authExpired')).catch(() => undefined);
+}
+
+/**
+ * A session held back until its user did one thing (changed the password an admin set, set up the
+ * second factor the server requires) may now do everything: the user's record says so, and the
+ * socket the server refused opens again.
+ */
+export async function restrictionLifted(): Promise<void> {
+  session.setUser(await api.checkuser({}, { quiet: true }));
+  const { socket } = await loadRealtime();
+  socket.start();
 }
 
 /** The local store's copy of a user goes (chat/registry.ts `clearLocal`), after the session has. */

@@ -13,8 +13,8 @@ import { useForm } from '../../lib/use-form';
 import { checkRequired } from '../../lib/validation';
 import { useBackTo } from '../../nav/navigation';
 import { paths } from '../../nav/paths';
-import { loadRealtime } from '../../session/connection';
-import { session, useSession } from '../../stores/session';
+import { restrictionLifted } from '../../session/account';
+import { useSession } from '../../stores/session';
 import './passkeys.css';
 
 /** What a new passkey is called unless its owner names it: this device ("Linux 上的 Chrome"). */
@@ -213,11 +213,7 @@ export default function PasskeysPage() {
       await api.passkeyRegister({ credential, name: devicePasskeyName(t) }, { loading: true, quiet: true });
       feedback.toast(t('passkeys.added'));
       await refresh();
-      if (mustSetUp) {
-        // The session may now do everything: the user's record says so, and the socket the server refused opens again.
-        session.setUser(await api.checkuser({}, { quiet: true }));
-        void loadRealtime().then(({ socket }) => socket.start());
-      }
+      if (mustSetUp) await restrictionLifted();
     } finally {
       setAdding(false);
     }

@@ -12,6 +12,7 @@ import { useForm } from '../../lib/use-form';
 import { checkCode, checkEmailOrPhone, checkPassword, checkRepeat, checkRequired } from '../../lib/validation';
 import { useBackTo } from '../../nav/navigation';
 import { paths } from '../../nav/paths';
+import { restrictionLifted } from '../../session/account';
 import { session, useSession } from '../../stores/session';
 import { AccountDeletePage } from './account-delete';
 import { DataExportPage } from './data-export';
@@ -39,6 +40,7 @@ function PasswordForm({ user }: { user: UserInfo }) {
     const proof = method === 'original' ? { originalPassword: v.originalPassword } : { code: v.code.trim() };
     await api.editPassword({ password: v.password, ...proof }, { loading: true, quiet: true });
     feedback.toast(t('secure.passwordDone'));
+    if (user.must_change_password) await restrictionLifted();
     back();
   });
 

@@ -14,8 +14,8 @@ import { useForm } from '../../lib/use-form';
 import { checkCode, checkRequired } from '../../lib/validation';
 import { useBackTo } from '../../nav/navigation';
 import { paths } from '../../nav/paths';
-import { loadRealtime } from '../../session/connection';
-import { session, useSession } from '../../stores/session';
+import { restrictionLifted } from '../../session/account';
+import { useSession } from '../../stores/session';
 import './two-step.css';
 
 /** Edge of the setup's QR code, px (drawn at twice that for sharp screens). */
@@ -48,11 +48,7 @@ export default function TwoStepPage() {
   const handleEnabled = async (codes: RecoveryCodes) => {
     setView({ step: 'codes', codes: codes.codes });
     feedback.toast(t('twoStep.onDone'));
-    if (mustSetUp) {
-      // The session may now do everything: the user's record says so, and the socket the server refused is opened again.
-      session.setUser(await api.checkuser({}, { quiet: true }));
-      void loadRealtime().then(({ socket }) => socket.start());
-    }
+    if (mustSetUp) await restrictionLifted();
   };
 
   const handleDone = () => {
