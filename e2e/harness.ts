@@ -319,7 +319,10 @@ async function axeViolations(page: Page): Promise<axe.Result[]> {
  */
 export async function expectAccessible(page: Page): Promise<void> {
   // Sheets and dialogs animate in; half-drawn text would fail the contrast rule. Toasts fade out
-  // while the audit runs, so they are left out (settled, they are white on 70 % black).
+  // while the audit runs, so they are left out (settled, they are white on 70 % black). Dialogs fade
+  // in by a script (antd-mobile's springs), which the page's animations do not list: settled waits
+  // for their styles to stop changing.
+  await settled(page);
   await page
     .evaluate(() =>
       Promise.race([

@@ -8,6 +8,7 @@ import {
   launchBrowser,
   newPerson,
   noToasts,
+  PASSWORD,
   type Person,
   phoneContext,
   ServerProcess,
@@ -121,8 +122,13 @@ describe('登录设备', () => {
 
 describe('开发者 → 访问令牌', () => {
   it('makes a token shown once that sends as its user; revoked, it stops at once', async () => {
-    const me = first!;
-    const page = me.page;
+    const page = first!.page;
+    // The session registering made was signed out above: the account's calls here use a new one.
+    const login = await server.post<{ authToken: string }>('/common/Pub/login', {
+      account: 'devices_user',
+      password: PASSWORD,
+    });
+    const me = { id: first!.id, token: login.authToken };
     const friend = await server.register('token_friend', '令牌好友');
     await befriend(server, me, friend);
     await page.goto(`${server.url}/#/pages/mine/setting`);
@@ -167,5 +173,25 @@ describe('开发者 → 访问令牌', () => {
     await visible(toast(page, '已撤销访问令牌'));
     await visible(page.getByText('还没有访问令牌'));
     await expect(server.post('/enterprise/im/getContacts', {}, `Bearer ${secret}`)).rejects.toThrow();
+
+    // An administrator sees a user's tokens on the console's user page, and revokes one there.
+    const nightly = await server.post<{ token: string }>(
+      '/enterprise/token/create',
+      { name: '夜间同步', scopes: ['messages:read'], days: 0 },
+      me.token,
+    );
+    await page.goto(`${server.url}/#/manage/index?tab=users`);
+    await page.getByRole('searchbox').fill('devices_user');
+    await page.getByRole('searchbox').press('Enter');
+    const user = page.locator('.manage-row').filter({ hasText: 'devices_user' });
+    await user.getByRole('button', { name: '登录与验证' }).click();
+    const security = page.getByRole('region', { name: '设备用户 的登录与验证' });
+    await visible(security.getByText('夜间同步'));
+    await expectAccessible(page);
+    await picture(page, '07-console-tokens');
+    await security.getByRole('button', { name: '撤销访问令牌 夜间同步' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: '确定' }).click();
+    await visible(security.getByText('没有访问令牌'));
+    await expect(server.post('/enterprise/im/getContacts', {}, `Bearer ${nightly.token}`)).rejects.toThrow();
   });
 });

@@ -50,6 +50,7 @@ import {
 } from './api/qr-login';
 import {
   ManageSessionEndBody,
+  ManageTokenRevokeBody,
   ManageUserSecurityBody,
   SessionEndBody,
   type DeviceSession,
@@ -513,6 +514,7 @@ export const routes = {
   manageUserLogout: manage('/manage/userLogout', ManageUserIdBody),
   manageUserSecurity: manage('/manage/userSecurity', ManageUserSecurityBody),
   manageSessionEnd: manage('/manage/sessionEnd', ManageSessionEndBody),
+  manageTokenRevoke: manage('/manage/tokenRevoke', ManageTokenRevokeBody),
   manageTwoStepReset: manage('/manage/twoStepReset', ManageUserSecurityBody),
   manageGroupList: manage('/manage/groupList', ManageListBody),
   manageGroupMembers: manage('/manage/groupMembers', ManageGroupMembersBody),
@@ -555,15 +557,28 @@ export const routes = {
 export type RouteName = keyof typeof routes;
 
 /**
+ * The console's routes on a user's way in (passwords, second factors, sessions, tokens): no token
+ * reaches them, `admin` or not, as no token reaches the caller's own (docs/protocol.md §9).
+ */
+const CONSOLE_ACCOUNT_SECURITY: ReadonlySet<string> = new Set([
+  'manageUserPassword',
+  'manageUserLogout',
+  'manageUserSecurity',
+  'manageSessionEnd',
+  'manageTokenRevoke',
+  'manageTwoStepReset',
+]);
+
+/**
  * The scope a personal access token needs for each route it may call (docs/protocol.md §9); a
- * route not named here answers a token Forbidden (signing in and out, sessions, second factors,
- * tokens themselves, the account, calls, uploads of one's own picture). The console's routes need
- * `admin`.
+ * route not named here answers a token TokenScope (signing in and out, sessions, second factors,
+ * tokens themselves, the account, calls, joining a group by its code, uploads of one's own
+ * picture). The console's routes need `admin`, but for those on a user's way in.
  */
 export const ROUTE_SCOPES: Readonly<Partial<Record<RouteName, TokenScope>>> = {
   ...(Object.fromEntries(
     Object.entries(routes)
-      .filter(([, def]) => 'admin' in def && def.admin)
+      .filter(([name, def]) => 'admin' in def && def.admin && !CONSOLE_ACCOUNT_SECURITY.has(name))
       .map(([name]) => [name, 'admin']),
   ) as Partial<Record<RouteName, TokenScope>>),
   checkuser: 'messages:read',
@@ -618,7 +633,6 @@ export const ROUTE_SCOPES: Readonly<Partial<Record<RouteName, TokenScope>>> = {
   editGroupName: 'groups:manage',
   setNotice: 'groups:manage',
   removeGroup: 'groups:manage',
-  joinGroup: 'groups:manage',
   resetGroupQr: 'groups:manage',
   updateCard: 'groups:manage',
   uploadGroupAvatar: 'groups:manage',
@@ -834,6 +848,7 @@ export interface RouteResponses {
   manageUserLogout: null;
   manageUserSecurity: ManagedUserSecurity;
   manageSessionEnd: null;
+  manageTokenRevoke: null;
   manageTwoStepReset: null;
   /** `count`: how many match. */
   manageGroupList: ManagedGroup[];

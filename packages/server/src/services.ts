@@ -130,13 +130,14 @@ export function createServices(ctx: AppContext, callStore: CallStore) {
     ldap,
   );
   auth.onSignedIn((user, sessionId, client, via) => devices.signedIn(user, sessionId, client, via));
+  const accessTokens = new AccessTokenService(ctx, admin.audit);
   return {
     auth,
     devices,
-    adminSecurity: new AdminSecurity(ctx.repos, admin.users, devices, admin.audit),
+    adminSecurity: new AdminSecurity(ctx.repos, admin.users, devices, admin.audit, accessTokens),
     twoStep,
     passkeys: new PasskeyService(ctx, admin.audit),
-    accessTokens: new AccessTokenService(ctx, admin.audit),
+    accessTokens,
     ldap,
     users,
     friends,

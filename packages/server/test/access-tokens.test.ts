@@ -8,6 +8,7 @@ import {
   type RouteName,
 } from '@sparrow/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { sha256 } from '../src/lib/crypto';
 import { describeEachDb, makeFriends, makeGroup, signUp, startServer, TestSocket, type TestServer } from './harness';
 
 /**
@@ -127,6 +128,22 @@ describeEachDb('personal access tokens', (target) => {
     expect(stats.data.users).toBeGreaterThan(0);
     const plain = `Bearer ${(await made(eve, ['messages:read'])).token}`;
     expectRefused(await call('manageStats', {}, plain), 'TokenScope');
+    // No token reaches anyone's way in, the console's included: passwords, factors, sessions, tokens.
+    const other = await fresh('other');
+    for (const [name, body] of [
+      ['manageUserPassword', { user_id: other.userId, password: 'taken123' }],
+      ['manageUserPassword', { user_id: eve.userId, password: 'taken123' }],
+      ['manageTwoStepReset', { user_id: eve.userId }],
+      ['manageUserLogout', { user_id: other.userId }],
+      ['manageUserSecurity', { user_id: other.userId }],
+      ['manageSessionEnd', { user_id: other.userId, session_id: 1 }],
+      ['manageTokenRevoke', { user_id: eve.userId, id: 1 }],
+    ] as const) {
+      expectRefused(await call(name, body, admin), 'TokenScope');
+    }
+    expect((await server.call('login', { account: other.account, password: 'secret123' }, { lang: 'en' })).code).toBe(
+      0,
+    );
     await server.ctx.db.updateTable('users').set({ role: 0 }).where('id', '=', eve.userId).execute();
     expectRefused(await call('manageStats', {}, admin), 'Forbidden');
   });
@@ -177,6 +194,67 @@ describeEachDb('personal access tokens', (target) => {
       .where('action', 'in', ['tokenCreate', 'tokenRevoke'])
       .execute();
     expect(audit.map((a) => a.action).sort()).toEqual(['tokenCreate', 'tokenCreate', 'tokenCreate', 'tokenRevoke']);
+  });
+
+  it('shows an administrator a user’s tokens on the console, without secrets, and revokes one there', async () => {
+    const ned = await fresh('ned');
+    const boss = await fresh('boss');
+    await server.ctx.db.updateTable('users').set({ role: 1 }).where('id', '=', boss.userId).execute();
+    const nightly = await made(ned, ['messages:read'], 0, 'nightly');
+    const security = await call('manageUserSecurity', { user_id: ned.userId }, boss.token);
+    expect(security.data.tokens).toEqual([
+      expect.objectContaining({ id: nightly.id, name: 'nightly', hint: nightly.hint, scopes: ['messages:read'] }),
+    ]);
+    expect(JSON.stringify(security.data)).not.toContain(nightly.token);
+    // Named with another user, the token is not found, as one that never was.
+    expectRefused(await call('manageTokenRevoke', { user_id: boss.userId, id: nightly.id }, boss.token), 'NotFound');
+    expect((await call('checkuser', {}, `Bearer ${nightly.token}`)).code).toBe(0);
+    expect((await call('manageTokenRevoke', { user_id: ned.userId, id: nightly.id }, boss.token)).code).toBe(0);
+    expect((await call('checkuser', {}, `Bearer ${nightly.token}`)).code).toBe(-1);
+    const row = await server.ctx.db
+      .selectFrom('audit_log')
+      .select(['admin_id', 'detail'])
+      .where('action', '=', 'tokenRevoke')
+      .where('target', '=', `user:${ned.userId}`)
+      .executeTakeFirstOrThrow();
+    expect(row.admin_id).toBe(boss.userId);
+    expect(JSON.parse(row.detail)).toEqual({ token: nightly.id });
+  });
+
+  it('is nobody on a public route, and a session whose token begins as one does is still found', async () => {
+    const pam = await fresh('pam');
+    const token = `Bearer ${(await made(pam, ['messages:read'])).token}`;
+    // A code to change the password is asked for by a session only: with a token, by nobody.
+    const ask = { account: pam.account, type: 3 };
+    expect((await call('sendCode', ask, token)).code).toBe(-1);
+    expect((await call('sendCode', ask, pam.token)).code).not.toBe(-1);
+
+    // A session's token is random: one that happens to begin with the prefix is a session's still.
+    const session = await server.ctx.sessions.create(pam.userId, {
+      cid: '',
+      isMobile: false,
+      userAgent: 'test',
+      ip: '127.0.0.1',
+    });
+    const lookalike = `${TOKEN_PREFIX}${session.token.slice(4)}`;
+    await server.ctx.db
+      .updateTable('sessions')
+      .set({ token_hash: sha256(lookalike) })
+      .where('id', '=', session.id)
+      .execute();
+    expect((await call('checkuser', {}, `bearer ${lookalike}`)).code).toBe(0);
+  });
+
+  it('counts only live tokens towards the cap: expired ones make room', async () => {
+    const quin = await fresh('quin');
+    for (let i = 0; i < TOKENS_PER_USER_MAX; i++) await made(quin, ['messages:read'], 7, `w${i}`);
+    expectRefused(
+      await call('tokenCreate', { name: 'one more', scopes: ['messages:read'], days: 0 }, quin.token),
+      'TokensFull',
+    );
+    server.clock.advance(7 * 86_400_000 + 1);
+    await made(quin, ['messages:read'], 0, 'after');
+    expect((await call('tokenList', {}, quin.token)).data.map((t: any) => t.name)).toEqual(['after']);
   });
 
   it('never binds a socket', async () => {

@@ -79,6 +79,7 @@ describeEachDb('administration (/manage/*)', (target) => {
       manageUserLogout: { user_id: 999_999 },
       manageUserSecurity: { user_id: plain.userId },
       manageSessionEnd: { user_id: plain.userId, session_id: 999_999 },
+      manageTokenRevoke: { user_id: plain.userId, id: 999_999 },
       manageTwoStepReset: { user_id: 999_999 },
       manageGroupMembers: { group_id: groupId },
       manageGroupDisband: { group_id: 'group-999999' },
@@ -119,6 +120,7 @@ describeEachDb('administration (/manage/*)', (target) => {
     'manageUserLogout',
     'manageUserSecurity',
     'manageSessionEnd',
+    'manageTokenRevoke',
     'manageTwoStepReset',
     'manageGroupList',
     'manageGroupMembers',
@@ -503,7 +505,7 @@ describeEachDb('administration (/manage/*)', (target) => {
   describe('the audit log', () => {
     it('has a step for every route that changes something, writing between them every kind of row', () => {
       const steps = auditSteps(
-        { user: 0, invite: '', notice: 0, dep: 0, list: 0, held: 0, words: [], report: 0, session: 0 },
+        { user: 0, invite: '', notice: 0, dep: 0, list: 0, held: 0, words: [], report: 0, session: 0, token: 0 },
         'group-0',
         { userId: 0 },
         { userId: 0 },
@@ -533,6 +535,7 @@ describeEachDb('administration (/manage/*)', (target) => {
         'recoveryCodesNew',
         'passkeyAdd',
         'passkeyRemove',
+        'tokenCreate',
         'ssoLink',
         'ssoCreate',
         'ldapCreate',
@@ -595,14 +598,29 @@ describeEachDb('administration (/manage/*)', (target) => {
       };
       const session = async (userId: number) =>
         (await server.ctx.sessions.create(userId, { cid: '', isMobile: false, userAgent: 'test', ip })).id;
+      const token = async (userId: number) => {
+        const id = await server.ctx.repos.accessTokens.add(
+          {
+            user_id: userId,
+            name: 'audited',
+            token_hash: crypto.randomUUID().replaceAll('-', ''),
+            hint: 'spt_audi',
+            scopes: 'messages:read',
+            create_time: server.ctx.now(),
+          },
+          20,
+        );
+        if (id === 'full') throw new Error('no room for a token');
+        return id;
+      };
       const wordIds = async (listId: number) =>
         (await server.call('manageKeywordWords', { list_id: listId }, as(root))).data.map((w: { id: number }) => w.id);
       const steps = auditSteps(
-        { user: 0, invite: '', notice: 0, dep: 0, list: 0, held: 0, words: [], report: 0, session: 0 },
+        { user: 0, invite: '', notice: 0, dep: 0, list: 0, held: 0, words: [], report: 0, session: 0, token: 0 },
         made.data.id,
         owner,
         member,
-        { hold, wordIds, report, session },
+        { hold, wordIds, report, session, token },
       );
       for (const step of steps) {
         await step.before?.();
@@ -724,6 +742,8 @@ interface AuditMade {
   report: number;
   /** A session of the user, made before the console ends it. */
   session: number;
+  /** A personal access token of the user, made before the console revokes it. */
+  token: number;
 }
 
 /** A change an admin makes through the console, and the audit row it must write. */
@@ -748,6 +768,8 @@ interface AuditHelpers {
   report(kind: 'user' | 'message' | 'group'): Promise<number>;
   /** A fresh session of a user: its id. */
   session(userId: number): Promise<number>;
+  /** A fresh personal access token of a user: its id. */
+  token(userId: number): Promise<number>;
 }
 
 /**
@@ -805,6 +827,14 @@ function auditSteps(
       action: 'sessionEnd',
       target: () => `user:${got.user}`,
       detail: () => ({ account: 'audited_user', session_id: got.session }),
+    },
+    {
+      route: 'manageTokenRevoke',
+      before: async () => void (got.token = (await helpers?.token(got.user)) ?? 0),
+      body: () => ({ user_id: got.user, id: got.token }),
+      action: 'tokenRevoke',
+      target: () => `user:${got.user}`,
+      detail: () => ({ token: got.token }),
     },
     {
       route: 'manageTwoStepReset',

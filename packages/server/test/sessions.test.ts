@@ -302,7 +302,7 @@ describeEachDb('sessions and devices (登录设备)', (target) => {
       expect({ code: res.code, msg: res.msg }).toEqual({ code: 0, msg: translate('en', 'ok.twoStepReset') });
       expect(await sock.waitClosed()).toBe(SocketCloseCodes.SessionEnded);
       const after = (await server.call('manageUserSecurity', { user_id: u.userId }, asRoot())).data;
-      expect(after).toEqual({ two_step: 0, totp: false, recovery_left: 0, passkeys: 0, sessions: [] });
+      expect(after).toEqual({ two_step: 0, totp: false, recovery_left: 0, passkeys: 0, sessions: [], tokens: [] });
       const row = await server.ctx.db
         .selectFrom('users')
         .select('two_step')

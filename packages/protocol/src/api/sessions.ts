@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { DeviceName } from './qr-login';
+import type { AccessToken } from './tokens';
 
 /**
  * 登录设备 (docs/protocol.md §3): a user's live sessions, each with the device it was made on, and
@@ -22,6 +23,13 @@ export const ManageSessionEndBody = z.object({
   user_id: z.number().int().positive(),
   /** The session's id, as `userSecurity` lists it; one of another user is answered as one that does not exist. */
   session_id: sessionId,
+});
+
+/** `/manage/tokenRevoke`: one personal access token of a user. */
+export const ManageTokenRevokeBody = z.object({
+  user_id: z.number().int().positive(),
+  /** The token's id, as `userSecurity` lists it; one of another user is answered as one that does not exist. */
+  id: z.number().int().positive(),
 });
 
 /**
@@ -64,4 +72,6 @@ export interface ManagedUserSecurity {
   passkeys: number;
   /** Live sessions, newest first; for the console each with the address it signed in from. */
   sessions: Array<DeviceSession & { ip: string }>;
+  /** Personal access tokens, newest first, without their secrets. */
+  tokens: AccessToken[];
 }

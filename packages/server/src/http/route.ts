@@ -69,8 +69,10 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteParts, handlers: 
     const paths = [def.path, ...(routeAliases[name] ?? [])];
     for (const url of paths) {
       app.post(url, { bodyLimit: def.bodyLimit }, async (req, reply) => {
-        const session = await ctx.sessions.caller(req.headers.authorization);
-        if (session) callers.set(req, session.id);
+        const caller = await ctx.sessions.caller(req.headers.authorization);
+        // A personal access token is nobody on a public route: a code sent to its user's account is theirs to ask for.
+        const session = caller?.token && def.public ? null : caller;
+        if (session && !session.token) callers.set(req, session.id);
         await ctx.limits.anyCall(session ? `u:${session.userId}` : `ip:${req.ip}`);
         if (!def.public && !session) throw noSession();
         // A personal access token reaches the routes its scopes name, and no other.

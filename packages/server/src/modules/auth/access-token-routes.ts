@@ -7,7 +7,7 @@ export function accessTokenRoutes(tokens: AccessTokenService): Handlers {
     tokenCreate: async ({ body, session, req }) => tokens.create(session, body, req.ip),
     tokenList: async ({ session }) => tokens.list(session.userId),
     tokenRevoke: async ({ body, session, req }) => {
-      await tokens.revoke(session.userId, body.id, req.ip);
+      await tokens.revoke(session.userId, body.id, { adminId: session.userId, ip: req.ip });
       return null;
     },
   };

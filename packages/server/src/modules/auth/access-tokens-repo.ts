@@ -25,10 +25,19 @@ const tokenByHash = new Prepared((db, tokenHash: string) =>
 export class AccessTokenRepo {
   constructor(private readonly db: Db) {}
 
-  /** Adds a token under its user's lock unless the user holds `max` already; the new row's id, or 'full'. */
+  /**
+   * Adds a token under its user's lock unless the user holds `max` live ones already (those expired
+   * by `values.create_time` are deleted first); the new row's id, or 'full'.
+   */
   add(values: Insertable<AccessTokensTable>, max: number): Promise<number | 'full'> {
     return this.db.transaction().execute(async (trx) => {
       await lockRow(trx, 'users', values.user_id);
+      await trx
+        .deleteFrom('access_tokens')
+        .where('user_id', '=', values.user_id)
+        .where('expires_at', '!=', 0)
+        .where('expires_at', '<=', values.create_time)
+        .execute();
       const { n } = await trx
         .selectFrom('access_tokens')
         .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -8,7 +8,7 @@ import {
 } from '@sparrow/protocol';
 import { AppError } from '../../errors';
 import { randomToken, sha256 } from '../../lib/crypto';
-import type { AuditLog } from '../admin';
+import type { Actor, AuditLog } from '../admin';
 import type { Repos } from '../../repos';
 import type { AccessTokenRow } from './access-tokens-repo';
 import { scopesOf, type Session } from './session';
@@ -76,9 +76,12 @@ export class AccessTokenService {
     return (await this.ctx.repos.accessTokens.listOf(userId)).map(present);
   }
 
-  /** Revokes one of the user's tokens at once; another's, or one that is gone, is NotFound alike. */
-  async revoke(userId: number, id: number, ip: string): Promise<void> {
+  /**
+   * Revokes one of the user's tokens at once, by the user or an administrator (`actor`); another
+   * user's, or one that is gone, is NotFound alike.
+   */
+  async revoke(userId: number, id: number, actor: Actor): Promise<void> {
     if (!(await this.ctx.repos.accessTokens.remove(userId, id))) throw new AppError('NotFound');
-    await this.audit.append({ adminId: userId, ip }, 'tokenRevoke', `user:${userId}`, { token: id });
+    await this.audit.append(actor, 'tokenRevoke', `user:${userId}`, { token: id });
   }
 }

@@ -132,8 +132,10 @@ export class SessionService {
     const token = tokenOf(header);
     if (!token?.startsWith(TOKEN_PREFIX)) return this.fromToken(header);
     const row = await this.tokens.withUserByHash(sha256(token));
+    // A session's random token may begin as a personal one does (once in 64⁴).
+    if (!row) return this.fromToken(header);
     const now = this.now();
-    if (!row || row.status !== 1 || (row.token_expires !== 0 && row.token_expires <= now)) return null;
+    if (row.status !== 1 || (row.token_expires !== 0 && row.token_expires <= now)) return null;
     if (now - row.token_used > TOKEN_TOUCH_MS) await this.tokens.touch(row.token_id, now);
     const { token_id, token_scopes, token_expires: _e, token_used: _u, ...user } = row;
     return { id: 0, userId: user.id, isMobile: false, user, token: { id: token_id, scopes: scopesOf(token_scopes) } };

@@ -10,8 +10,8 @@ import { formatTime } from './parts';
 import './user-security.css';
 
 /**
- * 登录与验证 of one user (the console's user page): their second factors and signed-in devices,
- * each device to sign out, and 重置两步验证 (which signs every device out too); every change audited.
+ * 登录与验证 of one user (the console's user page): their second factors, signed-in devices and
+ * personal access tokens, each device to sign out and each token to revoke, and 重置两步验证 (which signs every device out too); every change audited.
  */
 export function UserSecurity({ user, t, locale }: { user: ManagedUser; t: ManageT; locale: string }) {
   const { t: tApp } = useTranslation();
@@ -116,6 +116,41 @@ export function UserSecurity({ user, t, locale }: { user: ManagedUser; t: Manage
               </li>
             );
           })}
+        </ul>
+      )}
+      <h3>{t('security.tokens')}</h3>
+      {state.tokens.length === 0 ? (
+        <p className="manage-hint">{t('security.noTokens')}</p>
+      ) : (
+        <ul className="manage-sessions">
+          {state.tokens.map((token) => (
+            <li key={token.id} className="manage-session">
+              <div>
+                <p className="manage-row-title">{token.name}</p>
+                <p className="manage-row-sub">
+                  {[
+                    `${token.hint}…`,
+                    token.scopes.join(', '),
+                    token.last_used
+                      ? t('security.lastActive', { time: formatTime(token.last_used, locale) })
+                      : t('security.tokenUnused'),
+                  ].join(' · ')}
+                </p>
+              </div>
+              <button
+                type="button"
+                className="button button-default"
+                aria-label={t('security.revokeTokenNamed', { token: token.name })}
+                onClick={() =>
+                  void act(t('security.confirmRevoke', { name, token: token.name }), () =>
+                    api.manageTokenRevoke({ user_id: user.user_id, id: token.id }, { loading: true, quiet: true }),
+                  )
+                }
+              >
+                {t('security.revokeToken')}
+              </button>
+            </li>
+          ))}
         </ul>
       )}
     </section>
