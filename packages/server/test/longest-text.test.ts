@@ -285,6 +285,7 @@ describeEachDb('the longest text each field takes, stored', (target) => {
       manageDepartmentRename: () => as({ id: departmentId, name: 'Long' }, root),
       report: () => as({ kind: 'user', id: carol.userId, reason: 'other' }, bob),
       manageKeywordListCreate: () => as({ name: 'Long', action: 'replace' }, root),
+      tokenCreate: () => as({ name: 'Long', scopes: ['messages:read'], days: 0 }),
     };
     return bodies[route]?.();
   }
