@@ -187,6 +187,7 @@ describe('开发者 → 访问令牌', () => {
     await user.getByRole('button', { name: '登录与验证' }).click();
     const security = page.getByRole('region', { name: '设备用户 的登录与验证' });
     await visible(security.getByText('夜间同步'));
+    await visible(security.getByText(/读取消息 · 尚未使用/));
     await expectAccessible(page);
     await picture(page, '07-console-tokens');
     await security.getByRole('button', { name: '撤销访问令牌 夜间同步' }).click();

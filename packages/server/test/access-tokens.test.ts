@@ -276,6 +276,28 @@ describeEachDb('personal access tokens', (target) => {
     expect((await call('tokenList', {}, lea.token)).data).toHaveLength(TOKENS_PER_USER_MAX);
   });
 
+  it('revokes once when the user and an administrator revoke the same token at the same moment', async () => {
+    const rex = await fresh('rex');
+    const chief = await fresh('chief');
+    await server.ctx.db.updateTable('users').set({ role: 1 }).where('id', '=', chief.userId).execute();
+    const twice = await made(rex, ['messages:read']);
+    const answers = await Promise.all([
+      call('tokenRevoke', { id: twice.id }, rex.token),
+      call('manageTokenRevoke', { user_id: rex.userId, id: twice.id }, chief.token),
+      call('tokenRevoke', { id: twice.id }, rex.token),
+    ]);
+    expect(answers.filter((a) => a.code === 0)).toHaveLength(1);
+    for (const a of answers.filter((x) => x.code !== 0)) expectRefused(a, 'NotFound');
+    const audited = await server.ctx.db
+      .selectFrom('audit_log')
+      .select('id')
+      .where('action', '=', 'tokenRevoke')
+      .where('target', '=', `user:${rex.userId}`)
+      .execute();
+    expect(audited).toHaveLength(1);
+    expect((await call('checkuser', {}, `Bearer ${twice.token}`)).code).toBe(-1);
+  });
+
   it('refuses bad bodies with the field named', async () => {
     const max = await fresh('max');
     for (const body of [

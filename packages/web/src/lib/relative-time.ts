@@ -91,3 +91,8 @@ export function formatSeparator(ms: number, now: number, t: Translate, locale: s
   if (r.kind === 'justNow' || r.kind === 'minutes' || r.kind === 'hours') return words;
   return `${words} ${formatClock(ms, locale)}`;
 }
+
+/** A moment as a date and a time in the reader's language ("2026年11月30日 15:24"): lists of tokens, passkeys and the console's rows. */
+export function formatDateTime(ms: number, locale: string): string {
+  return new Date(ms).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
+}

@@ -5,6 +5,7 @@ import { api } from '../../api';
 import { placeLabel, viaLabel } from '../../components/devices/session-text';
 import { feedback } from '../../components/feedback';
 import { deviceLabel } from '../../components/qr/device';
+import { scopesLabel } from '../../components/tokens/scope-text';
 import type { ManageT } from './i18n';
 import { formatTime } from './parts';
 import './user-security.css';
@@ -130,7 +131,7 @@ export function UserSecurity({ user, t, locale }: { user: ManagedUser; t: Manage
                 <p className="manage-row-sub">
                   {[
                     `${token.hint}…`,
-                    token.scopes.join(', '),
+                    scopesLabel(token.scopes, tApp),
                     token.last_used
                       ? t('security.lastActive', { time: formatTime(token.last_used, locale) })
                       : t('security.tokenUnused'),

@@ -212,6 +212,4 @@ export function Pager({
 }
 
 /** A date and time in the reader's language. */
-export function formatTime(ms: number, locale: string): string {
-  return new Date(ms).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
-}
+export { formatDateTime as formatTime } from '../../lib/relative-time';

@@ -5,6 +5,7 @@ import { api } from '../../api';
 import { feedback } from '../../components/feedback';
 import { Page } from '../../components/Page';
 import { formatSize } from '../../lib/linkify';
+import { formatDateTime } from '../../lib/relative-time';
 import { saveFile } from '../../lib/save-file';
 import { useBackTo } from '../../nav/navigation';
 import { paths } from '../../nav/paths';
@@ -53,9 +54,7 @@ export function DataExportPage() {
   };
 
   const working = current?.state === 'queued' || current?.state === 'running';
-  const expiry = current?.expire_time
-    ? new Date(current.expire_time).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' })
-    : '';
+  const expiry = current?.expire_time ? formatDateTime(current.expire_time, i18n.language) : '';
 
   return (
     <Page title={t('secure.exportTitle')} onBack={back}>

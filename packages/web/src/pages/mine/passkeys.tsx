@@ -9,6 +9,7 @@ import { Field, PasswordField } from '../../components/Field';
 import { Page } from '../../components/Page';
 import { Sheet } from '../../components/Sheet';
 import { createPasskey, passkeysAvailable } from '../../lib/passkeys';
+import { formatDateTime } from '../../lib/relative-time';
 import { useForm } from '../../lib/use-form';
 import { checkRequired } from '../../lib/validation';
 import { useBackTo } from '../../nav/navigation';
@@ -81,7 +82,7 @@ function PasskeyRow({ passkey, onChanged }: { passkey: Passkey; onChanged: () =>
   const [name, setName] = useState(passkey.name);
   const [busy, setBusy] = useState(false);
   const [removing, setRemoving] = useState(false);
-  const when = (ms: number) => new Date(ms).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
+  const when = (ms: number) => formatDateTime(ms, i18n.language);
 
   const handleSave = async () => {
     const trimmed = name.trim();

@@ -6,14 +6,17 @@ import {
   type AccessTokenCreated,
   type TokenScope,
 } from '@sparrow/protocol';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api';
 import { CellGroup, OptionList, SwitchCell } from '../../components/Cell';
 import { feedback } from '../../components/feedback';
 import { Field } from '../../components/Field';
 import { Page } from '../../components/Page';
+import { SCOPE_KEYS, scopesLabel } from '../../components/tokens/scope-text';
 import { copyText } from '../../lib/clipboard';
+import { formatDateTime } from '../../lib/relative-time';
+import { useLoaded } from '../../lib/use-loaded';
 import { useForm } from '../../lib/use-form';
 import { checkRequired } from '../../lib/validation';
 import { useBackTo } from '../../nav/navigation';
@@ -21,23 +24,10 @@ import { paths } from '../../nav/paths';
 import { useSession } from '../../stores/session';
 import './tokens.css';
 
-/** Each scope's name and what it lets a token do, by its i18n key. */
-const SCOPE_KEYS = {
-  'messages:read': { title: 'tokens.scopeRead', note: 'tokens.scopeReadNote' },
-  'messages:send': { title: 'tokens.scopeSend', note: 'tokens.scopeSendNote' },
-  'groups:manage': { title: 'tokens.scopeGroups', note: 'tokens.scopeGroupsNote' },
-  admin: { title: 'tokens.scopeAdmin', note: 'tokens.scopeAdminNote' },
-} as const satisfies Record<TokenScope, { title: string; note: string }>;
-
-function useWhen() {
-  const { i18n } = useTranslation();
-  return (ms: number) => new Date(ms).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
-}
-
 /** One token of the list: name, scopes, its secret's first characters, dates, and revoking it. */
 function TokenRow({ token, onRevoked }: { token: AccessToken; onRevoked: () => Promise<void> }) {
-  const { t } = useTranslation();
-  const when = useWhen();
+  const { t, i18n } = useTranslation();
+  const when = (ms: number) => formatDateTime(ms, i18n.language);
   const handleRevoke = async () => {
     const ok = await feedback.confirm({
       title: t('tokens.revokeTitle'),
@@ -56,7 +46,7 @@ function TokenRow({ token, onRevoked }: { token: AccessToken; onRevoked: () => P
       <span className="token-text">
         <span className="token-name">{token.name}</span>
         <span className="token-hint">{`${token.hint}…`}</span>
-        <span className="token-when">{token.scopes.map((s) => t(SCOPE_KEYS[s].title)).join(' · ')}</span>
+        <span className="token-when">{scopesLabel(token.scopes, t)}</span>
         <span className="token-when">
           {t('tokens.created', { time: when(token.create_time) })}
           {' · '}
@@ -162,6 +152,8 @@ function CreatedStep({ token, onDone }: { token: AccessTokenCreated; onDone: () 
   );
 }
 
+const listTokens = () => api.tokenList({}, { silent: true });
+
 /**
  * 开发者 → 访问令牌 (Settings): my personal access tokens for scripts and tools, made with a name,
  * scopes and a lifetime and shown once, listed with their last use, revoked at once
@@ -170,22 +162,9 @@ function CreatedStep({ token, onDone }: { token: AccessTokenCreated; onDone: () 
 export default function TokensPage() {
   const { t } = useTranslation();
   const back = useBackTo(paths.setting);
-  const [list, setList] = useState<AccessToken[] | null>(null);
-  const [failed, setFailed] = useState(false);
+  const { data: list, status, reload: refresh } = useLoaded(listTokens);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<AccessTokenCreated | null>(null);
-
-  const refresh = useCallback(async () => {
-    try {
-      setList(await api.tokenList({}, { silent: true }));
-      setFailed(false);
-    } catch {
-      setFailed(true);
-    }
-  }, []);
-  useEffect(() => {
-    void refresh();
-  }, [refresh]);
 
   if (created)
     return (
@@ -215,7 +194,7 @@ export default function TokensPage() {
           {t('tokens.docs')}
         </a>
       </p>
-      {failed && (
+      {status === 'error' && (
         <p className="form-note" role="alert">
           {t('tokens.loadFailed')}
         </p>
