@@ -169,6 +169,8 @@ export const ErrorCodes = {
   TokensFull: Codes.Refused,
   /** A personal access token called a route outside its scopes (or one no token may call). */
   TokenScope: Codes.Forbidden,
+  /** The group holds ROBOTS_PER_GROUP_MAX robots already. */
+  RobotsFull: Codes.Refused,
   /** The server requires a second factor of this user, who has none yet: nothing but setting one up until then. */
   TwoStepSetupRequired: Codes.Forbidden,
   /** Two-step sign-in is not on (or its setup was not begun). */

@@ -307,6 +307,8 @@ export const FromUserSchema = z.object({
   realname: z.string(),
   displayName: z.string(),
   avatar: z.string(),
+  /** 1 when the sender is a group's robot (群机器人, our addition): no person, no profile to open. */
+  robot: z.literal(1).optional(),
 });
 export type FromUser = z.infer<typeof FromUserSchema>;
 
@@ -339,6 +341,11 @@ export const MessageExtendsSchemas = {
   text: facts({
     /** 1 on the line that posts a group announcement. */
     notice: z.literal(1).optional(),
+    /**
+     * 1 when a robot posted the text as markdown (docs/protocol.md §10, our addition): Sparrow's
+     * clients render it (no HTML, links and emphasis only); older clients show the text as sent.
+     */
+    markdown: z.literal(1).optional(),
   }),
   event: EventLineSchema,
   /** A place, as LocationExtends checked it on the way in. */

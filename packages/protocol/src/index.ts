@@ -25,6 +25,7 @@ export * from './api/sso';
 export * from './api/two-step';
 export * from './api/passkeys';
 export * from './api/tokens';
+export * from './api/robots';
 export * from './pictures';
 export * from './api/friend';
 export * from './api/im';

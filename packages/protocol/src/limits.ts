@@ -210,6 +210,20 @@ export const TOKEN_NAME_MAX = 32;
 export const TOKEN_DAYS_MAX = 365;
 /** How often a token in use records its last use, ms. */
 export const TOKEN_TOUCH_MS = 60_000;
+/** The most robots (群机器人) one group may hold. */
+export const ROBOTS_PER_GROUP_MAX = 10;
+/** The longest robot name, characters (graphemes). */
+export const ROBOT_NAME_MAX = 32;
+/** Messages one robot may post in a minute (WeCom's group robots take 20). */
+export const ROBOT_MESSAGES_PER_MINUTE = 20;
+/** The largest image a robot posts, bytes before base64 (WeCom's 2 MB). */
+export const ROBOT_IMAGE_MAX = 2 * 1024 * 1024;
+/** The largest body a robot's webhook reads, bytes: the image as base64 and the rest of the JSON. */
+export const ROBOT_BODY_MAX = Math.ceil((ROBOT_IMAGE_MAX * 4) / 3) + 16 * 1024;
+/** The most links of a robot's news message (WeCom's 8). */
+export const ROBOT_ARTICLES_MAX = 8;
+/** The most people one robot message names (mentioned_list and mentioned_mobile_list together). */
+export const ROBOT_MENTIONS_MAX = 50;
 /** The longest user agent a QR login code keeps for the session it makes, characters. */
 export const USER_AGENT_MAX = 255;
 

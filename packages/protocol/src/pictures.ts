@@ -11,6 +11,8 @@ export const PICTURES = {
   group: '/static/img/group.png',
   /** The `system` and `admin_notice` pseudo-contacts. */
   notice: '/static/img/notice.png',
+  /** A group robot without a picture of its own (群机器人). */
+  robot: '/static/img/robot.png',
   /** My file transfer (`-1`). */
   files: '/static/img/files.png',
   /** The site's logo when the operator set none (`sysInfo.logo`). */

@@ -125,6 +125,14 @@ import {
   SyncBody,
 } from './api/im';
 import type { IceConfig, SearchHit } from './api/im';
+import {
+  GroupRobotAddBody,
+  GroupRobotEditBody,
+  GroupRobotIdBody,
+  GroupRobotListBody,
+  UploadRobotAvatarFields,
+  type GroupRobot,
+} from './api/robots';
 import { ForwardMessagesBody, ForwardRecordBody, type ForwardRecord } from './api/forward';
 import {
   EditMessageBody,
@@ -453,6 +461,13 @@ export const routes = {
   joinGroup: route('/enterprise/group/joinGroup', JoinGroupBody),
   /** Owner or administrator: revokes every code of the group handed out so far (our addition). */
   resetGroupQr: route('/enterprise/group/resetQrcode', GroupInfoBody),
+  /** A group's robots (群机器人, docs/protocol.md §10): any member lists them; the owner and administrators manage them. */
+  groupRobotList: route('/enterprise/group/robotList', GroupRobotListBody),
+  groupRobotAdd: route('/enterprise/group/robotAdd', GroupRobotAddBody),
+  groupRobotEdit: route('/enterprise/group/robotEdit', GroupRobotEditBody),
+  groupRobotReset: route('/enterprise/group/robotReset', GroupRobotIdBody),
+  groupRobotRemove: route('/enterprise/group/robotRemove', GroupRobotIdBody),
+  uploadRobotAvatar: upload('/common/upload/uploadRobotAvatar', UploadRobotAvatarFields),
   updateCard: route('/enterprise/im/updateCard', UpdateCardBody),
   uploadGroupAvatar: upload('/common/upload/uploadGroupAvatar', UploadGroupAvatarFields),
   uploadFile: carrying(JSON_FIELD_MAX, upload('/common/upload/uploadFile', UploadFileFields)),
@@ -634,6 +649,12 @@ export const ROUTE_SCOPES: Readonly<Partial<Record<RouteName, TokenScope>>> = {
   setNotice: 'groups:manage',
   removeGroup: 'groups:manage',
   resetGroupQr: 'groups:manage',
+  groupRobotList: 'groups:manage',
+  groupRobotAdd: 'groups:manage',
+  groupRobotEdit: 'groups:manage',
+  groupRobotReset: 'groups:manage',
+  groupRobotRemove: 'groups:manage',
+  uploadRobotAvatar: 'groups:manage',
   updateCard: 'groups:manage',
   uploadGroupAvatar: 'groups:manage',
 };
@@ -793,6 +814,16 @@ export interface RouteResponses {
   joinGroup: Contact;
   /** The group's fresh code. */
   resetGroupQr: Pick<GroupInfo, 'qrUrl' | 'qrExpire'>;
+  /** The group's robots, oldest first; `url` only for the owner and administrators. */
+  groupRobotList: GroupRobot[];
+  /** The new robot, with its webhook. */
+  groupRobotAdd: GroupRobot;
+  groupRobotEdit: GroupRobot;
+  /** The robot with its new webhook: the old one is dead. */
+  groupRobotReset: GroupRobot;
+  groupRobotRemove: null;
+  /** The robot with its new avatar. */
+  uploadRobotAvatar: GroupRobot;
   updateCard: null;
   uploadGroupAvatar: string;
   /** Without `message`: the stored file; with it: the sent Message. */

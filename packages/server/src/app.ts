@@ -48,6 +48,7 @@ import { pinRoutes } from './modules/im/pin-routes';
 import { chainRoutes } from './modules/im/chain-routes';
 import { loggedUrl, qrRoutes, registerScanPages } from './modules/qr/routes';
 import { registerSsoPages, ssoRoutes } from './modules/sso';
+import { registerRobotWebhook, robotRoutes } from './modules/robot';
 import { SessionService } from './modules/auth/session';
 import { ConfigService } from './modules/system/config-service';
 import { Sealer } from './lib/sealed';
@@ -368,6 +369,7 @@ async function registerHandlers(
     ...reactionRoutes(services.reactions, services.edits, services.receipts),
     ...pollRoutes(services.polls),
     ...groupRoutes(ctx, services.groups, services.groupAdmin, services.groupCodes),
+    ...robotRoutes(ctx, services.robots),
     ...authRoutes(ctx, services.auth),
     ...twoStepRoutes(ctx, services.auth, services.twoStep, services.passkeys),
     ...passkeyRoutes(ctx, services.passkeys, services.auth),
@@ -395,6 +397,7 @@ async function registerHandlers(
   registerExportDownload(app, ctx, services.exports);
   registerScanPages(app);
   registerSsoPages(app, ctx, services.sso);
+  registerRobotWebhook(app, ctx, services.robots);
   await registerOpsRoutes(app, {
     metrics: ctx.metrics,
     readiness,

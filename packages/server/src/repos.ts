@@ -9,6 +9,7 @@ import { SessionRepo } from './modules/auth/session-repo';
 import { FactorRepo } from './modules/auth/factors-repo';
 import { PasskeyRepo } from './modules/auth/passkeys-repo';
 import { AccessTokenRepo } from './modules/auth/access-tokens-repo';
+import { RobotRepo } from './modules/robot/repo';
 import { DeviceRepo } from './modules/auth/device-repo';
 import { TwoStepRepo } from './modules/auth/two-step-repo';
 import { IdentityRepo } from './modules/auth/identity-repo';
@@ -58,6 +59,7 @@ export interface Repos {
   /** Passkeys (WebAuthn credentials) and the challenges handed out for them. */
   passkeys: PasskeyRepo;
   accessTokens: AccessTokenRepo;
+  robots: RobotRepo;
   /** The devices each user has signed in on (登录设备's new-device notice). */
   devices: DeviceRepo;
   /** Authenticator-app seeds, recovery codes and sign-in tickets waiting for their second step. */
@@ -111,6 +113,7 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
     factors,
     passkeys: new PasskeyRepo(db),
     accessTokens: new AccessTokenRepo(db),
+    robots: new RobotRepo(db),
     devices: new DeviceRepo(db),
     twoStep: new TwoStepRepo(db, factors),
     identities: new IdentityRepo(db),

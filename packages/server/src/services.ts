@@ -13,6 +13,7 @@ import { AuthService } from './modules/auth/service';
 import { TwoStepService } from './modules/auth/two-step';
 import { PasskeyService } from './modules/auth/passkeys';
 import { AccessTokenService } from './modules/auth/access-tokens';
+import { RobotService } from './modules/robot';
 import { EmojiService } from './modules/emoji/service';
 import { FavoriteService } from './modules/favorite/service';
 import { FriendService } from './modules/friend/service';
@@ -157,6 +158,7 @@ export function createServices(ctx: AppContext, callStore: CallStore) {
     groups,
     groupAdmin,
     groupCodes,
+    robots: new RobotService(ctx, pipeline, files, uploads),
     qr,
     qrLogin: new QrLoginService(ctx, qr, devices),
     sso: new SsoService(ctx, admin.audit, uploads),

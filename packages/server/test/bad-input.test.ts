@@ -15,7 +15,16 @@ import fc from 'fast-check';
 import qs from 'qs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type * as z from 'zod';
-import { BODY_DEPTH_MAX, Codes, graphemeMax, jsonDepth, routes, type RouteName } from '@sparrow/protocol';
+import {
+  BODY_DEPTH_MAX,
+  Codes,
+  graphemeMax,
+  jsonDepth,
+  ROBOT_MESSAGES_PER_MINUTE,
+  RobotErrcodes,
+  routes,
+  type RouteName,
+} from '@sparrow/protocol';
 import { FORM_PARSE, nestedDeeper } from '../src/http/body';
 import { describeEachDb, LANGS, signUp, startServer, type TestServer } from './harness';
 
@@ -909,6 +918,88 @@ describeEachDb('bad input derived from the route schemas', (target) => {
       }
     }
     expect(failures.length, `${failures.length} bad answers on ${name}:\n${report(failures)}`).toBe(0);
+  });
+
+  it('the robot webhook answers every spoilt body with one of its codes, in time, leaking nothing', async () => {
+    const group = (await freshWorld()).group_id![0] as string;
+    const made = await server.call('groupRobotAdd', { group_id: group, name: 'Bad' }, { token: alice.token });
+    expect(made.code, made.msg).toBe(0);
+    const { pathname, search } = new URL(made.data.url as string);
+    const valid: Array<Record<string, unknown>> = [
+      { msgtype: 'text', text: { content: 'hi', mentioned_list: ['bob_bad', '@all'], mentioned_mobile_list: ['@all'] } },
+      { msgtype: 'markdown', markdown: { content: '**hi** <@bob_bad>' } },
+      { msgtype: 'image', image: { base64: 'iVBORw0KGgo=', md5: '0'.repeat(32) } },
+      { msgtype: 'news', news: { articles: [{ title: 't', description: 'd', url: 'https://example.com', picurl: '' }] } },
+      { type: 'text', content: 'hi', at: [bob.userId, 0], id: 'bad-input-robot' },
+      { type: 'markdown', content: '# hi', at: [] },
+      { type: 'image', base64: 'iVBORw0KGgo=' },
+    ];
+    const spoils: unknown[] = [
+      MISSING, null, true, 0, -1, 2 ** 64, '', ' ', 'x'.repeat(40_000), [], {}, [[[[[]]]]], '\u0000', '\ud800',
+      JSON.parse('{"__proto__":{"polluted":1}}'), { constructor: { prototype: { polluted: 1 } } },
+    ];
+    /** Every path to a leaf of a body, with the leaf replaced by `value` (or removed). */
+    const spoilt = (body: unknown, value: unknown): unknown[] => {
+      if (typeof body !== 'object' || body === null) return [];
+      const out: unknown[] = [];
+      for (const key of Object.keys(body)) {
+        const copy: any = Array.isArray(body) ? [...body] : { ...body };
+        if (value === MISSING) delete copy[key];
+        else copy[key] = value;
+        out.push(copy);
+        for (const inner of spoilt((body as any)[key], value)) {
+          const deeper: any = Array.isArray(body) ? [...body] : { ...body };
+          deeper[key] = inner;
+          out.push(deeper);
+        }
+      }
+      return out;
+    };
+    const payloads: Array<{ payload: string; type?: string }> = [
+      ...valid.flatMap((body) => spoils.flatMap((v) => spoilt(body, v))).map((b) => ({ payload: JSON.stringify(b) })),
+      ...['', 'null', '[]', '"text"', '{', '{"msgtype":', '['.repeat(100_000), `{"a":"${'x'.repeat(4_000_000)}"}`].map(
+        (payload) => ({ payload }),
+      ),
+      { payload: 'msgtype=text&text[content]=hi', type: 'application/x-www-form-urlencoded' },
+      { payload: JSON.stringify(valid[0]), type: 'text/plain' },
+      { payload: JSON.stringify(valid[0]), type: 'application/xml' },
+    ];
+    const codes = new Set<number>(Object.values(RobotErrcodes));
+    const failures: string[] = [];
+    let slowest = 0;
+    for (const [i, { payload, type }] of payloads.entries()) {
+      // A minute per budget of posts: what is judged is the body, not the robot's rate limit.
+      if (i % ROBOT_MESSAGES_PER_MINUTE === 0) server.clock.advance(61_000);
+      const lang = LANGS[i % LANGS.length];
+      const started = performance.now();
+      const res = await server.app.inject({
+        method: 'POST',
+        url: `${pathname}${search}`,
+        headers: { 'content-type': type ?? 'application/json', ...(lang ? { 'accept-language': lang } : {}) },
+        payload,
+      });
+      slowest = Math.max(slowest, performance.now() - started);
+      sent += 1;
+      sentInRun += 1;
+      const problems: string[] = [];
+      if (res.statusCode !== 200) problems.push(`HTTP ${res.statusCode}`);
+      let answer: any;
+      try {
+        answer = res.json();
+      } catch {
+        problems.push('answer is not JSON');
+      }
+      if (answer !== undefined) {
+        if (Object.keys(answer).sort().join() !== 'errcode,errmsg') problems.push(`keys ${Object.keys(answer).join()}`);
+        if (!codes.has(answer.errcode)) problems.push(`undocumented errcode ${answer.errcode}`);
+        if (typeof answer.errmsg !== 'string' || !answer.errmsg) problems.push('no errmsg');
+      }
+      for (const [what, re] of LEAKS) if (re.test(res.body) && !re.test(payload)) problems.push(`leaks ${what}`);
+      if (problems.length) failures.push(`${clip(payload, 160)} → ${problems.join('; ')}: ${clip(res.body)}`);
+    }
+    console.log(`bad-input [${target}]: robot webhook ${payloads.length} bodies, slowest ${Math.round(slowest)} ms`);
+    expect(failures, failures.slice(0, 20).join('\n')).toEqual([]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it(`sent at least ${MIN_REQUESTS} requests in the run, every route among them, and polluted no prototype`, () => {

@@ -216,6 +216,7 @@ describeEachDb('the longest text each field takes, stored', (target) => {
   let carol: Awaited<ReturnType<typeof signUp>>;
   let root: Awaited<ReturnType<typeof signUp>>;
   let groupId: string;
+  let robotId: number;
   let chainMsgId: number;
   let postId: number;
   let departmentId: number;
@@ -248,6 +249,8 @@ describeEachDb('the longest text each field takes, stored', (target) => {
     postId = post.data.id;
     const dep = await server.call('manageDepartmentCreate', { name: 'Long' }, { token: root.token });
     departmentId = dep.data.id;
+    const robot = await server.call('groupRobotAdd', { group_id: groupId, name: 'Long' }, { token: alice.token });
+    robotId = robot.data.id;
   });
 
   afterAll(async () => {
@@ -286,6 +289,8 @@ describeEachDb('the longest text each field takes, stored', (target) => {
       report: () => as({ kind: 'user', id: carol.userId, reason: 'other' }, bob),
       manageKeywordListCreate: () => as({ name: 'Long', action: 'replace' }, root),
       tokenCreate: () => as({ name: 'Long', scopes: ['messages:read'], days: 0 }),
+      groupRobotAdd: () => as({ group_id: groupId, name: 'Long' }),
+      groupRobotEdit: () => as({ robot_id: robotId, name: 'Long' }),
     };
     return bodies[route]?.();
   }

@@ -280,8 +280,9 @@ describeEachDb('operators: the API document', (target) => {
       }
     }
     expect(missing).toEqual([]);
+    // And a group robot's webhook, which is outside the table.
     expect(Object.keys(doc.paths).length).toBe(
-      Object.keys(routes).length + Object.values(routeAliases).reduce((n, a) => n + a.length, 0),
+      Object.keys(routes).length + Object.values(routeAliases).reduce((n, a) => n + a.length, 0) + 1,
     );
   });
 
@@ -329,6 +330,14 @@ describeEachDb('operators: the API document', (target) => {
       if (scope) expect(doc.paths[routes[name].path].post['x-token-scope'], name).toBe(scope);
       if (routes[name].admin) expect([undefined, 'admin'], name).toContain(scope);
     }
+
+    // A group robot's webhook (docs/protocol.md §10): outside the table, no session, WeCom's answer.
+    const webhook = doc.paths['/cgi-bin/webhook/send'].post;
+    expect(webhook.security).toEqual([]);
+    expect(webhook.parameters).toEqual([{ name: 'key', in: 'query', required: true, schema: { type: 'string' } }]);
+    expect(webhook.requestBody.content['application/json'].schema.oneOf).toHaveLength(2);
+    expect(webhook.responses['200'].content['application/json'].schema.required).toEqual(['errcode', 'errmsg']);
+    expect(doc.paths[routes.groupRobotAdd.path].post['x-token-scope']).toBe('groups:manage');
 
     // The /manage/* calls say they are for administrators, and no other call does.
     const adminOnly = Object.entries(doc.paths)

@@ -239,6 +239,18 @@ function groupRow(
   };
 }
 
+/** A route aimed at a robot of G; the missing ids are a robot that never was and one of a disbanded group. */
+function robotRow(make: (robotId: number) => Body, more: Partial<Row> = {}): Row {
+  return {
+    target: 'a robot of a group',
+    body: async (s) => make(await s.robot()),
+    missing: async (s) => [make(NO_ID), make(await s.disbandedRobot())],
+    gone: NF,
+    expect: [OK, OK, FB, NF, NF, NF, NF, NF],
+    ...more,
+  };
+}
+
 /**
  * A route aimed at a user (alice). A user's id is not hidden from anyone signed in (getUserInfo
  * answers any of them, and a chat with anyone may be opened: it shows only what the two
@@ -735,6 +747,21 @@ const MATRIX: Partial<Record<RouteName, Row[]>> = {
   clearMessage: [groupRow('a group', (gid) => ({ id: gid }), OWNER, { changes: true })],
   updateCard: [groupRow('a group', (gid) => ({ group_id: gid, nickname: 'card' }), MEMBERS)],
   uploadGroupAvatar: [groupRow('a group', (gid) => ({ group_id: gid }), ADMINS)],
+  // Every member sees a group's robots; only its owner and administrators their webhooks.
+  groupRobotList: [
+    groupRow('a group', (gid) => ({ group_id: gid }), MEMBERS, {
+      check: (data, who) => {
+        const robots = data as Array<{ url?: string }>;
+        for (const r of robots) expect('url' in r, `${who} sees a webhook`).toBe(who === 'owner' || who === 'admin');
+      },
+    }),
+  ],
+  groupRobotAdd: [groupRow('a group', (gid) => ({ group_id: gid, name: 'CI' }), ADMINS, { changes: true })],
+  // A robot of a group I do not manage reads as one that does not exist, but to its members.
+  groupRobotEdit: [robotRow((id) => ({ robot_id: id, name: 'Renamed' }))],
+  groupRobotReset: [robotRow((id) => ({ robot_id: id }), { changes: true })],
+  groupRobotRemove: [robotRow((id) => ({ robot_id: id }), { changes: true })],
+  uploadRobotAvatar: [robotRow((id) => ({ robot_id: id }))],
   // A genuine QR token is itself the permission: anyone signed in who holds one may look and join.
   // Without a genuine token, a group that exists and one that does not read alike.
   groupInfoqq: [
@@ -1414,6 +1441,28 @@ class Scene {
         .returning('id')
         .executeTakeFirstOrThrow();
       return row.id;
+    });
+  }
+
+  /** A robot of G, which alice added. */
+  robot(): Promise<number> {
+    return this.once('robot', async () => {
+      const { gid } = await this.group();
+      return ((await this.ok('groupRobotAdd', { group_id: gid, name: 'CI' }, 'alice')) as { id: number }).id;
+    });
+  }
+
+  /** A robot of a group since disbanded. */
+  disbandedRobot(): Promise<number> {
+    return this.once('disbandedRobot', async () => {
+      const { alice, dan } = this.people;
+      const gid = await this.makeGroup(`R${this.k}`, [
+        [alice.id, GroupRoles.Owner],
+        [dan.id, GroupRoles.Admin],
+      ]);
+      const { id } = (await this.ok('groupRobotAdd', { group_id: gid, name: 'CI' }, 'alice')) as { id: number };
+      await this.ok('removeGroup', { id: gid }, 'alice');
+      return id;
     });
   }
 

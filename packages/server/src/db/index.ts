@@ -62,6 +62,7 @@ import { secondFactors } from './migrations/040-second-factors';
 import { knownDevices } from './migrations/041-known-devices';
 import { sso } from './migrations/042-sso';
 import { accessTokens } from './migrations/043-access-tokens';
+import { groupRobots } from './migrations/044-group-robots';
 import type { Database, Db } from './types';
 
 export type { Database, Db };
@@ -116,6 +117,7 @@ function migrations(dialect: Dialect): Migrations {
     '041-known-devices': knownDevices(),
     '042-sso': sso(dialect),
     '043-access-tokens': accessTokens(dialect),
+    '044-group-robots': groupRobots(dialect),
   };
 }
 

@@ -175,6 +175,18 @@ export interface AccessTokensTable {
   last_used: Generated<number>;
 }
 
+/** A group's robot (migration 044): the account it posts as, its webhook key as SHA-256 and sealed. */
+export interface GroupRobotsTable {
+  id: Generated<number>;
+  group_id: number;
+  user_id: number;
+  key_hash: string;
+  key_sealed: string;
+  create_user: number;
+  create_time: number;
+  last_used: Generated<number>;
+}
+
 /** A WebAuthn challenge handed out (migration 040), used once; `user_id` 0 for a sign-in by any passkey. */
 export interface WebauthnChallengesTable {
   id: Generated<number>;
@@ -801,6 +813,7 @@ export interface Database {
   recovery_codes: RecoveryCodesTable;
   passkeys: PasskeysTable;
   access_tokens: AccessTokensTable;
+  group_robots: GroupRobotsTable;
   webauthn_challenges: WebauthnChallengesTable;
   login_tickets: LoginTicketsTable;
   verify_codes: VerifyCodesTable;

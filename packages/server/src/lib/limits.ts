@@ -3,6 +3,7 @@ import {
   PAT_INTERVAL_MS,
   PAT_PER_MINUTE_MAX,
   REPORTS_PER_HOUR_MAX,
+  ROBOT_MESSAGES_PER_MINUTE,
   TWO_STEP_TRIES_PER_USER_MAX,
 } from '@sparrow/protocol';
 import { AppError } from '../errors';
@@ -28,6 +29,12 @@ export class Limits {
     const { perMinute } = this.config.get().rateLimits.manage;
     const { count, resetS } = await this.limiter.hit(`manage:${userId}`, 60);
     if (count > perMinute) throw new AppError('TooMany', { seconds: resetS });
+  }
+
+  /** A group robot's posts: ROBOT_MESSAGES_PER_MINUTE a minute per robot, counted across nodes. */
+  async robotPost(robotId: number): Promise<void> {
+    const { count, resetS } = await this.limiter.hit(`robot:${robotId}`, 60);
+    if (count > ROBOT_MESSAGES_PER_MINUTE) throw new AppError('TooMany', { seconds: resetS });
   }
 
   /** Refuses a login while an account+IP pair is locked out. */

@@ -1,6 +1,7 @@
 import { sql, type ExpressionBuilder, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db';
 import type { AuditLogTable, Database } from '../../db/schema';
+import { ROBOT_STATUS } from '../user';
 
 export type AuditInsert = Omit<Insertable<AuditLogTable>, 'id'>;
 export type AuditLogRow = Selectable<AuditLogTable> & { admin_name: string | null };
@@ -59,7 +60,8 @@ export class AdminRepo {
 
   /** Users whose account, name, email or phone contains `words` (everyone when empty), oldest first. */
   async userPage(words: string, offset: number, limit: number) {
-    let q = this.db.selectFrom('users as u');
+    // A group's robot is no account an operator manages: its group's owner does.
+    let q = this.db.selectFrom('users as u').where('u.status', '!=', ROBOT_STATUS);
     if (words) {
       const like = containing(words);
       q = q.where((eb) =>
@@ -155,6 +157,7 @@ export class AdminRepo {
     const [users, groups, storage] = await Promise.all([
       this.db
         .selectFrom('users')
+        .where('status', '!=', ROBOT_STATUS)
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow(),
       this.db

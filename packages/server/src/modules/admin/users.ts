@@ -9,7 +9,7 @@ import type { Repos } from '../../repos';
 import { AppError } from '../../errors';
 import { DELETED_STATUS } from '../account';
 import { hashPassword } from '../../lib/crypto';
-import type { UserRepo, UserRow } from '../user';
+import { ROBOT_STATUS, type UserRepo, type UserRow } from '../user';
 import type { SessionRepo } from '../auth';
 import { type Actor, type AuditLog, COMMAND_LINE, paging } from './audit';
 import type { LiveParts } from './live';
@@ -39,7 +39,8 @@ export class AdminUsers {
   async byId(userId: number): Promise<UserRow> {
     const user = await this.users.byId(userId);
     // An account its user deleted is listed, as deleted, and nothing more: no action brings it back.
-    if (!user || user.status === DELETED_STATUS) throw new AppError('UserNotFound', {}, { fields: ['user_id'] });
+    if (!user || user.status === DELETED_STATUS || user.status === ROBOT_STATUS)
+      throw new AppError('UserNotFound', {}, { fields: ['user_id'] });
     return user;
   }
 

@@ -25,7 +25,7 @@ import {
 } from '@sparrow/protocol';
 import { parseJson } from '../../lib/text';
 import { DELETED_STATUS } from '../account';
-import type { UserRow } from '../user';
+import { ROBOT_STATUS, type UserRow } from '../user';
 import { NOTICE_HEAD } from '../group';
 import { ChatType, type MessageRow } from './repo';
 import type { PollTally } from './polls-repo';
@@ -337,7 +337,14 @@ export function fromUserOf(user: UserRow | undefined, id: number, nickname = '',
     return { id, user_id: id, realname: name, displayName: name, avatar: PICTURES.person };
   }
   const realname = user?.realname ?? '';
-  return { id, user_id: id, realname, displayName: nickname || realname, avatar: user?.avatar ?? PICTURES.person };
+  return {
+    id,
+    user_id: id,
+    realname,
+    displayName: nickname || realname,
+    avatar: user?.avatar ?? PICTURES.person,
+    ...(user?.status === ROBOT_STATUS && { robot: 1 as const }),
+  };
 }
 
 /** What the presenter needs beside the row: senders, their group roles and nicknames, read marks. */

@@ -5,11 +5,17 @@ import * as protocol from '@sparrow/protocol';
 import {
   Codes,
   ErrorCodes,
+  ROBOT_BODY_MAX,
+  ROBOT_MESSAGES_PER_MINUTE,
+  ROBOT_WEBHOOK_PATH,
+  RobotErrcodes,
   ROUTE_SCOPES,
   routeAliases,
   routes,
   TOKEN_PREFIX,
   TOKEN_SCOPES,
+  SparrowRobotBody,
+  WeComRobotBody,
   type RouteName,
 } from '@sparrow/protocol';
 import type * as TS from 'typescript';
@@ -191,6 +197,54 @@ const ADMIN_ONLY =
 const tagOf = (p: string) => (p.split('/')[2] ?? 'other').toLowerCase();
 
 /**
+ * A group robot's webhook (docs/protocol.md §10), outside the route table: its key in the query, a
+ * body in WeCom's shape or Sparrow's, and WeCom's answer rather than the envelope.
+ */
+function robotWebhook(described: Map<unknown, string>): Json {
+  const codes = Object.entries(RobotErrcodes)
+    .map(([name, code]) => `${code} ${name}`)
+    .join('; ');
+  return {
+    operationId: 'robotWebhook',
+    tags: ['robot'],
+    summary: 'Posts a message into a group as one of its robots (群机器人)',
+    description: [
+      'The URL a group robot is given (`groupRobotAdd`, `groupRobotReset`): its key is the secret; no session or token is sent. The body is WeCom group-robot JSON (`msgtype` text, markdown, image, news) or Sparrow’s own (`type` text, markdown, image, with `at` user ids and an `id` that makes a retry post once).',
+      `At most ${ROBOT_MESSAGES_PER_MINUTE} posts a minute per robot; the body at most ${ROBOT_BODY_MAX} bytes.`,
+    ].join('\n\n'),
+    parameters: [{ name: 'key', in: 'query', required: true, schema: { type: 'string' } }],
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: {
+            oneOf: [schemaOf(WeComRobotBody, 'input', described), schemaOf(SparrowRobotBody, 'input', described)],
+          },
+        },
+      },
+    },
+    responses: {
+      '200': {
+        description: `Always 200: \`errcode\` 0 and \`errmsg\` "ok", or an error (${codes}), \`errmsg\` in the caller's language.`,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              properties: {
+                errcode: { type: 'integer', enum: Object.values(RobotErrcodes) },
+                errmsg: { type: 'string' },
+              },
+              required: ['errcode', 'errmsg'],
+            },
+          },
+        },
+      },
+    },
+    security: [],
+  };
+}
+
+/**
  * The OpenAPI 3.1 document of the HTTP API: every route of the protocol's route table (and its
  * aliases), its body as JSON Schema from the zod schema the server validates with, its answer in
  * the envelope, the codes an answer may carry, with the protocol's doc comments as descriptions.
@@ -292,6 +346,8 @@ export async function buildOpenApi(version: string): Promise<Json> {
       };
     }
   }
+
+  paths[ROBOT_WEBHOOK_PATH] = { post: robotWebhook(described) };
 
   const errorAnswer = (description: string): Json => ({
     description,

@@ -8,6 +8,12 @@ export type UserRow = Selectable<UsersTable>;
 
 const userById = new Prepared((db, id: number) => db.selectFrom('users').selectAll().where('id', '=', id));
 
+/**
+ * The status of a robot's account (群机器人, modules/robot): it posts into its group and nothing
+ * else; like any status but 1 it never signs in, is never found, listed or befriended.
+ */
+export const ROBOT_STATUS = 3;
+
 /** Ids bound in one `IN (…)`: well under SQLite's and PostgreSQL's limits on bound values. */
 const IDS_PER_QUERY = 1000;
 

@@ -19,6 +19,9 @@ import type { MemberLists } from './members';
 
 type SendBody = RouteInput<'sendMessage'>;
 
+/** What drafting reads of a message sent: sendMessage's body but for its chat, which the caller resolved. */
+export type DraftBody = Pick<SendBody, 'id' | 'type' | 'content' | 'at' | 'pid' | 'extends' | 'file_id'>;
+
 /** What drafting reads: a contact card's user, a quoted message, and the files and floors of Access. */
 export interface DraftParts {
   repos: Pick<Repos, 'users' | 'messages'>;
@@ -56,7 +59,7 @@ export async function draftMessage(
   members: MemberLists,
   session: Session,
   chat: Chat,
-  body: SendBody,
+  body: DraftBody,
 ): Promise<Draft> {
   const content = screenMessage(ctx.keywords, body.type, await bodyOf(ctx, session, body));
   return {
@@ -68,7 +71,7 @@ export async function draftMessage(
   };
 }
 
-async function bodyOf(ctx: DraftParts, session: Session, body: SendBody): Promise<Body> {
+async function bodyOf(ctx: DraftParts, session: Session, body: DraftBody): Promise<Body> {
   switch (body.type) {
     case 'text': {
       const content = plainText(body.content);
@@ -105,7 +108,7 @@ async function bodyOf(ctx: DraftParts, session: Session, body: SendBody): Promis
  * A sticker: an image in my collection or uploaded by me, recorded with the message so that whoever
  * receives it can collect it in turn; or, from older clients, a link to an image.
  */
-async function sticker(ctx: DraftParts, session: Session, body: SendBody): Promise<Body> {
+async function sticker(ctx: DraftParts, session: Session, body: DraftBody): Promise<Body> {
   const file = await ctx.access.sticker(session.userId, body.file_id ?? Number(body.extends.file_id));
   if (file) return { content: storageUrl(file.storage_key), extends: { file_id: file.id }, fileId: file.id };
   const content = body.content.trim();
@@ -118,7 +121,7 @@ async function sticker(ctx: DraftParts, session: Session, body: SendBody): Promi
 async function media(
   ctx: DraftParts,
   session: Session,
-  body: SendBody,
+  body: DraftBody,
   type: 'image' | 'voice' | 'video' | 'file',
 ): Promise<Body> {
   const { file, name } = await ctx.access.ownFile(session.userId, body.file_id ?? Number(body.extends.file_id));

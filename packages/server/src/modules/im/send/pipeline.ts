@@ -14,7 +14,9 @@ import { parseJson } from '../../../lib/text';
 import type { Repos } from '../../../repos';
 import { ChatType, pairKey, type MessageRow } from '../repo';
 import { authorizeSend, type AuthorizeParts } from './authorize';
-import { draftMessage, type Draft, type DraftParts } from './draft';
+import { draftMessage, type Draft, type DraftBody, type DraftParts } from './draft';
+
+export type { DraftBody } from './draft';
 import { FanOut, type FanOutParts, type PublishedListener } from './fanout';
 import { heldChat, holdMessage, type HoldParts } from './hold';
 import { MemberLists } from './members';
@@ -30,7 +32,7 @@ export type PipelineParts = AuthorizeParts &
   FanOutParts & {
     env: Pick<ServerConfig, 'outboxSweepMs'>;
     repos: Pick<Repos, 'messages' | 'users' | 'groups'>;
-    access: Pick<Access, 'chat' | 'message'>;
+    access: Pick<Access, 'chat' | 'message' | 'requireWritable'>;
   };
 
 /**
@@ -276,6 +278,29 @@ export class SendPipeline implements EventPort, MessageSender {
     await this.fanOut.publish(stored.row, chat, session.user, socketClientId, stored.sides);
     this.outbox.published(stored.row.id);
     return { row: stored.row, fresh: true };
+  }
+
+  /**
+   * Sends a message of an account that is no member of the group it posts into (a group's robot,
+   * modules/robot): idempotent on (sender, id) as sendMessage, into a group that lives, drafted as
+   * sendMessage drafts (mentions, the keyword lists), `facts` added to its `extends`. A text a review
+   * list would hold is refused as a refused word is: no one would see it held for them.
+   */
+  async postAs(
+    session: Session,
+    chat: Extract<Chat, { kind: 'group' }>,
+    body: DraftBody,
+    facts: Record<string, unknown> = {},
+  ): Promise<{ row: MessageRow; fresh: boolean }> {
+    const existing = await this.ctx.repos.messages.bySender(session.userId, body.id);
+    if (existing) {
+      await this.retried(existing, session.user);
+      return { row: existing, fresh: false };
+    }
+    this.ctx.access.requireWritable(chat);
+    const draft = await draftMessage(this.ctx, this.members, session, chat, body);
+    if (draft.held) throw new AppError('KeywordRefused');
+    return this.postComposed(session, chat, { ...draft, extends: { ...draft.extends, ...facts } });
   }
 
   /** Store → fan out, for a draft the caller has checked; answers the stored message. */
