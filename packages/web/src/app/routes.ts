@@ -185,6 +185,11 @@ const routes: readonly Omit<AppRoute, 'auth'>[] = [
     page: lazyPage(() => import('../pages/message/group/groupUser')),
   },
   {
+    path: groupPaths.robots,
+    title: 'robots.title',
+    page: lazyPage(() => import('../pages/message/group/robots')),
+  },
+  {
     path: mediaPaths.emoji,
     title: 'media.routes.emoji',
     page: lazyPage(() => import('../pages/message/emoji')),

@@ -1,4 +1,4 @@
-import { hasOwnPicture } from '@sparrow/protocol';
+import { hasOwnPicture, PICTURES } from '@sparrow/protocol';
 import { useState } from 'react';
 import { useSettings } from '../stores/settings';
 
@@ -11,16 +11,19 @@ interface Props {
   size?: number;
 }
 
+/** Whether a picture is drawn: one of its own, or a robot's stand-in, which says what it is (群机器人). */
+const drawn = (src: string | null | undefined): src is string => src === PICTURES.robot || hasOwnPicture(src);
+
 /**
  * A profile photo, round when the circleAvatar setting is on, with the initial as fallback (also
- * for the server's stand-in picture, which says only that there is none).
+ * for the server's stand-ins of people and groups, which say only that there is none).
  */
 export function Avatar({ src, name, alt, size = 48 }: Props) {
   const circle = useSettings((s) => s.appSetting.circleAvatar);
   const [failed, setFailed] = useState<string | null>(null);
   const style = { width: size, height: size, fontSize: Math.round(size * 0.42) };
   const className = `avatar${circle ? ' avatar-circle' : ''}`;
-  if (hasOwnPicture(src) && failed !== src) {
+  if (drawn(src) && failed !== src) {
     return <img className={className} style={style} src={src} alt={alt} onError={() => setFailed(src)} />;
   }
   const initial = Array.from(name.trim())[0]?.toUpperCase() ?? '?';

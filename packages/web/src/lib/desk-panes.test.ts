@@ -101,6 +101,15 @@ describe('which pane a page goes to', () => {
       middle: placeOf(chatPath('group-3')),
       panel: { pathname: '/pages/message/group/groupUser' },
     });
+    const [, , robot] = walk([
+      chatPath('group-3'),
+      groupPath('robots', 'group-3'),
+      groupPath('robots', 'group-3', { robot: '4' }),
+    ]);
+    expect(robot).toMatchObject({
+      middle: placeOf(chatPath('group-3')),
+      panel: { pathname: '/pages/message/group/robots', search: '?id=group-3&robot=4' },
+    });
     // Another chat's info does not sit beside the chat that was open.
     const [, other] = walk([chatPath('7'), withQuery(paths.chatDetail, { id: '5' })]);
     expect(other).toMatchObject({ middle: placeOf(chatPath('5')) });

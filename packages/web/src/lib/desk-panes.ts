@@ -3,7 +3,7 @@ import { wholeWindow } from './desk-screen';
 
 /*
  * The wide layout (≥ DESK_MIN_WIDTH of desk-screen.ts): a rail of the four tabs, the list the rail picks, the page of
- * the address in the middle, and a right panel for a chat's info, a group's members or a profile
+ * the address in the middle, and a right panel for a chat's info, a group's members or robots, or a profile
  * opened from a chat. Every page keeps its own address; these rules say which pane it goes to.
  */
 
@@ -52,7 +52,7 @@ export function listWidthAfterKey(width: number, key: string, max: number = LIST
 }
 
 /** The pages about one chat that open beside it, in the right panel; each names the chat by `id`. */
-const CHAT_PANELS: readonly string[] = [paths.chatDetail, groupPaths.info, groupPaths.members];
+const CHAT_PANELS: readonly string[] = [paths.chatDetail, groupPaths.info, groupPaths.members, groupPaths.robots];
 
 /** Where the pages of an area put the rail when nothing before them chose it (a deep link). */
 const AREA_RAIL: readonly (readonly [readonly string[], RailTab])[] = [

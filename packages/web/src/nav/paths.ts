@@ -53,6 +53,8 @@ export const paths = {
 export const groupPaths = {
   info: '/pages/message/group/info',
   members: '/pages/message/group/groupUser',
+  /** 群机器人: a group's robots; with `robot` one robot's page (its webhook), with `add=1` adding one. */
+  robots: '/pages/message/group/robots',
 } as const;
 
 /** The media pages: two of the route table and file management (docs/product.md §2 texts). */

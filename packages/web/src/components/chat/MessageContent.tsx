@@ -2,6 +2,7 @@ import type { Message } from '@sparrow/protocol';
 import { linkify } from '../../lib/linkify';
 import { ChainCard } from '../chain/ChainCard';
 import { CallBubble } from '../message/CallBubble';
+import { MarkdownText } from '../message/MarkdownText';
 import { MediaMessage } from '../message/MediaMessage';
 import { RecordCard } from './RecordCard';
 import { PollCard } from '../poll/PollCard';
@@ -26,6 +27,12 @@ function Text({ content }: { content: string }) {
 export function MessageContent({ message: m }: { message: Message }) {
   switch (m.type) {
     case 'text':
+      // A robot's markdown (群机器人); its content is the source, as every text's is.
+      return m.extends.markdown === 1 ? (
+        <MarkdownText source={m.content} fallback={<Text content={m.content} />} />
+      ) : (
+        <Text content={m.content} />
+      );
     case 'event':
       return <Text content={m.content} />;
     case 'emoji':

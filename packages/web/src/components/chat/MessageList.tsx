@@ -99,7 +99,9 @@ const MessageRow = memo(function MessageRow({
   const navigate = useNavigate();
   const m = row.message;
   const press = useLongPress((x, y) => onMenu(row, x, y));
-  const senderId = typeof m.fromUser.id === 'number' ? m.fromUser.id : undefined;
+  // A group's robot (群机器人) is no person: no profile to open, no one to pat.
+  const robot = m.fromUser.robot === 1;
+  const senderId = typeof m.fromUser.id === 'number' && !robot ? m.fromUser.id : undefined;
   // A tap on someone's avatar opens their profile, a double tap pats them.
   const avatarTap = useDoubleTap(
     senderId !== undefined && !row.mine
@@ -158,6 +160,7 @@ const MessageRow = memo(function MessageRow({
 
   const name = row.mine ? t('chat.me') : senderNow;
   const quote = m.extends.quote;
+  const says = t('chat.says', { name: robot ? t('robots.sender', { name }) : name });
   return (
     <div className={itemClass} aria-current={current}>
       {separator}
@@ -181,6 +184,7 @@ const MessageRow = memo(function MessageRow({
           {showName && !row.mine && (
             <p className="msg-name" aria-hidden="true">
               {name}
+              {robot && <span className="tag msg-robot-tag">{t('robots.tag')}</span>}
             </p>
           )}
           <div className="msg-line">
@@ -211,7 +215,7 @@ const MessageRow = memo(function MessageRow({
               <ReadCount gid={receiptsOf} msgId={m.msg_id} onOpen={onReadList} />
             )}
             <div className={`bubble bubble-${m.type}`} tabIndex={0} ref={bubble} {...press}>
-              <span className="visually-hidden">{t('chat.says', { name })}</span>
+              <span className="visually-hidden">{says}</span>
               {row.preview ? <PendingBubble row={row} preview={row.preview} /> : <MessageContent message={m} />}
             </div>
           </div>

@@ -26,6 +26,7 @@ import { useCloseWhenGone, useGroupIdParam } from '../../../components/group/hoo
 import { NoticeHtml } from '../../../components/group/NoticeHtml';
 import { noticePlainText } from '../../../components/group/notice';
 import { SpeakBanner } from '../../../components/group/SpeakBanner';
+import { RobotsCell } from '../../../components/robots/RobotsCell';
 import { formatMuteEnd } from '../../../components/group/format';
 import { useNowUntil } from '../../../lib/use-now-until';
 import { useBackTo } from '../../../nav/navigation';
@@ -578,6 +579,7 @@ function GroupInfoView({ id, entry, info }: { id: string; entry: GroupEntry; inf
             <RightOutline className="cell-arrow" aria-hidden="true" />
           </Link>
         </li>
+        <RobotsCell groupId={id} />
       </CellGroup>
       <CellGroup>
         <Cell
@@ -613,8 +615,8 @@ function GroupInfoView({ id, entry, info }: { id: string; entry: GroupEntry; inf
 }
 
 /**
- * A group's one info page, as WeChat has it (聊天信息): members, name, picture, code, notice, my
- * nickname and role, the settings its managers change, then the chat's own settings and the
+ * A group's one info page, as WeChat has it (聊天信息): members, name, picture, code, notice, its
+ * robots, my nickname and role, the settings its managers change, then the chat's own settings and the
  * closing actions. Closes when the group goes away for me.
  */
 export function GroupChatInfo({ id }: { id: string }) {
