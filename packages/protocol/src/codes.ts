@@ -171,6 +171,10 @@ export const ErrorCodes = {
   TokenScope: Codes.Forbidden,
   /** The group holds ROBOTS_PER_GROUP_MAX robots already. */
   RobotsFull: Codes.Refused,
+  /** The user owns BOTS_PER_USER_MAX bots already. */
+  BotsFull: Codes.Refused,
+  /** A bot's webhook URL is refused by the outbound rules (scheme, credentials, an internal address). */
+  WebhookRefused: Codes.BadRequest,
   /** The server requires a second factor of this user, who has none yet: nothing but setting one up until then. */
   TwoStepSetupRequired: Codes.Forbidden,
   /** Two-step sign-in is not on (or its setup was not begun). */

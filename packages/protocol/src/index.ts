@@ -26,6 +26,7 @@ export * from './api/two-step';
 export * from './api/passkeys';
 export * from './api/tokens';
 export * from './api/robots';
+export * from './api/bots';
 export * from './pictures';
 export * from './api/friend';
 export * from './api/im';

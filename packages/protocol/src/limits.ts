@@ -224,6 +224,21 @@ export const ROBOT_BODY_MAX = Math.ceil((ROBOT_IMAGE_MAX * 4) / 3) + 16 * 1024;
 export const ROBOT_ARTICLES_MAX = 8;
 /** The most people one robot message names (mentioned_list and mentioned_mobile_list together). */
 export const ROBOT_MENTIONS_MAX = 50;
+/** The most bot accounts one user may own. */
+export const BOTS_PER_USER_MAX = 5;
+/** The longest URL of a bot's outgoing webhook, characters. */
+export const BOT_WEBHOOK_URL_MAX = 2048;
+/**
+ * When a bot's webhook delivery is tried again after each failed try, ms after it (Standard
+ * Webhooks' schedule, shortened): after the last, the delivery has failed.
+ */
+export const BOT_RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000] as const;
+/** Failed tries in a row (across deliveries) after which a bot's webhook is turned off until its owner sets it again. */
+export const BOT_FAILURES_MAX = 10;
+/** How long a bot's webhook may take to answer a delivery, ms. */
+export const BOT_DELIVERY_TIMEOUT_MS = 10_000;
+/** The deliveries a bot's owner sees in its log, newest first. */
+export const BOT_DELIVERIES_SHOWN = 50;
 /** The longest user agent a QR login code keeps for the session it makes, characters. */
 export const USER_AGENT_MAX = 255;
 

@@ -125,6 +125,7 @@ import {
   SyncBody,
 } from './api/im';
 import type { IceConfig, SearchHit } from './api/im';
+import { BotCreateBody, BotEditBody, BotIdBody, type Bot, type BotCreated, type BotDelivery } from './api/bots';
 import {
   GroupRobotAddBody,
   GroupRobotEditBody,
@@ -378,6 +379,13 @@ export const routes = {
   tokenCreate: route('/enterprise/token/create', TokenCreateBody),
   tokenList: route('/enterprise/token/list', EmptyBody),
   tokenRevoke: route('/enterprise/token/revoke', TokenRevokeBody),
+  /** The caller's bot accounts (docs/protocol.md §11). */
+  botCreate: route('/enterprise/bot/create', BotCreateBody),
+  botList: route('/enterprise/bot/list', EmptyBody),
+  botEdit: route('/enterprise/bot/edit', BotEditBody),
+  botReset: route('/enterprise/bot/reset', BotIdBody),
+  botDelete: route('/enterprise/bot/delete', BotIdBody),
+  botDeliveries: route('/enterprise/bot/deliveries', BotIdBody),
 
   getUserInfo: route('/enterprise/im/getUserInfo', GetUserInfoBody),
   userInfoqq: route('/enterprise/im/userInfoqq', UserQrBody),
@@ -745,6 +753,16 @@ export interface RouteResponses {
   /** The caller's tokens, newest first, without their secrets. */
   tokenList: AccessToken[];
   tokenRevoke: null;
+  /** The new bot with its token, shown this once. */
+  botCreate: BotCreated;
+  /** The caller's bots, oldest first. */
+  botList: Bot[];
+  botEdit: Bot;
+  /** The bot with a new token and a new webhook secret: the old ones stop working. */
+  botReset: BotCreated;
+  botDelete: null;
+  /** The bot's newest deliveries, at most BOT_DELIVERIES_SHOWN. */
+  botDeliveries: BotDelivery[];
   sendMessage: Message;
   forwardMessage: null;
   forwardMessages: null;

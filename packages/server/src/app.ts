@@ -49,6 +49,7 @@ import { chainRoutes } from './modules/im/chain-routes';
 import { loggedUrl, qrRoutes, registerScanPages } from './modules/qr/routes';
 import { registerSsoPages, ssoRoutes } from './modules/sso';
 import { registerRobotWebhook, robotRoutes } from './modules/robot';
+import { botRoutes } from './modules/bot';
 import { SessionService } from './modules/auth/session';
 import { ConfigService } from './modules/system/config-service';
 import { Sealer } from './lib/sealed';
@@ -342,6 +343,7 @@ function registerSocketGateway(
 async function startServices(ctx: AppContext, services: Services): Promise<AnnouncementWatcher> {
   services.calls.start();
   services.pipeline.start();
+  services.botDeliveries.start();
   services.search.start(ctx.env.searchIndexMs);
   services.exports.start(ctx.env.exportSweepMs);
   services.retention.start(ctx.env.retentionSweepMs);
@@ -370,6 +372,7 @@ async function registerHandlers(
     ...pollRoutes(services.polls),
     ...groupRoutes(ctx, services.groups, services.groupAdmin, services.groupCodes),
     ...robotRoutes(ctx, services.robots),
+    ...botRoutes(services.bots),
     ...authRoutes(ctx, services.auth),
     ...twoStepRoutes(ctx, services.auth, services.twoStep, services.passkeys),
     ...passkeyRoutes(ctx, services.passkeys, services.auth),
@@ -444,6 +447,7 @@ function closeOnShutdown(
     await services.pipeline.stop();
     await services.search.stop();
     await services.push.stop();
+    await services.botDeliveries.stop();
     await services.exports.stop();
     await services.retention.stop();
     await ctx.limits.close();

@@ -81,6 +81,14 @@ export interface ServerConfig {
    * server on the operator's own network together with PUSH_ALLOWED_HOSTS. Never on by default.
    */
   pushAllowInternal: boolean;
+  /** Bot webhooks at plain-http URLs (BOT_WEBHOOK_ALLOW_HTTP=1; tests and a bot on the server's own machine). */
+  botWebhookAllowHttp: boolean;
+  /** Bot webhook hosts allowed (BOT_WEBHOOK_ALLOWED_HOSTS, names or suffixes); any host at a public address when empty. */
+  botWebhookAllowedHosts: string[];
+  /** Bot webhooks at loopback and private addresses too (BOT_WEBHOOK_ALLOW_INTERNAL=1): tests, and bots on the operator's own network. */
+  botWebhookAllowInternal: boolean;
+  /** How often each node tries the bot deliveries due, ms (BOT_DELIVERY_SWEEP_MS); 0: only when an event is owed. */
+  botDeliverySweepMs: number;
   /** Outbound push limits (modules/push/service.ts `PUSH_LIMITS`); changed by tests only. */
   pushLimits?: Partial<PushLimits>;
   /** Resolves host names for outbound requests (lib/outbound.ts); the system's resolver when absent, a table in tests. */
@@ -186,6 +194,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     pushAllowHttp: env.PUSH_ALLOW_HTTP === '1',
     pushAllowedHosts: hostList(env.PUSH_ALLOWED_HOSTS),
     pushAllowInternal: env.PUSH_ALLOW_INTERNAL === '1',
+    botWebhookAllowHttp: env.BOT_WEBHOOK_ALLOW_HTTP === '1',
+    botWebhookAllowedHosts: hostList(env.BOT_WEBHOOK_ALLOWED_HOSTS),
+    botWebhookAllowInternal: env.BOT_WEBHOOK_ALLOW_INTERNAL === '1',
+    botDeliverySweepMs: count(env.BOT_DELIVERY_SWEEP_MS, 1_000),
     shutdownDrainMs: count(env.SHUTDOWN_DRAIN_MS, 0),
     calls: {
       ringTimeoutMs: Number(env.CALL_RING_TIMEOUT_MS ?? CALL_RING_TIMEOUT_MS),

@@ -10,6 +10,7 @@ import { FactorRepo } from './modules/auth/factors-repo';
 import { PasskeyRepo } from './modules/auth/passkeys-repo';
 import { AccessTokenRepo } from './modules/auth/access-tokens-repo';
 import { RobotRepo } from './modules/robot/repo';
+import { BotRepo } from './modules/bot/repo';
 import { DeviceRepo } from './modules/auth/device-repo';
 import { TwoStepRepo } from './modules/auth/two-step-repo';
 import { IdentityRepo } from './modules/auth/identity-repo';
@@ -60,6 +61,7 @@ export interface Repos {
   passkeys: PasskeyRepo;
   accessTokens: AccessTokenRepo;
   robots: RobotRepo;
+  bots: BotRepo;
   /** The devices each user has signed in on (登录设备's new-device notice). */
   devices: DeviceRepo;
   /** Authenticator-app seeds, recovery codes and sign-in tickets waiting for their second step. */
@@ -114,6 +116,7 @@ export function createRepos(db: Db, dialect: Dialect): Repos {
     passkeys: new PasskeyRepo(db),
     accessTokens: new AccessTokenRepo(db),
     robots: new RobotRepo(db),
+    bots: new BotRepo(db),
     devices: new DeviceRepo(db),
     twoStep: new TwoStepRepo(db, factors),
     identities: new IdentityRepo(db),

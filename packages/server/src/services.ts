@@ -14,6 +14,7 @@ import { TwoStepService } from './modules/auth/two-step';
 import { PasskeyService } from './modules/auth/passkeys';
 import { AccessTokenService } from './modules/auth/access-tokens';
 import { RobotService } from './modules/robot';
+import { BotDeliveries, BotService } from './modules/bot';
 import { EmojiService } from './modules/emoji/service';
 import { FavoriteService } from './modules/favorite/service';
 import { FriendService } from './modules/friend/service';
@@ -132,6 +133,9 @@ export function createServices(ctx: AppContext, callStore: CallStore) {
   );
   auth.onSignedIn((user, sessionId, client, via) => devices.signedIn(user, sessionId, client, via));
   const accessTokens = new AccessTokenService(ctx, admin.audit);
+  const botDeliveries = new BotDeliveries(ctx);
+  const bots = new BotService(ctx, botDeliveries, accounts);
+  pipeline.onPublished((row, chat, sender) => bots.published(row, chat, sender));
   return {
     auth,
     devices,
@@ -159,6 +163,8 @@ export function createServices(ctx: AppContext, callStore: CallStore) {
     groupAdmin,
     groupCodes,
     robots: new RobotService(ctx, pipeline, files, uploads),
+    bots,
+    botDeliveries,
     qr,
     qrLogin: new QrLoginService(ctx, qr, devices),
     sso: new SsoService(ctx, admin.audit, uploads),

@@ -926,17 +926,37 @@ describeEachDb('bad input derived from the route schemas', (target) => {
     expect(made.code, made.msg).toBe(0);
     const { pathname, search } = new URL(made.data.url as string);
     const valid: Array<Record<string, unknown>> = [
-      { msgtype: 'text', text: { content: 'hi', mentioned_list: ['bob_bad', '@all'], mentioned_mobile_list: ['@all'] } },
+      {
+        msgtype: 'text',
+        text: { content: 'hi', mentioned_list: ['bob_bad', '@all'], mentioned_mobile_list: ['@all'] },
+      },
       { msgtype: 'markdown', markdown: { content: '**hi** <@bob_bad>' } },
       { msgtype: 'image', image: { base64: 'iVBORw0KGgo=', md5: '0'.repeat(32) } },
-      { msgtype: 'news', news: { articles: [{ title: 't', description: 'd', url: 'https://example.com', picurl: '' }] } },
+      {
+        msgtype: 'news',
+        news: { articles: [{ title: 't', description: 'd', url: 'https://example.com', picurl: '' }] },
+      },
       { type: 'text', content: 'hi', at: [bob.userId, 0], id: 'bad-input-robot' },
       { type: 'markdown', content: '# hi', at: [] },
       { type: 'image', base64: 'iVBORw0KGgo=' },
     ];
     const spoils: unknown[] = [
-      MISSING, null, true, 0, -1, 2 ** 64, '', ' ', 'x'.repeat(40_000), [], {}, [[[[[]]]]], '\u0000', '\ud800',
-      JSON.parse('{"__proto__":{"polluted":1}}'), { constructor: { prototype: { polluted: 1 } } },
+      MISSING,
+      null,
+      true,
+      0,
+      -1,
+      2 ** 64,
+      '',
+      ' ',
+      'x'.repeat(40_000),
+      [],
+      {},
+      [[[[[]]]]],
+      '\u0000',
+      '\ud800',
+      JSON.parse('{"__proto__":{"polluted":1}}'),
+      { constructor: { prototype: { polluted: 1 } } },
     ];
     /** Every path to a leaf of a body, with the leaf replaced by `value` (or removed). */
     const spoilt = (body: unknown, value: unknown): unknown[] => {

@@ -278,6 +278,8 @@ export async function startServer(
     searchIndexMs: 0,
     // An export is built when asked for; suites sweep expired archives themselves (exports.sweep).
     exportSweepMs: 0,
+    // A bot's delivery is tried when it is owed; suites sweep retries themselves (botDeliveries.sweep).
+    botDeliverySweepMs: 0,
     logLevel: 'silent',
     // Suites sign many people up from one address; the limit's own tests set REGISTER_PER_HOUR's default back.
     registerPerHour: 0,

@@ -61,6 +61,8 @@ const NO_FOREIGN_ID: Partial<Record<RouteName, string>> = {
   passkeyList: 'the caller’s own passkeys',
   tokenCreate: 'adds a personal access token to the caller’s own account',
   tokenList: 'the caller’s own personal access tokens',
+  botCreate: 'adds a bot the caller owns (bots.test.ts)',
+  botList: 'the caller’s own bots',
   checkuser: 'the session’s own user',
   loginTwoStep:
     'public: a ticket only the sign-in that proved the first factor holds; an unknown one answers as an expired one (two-step.test.ts)',
@@ -247,6 +249,19 @@ function robotRow(make: (robotId: number) => Body, more: Partial<Row> = {}): Row
     missing: async (s) => [make(NO_ID), make(await s.disbandedRobot())],
     gone: NF,
     expect: [OK, OK, FB, NF, NF, NF, NF, NF],
+    ...more,
+  };
+}
+
+/** A route aimed at alice's bot; the missing id is a bot that never was. */
+function botRow(make: (botId: number) => Body, more: Partial<Row> = {}): Row {
+  return {
+    target: 'alice’s bot',
+    body: async (s) => make(await s.bot()),
+    missing: () => [make(NO_ID)],
+    gone: NF,
+    expect: [OK, NF, NF, NF, NF, NF, NF, NF],
+    blocked: NF,
     ...more,
   };
 }
@@ -1122,6 +1137,11 @@ const MATRIX: Partial<Record<RouteName, Row[]>> = {
       changes: ['owner'],
     },
   ],
+  // A bot is its owner's alone to manage: anyone else is answered as for one that does not exist.
+  botEdit: [botRow((id) => ({ bot_id: id, name: 'Renamed', webhook_url: '' }))],
+  botReset: [botRow((id) => ({ bot_id: id }), { changes: ['owner'] })],
+  botDeliveries: [botRow((id) => ({ bot_id: id }))],
+  botDelete: [botRow((id) => ({ bot_id: id }), { changes: ['owner'] })],
   favoriteDel: [
     {
       target: 'someone else’s favourite',
@@ -1442,6 +1462,11 @@ class Scene {
         .executeTakeFirstOrThrow();
       return row.id;
     });
+  }
+
+  /** A bot alice owns. */
+  bot(): Promise<number> {
+    return this.once('bot', async () => ((await this.ok('botCreate', { name: 'CI' }, 'alice')) as { id: number }).id);
   }
 
   /** A robot of G, which alice added. */

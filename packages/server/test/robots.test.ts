@@ -104,7 +104,9 @@ describeEachDb('group robots', (target) => {
 
     const md = await hook(robot.url, {
       msgtype: 'markdown',
-      markdown: { content: `**构建失败** <font color="warning">3 个用例</font> <@${member.account}>\n[详情](https://ci.example/42)` },
+      markdown: {
+        content: `**构建失败** <font color="warning">3 个用例</font> <@${member.account}>\n[详情](https://ci.example/42)`,
+      },
     });
     expect(md.errcode).toBe(0);
     const news = await hook(robot.url, {
@@ -125,7 +127,9 @@ describeEachDb('group robots', (target) => {
   it('posts an image whose md5 matches, and refuses one that does not or is no image', async () => {
     const { owner, member, gid } = await groupOf();
     const robot = await added(owner, gid);
-    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3b82f6' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3b82f6' } })
+      .png()
+      .toBuffer();
     const md5 = createHash('md5').update(png).digest('hex');
     const ok = await hook(robot.url, { msgtype: 'image', image: { base64: png.toString('base64'), md5 } });
     expect(ok).toEqual({ errcode: 0, errmsg: 'ok' });
@@ -134,7 +138,10 @@ describeEachDb('group robots', (target) => {
     expect(img.extends).toMatchObject({ width: 40, height: 30 });
     expect((await server.get(img.content)).status).toBe(200);
 
-    const wrongMd5 = await hook(robot.url, { msgtype: 'image', image: { base64: png.toString('base64'), md5: 'f'.repeat(32) } });
+    const wrongMd5 = await hook(robot.url, {
+      msgtype: 'image',
+      image: { base64: png.toString('base64'), md5: 'f'.repeat(32) },
+    });
     expect(wrongMd5).toEqual({ errcode: RobotErrcodes.invalidImage, errmsg: translate('en', 'robot.invalidImage') });
     const text = Buffer.from('not an image at all').toString('base64');
     expect((await hook(robot.url, { type: 'image', base64: text })).errcode).toBe(RobotErrcodes.invalidImage);
@@ -160,7 +167,9 @@ describeEachDb('group robots', (target) => {
       errcode: RobotErrcodes.invalidParameter,
       errmsg: translate('zh-Hans', 'robot.invalidField', { field: 'text.content' }),
     });
-    expect((await hook(robot.url, { type: 'text', content: 'x'.repeat(2049) })).errcode).toBe(RobotErrcodes.invalidParameter);
+    expect((await hook(robot.url, { type: 'text', content: 'x'.repeat(2049) })).errcode).toBe(
+      RobotErrcodes.invalidParameter,
+    );
     expect((await hook(robot.url, [1, 2])).errcode).toBe(RobotErrcodes.invalidParameter);
     const huge = { type: 'text', content: 'x'.repeat(ROBOT_BODY_MAX + 10) };
     const started = Date.now();
@@ -178,7 +187,9 @@ describeEachDb('group robots', (target) => {
     const { owner, member, gid } = await groupOf();
     const [one, two] = [await added(owner, gid, 'one'), await added(owner, gid, 'two')];
     const answers = await Promise.all(
-      Array.from({ length: ROBOT_MESSAGES_PER_MINUTE + 3 }, (_, i) => hook(one.url, { type: 'text', content: `n${i}` })),
+      Array.from({ length: ROBOT_MESSAGES_PER_MINUTE + 3 }, (_, i) =>
+        hook(one.url, { type: 'text', content: `n${i}` }),
+      ),
     );
     expect(answers.filter((a) => a.errcode === 0)).toHaveLength(ROBOT_MESSAGES_PER_MINUTE);
     expect(answers.filter((a) => a.errcode === RobotErrcodes.tooMany)).toHaveLength(3);
@@ -230,11 +241,17 @@ describeEachDb('group robots', (target) => {
 
     const renamed = await call('groupRobotEdit', { robot_id: robot.id, name: '值班机器人' }, owner);
     expect(renamed.data.name).toBe('值班机器人');
-    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#f00' } }).png().toBuffer();
-    const pic = await server.upload('uploadRobotAvatar', { name: 'a.png', bytes: png, type: 'image/png' }, {
-      token: owner.token,
-      fields: { robot_id: String(robot.id) },
-    });
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#f00' } })
+      .png()
+      .toBuffer();
+    const pic = await server.upload(
+      'uploadRobotAvatar',
+      { name: 'a.png', bytes: png, type: 'image/png' },
+      {
+        token: owner.token,
+        fields: { robot_id: String(robot.id) },
+      },
+    );
     expect(pic.json.code, pic.json.msg).toBe(0);
     expect(pic.json.data.avatar).toMatch(/^\/storage\/.+\.webp$/);
 
@@ -249,7 +266,9 @@ describeEachDb('group robots', (target) => {
   it('holds ROBOTS_PER_GROUP_MAX however many adds arrive at once, and one of resets made at once', async () => {
     const { owner, gid } = await groupOf();
     const adds = await Promise.all(
-      Array.from({ length: ROBOTS_PER_GROUP_MAX + 5 }, (_, i) => call('groupRobotAdd', { group_id: gid, name: `r${i}` }, owner)),
+      Array.from({ length: ROBOTS_PER_GROUP_MAX + 5 }, (_, i) =>
+        call('groupRobotAdd', { group_id: gid, name: `r${i}` }, owner),
+      ),
     );
     expect(adds.filter((r) => r.code === 0)).toHaveLength(ROBOTS_PER_GROUP_MAX);
     expect(adds.filter((r) => r.code === ErrorCodes.RobotsFull)).toHaveLength(5);

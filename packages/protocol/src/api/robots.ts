@@ -1,11 +1,5 @@
 import * as z from 'zod';
-import {
-  ROBOT_ARTICLES_MAX,
-  ROBOT_IMAGE_MAX,
-  ROBOT_MENTIONS_MAX,
-  ROBOT_NAME_MAX,
-  TEXT_MESSAGE_MAX,
-} from '../limits';
+import { ROBOT_ARTICLES_MAX, ROBOT_IMAGE_MAX, ROBOT_MENTIONS_MAX, ROBOT_NAME_MAX, TEXT_MESSAGE_MAX } from '../limits';
 import { UNITS_PER_GRAPHEME_MAX } from '../text';
 import { clientId, personText, rowId, rowIdOrZero } from './fields';
 import { groupId } from './group';
@@ -56,7 +50,10 @@ const text = z.string().max(TEXT_MESSAGE_MAX * UNITS_PER_GRAPHEME_MAX);
 const markdown = text;
 /** An image as base64 (its bytes bounded by ROBOT_IMAGE_MAX, checked once decoded), and its md5 as hex. */
 const image = z.object({
-  base64: z.string().min(1).max(Math.ceil(ROBOT_IMAGE_MAX / 3) * 4),
+  base64: z
+    .string()
+    .min(1)
+    .max(Math.ceil(ROBOT_IMAGE_MAX / 3) * 4),
   md5: z
     .string()
     .regex(/^[0-9a-fA-F]{32}$/)

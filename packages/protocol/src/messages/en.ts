@@ -234,6 +234,9 @@ export const en: Record<MessageKey, string> = {
   'errors.TokensFull': 'You have as many access tokens as allowed: revoke one you no longer use first',
   'errors.TokenScope': 'This access token is not allowed to do that',
   'errors.RobotsFull': 'This group has as many robots as allowed: remove one it no longer uses first',
+  'errors.BotsFull': 'You have as many bots as allowed: delete one you no longer use first',
+  'errors.WebhookRefused':
+    'This webhook URL cannot be used: it must be a public https address, not one inside the network',
   'errors.PasskeysFull': 'You have as many passkeys as allowed: remove one you no longer use first',
   'passkey.defaultName': '{browser} on {os}',
   'errors.TwoStepClientTooOld': 'Two-step verification is required: please use the new client',

@@ -236,6 +236,9 @@ export const es: Record<MessageKey, string> = {
   'errors.TokensFull': 'Ya tienes el máximo de tokens de acceso: revoca primero uno que no uses',
   'errors.TokenScope': 'Este token de acceso no tiene permiso para hacer eso',
   'errors.RobotsFull': 'Este grupo ya tiene el máximo de robots: elimina primero uno que no use',
+  'errors.BotsFull': 'Ya tienes el máximo de bots: elimina primero uno que no uses',
+  'errors.WebhookRefused':
+    'Esta URL de webhook no se puede usar: debe ser una dirección https pública, no una de la red interna',
   'errors.PasskeysFull': 'Ya tienes el máximo de llaves de acceso: elimina primero una que no uses',
   'passkey.defaultName': '{browser} en {os}',
   'errors.TwoStepClientTooOld': 'Se requiere la verificación en dos pasos: usa el nuevo cliente',

@@ -235,6 +235,9 @@ export const fr: Record<MessageKey, string> = {
   'errors.TokensFull': 'Vous avez atteint le nombre maximal de jetons d’accès : révoquez d’abord un jeton inutilisé',
   'errors.TokenScope': 'Ce jeton d’accès n’est pas autorisé à faire cela',
   'errors.RobotsFull': 'Ce groupe a atteint le nombre maximal de robots : retirez d’abord un robot inutilisé',
+  'errors.BotsFull': 'Vous avez atteint le nombre maximal de bots : supprimez d’abord un bot inutilisé',
+  'errors.WebhookRefused':
+    'Cette URL de webhook est inutilisable : il faut une adresse https publique, pas une adresse du réseau interne',
   'errors.PasskeysFull':
     'Vous avez atteint le nombre maximal de clés d’accès : supprimez d’abord celle que vous n’utilisez plus',
   'passkey.defaultName': '{browser} sur {os}',

@@ -231,6 +231,8 @@ export const zhHans = {
   'errors.TokensFull': '访问令牌已达上限，请先撤销不用的',
   'errors.TokenScope': '该访问令牌无权进行此操作',
   'errors.RobotsFull': '本群机器人已达上限，请先移除不用的',
+  'errors.BotsFull': '机器人数量已达上限，请先删除不用的',
+  'errors.WebhookRefused': 'webhook 地址不可用：须为 https 公网地址，不能指向内网',
   'errors.PasskeysFull': '通行密钥已达上限，请先移除不用的',
   'passkey.defaultName': '{os} 上的 {browser}',
   'errors.TwoStepClientTooOld': '需要二次验证，请使用新版客户端',

@@ -233,6 +233,8 @@ export const zhHant: Record<MessageKey, string> = {
   'errors.TokensFull': '存取權杖已達上限，請先撤銷不用的',
   'errors.TokenScope': '該存取權杖無權進行此操作',
   'errors.RobotsFull': '本群機器人已達上限，請先移除不用的',
+  'errors.BotsFull': '機器人數量已達上限，請先刪除不用的',
+  'errors.WebhookRefused': 'webhook 位址不可用：須為 https 公網位址，不能指向內網',
   'errors.PasskeysFull': '通行金鑰已達上限，請先移除不用的',
   'passkey.defaultName': '{os} 上的 {browser}',
   'errors.TwoStepClientTooOld': '需要二次驗證，請使用新版客戶端',

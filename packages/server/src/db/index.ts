@@ -63,6 +63,7 @@ import { knownDevices } from './migrations/041-known-devices';
 import { sso } from './migrations/042-sso';
 import { accessTokens } from './migrations/043-access-tokens';
 import { groupRobots } from './migrations/044-group-robots';
+import { bots } from './migrations/045-bots';
 import type { Database, Db } from './types';
 
 export type { Database, Db };
@@ -118,6 +119,7 @@ function migrations(dialect: Dialect): Migrations {
     '042-sso': sso(dialect),
     '043-access-tokens': accessTokens(dialect),
     '044-group-robots': groupRobots(dialect),
+    '045-bots': bots(dialect),
   };
 }
 

@@ -31,6 +31,8 @@ export interface UsersTable {
   deleted_at: Generated<number>;
   /** 发送已读回执 (migration 034): 1 when the user's reads count in groups' receipts. */
   read_receipt: Generated<number>;
+  /** 1 for a bot account (migration 045): no password, its owner's program signs in with its token. */
+  is_bot: Generated<number>;
   /** When the user's last socket went (migration 037), ms; null until first seen going offline. */
   last_seen: number | null;
   /** Who sees `last_seen` (migration 037): 0 everyone who may see the profile, 1 friends, 2 nobody. */
@@ -185,6 +187,33 @@ export interface GroupRobotsTable {
   create_user: number;
   create_time: number;
   last_used: Generated<number>;
+}
+
+/** A bot account's owner and outgoing webhook (migration 045); its secret sealed. */
+export interface BotsTable {
+  user_id: number;
+  owner_id: number;
+  webhook_url: Generated<string>;
+  webhook_secret: string;
+  webhook_state: Generated<string>;
+  failures: Generated<number>;
+  create_time: number;
+}
+
+/** An event owed to a bot's webhook (migration 045), until delivered or given up. */
+export interface BotDeliveriesTable {
+  id: Generated<number>;
+  bot_id: number;
+  event_id: string;
+  payload: string;
+  status: Generated<string>;
+  attempts: Generated<number>;
+  next_at: number;
+  claimed_until: Generated<number>;
+  last_status: Generated<number>;
+  last_error: Generated<string>;
+  create_time: number;
+  done_time: Generated<number>;
 }
 
 /** A WebAuthn challenge handed out (migration 040), used once; `user_id` 0 for a sign-in by any passkey. */
@@ -814,6 +843,8 @@ export interface Database {
   passkeys: PasskeysTable;
   access_tokens: AccessTokensTable;
   group_robots: GroupRobotsTable;
+  bots: BotsTable;
+  bot_deliveries: BotDeliveriesTable;
   webauthn_challenges: WebauthnChallengesTable;
   login_tickets: LoginTicketsTable;
   verify_codes: VerifyCodesTable;

@@ -54,6 +54,14 @@ export class AccountService {
       throw new AppError('OriginalPasswordWrong', {}, { fields: ['password'] });
     }
     await this.ctx.limits.loginSucceeded(key, ip);
+    await this.erase(user);
+  }
+
+  /**
+   * Erases an account whose deletion is decided (its user's, password confirmed; a bot's, by its
+   * owner): groups left, its data deleted and its row marked deleted, sockets closed, friends told.
+   */
+  async erase(user: Session['user']): Promise<void> {
     // Asked before the groups are left, and again under the lock of the deletion itself.
     if (user.role === 1 && !(await this.accounts.otherAdmin(user.id))) throw new AppError('LastAdmin');
     for (const groupId of await this.accounts.groupIds(user.id)) await this.deps.depart(user, groupId);

@@ -5,6 +5,7 @@ import {
   type AccessToken,
   type AccessTokenCreated,
   type RouteInput,
+  type TokenScope,
 } from '@sparrow/protocol';
 import { AppError } from '../../errors';
 import { randomToken, sha256 } from '../../lib/crypto';
@@ -21,6 +22,29 @@ const HINT_CHARS = 4;
 export interface AccessTokenParts {
   repos: Pick<Repos, 'accessTokens'>;
   now: () => number;
+}
+
+/**
+ * A new token's secret and the row that keeps it (its SHA-256, never the secret): for `userId`,
+ * with these scopes, ending `days` days from `now` (0 never).
+ */
+export function mintToken(
+  userId: number,
+  spec: { name: string; scopes: readonly TokenScope[]; days: number },
+  now: number,
+): { token: string; values: Omit<AccessTokenRow, 'id'> } {
+  const token = `${TOKEN_PREFIX}${randomToken(32)}`;
+  const values = {
+    user_id: userId,
+    name: spec.name,
+    token_hash: sha256(token),
+    hint: token.slice(0, TOKEN_PREFIX.length + HINT_CHARS),
+    scopes: TOKEN_SCOPES.filter((s) => spec.scopes.includes(s)).join(','),
+    create_time: now,
+    expires_at: spec.days === 0 ? 0 : now + spec.days * DAY_MS,
+    last_used: 0,
+  };
+  return { token, values };
 }
 
 function present(row: AccessTokenRow): AccessToken {
@@ -49,18 +73,7 @@ export class AccessTokenService {
   /** Makes a token; its secret is in this answer only (stored as its SHA-256). */
   async create(session: Session, body: RouteInput<'tokenCreate'>, ip: string): Promise<AccessTokenCreated> {
     if (body.scopes.includes('admin') && session.user.role !== 1) throw new AppError('Forbidden');
-    const now = this.ctx.now();
-    const token = `${TOKEN_PREFIX}${randomToken(32)}`;
-    const values = {
-      user_id: session.userId,
-      name: body.name,
-      token_hash: sha256(token),
-      hint: token.slice(0, TOKEN_PREFIX.length + HINT_CHARS),
-      scopes: TOKEN_SCOPES.filter((s) => body.scopes.includes(s)).join(','),
-      create_time: now,
-      expires_at: body.days === 0 ? 0 : now + body.days * DAY_MS,
-      last_used: 0,
-    };
+    const { token, values } = mintToken(session.userId, body, this.ctx.now());
     const id = await this.ctx.repos.accessTokens.add(values, TOKENS_PER_USER_MAX);
     if (id === 'full') throw new AppError('TokensFull');
     await this.audit.append({ adminId: session.userId, ip }, 'tokenCreate', `user:${session.userId}`, {

@@ -5,3 +5,4 @@ export * from './devices';
 export { clientInfo } from './routes';
 export { needsTwoStepSetup } from './two-step-policy';
 export type { AuthService, ClientInfo } from './service';
+export { mintToken } from './access-tokens';

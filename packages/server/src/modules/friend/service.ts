@@ -106,7 +106,8 @@ export class FriendService {
         if (hidden) throw new AppError('ProfileHidden');
         return { kind: 'ignored' as const };
       }
-      if (await f.pending(them.id, me.id)) {
+      // A bot takes every request at once (it cannot answer one): whoever finds it may talk to it.
+      if (them.is_bot === 1 || (await f.pending(them.id, me.id))) {
         await f.befriend(me.id, them.id, now);
         return { kind: 'friends' as const };
       }

@@ -343,7 +343,7 @@ export function fromUserOf(user: UserRow | undefined, id: number, nickname = '',
     realname,
     displayName: nickname || realname,
     avatar: user?.avatar ?? PICTURES.person,
-    ...(user?.status === ROBOT_STATUS && { robot: 1 as const }),
+    ...((user?.status === ROBOT_STATUS || user?.is_bot === 1) && { robot: 1 as const }),
   };
 }
 

@@ -110,7 +110,12 @@ function fromSparrow(record: Record<string, unknown>): RobotPost {
 /** Markdown, its `<@account>` mentions read out of it (each stays in the text until it is resolved). */
 function markdownText(content: string, ids: number[], id?: string): RobotPost {
   const accounts = [...content.matchAll(MARKDOWN_MENTION)].map((m) => m[1]!);
-  return text(content, true, { ...none(), accounts: accounts.filter((a) => a !== 'all'), ids, all: accounts.includes('all') }, id);
+  return text(
+    content,
+    true,
+    { ...none(), accounts: accounts.filter((a) => a !== 'all'), ids, all: accounts.includes('all') },
+    id,
+  );
 }
 
 function text(content: string, markdown: boolean, mentions: Mentions, id?: string): RobotPost {

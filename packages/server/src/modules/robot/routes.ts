@@ -40,7 +40,11 @@ export function robotRoutes(ctx: { env: ServerConfig }, robots: RobotService): H
  * written for WeCom's group robots posts here once its host is changed. Every answer is 200 with
  * `{errcode, errmsg}`, errmsg in the caller's language; the body is read up to ROBOT_BODY_MAX.
  */
-export function registerRobotWebhook(app: FastifyInstance, ctx: { limits: Pick<Limits, 'anyCall'> }, robots: RobotService): void {
+export function registerRobotWebhook(
+  app: FastifyInstance,
+  ctx: { limits: Pick<Limits, 'anyCall'> },
+  robots: RobotService,
+): void {
   app.post(
     ROBOT_WEBHOOK_PATH,
     {
@@ -55,7 +59,9 @@ export function registerRobotWebhook(app: FastifyInstance, ctx: { limits: Pick<L
         const query = RobotWebhookQuery.safeParse(req.query);
         if (!query.success) throw new RobotRefusal(RobotErrcodes.invalidKey, 'robot.invalidKey');
         await robots.post(query.data.key, req.body);
-        return reply.header('cache-control', 'no-store').send({ errcode: RobotErrcodes.ok, errmsg: 'ok' } satisfies RobotAnswer);
+        return reply
+          .header('cache-control', 'no-store')
+          .send({ errcode: RobotErrcodes.ok, errmsg: 'ok' } satisfies RobotAnswer);
       } catch (err) {
         return reply.header('cache-control', 'no-store').send(answerOf(err, locale, req.log));
       }
@@ -72,14 +78,14 @@ const BY_ERROR: Partial<Record<ErrorName, { errcode: RobotErrcode; key: MessageK
 
 /** What a failed post answers: the refusal's code, a rule of sending's own words, or busy. */
 function answerOf(err: unknown, locale: Locale, log: FastifyBaseLogger): RobotAnswer {
-  if (err instanceof RobotRefusal)
-    return { errcode: err.errcode, errmsg: translate(locale, err.key, err.params) };
+  if (err instanceof RobotRefusal) return { errcode: err.errcode, errmsg: translate(locale, err.key, err.params) };
   if (err instanceof AppError) {
     const as = BY_ERROR[err.name];
     if (as) return { errcode: as.errcode, errmsg: translate(locale, as.key) };
     const errmsg = translate(locale, `errors.${err.name}` as MessageKey, err.params);
     if (err.name === 'TooMany') return { errcode: RobotErrcodes.tooMany, errmsg };
-    if (err.name === 'Validation' || err.name === 'BodyTooDeep') return { errcode: RobotErrcodes.invalidParameter, errmsg };
+    if (err.name === 'Validation' || err.name === 'BodyTooDeep')
+      return { errcode: RobotErrcodes.invalidParameter, errmsg };
     return { errcode: RobotErrcodes.refused, errmsg };
   }
   const code = (err as { code?: unknown } | null)?.code;

@@ -174,7 +174,12 @@ export class RobotService {
       await this.pipeline.postAs(session, chat, sendBody(id, 'image', '', [], fileId));
     } else {
       const { content, at } = await this.mention(group.id, post);
-      await this.pipeline.postAs(session, chat, sendBody(id, 'text', content, at), post.markdown ? { markdown: 1 } : {});
+      await this.pipeline.postAs(
+        session,
+        chat,
+        sendBody(id, 'text', content, at),
+        post.markdown ? { markdown: 1 } : {},
+      );
     }
     await this.ctx.repos.robots.touch(robot.id, this.ctx.now());
   }
@@ -224,7 +229,8 @@ export class RobotService {
   /** The image of a post, checked (size, md5, its bytes an image) and stored as the robot's upload; its file id. */
   private async storeImage(post: Extract<RobotPost, { kind: 'image' }>, robotUserId: number): Promise<number> {
     const base64 = post.base64.replace(/\s/g, '');
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(base64)) throw new RobotRefusal(RobotErrcodes.invalidImage, 'robot.invalidImage');
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(base64))
+      throw new RobotRefusal(RobotErrcodes.invalidImage, 'robot.invalidImage');
     const bytes = Buffer.from(base64, 'base64');
     if (bytes.length === 0 || bytes.length > ROBOT_IMAGE_MAX)
       throw new RobotRefusal(RobotErrcodes.invalidImage, 'robot.invalidImage');
@@ -268,7 +274,9 @@ export class RobotService {
       create_user: robot.create_user,
       create_time: robot.create_time,
       last_used: robot.last_used,
-      ...(base !== undefined && { url: webhookUrl(base, this.ctx.sealer.open(robot.key_sealed, sealContext(robot.key_hash))) }),
+      ...(base !== undefined && {
+        url: webhookUrl(base, this.ctx.sealer.open(robot.key_sealed, sealContext(robot.key_hash))),
+      }),
     };
   }
 }

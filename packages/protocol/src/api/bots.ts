@@ -1,0 +1,97 @@
+import * as z from 'zod';
+import { BOT_WEBHOOK_URL_MAX, ROBOT_NAME_MAX } from '../limits';
+import { personText, rowId } from './fields';
+
+/**
+ * Bot accounts (docs/protocol.md §11): a user's non-human accounts. A bot is a member of the
+ * groups it is added to and its owner's friend; it answers through the API with its own access
+ * token (`messages:read`, `messages:send`), and hears of the messages sent to it or naming it
+ * through an outgoing webhook signed with the Standard Webhooks scheme, or by `sync`.
+ */
+
+/** The scopes of a bot's token. */
+export const BOT_TOKEN_SCOPES = ['messages:read', 'messages:send'] as const;
+
+/** A webhook's state: none set, delivering, or turned off after BOT_FAILURES_MAX failures in a row. */
+export const BOT_WEBHOOK_STATES = ['off', 'on', 'disabled'] as const;
+export type BotWebhookState = (typeof BOT_WEBHOOK_STATES)[number];
+
+/** `botCreate`: a bot with a name; answers it with its token, shown this once. */
+export const BotCreateBody = z.object({ name: personText(ROBOT_NAME_MAX, 1) });
+
+/** `botEdit`: a bot's name and its webhook (`''` turns it off; setting it again turns a disabled one back on). */
+export const BotEditBody = z.object({
+  bot_id: rowId,
+  name: personText(ROBOT_NAME_MAX, 1),
+  webhook_url: z.union([z.literal(''), z.url({ protocol: /^https?$/ }).max(BOT_WEBHOOK_URL_MAX)]),
+});
+
+/** `botReset`, `botDelete`, `botDeliveries`: one of the caller's bots. */
+export const BotIdBody = z.object({ bot_id: rowId });
+
+/** A bot as its owner sees it. */
+export interface Bot {
+  /** The bot's account: its user id, which groups and chats name. */
+  id: number;
+  account: string;
+  name: string;
+  avatar: string;
+  /** ms. */
+  create_time: number;
+  /** '' when none. */
+  webhook_url: string;
+  webhook_state: BotWebhookState;
+  /** The Standard Webhooks secret (`whsec_…`) its deliveries are signed with. */
+  webhook_secret: string;
+  /** Failed tries in a row since the last delivered one. */
+  failures: number;
+}
+
+/** `botCreate`'s and `botReset`'s answer: the bot with its new token (`spt_…`), shown this once. */
+export interface BotCreated extends Bot {
+  token: string;
+}
+
+/** A delivery of an event to a bot's webhook, as its owner's log shows it. */
+export interface BotDelivery {
+  id: number;
+  /** The event's id (`webhook-id`): the same for every try of one delivery. */
+  event_id: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  /** The webhook's last HTTP status; 0 when it did not answer. */
+  last_status: number;
+  /** Why the last try failed; '' when it did not. */
+  last_error: string;
+  /** ms. */
+  create_time: number;
+  /** When it was delivered or given up, ms; 0 while pending. */
+  done_time: number;
+  /** When it is tried next, ms; 0 when done. */
+  next_at: number;
+}
+
+/**
+ * What a bot's webhook is sent: a message in a chat it is in (sent to it, or naming it in a
+ * group), with where to answer it. `reply_to` is the `toContactId` of a sendMessage answering it.
+ */
+export interface BotEvent {
+  type: 'message';
+  /** The bot's user id. */
+  bot_id: number;
+  /** ms. */
+  timestamp: number;
+  data: {
+    reply_to: number | string;
+    is_group: 0 | 1;
+    message: {
+      msg_id: number;
+      id: string;
+      type: string;
+      content: string;
+      at: number[];
+      sendTime: number;
+      from: { id: number; name: string };
+    };
+  };
+}

@@ -1,0 +1,214 @@
+import {
+  BOT_DELIVERIES_SHOWN,
+  BOT_TOKEN_SCOPES,
+  BOTS_PER_USER_MAX,
+  PICTURES,
+  type Bot,
+  type BotCreated,
+  type BotDelivery,
+  type BotEvent,
+  type BotWebhookState,
+  type RouteInput,
+} from '@sparrow/protocol';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { AppError } from '../../errors';
+import { OutboundRefused } from '../../lib/outbound';
+import type { Sealer } from '../../lib/sealed';
+import type { Repos } from '../../repos';
+import type { Chat } from '../access';
+import type { AccountService } from '../account';
+import { mintToken, type Session } from '../auth';
+import { decodeAt, type MessageRow } from '../im';
+import type { UserRow } from '../user';
+import { secretContext, type BotDeliveries } from './deliveries';
+import type { BotView, DeliveryRow } from './repo';
+
+/** What the bot service is built from. */
+export interface BotParts {
+  repos: Pick<Repos, 'bots' | 'users'>;
+  sealer: Sealer;
+  now: () => number;
+}
+
+/** A bot's token: the bot's own, for as long as the bot lives (a reset makes another). */
+const tokenSpec = { name: 'bot', scopes: BOT_TOKEN_SCOPES, days: 0 };
+
+/** A Standard Webhooks secret: `whsec_` and 24 random bytes in base64. */
+const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
+
+/**
+ * Bot accounts (docs/protocol.md §11): made, renamed, re-keyed and deleted by their owner, each an
+ * account with no password, its owner's friend from the start, that answers through the API with
+ * its own token; the messages sent to it or naming it are owed to its webhook (BotDeliveries).
+ */
+export class BotService {
+  constructor(
+    private readonly ctx: BotParts,
+    private readonly deliveries: BotDeliveries,
+    private readonly accounts: Pick<AccountService, 'erase'>,
+  ) {}
+
+  async create(session: Session, body: RouteInput<'botCreate'>): Promise<BotCreated> {
+    const now = this.ctx.now();
+    const secret = newSecret();
+    // The account's id is not known before it is made: its token and secret are made for it in the same transaction.
+    const pending = { token: '', secret };
+    const id = await this.ctx.repos.bots.create(
+      session.userId,
+      {
+        account: `bot_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
+        // No password hashes to this: a bot signs in with its token only.
+        password_hash: '!',
+        realname: body.name,
+        avatar: PICTURES.robot,
+        email: '',
+        phone: '',
+        motto: '',
+        sex: 2,
+        is_auth: 0,
+        role: 0,
+        language: '',
+        create_time: now,
+        update_time: now,
+      },
+      (botId) => {
+        const { token, values } = mintToken(botId, tokenSpec, now);
+        pending.token = token;
+        return {
+          bot: { webhook_secret: this.ctx.sealer.seal(secret, secretContext(botId)), create_time: now },
+          token: values,
+        };
+      },
+      BOTS_PER_USER_MAX,
+    );
+    if (id === 'full') throw new AppError('BotsFull', { max: BOTS_PER_USER_MAX });
+    return { ...this.present(await this.owned(session, id)), token: pending.token };
+  }
+
+  async list(session: Session): Promise<Bot[]> {
+    return (await this.ctx.repos.bots.listOf(session.userId)).map((b) => this.present(b));
+  }
+
+  /** A new name, and a webhook set (checked as push services are), changed or turned off. */
+  async edit(session: Session, body: RouteInput<'botEdit'>): Promise<Bot> {
+    const bot = await this.owned(session, body.bot_id);
+    if (body.webhook_url) {
+      try {
+        await this.deliveries.check(body.webhook_url);
+      } catch (err) {
+        if (err instanceof OutboundRefused) throw new AppError('WebhookRefused', {}, { fields: ['webhook_url'] });
+        throw err;
+      }
+    }
+    const now = this.ctx.now();
+    if (body.name !== bot.name) await this.ctx.repos.bots.rename(bot.user_id, body.name, now);
+    if (body.webhook_url !== bot.webhook_url || (body.webhook_url && bot.webhook_state === 'disabled'))
+      await this.ctx.repos.bots.setWebhook(bot.user_id, body.webhook_url, now);
+    return this.present(await this.owned(session, bot.user_id));
+  }
+
+  /** A new token and a new webhook secret: the old ones stop working at once. */
+  async reset(session: Session, botId: number): Promise<BotCreated> {
+    const bot = await this.owned(session, botId);
+    const { token, values } = mintToken(bot.user_id, tokenSpec, this.ctx.now());
+    const secret = this.ctx.sealer.seal(newSecret(), secretContext(bot.user_id));
+    await this.ctx.repos.bots.rekey(bot.user_id, values, secret);
+    return { ...this.present(await this.owned(session, bot.user_id)), token };
+  }
+
+  /** Deletes the bot: its webhook, token and deliveries, then its account as a deleted account is. */
+  async remove(session: Session, botId: number): Promise<void> {
+    const bot = await this.owned(session, botId);
+    const user = await this.ctx.repos.users.byId(bot.user_id);
+    await this.ctx.repos.bots.remove(bot.user_id);
+    if (user) await this.accounts.erase(user);
+  }
+
+  async log(session: Session, botId: number): Promise<BotDelivery[]> {
+    const bot = await this.owned(session, botId);
+    return (await this.ctx.repos.bots.deliveries(bot.user_id, BOT_DELIVERIES_SHOWN)).map(presentDelivery);
+  }
+
+  /**
+   * Hears each message fanned out (SendPipeline.onPublished): one sent to a bot in a private chat,
+   * or naming bots in a group, is owed to those bots' webhooks. A group message's bots are asked
+   * only when it names someone; a private one's peer is read off the chat: no query for the rest.
+   */
+  async published(row: MessageRow, chat: Chat, sender: UserRow): Promise<void> {
+    if (row.type === 'event') return;
+    let candidates: number[] = [];
+    if (chat.kind === 'private' && chat.peer.is_bot === 1) candidates = [chat.peer.id];
+    else if (chat.kind === 'group') candidates = decodeAt(row.at).filter((id) => id !== 0);
+    candidates = candidates.filter((id) => id !== sender.id);
+    if (candidates.length === 0) return;
+    const bots = await this.ctx.repos.bots.delivering(candidates);
+    if (bots.length === 0) return;
+    const now = this.ctx.now();
+    const replyTo = chat.kind === 'group' ? `group-${chat.group.id}` : sender.id;
+    await this.ctx.repos.bots.enqueue(
+      bots.map(({ user_id }) => {
+        const event: BotEvent = {
+          type: 'message',
+          bot_id: user_id,
+          timestamp: now,
+          data: {
+            reply_to: replyTo,
+            is_group: chat.kind === 'group' ? 1 : 0,
+            message: {
+              msg_id: row.id,
+              id: row.client_id,
+              type: row.type,
+              content: row.content,
+              at: decodeAt(row.at),
+              sendTime: row.create_time,
+              from: { id: sender.id, name: sender.realname },
+            },
+          },
+        };
+        return {
+          bot_id: user_id,
+          event_id: `msg_${row.id}`,
+          payload: JSON.stringify(event),
+          next_at: now,
+          create_time: now,
+        };
+      }),
+    );
+    this.deliveries.kick();
+  }
+
+  /** One of the caller's bots; anyone else's, or one that is gone, is NotFound alike. */
+  private async owned(session: Session, botId: number): Promise<BotView> {
+    const bot = await this.ctx.repos.bots.owned(session.userId, botId);
+    if (!bot) throw new AppError('NotFound');
+    return bot;
+  }
+
+  private present(bot: BotView): Bot {
+    return {
+      id: bot.user_id,
+      account: bot.account,
+      name: bot.name,
+      avatar: bot.avatar,
+      create_time: bot.create_time,
+      webhook_url: bot.webhook_url,
+      webhook_state: bot.webhook_state as BotWebhookState,
+      webhook_secret: this.ctx.sealer.open(bot.webhook_secret, secretContext(bot.user_id)),
+      failures: bot.failures,
+    };
+  }
+}
+
+function presentDelivery(row: DeliveryRow): BotDelivery {
+  return {
+    id: row.id,
+    event_id: row.event_id,
+    status: row.status as BotDelivery['status'],
+    attempts: row.attempts,
+    last_status: row.last_status,
+    last_error: row.last_error,
+    create_time: row.create_time,
+    done_time: row.done_time,
+    next_at: row.next_at,
+  };
+}
