@@ -18,6 +18,7 @@ COPY packages/protocol/package.json packages/protocol/
 COPY packages/server/package.json packages/server/
 COPY packages/web/package.json packages/web/
 COPY e2e/package.json e2e/
+COPY examples/echo-bot/package.json examples/echo-bot/
 
 # Build: every package the builds need, then the web client (Vite) and the server bundle (esbuild).
 FROM manifests AS build
