@@ -42,9 +42,33 @@ export function messagePreview(
       return t('preview.poll', { question: name(m.extends.question) });
     case 'chain':
       return t('preview.chain', { title: name(m.extends.title) });
-    default:
-      return m.content.replace(/\s+/g, ' ').slice(0, PREVIEW_MAX);
+    default: {
+      // Markdown read only as far as a preview goes (its patterns are quadratic on some lines).
+      const text =
+        m.type === 'text' && m.extends.markdown === 1
+          ? markdownWords(m.content.slice(0, PREVIEW_MAX * MARKDOWN_READ))
+          : m.content;
+      return text.replace(/\s+/g, ' ').slice(0, PREVIEW_MAX);
+    }
   }
+}
+
+/** How much more markdown than a preview's length is read for it: a link's address is not shown. */
+const MARKDOWN_READ = 8;
+
+/**
+ * The words of a robot's markdown (docs/protocol.md §10) as a line of text reads them: a link's
+ * text without its address, emphasis and code without their marks, headings, quotes and list
+ * items without theirs. Some patterns take time quadratic in a line's length: callers bound it.
+ */
+export function markdownWords(source: string): string {
+  return source
+    .replace(/!?\[((?:\\.|[^\]\\\n])*)\]\([^)\s]*\)/g, '$1')
+    .replace(/^[ \t]{0,3}(?:#{1,6}[ \t]+|>[ \t]?|[-*+][ \t]+|\d{1,9}[.)][ \t]+)/gm, '')
+    .replace(/(\*\*|__|~~)(?=\S)([^\n]*?\S)\1/g, '$2')
+    .replace(/(^|[^\w*])[*_](?=\S)([^*_\n]*?\S)[*_](?![\w*])/g, '$1$2')
+    .replace(/`([^`\n]+)`/g, '$1')
+    .replace(/\\([\\`*_{}[\]()#+\-.!>~|])/g, '$1');
 }
 
 /** The words of a new-message notification that are not the message's own. */
