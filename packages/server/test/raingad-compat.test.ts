@@ -1092,6 +1092,49 @@ describeEachDb('Raingad 6.x clients', (target) => {
     old.socket!.close();
   });
 
+  it('a group robot’s and a bot’s messages reach an old client as texts of a sender it can draw', async () => {
+    const old = await online('oldbot');
+    const owner = new OldWebClient(server, await person('ownbot'));
+    await owner.login();
+    const third = new OldWebClient(server, await person('thirdbot'));
+    await third.login();
+    await befriend(owner, old);
+    await befriend(owner, third);
+    const gid = await group(owner, old, third);
+    const robot = await server.call('groupRobotAdd', { group_id: gid, name: '构建通知' }, { token: owner.token });
+    expect(robot.code, robot.msg).toBe(0);
+    const { pathname, search } = new URL(robot.data.url as string);
+    const posted = await server.post(`${pathname}${search}`, {
+      msgtype: 'markdown',
+      markdown: { content: '**构建成功** [详情](https://ci.example/1)' },
+    });
+    expect(posted.json).toMatchObject({ errcode: 0 });
+    const pushed = await old.socket!.waitFor((f) => f.type === 'group' && f.data.content.startsWith('**构建成功**'));
+    expect(pushed.data).toMatchObject({
+      type: 'text',
+      toContactId: gid,
+      fromUser: { id: robot.data.user_id, displayName: '构建通知', avatar: '/static/img/robot.png' },
+    });
+    // The served stand-in the old client draws as it draws any avatar.
+    expect((await server.get('/static/img/robot.png')).status).toBe(200);
+
+    // A bot, befriended by asking, answers the old client as any friend does.
+    const bot = await server.call('botCreate', { name: '回声' }, { token: owner.token });
+    expect(bot.code, bot.msg).toBe(0);
+    expect((await old.post('enterprise/friend/add', { user_id: bot.data.id, remark: '' })).code).toBe(0);
+    const said = await server.call(
+      'sendMessage',
+      { id: crypto.randomUUID(), toContactId: old.userId, type: 'text', content: '你好' },
+      { token: `Bearer ${bot.data.token}` },
+    );
+    expect(said.code, said.msg).toBe(0);
+    const got = await old.socket!.waitFor((f) => f.type === 'simple' && f.data.content === '你好');
+    expect(got.data).toMatchObject({ type: 'text', fromUser: { id: bot.data.id, displayName: '回声' } });
+    const contacts = await old.post('enterprise/im/getContacts', {});
+    expect(contacts.data.some((c: any) => c.id === bot.data.id)).toBe(true);
+    old.socket!.close();
+  });
+
   it('an edited text reaches an old socket as updateMessage; reactions do not reach it at all', async () => {
     const old = await online('oldedit');
     const other = new OldWebClient(server, await person('newedit'));
