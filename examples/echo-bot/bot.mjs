@@ -62,8 +62,7 @@ function answerTo(message) {
   if (message.type !== 'text') return { now: `收到一条 ${message.type} 消息` };
   // In a group the text names the bot first: what follows is what was said to it.
   const said = message.content.replace(/^@\S+\s*/, '').trim();
-  if (said === '/help' || said === '帮助')
-    return { now: '我会重复你说的话。/remind <秒数> <内容>：到时提醒你。' };
+  if (said === '/help' || said === '帮助') return { now: '我会重复你说的话。/remind <秒数> <内容>：到时提醒你。' };
   const remind = /^\/remind\s+(\d{1,6})\s+(.+)$/s.exec(said);
   if (remind) {
     const seconds = Math.min(Number(remind[1]), REMIND_MAX_S);

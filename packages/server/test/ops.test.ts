@@ -338,6 +338,15 @@ describeEachDb('operators: the API document', (target) => {
     expect(webhook.requestBody.content['application/json'].schema.oneOf).toHaveLength(2);
     expect(webhook.responses['200'].content['application/json'].schema.required).toEqual(['errcode', 'errmsg']);
     expect(doc.paths[routes.groupRobotAdd.path].post['x-token-scope']).toBe('groups:manage');
+    // What a bot's webhook is sent, and the bot routes, which take a session only.
+    const botEvent = doc.webhooks.botMessage.post;
+    expect(botEvent.parameters.map((p: any) => p.name)).toEqual([
+      'webhook-id',
+      'webhook-timestamp',
+      'webhook-signature',
+    ]);
+    expect(botEvent.requestBody.content['application/json'].schema.properties.data.properties.reply_to).toBeDefined();
+    expect(doc.paths[routes.botCreate.path].post['x-token-scope']).toBeUndefined();
 
     // The /manage/* calls say they are for administrators, and no other call does.
     const adminOnly = Object.entries(doc.paths)

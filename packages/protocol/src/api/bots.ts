@@ -75,23 +75,28 @@ export interface BotDelivery {
  * What a bot's webhook is sent: a message in a chat it is in (sent to it, or naming it in a
  * group), with where to answer it. `reply_to` is the `toContactId` of a sendMessage answering it.
  */
-export interface BotEvent {
-  type: 'message';
+export const BotEventSchema = z.object({
+  type: z.literal('message'),
   /** The bot's user id. */
-  bot_id: number;
-  /** ms. */
-  timestamp: number;
-  data: {
-    reply_to: number | string;
-    is_group: 0 | 1;
-    message: {
-      msg_id: number;
-      id: string;
-      type: string;
-      content: string;
-      at: number[];
-      sendTime: number;
-      from: { id: number; name: string };
-    };
-  };
-}
+  bot_id: z.number(),
+  /** When the event was owed, ms. */
+  timestamp: z.number(),
+  data: z.object({
+    /** Where an answer goes: the sender's user id in a private chat, `group-<n>` in a group. */
+    reply_to: z.union([z.number(), z.string()]),
+    is_group: z.union([z.literal(0), z.literal(1)]),
+    message: z.object({
+      msg_id: z.number(),
+      /** The sender's client id. */
+      id: z.string(),
+      type: z.string(),
+      content: z.string(),
+      /** Mentioned user ids; 0 = everyone. */
+      at: z.array(z.number()),
+      /** ms. */
+      sendTime: z.number(),
+      from: z.object({ id: z.number(), name: z.string() }),
+    }),
+  }),
+});
+export type BotEvent = z.infer<typeof BotEventSchema>;

@@ -3,6 +3,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as protocol from '@sparrow/protocol';
 import {
+  BOT_DELIVERY_TIMEOUT_MS,
+  BOT_FAILURES_MAX,
+  BOT_RETRY_DELAYS_MS,
+  BotEventSchema,
   Codes,
   ErrorCodes,
   ROBOT_BODY_MAX,
@@ -244,6 +248,33 @@ function robotWebhook(described: Map<unknown, string>): Json {
   };
 }
 
+/** A bot's outgoing webhook: the event Sparrow POSTs, signed with the Standard Webhooks scheme. */
+function botWebhook(described: Map<unknown, string>): Json {
+  const header = (name: string, description: string) => ({
+    name,
+    in: 'header',
+    required: true,
+    description,
+    schema: { type: 'string' },
+  });
+  return {
+    operationId: 'botMessage',
+    tags: ['bot'],
+    summary: 'A message sent to a bot, or naming it in a group, POSTed to the bot’s webhook',
+    description: `Signed with the Standard Webhooks scheme and the bot's \`whsec_…\` secret. Any 2xx within ${BOT_DELIVERY_TIMEOUT_MS / 1000} s delivers it; anything else is tried again after ${BOT_RETRY_DELAYS_MS.map((ms) => `${ms / 1000} s`).join(', ')}, then given up; ${BOT_FAILURES_MAX} failures in a row turn the webhook off.`,
+    parameters: [
+      header('webhook-id', 'The event’s id (`msg_<msg_id>`), the same for every try'),
+      header('webhook-timestamp', 'When this try was sent, seconds since 1970'),
+      header('webhook-signature', '`v1,` and the base64 HMAC-SHA256 of `<id>.<timestamp>.<body>` with the secret'),
+    ],
+    requestBody: {
+      required: true,
+      content: { 'application/json': { schema: schemaOf(BotEventSchema, 'output', described) } },
+    },
+    responses: { '200': { description: 'Any 2xx: delivered' } },
+  };
+}
+
 /**
  * The OpenAPI 3.1 document of the HTTP API: every route of the protocol's route table (and its
  * aliases), its body as JSON Schema from the zod schema the server validates with, its answer in
@@ -348,6 +379,8 @@ export async function buildOpenApi(version: string): Promise<Json> {
   }
 
   paths[ROBOT_WEBHOOK_PATH] = { post: robotWebhook(described) };
+  // What Sparrow itself POSTs: a bot's outgoing webhook (docs/protocol.md §11).
+  const webhooks = { botMessage: { post: botWebhook(described) } };
 
   const errorAnswer = (description: string): Json => ({
     description,
@@ -362,6 +395,7 @@ export async function buildOpenApi(version: string): Promise<Json> {
         'The HTTP API of a Sparrow server. Every call is a POST with a JSON (or form-encoded) body and answers the envelope. Pushes arrive over the WebSocket (docs/protocol.md §4), not described here.',
     },
     paths,
+    webhooks,
     components: {
       schemas: components,
       responses: {
