@@ -136,6 +136,7 @@ export function createServices(ctx: AppContext, callStore: CallStore) {
   const botDeliveries = new BotDeliveries(ctx);
   const bots = new BotService(ctx, botDeliveries, accounts);
   pipeline.onPublished((row, chat, sender) => bots.published(row, chat, sender));
+  accounts.onErasing((userId) => bots.ownerErased(userId));
   return {
     auth,
     devices,

@@ -340,6 +340,93 @@ describeEachDb('bot accounts', (target) => {
     expect((await log(owner, bot)).every((d) => d.status === 'delivered' && d.attempts === 2)).toBe(true);
   });
 
+  it('stops with its owner: disabled, its token and webhook stop; deleted, the bots are erased', async () => {
+    const owner = await fresh('own');
+    const bot = await made(owner);
+    await hooked(owner, bot);
+    const bearer = `Bearer ${bot.token}`;
+    expect((await call('getContacts', {}, bearer)).code).toBe(0);
+    await server.ctx.db.updateTable('users').set({ status: 0 }).where('id', '=', owner.userId).execute();
+    expect((await call('getContacts', {}, bearer)).code).toBe(-1);
+    const other = await fresh('oth');
+    expect((await call('friendAdd', { user_id: bot.id }, other.token)).code).toBe(0);
+    await say(other, bot.id, 'anyone there?');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(receiver.got).toHaveLength(0);
+    await server.ctx.db.updateTable('users').set({ status: 1 }).where('id', '=', owner.userId).execute();
+    expect((await call('getContacts', {}, bearer)).code).toBe(0);
+
+    expect((await call('accountDelete', { password: owner.password }, owner.token)).code).toBe(0);
+    expect((await call('getContacts', {}, bearer)).code).toBe(-1);
+    const erased = await server.ctx.repos.users.byId(bot.id);
+    expect(erased?.status).toBe(2);
+    expect(await server.ctx.db.selectFrom('bots').selectAll().where('user_id', '=', bot.id).execute()).toEqual([]);
+  });
+
+  it('works when every account must have a second factor; hears no bot; drops a withdrawn message', async () => {
+    const owner = await fresh('own');
+    const bot = await made(owner);
+    const otherBot = await made(owner, '另一个');
+    await hooked(owner, bot);
+    await server.ctx.config.set('account.twoStepRequired', '2');
+    try {
+      const sent = await say({ ...owner, token: `Bearer ${otherBot.token}` } as User, owner.userId, 'bot to owner');
+      expect(sent.fromUser.id).toBe(otherBot.id);
+    } finally {
+      await server.ctx.config.set('account.twoStepRequired', '0');
+    }
+    // A bot writing to a bot (friends, as their programs could make them): nothing owed, so two
+    // bots never answer each other on end.
+    await server.ctx.repos.friends.befriend(otherBot.id, bot.id, server.clock.now());
+    await say({ ...owner, token: `Bearer ${otherBot.token}` } as User, bot.id, 'hello bot');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(receiver.got).toHaveLength(0);
+
+    // Withdrawn before its retry: the retry sends nothing.
+    receiver.statuses = [500];
+    const secret = await say(owner, bot.id, '不该发的话');
+    await receiver.waitFor(1);
+    await settled();
+    expect((await call('undoMessage', { id: secret.msg_id }, owner.token)).code).toBe(0);
+    server.clock.advance(BOT_RETRY_DELAYS_MS[0]);
+    await settled();
+    expect(receiver.got).toHaveLength(1);
+    const [given] = await log(owner, bot);
+    expect(given).toMatchObject({ status: 'failed', last_error: 'message withdrawn' });
+    const stored = await server.ctx.db
+      .selectFrom('bot_deliveries')
+      .select('payload')
+      .where('id', '=', given!.id)
+      .executeTakeFirst();
+    expect(stored?.payload).toBe('');
+  });
+
+  it('lets one node only record a try: a claim read before another node’s try loses', async () => {
+    const owner = await fresh('own');
+    const bot = await made(owner);
+    await hooked(owner, bot);
+    receiver.statuses = [500];
+    await say(owner, bot.id, 'aba');
+    await receiver.waitFor(1);
+    await settled();
+    server.clock.advance(BOT_RETRY_DELAYS_MS[0]);
+    const repo = server.ctx.repos.bots;
+    const [stale] = await repo.due(server.clock.now(), 16);
+    // Another node takes it, and its try fails fast: the claim is free again, with one try more.
+    expect(await repo.claim(stale!, server.clock.now() + 30_000)).toBe(true);
+    await repo.failed(
+      stale!,
+      { status: 500, error: 'HTTP 500', nextAt: server.clock.now() + 30_000 },
+      server.clock.now(),
+      10,
+    );
+    expect(await repo.claim(stale!, server.clock.now() + 30_000)).toBe(false);
+    await repo.failed(stale!, { status: 500, error: 'HTTP 500', nextAt: server.clock.now() }, server.clock.now(), 10);
+    const [delivery] = await log(owner, bot);
+    expect(delivery).toMatchObject({ attempts: 2, status: 'pending' });
+    expect((await call('botList', {}, owner.token)).data[0].failures).toBe(2);
+  });
+
   it('keeps bot routes to a session and to the owner', async () => {
     const owner = await fresh('own');
     const friend = await fresh('frd');

@@ -194,6 +194,11 @@ describeEachDb('group robots', (target) => {
     expect(answers.filter((a) => a.errcode === 0)).toHaveLength(ROBOT_MESSAGES_PER_MINUTE);
     expect(answers.filter((a) => a.errcode === RobotErrcodes.tooMany)).toHaveLength(3);
     expect((await hook(two.url, { type: 'text', content: 'other robot' })).errcode).toBe(0);
+    // A retry of a post that went is answered as it was, whatever the minute's budget says.
+    expect((await hook(two.url, { type: 'text', content: 'once', id: 'retried-post' })).errcode).toBe(0);
+    for (let i = 0; i < ROBOT_MESSAGES_PER_MINUTE; i++) await hook(two.url, { type: 'text', content: `fill${i}` });
+    expect((await hook(two.url, { type: 'text', content: 'once', id: 'retried-post' })).errcode).toBe(0);
+    expect((await hook(two.url, { type: 'text', content: 'new' })).errcode).toBe(RobotErrcodes.tooMany);
     server.clock.advance(61_000);
     expect((await hook(one.url, { type: 'text', content: 'next minute' })).errcode).toBe(0);
     const stored = await server.ctx.db

@@ -205,6 +205,7 @@ export interface BotDeliveriesTable {
   id: Generated<number>;
   bot_id: number;
   event_id: string;
+  msg_id: number;
   payload: string;
   status: Generated<string>;
   attempts: Generated<number>;

@@ -85,6 +85,11 @@ const routes: readonly Omit<AppRoute, 'auth'>[] = [
     page: lazyPage(() => import('../pages/mine/tokens')),
   },
   {
+    path: paths.bots,
+    title: 'routes.bots',
+    page: lazyPage(() => import('../pages/mine/bots')),
+  },
+  {
     path: paths.about,
     title: 'routes.about',
     page: lazyPage(afterLocale(() => import('../pages/mine/about'))),

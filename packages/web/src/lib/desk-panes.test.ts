@@ -156,6 +156,10 @@ describe('which pane a page goes to', () => {
     expect(favourites).toMatchObject({ rail: 'me', middle: placeOf('/pages/mine/favorites') });
     expect(walk([momentPaths.moments])[0]).toMatchObject({ rail: 'discover' });
     expect(walk([paths.setting])[0]).toMatchObject({ rail: 'me' });
+    // Settings → 开发者: a bot's page opened by a link stands in the middle with Me on the rail.
+    const bot = withQuery(paths.bots, { bot: 12 });
+    expect(walk([bot])[0]).toEqual({ kind: 'panes', rail: 'me', middle: placeOf(bot), panel: null });
+    expect(walk([paths.tokens])[0]).toMatchObject({ rail: 'me' });
     expect(walk([paths.search])[0]).toMatchObject({ rail: 'messages' });
     const [, , search] = walk([paths.contacts, paths.friend, paths.search]);
     expect(search).toMatchObject({ rail: 'contacts' });

@@ -64,6 +64,8 @@ const AREA_RAIL: readonly (readonly [readonly string[], RailTab])[] = [
       paths.secure,
       paths.about,
       paths.setting,
+      paths.tokens,
+      paths.bots,
       paths.blocked,
       paths.reports,
       paths.doc,

@@ -24,6 +24,8 @@ export const paths = {
   passkeys: '/pages/mine/passkeys',
   /** 访问令牌: my personal access tokens for scripts and tools (Settings → 开发者). */
   tokens: '/pages/mine/tokens',
+  /** 机器人: my bot accounts; with `bot` one bot's page, with `add=1` making one (Settings → 开发者). */
+  bots: '/pages/mine/bots',
   about: '/pages/mine/about',
   setting: '/pages/mine/setting',
   /** 状态: my status text, emoji and when it ends (Me → 状态). */

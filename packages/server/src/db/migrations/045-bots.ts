@@ -8,7 +8,8 @@ import { idColumn, type Dialect } from '../dialect';
  * ('off', 'on', 'disabled') and the failed tries in a row. `bot_deliveries` holds each event owed
  * to a webhook until it is delivered or given up (`status`), the tries so far and when the next is
  * due (`next_at`); a node takes one to try by moving `claimed_until` past now (a compare-and-set),
- * and an event is owed once per bot (`event_id` unique per bot).
+ * and an event is owed once per bot (`event_id` unique per bot). `msg_id` is the message it tells
+ * of: one withdrawn or deleted before its delivery is not delivered. A done delivery keeps no payload.
  */
 export function bots(dialect: Dialect) {
   return {
@@ -31,6 +32,7 @@ export function bots(dialect: Dialect) {
       await idColumn(db.schema.createTable('bot_deliveries'), dialect)
         .addColumn('bot_id', 'bigint', (c) => c.notNull())
         .addColumn('event_id', 'varchar(64)', (c) => c.notNull())
+        .addColumn('msg_id', 'bigint', (c) => c.notNull())
         .addColumn('payload', 'text', (c) => c.notNull())
         .addColumn('status', 'varchar(16)', (c) => c.notNull().defaultTo('pending'))
         .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))

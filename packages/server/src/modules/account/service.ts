@@ -30,11 +30,18 @@ export interface AccountDeps {
 export class AccountService {
   private readonly accounts: AccountRepo;
 
+  private readonly erasing: Array<(userId: number) => Promise<void>> = [];
+
   constructor(
     private readonly ctx: AccountParts,
     private readonly deps: AccountDeps,
   ) {
     this.accounts = ctx.repos.accounts;
+  }
+
+  /** Tells `listener` of each account about to be erased, before it is (its bots go with it). */
+  onErasing(listener: (userId: number) => Promise<void>): void {
+    this.erasing.push(listener);
   }
 
   /**
@@ -62,6 +69,7 @@ export class AccountService {
    * owner): groups left, its data deleted and its row marked deleted, sockets closed, friends told.
    */
   async erase(user: Session['user']): Promise<void> {
+    for (const listener of this.erasing) await listener(user.id);
     // Asked before the groups are left, and again under the lock of the deletion itself.
     if (user.role === 1 && !(await this.accounts.otherAdmin(user.id))) throw new AppError('LastAdmin');
     for (const groupId of await this.accounts.groupIds(user.id)) await this.deps.depart(user, groupId);

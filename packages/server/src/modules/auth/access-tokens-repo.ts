@@ -6,17 +6,20 @@ import type { AccessTokensTable } from '../../db/schema';
 
 export type AccessTokenRow = Selectable<AccessTokensTable>;
 
-/** A call with a token asks for it and its user in one statement. */
+/** A call with a token asks for it, its user and, for a bot's, its owner's status, in one statement. */
 const tokenByHash = new Prepared((db, tokenHash: string) =>
   db
     .selectFrom('access_tokens as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
+    .leftJoin('bots as b', 'b.user_id', 'u.id')
+    .leftJoin('users as o', 'o.id', 'b.owner_id')
     .selectAll('u')
     .select([
       't.id as token_id',
       't.scopes as token_scopes',
       't.expires_at as token_expires',
       't.last_used as token_used',
+      'o.status as owner_status',
     ])
     .where('t.token_hash', '=', tokenHash),
 );

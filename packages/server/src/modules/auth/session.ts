@@ -136,8 +136,10 @@ export class SessionService {
     if (!row) return this.fromToken(header);
     const now = this.now();
     if (row.status !== 1 || (row.token_expires !== 0 && row.token_expires <= now)) return null;
+    // A bot acts for its owner: not once its owner is disabled or gone.
+    if (row.is_bot === 1 && row.owner_status !== 1) return null;
     if (now - row.token_used > TOKEN_TOUCH_MS) await this.tokens.touch(row.token_id, now);
-    const { token_id, token_scopes, token_expires: _e, token_used: _u, ...user } = row;
+    const { token_id, token_scopes, token_expires: _e, token_used: _u, owner_status: _o, ...user } = row;
     return { id: 0, userId: user.id, isMobile: false, user, token: { id: token_id, scopes: scopesOf(token_scopes) } };
   }
 

@@ -11,10 +11,14 @@ export function twoStepRequired(user: Pick<UserRow, 'role'>, requirement: TwoSte
 
 /**
  * True while the server requires a second factor of this user and they have none (`users.two_step`
- * 0, read with the session): their session serves only the setup (`BEFORE_TWO_STEP_SETUP`).
+ * 0, read with the session): their session serves only the setup (`BEFORE_TWO_STEP_SETUP`). A bot
+ * (docs/protocol.md §11) signs in with no factor at all, only its token: nothing is required of it.
  */
-export function needsTwoStepSetup(user: Pick<UserRow, 'role' | 'two_step'>, requirement: TwoStepRequirement): boolean {
-  return user.two_step !== 1 && twoStepRequired(user, requirement);
+export function needsTwoStepSetup(
+  user: Pick<UserRow, 'role' | 'two_step'> & Partial<Pick<UserRow, 'is_bot'>>,
+  requirement: TwoStepRequirement,
+): boolean {
+  return user.two_step !== 1 && user.is_bot !== 1 && twoStepRequired(user, requirement);
 }
 
 /**

@@ -13,7 +13,7 @@ export interface DeliveryParts {
     ServerConfig,
     'botWebhookAllowHttp' | 'botWebhookAllowInternal' | 'botWebhookAllowedHosts' | 'botDeliverySweepMs' | 'resolveHost'
   >;
-  repos: Pick<Repos, 'bots'>;
+  repos: Pick<Repos, 'bots' | 'messages'>;
   sealer: Sealer;
   log: Pick<FastifyBaseLogger, 'warn'>;
   now: () => number;
@@ -21,8 +21,12 @@ export interface DeliveryParts {
 
 /** How long a node holds a delivery it is trying: past every try's time-out. */
 const CLAIM_MS = BOT_DELIVERY_TIMEOUT_MS * 3;
-/** Deliveries one sweep tries at once. */
+/** Deliveries read at a time, and tried at once at most: a slow webhook holds one of them, not the others. */
 const BATCH = 16;
+/** How long a done delivery stays in its bot's log, ms. */
+const KEEP_MS = 7 * 86_400_000;
+/** How often a node deletes done deliveries past KEEP_MS, ms. */
+const PRUNE_EVERY_MS = 3_600_000;
 /** How long a webhook's host may take to resolve, ms. */
 const RESOLVE_TIMEOUT_MS = 3_000;
 
@@ -44,6 +48,7 @@ export class BotDeliveries {
   private sweeping: Promise<number> | undefined;
   private again = false;
   private stopped = false;
+  private prunedAt = 0;
 
   constructor(private readonly ctx: DeliveryParts) {
     const env = ctx.env;
@@ -83,24 +88,35 @@ export class BotDeliveries {
     void this.sweep().catch((err: unknown) => this.ctx.log.warn({ err }, 'bot deliveries failed'));
   }
 
-  /** Tries every delivery due now (batch after batch); answers how many were tried. */
+  /**
+   * Tries every delivery due now, at most BATCH at once, each taken as soon as a try ends (a slow
+   * webhook holds only its own slot); answers how many were tried. Done deliveries past KEEP_MS are
+   * deleted once an hour.
+   */
   sweep(): Promise<number> {
     if (this.sweeping) return this.sweeping.then(() => this.sweep());
     const run = (async () => {
+      await this.prune();
       let tried = 0;
+      const trying = new Set<Promise<void>>();
       do {
         this.again = false;
         for (;;) {
-          const now = this.ctx.now();
-          const due = await this.ctx.repos.bots.due(now, BATCH);
-          if (due.length === 0) break;
-          const mine: DeliveryRow[] = [];
-          for (const row of due)
-            if (await this.ctx.repos.bots.claim(row.id, row.claimed_until, now + CLAIM_MS)) mine.push(row);
-          await Promise.all(mine.map((row) => this.attempt(row)));
-          tried += mine.length;
-          if (due.length < BATCH) break;
+          const due = await this.ctx.repos.bots.due(this.ctx.now(), BATCH);
+          let taken = 0;
+          for (const row of due) {
+            while (trying.size >= BATCH) await Promise.race(trying);
+            if (!(await this.ctx.repos.bots.claim(row, this.ctx.now() + CLAIM_MS))) continue;
+            taken++;
+            const attempt: Promise<void> = this.attempt(row)
+              .catch((err: unknown) => this.ctx.log.warn({ err, delivery: row.id }, 'bot delivery failed'))
+              .finally(() => trying.delete(attempt));
+            trying.add(attempt);
+          }
+          tried += taken;
+          if (due.length < BATCH || taken === 0) break;
         }
+        await Promise.all(trying);
       } while (this.again && !this.stopped);
       return tried;
     })();
@@ -110,15 +126,22 @@ export class BotDeliveries {
     });
   }
 
+  private async prune(): Promise<void> {
+    const now = this.ctx.now();
+    if (now - this.prunedAt < PRUNE_EVERY_MS) return;
+    this.prunedAt = now;
+    await this.ctx.repos.bots.prune(now - KEEP_MS);
+  }
+
   /** One try of one delivery, its outcome recorded. */
   private async attempt(row: DeliveryRow): Promise<void> {
-    const { bots } = this.ctx.repos;
-    const bot = await bots.byId(row.bot_id);
+    const { bots, messages } = this.ctx.repos;
+    const bot = await bots.active(row.bot_id);
     const now = this.ctx.now();
-    if (!bot || bot.webhook_state !== 'on') {
-      await bots.failed(row, { status: 0, error: 'webhook turned off', nextAt: undefined }, now, Infinity);
-      return;
-    }
+    if (!bot || bot.webhook_state !== 'on') return bots.giveUp(row, 'webhook turned off', now);
+    // Withdrawn or deleted before it reached the bot: what it said is not sent on.
+    const message = await messages.byId(row.msg_id);
+    if (!message || message.is_undo || message.is_deleted) return bots.giveUp(row, 'message withdrawn', now);
     let status = 0;
     let error = '';
     try {

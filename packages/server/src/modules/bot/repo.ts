@@ -92,19 +92,38 @@ export class BotRepo {
       .executeTakeFirst();
   }
 
-  /** The bots among `userIds` whose webhook delivers, with its URL. */
+  /** The bots among `userIds` whose webhook delivers: the bot's account and its owner's in use. */
   delivering(userIds: readonly number[]): Promise<Array<Pick<BotRow, 'user_id'>>> {
     if (userIds.length === 0) return Promise.resolve([]);
     return this.db
-      .selectFrom('bots')
-      .select('user_id')
-      .where('user_id', 'in', userIds)
-      .where('webhook_state', '=', 'on')
+      .selectFrom('bots as b')
+      .innerJoin('users as u', 'u.id', 'b.user_id')
+      .innerJoin('users as o', 'o.id', 'b.owner_id')
+      .select('b.user_id')
+      .where('b.user_id', 'in', userIds)
+      .where('b.webhook_state', '=', 'on')
+      .where('u.status', '=', 1)
+      .where('o.status', '=', 1)
       .execute();
   }
 
-  byId(botId: number): Promise<BotRow | undefined> {
-    return this.db.selectFrom('bots').selectAll().where('user_id', '=', botId).executeTakeFirst();
+  /** A bot whose webhook may be tried: its account and its owner's in use; undefined otherwise. */
+  active(botId: number): Promise<BotRow | undefined> {
+    return this.db
+      .selectFrom('bots as b')
+      .innerJoin('users as u', 'u.id', 'b.user_id')
+      .innerJoin('users as o', 'o.id', 'b.owner_id')
+      .selectAll('b')
+      .where('b.user_id', '=', botId)
+      .where('u.status', '=', 1)
+      .where('o.status', '=', 1)
+      .executeTakeFirst();
+  }
+
+  /** Every bot an owner has, whatever its state (the owner's account is being erased). */
+  async idsOf(ownerId: number): Promise<number[]> {
+    const rows = await this.db.selectFrom('bots').select('user_id').where('owner_id', '=', ownerId).execute();
+    return rows.map((r) => r.user_id);
   }
 
   /** Renames the bot's account. */
@@ -172,22 +191,27 @@ export class BotRepo {
       .execute();
   }
 
-  /** Takes a delivery to try until `until`, unless another node took it since it was read (compare-and-set). */
-  async claim(id: number, seen: number, until: number): Promise<boolean> {
+  /**
+   * Takes a delivery to try until `until`, unless another node took it since it was read: a
+   * compare-and-set on its claim and its tries, so that a try recorded meanwhile (which frees the
+   * claim again) also makes this one lose.
+   */
+  async claim(row: DeliveryRow, until: number): Promise<boolean> {
     const res = await this.db
       .updateTable('bot_deliveries')
       .set({ claimed_until: until })
-      .where('id', '=', id)
+      .where('id', '=', row.id)
       .where('status', '=', 'pending')
-      .where('claimed_until', '=', seen)
+      .where('claimed_until', '=', row.claimed_until)
+      .where('attempts', '=', row.attempts)
       .executeTakeFirst();
     return Number(res.numUpdatedRows) > 0;
   }
 
-  /** A try delivered: the delivery is done and the bot's failures in a row start again. */
+  /** A try delivered: the delivery is done (its payload dropped) and the bot's failures in a row start again. */
   async delivered(row: DeliveryRow, httpStatus: number, now: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      await trx
+      const done = await trx
         .updateTable('bot_deliveries')
         .set({
           status: 'delivered',
@@ -196,10 +220,13 @@ export class BotRepo {
           last_error: '',
           done_time: now,
           next_at: 0,
+          payload: '',
         })
         .where('id', '=', row.id)
-        .execute();
-      await trx.updateTable('bots').set({ failures: 0 }).where('user_id', '=', row.bot_id).execute();
+        .where('attempts', '=', row.attempts)
+        .executeTakeFirst();
+      if (Number(done.numUpdatedRows) > 0)
+        await trx.updateTable('bots').set({ failures: 0 }).where('user_id', '=', row.bot_id).execute();
     });
   }
 
@@ -216,18 +243,20 @@ export class BotRepo {
   ): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       await lockRow(trx, 'users', row.bot_id);
-      await trx
+      const recorded = await trx
         .updateTable('bot_deliveries')
         .set({
           attempts: row.attempts + 1,
           last_status: outcome.status,
           last_error: outcome.error,
           ...(outcome.nextAt === undefined
-            ? { status: 'failed', done_time: now, next_at: 0 }
+            ? { status: 'failed', done_time: now, next_at: 0, payload: '' }
             : { next_at: outcome.nextAt, claimed_until: 0 }),
         })
         .where('id', '=', row.id)
-        .execute();
+        .where('attempts', '=', row.attempts)
+        .executeTakeFirst();
+      if (Number(recorded.numUpdatedRows) === 0) return false;
       const bot = await trx
         .updateTable('bots')
         .set((eb) => ({ failures: eb('failures', '+', 1) }))
@@ -240,6 +269,26 @@ export class BotRepo {
       await giveUpPending(trx, row.bot_id, 'webhook disabled', now);
       return true;
     });
+  }
+
+  /** Gives a delivery up without trying it (its message is gone, its bot or webhook too): no failure of the webhook's. */
+  async giveUp(row: DeliveryRow, why: string, now: number): Promise<void> {
+    await this.db
+      .updateTable('bot_deliveries')
+      .set({ status: 'failed', last_error: why, done_time: now, next_at: 0, payload: '' })
+      .where('id', '=', row.id)
+      .where('attempts', '=', row.attempts)
+      .execute();
+  }
+
+  /** Deletes deliveries done before `before`; answers how many. */
+  async prune(before: number): Promise<number> {
+    const res = await this.db
+      .deleteFrom('bot_deliveries')
+      .where('status', '!=', 'pending')
+      .where('done_time', '<', before)
+      .executeTakeFirst();
+    return Number(res.numDeletedRows);
   }
 
   /** A bot's newest deliveries. */
@@ -258,7 +307,7 @@ export class BotRepo {
 async function giveUpPending(trx: Db, botId: number, why: string, now: number): Promise<void> {
   await trx
     .updateTable('bot_deliveries')
-    .set({ status: 'failed', last_error: why, done_time: now, next_at: 0 })
+    .set({ status: 'failed', last_error: why, done_time: now, next_at: 0, payload: '' })
     .where('bot_id', '=', botId)
     .where('status', '=', 'pending')
     .execute();

@@ -10,16 +10,17 @@ import {
   type BotWebhookState,
   type RouteInput,
 } from '@sparrow/protocol';
+import type { FastifyBaseLogger } from 'fastify';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AppError } from '../../errors';
 import { OutboundRefused } from '../../lib/outbound';
 import type { Sealer } from '../../lib/sealed';
 import type { Repos } from '../../repos';
 import type { Chat } from '../access';
-import type { AccountService } from '../account';
+import { DELETED_STATUS, type AccountService } from '../account';
 import { mintToken, type Session } from '../auth';
 import { decodeAt, type MessageRow } from '../im';
-import type { UserRow } from '../user';
+import { ROBOT_STATUS, type UserRow } from '../user';
 import { secretContext, type BotDeliveries } from './deliveries';
 import type { BotView, DeliveryRow } from './repo';
 
@@ -27,6 +28,7 @@ import type { BotView, DeliveryRow } from './repo';
 export interface BotParts {
   repos: Pick<Repos, 'bots' | 'users'>;
   sealer: Sealer;
+  log: Pick<FastifyBaseLogger, 'warn'>;
   now: () => number;
 }
 
@@ -119,9 +121,7 @@ export class BotService {
   /** Deletes the bot: its webhook, token and deliveries, then its account as a deleted account is. */
   async remove(session: Session, botId: number): Promise<void> {
     const bot = await this.owned(session, botId);
-    const user = await this.ctx.repos.users.byId(bot.user_id);
-    await this.ctx.repos.bots.remove(bot.user_id);
-    if (user) await this.accounts.erase(user);
+    await this.erase(bot.user_id);
   }
 
   async log(session: Session, botId: number): Promise<BotDelivery[]> {
@@ -133,14 +133,24 @@ export class BotService {
    * Hears each message fanned out (SendPipeline.onPublished): one sent to a bot in a private chat,
    * or naming bots in a group, is owed to those bots' webhooks. A group message's bots are asked
    * only when it names someone; a private one's peer is read off the chat: no query for the rest.
+   * What a bot or a group's robot says is owed to no bot: two bots never answer each other on end.
+   * A failure is logged: the message is sent whatever becomes of its events.
    */
   async published(row: MessageRow, chat: Chat, sender: UserRow): Promise<void> {
-    if (row.type === 'event') return;
+    if (row.type === 'event' || sender.is_bot === 1 || sender.status === ROBOT_STATUS) return;
     let candidates: number[] = [];
     if (chat.kind === 'private' && chat.peer.is_bot === 1) candidates = [chat.peer.id];
     else if (chat.kind === 'group') candidates = decodeAt(row.at).filter((id) => id !== 0);
     candidates = candidates.filter((id) => id !== sender.id);
     if (candidates.length === 0) return;
+    try {
+      await this.owe(row, chat, sender, candidates);
+    } catch (err) {
+      this.ctx.log.warn({ err, msgId: row.id }, 'bot events not owed');
+    }
+  }
+
+  private async owe(row: MessageRow, chat: Chat, sender: UserRow, candidates: number[]): Promise<void> {
     const bots = await this.ctx.repos.bots.delivering(candidates);
     if (bots.length === 0) return;
     const now = this.ctx.now();
@@ -168,6 +178,7 @@ export class BotService {
         return {
           bot_id: user_id,
           event_id: `msg_${row.id}`,
+          msg_id: row.id,
           payload: JSON.stringify(event),
           next_at: now,
           create_time: now,
@@ -175,6 +186,18 @@ export class BotService {
       }),
     );
     this.deliveries.kick();
+  }
+
+  /** An owner's account is being erased: so are their bots. */
+  async ownerErased(ownerId: number): Promise<void> {
+    for (const botId of await this.ctx.repos.bots.idsOf(ownerId)) await this.erase(botId);
+  }
+
+  /** Erases the bot's account (its groups left, its tokens deleted), then its row and deliveries. */
+  private async erase(botId: number): Promise<void> {
+    const user = await this.ctx.repos.users.byId(botId);
+    if (user && user.status !== DELETED_STATUS) await this.accounts.erase(user);
+    await this.ctx.repos.bots.remove(botId);
   }
 
   /** One of the caller's bots; anyone else's, or one that is gone, is NotFound alike. */

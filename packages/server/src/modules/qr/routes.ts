@@ -46,11 +46,6 @@ export function qrRoutes(ctx: { env: ServerConfig }, qr: QrService, login: QrLog
   };
 }
 
-/** A request's URL as the log shows it: a scan path's token (a key to a group, a login code) is left out. */
-export function loggedUrl(url: string): string {
-  return url.replace(/(\/scan\/[ugl]\/)[^/?#]+/i, '$1…');
-}
-
 /**
  * A code's URL opened in a browser (GET `/scan/u/<token>`, `/scan/g/<token>`): Sparrow's page for
  * the code, next to the scan path whatever path the server is served under. Raingad clients post

@@ -1,6 +1,7 @@
 import {
   type MessageKey,
   ROBOT_BODY_MAX,
+  ROBOT_KEY_PREFIX,
   ROBOT_WEBHOOK_PATH,
   RobotErrcodes,
   RobotWebhookQuery,
@@ -49,21 +50,29 @@ export function registerRobotWebhook(
     ROBOT_WEBHOOK_PATH,
     {
       bodyLimit: ROBOT_BODY_MAX,
+      // Before the body is read: the caller's rate limit, and a key of a robot's shape.
+      onRequest: async (req, reply) => {
+        try {
+          await ctx.limits.anyCall(`ip:${req.ip}`);
+          const query = RobotWebhookQuery.safeParse(req.query);
+          if (!query.success || !query.data.key.startsWith(ROBOT_KEY_PREFIX))
+            throw new RobotRefusal(RobotErrcodes.invalidKey, 'robot.invalidKey');
+        } catch (err) {
+          return reply.header('cache-control', 'no-store').send(answerOf(err, localeOf(req), req.log));
+        }
+      },
       // A body too large, not JSON or of another type: answered as the webhook answers.
       errorHandler: (err, req, reply) => reply.code(200).send(answerOf(err, localeOf(req), req.log)),
     },
     async (req, reply) => {
-      const locale = localeOf(req);
       try {
-        await ctx.limits.anyCall(`ip:${req.ip}`);
-        const query = RobotWebhookQuery.safeParse(req.query);
-        if (!query.success) throw new RobotRefusal(RobotErrcodes.invalidKey, 'robot.invalidKey');
-        await robots.post(query.data.key, req.body);
+        const { key } = RobotWebhookQuery.parse(req.query);
+        await robots.post(key, req.body);
         return reply
           .header('cache-control', 'no-store')
           .send({ errcode: RobotErrcodes.ok, errmsg: 'ok' } satisfies RobotAnswer);
       } catch (err) {
-        return reply.header('cache-control', 'no-store').send(answerOf(err, locale, req.log));
+        return reply.header('cache-control', 'no-store').send(answerOf(err, localeOf(req), req.log));
       }
     },
   );

@@ -155,33 +155,33 @@ export class RobotService {
   async post(key: string, body: unknown): Promise<void> {
     const robot = key.startsWith(ROBOT_KEY_PREFIX) ? await this.ctx.repos.robots.byKeyHash(sha256(key)) : undefined;
     if (!robot) throw new RobotRefusal(RobotErrcodes.invalidKey, 'robot.invalidKey');
-    try {
-      await this.ctx.limits.robotPost(robot.id);
-    } catch (err) {
-      if (err instanceof AppError && err.name === 'TooMany')
-        throw new RobotRefusal(RobotErrcodes.tooMany, 'robot.tooMany', err.params);
-      throw err;
-    }
     const post = readRobotPost(body);
     const { groups, users } = this.ctx.repos;
     const [group, sender] = await Promise.all([groups.byId(robot.group_id), users.byId(robot.user_id)]);
     if (!group || !sender) throw new RobotRefusal(RobotErrcodes.invalidKey, 'robot.invalidKey');
     const session: Session = { id: 0, userId: sender.id, isMobile: false, user: sender };
     const chat = { kind: 'group' as const, chatKey: groupKey(group.id), group, member: robotMember(group) };
-    const id = post.id ?? randomUUID();
-    if (post.kind === 'image') {
-      const fileId = await this.storeImage(post, sender.id);
-      await this.pipeline.postAs(session, chat, sendBody(id, 'image', '', [], fileId));
-    } else {
+    // A retry of a posted id is answered before the minute's budget is counted or its image stored again.
+    const compose = async (): Promise<Omit<DraftBody, 'id'>> => {
+      await this.takeBudget(robot.id);
+      if (post.kind === 'image') return message('image', '', [], await this.storeImage(post, sender.id));
       const { content, at } = await this.mention(group.id, post);
-      await this.pipeline.postAs(
-        session,
-        chat,
-        sendBody(id, 'text', content, at),
-        post.markdown ? { markdown: 1 } : {},
-      );
-    }
+      return message('text', content, at);
+    };
+    const facts = post.kind === 'text' && post.markdown ? { markdown: 1 } : {};
+    await this.pipeline.postAs(session, chat, post.id ?? randomUUID(), compose, facts);
     await this.ctx.repos.robots.touch(robot.id, this.ctx.now());
+  }
+
+  /** One post of the robot's minute: ROBOT_MESSAGES_PER_MINUTE, then 45009. */
+  private async takeBudget(robotId: number): Promise<void> {
+    try {
+      await this.ctx.limits.robotPost(robotId);
+    } catch (err) {
+      if (err instanceof AppError && err.name === 'TooMany')
+        throw new RobotRefusal(RobotErrcodes.tooMany, 'robot.tooMany', err.params);
+      throw err;
+    }
   }
 
   /**
@@ -306,6 +306,7 @@ function robotMember(group: GroupRow): MemberRow {
   };
 }
 
-function sendBody(id: string, type: 'text' | 'image', content: string, at: number[], fileId?: number): DraftBody {
-  return { id, type, content, at, pid: 0, extends: {}, ...(fileId !== undefined && { file_id: fileId }) };
+/** A robot's message as drafting reads it. */
+function message(type: 'text' | 'image', content: string, at: number[], fileId?: number): Omit<DraftBody, 'id'> {
+  return { type, content, at, pid: 0, extends: {}, ...(fileId !== undefined && { file_id: fileId }) };
 }

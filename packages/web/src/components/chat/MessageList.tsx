@@ -99,7 +99,7 @@ const MessageRow = memo(function MessageRow({
   const navigate = useNavigate();
   const m = row.message;
   const press = useLongPress((x, y) => onMenu(row, x, y));
-  // A group's robot (群机器人) is no person: no profile to open, no one to pat.
+  // A group's robot (群机器人) or a bot (机器人) is no person: no profile to open, no one to pat.
   const robot = m.fromUser.robot === 1;
   const senderId = typeof m.fromUser.id === 'number' && !robot ? m.fromUser.id : undefined;
   // A tap on someone's avatar opens their profile, a double tap pats them.
@@ -181,7 +181,8 @@ const MessageRow = memo(function MessageRow({
           </span>
         )}
         <div className="msg-body">
-          {showName && !row.mine && (
+          {/* A bot in a private chat (机器人) says what it is too, as a group's robot does. */}
+          {(showName || robot) && !row.mine && (
             <p className="msg-name" aria-hidden="true">
               {name}
               {robot && <span className="tag msg-robot-tag">{t('robots.tag')}</span>}

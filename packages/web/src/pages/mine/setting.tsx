@@ -145,6 +145,7 @@ export default function SettingPage() {
       </CellGroup>
       <CellGroup title={t('setting.developer')}>
         <Cell title={t('routes.tokens')} to={paths.tokens} />
+        <Cell title={t('routes.bots')} to={paths.bots} />
       </CellGroup>
       <div className="actions">
         <button type="button" className="button button-danger" onClick={() => void handleLogout()}>

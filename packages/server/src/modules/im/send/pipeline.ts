@@ -282,23 +282,26 @@ export class SendPipeline implements EventPort, MessageSender {
 
   /**
    * Sends a message of an account that is no member of the group it posts into (a group's robot,
-   * modules/robot): idempotent on (sender, id) as sendMessage, into a group that lives, drafted as
-   * sendMessage drafts (mentions, the keyword lists), `facts` added to its `extends`. A text a review
-   * list would hold is refused as a refused word is: no one would see it held for them.
+   * modules/robot): idempotent on (sender, id) as sendMessage, asked before `compose` runs (what a
+   * message costs to make, an image stored, a rate limit counted, is spent once); into a group
+   * that lives; drafted as sendMessage drafts (mentions, the keyword lists), `facts` added to its
+   * `extends`. A text a review list would hold is refused as a refused word is: no one would see
+   * it held for them.
    */
   async postAs(
     session: Session,
     chat: Extract<Chat, { kind: 'group' }>,
-    body: DraftBody,
+    id: string,
+    compose: () => Promise<Omit<DraftBody, 'id'>>,
     facts: Record<string, unknown> = {},
   ): Promise<{ row: MessageRow; fresh: boolean }> {
-    const existing = await this.ctx.repos.messages.bySender(session.userId, body.id);
+    const existing = await this.ctx.repos.messages.bySender(session.userId, id);
     if (existing) {
       await this.retried(existing, session.user);
       return { row: existing, fresh: false };
     }
     this.ctx.access.requireWritable(chat);
-    const draft = await draftMessage(this.ctx, this.members, session, chat, body);
+    const draft = await draftMessage(this.ctx, this.members, session, chat, { ...(await compose()), id });
     if (draft.held) throw new AppError('KeywordRefused');
     return this.postComposed(session, chat, { ...draft, extends: { ...draft.extends, ...facts } });
   }
