@@ -2,7 +2,6 @@ import {
   BOT_DELIVERIES_SHOWN,
   BOT_TOKEN_SCOPES,
   BOTS_PER_USER_MAX,
-  PICTURES,
   type Bot,
   type BotCreated,
   type BotDelivery,
@@ -11,7 +10,7 @@ import {
   type RouteInput,
 } from '@sparrow/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { AppError } from '../../errors';
 import { OutboundRefused } from '../../lib/outbound';
 import type { Sealer } from '../../lib/sealed';
@@ -20,7 +19,7 @@ import type { Chat } from '../access';
 import { DELETED_STATUS, type AccountService } from '../account';
 import { mintToken, type Session } from '../auth';
 import { decodeAt, type MessageRow } from '../im';
-import { ROBOT_STATUS, type UserRow } from '../user';
+import { machineAccount, ROBOT_STATUS, type UserRow } from '../user';
 import { secretContext, type BotDeliveries } from './deliveries';
 import type { BotView, DeliveryRow } from './repo';
 
@@ -57,22 +56,7 @@ export class BotService {
     const pending = { token: '', secret };
     const id = await this.ctx.repos.bots.create(
       session.userId,
-      {
-        account: `bot_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
-        // No password hashes to this: a bot signs in with its token only.
-        password_hash: '!',
-        realname: body.name,
-        avatar: PICTURES.robot,
-        email: '',
-        phone: '',
-        motto: '',
-        sex: 2,
-        is_auth: 0,
-        role: 0,
-        language: '',
-        create_time: now,
-        update_time: now,
-      },
+      machineAccount('bot', body.name, now),
       (botId) => {
         const { token, values } = mintToken(botId, tokenSpec, now);
         pending.token = token;

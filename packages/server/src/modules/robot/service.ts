@@ -2,7 +2,6 @@ import {
   DEFAULT_LOCALE,
   GroupRoles,
   groupNumber,
-  PICTURES,
   ROBOT_IMAGE_MAX,
   ROBOT_KEY_PREFIX,
   ROBOT_WEBHOOK_PATH,
@@ -29,7 +28,7 @@ import type { Session } from '../auth';
 import { groupKey, type GroupRow, type MemberRow } from '../group';
 import type { DraftBody, SendPipeline } from '../im';
 import type { FileService, UploadService } from '../upload';
-import type { UserRow } from '../user';
+import { machineAccount, type UserRow } from '../user';
 import { readRobotPost, RobotRefusal, writeMentions, type Mentions, type RobotPost } from './message';
 import type { RobotView } from './repo';
 
@@ -81,22 +80,7 @@ export class RobotService {
     const keyHash = sha256(key);
     const now = this.ctx.now();
     const id = await this.ctx.repos.robots.add(
-      {
-        account: `robot_${randomUUID().replace(/-/g, '')}`,
-        // No password hashes to this: the account never signs in (its status refuses it first).
-        password_hash: '!',
-        realname: body.name,
-        avatar: PICTURES.robot,
-        email: '',
-        phone: '',
-        motto: '',
-        sex: 2,
-        is_auth: 0,
-        role: 0,
-        language: '',
-        create_time: now,
-        update_time: now,
-      },
+      machineAccount('robot', body.name, now),
       {
         group_id: member.group_id,
         key_hash: keyHash,

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { PICTURES } from '@sparrow/protocol';
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../../db';
 import { Prepared } from '../../db/prepared';
@@ -13,6 +15,32 @@ const userById = new Prepared((db, id: number) => db.selectFrom('users').selectA
  * else; like any status but 1 it never signs in, is never found, listed or befriended.
  */
 export const ROBOT_STATUS = 3;
+
+/**
+ * The row of an account no person signs in to (a group's robot, a bot): a random account name
+ * after `prefix`, a password no password hashes to, the robot picture, nothing else of a person's.
+ */
+export function machineAccount(
+  prefix: 'robot' | 'bot',
+  name: string,
+  now: number,
+): Omit<Insertable<UsersTable>, 'status'> {
+  return {
+    account: `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
+    password_hash: '!',
+    realname: name,
+    avatar: PICTURES.robot,
+    email: '',
+    phone: '',
+    motto: '',
+    sex: 2,
+    is_auth: 0,
+    role: 0,
+    language: '',
+    create_time: now,
+    update_time: now,
+  };
+}
 
 /** Ids bound in one `IN (…)`: well under SQLite's and PostgreSQL's limits on bound values. */
 const IDS_PER_QUERY = 1000;
