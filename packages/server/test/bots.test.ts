@@ -253,6 +253,9 @@ describeEachDb('bot accounts', (target) => {
     await new Promise((r) => setTimeout(r, 200));
     expect(receiver.got).toHaveLength(BOT_FAILURES_MAX);
 
+    // Renamed, it stays off; its URL saved again, it is on.
+    const renamed = await call('botEdit', { bot_id: bot.id, name: '改名' }, owner.token);
+    expect(renamed.data).toMatchObject({ name: '改名', webhook_state: 'disabled', webhook_url: receiver.url });
     state = await hooked(owner, bot);
     expect(state).toMatchObject({ webhook_state: 'on', failures: 0 });
     await say(owner, bot.id, 'back on');

@@ -19,11 +19,14 @@ export type BotWebhookState = (typeof BOT_WEBHOOK_STATES)[number];
 /** `botCreate`: a bot with a name; answers it with its token, shown this once. */
 export const BotCreateBody = z.object({ name: personText(ROBOT_NAME_MAX, 1) });
 
-/** `botEdit`: a bot's name and its webhook (`''` turns it off; setting it again turns a disabled one back on). */
+/**
+ * `botEdit`: a bot's name, and its webhook when sent (`''` turns it off; sending it, even unchanged,
+ * turns a disabled one back on; left out, the webhook stays as it is).
+ */
 export const BotEditBody = z.object({
   bot_id: rowId,
   name: personText(ROBOT_NAME_MAX, 1),
-  webhook_url: z.union([z.literal(''), z.url({ protocol: /^https?$/ }).max(BOT_WEBHOOK_URL_MAX)]),
+  webhook_url: z.union([z.literal(''), z.url({ protocol: /^https?$/ }).max(BOT_WEBHOOK_URL_MAX)]).optional(),
 });
 
 /** `botReset`, `botDelete`, `botDeliveries`: one of the caller's bots. */

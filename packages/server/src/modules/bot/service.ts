@@ -75,7 +75,7 @@ export class BotService {
     return (await this.ctx.repos.bots.listOf(session.userId)).map((b) => this.present(b));
   }
 
-  /** A new name, and a webhook set (checked as push services are), changed or turned off. */
+  /** A new name, and a webhook, when sent, set (checked as push services are), changed or turned off. */
   async edit(session: Session, body: RouteInput<'botEdit'>): Promise<Bot> {
     const bot = await this.owned(session, body.bot_id);
     if (body.webhook_url) {
@@ -88,8 +88,9 @@ export class BotService {
     }
     const now = this.ctx.now();
     if (body.name !== bot.name) await this.ctx.repos.bots.rename(bot.user_id, body.name, now);
-    if (body.webhook_url !== bot.webhook_url || (body.webhook_url && bot.webhook_state === 'disabled'))
-      await this.ctx.repos.bots.setWebhook(bot.user_id, body.webhook_url, now);
+    const url = body.webhook_url;
+    if (url !== undefined && (url !== bot.webhook_url || (url && bot.webhook_state === 'disabled')))
+      await this.ctx.repos.bots.setWebhook(bot.user_id, url, now);
     return this.present(await this.owned(session, bot.user_id));
   }
 

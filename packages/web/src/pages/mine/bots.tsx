@@ -265,10 +265,8 @@ function RenameBot({ bot, bots }: { bot: Bot; bots: Bots }) {
   const { t } = useTranslation();
   const back = useBackTo(botPath(bot));
   const handleRename = async (name: string) => {
-    const next = await api.botEdit(
-      { bot_id: bot.id, name, webhook_url: bot.webhook_url },
-      { loading: true, quiet: true },
-    );
+    // The webhook left out: a rename never turns a stopped webhook back on.
+    const next = await api.botEdit({ bot_id: bot.id, name }, { loading: true, quiet: true });
     bots.setData((list) => withBot(list, next));
     refreshContacts();
     back();
