@@ -87,6 +87,30 @@ export function Cell(props: CellProps) {
   );
 }
 
+interface ActionCellProps {
+  children: ReactNode;
+  onClick: () => void;
+  disabled?: boolean;
+  /** One that deletes or ends something: its text in red. */
+  danger?: boolean;
+}
+
+/** A row that is one action, its text centred (删除并退出, 重置地址). */
+export function ActionCell({ children, onClick, disabled, danger = false }: ActionCellProps) {
+  return (
+    <li>
+      <button
+        type="button"
+        className={`cell cell-action cell-center${danger ? ' cell-danger' : ''}`}
+        disabled={disabled}
+        onClick={onClick}
+      >
+        {children}
+      </button>
+    </li>
+  );
+}
+
 interface SwitchCellProps {
   title: string;
   checked: boolean;

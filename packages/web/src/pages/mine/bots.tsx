@@ -4,24 +4,23 @@ import {
   BOT_TOKEN_SCOPES,
   BOT_WEBHOOK_URL_MAX,
   BOTS_PER_USER_MAX,
-  ROBOT_NAME_MAX,
-  withinGraphemes,
   type Bot,
   type BotCreated,
   type BotDelivery,
 } from '@sparrow/protocol';
-import type { TFunction } from 'i18next';
 import { RightOutline } from 'antd-mobile-icons';
 import { useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, ApiError } from '../../api';
 import { Avatar } from '../../components/Avatar';
-import { Cell, CellGroup } from '../../components/Cell';
+import { ActionCell, Cell, CellGroup } from '../../components/Cell';
 import { DelayedSpinner } from '../../components/DelayedSpinner';
 import { feedback } from '../../components/feedback';
 import { Field } from '../../components/Field';
 import { Page } from '../../components/Page';
+import { SecretBox } from '../../components/SecretBox';
+import { useConfirmedAction } from '../../components/use-confirmed-action';
 import {
   checkWebhookUrl,
   DELIVERY_TAG,
@@ -32,8 +31,8 @@ import {
   webhookStateText,
 } from '../../components/bots/bot-text';
 import { useBotDeliveries, useBots, withBot } from '../../components/bots/use-bots';
+import { NameForm } from '../../components/robots/NameForm';
 import { scopesLabel } from '../../components/tokens/scope-text';
-import { copyText } from '../../lib/clipboard';
 import { formatDateTime } from '../../lib/relative-time';
 import { useForm } from '../../lib/use-form';
 import { useBackTo } from '../../nav/navigation';
@@ -52,11 +51,6 @@ const botPath = (bot: Pick<Bot, 'id'>, more: Record<string, string> = {}) =>
 
 /** The contact list again: a bot made is my friend at once, a deleted one is gone, a renamed one renamed. */
 const refreshContacts = () => void contacts.load().catch(() => undefined);
-
-/** Copies `text` and says whether it worked. */
-async function copyWithToast(text: string, t: TFunction): Promise<void> {
-  feedback.toast((await copyText(text)) ? t('bots.copied') : t('bots.copyFailed'));
-}
 
 /** A webhook's state as a tag. */
 function StateTag({ bot }: { bot: Bot }) {
@@ -122,67 +116,6 @@ function BotList({ bots }: { bots: Bots }) {
   );
 }
 
-interface NameFormProps {
-  title: string;
-  initial: string;
-  submitText: string;
-  note?: string;
-  onBack: () => void;
-  onSubmit: (name: string) => Promise<void>;
-}
-
-/** A bot's name, for making one or renaming it. */
-function NameForm({ title, initial, submitText, note, onBack, onSubmit }: NameFormProps) {
-  const { t } = useTranslation();
-  const form = useForm({ name: initial }, ({ name }) => ({
-    name: !name.trim()
-      ? { key: 'bots.nameRequired' }
-      : !withinGraphemes(name.trim(), ROBOT_NAME_MAX)
-        ? { key: 'bots.nameTooLong', params: { max: ROBOT_NAME_MAX } }
-        : null,
-  }));
-  const handleSubmit = form.submit(({ name }) => onSubmit(name.trim()));
-  return (
-    <Page title={title} onBack={onBack}>
-      <form onSubmit={(e) => void handleSubmit(e)} noValidate>
-        {note && <p className="form-note">{note}</p>}
-        <div className="form cell-group">
-          <Field
-            label={t('bots.name')}
-            maxLength={ROBOT_NAME_MAX * 2}
-            autoFocus
-            name="name"
-            autoComplete="off"
-            {...form.bind('name')}
-          />
-        </div>
-        <div className="actions">
-          <button type="submit" className="button button-primary" disabled={form.busy}>
-            {submitText}
-          </button>
-        </div>
-      </form>
-    </Page>
-  );
-}
-
-/** A secret in a box to select, with a button that copies it. */
-function Secret({ value, copyText: label }: { value: string; copyText: string }) {
-  const { t } = useTranslation();
-  return (
-    <>
-      <p className="bot-secret">
-        <code>{value}</code>
-      </p>
-      <div className="bot-copy">
-        <button type="button" className="button button-default" onClick={() => void copyWithToast(value, t)}>
-          {label}
-        </button>
-      </div>
-    </>
-  );
-}
-
 /** A titled part of a bot's pages. */
 function Part({ title, children, className }: { title: string; children: ReactNode; className?: string }) {
   const id = useId();
@@ -209,20 +142,15 @@ function ShownOnce({ bot, reset, onDone }: { bot: BotCreated; reset: boolean; on
         {reset ? t('bots.resetShownOnce', { name: bot.name }) : t('bots.shownOnce', { name: bot.name })}
       </p>
       <Part title={t('bots.token')}>
-        <Secret value={bot.token} copyText={t('bots.copyToken')} />
+        <SecretBox value={bot.token} copyLabel={t('bots.copyToken')} className="bot-secret" />
       </Part>
       <Part title={t('bots.secret')}>
-        <Secret value={bot.webhook_secret} copyText={t('bots.copySecret')} />
+        <SecretBox value={bot.webhook_secret} copyLabel={t('bots.copySecret')} className="bot-secret" />
         <p className="form-note">{t('bots.secretLater')}</p>
       </Part>
       <Part title={t('bots.run')}>
         <p className="form-note">{t('bots.runIntro')}</p>
-        <pre className="bot-usage">{command}</pre>
-        <div className="bot-copy">
-          <button type="button" className="button button-default" onClick={() => void copyWithToast(command, t)}>
-            {t('bots.copyCommand')}
-          </button>
-        </div>
+        <SecretBox value={command} copyLabel={t('bots.copyCommand')} command className="bot-usage" />
         <p className="form-note">{t('bots.runNote')}</p>
         <p className="form-note">{t('bots.runHttpNote')}</p>
       </Part>
@@ -252,6 +180,7 @@ function CreateBot({ bots }: { bots: Bots }) {
   return (
     <NameForm
       title={t('bots.create')}
+      label={t('bots.name')}
       initial=""
       submitText={t('bots.createSubmit')}
       note={t('bots.createNote')}
@@ -274,6 +203,7 @@ function RenameBot({ bot, bots }: { bot: Bot; bots: Bots }) {
   return (
     <NameForm
       title={t('bots.editName')}
+      label={t('bots.name')}
       initial={bot.name}
       submitText={t('common.save')}
       onBack={back}
@@ -402,7 +332,7 @@ function DeliveryLog({ bot, bots }: { bot: Bot; bots: Bots }) {
         </ul>
       )}
       {log && shown && log.length > shown.length && (
-        <div className="bot-copy">
+        <div className="bot-show-all">
           <button type="button" className="button button-default" onClick={() => setAll(true)}>
             {t('bots.showAll', { count: log.length })}
           </button>
@@ -420,24 +350,12 @@ function DeliveryLog({ bot, bots }: { bot: Bot; bots: Bots }) {
 function BotDetail({ bot, bots }: { bot: Bot; bots: Bots }) {
   const { t, i18n } = useTranslation();
   const back = useBackTo(paths.bots);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useConfirmedAction();
   const [reset, setReset] = useState<BotCreated | null>(null);
   const changed = (next: Bot) => bots.setData((list) => withBot(list, next));
 
-  const act = async (ask: { title: string; content: string; confirmText: string }, action: () => Promise<void>) => {
-    const ok = await feedback.confirm({ ...ask, cancelText: t('common.cancel'), danger: true });
-    if (!ok) return;
-    setBusy(true);
-    try {
-      await action();
-    } catch {
-      // The request layer has shown the server's reason.
-    } finally {
-      setBusy(false);
-    }
-  };
   const handleReset = () =>
-    act(
+    run(
       { title: t('bots.resetTitle'), content: t('bots.resetBody'), confirmText: t('bots.resetConfirm') },
       async () => {
         const next = await api.botReset({ bot_id: bot.id }, { loading: true, quiet: true });
@@ -446,7 +364,7 @@ function BotDetail({ bot, bots }: { bot: Bot; bots: Bots }) {
       },
     );
   const handleDelete = () =>
-    act(
+    run(
       {
         title: t('bots.removeTitle'),
         content: t('bots.removeBody', { name: bot.name }),
@@ -481,35 +399,21 @@ function BotDetail({ bot, bots }: { bot: Bot; bots: Bots }) {
       <WebhookForm bot={bot} onChanged={changed} />
       <DeliveryLog bot={bot} bots={bots} />
       <Part title={t('bots.secret')}>
-        <Secret value={bot.webhook_secret} copyText={t('bots.copySecret')} />
+        <SecretBox value={bot.webhook_secret} copyLabel={t('bots.copySecret')} className="bot-secret" />
         <p className="form-note">{t('bots.secretNote')}</p>
       </Part>
       <Part title={t('bots.token')}>
         <p className="form-note bot-token-note">{t('bots.tokenNote', { scopes: scopesLabel(BOT_TOKEN_SCOPES, t) })}</p>
         <ul className="cells">
-          <li>
-            <button
-              type="button"
-              className="cell cell-action bot-action"
-              disabled={busy}
-              onClick={() => void handleReset()}
-            >
-              {t('bots.reset')}
-            </button>
-          </li>
+          <ActionCell disabled={busy} onClick={() => void handleReset()}>
+            {t('bots.reset')}
+          </ActionCell>
         </ul>
       </Part>
       <ul className="cells bot-danger-zone">
-        <li>
-          <button
-            type="button"
-            className="cell cell-action bot-action bot-action-danger"
-            disabled={busy}
-            onClick={() => void handleDelete()}
-          >
-            {t('bots.remove')}
-          </button>
-        </li>
+        <ActionCell danger disabled={busy} onClick={() => void handleDelete()}>
+          {t('bots.remove')}
+        </ActionCell>
       </ul>
     </Page>
   );

@@ -1,12 +1,12 @@
 import type { UserInfo } from '@sparrow/protocol';
-import { RightOutline, SystemQRcodeOutline } from 'antd-mobile-icons';
-import { useState, type ChangeEvent } from 'react';
+import { SystemQRcodeOutline } from 'antd-mobile-icons';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { api } from '../../api';
 import { Avatar } from '../../components/Avatar';
+import { AvatarUploadCell } from '../../components/AvatarUploadCell';
 import { Cell, CellGroup, OptionList } from '../../components/Cell';
-import { feedback } from '../../components/feedback';
 import { Field } from '../../components/Field';
 import { Page } from '../../components/Page';
 import type { MessageKey } from '../../i18n/keys';
@@ -134,39 +134,19 @@ function SexEditor({ user }: { user: UserInfo }) {
 
 function AvatarRow({ user, name }: { user: UserInfo; name: string }) {
   const { t } = useTranslation();
-  const handleFile = async (e: ChangeEvent<HTMLInputElement>) => {
-    const input = e.currentTarget;
-    const file = input.files?.[0];
-    input.value = '';
-    if (!file) return;
-    if (!file.type.startsWith('image/')) {
-      feedback.toast(t('profile.avatarType'));
-      return;
-    }
+  const upload = async (file: File) => {
     const body = new FormData();
     body.append('file', file);
-    try {
-      const avatar = await api.uploadAvatar(body, { loading: true, quiet: true });
-      session.patchUser({ avatar });
-      feedback.toast(t('profile.avatarUpdated'));
-    } catch {
-      // The request layer has shown why.
-    }
+    session.patchUser({ avatar: await api.uploadAvatar(body, { loading: true, quiet: true }) });
   };
   return (
-    <li className="avatar-upload">
-      <label className="cell cell-action">
-        <span className="cell-title">{t('profile.avatar')}</span>
-        <Avatar src={user.avatar} name={name} alt={t('me.avatarOf', { name })} size={56} />
-        <RightOutline className="cell-arrow" aria-hidden="true" />
-        <input
-          type="file"
-          accept="image/*"
-          aria-label={t('profile.changeAvatar')}
-          onChange={(e) => void handleFile(e)}
-        />
-      </label>
-    </li>
+    <AvatarUploadCell
+      title={t('profile.avatar')}
+      avatar={<Avatar src={user.avatar} name={name} alt={t('me.avatarOf', { name })} size={56} />}
+      changeLabel={t('profile.changeAvatar')}
+      upload={upload}
+      updatedText={t('profile.avatarUpdated')}
+    />
   );
 }
 

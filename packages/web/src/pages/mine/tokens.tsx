@@ -13,8 +13,8 @@ import { CellGroup, OptionList, SwitchCell } from '../../components/Cell';
 import { feedback } from '../../components/feedback';
 import { Field } from '../../components/Field';
 import { Page } from '../../components/Page';
+import { SecretBox } from '../../components/SecretBox';
 import { SCOPE_KEYS, scopesLabel } from '../../components/tokens/scope-text';
-import { copyText } from '../../lib/clipboard';
 import { formatDateTime } from '../../lib/relative-time';
 import { useLoaded } from '../../lib/use-loaded';
 import { useForm } from '../../lib/use-form';
@@ -127,22 +127,15 @@ function CreateForm({ onCreated, onCancel }: { onCreated: (t: AccessTokenCreated
 /** The new token's secret, shown this once, to copy. */
 function CreatedStep({ token, onDone }: { token: AccessTokenCreated; onDone: () => void }) {
   const { t } = useTranslation();
-  const handleCopy = async () => {
-    if (await copyText(token.token)) feedback.toast(t('tokens.copied'));
-  };
   return (
     <Page title={t('tokens.createdTitle')} back={false}>
       <p className="form-note">{t('tokens.shownOnce', { name: token.name })}</p>
-      <p className="token-secret">
-        <code>{token.token}</code>
-      </p>
-      <div className="token-row-actions">
-        <button type="button" className="button" onClick={() => void handleCopy()}>
-          {t('tokens.copy')}
-        </button>
-      </div>
+      <SecretBox value={token.token} copyLabel={t('tokens.copy')} className="token-secret" />
       <p className="form-note">{t('tokens.usage')}</p>
-      <pre className="token-usage">{`curl -X POST ${location.origin}/enterprise/im/getContacts \\\n  -H 'Authorization: Bearer ${token.token}' -d '{}'`}</pre>
+      <SecretBox
+        value={`curl -X POST ${location.origin}/enterprise/im/getContacts \\\n  -H 'Authorization: Bearer ${token.token}' -d '{}'`}
+        command
+      />
       <div className="actions">
         <button type="button" className="button button-primary" onClick={onDone}>
           {t('tokens.saved')}

@@ -11,16 +11,18 @@ import {
   type GroupRole,
 } from '@sparrow/protocol';
 import { AddOutline, MinusOutline, RightOutline, SystemQRcodeOutline } from 'antd-mobile-icons';
-import { lazy, Suspense, useState, type ChangeEvent } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Avatar } from '../../../components/Avatar';
-import { Cell, CellGroup, SwitchCell } from '../../../components/Cell';
+import { AvatarUploadCell } from '../../../components/AvatarUploadCell';
+import { ActionCell, Cell, CellGroup, SwitchCell } from '../../../components/Cell';
 import { ChatSettingsCells } from '../../../components/chat/ChatSettingsCells';
 import { DelayedSpinner } from '../../../components/DelayedSpinner';
 import { feedback } from '../../../components/feedback';
 import { Field } from '../../../components/Field';
 import { Page } from '../../../components/Page';
+import { useConfirmedAction } from '../../../components/use-confirmed-action';
 import { GroupPending } from '../../../components/group/GroupPending';
 import { useCloseWhenGone, useGroupIdParam } from '../../../components/group/hooks';
 import { NoticeHtml } from '../../../components/group/NoticeHtml';
@@ -296,36 +298,14 @@ function AvatarCell({ id, info, editable }: { id: string; info: GroupInfo; edita
   const name = groupName(info);
   const avatar = <Avatar src={info.avatar} name={name} alt={t('group.info.avatarOf', { name })} size={44} />;
   if (!editable) return <Cell title={t('group.info.avatar')} extra={avatar} />;
-  const handleFile = async (e: ChangeEvent<HTMLInputElement>) => {
-    const input = e.currentTarget;
-    const file = input.files?.[0];
-    input.value = '';
-    if (!file) return;
-    if (!file.type.startsWith('image/')) {
-      feedback.toast(t('group.info.avatarType'));
-      return;
-    }
-    try {
-      await groupActions.uploadAvatar(id, file);
-      feedback.toast(t('group.info.avatarUpdated'));
-    } catch {
-      // The request layer has shown why.
-    }
-  };
   return (
-    <li className="avatar-upload">
-      <label className="cell cell-action">
-        <span className="cell-title">{t('group.info.avatar')}</span>
-        {avatar}
-        <RightOutline className="cell-arrow" aria-hidden="true" />
-        <input
-          type="file"
-          accept="image/*"
-          aria-label={t('group.info.changeAvatar')}
-          onChange={(e) => void handleFile(e)}
-        />
-      </label>
-    </li>
+    <AvatarUploadCell
+      title={t('group.info.avatar')}
+      avatar={avatar}
+      changeLabel={t('group.info.changeAvatar')}
+      upload={(file) => groupActions.uploadAvatar(id, file)}
+      updatedText={t('group.info.avatarUpdated')}
+    />
   );
 }
 
@@ -458,20 +438,7 @@ function RetentionCells({ id, setting, owner }: { id: string; setting: GroupSett
 function GroupActionsBlock({ id, role, leaveLabel }: { id: string; role: GroupRole; leaveLabel?: string }) {
   const { t } = useTranslation();
   const can = groupPermissions(role, { invite: 0 });
-  const [busy, setBusy] = useState(false);
-  const run = async (ask: { title: string; content: string; confirmText: string }, action: () => Promise<unknown>) => {
-    // Each of these deletes or ends something: the button says so in red.
-    const ok = await feedback.confirm({ ...ask, cancelText: t('common.cancel'), danger: true });
-    if (!ok) return;
-    setBusy(true);
-    try {
-      await action();
-    } catch {
-      // The request layer has shown the server's reason.
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, run } = useConfirmedAction();
   const handleClear = () =>
     run(
       {
@@ -502,42 +469,21 @@ function GroupActionsBlock({ id, role, leaveLabel }: { id: string; role: GroupRo
     <>
       {can.clearHistory && (
         <CellGroup>
-          <li>
-            <button
-              type="button"
-              className="cell cell-action gm-cell-center"
-              disabled={busy}
-              onClick={() => void handleClear()}
-            >
-              {t('group.info.clearHistory')}
-            </button>
-          </li>
+          <ActionCell disabled={busy} onClick={() => void handleClear()}>
+            {t('group.info.clearHistory')}
+          </ActionCell>
         </CellGroup>
       )}
       <CellGroup>
         {can.leave && (
-          <li>
-            <button
-              type="button"
-              className="cell cell-action gm-cell-center gm-cell-danger"
-              disabled={busy}
-              onClick={() => void handleLeave()}
-            >
-              {leaveLabel ?? t('group.info.leave')}
-            </button>
-          </li>
+          <ActionCell danger disabled={busy} onClick={() => void handleLeave()}>
+            {leaveLabel ?? t('group.info.leave')}
+          </ActionCell>
         )}
         {can.disband && (
-          <li>
-            <button
-              type="button"
-              className="cell cell-action gm-cell-center gm-cell-danger"
-              disabled={busy}
-              onClick={() => void handleDisband()}
-            >
-              {t('group.info.disband')}
-            </button>
-          </li>
+          <ActionCell danger disabled={busy} onClick={() => void handleDisband()}>
+            {t('group.info.disband')}
+          </ActionCell>
         )}
       </CellGroup>
     </>

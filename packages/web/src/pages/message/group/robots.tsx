@@ -1,26 +1,26 @@
-import { ROBOT_NAME_MAX, ROBOTS_PER_GROUP_MAX, withinGraphemes, type GroupRobot } from '@sparrow/protocol';
+import { ROBOTS_PER_GROUP_MAX, type GroupRobot } from '@sparrow/protocol';
 import { RightOutline } from 'antd-mobile-icons';
-import { useId, useState, type ChangeEvent } from 'react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../../api';
 import { Avatar } from '../../../components/Avatar';
-import { Cell, CellGroup } from '../../../components/Cell';
+import { AvatarUploadCell } from '../../../components/AvatarUploadCell';
+import { ActionCell, Cell, CellGroup } from '../../../components/Cell';
 import { DelayedSpinner } from '../../../components/DelayedSpinner';
 import { feedback } from '../../../components/feedback';
-import { Field } from '../../../components/Field';
 import { Page } from '../../../components/Page';
+import { SecretBox } from '../../../components/SecretBox';
+import { useConfirmedAction } from '../../../components/use-confirmed-action';
 import { GroupPending } from '../../../components/group/GroupPending';
 import { useCloseWhenGone, useGroupIdParam } from '../../../components/group/hooks';
+import { NameForm } from '../../../components/robots/NameForm';
 import { useGroupRobots, withRobot } from '../../../components/robots/use-robots';
-import { copyText } from '../../../lib/clipboard';
 import { formatDateTime } from '../../../lib/relative-time';
-import { useForm } from '../../../lib/use-form';
 import { useBackTo } from '../../../nav/navigation';
 import { groupPath, paths, withQuery } from '../../../nav/paths';
 import { myRole, useGroup } from '../../../stores/group';
 import { groupPermissions } from '../../../stores/group-rules';
-import '../../../components/group/group.css';
 import './robots.css';
 
 type Robots = ReturnType<typeof useGroupRobots>;
@@ -105,50 +105,6 @@ function RobotList({ groupId, manager, robots }: { groupId: string; manager: boo
   );
 }
 
-interface NameFormProps {
-  title: string;
-  initial: string;
-  submitText: string;
-  note?: string;
-  onBack: () => void;
-  onSubmit: (name: string) => Promise<void>;
-}
-
-/** A robot's name, for adding one or renaming it. */
-function NameForm({ title, initial, submitText, note, onBack, onSubmit }: NameFormProps) {
-  const { t } = useTranslation();
-  const form = useForm({ name: initial }, ({ name }) => ({
-    name: !name.trim()
-      ? { key: 'robots.nameRequired' }
-      : !withinGraphemes(name.trim(), ROBOT_NAME_MAX)
-        ? { key: 'robots.nameTooLong', params: { max: ROBOT_NAME_MAX } }
-        : null,
-  }));
-  const handleSubmit = form.submit(({ name }) => onSubmit(name.trim()));
-  return (
-    <Page title={title} onBack={onBack}>
-      <form onSubmit={(e) => void handleSubmit(e)} noValidate>
-        {note && <p className="form-note">{note}</p>}
-        <div className="form cell-group">
-          <Field
-            label={t('robots.name')}
-            maxLength={ROBOT_NAME_MAX * 2}
-            autoFocus
-            name="name"
-            autoComplete="off"
-            {...form.bind('name')}
-          />
-        </div>
-        <div className="actions">
-          <button type="submit" className="button button-primary" disabled={form.busy}>
-            {submitText}
-          </button>
-        </div>
-      </form>
-    </Page>
-  );
-}
-
 /** 添加机器人: a name; then the new robot's page, with its webhook. */
 function AddRobot({ groupId, robots }: { groupId: string; robots: Robots }) {
   const { t } = useTranslation();
@@ -162,6 +118,7 @@ function AddRobot({ groupId, robots }: { groupId: string; robots: Robots }) {
   return (
     <NameForm
       title={t('robots.add')}
+      label={t('robots.name')}
       initial=""
       submitText={t('robots.addSubmit')}
       note={t('robots.addNote')}
@@ -182,6 +139,7 @@ function RenameRobot({ groupId, robot, robots }: { groupId: string; robot: Group
   return (
     <NameForm
       title={t('robots.editName')}
+      label={t('robots.name')}
       initial={robot.name}
       submitText={t('common.save')}
       onBack={back}
@@ -193,40 +151,23 @@ function RenameRobot({ groupId, robot, robots }: { groupId: string; robot: Group
 /** The robot's picture, tapped to choose another. */
 function AvatarCell({ robot, onChanged }: { robot: GroupRobot; onChanged: (robot: GroupRobot) => void }) {
   const { t } = useTranslation();
-  const handleFile = async (e: ChangeEvent<HTMLInputElement>) => {
-    const input = e.currentTarget;
-    const file = input.files?.[0];
-    input.value = '';
-    if (!file) return;
-    if (!file.type.startsWith('image/')) {
-      feedback.toast(t('robots.avatarType'));
-      return;
-    }
+  const upload = async (file: File) => {
     const body = new FormData();
     // The server reads robot_id before it accepts the file's bytes, so it goes first.
     body.append('robot_id', String(robot.id));
     body.append('file', file);
-    try {
-      onChanged(await api.uploadRobotAvatar(body, { loading: true, quiet: true }));
-      feedback.toast(t('robots.avatarUpdated'));
-    } catch {
-      // The request layer has shown why.
-    }
+    onChanged(await api.uploadRobotAvatar(body, { loading: true, quiet: true }));
   };
   return (
-    <li className="avatar-upload">
-      <label className="cell cell-action">
-        <span className="cell-title">{t('robots.avatar')}</span>
+    <AvatarUploadCell
+      title={t('robots.avatar')}
+      avatar={
         <Avatar src={robot.avatar} name={robot.name} alt={t('robots.avatarOf', { name: robot.name })} size={44} />
-        <RightOutline className="cell-arrow" aria-hidden="true" />
-        <input
-          type="file"
-          accept="image/*"
-          aria-label={t('robots.changeAvatar')}
-          onChange={(e) => void handleFile(e)}
-        />
-      </label>
-    </li>
+      }
+      changeLabel={t('robots.changeAvatar')}
+      upload={upload}
+      updatedText={t('robots.avatarUpdated')}
+    />
   );
 }
 
@@ -242,43 +183,21 @@ function RobotDetail({ groupId, robot, robots }: { groupId: string; robot: Group
   const back = useBackTo(groupPath('robots', groupId));
   const lastUsed = useLastUsed();
   const webhookId = useId();
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useConfirmedAction();
   const url = robot.url ?? '';
   const changed = (next: GroupRobot) => robots.setData((list) => withRobot(list, next));
 
-  const handleCopy = async () => {
-    feedback.toast((await copyText(url)) ? t('robots.copied') : t('robots.copyFailed'));
-  };
-  const act = async (
-    ask: { title: string; content: string; confirmText: string; danger?: boolean },
-    action: () => Promise<void>,
-  ) => {
-    const ok = await feedback.confirm({ ...ask, cancelText: t('common.cancel') });
-    if (!ok) return;
-    setBusy(true);
-    try {
-      await action();
-    } catch {
-      // The request layer has shown the server's reason.
-    } finally {
-      setBusy(false);
-    }
-  };
   const handleReset = () =>
-    act(
-      { title: t('robots.resetTitle'), content: t('robots.resetBody'), confirmText: t('robots.reset'), danger: true },
-      async () => {
-        changed(await api.groupRobotReset({ robot_id: robot.id }, { loading: true, quiet: true }));
-        feedback.toast(t('robots.resetDone'));
-      },
-    );
+    run({ title: t('robots.resetTitle'), content: t('robots.resetBody'), confirmText: t('robots.reset') }, async () => {
+      changed(await api.groupRobotReset({ robot_id: robot.id }, { loading: true, quiet: true }));
+      feedback.toast(t('robots.resetDone'));
+    });
   const handleRemove = () =>
-    act(
+    run(
       {
         title: t('robots.removeTitle'),
         content: t('robots.removeBody', { name: robot.name }),
         confirmText: t('robots.removeShort'),
-        danger: true,
       },
       async () => {
         await api.groupRobotRemove({ robot_id: robot.id }, { loading: true, quiet: true });
@@ -303,41 +222,20 @@ function RobotDetail({ groupId, robot, robots }: { groupId: string; robot: Group
         <h2 className="cell-group-title" id={webhookId}>
           {t('robots.webhook')}
         </h2>
-        <p className="robot-url">
-          <code>{url}</code>
-        </p>
-        <div className="robot-url-actions">
-          <button type="button" className="button button-default" onClick={() => void handleCopy()}>
-            {t('robots.copy')}
-          </button>
-        </div>
+        <SecretBox value={url} copyLabel={t('robots.copy')} className="robot-url" />
         <p className="form-note">{t('robots.webhookNote')}</p>
         <p className="form-note">{t('robots.usage')}</p>
-        <pre className="robot-usage">{curlExample(url, t('robots.exampleText'))}</pre>
+        <SecretBox value={curlExample(url, t('robots.exampleText'))} command className="robot-usage" />
       </section>
       <CellGroup>
-        <li>
-          <button
-            type="button"
-            className="cell cell-action gm-cell-center"
-            disabled={busy}
-            onClick={() => void handleReset()}
-          >
-            {t('robots.reset')}
-          </button>
-        </li>
+        <ActionCell disabled={busy} onClick={() => void handleReset()}>
+          {t('robots.reset')}
+        </ActionCell>
       </CellGroup>
       <CellGroup>
-        <li>
-          <button
-            type="button"
-            className="cell cell-action gm-cell-center gm-cell-danger"
-            disabled={busy}
-            onClick={() => void handleRemove()}
-          >
-            {t('robots.remove')}
-          </button>
-        </li>
+        <ActionCell danger disabled={busy} onClick={() => void handleRemove()}>
+          {t('robots.remove')}
+        </ActionCell>
       </CellGroup>
     </Page>
   );
