@@ -12,6 +12,8 @@ interface Fixture {
   gid: string;
   users: Record<Actor | 'target' | 'invitee', User>;
   token: string;
+  /** A robot of the group (群机器人), which the owner added. */
+  robot: number;
 }
 
 /** Expected envelope code per actor, in ACTORS order (0 = allowed). */
@@ -24,6 +26,7 @@ type Row = {
 const OK = 0;
 const NOT_MEMBER = 403;
 const FORBIDDEN = 403;
+const NOT_FOUND = 404;
 
 /**
  * Who may do what to a group (docs/protocol.md §3 `/enterprise/group/*`). Every group route must have a
@@ -76,6 +79,19 @@ const MATRIX: Partial<Record<RouteName, Row>> = {
   resetGroupQr: { body: (f) => ({ group_id: f.gid }), expect: [OK, OK, FORBIDDEN, NOT_MEMBER, NOT_MEMBER] },
   joinGroup: { body: (f) => ({ group_id: f.gid, token: f.token }), expect: [400, 400, 400, OK, OK] },
   updateCard: { body: (f) => ({ group_id: f.gid, nickname: 'card' }), expect: [OK, OK, OK, NOT_MEMBER, NOT_MEMBER] },
+  // A group's robots: any member lists them, the owner and administrators manage them; a robot of
+  // a group one is not in reads as one that does not exist.
+  groupRobotList: { body: (f) => ({ group_id: f.gid }), expect: [OK, OK, OK, NOT_MEMBER, NOT_MEMBER] },
+  groupRobotAdd: {
+    body: (f) => ({ group_id: f.gid, name: 'CI' }),
+    expect: [OK, OK, FORBIDDEN, NOT_MEMBER, NOT_MEMBER],
+  },
+  groupRobotEdit: {
+    body: (f) => ({ robot_id: f.robot, name: 'Renamed' }),
+    expect: [OK, OK, FORBIDDEN, NOT_FOUND, NOT_FOUND],
+  },
+  groupRobotReset: { body: (f) => ({ robot_id: f.robot }), expect: [OK, OK, FORBIDDEN, NOT_FOUND, NOT_FOUND] },
+  groupRobotRemove: { body: (f) => ({ robot_id: f.robot }), expect: [OK, OK, FORBIDDEN, NOT_FOUND, NOT_FOUND] },
   uploadGroupAvatar: {
     body: (f) => ({ group_id: f.gid }),
     expect: [OK, OK, FORBIDDEN, NOT_MEMBER, NOT_MEMBER],
@@ -137,7 +153,8 @@ describeEachDb('group permission matrix', (target) => {
     ).toBe(0);
     const info = await server.call('groupInfo', { group_id: gid }, { token: users.owner.token });
     const token = parseQrLink(info.data.qrUrl)!.token;
-    return { gid, users, token };
+    const robot = await server.call('groupRobotAdd', { group_id: gid, name: 'CI' }, { token: users.owner.token });
+    return { gid, users, token, robot: robot.data.id as number };
   }
 
   for (const name of GROUP_ROUTES) {
