@@ -155,10 +155,10 @@ describe('开发者 → 机器人', () => {
       `SPARROW_URL=${server.url}`,
       `SPARROW_BOT_TOKEN=${token}`,
       `SPARROW_WEBHOOK_SECRET=${secret}`,
-      'PORT=8787 npm run example:bot',
+      'HOST=0.0.0.0 PORT=8787 npm run example:bot',
     ])
       expect(command).toContain(part);
-    await visible(pageArea(page).getByText(/http\(s\):\/\/<运行它的主机>:8787\//));
+    await visible(pageArea(page).getByText(/http:\/\/<运行它的主机>:8787\//));
     await pageArea(page).getByRole('button', { name: '复制令牌' }).click();
     await visible(toast(page, '已复制'));
     await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(token);
@@ -263,7 +263,7 @@ describe('开发者 → 机器人', () => {
     const stopped = pageArea(page).getByRole('note');
     await visible(stopped.getByText(/连续失败 10 次后已停止推送.*再次保存地址即可恢复推送/));
     // Each of them failed once, and what was left to try was given up with the webhook.
-    await visible(log.getByText(/已尝试 1 次 · HTTP 503 · webhook disabled/).first());
+    await visible(log.getByText(/已尝试 1 次 · HTTP 503 · 连续失败后已停用/).first());
     await stateTag(page).scrollIntoViewIfNeeded();
     await check(page, '08-disabled');
     // The log shows the newest five until asked for all.

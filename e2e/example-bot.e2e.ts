@@ -29,6 +29,8 @@ let browser: Browser;
 let alice: Person;
 let bot: { id: number; token: string; webhook_secret: string };
 let program: ChildProcess;
+/** Where the bot listens. */
+let botUrl: string;
 const output: string[] = [];
 
 /** Starts the example bot with `npm run example:bot`; answers the address it listens on. */
@@ -70,8 +72,8 @@ beforeAll(async () => {
   await new Promise((r) => setTimeout(r, 1200));
   alice = await newPerson(server, browser, 'bot_owner', '王小明');
   bot = await server.post('/enterprise/bot/create', { name: '回声' }, alice.token);
-  const url = await startBot();
-  await server.post('/enterprise/bot/edit', { bot_id: bot.id, name: '回声', webhook_url: url }, alice.token);
+  botUrl = await startBot();
+  await server.post('/enterprise/bot/edit', { bot_id: bot.id, name: '回声', webhook_url: botUrl }, alice.token);
 });
 
 afterEach(async ({ task }) => {
@@ -144,4 +146,42 @@ it('answers in a private chat and, named, in a group, and reminds later', async 
     ['delivered', 1],
     ['delivered', 1],
   ]);
+});
+
+it('refuses a delivery it cannot verify, and answers nothing to it', async () => {
+  const forged = JSON.stringify({
+    type: 'message',
+    bot_id: bot.id,
+    timestamp: Date.now(),
+    data: {
+      reply_to: alice.id,
+      is_group: 0,
+      message: {
+        msg_id: 1,
+        id: 'x',
+        type: 'text',
+        content: '伪造的',
+        at: [],
+        sendTime: Date.now(),
+        from: { id: alice.id, name: 'x' },
+      },
+    },
+  });
+  const headers = {
+    'content-type': 'application/json',
+    'webhook-id': 'msg_forged',
+    'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+    'webhook-signature': `v1,${Buffer.alloc(32).toString('base64')}`,
+  };
+  expect((await fetch(botUrl, { method: 'POST', headers, body: forged })).status).toBe(401);
+  expect(
+    (await fetch(botUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: forged })).status,
+  ).toBe(401);
+  await alice.page.waitForTimeout(500);
+  const history = await server.post<Array<{ content: string }>>(
+    '/enterprise/im/getMessageList',
+    { toContactId: bot.id, is_group: 0 },
+    alice.token,
+  );
+  expect(history.some((m) => m.content.includes('伪造的'))).toBe(false);
 });

@@ -204,7 +204,7 @@ describeEachDb('bot accounts', (target) => {
     await receiver.waitFor(1);
     expect(await settled()).toBe(0);
     let [delivery] = await log(owner, bot);
-    expect(delivery).toMatchObject({ status: 'pending', attempts: 1, last_status: 500, last_error: 'HTTP 500' });
+    expect(delivery).toMatchObject({ status: 'pending', attempts: 1, last_status: 500, last_error: 'status' });
     expect(delivery!.next_at - server.clock.now()).toBe(BOT_RETRY_DELAYS_MS[0]);
     // Not due yet: a sweep tries nothing.
     expect(await server.services.botDeliveries.sweep()).toBe(0);
@@ -395,7 +395,7 @@ describeEachDb('bot accounts', (target) => {
     await settled();
     expect(receiver.got).toHaveLength(1);
     const [given] = await log(owner, bot);
-    expect(given).toMatchObject({ status: 'failed', last_error: 'message withdrawn' });
+    expect(given).toMatchObject({ status: 'failed', last_error: 'withdrawn' });
     const stored = await server.ctx.db
       .selectFrom('bot_deliveries')
       .select('payload')
@@ -419,12 +419,12 @@ describeEachDb('bot accounts', (target) => {
     expect(await repo.claim(stale!, server.clock.now() + 30_000)).toBe(true);
     await repo.failed(
       stale!,
-      { status: 500, error: 'HTTP 500', nextAt: server.clock.now() + 30_000 },
+      { status: 500, error: 'status', nextAt: server.clock.now() + 30_000 },
       server.clock.now(),
       10,
     );
     expect(await repo.claim(stale!, server.clock.now() + 30_000)).toBe(false);
-    await repo.failed(stale!, { status: 500, error: 'HTTP 500', nextAt: server.clock.now() }, server.clock.now(), 10);
+    await repo.failed(stale!, { status: 500, error: 'status', nextAt: server.clock.now() }, server.clock.now(), 10);
     const [delivery] = await log(owner, bot);
     expect(delivery).toMatchObject({ attempts: 2, status: 'pending' });
     expect((await call('botList', {}, owner.token)).data[0].failures).toBe(2);

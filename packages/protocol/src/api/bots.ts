@@ -55,6 +55,23 @@ export interface BotCreated extends Bot {
   token: string;
 }
 
+/**
+ * Why a delivery's last try failed, or why it was given up without one: the webhook answered a
+ * status other than 2xx (`last_status` says which), its address was refused by the outbound gate,
+ * it did not answer in time, it could not be reached; the webhook was turned off or disabled after
+ * failures; the message was withdrawn.
+ */
+export const BOT_DELIVERY_ERRORS = [
+  'status',
+  'refused',
+  'timeout',
+  'unreachable',
+  'turnedOff',
+  'disabled',
+  'withdrawn',
+] as const;
+export type BotDeliveryError = (typeof BOT_DELIVERY_ERRORS)[number];
+
 /** A delivery of an event to a bot's webhook, as its owner's log shows it. */
 export interface BotDelivery {
   id: number;
@@ -64,8 +81,8 @@ export interface BotDelivery {
   attempts: number;
   /** The webhook's last HTTP status; 0 when it did not answer. */
   last_status: number;
-  /** Why the last try failed; '' when it did not. */
-  last_error: string;
+  /** Why the last try failed, or why it was given up; '' when it did not. */
+  last_error: BotDeliveryError | '';
   /** ms. */
   create_time: number;
   /** When it was delivered or given up, ms; 0 while pending. */

@@ -1,4 +1,9 @@
-import { BOT_DELIVERY_TIMEOUT_MS, BOT_FAILURES_MAX, BOT_RETRY_DELAYS_MS } from '@sparrow/protocol';
+import {
+  BOT_DELIVERY_TIMEOUT_MS,
+  BOT_FAILURES_MAX,
+  BOT_RETRY_DELAYS_MS,
+  type BotDeliveryError,
+} from '@sparrow/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { Webhook } from 'standardwebhooks';
 import type { ServerConfig } from '../../config';
@@ -15,7 +20,7 @@ export interface DeliveryParts {
   >;
   repos: Pick<Repos, 'bots' | 'messages'>;
   sealer: Sealer;
-  log: Pick<FastifyBaseLogger, 'warn'>;
+  log: Pick<FastifyBaseLogger, 'warn' | 'info'>;
   now: () => number;
 }
 
@@ -138,12 +143,12 @@ export class BotDeliveries {
     const { bots, messages } = this.ctx.repos;
     const bot = await bots.active(row.bot_id);
     const now = this.ctx.now();
-    if (!bot || bot.webhook_state !== 'on') return bots.giveUp(row, 'webhook turned off', now);
+    if (!bot || bot.webhook_state !== 'on') return bots.giveUp(row, 'turnedOff', now);
     // Withdrawn or deleted before it reached the bot: what it said is not sent on.
     const message = await messages.byId(row.msg_id);
-    if (!message || message.is_undo || message.is_deleted) return bots.giveUp(row, 'message withdrawn', now);
+    if (!message || message.is_undo || message.is_deleted) return bots.giveUp(row, 'withdrawn', now);
     let status = 0;
-    let error = '';
+    let error: BotDeliveryError = 'status';
     try {
       const secret = this.ctx.sealer.open(bot.webhook_secret, secretContext(bot.user_id));
       const signature = new Webhook(secret).sign(row.event_id, new Date(now), row.payload);
@@ -163,12 +168,9 @@ export class BotDeliveries {
         await bots.delivered(row, status, this.ctx.now());
         return;
       }
-      error = `HTTP ${status}`;
     } catch (err) {
-      error =
-        err instanceof OutboundRefused || err instanceof OutboundTimeout
-          ? err.message
-          : `connection failed: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;
+      error = err instanceof OutboundRefused ? 'refused' : err instanceof OutboundTimeout ? 'timeout' : 'unreachable';
+      this.ctx.log.info({ err, delivery: row.id, bot: row.bot_id }, 'bot webhook not reached');
     }
     const delay = BOT_RETRY_DELAYS_MS[row.attempts];
     const later = this.ctx.now();

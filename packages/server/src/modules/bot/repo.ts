@@ -1,3 +1,4 @@
+import type { BotDeliveryError } from '@sparrow/protocol';
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../db';
 import { lockRow } from '../../db/locks';
@@ -142,7 +143,7 @@ export class BotRepo {
         .set({ webhook_url: url, webhook_state: url ? 'on' : 'off', failures: 0 })
         .where('user_id', '=', botId)
         .execute();
-      if (!url) await giveUpPending(trx, botId, 'webhook turned off', now);
+      if (!url) await giveUpPending(trx, botId, 'turnedOff', now);
     });
   }
 
@@ -237,7 +238,7 @@ export class BotRepo {
    */
   async failed(
     row: DeliveryRow,
-    outcome: { status: number; error: string; nextAt: number | undefined },
+    outcome: { status: number; error: BotDeliveryError; nextAt: number | undefined },
     now: number,
     maxFailures: number,
   ): Promise<boolean> {
@@ -266,13 +267,13 @@ export class BotRepo {
         .executeTakeFirst();
       if (!bot || bot.failures < maxFailures) return false;
       await trx.updateTable('bots').set({ webhook_state: 'disabled' }).where('user_id', '=', row.bot_id).execute();
-      await giveUpPending(trx, row.bot_id, 'webhook disabled', now);
+      await giveUpPending(trx, row.bot_id, 'disabled', now);
       return true;
     });
   }
 
   /** Gives a delivery up without trying it (its message is gone, its bot or webhook too): no failure of the webhook's. */
-  async giveUp(row: DeliveryRow, why: string, now: number): Promise<void> {
+  async giveUp(row: DeliveryRow, why: BotDeliveryError, now: number): Promise<void> {
     await this.db
       .updateTable('bot_deliveries')
       .set({ status: 'failed', last_error: why, done_time: now, next_at: 0, payload: '' })
@@ -304,7 +305,7 @@ export class BotRepo {
 }
 
 /** Gives up every delivery a bot is still owed. */
-async function giveUpPending(trx: Db, botId: number, why: string, now: number): Promise<void> {
+async function giveUpPending(trx: Db, botId: number, why: BotDeliveryError, now: number): Promise<void> {
   await trx
     .updateTable('bot_deliveries')
     .set({ status: 'failed', last_error: why, done_time: now, next_at: 0, payload: '' })

@@ -1,10 +1,12 @@
 import {
   BOT_DELIVERIES_SHOWN,
+  BOT_DELIVERY_ERRORS,
   BOT_TOKEN_SCOPES,
   BOTS_PER_USER_MAX,
   type Bot,
   type BotCreated,
   type BotDelivery,
+  type BotDeliveryError,
   type BotEvent,
   type BotWebhookState,
   type RouteInput,
@@ -214,7 +216,9 @@ function presentDelivery(row: DeliveryRow): BotDelivery {
     status: row.status as BotDelivery['status'],
     attempts: row.attempts,
     last_status: row.last_status,
-    last_error: row.last_error,
+    last_error: (BOT_DELIVERY_ERRORS as readonly string[]).includes(row.last_error)
+      ? (row.last_error as BotDeliveryError)
+      : '',
     create_time: row.create_time,
     done_time: row.done_time,
     next_at: row.next_at,

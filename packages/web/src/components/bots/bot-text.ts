@@ -49,12 +49,14 @@ export const DELIVERY_TAG: Record<BotDelivery['status'], string> = {
 };
 
 /**
- * What the webhook last answered (`HTTP 200`) and why the last try failed when the status does not
- * say it (`HTTP 503 · webhook disabled`, `connection failed: ECONNREFUSED`); '' before the first try.
+ * What the webhook last answered (`HTTP 200`) and why the last try failed, or why the delivery was
+ * given up, when the status does not say it (`HTTP 503 · 连续失败后已停用`, `无法连接`); '' before
+ * the first try.
  */
-export function lastAnswer(d: Pick<BotDelivery, 'last_status' | 'last_error'>): string {
+export function lastAnswer(d: Pick<BotDelivery, 'last_status' | 'last_error'>, t: TFunction): string {
   const status = d.last_status ? `HTTP ${d.last_status}` : '';
-  return [status, d.last_error === status ? '' : d.last_error].filter(Boolean).join(' · ');
+  const why = d.last_error && d.last_error !== 'status' ? t(`bots.error.${d.last_error}`) : '';
+  return [status, why].filter(Boolean).join(' · ');
 }
 
 /** The shell command that runs the example bot (`npm run example:bot`) as this bot, against `base`. */
@@ -63,7 +65,7 @@ export function exampleBotCommand(base: string, bot: Pick<BotCreated, 'token' | 
     `SPARROW_URL=${base}`,
     `SPARROW_BOT_TOKEN=${bot.token}`,
     `SPARROW_WEBHOOK_SECRET=${bot.webhook_secret}`,
-    `PORT=${EXAMPLE_BOT_PORT} npm run example:bot`,
+    `HOST=0.0.0.0 PORT=${EXAMPLE_BOT_PORT} npm run example:bot`,
   ].join(' \\\n');
 }
 

@@ -5,6 +5,8 @@ import { useLoaded } from '../../lib/use-loaded';
 
 /** How often a delivery log with a delivery still waiting is read again, ms. */
 export const DELIVERIES_POLL_MS = 3_000;
+/** The longest the log goes unread while a delivery waits, ms. */
+export const DELIVERIES_POLL_MAX_MS = 60_000;
 
 const listBots = (): Promise<Bot[]> => api.botList({}, { silent: true });
 
@@ -29,8 +31,9 @@ export function withBot(list: Bot[] | null, bot: Bot | BotCreated): Bot[] {
 
 /**
  * A bot's delivery log (投递记录), newest first. `refresh` reads it again with the bot (`reloadBot`:
- * its webhook's state and failures follow the deliveries), by itself every DELIVERIES_POLL_MS while
- * a delivery waits for its next try and the page is in view, so a retry's outcome shows by itself.
+ * its webhook's state and failures follow the deliveries), by itself just after the next try due
+ * (within DELIVERIES_POLL_MS to DELIVERIES_POLL_MAX_MS) while the page is in view, so a retry's
+ * outcome shows by itself.
  */
 export function useBotDeliveries(botId: number, reloadBot: () => Promise<void>) {
   const fetch = useCallback(
@@ -42,13 +45,16 @@ export function useBotDeliveries(botId: number, reloadBot: () => Promise<void>) 
   const refresh = useCallback(async () => {
     await Promise.all([reload(), reloadBot()]);
   }, [reload, reloadBot]);
-  const waiting = log.data?.some((d) => d.status === 'pending') ?? false;
+  // The next try due (0 when nothing waits): read again just after it, never sooner than
+  // DELIVERIES_POLL_MS nor later than DELIVERIES_POLL_MAX_MS.
+  const nextTry = Math.min(...(log.data ?? []).filter((d) => d.status === 'pending').map((d) => d.next_at), Infinity);
   useEffect(() => {
-    if (!waiting) return;
-    const timer = setInterval(() => {
+    if (!Number.isFinite(nextTry)) return;
+    const wait = Math.min(Math.max(nextTry - Date.now() + 1_000, DELIVERIES_POLL_MS), DELIVERIES_POLL_MAX_MS);
+    const timer = setTimeout(() => {
       if (document.visibilityState === 'visible') void refresh();
-    }, DELIVERIES_POLL_MS);
-    return () => clearInterval(timer);
-  }, [waiting, refresh]);
+    }, wait);
+    return () => clearTimeout(timer);
+  }, [nextTry, refresh]);
   return { ...log, refresh };
 }

@@ -277,7 +277,7 @@ function WebhookForm({ bot, onChanged }: { bot: Bot; onChanged: (bot: Bot) => vo
 function DeliveryRow({ delivery: d }: { delivery: BotDelivery }) {
   const { t, i18n } = useTranslation();
   const when = (ms: number) => formatDateTime(ms, i18n.language);
-  const answer = lastAnswer(d);
+  const answer = lastAnswer(d, t);
   return (
     <li className="bot-delivery">
       <span className="bot-delivery-head">
@@ -419,13 +419,22 @@ function BotDetail({ bot, bots }: { bot: Bot; bots: Bots }) {
   );
 }
 
-/** A bot the list does not have (deleted, or not mine). */
-function BotMissing() {
+/** A bot the list does not have (deleted, or not mine), or the list that could not be read. */
+function BotMissing({ bots }: { bots: Bots }) {
   const { t } = useTranslation();
   const back = useBackTo(paths.bots);
   return (
     <Page title={t('bots.detail')} onBack={back}>
-      <p className="form-note">{t('bots.notFound')}</p>
+      {bots.status === 'error' ? (
+        <div className="actions">
+          <p className="form-note">{t('bots.loadFailed')}</p>
+          <button type="button" className="button" onClick={() => void bots.reload()}>
+            {t('common.retry')}
+          </button>
+        </div>
+      ) : (
+        <p className="form-note">{t('bots.notFound')}</p>
+      )}
     </Page>
   );
 }
@@ -444,8 +453,8 @@ export default function BotsPage() {
   if (botId > 0) {
     const bot = bots.data?.find((b) => b.id === botId);
     if (bot && params.get('edit') === 'name') return <RenameBot bot={bot} bots={bots} />;
-    if (bot) return <BotDetail bot={bot} bots={bots} />;
-    if (bots.status !== 'loading') return <BotMissing />;
+    if (bot) return <BotDetail key={bot.id} bot={bot} bots={bots} />;
+    if (bots.status !== 'loading') return <BotMissing bots={bots} />;
     return (
       <Page title={t('bots.detail')}>
         <DelayedSpinner />

@@ -241,13 +241,22 @@ function RobotDetail({ groupId, robot, robots }: { groupId: string; robot: Group
   );
 }
 
-/** A robot the list does not have (removed, or another group's). */
-function RobotMissing({ groupId }: { groupId: string }) {
+/** A robot the list does not have (removed, or another group's), or the list that could not be read. */
+function RobotMissing({ groupId, robots }: { groupId: string; robots: Robots }) {
   const { t } = useTranslation();
   const back = useBackTo(groupPath('robots', groupId));
   return (
     <Page title={t('robots.detail')} onBack={back}>
-      <p className="form-note">{t('robots.notFound')}</p>
+      {robots.status === 'error' ? (
+        <div className="actions">
+          <p className="form-note">{t('robots.loadFailed')}</p>
+          <button type="button" className="button" onClick={() => void robots.reload()}>
+            {t('common.retry')}
+          </button>
+        </div>
+      ) : (
+        <p className="form-note">{t('robots.notFound')}</p>
+      )}
     </Page>
   );
 }
@@ -262,8 +271,8 @@ function RobotsView({ groupId, manager }: { groupId: string; manager: boolean })
   if (manager && robotId > 0) {
     const robot = robots.data?.find((r) => r.id === robotId);
     if (robot && params.get('edit') === 'name') return <RenameRobot groupId={groupId} robot={robot} robots={robots} />;
-    if (robot) return <RobotDetail groupId={groupId} robot={robot} robots={robots} />;
-    if (robots.status !== 'loading') return <RobotMissing groupId={groupId} />;
+    if (robot) return <RobotDetail key={robot.id} groupId={groupId} robot={robot} robots={robots} />;
+    if (robots.status !== 'loading') return <RobotMissing groupId={groupId} robots={robots} />;
     return (
       <Page title={t('robots.detail')}>
         <DelayedSpinner />
@@ -285,5 +294,7 @@ export default function GroupRobotsPage() {
   useCloseWhenGone(entry);
   const info = entry?.info;
   if (!id || !entry || !info) return <GroupPending id={id} title={t('robots.title')} entry={entry} />;
-  return <RobotsView groupId={id} manager={groupPermissions(myRole(entry), info.setting).manage} />;
+  const manager = groupPermissions(myRole(entry), info.setting).manage;
+  // Read again when my role changes: only the owner and administrators are sent the webhooks.
+  return <RobotsView key={manager ? 'manager' : 'member'} groupId={id} manager={manager} />;
 }
