@@ -87,7 +87,10 @@ export interface ServerConfig {
   botWebhookAllowedHosts: string[];
   /** Bot webhooks at loopback and private addresses too (BOT_WEBHOOK_ALLOW_INTERNAL=1): tests, and bots on the operator's own network. */
   botWebhookAllowInternal: boolean;
-  /** How often each node tries the bot deliveries due, ms (BOT_DELIVERY_SWEEP_MS); 0: only when an event is owed. */
+  /**
+   * How often each node tries the bot deliveries due, ms (BOT_DELIVERY_SWEEP_MS; the shortest retry's
+   * delay, 5 000): retries and what a stopped node left; an event owed is tried at once. 0: only then.
+   */
   botDeliverySweepMs: number;
   /** Outbound push limits (modules/push/service.ts `PUSH_LIMITS`); changed by tests only. */
   pushLimits?: Partial<PushLimits>;
@@ -197,7 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     botWebhookAllowHttp: env.BOT_WEBHOOK_ALLOW_HTTP === '1',
     botWebhookAllowedHosts: hostList(env.BOT_WEBHOOK_ALLOWED_HOSTS),
     botWebhookAllowInternal: env.BOT_WEBHOOK_ALLOW_INTERNAL === '1',
-    botDeliverySweepMs: count(env.BOT_DELIVERY_SWEEP_MS, 1_000),
+    botDeliverySweepMs: count(env.BOT_DELIVERY_SWEEP_MS, 5_000),
     shutdownDrainMs: count(env.SHUTDOWN_DRAIN_MS, 0),
     calls: {
       ringTimeoutMs: Number(env.CALL_RING_TIMEOUT_MS ?? CALL_RING_TIMEOUT_MS),

@@ -96,29 +96,26 @@ export class BotRepo {
   /** The bots among `userIds` whose webhook delivers: the bot's account and its owner's in use. */
   delivering(userIds: readonly number[]): Promise<Array<Pick<BotRow, 'user_id'>>> {
     if (userIds.length === 0) return Promise.resolve([]);
-    return this.db
-      .selectFrom('bots as b')
-      .innerJoin('users as u', 'u.id', 'b.user_id')
-      .innerJoin('users as o', 'o.id', 'b.owner_id')
+    return this.live()
       .select('b.user_id')
       .where('b.user_id', 'in', userIds)
       .where('b.webhook_state', '=', 'on')
-      .where('u.status', '=', 1)
-      .where('o.status', '=', 1)
       .execute();
   }
 
   /** A bot whose webhook may be tried: its account and its owner's in use; undefined otherwise. */
   active(botId: number): Promise<BotRow | undefined> {
+    return this.live().selectAll('b').where('b.user_id', '=', botId).executeTakeFirst();
+  }
+
+  /** Bots that act: their account and their owner's both in use (a bot acts for its owner). */
+  private live() {
     return this.db
       .selectFrom('bots as b')
       .innerJoin('users as u', 'u.id', 'b.user_id')
       .innerJoin('users as o', 'o.id', 'b.owner_id')
-      .selectAll('b')
-      .where('b.user_id', '=', botId)
       .where('u.status', '=', 1)
-      .where('o.status', '=', 1)
-      .executeTakeFirst();
+      .where('o.status', '=', 1);
   }
 
   /** Every bot an owner has, whatever its state (the owner's account is being erased). */

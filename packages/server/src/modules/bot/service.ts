@@ -54,23 +54,23 @@ export class BotService {
   async create(session: Session, body: RouteInput<'botCreate'>): Promise<BotCreated> {
     const now = this.ctx.now();
     const secret = newSecret();
-    // The account's id is not known before it is made: its token and secret are made for it in the same transaction.
-    const pending = { token: '', secret };
+    // The account's id is not known before it is made: its token is made for it in the same transaction.
+    let token = '';
     const id = await this.ctx.repos.bots.create(
       session.userId,
       machineAccount('bot', body.name, now),
       (botId) => {
-        const { token, values } = mintToken(botId, tokenSpec, now);
-        pending.token = token;
+        const minted = mintToken(botId, tokenSpec, now);
+        token = minted.token;
         return {
           bot: { webhook_secret: this.ctx.sealer.seal(secret, secretContext(botId)), create_time: now },
-          token: values,
+          token: minted.values,
         };
       },
       BOTS_PER_USER_MAX,
     );
     if (id === 'full') throw new AppError('BotsFull', { max: BOTS_PER_USER_MAX });
-    return { ...this.present(await this.owned(session, id)), token: pending.token };
+    return { ...this.present(await this.owned(session, id)), token };
   }
 
   async list(session: Session): Promise<Bot[]> {

@@ -8,6 +8,15 @@ import type { GroupMembersTable, GroupsTable } from '../../db/schema';
 export type GroupRow = Selectable<GroupsTable>;
 export type MemberRow = Selectable<GroupMembersTable>;
 
+/**
+ * The membership of a sender with no row in the group (one who has left it, a group's robot): no
+ * role shown, as for any message of a former member in the history; `role` is what the rules of
+ * drafting read (a robot mentions everyone, as an administrator may).
+ */
+export function memberless(groupId: number, role: number = GroupRoles.Member): MemberRow {
+  return { id: 0, group_id: groupId, user_id: 0, role, nickname: '', no_speak_until: 0, join_time: 0, join_msg_id: 0 };
+}
+
 /** `g:<id>`: the chat key of a group's messages and its members' conversation rows. */
 export const groupKey = (groupId: number) => `g:${groupId}`;
 

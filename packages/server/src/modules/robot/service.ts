@@ -7,25 +7,25 @@ import {
   ROBOT_WEBHOOK_PATH,
   ROBOTS_PER_GROUP_MAX,
   RobotErrcodes,
+  TOKEN_TOUCH_MS,
   translate,
   UploadRobotAvatarFields,
   type GroupRobot,
+  memberRole,
+  type MemberRole,
   type RouteInput,
 } from '@sparrow/protocol';
 import type { FastifyRequest } from 'fastify';
 import { createHash, randomUUID } from 'node:crypto';
-import fs from 'node:fs/promises';
-import { Readable } from 'node:stream';
 import { AppError } from '../../errors';
 import { localeOf, validationError } from '../../http/envelope';
 import { randomToken, sha256 } from '../../lib/crypto';
 import type { Limits } from '../../lib/limits';
 import type { Sealer } from '../../lib/sealed';
 import type { Repos } from '../../repos';
-import type { Storage } from '../../storage/storage';
 import type { Access } from '../access';
 import type { Session } from '../auth';
-import { groupKey, type GroupRow, type MemberRow } from '../group';
+import { groupKey, memberless } from '../group';
 import type { DraftBody, SendPipeline } from '../im';
 import type { FileService, UploadService } from '../upload';
 import { machineAccount, type UserRow } from '../user';
@@ -35,17 +35,18 @@ import type { RobotView } from './repo';
 /** What the robot service is built from. */
 export interface RobotParts {
   repos: Pick<Repos, 'robots' | 'groups' | 'users'>;
-  access: Pick<Access, 'requireMember'>;
+  access: Pick<Access, 'requireMember' | 'requireRole'>;
   limits: Pick<Limits, 'robotPost'>;
   sealer: Sealer;
-  storage: Storage;
   now: () => number;
 }
 
 /** The image types a robot posts. */
 const ROBOT_IMAGE_TYPES = ['jpg', 'png', 'gif', 'webp'];
 
-const MANAGERS: readonly number[] = [GroupRoles.Owner, GroupRoles.Admin];
+/** Who manages a group's robots. */
+const MANAGERS: readonly MemberRole[] = [GroupRoles.Owner, GroupRoles.Admin];
+const manages = (role: number) => MANAGERS.includes(memberRole(role));
 
 /** A sealed key opens only in the row whose hash it has. */
 const sealContext = (keyHash: string) => `robot:${keyHash}`;
@@ -60,22 +61,21 @@ export class RobotService {
   constructor(
     private readonly ctx: RobotParts,
     private readonly pipeline: Pick<SendPipeline, 'postAs'>,
-    private readonly files: Pick<FileService, 'judge' | 'store'>,
+    private readonly files: Pick<FileService, 'storeBytes'>,
     private readonly uploads: Pick<UploadService, 'avatarWithFields'>,
   ) {}
 
   /** A group's robots for a member; the webhooks only for its owner and administrators. */
   async list(session: Session, groupId: string, base: string): Promise<GroupRobot[]> {
     const { member } = await this.ctx.access.requireMember(session.userId, groupNumber(groupId));
-    const manager = MANAGERS.includes(member.role);
+    const manager = manages(member.role);
     const robots = await this.ctx.repos.robots.listOf(member.group_id);
     return robots.map((r) => this.present(r, manager ? base : undefined));
   }
 
   /** Adds a robot to a group whose owner or administrator the caller is; answers it with its webhook. */
   async add(session: Session, body: RouteInput<'groupRobotAdd'>, base: string): Promise<GroupRobot> {
-    const { member } = await this.ctx.access.requireMember(session.userId, groupNumber(body.group_id));
-    if (!MANAGERS.includes(member.role)) throw new AppError('Forbidden');
+    const { member } = await this.ctx.access.requireRole(session.userId, groupNumber(body.group_id), MANAGERS);
     const key = newKey();
     const keyHash = sha256(key);
     const now = this.ctx.now();
@@ -144,7 +144,12 @@ export class RobotService {
     const [group, sender] = await Promise.all([groups.byId(robot.group_id), users.byId(robot.user_id)]);
     if (!group || !sender) throw new RobotRefusal(RobotErrcodes.invalidKey, 'robot.invalidKey');
     const session: Session = { id: 0, userId: sender.id, isMobile: false, user: sender };
-    const chat = { kind: 'group' as const, chatKey: groupKey(group.id), group, member: robotMember(group) };
+    const chat = {
+      kind: 'group' as const,
+      chatKey: groupKey(group.id),
+      group,
+      member: memberless(group.id, GroupRoles.Admin),
+    };
     // A retry of a posted id is answered before the minute's budget is counted or its image stored again.
     const compose = async (): Promise<Omit<DraftBody, 'id'>> => {
       await this.takeBudget(robot.id);
@@ -154,7 +159,9 @@ export class RobotService {
     };
     const facts = post.kind === 'text' && post.markdown ? { markdown: 1 } : {};
     await this.pipeline.postAs(session, chat, post.id ?? randomUUID(), compose, facts);
-    await this.ctx.repos.robots.touch(robot.id, this.ctx.now());
+    // Its last use, as a token's: at most once a minute.
+    const now = this.ctx.now();
+    if (now - robot.last_used > TOKEN_TOUCH_MS) await this.ctx.repos.robots.touch(robot.id, now);
   }
 
   /** One post of the robot's minute: ROBOT_MESSAGES_PER_MINUTE, then 45009. */
@@ -220,16 +227,11 @@ export class RobotService {
       throw new RobotRefusal(RobotErrcodes.invalidImage, 'robot.invalidImage');
     if (post.md5 && createHash('md5').update(bytes).digest('hex') !== post.md5.toLowerCase())
       throw new RobotRefusal(RobotErrcodes.invalidImage, 'robot.invalidImage');
-    const staged = await this.ctx.storage.stage(Readable.from([bytes]));
     try {
-      const ext = await this.files.judge(staged, 'image', ROBOT_IMAGE_TYPES).catch((err: unknown) => {
-        if (err instanceof AppError) throw new RobotRefusal(RobotErrcodes.invalidImage, 'robot.invalidImage');
-        throw err;
-      });
-      const { file } = await this.files.store(staged, ext, `image.${ext}`, robotUserId);
-      return file.id;
-    } finally {
-      await fs.rm(staged.path, { force: true });
+      return (await this.files.storeBytes(bytes, 'image', ROBOT_IMAGE_TYPES, robotUserId)).id;
+    } catch (err) {
+      if (err instanceof AppError) throw new RobotRefusal(RobotErrcodes.invalidImage, 'robot.invalidImage');
+      throw err;
     }
   }
 
@@ -238,7 +240,7 @@ export class RobotService {
     const robot = await this.ctx.repos.robots.byId(robotId);
     const member = robot && (await this.ctx.repos.groups.member(robot.group_id, session.userId));
     if (!robot || !member || !(await this.ctx.repos.groups.byId(robot.group_id))) throw new AppError('NotFound');
-    if (!MANAGERS.includes(member.role)) throw new AppError('Forbidden');
+    if (!manages(member.role)) throw new AppError('Forbidden');
     return robot;
   }
 
@@ -271,24 +273,6 @@ export const webhookUrl = (base: string, key: string) => `${base}${ROBOT_WEBHOOK
 const newKey = () => `${ROBOT_KEY_PREFIX}${randomToken(32)}`;
 
 const named = (m: Mentions) => m.all || m.accounts.length > 0 || m.phones.length > 0 || m.ids.length > 0;
-
-/**
- * The robot as the send pipeline reads a sender's membership: no member row (no role shown, as for
- * any sender who is no member), speaking whatever the group's 禁言 says, and mentioning everyone
- * as an administrator may.
- */
-function robotMember(group: GroupRow): MemberRow {
-  return {
-    id: 0,
-    group_id: group.id,
-    user_id: 0,
-    role: GroupRoles.Admin,
-    nickname: '',
-    no_speak_until: 0,
-    join_time: 0,
-    join_msg_id: 0,
-  };
-}
 
 /** A robot's message as drafting reads it. */
 function message(type: 'text' | 'image', content: string, at: number[], fileId?: number): Omit<DraftBody, 'id'> {

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { ReadableStream } from 'node:stream/web';
@@ -68,6 +69,20 @@ async function isText(file: string): Promise<boolean> {
   }
 }
 
+/** Runs `work` on bytes the server holds whole, staged as an upload's are; the staged file goes after. */
+export async function withStagedBytes<T>(
+  storage: Storage,
+  bytes: Buffer,
+  work: (staged: StagedFile) => Promise<T>,
+): Promise<T> {
+  const staged = await storage.stage(Readable.from([bytes]));
+  try {
+    return await work(staged);
+  } finally {
+    await fs.rm(staged.path, { force: true });
+  }
+}
+
 /** What FileService is built from. */
 export interface FileParts {
   repos: Pick<Repos, 'files' | 'messages'>;
@@ -105,6 +120,17 @@ export class FileService {
     }
     if (!allowed.map((e) => e.toLowerCase()).includes(ext)) throw new AppError('FileTypeForbidden');
     return ext;
+  }
+
+  /**
+   * Bytes the server was handed whole (a group robot's image), judged against `allowed` and stored
+   * as `userId`'s upload named `<name>.<ext>`: an upload's checks, without a multipart body.
+   */
+  async storeBytes(bytes: Buffer, name: string, allowed: string[], userId: number): Promise<FileRow> {
+    return withStagedBytes(this.ctx.storage, bytes, async (staged) => {
+      const ext = await this.judge(staged, name, allowed);
+      return (await this.store(staged, ext, `${name}.${ext}`, userId)).file;
+    });
   }
 
   /**

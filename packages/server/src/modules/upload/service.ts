@@ -1,5 +1,3 @@
-import fs from 'node:fs/promises';
-import { Readable } from 'node:stream';
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { AVATAR_SIZE, routes } from '@sparrow/protocol';
@@ -10,6 +8,7 @@ import { loadFileType } from '../../lib/lazy';
 import { type StagedFile, type Storage, storageUrl } from '../../storage/storage';
 import { openImage } from './image';
 import type { ConfigService } from '../system';
+import { withStagedBytes } from './files';
 import { type FileRepo } from './repo';
 
 const IMAGE_EXT = new Set(['jpg', 'png', 'gif', 'webp', 'bmp', 'avif']);
@@ -132,12 +131,7 @@ export class UploadService {
 
   /** An avatar from bytes the server fetched (a provider's picture claim): checked and stored as an upload's. */
   async avatarFromBytes(bytes: Buffer): Promise<string> {
-    const staged = await this.ctx.storage.stage(Readable.from([bytes]));
-    try {
-      return await this.storeAvatar(staged);
-    } finally {
-      await fs.rm(staged.path, { force: true });
-    }
+    return withStagedBytes(this.ctx.storage, bytes, (staged) => this.storeAvatar(staged));
   }
 
   private async storeAvatar(staged: StagedFile): Promise<string> {

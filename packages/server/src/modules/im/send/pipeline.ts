@@ -1,11 +1,11 @@
-import { graphemeLength, GroupRoles, TEXT_MESSAGE_MAX } from '@sparrow/protocol';
+import { graphemeLength, TEXT_MESSAGE_MAX } from '@sparrow/protocol';
 import { randomUUID } from 'node:crypto';
 import type { Message, MessageOf, RouteInput } from '@sparrow/protocol';
 import type { ServerConfig } from '../../../config';
 import { AppError } from '../../../errors';
 import type { Access, Chat } from '../../access';
 import type { Session } from '../../auth';
-import { groupKey, type MemberRow } from '../../group';
+import { groupKey, memberless } from '../../group';
 import type { HeldRow } from '../../keywords';
 import type { UserRow } from '../../user';
 import type { Hydrator } from '../hydrate';
@@ -121,7 +121,7 @@ export class SendPipeline implements EventPort, MessageSender {
       // A disbanded group's last line (who disbanded it) still reaches its members.
       const group = (await groups.byId(row.to_id)) ?? (await groups.disbanded(row.to_id));
       if (!group) return undefined;
-      const member = (await groups.member(group.id, sender.id)) ?? formerMember(group.id);
+      const member = (await groups.member(group.id, sender.id)) ?? memberless(group.id);
       return this.fanOut.publish(row, { kind: 'group', chatKey: row.chat_key, group, member }, sender, exceptClientId);
     }
     if (row.chat_type === ChatType.Private) {
@@ -353,21 +353,4 @@ export function cutLines(text: string, max: number): string {
   if (kept.length) return `${kept.join('\n')}\n…`;
   const segments = [...new Intl.Segmenter().segment(text)].slice(0, max - 1).map((s) => s.segment);
   return `${segments.join('')}…`;
-}
-
-/**
- * The membership a message is pushed with when its sender has left the group since: no row of
- * theirs, so their role is read as for any former member's message in the history.
- */
-function formerMember(groupId: number): MemberRow {
-  return {
-    id: 0,
-    group_id: groupId,
-    user_id: 0,
-    role: GroupRoles.Member,
-    nickname: '',
-    no_speak_until: 0,
-    join_time: 0,
-    join_msg_id: 0,
-  };
 }
