@@ -430,6 +430,63 @@ describeEachDb('bot accounts', (target) => {
     expect((await call('botList', {}, owner.token)).data[0].failures).toBe(2);
   });
 
+  it('resets once per call, and deletes once however many calls arrive at once', async () => {
+    const owner = await fresh('own');
+    const bot = await made(owner);
+    const resets = await Promise.all([1, 2, 3].map(() => call('botReset', { bot_id: bot.id }, owner.token)));
+    expect(resets.every((r) => r.code === 0)).toBe(true);
+    const tokens = resets.map((r) => (r.data as BotCreated).token);
+    expect(new Set(tokens).size).toBe(3);
+    const working = [];
+    for (const token of [bot.token, ...tokens])
+      working.push((await call('getContacts', {}, `Bearer ${token}`)).code === 0);
+    expect(working.filter(Boolean)).toHaveLength(1);
+    const live = (await server.ctx.db.selectFrom('access_tokens').select('id').where('user_id', '=', bot.id).execute())
+      .length;
+    expect(live).toBe(1);
+
+    const deletes = await Promise.all([1, 2, 3].map(() => call('botDelete', { bot_id: bot.id }, owner.token)));
+    expect(deletes.every((r) => r.code === 0 || r.code === ErrorCodes.NotFound)).toBe(true);
+    expect(deletes.some((r) => r.code === 0)).toBe(true);
+    expect((await server.ctx.repos.users.byId(bot.id))?.status).toBe(2);
+    expect((await call('botList', {}, owner.token)).data).toEqual([]);
+  });
+
+  it('hears nothing from one who blocked it or unfriended it, and cannot answer them', async () => {
+    const owner = await fresh('own');
+    const bot = await made(owner);
+    await hooked(owner, bot);
+    const asBot = `Bearer ${bot.token}`;
+    const blocker = await fresh('blk');
+    expect((await call('friendAdd', { user_id: bot.id }, blocker.token)).code).toBe(0);
+    expect((await call('blockAdd', { user_id: bot.id }, blocker.token)).code).toBe(0);
+    const toBlocker = await call(
+      'sendMessage',
+      { id: crypto.randomUUID(), toContactId: blocker.userId, type: 'text', content: 'hello?' },
+      asBot,
+    );
+    expect(toBlocker.code).toBe(ErrorCodes.NotFriendChat);
+
+    // runMode 2, the default: private chats between friends only.
+    const exFriend = await fresh('exf');
+    expect((await call('friendAdd', { user_id: bot.id }, exFriend.token)).code).toBe(0);
+    expect((await call('friendDel', { id: bot.id }, exFriend.token)).code).toBe(0);
+    const sent = await call(
+      'sendMessage',
+      { id: crypto.randomUUID(), toContactId: bot.id, type: 'text', content: 'after unfriending' },
+      exFriend.token,
+    );
+    expect(sent.code).toBe(ErrorCodes.NotFriendChat);
+    const answered = await call(
+      'sendMessage',
+      { id: crypto.randomUUID(), toContactId: exFriend.userId, type: 'text', content: 'still there?' },
+      asBot,
+    );
+    expect(answered.code).toBe(ErrorCodes.NotFriendChat);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(receiver.got).toHaveLength(0);
+  });
+
   it('keeps bot routes to a session and to the owner', async () => {
     const owner = await fresh('own');
     const friend = await fresh('frd');

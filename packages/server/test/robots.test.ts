@@ -294,6 +294,49 @@ describeEachDb('group robots', (target) => {
     expect(rows.filter((m) => m.content === 'once')).toHaveLength(1);
   });
 
+  it('speaks through the group’s mute, and under the keyword lists: a refused or held word refused, a replaced one replaced', async () => {
+    const { owner, member, gid } = await groupOf();
+    const robot = await added(owner, gid);
+    expect((await call('groupSetting', { id: gid, setting: { nospeak: 1 } }, owner)).code).toBe(0);
+    expect(
+      (await call('sendMessage', { id: 'muted-member', toContactId: gid, type: 'text', content: 'hi' }, member)).code,
+    ).toBe(ErrorCodes.GroupNoSpeakAdmins);
+    expect((await hook(robot.url, { type: 'text', content: '全员禁言时机器人照常推送' })).errcode).toBe(0);
+
+    const admin = await fresh('kwa');
+    await server.ctx.db.updateTable('users').set({ role: 1 }).where('id', '=', admin.userId).execute();
+    const words = { refuse: `机器禁词${n}号`, review: `机器审核${n}号`, replace: `机器坏词${n}号` };
+    for (const action of ['refuse', 'review', 'replace'] as const) {
+      const list = await call('manageKeywordListCreate', { name: `robot-${action}-${n}`, action }, admin);
+      expect(list.code, list.msg).toBe(0);
+      expect((await call('manageKeywordAdd', { list_id: list.data.id, words: words[action] }, admin)).code).toBe(0);
+    }
+    for (const word of [words.refuse, words.review])
+      expect(await hook(robot.url, { msgtype: 'text', text: { content: `构建 ${word}` } })).toEqual({
+        errcode: RobotErrcodes.refused,
+        errmsg: translate('en', 'errors.KeywordRefused'),
+      });
+    expect((await hook(robot.url, { type: 'markdown', content: `**${words.replace}**` })).errcode).toBe(0);
+    const rows = await history(gid, member);
+    expect(rows.at(-1).content).not.toContain(words.replace);
+    expect(rows.map((m) => m.content).join('\n')).not.toMatch(new RegExp(`${words.refuse}|${words.review}`));
+  });
+
+  it('removes a robot once however many removals arrive at once, and a post racing them stores or refuses cleanly', async () => {
+    const { owner, member, gid } = await groupOf();
+    const robot = await added(owner, gid);
+    const [posted, ...removals] = await Promise.all([
+      hook(robot.url, { type: 'text', content: 'racing the removal' }),
+      ...[1, 2, 3].map(() => call('groupRobotRemove', { robot_id: robot.id }, owner)),
+    ]);
+    expect(removals.filter((r) => r.code === 0)).toHaveLength(1);
+    expect(removals.filter((r) => r.code === ErrorCodes.NotFound)).toHaveLength(2);
+    expect([RobotErrcodes.ok, RobotErrcodes.invalidKey]).toContain(posted!.errcode);
+    const stored = (await history(gid, member)).filter((m) => m.content === 'racing the removal');
+    expect(stored).toHaveLength(posted!.errcode === 0 ? 1 : 0);
+    expect((await hook(robot.url, { type: 'text', content: 'after' })).errcode).toBe(RobotErrcodes.invalidKey);
+  });
+
   it('lets a token with groups:manage manage robots, and a token without it not', async () => {
     const { owner, gid } = await groupOf();
     const make = async (scopes: string[]) =>
