@@ -32,8 +32,8 @@ export function withBot(list: Bot[] | null, bot: Bot | BotCreated): Bot[] {
 /**
  * A bot's delivery log (投递记录), newest first. `refresh` reads it again with the bot (`reloadBot`:
  * its webhook's state and failures follow the deliveries), by itself just after the next try due
- * (within DELIVERIES_POLL_MS to DELIVERIES_POLL_MAX_MS) while the page is in view, so a retry's
- * outcome shows by itself.
+ * (within DELIVERIES_POLL_MS to DELIVERIES_POLL_MAX_MS) while a delivery waits, so a retry's outcome
+ * shows by itself.
  */
 export function useBotDeliveries(botId: number, reloadBot: () => Promise<void>) {
   const fetch = useCallback(
@@ -45,16 +45,15 @@ export function useBotDeliveries(botId: number, reloadBot: () => Promise<void>) 
   const refresh = useCallback(async () => {
     await Promise.all([reload(), reloadBot()]);
   }, [reload, reloadBot]);
-  // The next try due (0 when nothing waits): read again just after it, never sooner than
-  // DELIVERIES_POLL_MS nor later than DELIVERIES_POLL_MAX_MS.
-  const nextTry = Math.min(...(log.data ?? []).filter((d) => d.status === 'pending').map((d) => d.next_at), Infinity);
+  // Armed again after each read (a new list), to read just after the next try due: never sooner
+  // than DELIVERIES_POLL_MS nor later than DELIVERIES_POLL_MAX_MS; nothing while nothing waits.
+  const { data } = log;
   useEffect(() => {
+    const nextTry = Math.min(...(data ?? []).filter((d) => d.status === 'pending').map((d) => d.next_at), Infinity);
     if (!Number.isFinite(nextTry)) return;
     const wait = Math.min(Math.max(nextTry - Date.now() + 1_000, DELIVERIES_POLL_MS), DELIVERIES_POLL_MAX_MS);
-    const timer = setTimeout(() => {
-      if (document.visibilityState === 'visible') void refresh();
-    }, wait);
+    const timer = setTimeout(() => void refresh(), wait);
     return () => clearTimeout(timer);
-  }, [nextTry, refresh]);
+  }, [data, refresh]);
   return { ...log, refresh };
 }
